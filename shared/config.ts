@@ -1,0 +1,111 @@
+/**
+ * Configuration from the environment (DESIGN.md, "Configuration"). One parser, one place for
+ * defaults; a bad value is a ConfigError naming the variable.
+ */
+
+export interface Config {
+  /** Unset: start the bundled emulator and use its sandbox key. */
+  svcApiKey: string | undefined;
+  /** Base URL without /v1. Unset: the bundled emulator. */
+  svcBaseUrl: string | undefined;
+  redisUrl: string;
+  /** True when REDIS_URL was given (then we never start a private redis-server). */
+  redisUrlGiven: boolean;
+  dbPath: string;
+  cacheTtlMs: number;
+  staleIfErrorMs: number;
+  /** Below this share (0–1) or absolute count of the monthly quota, only tender requests spend quota. */
+  quotaReserve: { kind: 'share'; value: number } | { kind: 'count'; value: number };
+  intakeHost: string;
+  intakePort: number;
+  intakeToken: string | undefined;
+  callbackSecret: string | undefined;
+  watchDays: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly variable: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "4h", "90s", "1.5h", "250ms", or a bare number of seconds. */
+export function parseDuration(text: string, variable: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(text);
+  if (!m) throw new ConfigError(`"${text}" is not a duration (e.g. 4h, 30m, 90s)`, variable);
+  const ms = Number(m[1]) * UNIT_MS[(m[2] ?? 's').toLowerCase()]!;
+  return Math.round(ms);
+}
+
+/** "5%" (a share of the monthly quota) or "500" (lookups). */
+export function parseReserve(text: string, variable: string): Config['quotaReserve'] {
+  const pct = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
+  if (pct) {
+    const v = Number(pct[1]);
+    if (v > 100) throw new ConfigError(`"${text}" is over 100%`, variable);
+    return { kind: 'share', value: v / 100 };
+  }
+  if (/^\s*\d+\s*$/.test(text)) return { kind: 'count', value: Number(text) };
+  throw new ConfigError(`"${text}" is neither a percentage (5%) nor a count (500)`, variable);
+}
+
+function parsePort(text: string, variable: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < 0 || n > 65535) throw new ConfigError(`"${text}" is not a port (0–65535)`, variable);
+  return n;
+}
+
+function parseUrl(text: string, variable: string): string {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new ConfigError(`"${text}" is not a URL`, variable);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('must be an http(s) URL', variable);
+  // Paths /v1/... are appended: drop a trailing slash and a trailing /v1 given by mistake.
+  return text.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const v = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const key = v('SVC_API_KEY');
+  if (key !== undefined && !/^svc_(test|live)_\S+$/.test(key))
+    throw new ConfigError('must start with svc_test_ or svc_live_ (value not shown)', 'SVC_API_KEY');
+  const baseUrl = v('SVC_BASE_URL');
+  if (baseUrl !== undefined && key === undefined)
+    throw new ConfigError('is set but SVC_API_KEY is not: set both, or neither to use the bundled emulator', 'SVC_BASE_URL');
+  if (key !== undefined && baseUrl === undefined)
+    throw new ConfigError('is set but SVC_BASE_URL is not: set the base URL matching the key', 'SVC_API_KEY');
+  const watchDays = Number(v('SCREEN_WATCH_DAYS') ?? '14');
+  if (!Number.isInteger(watchDays) || watchDays < 0) throw new ConfigError('must be a whole number of days', 'SCREEN_WATCH_DAYS');
+  return {
+    svcApiKey: key,
+    svcBaseUrl: baseUrl === undefined ? undefined : parseUrl(baseUrl, 'SVC_BASE_URL'),
+    redisUrl: v('REDIS_URL') ?? 'redis://127.0.0.1:6379',
+    redisUrlGiven: v('REDIS_URL') !== undefined,
+    dbPath: v('SCREEN_DB') ?? './data/carrier-screen.db',
+    cacheTtlMs: parseDuration(v('SCREEN_CACHE_TTL') ?? '4h', 'SCREEN_CACHE_TTL'),
+    staleIfErrorMs: parseDuration(v('SCREEN_STALE_IF_ERROR') ?? '24h', 'SCREEN_STALE_IF_ERROR'),
+    quotaReserve: parseReserve(v('SCREEN_QUOTA_RESERVE') ?? '5%', 'SCREEN_QUOTA_RESERVE'),
+    intakeHost: v('INTAKE_HOST') ?? '127.0.0.1',
+    intakePort: parsePort(v('INTAKE_PORT') ?? '8787', 'INTAKE_PORT'),
+    intakeToken: v('INTAKE_TOKEN'),
+    callbackSecret: v('CALLBACK_SECRET'),
+    watchDays,
+  };
+}
+
+/** The reserve as a number of lookups for a given monthly quota. */
+export function reserveCount(reserve: Config['quotaReserve'], monthlyQuota: number): number {
+  return reserve.kind === 'count' ? reserve.value : Math.ceil(reserve.value * monthlyQuota);
+}
