@@ -21,6 +21,12 @@ export interface Config {
   intakeToken: string | undefined;
   callbackSecret: string | undefined;
   watchDays: number;
+  /** Key prefix for every Redis key (BullMQ queues included). */
+  redisPrefix: string;
+  /** The service's rate window; 1 minute per the spec (tests use a shorter emulator window). */
+  rateWindowMs: number;
+  /** Jobs one worker process works at once. */
+  concurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -58,6 +64,12 @@ export function parseReserve(text: string, variable: string): Config['quotaReser
 function parsePort(text: string, variable: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || n < 0 || n > 65535) throw new ConfigError(`"${text}" is not a port (0–65535)`, variable);
+  return n;
+}
+
+function parseCount(text: string, variable: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < 1 || n > 256) throw new ConfigError(`"${text}" is not a whole number from 1 to 256`, variable);
   return n;
 }
 
@@ -102,6 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     intakeToken: v('INTAKE_TOKEN'),
     callbackSecret: v('CALLBACK_SECRET'),
     watchDays,
+    redisPrefix: v('SCREEN_REDIS_PREFIX') ?? 'carrier-screen',
+    rateWindowMs: parseDuration(v('SCREEN_RATE_WINDOW') ?? '60s', 'SCREEN_RATE_WINDOW'),
+    concurrency: parseCount(v('SCREEN_CONCURRENCY') ?? '4', 'SCREEN_CONCURRENCY'),
   };
 }
 

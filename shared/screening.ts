@@ -30,6 +30,8 @@ export interface Screening {
   status: ScreeningStatus;
   query: CarrierQuery;
   priority: Priority;
+  /** The request skipped the cache ("re-check now"). */
+  refresh: boolean;
   action: TenderAction | null;
   hold_reason: HoldReason | null;
   source: ScreeningSource | null;

@@ -32,6 +32,7 @@ export async function startRedis(): Promise<OwnRedis> {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      probe.on('error', () => {});
       try {
         await probe.connect();
         await probe.ping();

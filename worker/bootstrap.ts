@@ -1,0 +1,86 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../shared/config.js';
+import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../emulator/index.js';
+
+/**
+ * What `start`, `worker` and `screen` need before the screening core can run: the .env
+ * file, a /v1 service (the bundled sandbox emulator when no key is set) and a reachable
+ * Redis (a private redis-server with persistence in the data dir when none is and
+ * REDIS_URL was not given).
+ */
+
+/** Read `.env` from the working directory when there is one (real env vars win). */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}
+
+export interface ServiceTarget {
+  baseUrl: string;
+  apiKey: string;
+  emulator?: RunningEmulator;
+}
+
+export async function ensureService(config: Config, logger: Logger): Promise<ServiceTarget> {
+  if (config.svcApiKey && config.svcBaseUrl) return { baseUrl: config.svcBaseUrl, apiKey: config.svcApiKey };
+  const emulator = await startEmulator({ mode: 'sandbox', port: 0 });
+  logger.info({ baseUrl: emulator.baseUrl }, 'SVC_API_KEY not set: using the bundled sandbox emulator');
+  return { baseUrl: emulator.baseUrl, apiKey: DEMO_KEYS.sandbox, emulator };
+}
+
+async function redisAnswers(url: string): Promise<boolean> {
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+export class RedisMissingError extends Error {
+  override readonly name = 'RedisMissingError';
+}
+
+/**
+ * Redis for the queue. Returns the URL to use and, when we started one, a stop function.
+ * A REDIS_URL given by the operator is never replaced: if it does not answer, we say so.
+ */
+export async function ensureRedis(config: Config, logger: Logger): Promise<{ url: string; stop?: () => void }> {
+  if (await redisAnswers(config.redisUrl)) return { url: config.redisUrl };
+  if (config.redisUrlGiven) throw new RedisMissingError(`REDIS_URL does not answer: is Redis running there?`);
+  const which = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const bin = which.stdout.trim();
+  if (which.status !== 0 || bin === '')
+    throw new RedisMissingError(
+      'Redis is not running on 127.0.0.1:6379 and redis-server is not installed.\n' +
+        '  Debian/Ubuntu: sudo apt-get install -y redis-server\n' +
+        '  macOS:         brew install redis\n' +
+        '  or point REDIS_URL at a running Redis.',
+    );
+  const dir = resolve(dirname(config.dbPath), 'redis');
+  mkdirSync(dir, { recursive: true });
+  const port = Number(new URL(config.redisUrl).port || 6379);
+  const child = spawn(
+    bin,
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '60 1', '--daemonize', 'no'],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (await redisAnswers(url)) {
+      logger.info({ url, dir: join(dir) }, 'started a private redis-server (persistence in the data dir)');
+      return { url, stop: () => child.kill('SIGTERM') };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new RedisMissingError(`started redis-server on port ${port} but it did not answer`);
+}

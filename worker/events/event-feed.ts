@@ -1,0 +1,78 @@
+import type { Redis } from 'ioredis';
+import type { IntakeEvent, IntakeEventName } from '../../shared/screening.js';
+import type { Store } from '../store/index.js';
+import type { EventFeed } from '../screener-types.js';
+
+/**
+ * Events shared by every process: each event is appended to SQLite (so a client that
+ * reconnects with Last-Event-ID can replay what it missed) and announced on a Redis channel
+ * (so every process's subscribers wake up). Subscribers always read from SQLite in id order,
+ * so a lost pub/sub message only delays delivery until the next one or the next poll.
+ */
+export class SharedEventFeed implements EventFeed {
+  readonly #listeners = new Set<(e: IntakeEvent) => void>();
+  #delivered: number;
+  #sub: Redis | undefined;
+  #poll: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly pub: Redis,
+    private readonly channel: string,
+  ) {
+    this.#delivered = store.lastEventId();
+  }
+
+  /** Start listening for other processes' events (`sub` becomes a subscriber connection). */
+  async start(sub: Redis): Promise<void> {
+    this.#sub = sub;
+    sub.on('message', () => this.#drain());
+    await sub.subscribe(this.channel).catch(() => {});
+    // A safety net for a missed pub/sub message (e.g. during a Redis restart).
+    this.#poll = setInterval(() => this.#drain(), 2_000);
+    this.#poll.unref();
+  }
+
+  async publish(event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
+    const e = this.store.appendEvent(event, data);
+    this.#drain();
+    await this.pub.publish(this.channel, String(e.id)).catch(() => {});
+    return e;
+  }
+
+  subscribe(listener: (e: IntakeEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  since(lastId: number, limit?: number): IntakeEvent[] {
+    return this.store.eventsSince(lastId, limit);
+  }
+
+  lastId(): number {
+    return this.store.lastEventId();
+  }
+
+  #drain(): void {
+    for (;;) {
+      const batch = this.store.eventsSince(this.#delivered, 500);
+      if (batch.length === 0) return;
+      for (const e of batch) {
+        this.#delivered = e.id;
+        for (const l of this.#listeners) {
+          try {
+            l(e);
+          } catch {
+            // One broken listener must not starve the others.
+          }
+        }
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#poll) clearInterval(this.#poll);
+    this.#listeners.clear();
+    if (this.#sub) this.#sub.disconnect();
+  }
+}

@@ -1,0 +1,140 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../../shared/config.js';
+import type { Priority, QuotaStatus } from '../../shared/screening.js';
+import type { SvcUsage } from '../../shared/svc-contract.js';
+import { monthOf, nextMonthStart } from './month.js';
+
+/**
+ * The monthly-quota gate, kept in Redis so every worker process shares it.
+ *
+ * Live only: sandbox requests never count against the quota. The gate closes on
+ * 429 monthly_quota_exceeded or when the service says 0 remain, until the 1st 00:00 UTC
+ * or until GET /v1/usage shows room again. Below the reserve only tender-time requests
+ * may spend quota. Admission takes one lookup from the shared count atomically, so
+ * concurrent processes cannot together spend past the floor; every live response
+ * then sets the count to what the service says.
+ */
+
+export type Admission = { ok: true } | { ok: false; reason: 'quota_exhausted' | 'quota_reserved' };
+
+// KEYS[1] gate hash. ARGV: now ms, priority, reserve kind, reserve value, month (YYYY-MM).
+// A new month forgets last month's count and closure: the quota has reset.
+const ADMIT = `
+local m = redis.call('HGET', KEYS[1], 'month')
+if m and m ~= ARGV[5] then redis.call('HDEL', KEYS[1], 'remaining', 'used', 'closed_until') end
+redis.call('HSET', KEYS[1], 'month', ARGV[5])
+local closed = tonumber(redis.call('HGET', KEYS[1], 'closed_until') or '0')
+if closed > tonumber(ARGV[1]) then return 0 end
+local rem = redis.call('HGET', KEYS[1], 'remaining')
+if not rem then return 1 end
+rem = tonumber(rem)
+if rem <= 0 then return 0 end
+local floor = 0
+if ARGV[2] ~= 'tender' then
+  if ARGV[3] == 'count' then
+    floor = tonumber(ARGV[4])
+  else
+    local limit = tonumber(redis.call('HGET', KEYS[1], 'limit') or '0')
+    floor = math.ceil(tonumber(ARGV[4]) * limit)
+  end
+end
+if rem <= floor then return -1 end
+redis.call('HINCRBY', KEYS[1], 'remaining', -1)
+return 1
+`;
+
+export class QuotaGate {
+  readonly #redis: Redis;
+  readonly #key: string;
+
+  constructor(
+    redis: Redis,
+    keyPrefix: string,
+    private readonly opts: { live: boolean; reserve: Config['quotaReserve']; now: () => Date },
+  ) {
+    this.#redis = redis;
+    this.#key = `${keyPrefix}:quota-gate`;
+  }
+
+  /** Take one live lookup for a request of this priority, or say why not. */
+  async admit(priority: Priority): Promise<Admission> {
+    if (!this.opts.live) return { ok: true };
+    const { reserve, now } = this.opts;
+    const r = (await this.#redis.eval(ADMIT, 1, this.#key, now().getTime(), priority, reserve.kind, reserve.value, monthOf(now()))) as number;
+    if (r === 1) return { ok: true };
+    return { ok: false, reason: r === -1 ? 'quota_reserved' : 'quota_exhausted' };
+  }
+
+  /** What a live response's X-Quota-* headers said. */
+  async observe(limit: number | null, remaining: number | null): Promise<void> {
+    if (!this.opts.live || remaining === null) return;
+    const fields: Record<string, string | number> = {
+      remaining,
+      month: monthOf(this.opts.now()),
+      updated_at: this.opts.now().toISOString(),
+    };
+    if (limit !== null) fields.limit = limit;
+    await this.#redis.hset(this.#key, fields);
+    if (remaining <= 0) await this.closeUntilMonthEnd();
+  }
+
+  /** 429 monthly_quota_exceeded: no live score calls until the 1st, 00:00 UTC. */
+  async closeUntilMonthEnd(): Promise<void> {
+    if (!this.opts.live) return;
+    await this.#redis.hset(this.#key, {
+      closed_until: nextMonthStart(this.opts.now()).getTime(),
+      remaining: 0,
+      month: monthOf(this.opts.now()),
+      updated_at: this.opts.now().toISOString(),
+    });
+  }
+
+  /** GET /v1/usage is the authority: room again reopens the gate early. */
+  async observeUsage(usage: SvcUsage): Promise<void> {
+    if (!this.opts.live) return;
+    await this.#redis.hset(this.#key, {
+      limit: usage.monthly_quota,
+      remaining: usage.remaining,
+      used: usage.live_requests_used,
+      month: monthOf(this.opts.now()),
+      updated_at: this.opts.now().toISOString(),
+    });
+    if (usage.remaining > 0) await this.#redis.hdel(this.#key, 'closed_until');
+    else await this.closeUntilMonthEnd();
+  }
+
+  async status(): Promise<QuotaStatus> {
+    const now = this.opts.now();
+    const h = await this.#redis.hgetall(this.#key);
+    if (h.month !== undefined && h.month !== monthOf(now)) {
+      // Last month's figures: the quota has reset since.
+      delete h.remaining;
+      delete h.used;
+      delete h.closed_until;
+    }
+    const num = (v: string | undefined): number | null => (v === undefined ? null : Number(v));
+    const limit = num(h.limit);
+    const remaining = num(h.remaining);
+    const closedUntil = num(h.closed_until);
+    const reserve =
+      limit === null ? null : this.opts.reserve.kind === 'count' ? this.opts.reserve.value : Math.ceil(this.opts.reserve.value * limit);
+    const closed = this.opts.live && ((closedUntil !== null && closedUntil > now.getTime()) || remaining === 0);
+    const gate: QuotaStatus['gate'] = !this.opts.live
+      ? 'open'
+      : closed
+        ? 'closed'
+        : remaining !== null && reserve !== null && remaining <= reserve
+          ? 'reserve'
+          : 'open';
+    return {
+      livemode: this.opts.live,
+      monthly_quota: limit,
+      used: h.used !== undefined ? Number(h.used) : limit !== null && remaining !== null ? limit - remaining : null,
+      remaining,
+      resets_at: nextMonthStart(now).toISOString(),
+      gate,
+      reserve,
+      updated_at: h.updated_at ?? null,
+    };
+  }
+}

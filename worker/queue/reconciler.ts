@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { Store } from '../store/index.js';
+import type { ScreeningPipeline } from './screening-pipeline.js';
+import type { ScreeningQueue } from './screening-queue.js';
+
+/**
+ * Nothing the worker accepted is lost: every screening SQLite holds as unfinished must have
+ * a job. A job can be gone when Redis restarted without persistence, or when a process died
+ * between writing the screening and queueing it. Such screenings are queued again; ones
+ * whose job failed for good are ended on their fallback.
+ */
+export class Reconciler {
+  constructor(
+    private readonly store: Store,
+    private readonly queue: ScreeningQueue,
+    private readonly pipeline: ScreeningPipeline,
+    private readonly logger: Logger,
+    /** Leave screenings younger than this alone: their submit may still be queueing them. */
+    private readonly graceMs = 5_000,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** One pass; returns how many screenings were queued again and how many were ended. */
+  async run(): Promise<{ requeued: number; ended: number }> {
+    let requeued = 0;
+    let ended = 0;
+    const cutoff = this.now().getTime() - this.graceMs;
+    for (const s of this.store.listUnfinished()) {
+      if (Date.parse(s.created_at) > cutoff) continue;
+      const state = await this.queue.has(s.id);
+      if (state === 'missing') {
+        await this.queue.add(s.id, s.priority);
+        requeued++;
+      } else if (state === 'failed') {
+        await this.pipeline.giveUp(s.id, 'its job failed for good');
+        ended++;
+      }
+    }
+    if (requeued + ended > 0) this.logger.warn({ requeued, ended }, 'reconciler: screenings without a live job');
+    return { requeued, ended };
+  }
+}

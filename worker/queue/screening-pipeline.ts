@@ -1,0 +1,240 @@
+import type { Logger } from 'pino';
+import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
+import type { Screening, ScreeningError } from '../../shared/screening.js';
+import type { SvcScore } from '../../shared/svc-contract.js';
+import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
+import type { SharedEventFeed } from '../events/event-feed.js';
+import type { SvcClient } from '../svc/client.js';
+import { SvcError } from '../svc/errors.js';
+import type { LimitsSnapshot } from '../svc/limits.js';
+import type { Env, ScreeningResult, Store } from '../store/index.js';
+import type { LookupCoalescer } from './lookup-coalescer.js';
+import type { QuotaGate } from './quota-gate.js';
+import type { ServiceState } from './service-state.js';
+
+/**
+ * One screening, from request to action: cache, quota gate, one coalesced /v1 lookup,
+ * fallback to a stale score, the tender-action rules, then the record, the review item,
+ * the events and the callback. The queue worker and the intake's cache fast path both
+ * finish screenings here, so there is one way a screening ends.
+ */
+
+/** What one /v1 lookup came to; shared between the screenings it served. */
+export type LookupOutcome =
+  | { kind: 'score'; at: number; score: SvcScore; fetched_at: string }
+  | { kind: 'not_found'; at: number; error: ScreeningError }
+  | { kind: 'failed'; at: number; cause: Exclude<NoScoreCause, 'carrier_not_found'>; error: ScreeningError }
+  | { kind: 'rate_limited'; at: number; retryAfterMs: number; error: ScreeningError };
+
+export interface CallbackSink {
+  enqueue(screening: Screening, kind: 'screening.completed' | 'review.resolved'): Promise<void>;
+}
+
+export interface PipelineDeps {
+  env: Env;
+  store: Store;
+  client: SvcClient;
+  gate: QuotaGate;
+  coalescer: LookupCoalescer<LookupOutcome>;
+  events: SharedEventFeed;
+  service: ServiceState;
+  callbacks: CallbackSink | undefined;
+  cacheTtlMs: number;
+  staleIfErrorMs: number;
+  notFoundTtlMs: number;
+  now: () => Date;
+  logger: Logger;
+  /** Called after every live answer that carried quota figures. */
+  onQuota?: () => void;
+  /** Make the whole queue wait (queue.rateLimit). */
+  pauseQueue?: (ms: number) => Promise<void>;
+  /** Pause until the rate window resets when fewer requests than this are left in it. */
+  paceBelow?: number;
+}
+
+export type ProcessResult = { done: Screening } | { rateLimited: number };
+
+function errorOf(e: SvcError): ScreeningError {
+  return { code: e.code ?? e.kind, message: e.message, request_id: e.requestId };
+}
+
+export class ScreeningPipeline {
+  constructor(private readonly d: PipelineDeps) {}
+
+  /** A fresh cached answer for this query, or undefined (a miss, or `refresh`). */
+  cachedResult(query: CarrierQuery): ScreeningResult | undefined {
+    const { store, env, now } = this.d;
+    const t = now().getTime();
+    const hit = store.getScore(env, query);
+    if (hit && t - Date.parse(hit.fetched_at) < this.d.cacheTtlMs) return this.#fromScore(hit.score, hit.fetched_at, 'cache', null);
+    const nf = store.getNotFound(env, query);
+    if (nf && t - Date.parse(nf.fetched_at) < this.d.notFoundTtlMs) {
+      const v = actionWithoutScore('carrier_not_found');
+      return { action: v.action, hold_reason: v.hold_reason, source: 'cache', score: null, score_fetched_at: null, error: nf.error };
+    }
+    return undefined;
+  }
+
+  /**
+   * Work one queued screening. `lastChance`: the job has been rate-limited too often to
+   * wait again, so a rate-limit refusal now counts as the service being unavailable.
+   */
+  async process(id: string, opts: { lastChance: boolean }): Promise<ProcessResult> {
+    const { store } = this.d;
+    const s = store.getScreening(id);
+    if (!s) throw new Error(`screening ${id} is not in the store`);
+    if (s.status === 'done') {
+      // A re-run after a crash: the record is final, only make sure the TMS hears of it.
+      await this.#notifyTms(s, 'screening.completed');
+      return { done: s };
+    }
+    store.markActive(id);
+    const cached = s.refresh ? undefined : this.cachedResult(s.query);
+    if (cached) return { done: await this.finish(id, cached) };
+
+    const admission = await this.d.gate.admit(s.priority);
+    if (!admission.ok) {
+      const cause = 'quota_exhausted';
+      return { done: await this.finish(id, this.#fallback(s.query, cause, { code: admission.reason, message: admission.reason === 'quota_reserved' ? 'monthly quota is down to the reserve kept for tender-time requests' : 'monthly quota exhausted until it resets or is raised', request_id: null }, admission.reason)) };
+    }
+
+    const notBefore = s.refresh ? Date.parse(s.created_at) : this.d.now().getTime() - this.d.cacheTtlMs;
+    const outcome = await this.d.coalescer.run(
+      `${this.d.env}:${queryKey(s.query)}`,
+      notBefore,
+      () => this.#lookup(s.query),
+      (o) => o.kind !== 'rate_limited',
+    );
+    if (outcome.kind === 'rate_limited' && !opts.lastChance) return { rateLimited: outcome.retryAfterMs };
+    return { done: await this.finish(id, this.#resultOf(s.query, outcome)) };
+  }
+
+  /** The job can run no more (e.g. failed for good): end the screening on what we have. */
+  async giveUp(id: string, why: string): Promise<Screening | undefined> {
+    const s = this.d.store.getScreening(id);
+    if (!s || s.status === 'done') return s;
+    const error: ScreeningError = { code: 'processing_failed', message: why, request_id: null };
+    return this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error));
+  }
+
+  /** Record the result (once), open a review for a hold, tell SSE clients and the TMS. */
+  async finish(id: string, r: ScreeningResult): Promise<Screening> {
+    const { store, events } = this.d;
+    // The review item first: a crash between the two leaves a screening that is re-run,
+    // and creating the review again is a no-op.
+    let createdReview = undefined;
+    if (r.action === 'hold') {
+      const { review, created } = store.createReview(id, r.hold_reason ?? 'manual_review');
+      if (created) createdReview = review;
+    }
+    const { screening, changed } = store.completeScreening(id, r);
+    if (!changed) return screening;
+    if (createdReview) await events.publish('review.created', { ...createdReview, screening });
+    await events.publish('screening.completed', screening);
+    await this.#notifyTms(screening, 'screening.completed');
+    return screening;
+  }
+
+  async #notifyTms(s: Screening, kind: 'screening.completed' | 'review.resolved'): Promise<void> {
+    if (!s.callback_url || !this.d.callbacks) return;
+    try {
+      await this.d.callbacks.enqueue(s, kind);
+    } catch (e) {
+      // The screening is final either way; the reconciler retries undelivered callbacks.
+      this.d.logger.warn({ err: String(e), screening: s.id }, 'callback could not be queued');
+    }
+  }
+
+  /** One /v1 lookup, turned into an outcome other screenings may share. */
+  async #lookup(query: CarrierQuery): Promise<LookupOutcome> {
+    const { client, store, env, gate, now } = this.d;
+    const at = (): number => now().getTime();
+    try {
+      const res = await client.getScore(query);
+      const fetched = now();
+      store.putScore(env, res.body, fetched);
+      if (env === 'live') store.recordLookup(env, fetched);
+      await this.#observe(res.limits);
+      await this.d.service.reachable();
+      return { kind: 'score', at: at(), score: res.body, fetched_at: fetched.toISOString() };
+    } catch (e) {
+      if (!(e instanceof SvcError)) throw e;
+      if (e.limits) await this.#observe(e.limits);
+      const error = errorOf(e);
+      switch (e.kind) {
+        case 'not_found':
+          await this.d.service.reachable();
+          store.putNotFound(env, query, error, now());
+          return { kind: 'not_found', at: at(), error };
+        case 'rate_limit':
+          return { kind: 'rate_limited', at: at(), retryAfterMs: e.retryAfterMs ?? 1_000, error };
+        case 'quota_exhausted':
+          await gate.closeUntilMonthEnd();
+          this.d.onQuota?.();
+          return { kind: 'failed', at: at(), cause: 'quota_exhausted', error };
+        case 'authentication':
+          await this.d.service.keyRejected(e.message);
+          return { kind: 'failed', at: at(), cause: 'service_error', error };
+        case 'unavailable':
+        case 'server':
+        case 'network':
+        case 'invalid_response':
+          await this.d.service.unreachable(e.message);
+          return { kind: 'failed', at: at(), cause: 'scoring_unavailable', error };
+        default:
+          // bad_request and codes we do not know: not a guess at the carrier, a person looks.
+          await this.d.service.reachable();
+          return { kind: 'failed', at: at(), cause: 'service_error', error };
+      }
+    }
+  }
+
+  async #observe(l: LimitsSnapshot): Promise<void> {
+    await this.d.service.limits(l);
+    // Steady-state pacing: with fewer requests left in this window than may be in flight,
+    // wait for the window to reset rather than collect 429s.
+    if (l.rateRemaining !== null && l.rateResetAt !== null && this.d.pauseQueue && l.rateRemaining < (this.d.paceBelow ?? 1)) {
+      const ms = Date.parse(l.rateResetAt) - this.d.now().getTime();
+      if (ms > 0) await this.d.pauseQueue(Math.min(ms, 60_000));
+    }
+    if (l.quotaRemaining !== null) {
+      await this.d.gate.observe(l.quotaLimit, l.quotaRemaining);
+      this.d.onQuota?.();
+    }
+  }
+
+  #resultOf(query: CarrierQuery, o: LookupOutcome): ScreeningResult {
+    switch (o.kind) {
+      case 'score':
+        return this.#fromScore(o.score, o.fetched_at, 'service', null);
+      case 'not_found': {
+        const v = actionWithoutScore('carrier_not_found');
+        return { action: v.action, hold_reason: v.hold_reason, source: 'none', score: null, score_fetched_at: null, error: o.error };
+      }
+      case 'failed':
+        return this.#fallback(query, o.cause, o.error);
+      case 'rate_limited':
+        return this.#fallback(query, 'scoring_unavailable', o.error);
+    }
+  }
+
+  /** No fresh answer: a cached score up to SCREEN_STALE_IF_ERROR old, else hold saying why. */
+  #fallback(
+    query: CarrierQuery,
+    cause: Exclude<NoScoreCause, 'carrier_not_found'>,
+    error: ScreeningError,
+    holdReason?: string,
+  ): ScreeningResult {
+    const stale = this.d.store.getScore(this.d.env, query);
+    if (cause !== 'service_error' && stale && this.d.now().getTime() - Date.parse(stale.fetched_at) <= this.d.staleIfErrorMs)
+      return this.#fromScore(stale.score, stale.fetched_at, 'stale_cache', error);
+    const v = actionWithoutScore(cause);
+    return { action: v.action, hold_reason: holdReason ?? v.hold_reason, source: 'none', score: null, score_fetched_at: null, error };
+  }
+
+  #fromScore(score: SvcScore, fetchedAt: string, source: 'cache' | 'service' | 'stale_cache', error: ScreeningError | null): ScreeningResult {
+    const v = actionForScore(score);
+    return { action: v.action, hold_reason: v.hold_reason, source, score, score_fetched_at: fetchedAt, error };
+  }
+}
+

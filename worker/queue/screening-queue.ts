@@ -1,0 +1,70 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Priority, StatusReport } from '../../shared/screening.js';
+
+/** The producer side of queue "screenings": one job per accepted screening. */
+
+export const SCREENINGS_QUEUE = 'screenings';
+
+/** BullMQ priorities: lower runs first. Tender-time requests go ahead of background ones. */
+export const PRIORITY: Record<Priority, number> = { tender: 1, background: 10 };
+
+export interface ScreeningJobData {
+  screeningId: string;
+}
+
+export class ScreeningQueue {
+  readonly queue: Queue<ScreeningJobData>;
+
+  constructor(connection: Redis, prefix: string) {
+    this.queue = new Queue<ScreeningJobData>(SCREENINGS_QUEUE, { connection, prefix });
+    this.queue.on('error', () => {});
+  }
+
+  /** Job id = screening id: queueing the same screening twice (a reconciler race) is a no-op. */
+  async add(screeningId: string, priority: Priority): Promise<void> {
+    await this.queue.add(
+      'screen',
+      { screeningId },
+      {
+        jobId: screeningId,
+        priority: PRIORITY[priority],
+        // Unexpected errors (e.g. SQLite busy) are retried; /v1 retries happen in the client.
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: { age: 3_600, count: 1_000 },
+        removeOnFail: { age: 7 * 86_400 },
+      },
+    );
+  }
+
+  async has(screeningId: string): Promise<'missing' | 'failed' | 'present'> {
+    const job = await this.queue.getJob(screeningId);
+    if (!job) return 'missing';
+    return (await job.isFailed()) ? 'failed' : 'present';
+  }
+
+  async counts(): Promise<StatusReport['queue']> {
+    const c = await this.queue.getJobCounts('waiting', 'prioritized', 'waiting-children', 'active', 'delayed', 'failed', 'completed');
+    return {
+      waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
+      active: c.active ?? 0,
+      delayed: c.delayed ?? 0,
+      failed: c.failed ?? 0,
+      completed: c.completed ?? 0,
+      paused: await this.queue.isPaused(),
+    };
+  }
+
+  pause(): Promise<void> {
+    return this.queue.pause();
+  }
+
+  resume(): Promise<void> {
+    return this.queue.resume();
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}

@@ -1,0 +1,68 @@
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { ScreeningPipeline } from './screening-pipeline.js';
+import { SCREENINGS_QUEUE, type ScreeningJobData } from './screening-queue.js';
+
+/**
+ * The consumer side of queue "screenings".
+ *
+ * Pacing: BullMQ's limiter is queue-wide (kept in Redis), so any number of worker processes
+ * together start at most `ratePerWindow` jobs a window, one /v1 request each. A 429
+ * rate_limit_exceeded makes the whole queue wait Retry-After (`queue.rateLimit`) and puts
+ * the job back with Worker.RateLimitError(). Rate-limited jobs start again and again, so
+ * they are capped: after RATE_LIMITED_STARTS starts a refusal ends the screening on its
+ * fallback, and BullMQ fails any job that started MAX_STARTS times.
+ */
+
+const RATE_LIMITED_STARTS = 6;
+const MAX_STARTS = 10;
+
+export interface ScreeningWorkerOptions {
+  connection: Redis;
+  prefix: string;
+  pipeline: ScreeningPipeline;
+  /** Requests the account may make per window (GET /v1/usage rate_limit_per_minute). */
+  ratePerWindow: number;
+  rateWindowMs: number;
+  concurrency: number;
+  logger: Logger;
+  /** Wait the whole queue this long (queue.rateLimit). */
+  pauseQueue: (ms: number) => Promise<void>;
+}
+
+export function startScreeningWorker(o: ScreeningWorkerOptions): Worker<ScreeningJobData> {
+  const worker = new Worker<ScreeningJobData>(
+    SCREENINGS_QUEUE,
+    async (job: Job<ScreeningJobData>) => {
+      const lastChance = job.attemptsStarted >= RATE_LIMITED_STARTS;
+      const r = await o.pipeline.process(job.data.screeningId, { lastChance });
+      if ('rateLimited' in r) {
+        o.logger.info({ screening: job.data.screeningId, waitMs: r.rateLimited }, '/v1 rate limit: queue waits');
+        await o.pauseQueue(r.rateLimited);
+        throw Worker.RateLimitError();
+      }
+      return { action: r.done.action };
+    },
+    {
+      connection: o.connection,
+      prefix: o.prefix,
+      concurrency: o.concurrency,
+      limiter: { max: o.ratePerWindow, duration: o.rateWindowMs },
+      maxStartedAttempts: MAX_STARTS,
+      // A Retry-After far in the future must not park the queue forever.
+      maximumRateLimitDelay: 60_000,
+    },
+  );
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    void (async () => {
+      // Only a job that will not be tried again ends its screening here.
+      if (!(await job.isFailed())) return;
+      o.logger.error({ screening: job.data.screeningId, err: err.message }, 'screening job failed for good');
+      await o.pipeline.giveUp(job.data.screeningId, `processing failed: ${err.message}`);
+    })().catch((e: unknown) => o.logger.error({ err: String(e) }, 'could not end a failed screening'));
+  });
+  worker.on('error', (err) => o.logger.warn({ err: err.message }, 'screening worker error'));
+  return worker;
+}

@@ -1,0 +1,67 @@
+import type { Redis } from 'ioredis';
+import type { StatusReport } from '../../shared/screening.js';
+import type { LimitsSnapshot } from '../svc/limits.js';
+
+/**
+ * What every worker process last learned about the /v1 service — reachable or not, key
+ * rejected, the rate-limit window — kept in one Redis hash so /status is the same whichever
+ * process answers it. Writes are skipped when nothing changed, to keep the hot path cheap.
+ */
+export class ServiceState {
+  readonly #redis: Redis;
+  readonly #key: string;
+  #last = '';
+  #lastAt = 0;
+
+  constructor(
+    redis: Redis,
+    keyPrefix: string,
+    private readonly now: () => Date,
+  ) {
+    this.#redis = redis;
+    this.#key = `${keyPrefix}:service-state`;
+  }
+
+  async #set(fields: Record<string, string>, signature: string): Promise<void> {
+    // Another process may have written since: repeat an unchanged state every few seconds.
+    const t = this.now().getTime();
+    if (signature === this.#last && t - this.#lastAt < 5_000) return;
+    this.#last = signature;
+    this.#lastAt = t;
+    await this.#redis.hset(this.#key, { ...fields, checked_at: this.now().toISOString() });
+  }
+
+  reachable(): Promise<void> {
+    return this.#set({ reachable: '1', last_error: '', key_rejected: '0' }, 'ok');
+  }
+
+  unreachable(message: string): Promise<void> {
+    return this.#set({ reachable: '0', last_error: message }, `down:${message}`);
+  }
+
+  keyRejected(message: string): Promise<void> {
+    return this.#set({ reachable: '1', last_error: message, key_rejected: '1' }, `key:${message}`);
+  }
+
+  async limits(l: LimitsSnapshot): Promise<void> {
+    const f: Record<string, string> = {};
+    if (l.rateLimit !== null) f.rate_limit = String(l.rateLimit);
+    if (l.rateRemaining !== null) f.rate_remaining = String(l.rateRemaining);
+    if (l.rateResetAt !== null) f.rate_reset_at = l.rateResetAt;
+    if (Object.keys(f).length > 0) await this.#redis.hset(this.#key, f);
+  }
+
+  async report(): Promise<{ service: StatusReport['service']; rate_limit: StatusReport['rate_limit'] }> {
+    const h = await this.#redis.hgetall(this.#key);
+    const num = (v: string | undefined): number | null => (v === undefined || v === '' ? null : Number(v));
+    return {
+      service: {
+        reachable: h.reachable !== '0',
+        checked_at: h.checked_at ?? null,
+        last_error: h.last_error ? h.last_error : null,
+        key_rejected: h.key_rejected === '1',
+      },
+      rate_limit: { per_minute: num(h.rate_limit), remaining: num(h.rate_remaining), resets_at: h.rate_reset_at ?? null },
+    };
+  }
+}

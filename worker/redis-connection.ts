@@ -1,0 +1,44 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * Two kinds of Redis connection:
+ * - blocking: for BullMQ workers, which must wait out a Redis outage (maxRetriesPerRequest null);
+ * - failFast: for producers (the intake) and reads, which must answer "unavailable" at once
+ *   instead of hanging while Redis is down.
+ */
+export function redisConnection(url: string, kind: 'blocking' | 'failFast'): Redis {
+  const common: RedisOptions = {
+    lazyConnect: false,
+    connectTimeout: 2_000,
+    // Reconnect forever with a capped backoff: the worker heals by itself after a restart.
+    retryStrategy: (times) => Math.min(200 * times, 2_000),
+  };
+  const opts: RedisOptions =
+    kind === 'blocking'
+      ? { ...common, maxRetriesPerRequest: null, enableReadyCheck: true }
+      : { ...common, maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000 };
+  const redis = new Redis(url, opts);
+  // Errors surface on commands; an unhandled 'error' event would crash the process.
+  redis.on('error', () => {});
+  return redis;
+}
+
+/** Resolve once the connection is ready, or reject after `ms`. */
+export async function waitReady(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => {
+      cleanup();
+      reject(new Error(`Redis not reachable within ${ms} ms`));
+    }, ms);
+    const onReady = (): void => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = (): void => {
+      clearTimeout(t);
+      redis.off('ready', onReady);
+    };
+    redis.on('ready', onReady);
+  });
+}

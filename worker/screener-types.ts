@@ -1,0 +1,48 @@
+import type { DailyUsage, IntakeEvent, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import type { Store } from './store/index.js';
+
+/**
+ * What the intake (and any producer in the same process) uses of the screening core.
+ * createScreener() in worker/screener.ts returns one.
+ */
+export interface Screener {
+  readonly environment: 'sandbox' | 'live';
+  readonly store: Store;
+  /**
+   * Accept a validated request. A fresh cache hit (unless `refresh`) is answered at once
+   * (status done, source cache) without touching the queue. Otherwise the screening is
+   * written to SQLite, then queued. Throws UnavailableError when Redis cannot take the job;
+   * then nothing is kept.
+   */
+  submit(req: ScreeningRequest): Promise<Screening>;
+  /** Resolves with the screening when done, or its current state after `ms`. */
+  waitFor(id: string, ms: number): Promise<Screening>;
+  /** submit + waitFor. */
+  screen(req: ScreeningRequest, opts?: { waitMs?: number }): Promise<Screening>;
+  get(id: string): Screening | undefined;
+  /** Records who and when, emits review.resolved and sends the second callback. */
+  resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null): Promise<Review>;
+  status(): Promise<StatusReport>;
+  dailyUsage(): DailyUsage;
+  /** Intake keeps accepting; workers stop calling /v1. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  readonly events: EventFeed;
+  health(): Promise<{ redis: boolean; sqlite: boolean; svc: boolean }>;
+  close(): Promise<void>;
+}
+
+/** Events shared by every process through SQLite (replay) and Redis pub/sub (wake-up). */
+export interface EventFeed {
+  /** Called with every new event, in id order, from any process. */
+  subscribe(listener: (e: IntakeEvent) => void): () => void;
+  /** Events after `lastId` (for Last-Event-ID replay). */
+  since(lastId: number, limit?: number): IntakeEvent[];
+  lastId(): number;
+}
+
+/** Redis (or another part we need to keep a promise) is down: accept nothing. */
+export class UnavailableError extends Error {
+  override readonly name = 'UnavailableError';
+  readonly code = 'unavailable';
+}

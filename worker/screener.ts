@@ -1,0 +1,357 @@
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
+import { parseCarrierQuery } from '../shared/carrier-id.js';
+import type { Config } from '../shared/config.js';
+import type { DailyUsage, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import { keyEnvironment } from '../shared/svc-contract.js';
+import { SharedEventFeed } from './events/event-feed.js';
+import { LookupCoalescer } from './queue/lookup-coalescer.js';
+import { monthOf } from './queue/month.js';
+import { QuotaGate } from './queue/quota-gate.js';
+import { Reconciler } from './queue/reconciler.js';
+import { ScreeningPipeline, type CallbackSink, type LookupOutcome } from './queue/screening-pipeline.js';
+import { ScreeningQueue } from './queue/screening-queue.js';
+import { startScreeningWorker } from './queue/screening-worker.js';
+import { ServiceState } from './queue/service-state.js';
+import { redisConnection, waitReady } from './redis-connection.js';
+import type { Screener } from './screener-types.js';
+import { UnavailableError } from './screener-types.js';
+import { openStore, type Store } from './store/index.js';
+import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
+
+export { UnavailableError } from './screener-types.js';
+export type { Screener } from './screener-types.js';
+
+/** A 404 is cached briefly: a new registration may appear. */
+const NOT_FOUND_TTL_MS = 15 * 60_000;
+const USAGE_POLL_MS = 5 * 60_000;
+const RECONCILE_MS = 30_000;
+
+export interface ScreenerOptions {
+  /** The /v1 service; defaults to config.svcBaseUrl / config.svcApiKey. */
+  svc?: { baseUrl: string; apiKey: string };
+  /** Run a queue worker in this process (default true). */
+  runWorker?: boolean;
+  now?: () => Date;
+  logger?: Logger;
+  /** Builds the callback sender once the Redis connection and store exist. */
+  callbacks?: (deps: { connection: Redis; prefix: string; store: Store; logger: Logger }) => CallbackSink & {
+    startWorker?(): void;
+    close(): Promise<void>;
+  };
+  /** Client tuning for tests (e.g. a short time-out against a hanging emulator). */
+  svcTimeoutMs?: number;
+  /** Override the wait between /v1 retries (tests). */
+  svcBackoff?: { baseMs?: number; capMs?: number; jitterMs?: number };
+}
+
+/** Flat input for producers in the same process: `screen({ dot_number: '1000003' })`. */
+export interface ScreeningInput {
+  dot_number?: string | number;
+  mc_number?: string;
+  tender_id?: string | null;
+  callback_url?: string | null;
+  priority?: 'tender' | 'background';
+  refresh?: boolean;
+}
+
+function toRequest(input: ScreeningInput | ScreeningRequest): ScreeningRequest {
+  if ('query' in input) return input;
+  const { dot_number, mc_number, ...rest } = input;
+  return { ...rest, query: parseCarrierQuery({ dot_number, mc_number }) };
+}
+
+/**
+ * The screening core: checks the key against the service, opens the store and the queue,
+ * and (unless told not to) runs a queue worker, the reconciler and the usage poller.
+ */
+export async function createScreener(config: Config, opts: ScreenerOptions = {}): Promise<Screener & {
+  screen(input: ScreeningInput | ScreeningRequest, o?: { waitMs?: number }): Promise<Screening>;
+  reconcile(): Promise<{ requeued: number; ended: number }>;
+  pollUsage(): Promise<void>;
+}> {
+  const now = opts.now ?? (() => new Date());
+  const logger = opts.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const svc = opts.svc ?? (config.svcBaseUrl && config.svcApiKey ? { baseUrl: config.svcBaseUrl, apiKey: config.svcApiKey } : undefined);
+  if (!svc) throw new KeyCheckError('key_prefix', 'no /v1 service configured: set SVC_API_KEY and SVC_BASE_URL');
+
+  const client = new SvcClient({
+    baseUrl: svc.baseUrl,
+    apiKey: svc.apiKey,
+    retryRateLimited: false,
+    now,
+    ...(opts.svcTimeoutMs ? { timeoutMs: opts.svcTimeoutMs } : {}),
+    ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
+  });
+  // The key must belong to the base URL's environment; refuse to start otherwise.
+  let environment: 'sandbox' | 'live';
+  let ratePerMinute: number;
+  let firstUsage;
+  try {
+    const checked = await verifyKey(client, svc.apiKey);
+    environment = checked.environment;
+    ratePerMinute = checked.usage.rate_limit_per_minute;
+    firstUsage = checked.usage;
+  } catch (e) {
+    if (!(e instanceof KeyCheckError) || e.code !== 'service_unreachable') {
+      await client.close();
+      throw e;
+    }
+    // Unreachable now: start on the key's word and check again when it answers.
+    environment = keyEnvironment(svc.apiKey) ?? 'sandbox';
+    ratePerMinute = environment === 'live' ? 60 : 120;
+    logger.warn({ err: e.message }, '/v1 unreachable at start: serving the cache, holding misses');
+  }
+
+  const store = openStore(config.dbPath, { now });
+  const prefix = config.redisPrefix;
+  const keyPrefix = `${prefix}:${environment}`;
+  const producer = redisConnection(config.redisUrl, 'failFast');
+  const blocking = redisConnection(config.redisUrl, 'blocking');
+  const subscriber = redisConnection(config.redisUrl, 'blocking');
+  try {
+    await waitReady(producer, 5_000);
+  } catch {
+    producer.disconnect();
+    blocking.disconnect();
+    subscriber.disconnect();
+    store.close();
+    await client.close();
+    throw new UnavailableError(`Redis is not reachable at ${redactUrl(config.redisUrl)}`);
+  }
+
+  const live = environment === 'live';
+  const gate = new QuotaGate(blocking, keyPrefix, { live, reserve: config.quotaReserve, now });
+  const service = new ServiceState(blocking, keyPrefix, now);
+  const events = new SharedEventFeed(store, blocking, `${keyPrefix}:events`);
+  await events.start(subscriber);
+  const queue = new ScreeningQueue(producer, prefix);
+  const callbacks = opts.callbacks?.({ connection: blocking, prefix, store, logger });
+
+  let lastQuotaEvent = 0;
+  const pipeline = new ScreeningPipeline({
+    env: environment,
+    store,
+    client,
+    gate,
+    coalescer: new LookupCoalescer<LookupOutcome>(blocking, keyPrefix),
+    events,
+    service,
+    callbacks,
+    cacheTtlMs: config.cacheTtlMs,
+    staleIfErrorMs: config.staleIfErrorMs,
+    notFoundTtlMs: NOT_FOUND_TTL_MS,
+    now,
+    logger,
+    pauseQueue: (ms) => queue.queue.rateLimit(ms),
+    paceBelow: config.concurrency,
+    onQuota: () => {
+      // At most one quota.changed a second from this process: the tray needs no more.
+      const t = Date.now();
+      if (t - lastQuotaEvent < 1_000) return;
+      lastQuotaEvent = t;
+      void gate
+        .status()
+        .then((q) => events.publish('quota.changed', q))
+        .catch(() => {});
+    },
+  });
+  const reconciler = new Reconciler(store, queue, pipeline, logger, 5_000, now);
+
+  async function pollUsage(): Promise<void> {
+    try {
+      const { body, limits } = await client.getUsage();
+      await gate.observeUsage(body);
+      await service.limits(limits);
+      await service.reachable();
+      store.putUsageSnapshot(environment, {
+        monthly_quota: body.monthly_quota,
+        used: body.live_requests_used,
+        remaining: body.remaining,
+        rate_limit_per_minute: body.rate_limit_per_minute,
+      });
+      await events.publish('quota.changed', await gate.status());
+    } catch (e) {
+      const err = e as Error & { kind?: string };
+      if (err.kind === 'authentication') await service.keyRejected(err.message);
+      else await service.unreachable(err.message);
+    }
+  }
+  if (firstUsage) {
+    await gate.observeUsage(firstUsage);
+    store.putUsageSnapshot(environment, {
+      monthly_quota: firstUsage.monthly_quota,
+      used: firstUsage.live_requests_used,
+      remaining: firstUsage.remaining,
+      rate_limit_per_minute: firstUsage.rate_limit_per_minute,
+    });
+    await service.reachable();
+  }
+
+  const timers: NodeJS.Timeout[] = [];
+  let worker: Worker | undefined;
+  if (opts.runWorker ?? true) {
+    worker = startScreeningWorker({
+      connection: blocking,
+      prefix,
+      pipeline,
+      ratePerWindow: ratePerMinute,
+      rateWindowMs: config.rateWindowMs,
+      concurrency: config.concurrency,
+      logger,
+      pauseQueue: (ms) => queue.queue.rateLimit(ms),
+    });
+    callbacks?.startWorker?.();
+    const every = (ms: number, f: () => Promise<unknown>): void => {
+      const t = setInterval(() => void f().catch((e: unknown) => logger.warn({ err: String(e) }, 'periodic task failed')), ms);
+      t.unref();
+      timers.push(t);
+    };
+    every(RECONCILE_MS, () => reconciler.run());
+    every(USAGE_POLL_MS, pollUsage);
+    // Catch up at once on what a previous run left behind.
+    void reconciler.run().catch((e: unknown) => logger.warn({ err: String(e) }, 'reconciler failed'));
+  }
+
+  async function queueChanged(): Promise<void> {
+    await events.publish('queue.changed', await queue.counts()).catch(() => undefined);
+  }
+
+  const screener = {
+    environment,
+    store,
+    events,
+
+    async submit(req: ScreeningRequest): Promise<Screening> {
+      // Refuse before writing anything when Redis cannot take the job.
+      try {
+        await producer.ping();
+      } catch {
+        throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
+      }
+      const cached = req.refresh ? undefined : pipeline.cachedResult(req.query);
+      const s = store.insertScreening({
+        query: req.query,
+        tender_id: req.tender_id ?? null,
+        priority: req.priority ?? 'tender',
+        refresh: req.refresh ?? false,
+        callback_url: req.callback_url ?? null,
+      });
+      if (cached) return pipeline.finish(s.id, cached);
+      try {
+        await queue.add(s.id, s.priority);
+      } catch {
+        store.discardScreening(s.id);
+        throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
+      }
+      return s;
+    },
+
+    async waitFor(id: string, ms: number): Promise<Screening> {
+      const current = store.getScreening(id);
+      if (!current) throw new Error(`no screening ${id}`);
+      if (current.status === 'done' || ms <= 0) return current;
+      return new Promise<Screening>((resolve) => {
+        const finish = (): void => {
+          clearTimeout(timer);
+          unsubscribe();
+          resolve(store.getScreening(id) ?? current);
+        };
+        const unsubscribe = events.subscribe((e) => {
+          if (e.event === 'screening.completed' && (e.data as { id?: string }).id === id) finish();
+        });
+        const timer = setTimeout(finish, ms);
+        // Done between the read above and the subscription.
+        if (store.getScreening(id)?.status === 'done') finish();
+      });
+    },
+
+    async screen(input: ScreeningInput | ScreeningRequest, o: { waitMs?: number } = {}): Promise<Screening> {
+      const s = await screener.submit(toRequest(input));
+      return screener.waitFor(s.id, o.waitMs ?? 30_000);
+    },
+
+    get(id: string): Screening | undefined {
+      return store.getScreening(id);
+    },
+
+    async resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null): Promise<Review> {
+      const review = store.resolveReview(id, decision === 'approve' ? 'approved' : 'rejected', by, note);
+      await events.publish('review.resolved', review);
+      if (review.screening.callback_url && callbacks) await callbacks.enqueue(review.screening, 'review.resolved');
+      return review;
+    },
+
+    async status(): Promise<StatusReport> {
+      const [q, quota, svcState] = await Promise.all([queue.counts(), gate.status(), service.report()]);
+      return {
+        object: 'status',
+        environment,
+        queue: q,
+        quota,
+        rate_limit: { ...svcState.rate_limit, per_minute: svcState.rate_limit.per_minute ?? ratePerMinute },
+        reviews: { pending: store.countPendingReviews() },
+        service: svcState.service,
+      };
+    },
+
+    dailyUsage(): DailyUsage {
+      const month = monthOf(now());
+      const snap = store.latestUsageSnapshot(environment);
+      return { object: 'usage_daily', month, monthly_quota: snap?.monthly_quota ?? null, days: store.dailyLookups(environment, month) };
+    },
+
+    async pause(): Promise<void> {
+      await queue.pause();
+      await queueChanged();
+    },
+
+    async resume(): Promise<void> {
+      await queue.resume();
+      await queueChanged();
+    },
+
+    async health(): Promise<{ redis: boolean; sqlite: boolean; svc: boolean }> {
+      const redisOk = await producer.ping().then(
+        () => true,
+        () => false,
+      );
+      let sqliteOk = true;
+      try {
+        store.lastEventId();
+      } catch {
+        sqliteOk = false;
+      }
+      const svcOk = redisOk ? (await service.report()).service.reachable : false;
+      return { redis: redisOk, sqlite: sqliteOk, svc: svcOk };
+    },
+
+    reconcile: () => reconciler.run(),
+    pollUsage,
+
+    async close(): Promise<void> {
+      for (const t of timers) clearInterval(t);
+      await worker?.close();
+      await callbacks?.close();
+      await queue.close().catch(() => {});
+      await events.close();
+      await client.close();
+      producer.disconnect();
+      blocking.disconnect();
+      store.close();
+    },
+  };
+  return screener;
+}
+
+/** A Redis URL with any password masked, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(invalid URL)';
+  }
+}
