@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** RFC 4648 base32, lower case, no padding: ids stay URL- and filename-safe. */
+function base32(bytes: Uint8Array): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/** 128 random bits: `scr_` + 26 base32 characters. */
+export function newScreeningId(): string {
+  return `scr_${base32(randomBytes(16))}`;
+}
+
+/** 128 random bits: `rev_` + 26 base32 characters. */
+export function newReviewId(): string {
+  return `rev_${base32(randomBytes(16))}`;
+}

@@ -1,0 +1,149 @@
+import type { Database } from 'better-sqlite3';
+import { StoreError } from './store-error.js';
+
+/** One numbered schema step. Steps are applied in order, each in its own transaction. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** The schema, step by step. Never edit a released step: add a new one. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      -- Score cache: one entry per environment and DOT number; the /v1 body kept whole.
+      CREATE TABLE score_cache (
+        env           TEXT NOT NULL CHECK (env IN ('sandbox', 'live')),
+        dot_number    TEXT NOT NULL,
+        body          TEXT NOT NULL,
+        model_version TEXT NOT NULL,
+        fetched_at    TEXT NOT NULL,
+        PRIMARY KEY (env, dot_number)
+      ) WITHOUT ROWID;
+
+      -- MC numbers are aliases of the DOT number they were last seen with.
+      CREATE TABLE mc_alias (
+        env        TEXT NOT NULL,
+        mc_number  TEXT NOT NULL,
+        dot_number TEXT NOT NULL,
+        PRIMARY KEY (env, mc_number)
+      ) WITHOUT ROWID;
+      CREATE INDEX mc_alias_by_dot ON mc_alias (env, dot_number);
+
+      -- carrier_not_found answers, cached briefly (the caller decides how briefly).
+      CREATE TABLE not_found_cache (
+        env        TEXT NOT NULL,
+        query_key  TEXT NOT NULL,
+        error      TEXT NOT NULL,
+        fetched_at TEXT NOT NULL,
+        PRIMARY KEY (env, query_key)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE screenings (
+        id               TEXT PRIMARY KEY,
+        tender_id        TEXT,
+        status           TEXT NOT NULL CHECK (status IN ('queued', 'active', 'done')),
+        query_kind       TEXT NOT NULL CHECK (query_kind IN ('dot_number', 'mc_number')),
+        query_value      TEXT NOT NULL,
+        priority         TEXT NOT NULL,
+        refresh          INTEGER NOT NULL DEFAULT 0,
+        callback_url     TEXT,
+        action           TEXT,
+        hold_reason      TEXT,
+        source           TEXT,
+        score            TEXT,
+        score_fetched_at TEXT,
+        model_version    TEXT,
+        error            TEXT,
+        created_at       TEXT NOT NULL,
+        completed_at     TEXT
+      );
+      CREATE INDEX screenings_by_created ON screenings (created_at);
+      CREATE INDEX screenings_by_status ON screenings (status, created_at);
+
+      CREATE TABLE reviews (
+        id           TEXT PRIMARY KEY,
+        screening_id TEXT NOT NULL UNIQUE REFERENCES screenings (id) ON DELETE CASCADE,
+        state        TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'rejected')),
+        hold_reason  TEXT NOT NULL,
+        decided_by   TEXT,
+        decided_at   TEXT,
+        note         TEXT,
+        created_at   TEXT NOT NULL
+      );
+      CREATE INDEX reviews_by_state ON reviews (state, created_at);
+
+      -- Successful live lookups per UTC day, for the quota chart.
+      CREATE TABLE daily_lookups (
+        env     TEXT NOT NULL,
+        day     TEXT NOT NULL,
+        lookups INTEGER NOT NULL,
+        PRIMARY KEY (env, day)
+      ) WITHOUT ROWID;
+
+      -- The latest quota/rate-limit figures seen, per environment.
+      CREATE TABLE usage_snapshots (
+        env                   TEXT PRIMARY KEY,
+        monthly_quota         INTEGER,
+        used                  INTEGER,
+        remaining             INTEGER,
+        rate_limit_per_minute INTEGER,
+        at                    TEXT NOT NULL
+      ) WITHOUT ROWID;
+
+      -- AUTOINCREMENT: an id is never reused after pruning, so Last-Event-ID stays meaningful.
+      CREATE TABLE events (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        event      TEXT NOT NULL,
+        data       TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
+  return migrations.reduce((max, m) => Math.max(max, m.version), 0);
+}
+
+function userVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Bring the database up to the newest step. Each step runs in an IMMEDIATE transaction that
+ * re-reads user_version first, so several processes opening one file at once apply each step
+ * exactly once. A failing step rolls back whole and leaves the version where it was.
+ */
+export function migrate(db: Database, path: string, migrations: readonly Migration[] = MIGRATIONS, now = () => new Date()): number {
+  const sorted = [...migrations].sort((a, b) => a.version - b.version);
+  sorted.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration steps must be numbered 1, 2, 3…; got ${m.version} at position ${i + 1}`);
+  });
+  const latest = sorted.length;
+  const tooNew = (v: number) =>
+    new StoreError('schema_too_new', `SQLite store ${path}: schema version ${v} is newer than this program knows (${latest}); upgrade carrier-screen`);
+
+  const start = userVersion(db);
+  if (start > latest) throw tooNew(start);
+
+  const ensureTable = db.prepare(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  for (const m of sorted) {
+    if (m.version <= start) continue;
+    db.transaction(() => {
+      const v = userVersion(db);
+      if (v > latest) throw tooNew(v);
+      if (v >= m.version) return; // another process got here first
+      ensureTable.run();
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, now().toISOString());
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+  return userVersion(db);
+}

@@ -1,0 +1,87 @@
+import type { CarrierQuery } from '../../shared/carrier-id.js';
+import type { Review, ReviewState, Screening, ScreeningStatus } from '../../shared/screening.js';
+
+/** The columns every screening read selects: the screening plus its review, if any (r_*). */
+export const SCREENING_COLUMNS = `
+  s.id, s.tender_id, s.status, s.query_kind, s.query_value, s.priority, s.refresh, s.callback_url,
+  s.action, s.hold_reason, s.source, s.score, s.score_fetched_at, s.error, s.created_at, s.completed_at,
+  r.id AS r_id, r.state AS r_state, r.hold_reason AS r_hold_reason, r.decided_by AS r_decided_by,
+  r.decided_at AS r_decided_at, r.note AS r_note, r.created_at AS r_created_at`;
+
+export interface ScreeningRow {
+  id: string;
+  tender_id: string | null;
+  status: string;
+  query_kind: string;
+  query_value: string;
+  priority: string;
+  refresh: number;
+  callback_url: string | null;
+  action: string | null;
+  hold_reason: string | null;
+  source: string | null;
+  score: string | null;
+  score_fetched_at: string | null;
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
+  r_id: string | null;
+  r_state: string | null;
+  r_hold_reason: string | null;
+  r_decided_by: string | null;
+  r_decided_at: string | null;
+  r_note: string | null;
+  r_created_at: string | null;
+}
+
+function queryOf(row: ScreeningRow): CarrierQuery {
+  return row.query_kind === 'mc_number' ? { mc_number: row.query_value } : { dot_number: row.query_value };
+}
+
+/** A row as the Screening of shared/screening.ts; JSON columns parsed back (unknown fields kept). */
+export function toScreening(row: ScreeningRow): Screening {
+  return {
+    object: 'screening',
+    id: row.id,
+    tender_id: row.tender_id,
+    status: row.status as ScreeningStatus,
+    query: queryOf(row),
+    priority: row.priority as Screening['priority'],
+    refresh: row.refresh === 1,
+    action: row.action as Screening['action'],
+    hold_reason: row.hold_reason,
+    source: row.source as Screening['source'],
+    score: row.score === null ? null : (JSON.parse(row.score) as Screening['score']),
+    score_fetched_at: row.score_fetched_at,
+    review:
+      row.r_id === null
+        ? null
+        : {
+            id: row.r_id,
+            state: row.r_state as ReviewState,
+            decided_by: row.r_decided_by,
+            decided_at: row.r_decided_at,
+            note: row.r_note,
+          },
+    error: row.error === null ? null : (JSON.parse(row.error) as Screening['error']),
+    callback_url: row.callback_url,
+    created_at: row.created_at,
+    completed_at: row.completed_at,
+  };
+}
+
+/** A joined row (review present) as the Review of shared/screening.ts, its screening included. */
+export function toReview(row: ScreeningRow): Review {
+  return {
+    object: 'review',
+    id: row.r_id!,
+    screening_id: row.id,
+    state: row.r_state as ReviewState,
+    hold_reason: row.r_hold_reason!,
+    decided_by: row.r_decided_by,
+    decided_at: row.r_decided_at,
+    note: row.r_note,
+    created_at: row.r_created_at!,
+    screening: toScreening(row),
+  };
+}

@@ -1,0 +1,527 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import type { CarrierQuery } from '../../shared/carrier-id.js';
+import type { IntakeEvent, Review, ReviewState, Screening, ScreeningError, ScreeningStatus } from '../../shared/screening.js';
+import type { SvcScore } from '../../shared/svc-contract.js';
+import type { HoldReason } from '../../shared/tender-rules.js';
+import { newReviewId, newScreeningId } from './ids.js';
+import { latestVersion, migrate } from './migrations.js';
+import { SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
+import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
+import type { CachedNotFound, CachedScore, Env, NewScreening, OpenStoreOptions, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+const MAX_LIMIT = 10_000;
+const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
+const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
+
+// ---- argument checks: a clear error naming the parameter ----
+
+function checkEnv(env: unknown): asserts env is Env {
+  if (env !== 'sandbox' && env !== 'live') throw new StoreArgumentError(`env must be "sandbox" or "live", got ${JSON.stringify(env)}`, 'env');
+}
+
+function checkLimit(limit: unknown, param = 'limit'): number {
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new StoreArgumentError(`${param} must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, param);
+  return limit;
+}
+
+function checkId(id: unknown, param = 'id'): string {
+  if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError(`${param} must be a non-empty string`, param);
+  return id;
+}
+
+function iso(d: Date, param: string): string {
+  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new StoreArgumentError(`${param} must be a valid Date`, param);
+  return d.toISOString();
+}
+
+// ---- cache keys: one carrier, one key, whatever zero-padding the caller used ----
+
+/** DOT numbers are integers: "0001234" and "1234" are one carrier. */
+function dotKey(dot: string): string {
+  return dot.trim().replace(/^0+(?=\d)/, '');
+}
+
+/** "MC-001234", "mc 1234" and "MC1234" are one docket. */
+function mcKey(mc: string): string {
+  const m = /^MC[\s-]?0*(\d+)$/i.exec(mc.trim());
+  return m ? `MC${m[1] === '' ? '0' : m[1]}` : mc.trim().toUpperCase();
+}
+
+function checkQuery(q: unknown): CarrierQuery {
+  const o = q as Record<string, unknown> | null;
+  if (o && typeof o === 'object') {
+    if (typeof o.dot_number === 'string' && o.dot_number.trim() !== '' && o.mc_number === undefined) return { dot_number: o.dot_number };
+    if (typeof o.mc_number === 'string' && o.mc_number.trim() !== '' && o.dot_number === undefined) return { mc_number: o.mc_number };
+  }
+  throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
+}
+
+function notFoundKey(q: CarrierQuery): string {
+  return 'dot_number' in q ? `dot:${dotKey(q.dot_number)}` : `mc:${mcKey(q.mc_number)}`;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * Fail at open, not at the first write, when the file cannot be written. BEGIN alone is not
+ * enough (in WAL mode a read-only database file still begins a write transaction): write the
+ * header's user_version back unchanged, then roll back.
+ */
+function probeWritable(db: Database.Database, version: number): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.pragma(`user_version = ${version}`);
+  } finally {
+    if (db.inTransaction) db.exec('ROLLBACK');
+  }
+}
+
+/** Wrap every method so SQLite/file errors leave the store only as StoreError. */
+function guarded(impl: Store, db: Database.Database, path: string): Store {
+  const out: Record<string, unknown> = { path: impl.path };
+  for (const [name, fn] of Object.entries(impl)) {
+    if (typeof fn !== 'function') continue;
+    out[name] = (...args: unknown[]) => {
+      if (!db.open && name !== 'close') throw new StoreError('store_closed', `SQLite store ${path}: the store is closed`);
+      try {
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      } catch (err) {
+        throw toStoreError(err, path);
+      }
+    };
+  }
+  return Object.freeze(out) as unknown as Store;
+}
+
+/**
+ * Open (creating if missing) the SQLite store at `path`: WAL, busy_timeout, foreign keys, and
+ * the schema migrated to the newest step. Several processes may open one file.
+ * Failures are StoreError with a code (sqlite_readonly, sqlite_corrupt, sqlite_busy, …).
+ */
+export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
+  if (typeof path !== 'string' || path.trim() === '') throw new StoreArgumentError('path must be a non-empty file path', 'path');
+  const memory = path === ':memory:';
+  const file = memory ? path : resolve(path);
+  const now = opts.now ?? (() => new Date());
+  const readonly = opts.readonly === true;
+  const busyTimeout = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (!Number.isInteger(busyTimeout) || busyTimeout < 0)
+    throw new StoreArgumentError('busyTimeoutMs must be a whole number of milliseconds', 'busyTimeoutMs');
+
+  let db: Database.Database | undefined;
+  try {
+    if (!memory && !readonly) mkdirSync(dirname(file), { recursive: true });
+    db = new Database(file, { readonly, fileMustExist: readonly, timeout: busyTimeout });
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+    db.pragma('foreign_keys = ON');
+    if (readonly) {
+      const v = db.pragma('user_version', { simple: true }) as number;
+      if (v > latestVersion())
+        throw new StoreError('schema_too_new', `SQLite store ${file}: schema version ${v} is newer than this program knows (${latestVersion()}); upgrade carrier-screen`);
+      if (v < latestVersion())
+        throw new StoreError('schema_outdated', `SQLite store ${file}: schema version ${v}, this program needs ${latestVersion()}; open it writable once to migrate`);
+    } else {
+      if (!memory) db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL'); // with WAL: never corrupts; a power cut may lose the latest commits
+      const version = migrate(db, file, undefined, now);
+      probeWritable(db, version);
+    }
+    return guarded(build(db, file, now), db, file);
+  } catch (err) {
+    try {
+      db?.close();
+    } catch {
+      /* already failing; the first error is the one to report */
+    }
+    throw toStoreError(err, file);
+  }
+}
+
+function build(db: Database.Database, path: string, now: () => Date): Store {
+  // Prepared once; reused for every call.
+  const st = {
+    putScore: db.prepare<[string, string, string, string, string]>(`
+      INSERT INTO score_cache (env, dot_number, body, model_version, fetched_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (env, dot_number) DO UPDATE SET
+        body = excluded.body, model_version = excluded.model_version, fetched_at = excluded.fetched_at
+      WHERE excluded.fetched_at >= score_cache.fetched_at`),
+    dropAliasesOf: db.prepare<[string, string]>('DELETE FROM mc_alias WHERE env = ? AND dot_number = ?'),
+    putAlias: db.prepare<[string, string, string]>(`
+      INSERT INTO mc_alias (env, mc_number, dot_number) VALUES (?, ?, ?)
+      ON CONFLICT (env, mc_number) DO UPDATE SET dot_number = excluded.dot_number`),
+    dropNotFound: db.prepare<[string, string]>('DELETE FROM not_found_cache WHERE env = ? AND query_key = ?'),
+    scoreByDot: db.prepare<[string, string], { body: string; fetched_at: string; model_version: string }>(
+      'SELECT body, fetched_at, model_version FROM score_cache WHERE env = ? AND dot_number = ?',
+    ),
+    scoreByMc: db.prepare<[string, string], { body: string; fetched_at: string; model_version: string }>(`
+      SELECT c.body, c.fetched_at, c.model_version FROM mc_alias a
+      JOIN score_cache c ON c.env = a.env AND c.dot_number = a.dot_number
+      WHERE a.env = ? AND a.mc_number = ?`),
+    putNotFound: db.prepare<[string, string, string, string]>(`
+      INSERT INTO not_found_cache (env, query_key, error, fetched_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT (env, query_key) DO UPDATE SET error = excluded.error, fetched_at = excluded.fetched_at`),
+    getNotFound: db.prepare<[string, string], { error: string; fetched_at: string }>(
+      'SELECT error, fetched_at FROM not_found_cache WHERE env = ? AND query_key = ?',
+    ),
+
+    insertScreening: db.prepare(`
+      INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at)
+      VALUES (@id, @tender_id, 'queued', @query_kind, @query_value, @priority, @refresh, @callback_url, @created_at)`),
+    markActive: db.prepare<[string]>("UPDATE screenings SET status = 'active' WHERE id = ? AND status = 'queued'"),
+    complete: db.prepare(`
+      UPDATE screenings SET status = 'done', action = @action, hold_reason = @hold_reason, source = @source,
+        score = @score, score_fetched_at = @score_fetched_at, model_version = @model_version, error = @error,
+        completed_at = @completed_at
+      WHERE id = @id AND status != 'done'`),
+    // A resolved review's decision outlives a late (re-run) completion.
+    keepReviewDecision: db.prepare<[string]>(`
+      UPDATE screenings SET action = (
+        SELECT CASE r.state WHEN 'approved' THEN 'tender' ELSE 'block' END FROM reviews r
+        WHERE r.screening_id = screenings.id AND r.state != 'pending')
+      WHERE id = ? AND action = 'hold'
+        AND EXISTS (SELECT 1 FROM reviews r WHERE r.screening_id = screenings.id AND r.state != 'pending')`),
+    discard: db.prepare<[string]>("DELETE FROM screenings WHERE id = ? AND status = 'queued'"),
+    exists: db.prepare<[string], { id: string }>('SELECT id FROM screenings WHERE id = ?'),
+    screening: db.prepare<[string], ScreeningRow>(
+      `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id WHERE s.id = ?`,
+    ),
+    listScreenings: db.prepare<[number], ScreeningRow>(
+      `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
+       ORDER BY s.created_at DESC, s.rowid DESC LIMIT ?`,
+    ),
+    listScreeningsByStatus: db.prepare<[string, number], ScreeningRow>(
+      `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
+       WHERE s.status = ? ORDER BY s.created_at DESC, s.rowid DESC LIMIT ?`,
+    ),
+    listUnfinished: db.prepare<[], ScreeningRow>(
+      `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
+       WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.rowid ASC`,
+    ),
+    countByStatus: db.prepare<[], { status: ScreeningStatus; n: number }>('SELECT status, COUNT(*) AS n FROM screenings GROUP BY status'),
+
+    insertReview: db.prepare<[string, string, string, string]>(`
+      INSERT INTO reviews (id, screening_id, state, hold_reason, created_at) VALUES (?, ?, 'pending', ?, ?)
+      ON CONFLICT (screening_id) DO NOTHING`),
+    reviewOfScreening: db.prepare<[string], { id: string }>('SELECT id FROM reviews WHERE screening_id = ?'),
+    review: db.prepare<[string], ScreeningRow>(
+      `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id WHERE r.id = ?`,
+    ),
+    reviewsPending: db.prepare<[number], ScreeningRow>(
+      `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id
+       WHERE r.state = 'pending' ORDER BY r.created_at ASC, r.rowid ASC LIMIT ?`,
+    ),
+    reviewsByState: db.prepare<[string, number], ScreeningRow>(
+      `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id
+       WHERE r.state = ? ORDER BY COALESCE(r.decided_at, r.created_at) DESC, r.rowid DESC LIMIT ?`,
+    ),
+    reviewsAll: db.prepare<[number], ScreeningRow>(
+      `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id
+       ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?`,
+    ),
+    resolveReview: db.prepare<[string, string, string, string | null, string]>(
+      "UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND state = 'pending'",
+    ),
+    actionAfterReview: db.prepare<[string, string]>(
+      'UPDATE screenings SET action = ? WHERE id = (SELECT screening_id FROM reviews WHERE id = ?)',
+    ),
+    reviewState: db.prepare<[string], { state: ReviewState }>('SELECT state FROM reviews WHERE id = ?'),
+    countPending: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM reviews WHERE state = 'pending'"),
+
+    recordLookup: db.prepare<[string, string]>(`
+      INSERT INTO daily_lookups (env, day, lookups) VALUES (?, ?, 1)
+      ON CONFLICT (env, day) DO UPDATE SET lookups = lookups + 1`),
+    lookupsBetween: db.prepare<[string, string, string], { day: string; lookups: number }>(
+      'SELECT day, lookups FROM daily_lookups WHERE env = ? AND day >= ? AND day <= ?',
+    ),
+    putUsage: db.prepare(`
+      INSERT INTO usage_snapshots (env, monthly_quota, used, remaining, rate_limit_per_minute, at)
+      VALUES (@env, @monthly_quota, @used, @remaining, @rate_limit_per_minute, @at)
+      ON CONFLICT (env) DO UPDATE SET monthly_quota = excluded.monthly_quota, used = excluded.used,
+        remaining = excluded.remaining, rate_limit_per_minute = excluded.rate_limit_per_minute, at = excluded.at
+      WHERE excluded.at >= usage_snapshots.at`),
+    getUsage: db.prepare<[string], UsageSnapshot>(
+      'SELECT monthly_quota, used, remaining, rate_limit_per_minute, at FROM usage_snapshots WHERE env = ?',
+    ),
+
+    appendEvent: db.prepare<[string, string, string], { id: number }>(
+      'INSERT INTO events (event, data, created_at) VALUES (?, ?, ?) RETURNING id',
+    ),
+    eventsSince: db.prepare<[number, number], { id: number; event: string; data: string }>(
+      'SELECT id, event, data FROM events WHERE id > ? ORDER BY id ASC LIMIT ?',
+    ),
+    // sqlite_sequence survives pruning, so the last id never goes backwards.
+    lastEventId: db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'"),
+    // Everything at or below the (keep+1)-th newest id goes.
+    pruneEvents: db.prepare<[number]>(
+      'DELETE FROM events WHERE id <= COALESCE((SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?), 0)',
+    ),
+  };
+
+  const mustScreening = (id: string): Screening => {
+    const row = st.screening.get(id);
+    if (!row) throw new NotFoundError(`no screening with id ${id}`);
+    return toScreening(row);
+  };
+
+  const putScoreTx = db.transaction((env: Env, score: SvcScore, fetchedAt: string) => {
+    const dot = dotKey(score.carrier.dot_number);
+    const replaced = st.putScore.run(env, dot, JSON.stringify(score), score.model_version, fetchedAt).changes > 0;
+    if (!replaced) return; // a newer entry is already there (another process fetched later)
+    st.dropAliasesOf.run(env, dot);
+    const mc = score.carrier.mc_number;
+    if (typeof mc === 'string' && mc.trim() !== '') {
+      st.putAlias.run(env, mcKey(mc), dot);
+      st.dropNotFound.run(env, `mc:${mcKey(mc)}`);
+    }
+    st.dropNotFound.run(env, `dot:${dot}`);
+  });
+
+  const completeTx = db.transaction((id: string, r: ScreeningResult): { screening: Screening; changed: boolean } => {
+    const info = st.complete.run({
+      id,
+      action: r.action,
+      hold_reason: r.hold_reason,
+      source: r.source,
+      score: r.score === null ? null : JSON.stringify(r.score),
+      score_fetched_at: r.score_fetched_at,
+      model_version: r.score?.model_version ?? null,
+      error: r.error === null ? null : JSON.stringify(r.error),
+      completed_at: now().toISOString(),
+    });
+    if (info.changes > 0) st.keepReviewDecision.run(id);
+    return { screening: mustScreening(id), changed: info.changes > 0 };
+  });
+
+  const createReviewTx = db.transaction((screeningId: string, holdReason: HoldReason): { review: Review; created: boolean } => {
+    if (!st.exists.get(screeningId)) throw new NotFoundError(`no screening with id ${screeningId}`);
+    const created = st.insertReview.run(newReviewId(), screeningId, holdReason, now().toISOString()).changes > 0;
+    const { id } = st.reviewOfScreening.get(screeningId)!;
+    return { review: toReview(st.review.get(id)!), created };
+  });
+
+  const resolveTx = db.transaction((id: string, state: 'approved' | 'rejected', by: string, note: string | null): Review => {
+    const info = st.resolveReview.run(state, by, now().toISOString(), note, id);
+    if (info.changes === 0) {
+      const current = st.reviewState.get(id);
+      if (!current) throw new NotFoundError(`no review with id ${id}`);
+      throw new ReviewConflictError(`review ${id} is already ${current.state}`);
+    }
+    st.actionAfterReview.run(state === 'approved' ? 'tender' : 'block', id);
+    return toReview(st.review.get(id)!);
+  });
+
+  let closed = false; // close() twice is harmless
+
+  return {
+    path,
+
+    putScore(env, score, fetchedAt) {
+      checkEnv(env);
+      if (!score || typeof score !== 'object' || typeof score.carrier?.dot_number !== 'string' || score.carrier.dot_number.trim() === '')
+        throw new StoreArgumentError('score must be a /v1 score object with carrier.dot_number', 'score');
+      if (typeof score.model_version !== 'string') throw new StoreArgumentError('score.model_version must be a string', 'score');
+      putScoreTx(env, score, iso(fetchedAt ?? now(), 'fetchedAt'));
+    },
+
+    getScore(env, query): CachedScore | undefined {
+      checkEnv(env);
+      const q = checkQuery(query);
+      const row = 'dot_number' in q ? st.scoreByDot.get(env, dotKey(q.dot_number)) : st.scoreByMc.get(env, mcKey(q.mc_number));
+      if (!row) return undefined;
+      return { score: JSON.parse(row.body) as SvcScore, fetched_at: row.fetched_at, model_version: row.model_version };
+    },
+
+    putNotFound(env, query, error, at) {
+      checkEnv(env);
+      const q = checkQuery(query);
+      st.putNotFound.run(env, notFoundKey(q), JSON.stringify(error), iso(at ?? now(), 'at'));
+    },
+
+    getNotFound(env, query): CachedNotFound | undefined {
+      checkEnv(env);
+      const row = st.getNotFound.get(env, notFoundKey(checkQuery(query)));
+      if (!row) return undefined;
+      return { fetched_at: row.fetched_at, error: JSON.parse(row.error) as ScreeningError };
+    },
+
+    insertScreening(s) {
+      const q = checkQuery(s?.query);
+      const id = s.id ?? newScreeningId();
+      if (!ID_RE.test(id)) throw new StoreArgumentError('id must be 1 to 128 letters, digits, "_" or "-"', 'id');
+      if (s.priority !== 'tender' && s.priority !== 'background')
+        throw new StoreArgumentError(`priority must be "tender" or "background", got ${JSON.stringify(s.priority)}`, 'priority');
+      const [kind, value] = 'dot_number' in q ? (['dot_number', q.dot_number] as const) : (['mc_number', q.mc_number] as const);
+      st.insertScreening.run({
+        id,
+        tender_id: s.tender_id ?? null,
+        query_kind: kind,
+        query_value: value,
+        priority: s.priority,
+        refresh: s.refresh ? 1 : 0,
+        callback_url: s.callback_url ?? null,
+        created_at: now().toISOString(),
+      });
+      return mustScreening(id);
+    },
+
+    markActive(id) {
+      checkId(id);
+      if (st.markActive.run(id).changes === 0 && !st.exists.get(id)) throw new NotFoundError(`no screening with id ${id}`);
+    },
+
+    completeScreening(id, r) {
+      checkId(id);
+      if (!r || (r.action !== 'tender' && r.action !== 'hold' && r.action !== 'block'))
+        throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
+      return completeTx(id, r);
+    },
+
+    discardScreening(id) {
+      checkId(id);
+      return st.discard.run(id).changes > 0;
+    },
+
+    getScreening(id) {
+      checkId(id);
+      const row = st.screening.get(id);
+      return row ? toScreening(row) : undefined;
+    },
+
+    listScreenings(opts = {}) {
+      const limit = checkLimit(opts.limit ?? 50);
+      if (opts.status !== undefined && !['queued', 'active', 'done'].includes(opts.status))
+        throw new StoreArgumentError(`status must be "queued", "active" or "done", got ${JSON.stringify(opts.status)}`, 'status');
+      const rows = opts.status === undefined ? st.listScreenings.all(limit) : st.listScreeningsByStatus.all(opts.status, limit);
+      return rows.map(toScreening);
+    },
+
+    listUnfinished() {
+      return st.listUnfinished.all().map(toScreening);
+    },
+
+    countByStatus() {
+      const counts: Record<ScreeningStatus, number> = { queued: 0, active: 0, done: 0 };
+      for (const { status, n } of st.countByStatus.all()) counts[status] = n;
+      return counts;
+    },
+
+    createReview(screeningId, holdReason) {
+      checkId(screeningId, 'screeningId');
+      if (typeof holdReason !== 'string' || holdReason === '')
+        throw new StoreArgumentError('holdReason must be a non-empty string', 'holdReason');
+      return createReviewTx(screeningId, holdReason);
+    },
+
+    getReview(id) {
+      checkId(id);
+      const row = st.review.get(id);
+      return row ? toReview(row) : undefined;
+    },
+
+    listReviews(state, limit = 100) {
+      const n = checkLimit(limit);
+      if (state === undefined) return st.reviewsAll.all(n).map(toReview);
+      if (state === 'pending') return st.reviewsPending.all(n).map(toReview);
+      if (state === 'approved' || state === 'rejected') return st.reviewsByState.all(state, n).map(toReview);
+      throw new StoreArgumentError(`state must be "pending", "approved" or "rejected", got ${JSON.stringify(state)}`, 'state');
+    },
+
+    resolveReview(id, state, by, note) {
+      checkId(id);
+      if (state !== 'approved' && state !== 'rejected')
+        throw new StoreArgumentError(`state must be "approved" or "rejected", got ${JSON.stringify(state)}`, 'state');
+      if (typeof by !== 'string' || by.trim() === '') throw new StoreArgumentError('by must name who decided', 'by');
+      if (note !== null && typeof note !== 'string') throw new StoreArgumentError('note must be a string or null', 'note');
+      return resolveTx(id, state, by, note);
+    },
+
+    countPendingReviews() {
+      return st.countPending.get()!.n;
+    },
+
+    recordLookup(env, at) {
+      checkEnv(env);
+      st.recordLookup.run(env, iso(at ?? now(), 'at').slice(0, 10));
+    },
+
+    dailyLookups(env, month) {
+      checkEnv(env);
+      const m = typeof month === 'string' ? MONTH_RE.exec(month) : null;
+      if (!m) throw new StoreArgumentError(`month must be "YYYY-MM", got ${JSON.stringify(month)}`, 'month');
+      const today = now().toISOString().slice(0, 10);
+      const last = daysInMonth(Number(m[1]), Number(m[2]));
+      const days: string[] = [];
+      for (let d = 1; d <= last; d++) {
+        const day = `${month}-${String(d).padStart(2, '0')}`;
+        if (day > today) break;
+        days.push(day);
+      }
+      if (days.length === 0) return [];
+      const counts = new Map(st.lookupsBetween.all(env, days[0]!, days[days.length - 1]!).map((r) => [r.day, r.lookups]));
+      return days.map((day) => ({ day, lookups: counts.get(day) ?? 0 }));
+    },
+
+    putUsageSnapshot(env, u: UsageFigures, at) {
+      checkEnv(env);
+      const num = (v: unknown, param: string): number | null => {
+        if (v === null || v === undefined) return null;
+        if (typeof v !== 'number' || !Number.isFinite(v)) throw new StoreArgumentError(`${param} must be a number or null`, param);
+        return v;
+      };
+      st.putUsage.run({
+        env,
+        monthly_quota: num(u?.monthly_quota, 'monthly_quota'),
+        used: num(u?.used, 'used'),
+        remaining: num(u?.remaining, 'remaining'),
+        rate_limit_per_minute: num(u?.rate_limit_per_minute, 'rate_limit_per_minute'),
+        at: iso(at ?? now(), 'at'),
+      });
+    },
+
+    latestUsageSnapshot(env) {
+      checkEnv(env);
+      const row = st.getUsage.get(env);
+      return row ? { ...row } : undefined;
+    },
+
+    appendEvent(event, data): IntakeEvent {
+      if (typeof event !== 'string' || event === '') throw new StoreArgumentError('event must be a non-empty string', 'event');
+      const text = JSON.stringify(data) ?? 'null';
+      const { id } = st.appendEvent.get(event, text, now().toISOString())!;
+      return { id, event, data: JSON.parse(text) as unknown };
+    },
+
+    eventsSince(lastId, limit = 1000) {
+      if (typeof lastId !== 'number' || !Number.isInteger(lastId) || lastId < 0)
+        throw new StoreArgumentError('lastId must be a whole number, 0 or more', 'lastId');
+      return st.eventsSince.all(lastId, checkLimit(limit)).map((r) => ({ id: r.id, event: r.event, data: JSON.parse(r.data) as unknown }));
+    },
+
+    lastEventId() {
+      return st.lastEventId.get()?.seq ?? 0;
+    },
+
+    pruneEvents(keep) {
+      if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0)
+        throw new StoreArgumentError('keep must be a whole number, 0 or more', 'keep');
+      st.pruneEvents.run(keep);
+    },
+
+    integrityCheck() {
+      const rows = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
+      return rows.map((r) => r.integrity_check).join('\n');
+    },
+
+    close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

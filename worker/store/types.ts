@@ -1,0 +1,123 @@
+import type { CarrierQuery } from '../../shared/carrier-id.js';
+import type {
+  IntakeEvent,
+  Priority,
+  Review,
+  ReviewState,
+  Screening,
+  ScreeningError,
+  ScreeningSource,
+  ScreeningStatus,
+} from '../../shared/screening.js';
+import type { SvcScore } from '../../shared/svc-contract.js';
+import type { HoldReason, TenderAction } from '../../shared/tender-rules.js';
+
+export type Env = 'sandbox' | 'live';
+
+export interface CachedScore {
+  score: SvcScore;
+  fetched_at: string;
+  model_version: string;
+}
+
+export interface CachedNotFound {
+  fetched_at: string;
+  error: ScreeningError;
+}
+
+export interface NewScreening {
+  id?: string;
+  query: CarrierQuery;
+  tender_id: string | null;
+  priority: Priority;
+  refresh: boolean;
+  callback_url: string | null;
+}
+
+export interface ScreeningResult {
+  action: TenderAction;
+  hold_reason: HoldReason | null;
+  source: ScreeningSource;
+  score: SvcScore | null;
+  score_fetched_at: string | null;
+  error: ScreeningError | null;
+}
+
+export interface UsageFigures {
+  monthly_quota: number | null;
+  used: number | null;
+  remaining: number | null;
+  rate_limit_per_minute: number | null;
+}
+
+export interface UsageSnapshot extends UsageFigures {
+  at: string;
+}
+
+export interface OpenStoreOptions {
+  /** The clock for every timestamp the store writes (tests pin it). */
+  now?: () => Date;
+  /** Open without writing: no migrations, every write fails with StoreError 'sqlite_readonly'. */
+  readonly?: boolean;
+  /** How long a write waits for another process's lock before StoreError 'sqlite_busy' (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+export interface Store {
+  readonly path: string;
+
+  // Score cache, per environment and DOT number; MC numbers are aliases of the DOT.
+  /** Keeps the body whole; records the MC alias; replaces an entry fetched earlier (never a newer one). */
+  putScore(env: Env, score: SvcScore, fetchedAt?: Date): void;
+  /** By DOT or via the MC alias, whatever its age: the caller decides freshness. */
+  getScore(env: Env, query: CarrierQuery): CachedScore | undefined;
+  putNotFound(env: Env, query: CarrierQuery, error: ScreeningError, at?: Date): void;
+  getNotFound(env: Env, query: CarrierQuery): CachedNotFound | undefined;
+
+  // Screenings: written before they are queued.
+  insertScreening(s: NewScreening): Screening;
+  /** queued -> active; a no-op when already active or done. NotFoundError for an unknown id. */
+  markActive(id: string): void;
+  /** Idempotent: an already-done screening is returned as it is with changed=false. */
+  completeScreening(id: string, r: ScreeningResult): { screening: Screening; changed: boolean };
+  /**
+   * Remove a screening that is still queued (e.g. it could not be put on the queue, so it was
+   * never accepted). True when removed; a screening already active or done is kept (false).
+   */
+  discardScreening(id: string): boolean;
+  getScreening(id: string): Screening | undefined;
+  /** Newest first; limit defaults to 50. */
+  listScreenings(opts?: { limit?: number; status?: ScreeningStatus }): Screening[];
+  /** queued or active, oldest first (for the reconciler). */
+  listUnfinished(): Screening[];
+  countByStatus(): Record<ScreeningStatus, number>;
+
+  // Reviews: one per held screening.
+  createReview(screeningId: string, holdReason: HoldReason): { review: Review; created: boolean };
+  getReview(id: string): Review | undefined;
+  /** pending: oldest first; approved/rejected/all: newest first. limit defaults to 100. */
+  listReviews(state?: ReviewState, limit?: number): Review[];
+  /**
+   * Atomic (UPDATE … WHERE state='pending'). Also sets the screening's action to the
+   * dispatcher's decision: approved -> tender, rejected -> block (hold_reason kept as history).
+   */
+  resolveReview(id: string, state: 'approved' | 'rejected', by: string, note: string | null): Review;
+  countPendingReviews(): number;
+
+  // Usage for the quota chart.
+  recordLookup(env: Env, at?: Date): void;
+  dailyLookups(env: Env, month: string): Array<{ day: string; lookups: number }>;
+  putUsageSnapshot(env: Env, u: UsageFigures, at?: Date): void;
+  latestUsageSnapshot(env: Env): UsageSnapshot | undefined;
+
+  // Event log for Server-Sent Events replay (Last-Event-ID), shared by processes.
+  appendEvent(event: string, data: unknown): IntakeEvent;
+  /** Events with id > lastId, oldest first; limit defaults to 1000. */
+  eventsSince(lastId: number, limit?: number): IntakeEvent[];
+  lastEventId(): number;
+  /** Keep only the newest `keep` events. Ids are never reused. */
+  pruneEvents(keep: number): void;
+
+  integrityCheck(): string;
+  close(): void;
+}

@@ -1,0 +1,250 @@
+/**
+ * The /v1 client: one keep-alive undici Pool to the service's origin, `Authorization: Bearer`,
+ * header/body time-outs, and retries by `isRetryable`/`backoffMs` (at most `maxAttempts`
+ * requests in total). The key lives only in the private `#apiKey` field: it is never part of
+ * a message, an inspected object or JSON.
+ */
+import { inspect } from 'node:util';
+import { Pool } from 'undici';
+import { parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
+import { parseScore, parseUsage, type SvcScore, type SvcUsage } from '../../shared/svc-contract.js';
+import {
+  SvcError,
+  SvcInvalidResponseError,
+  SvcNetworkError,
+  SvcRateLimitError,
+  errorFromResponse,
+} from './errors.js';
+import { readLimits, type HeaderBag, type LimitsSnapshot } from './limits.js';
+import { backoffMs, isRetryable, sleep as realSleep, type BackoffOptions } from './retry.js';
+
+export interface SvcClientOptions {
+  /** Base URL without `/v1` (paths `/v1/…` are appended). */
+  baseUrl: string;
+  apiKey: string;
+  /** Per request: time allowed for the response headers, and again for the body. Default 10000. */
+  timeoutMs?: number;
+  /** Requests per call, first one included. Default 5, at most 5 (the spec's schedule). */
+  maxAttempts?: number;
+  /**
+   * Retry 429 rate_limit_exceeded inside the client (default true). The queue sets false: it
+   * gets the SvcRateLimitError (with retryAfterMs) at once and pauses as a whole.
+   */
+  retryRateLimited?: boolean;
+  backoff?: BackoffOptions;
+  /** For jitter; default Math.random. */
+  random?: () => number;
+  /** How to wait between attempts; tests pass one that records the waits. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Called with the limits read from every response, errors included. */
+  onLimits?: (s: LimitsSnapshot) => void;
+  /** Pool size (keep-alive connections). Default 10. */
+  connections?: number;
+  now?: () => Date;
+}
+
+export interface SvcResponse<T> {
+  body: T;
+  limits: LimitsSnapshot;
+  /** Requests made, the successful one included. */
+  attempts: number;
+}
+
+const MAX_ATTEMPTS = 5;
+const MAX_BODY_BYTES = 1024 * 1024;
+const USER_AGENT = 'carrier-screen/0.1 (+undici)';
+
+function positiveInt(name: string, v: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isInteger(v) || v < 1 || v > max)
+    throw new RangeError(`${name} must be a whole number from 1 to ${max}, got ${String(v)}`);
+  return v;
+}
+
+/** Check and normalise the base URL; the message never echoes credentials. */
+function parseBaseUrl(raw: unknown): URL {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new TypeError('baseUrl must be a non-empty URL string');
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new TypeError('baseUrl is not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('baseUrl must be an http:// or https:// URL');
+  if (url.username || url.password) throw new TypeError('baseUrl must not contain credentials; the key goes in apiKey');
+  if (url.search || url.hash) throw new TypeError('baseUrl must not have a query or fragment');
+  const path = url.pathname.replace(/\/+$/, '');
+  if (/\/v1$/i.test(path)) throw new TypeError('baseUrl must not end in /v1: paths /v1/… are appended to it');
+  url.pathname = path === '' ? '/' : path;
+  return url;
+}
+
+/** A network-level failure from undici, as an SvcError; only name/code/message are kept. */
+function networkError(err: unknown, origin: string, timeoutMs: number): SvcError {
+  const e = err as { code?: unknown; name?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : null;
+  const detail = typeof e?.message === 'string' ? e.message : String(err);
+  const cause = { name: typeof e?.name === 'string' ? e.name : 'Error', code, message: detail };
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
+    return new SvcInvalidResponseError({ message: `response from ${origin} larger than ${MAX_BODY_BYTES} bytes`, code, cause });
+  const what =
+    code === 'UND_ERR_HEADERS_TIMEOUT'
+      ? `timed out after ${timeoutMs} ms waiting for response headers`
+      : code === 'UND_ERR_BODY_TIMEOUT'
+        ? `timed out after ${timeoutMs} ms reading the response body`
+        : code === 'UND_ERR_CONNECT_TIMEOUT'
+          ? `timed out after ${timeoutMs} ms connecting`
+          : `connection failed (${code ?? 'error'}: ${detail})`;
+  return new SvcNetworkError({ message: `${what} from ${origin}`, code, cause });
+}
+
+export class SvcClient {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #pool: Pool;
+  readonly #pathPrefix: string;
+  readonly #timeoutMs: number;
+  readonly #maxAttempts: number;
+  readonly #retryRateLimited: boolean;
+  readonly #backoff: BackoffOptions;
+  readonly #random: () => number;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #onLimits: ((s: LimitsSnapshot) => void) | undefined;
+  readonly #now: () => Date;
+
+  constructor(opts: SvcClientOptions) {
+    if (typeof opts !== 'object' || opts === null) throw new TypeError('SvcClient options are required');
+    const url = parseBaseUrl(opts.baseUrl);
+    if (typeof opts.apiKey !== 'string' || opts.apiKey === '') throw new TypeError('apiKey must be a non-empty string');
+    // Whitespace or control characters would corrupt the Authorization header.
+    if (/[\s\x00-\x1f\x7f]/.test(opts.apiKey)) throw new TypeError('apiKey must not contain whitespace or control characters');
+    this.#apiKey = opts.apiKey;
+    this.#pathPrefix = url.pathname === '/' ? '' : url.pathname;
+    this.baseUrl = url.origin + this.#pathPrefix;
+    this.#timeoutMs = positiveInt('timeoutMs', opts.timeoutMs ?? 10_000);
+    this.#maxAttempts = positiveInt('maxAttempts', opts.maxAttempts ?? MAX_ATTEMPTS, MAX_ATTEMPTS);
+    this.#retryRateLimited = opts.retryRateLimited ?? true;
+    this.#backoff = { ...opts.backoff };
+    backoffMs(1, null, () => 0, this.#backoff); // validates the backoff options now, not at the first retry
+    this.#random = opts.random ?? Math.random;
+    this.#sleep = opts.sleep ?? realSleep;
+    this.#onLimits = opts.onLimits;
+    this.#now = opts.now ?? (() => new Date());
+    this.#pool = new Pool(url.origin, {
+      connections: positiveInt('connections', opts.connections ?? 10),
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      connect: { timeout: this.#timeoutMs },
+      maxResponseSize: MAX_BODY_BYTES,
+    });
+  }
+
+  /** GET /v1/svc-score by DOT or MC number. Unknown fields in the score are kept. */
+  async getScore(query: CarrierQuery, opts: { signal?: AbortSignal } = {}): Promise<SvcResponse<SvcScore>> {
+    const q = parseCarrierQuery(query as { dot_number?: unknown; mc_number?: unknown });
+    const params = new URLSearchParams(q as Record<string, string>);
+    return this.#call(`/v1/svc-score?${params.toString()}`, parseScore, opts.signal);
+  }
+
+  /** GET /v1/usage: free; also the check that the key works. */
+  getUsage(opts: { signal?: AbortSignal } = {}): Promise<SvcResponse<SvcUsage>> {
+    return this.#call('/v1/usage', parseUsage, opts.signal);
+  }
+
+  /** GET /v1/health. The spec does not show its body: JSON when it is JSON, else the text. */
+  health(opts: { signal?: AbortSignal } = {}): Promise<SvcResponse<unknown>> {
+    return this.#call('/v1/health', (b) => b, opts.signal, true);
+  }
+
+  async close(): Promise<void> {
+    if (!this.#pool.closed) await this.#pool.close();
+  }
+
+  [inspect.custom](): string {
+    return `SvcClient { baseUrl: ${JSON.stringify(this.baseUrl)} }`;
+  }
+
+  toJSON(): { baseUrl: string } {
+    return { baseUrl: this.baseUrl };
+  }
+
+  async #call<T>(path: string, parse: (b: unknown) => T, signal?: AbortSignal, textOk = false): Promise<SvcResponse<T>> {
+    for (let attempt = 1; ; attempt++) {
+      let err: SvcError;
+      try {
+        const out = await this.#once(path, parse, signal, textOk);
+        return { ...out, attempts: attempt };
+      } catch (e) {
+        // The caller's own abort is not a service failure: hand it back untouched.
+        if (!(e instanceof SvcError)) throw e;
+        err = e;
+      }
+      err.attempts = attempt;
+      const giveUp =
+        attempt >= this.#maxAttempts || !isRetryable(err) || (err instanceof SvcRateLimitError && !this.#retryRateLimited);
+      if (giveUp) throw err;
+      await this.#sleep(backoffMs(attempt, err.retryAfterMs, this.#random, this.#backoff), signal);
+    }
+  }
+
+  /** One request. Throws SvcError for every failure except the caller's abort. */
+  async #once<T>(
+    path: string,
+    parse: (b: unknown) => T,
+    signal: AbortSignal | undefined,
+    textOk: boolean,
+  ): Promise<{ body: T; limits: LimitsSnapshot }> {
+    let status: number;
+    let headers: HeaderBag;
+    let text: string;
+    try {
+      const res = await this.#pool.request({
+        method: 'GET',
+        path: this.#pathPrefix + path,
+        headers: { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT },
+        signal: signal ?? null,
+      });
+      status = res.statusCode;
+      headers = res.headers as HeaderBag;
+      text = await res.body.text();
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason ?? e;
+      throw networkError(e, this.baseUrl, this.#timeoutMs);
+    }
+    // A server that echoes what it was sent must not carry the key into our errors.
+    text = text.split(this.#apiKey).join('[redacted]');
+    const now = this.#now();
+    const limits = readLimits(headers, now);
+    this.#onLimits?.(limits);
+
+    let json: unknown;
+    let isJson = true;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      isJson = false;
+    }
+    if (status < 200 || status > 299) throw errorFromResponse(status, isJson ? json : undefined, headers, now);
+
+    if (!isJson) {
+      if (textOk) return { body: parse(text), limits };
+      throw new SvcInvalidResponseError({
+        message: `HTTP ${status} from ${path.split('?')[0]} with a body that is not JSON`,
+        status,
+        requestId: limits.requestId,
+        limits,
+      });
+    }
+    try {
+      return { body: parse(json), limits };
+    } catch (e) {
+      const detail = e instanceof Error ? e.message : String(e);
+      throw new SvcInvalidResponseError({
+        message: `HTTP ${status} from ${path.split('?')[0]} is not what the contract says: ${detail}`,
+        status,
+        requestId: limits.requestId,
+        limits,
+        cause: e,
+      });
+    }
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * One error class per way a /v1 call can fail, all built by one factory (`errorFromResponse`)
+ * for HTTP answers, plus network and invalid-response errors built by the client.
+ * Every error carries the HTTP status and the request id when there was one; messages read
+ * "<what happened> (request <id>)". The API key is never part of an error.
+ */
+import { parseErrorBody } from '../../shared/svc-contract.js';
+import { readLimits, retryAfterMs, type HeaderBag, type LimitsSnapshot } from './limits.js';
+
+export type SvcErrorKind =
+  | 'authentication'
+  | 'not_found'
+  | 'rate_limit'
+  | 'quota_exhausted'
+  | 'unavailable'
+  | 'server'
+  | 'network'
+  | 'invalid_response'
+  | 'bad_request'
+  | 'unknown';
+
+export interface SvcErrorInit {
+  message: string;
+  status?: number | null;
+  code?: string | null;
+  requestId?: string | null;
+  retryAfterMs?: number | null;
+  limits?: LimitsSnapshot;
+  cause?: unknown;
+}
+
+export class SvcError extends Error {
+  readonly kind: SvcErrorKind = 'unknown';
+  readonly status: number | null;
+  readonly code: string | null;
+  readonly requestId: string | null;
+  readonly retryAfterMs: number | null;
+  readonly limits?: LimitsSnapshot;
+  /** How many requests were made before this error was thrown (set by the client). */
+  attempts = 1;
+
+  constructor(init: SvcErrorInit) {
+    const suffix = init.requestId ? ` (request ${init.requestId})` : '';
+    super(init.message + suffix, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = new.target.name;
+    this.status = init.status ?? null;
+    this.code = init.code ?? null;
+    this.requestId = init.requestId ?? null;
+    this.retryAfterMs = init.retryAfterMs ?? null;
+    if (init.limits) this.limits = init.limits;
+  }
+}
+
+export class SvcAuthenticationError extends SvcError {
+  override readonly kind = 'authentication';
+}
+export class SvcNotFoundError extends SvcError {
+  override readonly kind = 'not_found';
+}
+export class SvcRateLimitError extends SvcError {
+  override readonly kind = 'rate_limit';
+}
+export class SvcQuotaExhaustedError extends SvcError {
+  override readonly kind = 'quota_exhausted';
+}
+export class SvcUnavailableError extends SvcError {
+  override readonly kind = 'unavailable';
+}
+export class SvcServerError extends SvcError {
+  override readonly kind = 'server';
+}
+export class SvcNetworkError extends SvcError {
+  override readonly kind = 'network';
+}
+export class SvcInvalidResponseError extends SvcError {
+  override readonly kind = 'invalid_response';
+}
+export class SvcBadRequestError extends SvcError {
+  override readonly kind = 'bad_request';
+}
+export class SvcUnknownError extends SvcError {
+  override readonly kind = 'unknown';
+}
+
+type SvcErrorClass = new (init: SvcErrorInit) => SvcError;
+
+/** Which class and what to say, by status (and, for 429, by code). */
+function classify(status: number, code: string | null): { cls: SvcErrorClass; what: string } {
+  if (status === 400) return { cls: SvcBadRequestError, what: 'the service refused the request as malformed' };
+  if (status === 401) return { cls: SvcAuthenticationError, what: 'the API key was refused' };
+  if (status === 404) return { cls: SvcNotFoundError, what: 'carrier not found' };
+  if (status === 429) {
+    if (code === 'monthly_quota_exceeded') return { cls: SvcQuotaExhaustedError, what: 'monthly quota exhausted' };
+    // rate_limit_exceeded, or a 429 code we do not know yet: it still means "slow down".
+    return { cls: SvcRateLimitError, what: 'rate limit exceeded' };
+  }
+  if (status === 503) return { cls: SvcUnavailableError, what: 'scoring unavailable' };
+  if (status >= 500 && status <= 599) return { cls: SvcServerError, what: `server error ${status}` };
+  return { cls: SvcUnknownError, what: `unexpected HTTP ${status}` };
+}
+
+/**
+ * The error for a non-2xx answer. Decided by status, and by `error.code` where one status has
+ * several meanings (429); an unknown code on a known status is handled by its status, an
+ * unknown status gives SvcUnknownError. The server's `error.message` is kept in the message
+ * because it is what tells a mistyped key from a wrong-environment one.
+ */
+export function errorFromResponse(status: number, body: unknown, headers: HeaderBag, now: Date = new Date()): SvcError {
+  const parsed = parseErrorBody(body);
+  const code = parsed?.code ?? null;
+  const limits = readLimits(headers, now);
+  const { cls, what } = classify(status, code);
+  const detail = parsed ? `: ${parsed.code}: ${parsed.message}` : ` (HTTP ${status}, no error body)`;
+  return new cls({
+    message: what + detail,
+    status,
+    code,
+    requestId: limits.requestId,
+    retryAfterMs: retryAfterMs(headers, now),
+    limits,
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * The start-up key check: GET /v1/usage, then the key's prefix, `usage.livemode` and the
+ * SVC-Environment header must all name the same environment. Messages name environments and
+ * the key's prefix only, never any other part of the key.
+ */
+import { SVC_KEY_PREFIX, keyEnvironment, type SvcUsage } from '../../shared/svc-contract.js';
+import type { SvcClient } from './client.js';
+import { SvcAuthenticationError, SvcError } from './errors.js';
+import type { LimitsSnapshot } from './limits.js';
+
+export type KeyCheckCode = 'key_prefix' | 'environment_mismatch' | 'key_rejected' | 'service_unreachable';
+
+export class KeyCheckError extends Error {
+  override readonly name = 'KeyCheckError';
+  constructor(
+    readonly code: KeyCheckCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+type Env = 'sandbox' | 'live';
+
+function describeKey(env: Env): string {
+  return `a ${env} key (${SVC_KEY_PREFIX[env]}…)`;
+}
+
+export async function verifyKey(
+  client: SvcClient,
+  apiKey: string,
+): Promise<{ environment: Env; usage: SvcUsage; limits: LimitsSnapshot }> {
+  const keyEnv = typeof apiKey === 'string' ? keyEnvironment(apiKey) : undefined;
+  if (!keyEnv)
+    throw new KeyCheckError(
+      'key_prefix',
+      `the API key must start with ${SVC_KEY_PREFIX.sandbox} (sandbox) or ${SVC_KEY_PREFIX.live} (live)`,
+    );
+
+  let usage: SvcUsage;
+  let limits: LimitsSnapshot;
+  try {
+    ({ body: usage, limits } = await client.getUsage());
+  } catch (e) {
+    if (!(e instanceof SvcError)) throw e;
+    const serverEnv = e.limits?.environment ?? null;
+    if (e instanceof SvcAuthenticationError) {
+      // A live key sent to the sandbox is refused with 401; the header still says where we are.
+      const code = serverEnv !== null && serverEnv !== keyEnv ? 'environment_mismatch' : 'key_rejected';
+      const where = serverEnv !== null ? ` (${serverEnv})` : '';
+      throw new KeyCheckError(
+        code,
+        `the /v1 service at ${client.baseUrl}${where} refused ${describeKey(keyEnv)}: ${e.message}`,
+        { cause: e },
+      );
+    }
+    throw new KeyCheckError('service_unreachable', `could not check the API key at ${client.baseUrl}: ${e.message}`, {
+      cause: e,
+    });
+  }
+
+  const usageEnv: Env = usage.livemode ? 'live' : 'sandbox';
+  const headerEnv = limits.environment;
+  if (usageEnv !== keyEnv || headerEnv !== keyEnv) {
+    const header = headerEnv === null ? 'no SVC-Environment header' : `SVC-Environment: ${headerEnv}`;
+    throw new KeyCheckError(
+      'environment_mismatch',
+      `${describeKey(keyEnv)} does not match the /v1 service at ${client.baseUrl}: ` +
+        `usage.livemode is ${String(usage.livemode)} (${usageEnv}) and the response has ${header}; ` +
+        `use a sandbox key with a sandbox URL and a live key with a live URL`,
+    );
+  }
+  return { environment: keyEnv, usage, limits };
+}
