@@ -159,7 +159,8 @@ export class ScreeningPipeline {
       return { kind: 'score', at: at(), score: res.body, fetched_at: fetched.toISOString() };
     } catch (e) {
       if (!(e instanceof SvcError)) throw e;
-      if (e.limits) await this.#observe(e.limits);
+      // On a 429 the Retry-After it carries is the wait; its window headers are not.
+      if (e.limits) await this.#observe(e.limits, e.kind !== 'rate_limit');
       const error = errorOf(e);
       switch (e.kind) {
         case 'not_found':
@@ -189,11 +190,11 @@ export class ScreeningPipeline {
     }
   }
 
-  async #observe(l: LimitsSnapshot): Promise<void> {
+  async #observe(l: LimitsSnapshot, pace = true): Promise<void> {
     await this.d.service.limits(l);
     // Steady-state pacing: with fewer requests left in this window than may be in flight,
     // wait for the window to reset rather than collect 429s.
-    if (l.rateRemaining !== null && l.rateResetAt !== null && this.d.pauseQueue && l.rateRemaining < (this.d.paceBelow ?? 1)) {
+    if (pace && l.rateRemaining !== null && l.rateResetAt !== null && this.d.pauseQueue && l.rateRemaining < (this.d.paceBelow ?? 1)) {
       const ms = Date.parse(l.rateResetAt) - this.d.now().getTime();
       if (ms > 0) await this.d.pauseQueue(Math.min(ms, 60_000));
     }

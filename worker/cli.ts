@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError } from 'commander';
+import { pino, type Logger } from 'pino';
+import { ConfigError, loadConfig, type Config } from '../shared/config.js';
+import { InvalidIdentifierError, normalizeDot, normalizeMc } from '../shared/carrier-id.js';
+import { loadDotEnv, ensureRedis, ensureService, RedisMissingError } from './bootstrap.js';
+import { KeyCheckError } from './svc/index.js';
+import { UnavailableError } from './screener-types.js';
+
+/**
+ * carrier-screen: start (emulator when no key + worker + intake), worker, emulator, screen,
+ * status, tray. Each command's body lives in its own module; this file only parses.
+ */
+
+function logger(): Logger {
+  // Logs go to stderr so `screen --json` output on stdout stays machine-readable.
+  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: ['apiKey', '*.apiKey', 'token', '*.token'] }, pino.destination(2));
+}
+
+/** Print a clear message for the failures an operator can fix, and exit non-zero. */
+function fail(e: unknown): never {
+  if (e instanceof ConfigError || e instanceof KeyCheckError || e instanceof RedisMissingError || e instanceof UnavailableError) {
+    process.stderr.write(`carrier-screen: ${e.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`carrier-screen: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+}
+
+async function setup(log: Logger): Promise<{ config: Config; cleanup: Array<() => unknown> }> {
+  loadDotEnv();
+  let config = loadConfig();
+  const cleanup: Array<() => unknown> = [];
+  const redis = await ensureRedis(config, log);
+  if (redis.stop) cleanup.push(redis.stop);
+  config = { ...config, redisUrl: redis.url };
+  return { config, cleanup };
+}
+
+function onSignals(stop: () => Promise<void>): void {
+  let stopping = false;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.on(sig, () => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      void stop().finally(() => process.exit(0));
+    });
+}
+
+const program = new Command('carrier-screen').description('Tender-time carrier screening for a TMS').showHelpAfterError();
+
+program
+  .command('start')
+  .description('the worker and the intake API (and the bundled emulator when SVC_API_KEY is unset)')
+  .action(async () => {
+    const log = logger();
+    const { config, cleanup } = await setup(log);
+    const { runStart } = await import('./start.js');
+    const stop = await runStart(config, log, { withIntake: true });
+    onSignals(async () => {
+      await stop();
+      for (const c of cleanup) await c();
+    });
+  });
+
+program
+  .command('worker')
+  .description('a queue worker only (no intake API); run as many as you like against one Redis')
+  .action(async () => {
+    const log = logger();
+    const { config, cleanup } = await setup(log);
+    const { runStart } = await import('./start.js');
+    const stop = await runStart(config, log, { withIntake: false });
+    onSignals(async () => {
+      await stop();
+      for (const c of cleanup) await c();
+    });
+  });
+
+program
+  .command('emulator')
+  .description('the reference /v1 server (prints its base URL and keys)')
+  .allowUnknownOption()
+  .helpOption(false)
+  .action(async (_opts, cmd: Command) => {
+    const { runEmulatorCli } = await import('../emulator/main.js');
+    await runEmulatorCli(cmd.args);
+  });
+
+const dot = (v: string): string => {
+  try {
+    return normalizeDot(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as InvalidIdentifierError).message);
+  }
+};
+const mc = (v: string): string => {
+  try {
+    return normalizeMc(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as InvalidIdentifierError).message);
+  }
+};
+
+program
+  .command('screen')
+  .description('screen one carrier, or a roster CSV in bulk at background priority')
+  .option('--dot <number>', 'DOT number', dot)
+  .option('--mc <number>', 'MC docket number (MC123, mc-123 …)', mc)
+  .option('--file <roster.csv>', 'CSV with a dot_number or mc_number column (or one number per line)')
+  .option('--tender <id>', 'tender id to record with the screening')
+  .option('--refresh', 'skip the cache and ask /v1 now (spends quota on live)')
+  .option('--json', 'print the screening(s) as JSON')
+  .option('--wait <seconds>', 'how long to wait for an answer', (v) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0 || n > 600) throw new InvalidArgumentError('a number of seconds from 0 to 600');
+    return n;
+  }, 60)
+  .action(async (o: { dot?: string; mc?: string; file?: string; tender?: string; refresh?: boolean; json?: boolean; wait: number }) => {
+    const given = [o.dot, o.mc, o.file].filter((x) => x !== undefined).length;
+    if (given !== 1) program.error('screen: give exactly one of --dot, --mc or --file');
+    const log = logger();
+    const { config, cleanup } = await setup(log);
+    const { runScreen } = await import('./screen-cli.js');
+    const code = await runScreen(config, log, o);
+    for (const c of cleanup) await c();
+    process.exit(code);
+  });
+
+program
+  .command('status')
+  .description('queue, quota and reviews of a running worker (from its /status)')
+  .option('--url <url>', 'intake URL (default http://INTAKE_HOST:INTAKE_PORT)')
+  .option('--json', 'print the raw status JSON')
+  .action(async (o: { url?: string; json?: boolean }) => {
+    loadDotEnv();
+    const config = loadConfig();
+    const { readIntakeToken } = await import('./start.js');
+    const { runStatus } = await import('./status-cli.js');
+    const url = o.url ?? `http://${config.intakeHost}:${config.intakePort}`;
+    process.exit(await runStatus({ url, token: readIntakeToken(config), json: o.json ?? false }));
+  });
+
+program
+  .command('tray')
+  .description('the desktop tray app (needs the Electron binary)')
+  .action(async () => {
+    const { runTray } = await import('./tray-launcher.js');
+    process.exit(await runTray());
+  });
+
+program.parseAsync(process.argv).catch(fail);
+process.on('unhandledRejection', fail);

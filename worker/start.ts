@@ -1,0 +1,64 @@
+import { dirname, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../shared/config.js';
+import { ensureService } from './bootstrap.js';
+import { createCallbacks } from './callbacks/index.js';
+import { startIntake } from './intake/server.js';
+import { ensureSecret, readSecret } from './intake/token-file.js';
+import { createScreener } from './screener.js';
+
+/** Where the intake token lives unless INTAKE_TOKEN is set: beside the database. */
+export function tokenPath(config: Config): string {
+  return resolve(dirname(config.dbPath), 'intake-token');
+}
+
+/** The intake token a local client (status, tray) should use, or undefined. */
+export function readIntakeToken(config: Config): string | undefined {
+  return config.intakeToken ?? readSecret(dirname(config.dbPath), 'intake-token');
+}
+
+/**
+ * `start` and `worker`: the screening core with a queue worker, the callback sender, and
+ * (for `start`) the intake API. Returns a function that stops it all.
+ */
+export async function runStart(config: Config, log: Logger, o: { withIntake: boolean }): Promise<() => Promise<void>> {
+  const svc = await ensureService(config, log);
+  const dataDir = dirname(config.dbPath);
+  const callbackSecret = config.callbackSecret ?? ensureSecret(dataDir, 'callback-secret');
+  const screener = await createScreener(config, {
+    svc,
+    logger: log,
+    callbacks: ({ connection, prefix, store, logger }) => createCallbacks({ connection, prefix, secret: callbackSecret, store, logger }),
+  });
+  log.info({ environment: screener.environment, db: config.dbPath }, 'screening worker running');
+
+  let intake: Awaited<ReturnType<typeof startIntake>> | undefined;
+  if (o.withIntake) {
+    const token = config.intakeToken ?? ensureSecret(dataDir, 'intake-token');
+    intake = await startIntake({ screener, token, logger: log, host: config.intakeHost, port: config.intakePort });
+    const where = config.intakeToken ? 'from INTAKE_TOKEN' : `in ${tokenPath(config)} (mode 0600)`;
+    process.stdout.write(
+      [
+        '',
+        `carrier-screen is running (${screener.environment}${svc.emulator ? ', bundled emulator at ' + svc.emulator.baseUrl : ''})`,
+        `  intake API:  ${intake.url}`,
+        `  token:       ${where}`,
+        `  dashboard:   ${intake.url}/ui/#token=<token>`,
+        '',
+        '  Screen a carrier (the sandbox carrier 1000003 is held for review):',
+        `    curl -s -X POST "${intake.url}/screenings?wait=10" \\`,
+        `      -H "Authorization: Bearer $(cat ${tokenPath(config)})" \\`,
+        `      -H "Content-Type: application/json" -d '{"dot_number":"1000003","tender_id":"T-1"}'`,
+        `    curl -s "${intake.url}/reviews?state=pending" -H "Authorization: Bearer $(cat ${tokenPath(config)})"`,
+        '',
+        '  Ctrl-C stops it.',
+        '',
+      ].join('\n'),
+    );
+  }
+  return async () => {
+    await intake?.close();
+    await screener.close();
+    await svc.emulator?.close();
+  };
+}
