@@ -84,7 +84,14 @@ program
   .helpOption(false)
   .action(async (_opts, cmd: Command) => {
     const { runEmulatorCli } = await import('../emulator/main.js');
-    await runEmulatorCli(cmd.args);
+    try {
+      await runEmulatorCli(cmd.args);
+    } catch (e) {
+      // commander already printed help or the usage error; it tells how to exit.
+      const code = (e as { exitCode?: unknown }).exitCode;
+      if (typeof code === 'number') process.exit(code);
+      throw e;
+    }
   });
 
 const dot = (v: string): string => {

@@ -129,6 +129,10 @@ export class ScreeningPipeline {
     }
     const { screening, changed } = store.completeScreening(id, r);
     if (!changed) return screening;
+    this.d.logger.info(
+      { screening: id, query: screening.query, action: r.action, hold_reason: r.hold_reason, source: r.source, error: r.error?.code },
+      'screening done',
+    );
     if (createdReview) await events.publish('review.created', { ...createdReview, screening });
     await events.publish('screening.completed', screening);
     await this.#notifyTms(screening, 'screening.completed');
@@ -149,6 +153,7 @@ export class ScreeningPipeline {
   async #lookup(query: CarrierQuery): Promise<LookupOutcome> {
     const { client, store, env, gate, now } = this.d;
     const at = (): number => now().getTime();
+    this.d.logger.debug({ query }, '/v1 lookup');
     try {
       const res = await client.getScore(query);
       const fetched = now();
