@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import { inject } from 'vitest';
+import { DEMO_KEYS, startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.js';
+import { loadConfig } from '../../shared/config.js';
+import { createCallbacks } from '../../worker/callbacks/index.js';
+import { startIntake } from '../../worker/intake/server.js';
+import { createScreener } from '../../worker/screener.js';
+import { uniquePrefix } from './redis-prefix.js';
+import { tempDbPath } from './temp-db.js';
+
+export type StackScreener = Awaited<ReturnType<typeof createScreener>>;
+
+export interface Stack {
+  /** e.g. http://127.0.0.1:39123 */
+  intakeUrl: string;
+  token: string;
+  callbackSecret: string;
+  screener: StackScreener;
+  emulator: RunningEmulator;
+  dbPath: string;
+  /** The BullMQ/Redis key prefix of this stack (unique per call). */
+  prefix: string;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  mode?: 'sandbox' | 'live';
+  emulator?: EmulatorOptions;
+  /** Extra environment for loadConfig (e.g. SCREEN_CACHE_TTL). */
+  env?: Record<string, string>;
+  now?: () => Date;
+  /** Where /ui/* is served from (default: the intake's default). */
+  uiDir?: string;
+  /** First callback retry delay (default 200 ms so retry tests stay short). */
+  callbackBackoffMs?: number;
+  heartbeatMs?: number;
+  /** Where logs go (default: silent unless TEST_LOG_LEVEL is set). */
+  logger?: Logger;
+  /** A Redis of the test's own (e.g. one it stops); default the shared test Redis. */
+  redisUrl?: string;
+}
+
+/**
+ * The whole worker for tests, all real: the emulator on a free port, our Redis with a unique
+ * key prefix, a SQLite file in a temp dir, the screening core with its queue worker and the
+ * callback sender, and the intake API on a free port. close() stops it all and removes the file.
+ */
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const mode = opts.mode ?? opts.emulator?.mode ?? 'sandbox';
+  const emulator = await startEmulator({ ...opts.emulator, mode, port: 0, ...(opts.now ? { now: opts.now } : {}) });
+  const db = tempDbPath();
+  const prefix = uniquePrefix('stack');
+  const token = randomBytes(24).toString('base64url');
+  const callbackSecret = randomBytes(24).toString('base64url');
+  const logger = opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const config = loadConfig({
+    REDIS_URL: opts.redisUrl ?? inject('redisUrl'),
+    SCREEN_DB: db.path,
+    SCREEN_REDIS_PREFIX: prefix,
+    INTAKE_TOKEN: token,
+    CALLBACK_SECRET: callbackSecret,
+    ...opts.env,
+  });
+  let screener: StackScreener | undefined;
+  try {
+    screener = await createScreener(config, {
+      svc: { baseUrl: emulator.baseUrl, apiKey: mode === 'live' ? DEMO_KEYS.live : DEMO_KEYS.sandbox },
+      runWorker: true,
+      logger,
+      svcBackoff: { baseMs: 20, capMs: 200, jitterMs: 10 },
+      ...(opts.now ? { now: opts.now } : {}),
+      callbacks: (deps) =>
+        createCallbacks({ ...deps, secret: callbackSecret, backoffMs: opts.callbackBackoffMs ?? 200, ...(opts.now ? { now: opts.now } : {}) }),
+    });
+    const intake = await startIntake({
+      screener,
+      token,
+      logger,
+      host: '127.0.0.1',
+      port: 0,
+      ...(opts.uiDir ? { uiDir: opts.uiDir } : {}),
+      ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+    });
+    const s = screener;
+    return {
+      intakeUrl: intake.url,
+      token,
+      callbackSecret,
+      screener: s,
+      emulator,
+      dbPath: db.path,
+      prefix,
+      async close() {
+        await intake.close();
+        await s.close();
+        await emulator.close();
+        db.cleanup();
+      },
+    };
+  } catch (e) {
+    await screener?.close().catch(() => {});
+    await emulator.close();
+    db.cleanup();
+    throw e;
+  }
+}

@@ -1,0 +1,76 @@
+import { InvalidIdentifierError } from '../../shared/carrier-id.js';
+import type { IntakeErrorBody } from '../../shared/screening.js';
+import { UnavailableError } from '../screener-types.js';
+import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError } from '../store/index.js';
+
+/** An error the intake answers with `{"error":{"code","message","param?"}}`. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+  }
+
+  body(): IntakeErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.param === undefined ? {} : { param: this.param }) } };
+  }
+}
+
+export const badRequest = (message: string, param?: string): HttpError => new HttpError(400, 'invalid_request', message, param);
+export const notFound = (message = 'no such resource'): HttpError => new HttpError(404, 'not_found', message);
+
+const STORE_MESSAGES: Partial<Record<StoreError['code'], string>> = {
+  sqlite_readonly: 'the screening database is read-only (file system or permissions); nothing can be recorded until that is fixed',
+  sqlite_full: 'the disk holding the screening database is full; nothing can be recorded until space is freed',
+  sqlite_busy: 'the screening database is locked by another process; try again shortly',
+  sqlite_ioerr: 'the screening database had a disk I/O error',
+  sqlite_cantopen: 'the screening database file cannot be opened',
+  sqlite_corrupt: 'the screening database file is corrupt',
+  store_closed: 'the screening database is closed (shutting down)',
+};
+
+/**
+ * Map anything thrown by a handler or by Fastify itself to the error we send. Bad input is
+ * always 4xx; only our own faults are 5xx, and 5xx messages never carry internals.
+ */
+export function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof InvalidIdentifierError) return badRequest(err.message, err.param);
+  if (err instanceof StoreArgumentError) return badRequest(err.message, err.param);
+  if (err instanceof ReviewConflictError) return new HttpError(409, 'review_conflict', err.message || 'the review is already resolved');
+  if (err instanceof NotFoundError) return notFound(err.message || undefined);
+  if (err instanceof UnavailableError)
+    return new HttpError(503, 'unavailable', err.message || 'the queue (Redis) is unavailable; nothing was accepted, try again later');
+  if (err instanceof StoreError) {
+    const msg = STORE_MESSAGES[err.code];
+    if (msg) return new HttpError(503, 'storage_unavailable', msg);
+    return new HttpError(500, 'internal_error', 'the screening database reported an error');
+  }
+  const e = err as { code?: unknown; statusCode?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError(413, 'payload_too_large', 'the request body is too large', 'body');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json', 'body');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return badRequest('the body is empty but Content-Type is application/json; send a JSON object', 'body');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return badRequest('the body is not valid JSON', 'body');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return badRequest('Content-Length does not match the body', 'body');
+    case 'FST_ERR_BAD_URL':
+      return badRequest('the URL is not valid (bad percent-encoding)', 'url');
+  }
+  // Fastify's JSON parser throws a SyntaxError with statusCode 400 for malformed JSON.
+  if (err instanceof SyntaxError && status === 400) return badRequest('the body is not valid JSON', 'body');
+  if (status === 413) return new HttpError(413, 'payload_too_large', 'the request body is too large', 'body');
+  if (status === 415) return new HttpError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json', 'body');
+  if (status >= 400 && status < 500) return new HttpError(status, status === 404 ? 'not_found' : 'invalid_request', 'invalid request');
+  return new HttpError(500, 'internal_error', 'internal error; see the worker log');
+}

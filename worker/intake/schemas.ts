@@ -1,0 +1,158 @@
+import { Type, type TSchema } from 'typebox';
+
+/**
+ * TypeBox schemas of the intake API (DESIGN.md, "Intake API"). Request schemas validate;
+ * response schemas document only (the serializer is plain JSON.stringify so unknown /v1
+ * fields in `score` are never dropped). Each property's `description` is also the hint in
+ * the 400 message that names it.
+ */
+
+export const SCREENING_ID = '^scr_[a-z2-7]{26}$';
+export const REVIEW_ID = '^rev_[a-z2-7]{26}$';
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      param: Type.Optional(Type.String()),
+    }),
+  },
+  { description: 'Every error: a short code, a message, and the parameter at fault when there is one.' },
+);
+
+export const ScreeningBody = Type.Object(
+  {
+    dot_number: Type.Optional(
+      Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Type.Integer({ minimum: 0, maximum: 99_999_999 })], {
+        description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
+      }),
+    ),
+    mc_number: Type.Optional(
+      Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' }),
+    ),
+    tender_id: Type.Optional(Type.Union([Type.String({ maxLength: 128 }), Type.Null()], { description: 'a string of at most 128 characters' })),
+    callback_url: Type.Optional(
+      Type.Union([Type.String({ minLength: 8, maxLength: 2048 }), Type.Null()], { description: 'an absolute http or https URL' }),
+    ),
+    priority: Type.Optional(Type.Union([Type.Literal('tender'), Type.Literal('background')], { description: '"tender" (default) or "background"' })),
+    refresh: Type.Optional(Type.Boolean({ description: 'true or false: true skips the cache and asks /v1 now (spends quota)' })),
+  },
+  { additionalProperties: false, description: 'Exactly one of dot_number or mc_number.' },
+);
+
+export const ScreeningCreateQuery = Type.Object(
+  {
+    wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 30, description: 'a whole number of seconds from 0 to 30' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ScreeningListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'a whole number from 1 to 500 (default 50)' })),
+    status: Type.Optional(
+      Type.Union([Type.Literal('queued'), Type.Literal('active'), Type.Literal('done')], { description: 'queued, active or done' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ScreeningParams = Type.Object({
+  id: Type.String({ pattern: SCREENING_ID, description: 'a screening id: "scr_" and 26 characters a–z, 2–7' }),
+});
+
+export const ReviewParams = Type.Object({
+  id: Type.String({ pattern: REVIEW_ID, description: 'a review id: "rev_" and 26 characters a–z, 2–7' }),
+});
+
+export const ReviewListQuery = Type.Object(
+  {
+    state: Type.Optional(
+      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')], {
+        description: 'pending, approved or rejected',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'a whole number from 1 to 500 (default 100)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ResolveBody = Type.Object(
+  {
+    by: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'who decided: 1 to 100 characters, not only spaces' }),
+    note: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], { description: 'a note of at most 2000 characters' })),
+  },
+  { additionalProperties: false },
+);
+
+export const EventsQuery = Type.Object(
+  {
+    last_event_id: Type.Optional(Type.Integer({ minimum: 0, description: 'the id of the last event received (like the Last-Event-ID header)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+// ---- response shapes (documentation) ----
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+const ReviewSummary = Type.Object({
+  id: Type.String(),
+  state: Type.String(),
+  decided_by: Nullable(Type.String()),
+  decided_at: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+});
+
+export const ScreeningSchema = Type.Object(
+  {
+    object: Type.Literal('screening'),
+    id: Type.String(),
+    tender_id: Nullable(Type.String()),
+    status: Type.String({ description: 'queued, active or done' }),
+    query: Type.Object({}, { additionalProperties: true, description: '{dot_number} or {mc_number}, normalised' }),
+    priority: Type.String(),
+    action: Nullable(Type.String({ description: 'tender, hold or block' })),
+    hold_reason: Nullable(Type.String()),
+    source: Nullable(Type.String({ description: 'cache, service, stale_cache or none' })),
+    score: Nullable(Type.Object({}, { additionalProperties: true, description: 'the /v1 score object as received' })),
+    score_fetched_at: Nullable(Type.String()),
+    review: Nullable(ReviewSummary),
+    error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), request_id: Nullable(Type.String()) })),
+    callback_url: Nullable(Type.String()),
+    created_at: Type.String(),
+    completed_at: Nullable(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+export const ReviewSchema = Type.Object(
+  {
+    object: Type.Literal('review'),
+    id: Type.String(),
+    screening_id: Type.String(),
+    state: Type.String(),
+    hold_reason: Type.String(),
+    decided_by: Nullable(Type.String()),
+    decided_at: Nullable(Type.String()),
+    note: Nullable(Type.String()),
+    created_at: Type.String(),
+    screening: ScreeningSchema,
+  },
+  { additionalProperties: true },
+);
+
+export const ListOf = <T extends TSchema>(item: T) => Type.Object({ object: Type.Literal('list'), data: Type.Array(item) });
+
+export const StatusSchema = Type.Object({ object: Type.Literal('status') }, { additionalProperties: true, description: 'StatusReport' });
+export const DailyUsageSchema = Type.Object({ object: Type.Literal('usage_daily') }, { additionalProperties: true });
+export const HealthSchema = Type.Object({
+  status: Type.String({ description: 'ok, degraded (/v1 unreachable, cache still served) or down' }),
+  redis: Type.Boolean(),
+  sqlite: Type.Boolean(),
+  svc: Type.Boolean(),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+});

@@ -1,0 +1,344 @@
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import { resolve } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { parseCarrierQuery } from '../../shared/carrier-id.js';
+import type { Screening } from '../../shared/screening.js';
+import type { Screener } from '../screener-types.js';
+import { bearerChecker } from './auth.js';
+import { openEventStream, type EventStream } from './event-stream.js';
+import { HttpError, badRequest, notFound, toHttpError } from './http-error.js';
+import {
+  DailyUsageSchema,
+  ErrorBody,
+  EventsQuery,
+  HealthSchema,
+  ListOf,
+  NoQuery,
+  ResolveBody,
+  ReviewListQuery,
+  ReviewParams,
+  ReviewSchema,
+  ScreeningBody,
+  ScreeningCreateQuery,
+  ScreeningListQuery,
+  ScreeningParams,
+  ScreeningSchema,
+  StatusSchema,
+} from './schemas.js';
+import { UI_CSP, readUiFile } from './static-ui.js';
+import { describeValidation, typeboxValidatorCompiler } from './validation.js';
+
+/** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
+
+export type IntakeApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface IntakeOptions {
+  screener: Screener;
+  /** The bearer token every route but /healthz and /ui/* requires. */
+  token: string;
+  logger?: Logger;
+  /** Largest accepted request body in bytes (default 16 KiB). */
+  bodyLimit?: number;
+  /** The built tray dashboard, served under /ui/ (default dist/electron/renderer). */
+  uiDir?: string;
+  /** SSE heartbeat interval (default 15 s). */
+  heartbeatMs?: number;
+}
+
+/** Secrets must never reach a log line, whatever object they ride in. */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  '*.authorization',
+  'token',
+  '*.token',
+  'apiKey',
+  '*.apiKey',
+  'api_key',
+  '*.api_key',
+  'svcApiKey',
+  '*.svcApiKey',
+  'secret',
+  '*.secret',
+  'intakeToken',
+  '*.intakeToken',
+  'callbackSecret',
+  '*.callbackSecret',
+];
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** No bearer token needed (health probe, static UI files). */
+    public?: boolean;
+  }
+}
+
+function sendError(reply: FastifyReply, e: HttpError): void {
+  if (e.statusCode === 401) reply.header('www-authenticate', 'Bearer');
+  reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+  void reply.code(e.statusCode).type(JSON_TYPE).send(e.body());
+}
+
+function checkCallbackUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw badRequest('callback_url must be an absolute http or https URL', 'callback_url');
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '')
+    throw badRequest('callback_url must be an absolute http or https URL', 'callback_url');
+  return u.toString();
+}
+
+function parseLastEventId(req: FastifyRequest, fromQuery: number | undefined): number | undefined {
+  const header = req.headers['last-event-id'];
+  if (header === undefined) return fromQuery;
+  const v = Array.isArray(header) ? header[0] : header;
+  if (v === undefined || v.trim() === '') return fromQuery;
+  if (!/^\d{1,15}$/.test(v.trim())) throw badRequest('the Last-Event-ID header must be a whole number', 'Last-Event-ID');
+  return Number(v.trim());
+}
+
+export function buildIntake(o: IntakeOptions): IntakeApp {
+  const { screener } = o;
+  const isAuthorized = bearerChecker(o.token);
+  const uiDir = resolve(o.uiDir ?? 'dist/electron/renderer');
+  const baseLogger = o.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const logger = baseLogger.child({ module: 'intake' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+  const streams = new Set<EventStream>();
+
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: o.bodyLimit ?? 16 * 1024,
+    // Bad percent-encoding in the path: our JSON error, not Fastify's.
+    frameworkErrors: (err, _req, reply) => sendError(reply, toHttpError(err)),
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(typeboxValidatorCompiler);
+  // Response schemas document only: plain JSON keeps every field of the /v1 score.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Only JSON bodies: text/plain would otherwise be parsed and reach the handlers.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((err, req, reply) => {
+    let e: HttpError;
+    const validation = (err as { validation?: unknown[] }).validation;
+    if (Array.isArray(validation)) {
+      const part = (err as { validationContext?: string }).validationContext;
+      const schemas = req.routeOptions.schema as Record<string, unknown> | undefined;
+      const d = describeValidation(validation, part, schemas?.[part ?? 'body'] as never);
+      e = badRequest(d.message, d.param);
+    } else {
+      e = toHttpError(err);
+    }
+    if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
+    sendError(reply, e);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    sendError(reply, notFound(`no route ${req.method} ${req.url.split('?')[0]}`));
+  });
+
+  app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.config.public === true) return;
+    if (!isAuthorized(req.headers.authorization))
+      throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <INTAKE_TOKEN>');
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+    return payload;
+  });
+  // Open event streams never end by themselves: end them so close() does not hang.
+  app.addHook('preClose', async () => {
+    for (const s of streams) s.close();
+  });
+
+  void app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'carrier-screen intake API', version: '1' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  void app.register(async (plugin) => {
+    const r = plugin.withTypeProvider<TypeBoxTypeProvider>();
+    const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
+
+    r.post(
+      '/screenings',
+      {
+        schema: {
+          summary: 'Screen a carrier',
+          description: 'Exactly one of dot_number or mc_number. 200 with the finished screening when done within `wait` seconds, else 202 queued.',
+          querystring: ScreeningCreateQuery,
+          body: ScreeningBody,
+          response: { 200: ScreeningSchema, 202: ScreeningSchema, 413: ErrorBody, 415: ErrorBody, ...errors },
+        },
+      },
+      async (req, reply) => {
+        const b = req.body;
+        const query = parseCarrierQuery(b);
+        const callback_url = b.callback_url == null ? null : checkCallbackUrl(b.callback_url);
+        let s: Screening = await screener.submit({
+          query,
+          tender_id: b.tender_id ?? null,
+          callback_url,
+          priority: b.priority ?? 'tender',
+          refresh: b.refresh ?? false,
+        });
+        const wait = req.query.wait ?? 0;
+        if (s.status !== 'done' && wait > 0) s = await screener.waitFor(s.id, wait * 1000);
+        reply.header('location', `/screenings/${s.id}`);
+        return reply.code(s.status === 'done' ? 200 : 202).send(s);
+      },
+    );
+
+    r.get(
+      '/screenings',
+      { schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
+      async (req) => ({
+        object: 'list' as const,
+        data: screener.store.listScreenings({ limit: req.query.limit ?? 50, ...(req.query.status ? { status: req.query.status } : {}) }),
+      }),
+    );
+
+    r.get(
+      '/screenings/:id',
+      { schema: { summary: 'One screening', params: ScreeningParams, querystring: NoQuery, response: { 200: ScreeningSchema, ...errors } } },
+      async (req) => screener.get(req.params.id) ?? Promise.reject(notFound(`no screening ${req.params.id}`)),
+    );
+
+    r.get(
+      '/reviews',
+      { schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
+      async (req) => ({ object: 'list' as const, data: screener.store.listReviews(req.query.state, req.query.limit ?? 100) }),
+    );
+
+    for (const decision of ['approve', 'reject'] as const) {
+      r.post(
+        `/reviews/:id/${decision}`,
+        {
+          schema: {
+            summary: decision === 'approve' ? 'Approve a held carrier (action becomes tender)' : 'Reject a held carrier (action becomes block)',
+            params: ReviewParams,
+            querystring: NoQuery,
+            body: ResolveBody,
+            response: { 200: ReviewSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
+          },
+        },
+        async (req) => {
+          const existing = screener.store.getReview(req.params.id);
+          if (!existing) throw notFound(`no review ${req.params.id}`);
+          if (existing.state !== 'pending')
+            throw new HttpError(409, 'review_conflict', `review ${existing.id} is already ${existing.state} by ${existing.decided_by ?? 'someone'}`);
+          return screener.resolveReview(req.params.id, decision, req.body.by.trim(), req.body.note ?? null);
+        },
+      );
+    }
+
+    r.get('/status', { schema: { summary: 'Queue, quota, rate limit, reviews, /v1 reachability', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, () =>
+      screener.status(),
+    );
+    r.get('/usage/daily', { schema: { summary: 'Live lookups per UTC day this month', querystring: NoQuery, response: { 200: DailyUsageSchema, ...errors } } }, async () =>
+      screener.dailyUsage(),
+    );
+    r.post('/queue/pause', { schema: { summary: 'Stop calling /v1 (intake keeps accepting)', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
+      await screener.pause();
+      return screener.status();
+    });
+    r.post('/queue/resume', { schema: { summary: 'Resume calling /v1', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
+      await screener.resume();
+      return screener.status();
+    });
+
+    r.get(
+      '/events',
+      {
+        // A HEAD would open a stream that never ends.
+        exposeHeadRoute: false,
+        schema: {
+          summary: 'Server-Sent Events: screening.completed, review.created, review.resolved, quota.changed, queue.changed',
+          description: 'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed.',
+          querystring: EventsQuery,
+        },
+      },
+      async (req, reply) => {
+        const last = parseLastEventId(req, req.query.last_event_id);
+        reply.hijack();
+        const stream = openEventStream(reply.raw, screener.events, last, {
+          ...(o.heartbeatMs === undefined ? {} : { heartbeatMs: o.heartbeatMs }),
+          onClose: () => streams.delete(stream),
+        });
+        streams.add(stream);
+      },
+    );
+
+    r.get(
+      '/healthz',
+      { config: { public: true }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
+      async (req, reply) => {
+        let h: { redis: boolean; sqlite: boolean; svc: boolean };
+        try {
+          h = await screener.health();
+        } catch (err) {
+          req.log.warn({ err }, 'health check failed');
+          h = { redis: false, sqlite: false, svc: false };
+        }
+        if (h.redis && h.sqlite) return { status: h.svc ? 'ok' : 'degraded', redis: h.redis, sqlite: h.sqlite, svc: h.svc };
+        const down = [h.redis ? null : 'Redis', h.sqlite ? null : 'SQLite'].filter(Boolean).join(' and ');
+        return reply.code(503).send({ status: 'down', ...h, error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` } });
+      },
+    );
+
+    r.get('/openapi.json', { schema: { hide: true } }, async () => r.swagger());
+
+    r.get('/ui', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/', 301));
+    r.get('/ui/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+      const rel = (req.params as { '*'?: string })['*'] ?? '';
+      const file = await readUiFile(uiDir, rel === '' ? 'index.html' : rel);
+      if (!file) throw notFound(rel === '' ? 'the tray UI is not built (run the build first)' : `no UI file ${rel}`);
+      return reply
+        .header('content-security-policy', UI_CSP)
+        .header('cache-control', 'no-cache')
+        .header('referrer-policy', 'no-referrer')
+        .header('x-frame-options', 'DENY')
+        .type(file.contentType)
+        .send(file.body);
+    });
+  });
+
+  return app;
+}
+
+export interface RunningIntake {
+  url: string;
+  app: IntakeApp;
+  close(): Promise<void>;
+}
+
+export async function startIntake(o: IntakeOptions & { host: string; port: number }): Promise<RunningIntake> {
+  const app = buildIntake(o);
+  await app.listen({ host: o.host, port: o.port });
+  const addr = app.server.address();
+  if (addr === null || typeof addr === 'string') throw new Error('intake: no TCP address');
+  const host = addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.address;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+  return { url, app, close: () => app.close() };
+}

@@ -1,0 +1,136 @@
+import { request } from 'undici';
+import type { Review, StatusReport } from '../shared/screening.js';
+
+/**
+ * `carrier-screen status`: what a running worker is doing, for a person at a terminal —
+ * queue, quota, rate limit, pending reviews and /v1 reachability — from its intake API.
+ * Exit codes: 0 shown, 1 worker unreachable or answering errors, 2 no token / token refused.
+ */
+
+export interface StatusOptions {
+  url: string;
+  token: string | undefined;
+  json: boolean;
+  /** Where output goes (tests capture it); default stdout / stderr. */
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+  timeoutMs?: number;
+}
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+async function getJson<T>(base: string, path: string, token: string, timeoutMs: number): Promise<T> {
+  let res;
+  try {
+    res = await request(new URL(path, base), {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? (e as Error).name;
+    throw new CliError(`cannot reach the worker at ${base} (${code}). Is it running? Start it with: carrier-screen start`, 1);
+  }
+  const text = await res.body.text();
+  if (res.statusCode === 401)
+    throw new CliError('the worker refused the intake token (401). Use the token from INTAKE_TOKEN or the intake-token file beside the database.', 2);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new CliError(`${base}${path} answered HTTP ${res.statusCode} with something that is not JSON: is this the carrier-screen intake?`, 1);
+  }
+  if (res.statusCode !== 200) {
+    const msg = (body as { error?: { message?: string } }).error?.message ?? `HTTP ${res.statusCode}`;
+    throw new CliError(`${path}: ${msg}`, 1);
+  }
+  return body as T;
+}
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export function table(rows: string[][], indent = ''): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows.map((r) => indent + r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+const n = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : v.toLocaleString('en-US'));
+const day = (iso: string | null | undefined): string => (iso ? iso.slice(0, 10) : '–');
+const minute = (iso: string | null | undefined): string => (iso ? `${iso.slice(0, 16).replace('T', ' ')}Z` : '–');
+const clock = (iso: string | null | undefined): string => (iso ? `${iso.slice(11, 19)}Z` : '–');
+
+function carrierOf(r: Review): string {
+  const q = r.screening.query;
+  return 'dot_number' in q ? `DOT ${q.dot_number}` : q.mc_number;
+}
+
+export function formatStatus(s: StatusReport, pending: Review[], url: string): string {
+  const q = s.queue;
+  const quota = s.quota;
+  const quotaLine = !quota.livemode
+    ? `sandbox: lookups are not counted · gate ${quota.gate}`
+    : `used ${n(quota.used)} of ${n(quota.monthly_quota)} · remaining ${n(quota.remaining)} · gate ${quota.gate}` +
+      `${quota.gate === 'closed' ? ' (no live lookups)' : quota.gate === 'reserve' ? ' (tender-time only)' : ''} · resets ${day(quota.resets_at)}`;
+  const svc = s.service;
+  const svcLine = svc.key_rejected
+    ? `KEY REJECTED${svc.last_error ? `: ${svc.last_error}` : ''}`
+    : svc.reachable
+      ? `reachable (checked ${minute(svc.checked_at)})`
+      : `UNREACHABLE${svc.last_error ? `: ${svc.last_error}` : ''} (checked ${minute(svc.checked_at)}); cached scores still served`;
+  const lines = [
+    `carrier-screen status — ${s.environment} — ${url}`,
+    '',
+    table([
+      ['Queue', `waiting ${n(q.waiting)} · active ${n(q.active)} · delayed ${n(q.delayed)} · failed ${n(q.failed)} · ${q.paused ? 'PAUSED' : 'running'}`],
+      ['Quota', quotaLine],
+      ['Rate limit', `${n(s.rate_limit.per_minute)}/min · remaining ${n(s.rate_limit.remaining)} · resets ${clock(s.rate_limit.resets_at)}`],
+      ['Reviews', `${n(s.reviews.pending)} pending`],
+      ['/v1', svcLine],
+    ]),
+  ];
+  if (pending.length > 0) {
+    lines.push('', 'Pending reviews (oldest first):');
+    const rows = [['REVIEW', 'CARRIER', 'TENDER', 'REASON', 'SINCE']];
+    for (const r of pending) rows.push([r.id, carrierOf(r), r.screening.tender_id ?? '–', r.hold_reason, minute(r.created_at)]);
+    lines.push(table(rows, '  '));
+    if (s.reviews.pending > pending.length) lines.push(`  … and ${s.reviews.pending - pending.length} more`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runStatus(o: StatusOptions): Promise<number> {
+  const out = o.out ?? ((t: string) => void process.stdout.write(t));
+  const err = o.err ?? ((t: string) => void process.stderr.write(t));
+  const timeoutMs = o.timeoutMs ?? 5_000;
+  try {
+    try {
+      new URL(o.url);
+    } catch {
+      throw new CliError(`--url ${o.url} is not a URL (e.g. http://127.0.0.1:8787)`, 1);
+    }
+    if (!o.token) throw new CliError('no intake token: set INTAKE_TOKEN, or run `carrier-screen start` once (it writes intake-token beside the database)', 2);
+    const status = await getJson<StatusReport>(o.url, '/status', o.token, timeoutMs);
+    if (o.json) {
+      out(`${JSON.stringify(status, null, 2)}\n`);
+      return 0;
+    }
+    const reviews = await getJson<{ data: Review[] }>(o.url, '/reviews?state=pending&limit=20', o.token, timeoutMs);
+    out(formatStatus(status, reviews.data, o.url));
+    return 0;
+  } catch (e) {
+    if (e instanceof CliError) {
+      err(`carrier-screen status: ${e.message}\n`);
+      return e.exitCode;
+    }
+    err(`carrier-screen status: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
