@@ -55,7 +55,13 @@ export class SharedEventFeed implements EventFeed {
 
   #drain(): void {
     for (;;) {
-      const batch = this.store.eventsSince(this.#delivered, 500);
+      let batch;
+      try {
+        batch = this.store.eventsSince(this.#delivered, 500);
+      } catch {
+        // The store is closing or briefly unreadable: the next wake-up or poll catches up.
+        return;
+      }
       if (batch.length === 0) return;
       for (const e of batch) {
         this.#delivered = e.id;

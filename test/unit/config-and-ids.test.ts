@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ConfigError, loadConfig, parseDuration, parseReserve, reserveCount } from '../../shared/config.js';
+import { InvalidIdentifierError, normalizeDot, normalizeMc, parseCarrierQuery } from '../../shared/carrier-id.js';
+import { readRoster } from '../../worker/screen-cli.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.dbPath).toBe('./data/carrier-screen.db');
+    expect(c.cacheTtlMs).toBe(4 * 3_600_000);
+    expect(c.staleIfErrorMs).toBe(24 * 3_600_000);
+    expect(c.quotaReserve).toEqual({ kind: 'share', value: 0.05 });
+    expect([c.intakeHost, c.intakePort]).toEqual(['127.0.0.1', 8787]);
+    expect(c.svcApiKey).toBeUndefined();
+  });
+
+  it.each([
+    [{ SVC_API_KEY: 'sk_live_x', SVC_BASE_URL: 'http://x' }, 'SVC_API_KEY'],
+    [{ SVC_BASE_URL: 'http://x' }, 'SVC_BASE_URL'],
+    [{ SVC_API_KEY: 'svc_test_abc' }, 'SVC_API_KEY'],
+    [{ SCREEN_CACHE_TTL: 'soon' }, 'SCREEN_CACHE_TTL'],
+    [{ SCREEN_QUOTA_RESERVE: '120%' }, 'SCREEN_QUOTA_RESERVE'],
+    [{ INTAKE_PORT: '99999' }, 'INTAKE_PORT'],
+    [{ SVC_API_KEY: 'svc_test_abc', SVC_BASE_URL: 'ftp://x' }, 'SVC_BASE_URL'],
+  ])('%o is refused naming %s, without echoing a key', (env, variable) => {
+    let err: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).variable).toBe(variable);
+    if (env.SVC_API_KEY) expect((err as Error).message).not.toContain(env.SVC_API_KEY);
+  });
+
+  it('durations and reserves', () => {
+    expect(parseDuration('90s', 'X')).toBe(90_000);
+    expect(parseDuration('1.5h', 'X')).toBe(5_400_000);
+    expect(parseDuration('250ms', 'X')).toBe(250);
+    expect(parseReserve('500', 'X')).toEqual({ kind: 'count', value: 500 });
+    expect(reserveCount({ kind: 'share', value: 0.05 }, 1_000)).toBe(50);
+    expect(loadConfig({ SVC_API_KEY: 'svc_test_a', SVC_BASE_URL: 'https://h.example/v1/' }).svcBaseUrl).toBe('https://h.example');
+  });
+});
+
+describe('carrier identifiers', () => {
+  it('MC spellings normalise to MC + digits', () => {
+    for (const v of ['mc123', 'MC-123', 'MC 123', ' Mc123 ']) expect(normalizeMc(v)).toBe('MC123');
+  });
+
+  it('a DOT is 1–8 digits, as a string or a JSON integer', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 99_999_999 }), (n) => {
+        expect(normalizeDot(n)).toBe(String(n));
+      }),
+    );
+    for (const bad of ['', '123456789', '12a', '-1', 1.5, -3, true, null, {}])
+      expect(() => normalizeDot(bad)).toThrow(InvalidIdentifierError);
+  });
+
+  it('exactly one identifier', () => {
+    expect(() => parseCarrierQuery({})).toThrow(/one of dot_number or mc_number/);
+    expect(() => parseCarrierQuery({ dot_number: '1', mc_number: 'MC1' })).toThrow(/not both/);
+    expect(parseCarrierQuery({ mc_number: 'mc-77' })).toEqual({ mc_number: 'MC77' });
+  });
+});
+
+describe('roster CSV', () => {
+  it('reads a header with dot_number/mc_number, or one number a line, and reports bad lines', () => {
+    const r = readRoster('name,dot_number,mc_number\nA,1000001,\nB,,mc-55\nC,x1,\n');
+    expect(r.queries).toEqual([{ dot_number: '1000001' }, { mc_number: 'MC55' }]);
+    expect(r.errors).toEqual(['line 4: dot_number must be 1 to 8 digits']);
+    expect(readRoster('# roster\n1000003\nMC1000005\n').queries).toEqual([{ dot_number: '1000003' }, { mc_number: 'MC1000005' }]);
+  });
+});
