@@ -16,7 +16,7 @@ describe('configuration', () => {
     expect(c.svcApiKey).toBeUndefined();
   });
 
-  it.each([
+  it.each<[Record<string, string>, string]>([
     [{ SVC_API_KEY: 'sk_live_x', SVC_BASE_URL: 'http://x' }, 'SVC_API_KEY'],
     [{ SVC_BASE_URL: 'http://x' }, 'SVC_BASE_URL'],
     [{ SVC_API_KEY: 'svc_test_abc' }, 'SVC_API_KEY'],
