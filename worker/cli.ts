@@ -49,33 +49,27 @@ function onSignals(stop: () => Promise<void>): void {
 
 const program = new Command('carrier-screen').description('Tender-time carrier screening for a TMS').showHelpAfterError();
 
+/** `start` and `worker` differ only in whether the intake API runs. */
+async function serve(withIntake: boolean): Promise<void> {
+  const log = logger();
+  const { config, cleanup } = await setup(log);
+  const { runStart } = await import('./start.js');
+  const stop = await runStart(config, log, { withIntake });
+  onSignals(async () => {
+    await stop();
+    for (const c of cleanup) await c();
+  });
+}
+
 program
   .command('start')
   .description('the worker and the intake API (and the bundled emulator when SVC_API_KEY is unset)')
-  .action(async () => {
-    const log = logger();
-    const { config, cleanup } = await setup(log);
-    const { runStart } = await import('./start.js');
-    const stop = await runStart(config, log, { withIntake: true });
-    onSignals(async () => {
-      await stop();
-      for (const c of cleanup) await c();
-    });
-  });
+  .action(() => serve(true));
 
 program
   .command('worker')
   .description('a queue worker only (no intake API); run as many as you like against one Redis')
-  .action(async () => {
-    const log = logger();
-    const { config, cleanup } = await setup(log);
-    const { runStart } = await import('./start.js');
-    const stop = await runStart(config, log, { withIntake: false });
-    onSignals(async () => {
-      await stop();
-      for (const c of cleanup) await c();
-    });
-  });
+  .action(() => serve(false));
 
 program
   .command('emulator')
