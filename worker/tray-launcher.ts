@@ -20,6 +20,6 @@ export async function runTray(): Promise<number> {
   }
   const build = spawnSync(process.execPath, ['electron/build.mjs'], { stdio: 'inherit' });
   if (build.status !== 0) return build.status ?? 1;
-  const run = spawnSync(electronBin, ['dist/electron/main/main.js'], { stdio: 'inherit' });
+  const run = spawnSync(electronBin, ['dist/electron'], { stdio: 'inherit' });
   return run.status ?? 0;
 }

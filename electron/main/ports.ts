@@ -1,0 +1,39 @@
+/**
+ * What the tray logic asks of the desktop. The thin Electron main implements it with
+ * Tray, Menu, Notification and BrowserWindow; tests implement it with plain recorders.
+ */
+
+export type TrayIconState = 'ok' | 'attention' | 'trouble';
+
+/** Things a menu item or a notification can ask for. */
+export type TrayCommand = 'open-desk' | 'open-queue' | 'open-quota' | 'open-dashboard' | 'pause-queue' | 'resume-queue' | 'settings' | 'quit';
+
+/** A context menu as plain data; main turns it into Menu.buildFromTemplate. */
+export type MenuItemModel =
+  | { kind: 'item'; label: string; enabled: boolean; command?: TrayCommand }
+  | { kind: 'separator' };
+
+export interface DesktopNotification {
+  /** The condition that raised it (one notification per condition start). */
+  condition: NotificationCondition;
+  title: string;
+  body: string;
+  /** What clicking the notification does. */
+  command: TrayCommand;
+  urgency: 'normal' | 'critical';
+}
+
+export type NotificationCondition = 'reviews_pending' | 'quota_low' | 'quota_exhausted' | 'service_unavailable';
+
+/** Which dashboard view a window opens on. */
+export type DashboardView = 'desk' | 'queue' | 'quota' | 'settings';
+
+export interface TrayPorts {
+  setTrayIcon(state: TrayIconState): void;
+  setTooltip(text: string): void;
+  setMenu(items: MenuItemModel[]): void;
+  notify(n: DesktopNotification): void;
+  /** Show the dashboard (create it or bring it to front) on a view. */
+  openWindow(view: DashboardView): void;
+  quit(): void;
+}

@@ -1,0 +1,148 @@
+import type { IntakeEvent, StatusReport } from '../../shared/screening.js';
+import type { ConnectionState, DeskBridge } from '../shared/bridge.js';
+import { Notifier, conditionsFrom } from './notifier.js';
+import type { MenuItemModel, TrayCommand, TrayPorts } from './ports.js';
+import { computeTrayView, type TrayInput, type TrayView } from './tray-state.js';
+
+/**
+ * Keeps the tray in step with the worker: reads /status on start, on every event and on a
+ * slow poll (the /v1 reachability changes without an event), rebuilds icon, tooltip and
+ * menu, raises notifications, and carries out menu commands. No Electron here: the
+ * desktop is reached through TrayPorts.
+ */
+
+export interface TrayControllerOptions {
+  bridge: DeskBridge;
+  ports: TrayPorts;
+  workerUrl: string;
+  /** Status poll while nothing happens; 0 turns it off (tests). */
+  pollMs?: number;
+  onError?: (err: unknown) => void;
+}
+
+export class TrayController {
+  private status: StatusReport | null = null;
+  private statusError: string | null = null;
+  private readonly notifier = new Notifier();
+  private unsubscribe: Array<() => void> = [];
+  private poll: ReturnType<typeof setInterval> | undefined;
+  private inFlight: Promise<void> | undefined;
+  private again = false;
+  private lastRendered = '';
+  private view: TrayView | undefined;
+
+  constructor(private readonly opts: TrayControllerOptions) {}
+
+  start(): Promise<void> {
+    const { bridge } = this.opts;
+    this.unsubscribe.push(bridge.onEvent((e) => this.onEvent(e)));
+    this.unsubscribe.push(bridge.onConnectionChange((s) => this.onConnection(s)));
+    const pollMs = this.opts.pollMs ?? 30_000;
+    if (pollMs > 0) this.poll = setInterval(() => void this.refresh(), pollMs);
+    this.render();
+    return this.refresh();
+  }
+
+  stop(): void {
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    if (this.poll !== undefined) clearInterval(this.poll);
+  }
+
+  /** The view as last shown (for tests and the e2e check). */
+  current(): TrayView {
+    return this.view ?? computeTrayView(this.input());
+  }
+
+  /** Re-read /status; calls that arrive while one is running fold into one more read. */
+  refresh(): Promise<void> {
+    if (this.inFlight) {
+      this.again = true;
+      return this.inFlight;
+    }
+    this.inFlight = (async () => {
+      do {
+        this.again = false;
+        try {
+          this.status = await this.opts.bridge.getStatus();
+          this.statusError = null;
+        } catch (err) {
+          this.statusError = err instanceof Error ? err.message : String(err);
+        }
+        this.render();
+      } while (this.again);
+    })().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  async run(command: TrayCommand): Promise<void> {
+    const { ports, bridge } = this.opts;
+    try {
+      switch (command) {
+        case 'open-desk':
+          return ports.openWindow('desk');
+        case 'open-queue':
+        case 'open-dashboard':
+          return ports.openWindow('queue');
+        case 'open-quota':
+          return ports.openWindow('quota');
+        case 'settings':
+          return ports.openWindow('settings');
+        case 'quit':
+          return ports.quit();
+        case 'pause-queue':
+          this.status = await bridge.pauseQueue();
+          return this.render();
+        case 'resume-queue':
+          this.status = await bridge.resumeQueue();
+          return this.render();
+      }
+    } catch (err) {
+      this.opts.onError?.(err);
+      await this.refresh();
+    }
+  }
+
+  private onEvent(e: IntakeEvent): void {
+    // Every event name we know changes something the tray counts; unknown ones may too.
+    void e;
+    void this.refresh();
+  }
+
+  private onConnection(state: ConnectionState): void {
+    this.render();
+    if (state === 'open') void this.refresh();
+  }
+
+  private input(): TrayInput {
+    return {
+      status: this.status,
+      connection: this.opts.bridge.connectionState(),
+      workerUrl: this.opts.workerUrl,
+      statusError: this.statusError,
+    };
+  }
+
+  private render(): void {
+    const input = this.input();
+    const view = computeTrayView(input);
+    this.view = view;
+    const { ports } = this.opts;
+    const key = JSON.stringify([view.icon, view.tooltip, view.menu]);
+    if (key !== this.lastRendered) {
+      // Only touch the OS tray when something changed: rebuilding an open menu makes it flicker.
+      this.lastRendered = key;
+      ports.setTrayIcon(view.icon);
+      ports.setTooltip(view.tooltip);
+      ports.setMenu(view.menu);
+    }
+    for (const n of this.notifier.update(conditionsFrom(input))) ports.notify(n);
+  }
+}
+
+/** The commands a menu offers (enabled ones only). */
+export function menuCommands(menu: MenuItemModel[]): TrayCommand[] {
+  return menu.flatMap((i) => (i.kind === 'item' && i.enabled && i.command ? [i.command] : []));
+}

@@ -1,0 +1,72 @@
+import { formatCount, plural, problemsOf, quotaLine, queueLine, type StatusInput, type StatusProblem } from '../shared/status-problems.js';
+import type { MenuItemModel, TrayIconState } from './ports.js';
+
+export { QUOTA_WARN_SHARE, formatResetUtc, plural, quotaExhausted, quotaLow, quotaLine, queueLine, problemsOf } from '../shared/status-problems.js';
+export type TrayInput = StatusInput;
+
+/**
+ * From the worker's StatusReport and the connection state, everything the tray shows:
+ * icon state, tooltip and context menu. Pure; rebuilt on every change.
+ */
+
+export interface TrayView {
+  icon: TrayIconState;
+  /** One line: what matters most right now. */
+  headline: string;
+  problems: StatusProblem[];
+  tooltip: string;
+  menu: MenuItemModel[];
+}
+
+export function computeTrayView(input: TrayInput): TrayView {
+  const problems = problemsOf(input);
+  const icon: TrayIconState = problems.some((p) => p.level === 'trouble')
+    ? 'trouble'
+    : problems.length > 0
+      ? 'attention'
+      : 'ok';
+  const s = input.status;
+  const headline = problems[0]?.text ?? 'All clear';
+  const env = s ? ` (${s.environment})` : '';
+
+  const tooltipLines = [`Carrier Screen${env}`, ...problems.slice(0, 3).map((p) => p.text)];
+  if (problems.length === 0 && s) tooltipLines.push(`All clear · ${quotaLine(s)}`);
+  // Windows cuts tray tooltips at 127 characters.
+  const tooltip = truncate(tooltipLines.join('\n'), 127);
+
+  const online = input.connection === 'open' && s !== null;
+  const menu: MenuItemModel[] = [{ kind: 'item', label: headline, enabled: false }, { kind: 'separator' }];
+  const pending = s?.reviews.pending ?? 0;
+  menu.push({
+    kind: 'item',
+    label: s === null ? 'Review desk' : pending > 0 ? `Review desk: ${plural(pending, 'carrier')} pending` : 'Review desk: nothing pending',
+    enabled: true,
+    command: 'open-desk',
+  });
+  menu.push({ kind: 'separator' });
+  if (s !== null) {
+    menu.push({ kind: 'item', label: queueLine(s), enabled: false });
+    menu.push({ kind: 'item', label: quotaLine(s), enabled: false });
+    if (s.rate_limit.per_minute !== null)
+      menu.push({
+        kind: 'item',
+        label: `Rate limit: ${s.rate_limit.remaining === null ? '?' : formatCount(s.rate_limit.remaining)} of ${formatCount(s.rate_limit.per_minute)} left this minute`,
+        enabled: false,
+      });
+    menu.push({ kind: 'separator' });
+    menu.push(
+      s.queue.paused
+        ? { kind: 'item', label: 'Resume queue', enabled: online, command: 'resume-queue' }
+        : { kind: 'item', label: 'Pause queue', enabled: online, command: 'pause-queue' },
+    );
+  }
+  menu.push({ kind: 'item', label: 'Open dashboard', enabled: true, command: 'open-dashboard' });
+  menu.push({ kind: 'item', label: 'Settings…', enabled: true, command: 'settings' });
+  menu.push({ kind: 'separator' });
+  menu.push({ kind: 'item', label: 'Quit Carrier Screen', enabled: true, command: 'quit' });
+  return { icon, headline, problems, tooltip, menu };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

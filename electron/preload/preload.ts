@@ -1,0 +1,38 @@
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { IntakeEvent } from '../../shared/screening.js';
+import type { ConnectionState } from '../shared/bridge.js';
+import { IpcChannel, type DeskIpcApi } from '../shared/ipc-channels.js';
+
+/**
+ * The renderer's only door to the worker: a few named calls, each one IPC invoke. The
+ * token and the HTTP client stay in main. Listeners get plain data, never the IPC event.
+ */
+
+function subscribe<T>(channel: string, cb: (value: T) => void): () => void {
+  const listener = (_e: IpcRendererEvent, value: T): void => cb(value);
+  ipcRenderer.on(channel, listener);
+  return () => {
+    ipcRenderer.removeListener(channel, listener);
+  };
+}
+
+const desk: DeskIpcApi = {
+  kind: 'electron',
+  getStatus: () => ipcRenderer.invoke(IpcChannel.getStatus),
+  listReviews: (state) => ipcRenderer.invoke(IpcChannel.listReviews, state),
+  resolveReview: (id, verdict, decision) =>
+    ipcRenderer.invoke(IpcChannel.resolveReview, id, verdict, { by: decision.by, note: decision.note }),
+  listScreenings: (limit) => ipcRenderer.invoke(IpcChannel.listScreenings, limit),
+  getScreening: (id) => ipcRenderer.invoke(IpcChannel.getScreening, id),
+  dailyUsage: () => ipcRenderer.invoke(IpcChannel.dailyUsage),
+  pauseQueue: () => ipcRenderer.invoke(IpcChannel.pauseQueue),
+  resumeQueue: () => ipcRenderer.invoke(IpcChannel.resumeQueue),
+  connectionState: () => ipcRenderer.invoke(IpcChannel.connectionState),
+  onEvent: (cb) => subscribe<IntakeEvent>(IpcChannel.event, cb),
+  onConnectionChange: (cb) => subscribe<ConnectionState>(IpcChannel.connection, cb),
+  onNavigate: (cb) => subscribe<string>(IpcChannel.navigate, cb),
+  settingsGet: () => ipcRenderer.invoke(IpcChannel.settingsGet),
+  settingsSave: (input) => ipcRenderer.invoke(IpcChannel.settingsSave, { workerUrl: input.workerUrl, token: input.token }),
+};
+
+contextBridge.exposeInMainWorld('desk', desk);

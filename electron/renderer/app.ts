@@ -1,0 +1,167 @@
+import type { ConnectionState, DeskBridge } from '../shared/bridge.js';
+import { problemsOf } from '../shared/status-problems.js';
+import { DeskModel } from './desk-model.js';
+import { h, replaceChildren } from './dom.js';
+import { IpcBridge } from './ipc-bridge.js';
+import { forgetToken, pickBridge, rememberToken } from './pick-bridge.js';
+import { Toaster } from './toaster.js';
+import { QueueView } from './views/queue.js';
+import { QuotaView } from './views/quota.js';
+import { ReviewDeskView } from './views/review-desk.js';
+import { SettingsView } from './views/settings.js';
+import { tokenForm } from './views/token-form.js';
+
+/** The dashboard: picks its bridge, builds the three views (four in Electron) and routes between them. */
+
+type ViewName = 'desk' | 'queue' | 'quota' | 'settings';
+
+const CONNECTION_TEXT: Record<ConnectionState, string> = {
+  connecting: 'Connecting…',
+  open: 'Live',
+  reconnecting: 'Reconnecting…',
+  unauthorized: 'Token refused',
+  closed: 'Offline',
+};
+
+function start(): void {
+  const root = document.getElementById('app');
+  if (!root) throw new Error('index.html has no #app element');
+  const choice = pickBridge();
+  if (choice.kind === 'needs-token') {
+    replaceChildren(root, tokenForm(onToken));
+    document.getElementById('token-input')?.focus();
+    return;
+  }
+  mount(root, choice.bridge, choice.kind === 'electron' ? choice.bridge : null);
+}
+
+function onToken(token: string): void {
+  rememberToken(token);
+  location.reload();
+}
+
+function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null): void {
+  const toast = new Toaster();
+  const model = new DeskModel(bridge);
+  const desk = new ReviewDeskView(model, toast);
+  const queue = new QueueView(model, toast, (screeningId) => {
+    const r = model.pending.find((x) => x.screening_id === screeningId);
+    if (r) desk.select(r.id);
+    show('desk');
+  });
+  const quota = new QuotaView(model);
+  const settings = electron?.settings ? new SettingsView(electron.settings, toast) : null;
+  const views: Record<ViewName, HTMLElement | null> = { desk: desk.root, queue: queue.root, quota: quota.root, settings: settings?.root ?? null };
+
+  const envBadge = h('span', { class: 'env-badge' });
+  const conn = h('span', { class: 'conn', attrs: { id: 'connection' } });
+  const banner = h('div', { class: 'banner', attrs: { role: 'status' } });
+  const deskCount = h('span', { class: 'tab-count' });
+  const tabs: Partial<Record<ViewName, HTMLButtonElement>> = {};
+  const tab = (name: ViewName, label: string, key: string, extra?: HTMLElement): HTMLButtonElement =>
+    (tabs[name] = h(
+      'button',
+      { class: 'tab', attrs: { type: 'button', role: 'tab', id: `tab-${name}`, title: `${label} (${key})` }, on: { click: () => show(name) } },
+      label,
+      extra ?? null,
+    ));
+
+  replaceChildren(
+    root,
+    h(
+      'header',
+      { class: 'topbar' },
+      h('div', { class: 'brand' }, h('span', { class: 'brand-dot' }), 'Carrier Screen', envBadge),
+      h(
+        'nav',
+        { class: 'tabs', attrs: { role: 'tablist' } },
+        tab('desk', 'Review desk', '1', deskCount),
+        tab('queue', 'Queue', '2'),
+        tab('quota', 'Quota', '3'),
+        settings ? tab('settings', 'Settings', '4') : null,
+      ),
+      conn,
+    ),
+    banner,
+    h('main', { class: 'views' }, ...Object.values(views)),
+    toast.root,
+  );
+
+  let current: ViewName = 'desk';
+  function show(name: ViewName): void {
+    if (!views[name]) name = 'desk';
+    current = name;
+    for (const [n, el] of Object.entries(views)) if (el) el.hidden = n !== name;
+    for (const [n, t] of Object.entries(tabs)) {
+      t.classList.toggle('active', n === name);
+      t.setAttribute('aria-selected', n === name ? 'true' : 'false');
+    }
+    quota.setVisible(name === 'quota');
+    const hash = `#/${name}`;
+    if (location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
+  }
+
+  function renderHeader(): void {
+    const s = model.status;
+    envBadge.textContent = s ? s.environment : '';
+    envBadge.className = `env-badge env-${s?.environment ?? 'none'}`;
+    conn.textContent = CONNECTION_TEXT[model.connection] ?? model.connection;
+    conn.className = `conn conn-${model.connection}`;
+    const pending = model.pending.length;
+    deskCount.textContent = pending > 0 ? String(pending) : '';
+    document.title = pending > 0 ? `(${pending}) Carrier Screen` : 'Carrier Screen';
+    const problems = problemsOf({
+      status: s,
+      connection: model.connection,
+      workerUrl: electron ? 'the worker' : location.origin,
+      statusError: model.errors.get('status') ?? null,
+    }).filter((p) => !p.text.endsWith('waiting for review')); // the tab count already says so
+    replaceChildren(banner, ...problems.slice(0, 3).map((p) => h('div', { class: `banner-item banner-${p.level}` }, p.text)));
+    banner.hidden = problems.length === 0;
+  }
+
+  model.subscribe((changed) => {
+    renderHeader();
+    if (changed.has('pending') || changed.has('decided') || changed.has('connection')) desk.render();
+    if (changed.has('status') || changed.has('screenings')) queue.render();
+    if (changed.has('status') || changed.has('usage')) quota.render();
+    if (changed.has('connection') && model.connection === 'unauthorized' && !electron) {
+      forgetToken();
+      replaceChildren(root, tokenForm(onToken, 'The worker refused this token. Paste the current one.'));
+    }
+  });
+
+  document.addEventListener('keydown', (e) => {
+    const inField = e.target instanceof HTMLElement && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA');
+    if (current === 'desk' && desk.handleKey(e)) {
+      e.preventDefault();
+      return;
+    }
+    if (inField || e.ctrlKey || e.metaKey || e.altKey) return;
+    const byKey: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'settings' };
+    const target = byKey[e.key];
+    if (target && views[target]) {
+      show(target);
+      e.preventDefault();
+    }
+  });
+  electron?.onNavigate((v) => show(v as ViewName));
+  window.addEventListener('hashchange', () => show(viewFromHash()));
+
+  // Relative ages ("waiting 4 min") move on by themselves.
+  setInterval(() => {
+    desk.render();
+    queue.render();
+  }, 30_000);
+
+  show(viewFromHash());
+  renderHeader();
+  void model.loadAll();
+}
+
+function viewFromHash(): ViewName {
+  const m = /^#\/(desk|queue|quota|settings)\b/.exec(location.hash);
+  return (m?.[1] as ViewName | undefined) ?? 'desk';
+}
+
+start();

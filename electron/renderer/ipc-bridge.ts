@@ -1,0 +1,58 @@
+import type { IntakeEvent } from '../../shared/screening.js';
+import { IntakeError, type ConnectionState, type DeskBridge } from '../shared/bridge.js';
+import type { DeskIpcApi, IpcResult } from '../shared/ipc-channels.js';
+
+/** DeskBridge over the preload's `window.desk` (Electron): unwraps results into values or IntakeErrors. */
+export class IpcBridge implements DeskBridge {
+  private state: ConnectionState = 'connecting';
+  private readonly stateListeners = new Set<(s: ConnectionState) => void>();
+
+  constructor(private readonly api: DeskIpcApi) {
+    api.onConnectionChange((s) => this.setState(s));
+    void api.connectionState().then((s) => this.setState(s));
+  }
+
+  getStatus = () => unwrap(this.api.getStatus());
+  listReviews = (state: Parameters<DeskBridge['listReviews']>[0]) => unwrap(this.api.listReviews(state));
+  resolveReview = (...a: Parameters<DeskBridge['resolveReview']>) => unwrap(this.api.resolveReview(...a));
+  listScreenings = (limit: number) => unwrap(this.api.listScreenings(limit));
+  getScreening = (id: string) => unwrap(this.api.getScreening(id));
+  dailyUsage = () => unwrap(this.api.dailyUsage());
+  pauseQueue = () => unwrap(this.api.pauseQueue());
+  resumeQueue = () => unwrap(this.api.resumeQueue());
+
+  onEvent(cb: (event: IntakeEvent) => void): () => void {
+    return this.api.onEvent(cb);
+  }
+
+  connectionState(): ConnectionState {
+    return this.state;
+  }
+
+  onConnectionChange(cb: (state: ConnectionState) => void): () => void {
+    this.stateListeners.add(cb);
+    return () => void this.stateListeners.delete(cb);
+  }
+
+  settings = {
+    get: () => unwrap(this.api.settingsGet()),
+    save: (input: Parameters<DeskIpcApi['settingsSave']>[0]) => unwrap(this.api.settingsSave(input)),
+  };
+
+  /** The tray asks to show a view. */
+  onNavigate(cb: (view: string) => void): () => void {
+    return this.api.onNavigate(cb);
+  }
+
+  private setState(s: ConnectionState): void {
+    if (s === this.state) return;
+    this.state = s;
+    for (const cb of [...this.stateListeners]) cb(s);
+  }
+}
+
+async function unwrap<T>(p: Promise<IpcResult<T>>): Promise<T> {
+  const r = await p;
+  if (r.ok) return r.value;
+  throw new IntakeError(r.error.message, r.error.status, r.error.code, r.error.param);
+}

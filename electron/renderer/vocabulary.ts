@@ -1,0 +1,120 @@
+import type { SvcReason } from '../../shared/svc-contract.js';
+
+/**
+ * Words for the values the service and the worker send. Every enumeration is open: a
+ * value we do not know is shown by its own name with an "unknown" look, never hidden.
+ */
+
+export interface Term {
+  /** What to print. */
+  label: string;
+  /** CSS modifier: a known tone, or 'unknown'. */
+  tone: string;
+  known: boolean;
+  /** Longer explanation, for a tooltip or a sentence. */
+  hint?: string;
+}
+
+function unknown(value: string, what: string): Term {
+  return { label: value, tone: 'unknown', known: false, hint: `${what} "${value}" is new to this app; read the details` };
+}
+
+const SEVERITY_RANK: Record<string, number> = { critical: 1, review: 2, medium: 3, low: 4 };
+
+export function severityTerm(severity: string): Term {
+  if (severity in SEVERITY_RANK) return { label: severity, tone: `sev-${severity}`, known: true };
+  return unknown(severity, 'Severity');
+}
+
+/**
+ * Most serious first. A severity we do not know goes to the top: we cannot tell how
+ * serious it is, so a person must see it. The sort is stable (service order within a rank).
+ */
+export function sortReasons(reasons: readonly SvcReason[]): SvcReason[] {
+  const rank = (r: SvcReason): number => SEVERITY_RANK[r.severity] ?? 0;
+  return reasons
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+    .map((x) => x.r);
+}
+
+const DECISIONS: Record<string, Term> = {
+  approved: { label: 'approved', tone: 'ok', known: true },
+  review: { label: 'review', tone: 'warn', known: true },
+  high_risk: { label: 'high risk', tone: 'bad', known: true },
+  rejected: { label: 'rejected', tone: 'bad', known: true },
+};
+
+export function decisionTerm(decision: string): Term {
+  return DECISIONS[decision] ?? unknown(decision, 'Decision');
+}
+
+const HOLD_REASONS: Record<string, Term> = {
+  manual_review: {
+    label: 'Manual review requested',
+    tone: 'warn',
+    known: true,
+    hint: 'The scoring service asks a person to look before booking.',
+  },
+  unknown_decision: {
+    label: 'Decision not known to this app',
+    tone: 'unknown',
+    known: true,
+    hint: 'The service sent a decision this app does not know, so it is never guessed: a person decides.',
+  },
+  scoring_unavailable: {
+    label: 'Scoring unavailable',
+    tone: 'bad',
+    known: true,
+    hint: 'The scoring service was unavailable and no usable cached score exists.',
+  },
+  quota_exhausted: {
+    label: 'Quota used up',
+    tone: 'bad',
+    known: true,
+    hint: 'The monthly quota is used up and no usable cached score exists.',
+  },
+  service_error: {
+    label: 'Service error',
+    tone: 'bad',
+    known: true,
+    hint: 'The scoring service refused the request (for example the API key was rejected).',
+  },
+};
+
+export function holdReasonTerm(reason: string | null): Term {
+  if (reason === null) return { label: 'not held', tone: 'muted', known: true };
+  return HOLD_REASONS[reason] ?? unknown(reason, 'Hold reason');
+}
+
+const FLAGS: Record<string, Term> = {
+  dual_authority: { label: 'dual authority', tone: 'warn', known: true, hint: 'Holds both carrier and broker authority.' },
+  new_authority: { label: 'new authority', tone: 'warn', known: true, hint: 'Operating authority granted recently.' },
+};
+
+export function flagTerm(flag: string): Term {
+  return FLAGS[flag] ?? unknown(flag, 'Flag');
+}
+
+const ACTIONS: Record<string, Term> = {
+  tender: { label: 'tender', tone: 'ok', known: true, hint: 'Book it.' },
+  hold: { label: 'hold', tone: 'warn', known: true, hint: 'A dispatcher decides.' },
+  block: { label: 'block', tone: 'bad', known: true, hint: 'Do not book.' },
+};
+
+export function actionTerm(action: string | null): Term {
+  if (action === null) return { label: 'pending', tone: 'muted', known: true };
+  return ACTIONS[action] ?? unknown(action, 'Action');
+}
+
+const SOURCES: Record<string, Term> = {
+  service: { label: 'fresh from /v1', tone: 'ok', known: true },
+  cache: { label: 'from cache', tone: 'muted', known: true },
+  stale_cache: { label: 'STALE cache', tone: 'bad', known: true, hint: 'Served from an old cached score because /v1 could not be asked.' },
+  none: { label: 'no score', tone: 'bad', known: true },
+};
+
+export function sourceTerm(source: string | null): Term {
+  if (source === null) return { label: '—', tone: 'muted', known: true };
+  return SOURCES[source] ?? unknown(source, 'Source');
+}

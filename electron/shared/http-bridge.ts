@@ -1,0 +1,318 @@
+import type { DailyUsage, IntakeEvent, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
+import {
+  IntakeError,
+  type ConnectionState,
+  type DeskBridge,
+  type ReviewDecision,
+  type ReviewVerdict,
+} from './bridge.js';
+import { SseParser, type SseMessage } from './sse-parser.js';
+
+/**
+ * DeskBridge over the intake's HTTP API with fetch. Runs in a browser (the /ui/ build)
+ * and in Node (the Electron main, which holds the token). The event stream is read with
+ * fetch, not EventSource, so it can carry the Bearer token; on loss it reconnects with
+ * backoff and `Last-Event-ID`, so the intake can replay what was missed.
+ */
+
+export interface HttpBridgeOptions {
+  /** Intake base URL, e.g. http://127.0.0.1:8787 (no trailing path needed). */
+  baseUrl: string;
+  token: string;
+  backoff?: BackoffOptions;
+  /** No byte (not even a `:hb` heartbeat) for this long: treat the stream as dead. */
+  idleTimeoutMs?: number;
+  /** Per-request timeout for the JSON calls. */
+  requestTimeoutMs?: number;
+  random?: () => number;
+}
+
+const REVIEW_STATES: readonly ReviewState[] = ['pending', 'approved', 'rejected'];
+
+/** Check and normalise an intake base URL; the error names the parameter. */
+export function normalizeBaseUrl(baseUrl: string, param = 'baseUrl'): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`${param} must be an absolute http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`${param} must use http or https, got ${url.protocol}`);
+  if (url.username || url.password) throw new TypeError(`${param} must not carry credentials`);
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+export class HttpBridge implements DeskBridge {
+  private readonly base: string;
+  private readonly token: string;
+  private readonly backoff: BackoffOptions;
+  private readonly idleTimeoutMs: number;
+  private readonly requestTimeoutMs: number;
+  private readonly random: () => number;
+
+  private readonly eventListeners = new Set<(e: IntakeEvent) => void>();
+  private readonly stateListeners = new Set<(s: ConnectionState) => void>();
+  private state: ConnectionState = 'closed';
+  private running = false;
+  private stopped = false;
+  private streamAbort: AbortController | undefined;
+  private wake: (() => void) | undefined;
+  private lastEventId = '';
+  /** A `retry:` from the server raises the first reconnect delay. */
+  private serverRetryMs = 0;
+
+  constructor(opts: HttpBridgeOptions) {
+    this.base = normalizeBaseUrl(opts.baseUrl);
+    if (typeof opts.token !== 'string' || opts.token.trim() === '') throw new TypeError('token must be a non-empty string');
+    this.token = opts.token.trim();
+    this.backoff = opts.backoff ?? DEFAULT_BACKOFF;
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? 60_000;
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? 15_000;
+    this.random = opts.random ?? Math.random;
+  }
+
+  get baseUrl(): string {
+    return this.base;
+  }
+
+  // ---- JSON calls ----
+
+  getStatus(): Promise<StatusReport> {
+    return this.request<StatusReport>('GET', '/status');
+  }
+
+  async listReviews(state: ReviewState): Promise<Review[]> {
+    if (!REVIEW_STATES.includes(state)) throw new TypeError(`state must be one of ${REVIEW_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+    const list = await this.request<{ data: Review[] }>('GET', `/reviews?state=${state}`);
+    return list.data;
+  }
+
+  resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review> {
+    requireId(id, 'id');
+    if (verdict !== 'approve' && verdict !== 'reject') throw new TypeError(`verdict must be approve or reject, got ${JSON.stringify(verdict)}`);
+    if (typeof decision?.by !== 'string' || decision.by.trim() === '') throw new TypeError('by must be the dispatcher\'s name');
+    const note = typeof decision.note === 'string' ? decision.note : '';
+    return this.request<Review>('POST', `/reviews/${encodeURIComponent(id)}/${verdict}`, { by: decision.by.trim(), note });
+  }
+
+  async listScreenings(limit: number): Promise<Screening[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new TypeError(`limit must be a whole number from 1 to 500, got ${limit}`);
+    const list = await this.request<{ data: Screening[] }>('GET', `/screenings?limit=${limit}`);
+    return list.data;
+  }
+
+  getScreening(id: string): Promise<Screening> {
+    requireId(id, 'id');
+    return this.request<Screening>('GET', `/screenings/${encodeURIComponent(id)}`);
+  }
+
+  dailyUsage(): Promise<DailyUsage> {
+    return this.request<DailyUsage>('GET', '/usage/daily');
+  }
+
+  pauseQueue(): Promise<StatusReport> {
+    return this.request<StatusReport>('POST', '/queue/pause', {});
+  }
+
+  resumeQueue(): Promise<StatusReport> {
+    return this.request<StatusReport>('POST', '/queue/resume', {});
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.requestTimeoutMs),
+        cache: 'no-store',
+      });
+    } catch (err) {
+      throw new IntakeError(`worker unreachable at ${this.base}: ${errorText(err)}`, 0, 'unreachable');
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text === '' ? null : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const e = (json as { error?: { code?: unknown; message?: unknown; param?: unknown } } | undefined)?.error;
+      const code = typeof e?.code === 'string' ? e.code : `http_${res.status}`;
+      const message = typeof e?.message === 'string' ? e.message : `${method} ${path} answered HTTP ${res.status}`;
+      throw new IntakeError(message, res.status, code, typeof e?.param === 'string' ? e.param : undefined);
+    }
+    if (json === undefined) throw new IntakeError(`${method} ${path} answered with a body that is not JSON`, res.status, 'bad_response');
+    return json as T;
+  }
+
+  // ---- events ----
+
+  onEvent(cb: (event: IntakeEvent) => void): () => void {
+    this.eventListeners.add(cb);
+    if (!this.running && !this.stopped) void this.runStream();
+    return () => {
+      this.eventListeners.delete(cb);
+    };
+  }
+
+  connectionState(): ConnectionState {
+    return this.state;
+  }
+
+  onConnectionChange(cb: (state: ConnectionState) => void): () => void {
+    this.stateListeners.add(cb);
+    return () => {
+      this.stateListeners.delete(cb);
+    };
+  }
+
+  /** Stop the event stream for good; JSON calls still work. */
+  close(): void {
+    this.stopped = true;
+    this.streamAbort?.abort();
+    this.wake?.();
+    this.setState('closed');
+  }
+
+  private setState(s: ConnectionState): void {
+    if (this.state === s) return;
+    this.state = s;
+    for (const cb of [...this.stateListeners]) {
+      try {
+        cb(s);
+      } catch {
+        /* a listener's failure must not stop the stream */
+      }
+    }
+  }
+
+  private async runStream(): Promise<void> {
+    this.running = true;
+    let attempt = 0;
+    let everOpened = false;
+    while (!this.stopped) {
+      this.setState(everOpened ? 'reconnecting' : 'connecting');
+      const outcome = await this.connectOnce();
+      if (outcome === 'opened') {
+        everOpened = true;
+        attempt = 0;
+      }
+      if (this.stopped) break;
+      if (outcome === 'unauthorized') {
+        this.setState('unauthorized');
+        break;
+      }
+      this.setState('reconnecting');
+      const delay = Math.max(this.serverRetryMs, backoffDelay(attempt, this.backoff, this.random));
+      attempt++;
+      await this.sleep(delay);
+    }
+    this.running = false;
+  }
+
+  /** One connection: resolves when it ends, whatever the cause. */
+  private async connectOnce(): Promise<'opened' | 'failed' | 'unauthorized'> {
+    const ctrl = new AbortController();
+    this.streamAbort = ctrl;
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const armIdle = (): void => {
+      if (idle !== undefined) clearTimeout(idle);
+      idle = setTimeout(() => ctrl.abort(), this.idleTimeoutMs);
+    };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.token}`,
+      accept: 'text/event-stream',
+      'cache-control': 'no-cache',
+    };
+    if (this.lastEventId !== '') headers['last-event-id'] = this.lastEventId;
+    let opened = false;
+    try {
+      armIdle();
+      const res = await fetch(`${this.base}/events`, { headers, signal: ctrl.signal, cache: 'no-store' });
+      if (res.status === 401 || res.status === 403) {
+        await res.body?.cancel().catch(() => undefined);
+        return 'unauthorized';
+      }
+      if (!res.ok || res.body === null) {
+        await res.body?.cancel().catch(() => undefined);
+        return 'failed';
+      }
+      opened = true;
+      this.setState('open');
+      const parser = new SseParser(
+        {
+          onMessage: (m) => this.deliver(m),
+          onRetry: (ms) => {
+            this.serverRetryMs = Math.min(ms, this.backoff.maxMs);
+          },
+        },
+        this.lastEventId,
+      );
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        armIdle();
+        parser.push(decoder.decode(value, { stream: true }));
+        this.lastEventId = parser.lastEventId;
+      }
+      parser.push(decoder.decode());
+      this.lastEventId = parser.lastEventId;
+    } catch {
+      /* network error, abort or idle timeout: the caller reconnects */
+    } finally {
+      if (idle !== undefined) clearTimeout(idle);
+      this.streamAbort = undefined;
+    }
+    return opened ? 'opened' : 'failed';
+  }
+
+  private deliver(m: SseMessage): void {
+    let data: unknown;
+    try {
+      data = JSON.parse(m.data);
+    } catch {
+      data = m.data; // not JSON: hand it over as text rather than drop it
+    }
+    const id = Number(m.id);
+    const event: IntakeEvent = { id: Number.isFinite(id) ? id : 0, event: m.event, data };
+    for (const cb of [...this.eventListeners]) {
+      try {
+        cb(event);
+      } catch {
+        /* one listener's failure must not stop the others */
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
+
+function requireId(id: unknown, param: string): void {
+  if (typeof id !== 'string' || id.trim() === '') throw new TypeError(`${param} must be a non-empty string`);
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${err.message} (${cause.message})` : err.message;
+  }
+  return String(err);
+}

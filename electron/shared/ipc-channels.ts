@@ -1,0 +1,44 @@
+import type { DailyUsage, IntakeEvent, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type { ConnectionState, DeskSettingsInput, DeskSettingsView, ReviewDecision, ReviewVerdict } from './bridge.js';
+
+/** IPC channel names shared by the preload and the main; one place so they cannot drift. */
+export const IpcChannel = {
+  getStatus: 'desk:get-status',
+  listReviews: 'desk:list-reviews',
+  resolveReview: 'desk:resolve-review',
+  listScreenings: 'desk:list-screenings',
+  getScreening: 'desk:get-screening',
+  dailyUsage: 'desk:daily-usage',
+  pauseQueue: 'desk:pause-queue',
+  resumeQueue: 'desk:resume-queue',
+  connectionState: 'desk:connection-state',
+  settingsGet: 'desk:settings-get',
+  settingsSave: 'desk:settings-save',
+  /** main → renderer pushes */
+  event: 'desk:event',
+  connection: 'desk:connection',
+  navigate: 'desk:navigate',
+} as const;
+
+/** What an invoke answers: errors travel as data, since IPC flattens thrown errors to a message. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { message: string; status: number; code: string; param?: string } };
+
+/** What the preload exposes as `window.desk`: results as data; the renderer wraps it into a DeskBridge. */
+export interface DeskIpcApi {
+  readonly kind: 'electron';
+  getStatus(): Promise<IpcResult<StatusReport>>;
+  listReviews(state: ReviewState): Promise<IpcResult<Review[]>>;
+  resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<IpcResult<Review>>;
+  listScreenings(limit: number): Promise<IpcResult<Screening[]>>;
+  getScreening(id: string): Promise<IpcResult<Screening>>;
+  dailyUsage(): Promise<IpcResult<DailyUsage>>;
+  pauseQueue(): Promise<IpcResult<StatusReport>>;
+  resumeQueue(): Promise<IpcResult<StatusReport>>;
+  connectionState(): Promise<ConnectionState>;
+  onEvent(cb: (event: IntakeEvent) => void): () => void;
+  onConnectionChange(cb: (state: ConnectionState) => void): () => void;
+  /** The tray asks the window to show a view (desk, queue, quota, settings). */
+  onNavigate(cb: (view: string) => void): () => void;
+  settingsGet(): Promise<IpcResult<DeskSettingsView>>;
+  settingsSave(input: DeskSettingsInput): Promise<IpcResult<DeskSettingsView>>;
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { Notifier, conditionsFrom } from '../../electron/main/notifier.js';
+import type { StatusReport } from '../../shared/screening.js';
+
+function status(pending: number, quota: Partial<StatusReport['quota']> = {}, service: Partial<StatusReport['service']> = {}): StatusReport {
+  return {
+    object: 'status',
+    environment: 'live',
+    queue: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0, paused: false },
+    quota: { livemode: true, monthly_quota: 1000, used: 100, remaining: 900, resets_at: '2025-04-01T00:00:00Z', gate: 'open', reserve: 50, updated_at: null, ...quota },
+    rate_limit: { per_minute: 60, remaining: 60, resets_at: null },
+    reviews: { pending },
+    service: { reachable: true, checked_at: null, last_error: null, key_rejected: false, ...service },
+  };
+}
+
+const W = 'http://127.0.0.1:8787';
+const open = (s: StatusReport) => conditionsFrom({ status: s, connection: 'open', workerUrl: W });
+
+describe('notifier de-duplication', () => {
+  it('raises "review" once when reviews start pending, and again only after they cleared', () => {
+    const n = new Notifier();
+    expect(n.update(open(status(0)))).toEqual([]);
+    const first = n.update(open(status(1)));
+    expect(first.map((x) => x.condition)).toEqual(['reviews_pending']);
+    expect(first[0]?.command).toBe('open-desk');
+    expect(first[0]?.body).toContain('1 carrier');
+    expect(n.update(open(status(2)))).toEqual([]);
+    expect(n.update(open(status(5)))).toEqual([]);
+    expect(n.update(open(status(0)))).toEqual([]);
+    expect(n.update(open(status(1))).map((x) => x.condition)).toEqual(['reviews_pending']);
+  });
+
+  it('raises quota low, then exhausted, and not low again on the way out of exhaustion', () => {
+    const n = new Notifier();
+    expect(n.update(open(status(0, { remaining: 80, used: 920 }))).map((x) => x.condition)).toEqual(['quota_low']);
+    expect(n.update(open(status(0, { remaining: 40, used: 960 })))).toEqual([]);
+    const ex = n.update(open(status(0, { remaining: 0, used: 1000, gate: 'closed' })));
+    expect(ex.map((x) => [x.condition, x.urgency])).toEqual([['quota_exhausted', 'critical']]);
+    expect(ex[0]?.body).toContain('Apr 1, 00:00 UTC');
+    // Quota raised a little: still low, but "low" was already said.
+    expect(n.update(open(status(0, { remaining: 30, monthly_quota: 1030, gate: 'reserve' })))).toEqual([]);
+    // New month: all clear, and the next low is news again.
+    expect(n.update(open(status(0, { remaining: 1000, used: 0 })))).toEqual([]);
+    expect(n.update(open(status(0, { remaining: 10, used: 990 }))).map((x) => x.condition)).toEqual(['quota_low']);
+  });
+
+  it('goes straight to exhausted without a separate low notification', () => {
+    const n = new Notifier();
+    expect(n.update(open(status(0, { remaining: 0, used: 1000, gate: 'closed' }))).map((x) => x.condition)).toEqual(['quota_exhausted']);
+  });
+
+  it('raises service unavailable for /v1 down, key rejected or the worker lost; once per outage', () => {
+    const n = new Notifier();
+    const down = n.update(open(status(0, {}, { reachable: false, last_error: 'HTTP 503' })));
+    expect(down.map((x) => x.condition)).toEqual(['service_unavailable']);
+    expect(down[0]?.body).toContain('HTTP 503');
+    expect(n.update(open(status(0, {}, { key_rejected: true })))).toEqual([]);
+    expect(n.update(conditionsFrom({ status: status(0), connection: 'reconnecting', workerUrl: W }))).toEqual([]);
+    expect(n.update(open(status(0)))).toEqual([]);
+    const lost = n.update(conditionsFrom({ status: status(0), connection: 'reconnecting', workerUrl: W }));
+    expect(lost.map((x) => x.condition)).toEqual(['service_unavailable']);
+    expect(lost[0]?.body).toContain(W);
+  });
+
+  it('does not take a stale status for news, nor for all clear, while the worker is away', () => {
+    const n = new Notifier();
+    n.update(open(status(2)));
+    expect(n.activeConditions()).toEqual(['reviews_pending']);
+    // While reconnecting the old status says nothing about reviews: they stay raised…
+    n.update(conditionsFrom({ status: status(0), connection: 'reconnecting', workerUrl: W }));
+    expect(n.activeConditions()).toEqual(['reviews_pending', 'service_unavailable']);
+    // …and come back without a second notification.
+    expect(n.update(open(status(2))).map((x) => x.condition)).toEqual([]);
+  });
+
+  it('says nothing during the first connection attempt', () => {
+    const n = new Notifier();
+    expect(n.update(conditionsFrom({ status: null, connection: 'connecting', workerUrl: W }))).toEqual([]);
+  });
+});
