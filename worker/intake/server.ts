@@ -9,6 +9,8 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { parseCarrierQuery } from '../../shared/carrier-id.js';
@@ -37,6 +39,7 @@ import {
 } from './schemas.js';
 import { UI_CSP, readUiFile } from './static-ui.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
+import { registerWatchRoutes, watchOf } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
 
@@ -92,6 +95,23 @@ function sendError(reply: FastifyReply, e: HttpError): void {
   void reply.code(e.statusCode).type(JSON_TYPE).send(e.body());
 }
 
+/** Answers a request Node's HTTP parser refused, in the `{"error":{"code","message"}}` shape. */
+function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'the request headers are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'the request was not received in time']
+        : [400, 'invalid_request', 'the request is not valid HTTP'];
+  const body = JSON.stringify({ error: { code, message } });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy(err);
+}
+
 function checkCallbackUrl(raw: string): string {
   let u: URL;
   try {
@@ -127,6 +147,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // Bad percent-encoding in the path: our JSON error, not Fastify's.
     frameworkErrors: (err, _req, reply) => sendError(reply, toHttpError(err)),
     return503OnClosing: true,
+    // A dashboard left open keeps connections alive; shutting down must not wait for it.
+    forceCloseConnections: true,
+    // Broken HTTP (bad request line or headers, headers over 16 KiB): our JSON error shape too.
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
@@ -306,6 +330,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         return reply.code(503).send({ status: 'down', ...h, error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` } });
       },
     );
+
+    // watch hook: /watchlist, /changes, /blocks (docs/watchlist.md).
+    const watch = watchOf(screener);
+    if (watch) registerWatchRoutes(r, watch);
 
     r.get('/openapi.json', { schema: { hide: true } }, async () => r.swagger());
 

@@ -129,7 +129,8 @@ export class QuotaGate {
     return {
       livemode: this.opts.live,
       monthly_quota: limit,
-      used: h.used !== undefined ? Number(h.used) : limit !== null && remaining !== null ? limit - remaining : null,
+      // Headers update `remaining` on every live answer, `used` only comes with a usage poll.
+      used: limit !== null && remaining !== null ? Math.max(0, limit - remaining) : h.used !== undefined ? Number(h.used) : null,
       remaining,
       resets_at: nextMonthStart(now).toISOString(),
       gate,
