@@ -9,6 +9,7 @@ import type { SvcErrorBody, SvcUsage } from '../shared/svc-contract.js';
 import { AccountRegistry, type AuthFailure } from './accounts.js';
 import { FaultInjector } from './fault-injector.js';
 import { canonicalDot, liveCarrier, liveCarrierByMc } from './live-carriers.js';
+import { DatedChanges } from './dated-changes.js';
 import { MonthlyQuotaLedger } from './quota-ledger.js';
 import { FixedWindowRateLimiter, type RateDecision } from './rate-limiter.js';
 import { SANDBOX_OUTAGE_DOT, sandboxByDot, sandboxByMc } from './sandbox-carriers.js';
@@ -80,6 +81,9 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
   const limiter = new FixedWindowRateLimiter(opts.rateWindowMs ?? DEFAULT_RATE_WINDOW_MS, now);
   const ledger = new MonthlyQuotaLedger(now);
   const faults = new FaultInjector(opts.faults);
+  // Live records that get worse from a date on (relative to this start for the default set).
+  const dated = new DatedChanges(opts.datedChanges, now());
+  const live = (p: CarrierProfile | undefined): CarrierProfile | undefined => (p ? dated.apply(p, now()) : undefined);
   const sleeps = new Sleeps();
   const defaultRate = opts.ratePerMinute ?? DEFAULT_RATE_PER_MINUTE[mode];
   const defaultQuota = opts.monthlyQuota ?? DEFAULT_MONTHLY_QUOTA;
@@ -130,11 +134,11 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     if ('dot' in q) {
       const dot = canonicalDot(q.dot);
       if (mode === 'sandbox' && dot === SANDBOX_OUTAGE_DOT) return { outage: true };
-      const profile = mode === 'sandbox' ? sandboxByDot(dot) : liveCarrier(dot);
+      const profile = mode === 'sandbox' ? sandboxByDot(dot) : live(liveCarrier(dot));
       return profile ? { profile } : { notFound: `No carrier with DOT number ${dot}.` };
     }
     const mc = `MC${q.mcDigits}`;
-    const profile = mode === 'sandbox' ? sandboxByMc(mc) : liveCarrierByMc(q.mcDigits);
+    const profile = mode === 'sandbox' ? sandboxByMc(mc) : live(liveCarrierByMc(q.mcDigits));
     return profile ? { profile } : { notFound: `No carrier with MC number ${mc}.` };
   }
 

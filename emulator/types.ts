@@ -47,6 +47,12 @@ export interface EmulatorOptions {
   monthlyQuota?: number;
   now?: () => Date;
   faults?: EmulatorFaults;
+  /**
+   * Live mode: carriers whose record gets worse from a date on (emulator/dated-changes.ts).
+   * Unset: a deterministic ~3% of carriers change on a day 1–30 days after the instance
+   * started; `[]`: nothing changes.
+   */
+  datedChanges?: Array<{ dot: string; from: string; change: 'authority_revoked' | 'insurance_lapsed' | 'safety_downgrade' }>;
   logger?: boolean;
 }
 

@@ -104,6 +104,8 @@ export type IntakeEventName =
   | 'review.resolved'
   | 'quota.changed'
   | 'queue.changed'
+  | 'carrier.changed'
+  | 'change.acknowledged'
   | (string & {});
 
 export interface IntakeEvent<T = unknown> {
@@ -115,4 +117,80 @@ export interface IntakeEvent<T = unknown> {
 /** Error body of the intake API. */
 export interface IntakeErrorBody {
   error: { code: string; message: string; param?: string };
+}
+
+// ---- watch list, carrier changes, local do-not-use list (docs/watchlist.md) ----
+
+/** What one scored screening said about a carrier: the state a change is measured against. */
+export interface CarrierSnapshot {
+  /** The tender action the /v1 score alone leads to (shared/tender-rules.ts), local blocks aside. */
+  action: TenderAction;
+  hold_reason: HoldReason | null;
+  decision: string;
+  score: number | null;
+  grade: string | null;
+  knockout_codes: string[];
+  model_version: string;
+  screening_id: string;
+  /** When /v1 produced the score (the screening's score_fetched_at). */
+  fetched_at: string;
+}
+
+export interface WatchEntry {
+  object: 'watch_entry';
+  dot_number: string | null;
+  /** Known when added by MC number or seen in a score. */
+  mc_number: string | null;
+  note: string | null;
+  /** Added by the TMS (POST /watchlist): watched until removed. */
+  manual: boolean;
+  added_at: string;
+  last_tender_at: string | null;
+  /** last_tender_at + SCREEN_WATCH_DAYS; null for a manual entry never tendered. */
+  watch_until: string | null;
+  last_checked_at: string | null;
+  /** When the daily re-screen of this carrier is next due. */
+  next_check_at: string;
+  /** The latest scored state; null until one is seen. */
+  last: CarrierSnapshot | null;
+}
+
+export type ChangeReason = 'action_changed' | 'decision_changed' | 'new_knockout' | 'grade_drop' | 'model_version_changed' | (string & {});
+
+export interface ChangeTender {
+  tender_id: string;
+  screening_id: string;
+  screened_at: string;
+}
+
+export interface CarrierChange {
+  object: 'carrier_change';
+  id: string;
+  dot_number: string | null;
+  mc_number: string | null;
+  legal_name: string | null;
+  reasons: ChangeReason[];
+  before: CarrierSnapshot;
+  after: CarrierSnapshot;
+  /** The screening that saw the change. */
+  screening_id: string;
+  /** Tenders of the last SCREEN_WATCH_DAYS days that used this carrier. */
+  tenders: ChangeTender[];
+  state: 'new' | 'acknowledged';
+  acknowledged_by: string | null;
+  acknowledged_at: string | null;
+  detected_at: string;
+}
+
+export interface LocalBlock {
+  object: 'local_block';
+  id: string;
+  dot_number: string | null;
+  mc_number: string | null;
+  reason: string;
+  state: 'active' | 'lifted';
+  blocked_by: string;
+  blocked_at: string;
+  lifted_by: string | null;
+  lifted_at: string | null;
 }

@@ -49,3 +49,15 @@ export function actionWithoutScore(cause: NoScoreCause): ActionVerdict {
   if (cause === 'carrier_not_found') return BLOCK;
   return hold(cause);
 }
+
+/** The screening error code of a local block (the broker's own do-not-use list). */
+export const LOCAL_BLOCK_CODE = 'local_block';
+
+/**
+ * A carrier on the local do-not-use list is blocked whatever /v1 says (or would say: it is
+ * checked before any /v1 call). No hold, no review item; the reason rides in the screening's
+ * error `{ code: 'local_block', message }`.
+ */
+export function actionForLocalBlock(): ActionVerdict {
+  return BLOCK;
+}

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
@@ -19,6 +20,8 @@ import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import { openStore, type Store } from './store/index.js';
 import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
+import { readSecret } from './intake/token-file.js';
+import { WatchService, type WatchOptions } from './watch/index.js';
 
 export { UnavailableError } from './screener-types.js';
 export type { Screener } from './screener-types.js';
@@ -44,6 +47,8 @@ export interface ScreenerOptions {
   svcTimeoutMs?: number;
   /** Override the wait between /v1 retries (tests). */
   svcBackoff?: { baseMs?: number; capMs?: number; jitterMs?: number };
+  /** watch hook: re-screen tick, carrier.changed callback secret and backoff (docs/watchlist.md). */
+  watch?: WatchOptions;
 }
 
 /** Flat input for producers in the same process: `screen({ dot_number: '1000003' })`. */
@@ -70,6 +75,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   screen(input: ScreeningInput | ScreeningRequest, o?: { waitMs?: number }): Promise<Screening>;
   reconcile(): Promise<{ requeued: number; ended: number }>;
   pollUsage(): Promise<void>;
+  /** watch hook: watch list, changes, local blocks. */
+  watch: WatchService;
 }> {
   const now = opts.now ?? (() => new Date());
   const logger = opts.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
@@ -128,6 +135,22 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   await events.start(subscriber);
   const queue = new ScreeningQueue(producer, prefix);
   const callbacks = opts.callbacks?.({ connection: blocking, prefix, store, logger });
+  // watch hook: the watch list, its daily re-screen, change alerts, local blocks.
+  const watch = new WatchService({
+    env: environment,
+    store,
+    events,
+    gate,
+    connection: blocking,
+    prefix,
+    logger,
+    now,
+    watchDays: config.watchDays,
+    ratePerMinute,
+    enqueue: (id, priority) => queue.add(id, priority),
+    ...opts.watch,
+    callbackSecret: opts.watch?.callbackSecret ?? config.callbackSecret ?? readSecret(dirname(config.dbPath), 'callback-secret'),
+  });
 
   let lastQuotaEvent = 0;
   const pipeline = new ScreeningPipeline({
@@ -139,6 +162,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     events,
     service,
     callbacks,
+    watch,
     cacheTtlMs: config.cacheTtlMs,
     staleIfErrorMs: config.staleIfErrorMs,
     notFoundTtlMs: NOT_FOUND_TTL_MS,
@@ -161,6 +185,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
 
   async function pollUsage(): Promise<void> {
     try {
+      // Every request counts against the rate limit: none while the service asked us to hold off.
+      if ((await service.holdOffUntil()) !== null) return;
       const { body, limits } = await client.getUsage();
       await gate.observeUsage(body);
       await service.limits(limits);
@@ -203,6 +229,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       pauseQueue: (ms) => queue.queue.rateLimit(ms),
     });
     callbacks?.startWorker?.();
+    await watch.startWorkers(); // watch hook
     const every = (ms: number, f: () => Promise<unknown>): void => {
       const t = setInterval(() => void f().catch((e: unknown) => logger.warn({ err: String(e) }, 'periodic task failed')), ms);
       t.unref();
@@ -212,6 +239,26 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     every(USAGE_POLL_MS, pollUsage);
     // Catch up at once on what a previous run left behind.
     void reconciler.run().catch((e: unknown) => logger.warn({ err: String(e) }, 'reconciler failed'));
+    // Redis is back (maybe empty, after a restart without persistence): queue again at once what
+    // SQLite accepted, and once more when the screenings accepted just before the outage are
+    // past the reconciler's grace period, rather than waiting for the next periodic pass.
+    producer.on('ready', () => {
+      logger.info('Redis connection is back: reconciling');
+      const pass = (): void => void reconciler.run().catch((e: unknown) => logger.warn({ err: String(e) }, 'reconciler failed'));
+      pass();
+      const t = setTimeout(pass, 6_000);
+      t.unref();
+      timers.push(t);
+    });
+  }
+
+  /** Refuse at once while Redis is down: the worker's connection would hold the command until it is back. */
+  async function redisUp(what: string): Promise<void> {
+    try {
+      await producer.ping();
+    } catch {
+      throw new UnavailableError(`the queue (Redis) is unavailable: ${what}, try again`);
+    }
   }
 
   async function queueChanged(): Promise<void> {
@@ -222,6 +269,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     environment,
     store,
     events,
+    watch,
 
     async submit(req: ScreeningRequest): Promise<Screening> {
       // Refuse before writing anything when Redis cannot take the job.
@@ -230,7 +278,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       } catch {
         throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
       }
-      const cached = req.refresh ? undefined : pipeline.cachedResult(req.query);
+      // watch hook: a locally blocked carrier is answered at once, without /v1.
+      const cached = watch.applyLocalBlock(req.query) ?? (req.refresh ? undefined : pipeline.cachedResult(req.query));
       const s = store.insertScreening({
         query: req.query,
         tender_id: req.tender_id ?? null,
@@ -277,6 +326,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     },
 
     async resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null): Promise<Review> {
+      // The decision's event and callback need Redis: without it, change nothing.
+      await redisUp('the review was not changed');
       const review = store.resolveReview(id, decision === 'approve' ? 'approved' : 'rejected', by, note);
       await events.publish('review.resolved', review);
       if (review.screening.callback_url && callbacks) await callbacks.enqueue(review.screening, 'review.resolved');
@@ -284,7 +335,10 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     },
 
     async status(): Promise<StatusReport> {
-      const [q, quota, svcState] = await Promise.all([queue.counts(), gate.status(), service.report()]);
+      await redisUp('the status cannot be read');
+      const [q, quota, svcState] = await Promise.all([queue.counts(), gate.status(), service.report()]).catch(() => {
+        throw new UnavailableError('the queue (Redis) is unavailable: the status cannot be read, try again');
+      });
       return {
         object: 'status',
         environment,
@@ -303,11 +357,13 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     },
 
     async pause(): Promise<void> {
+      await redisUp('the queue was not paused');
       await queue.pause();
       await queueChanged();
     },
 
     async resume(): Promise<void> {
+      await redisUp('the queue was not resumed');
       await queue.resume();
       await queueChanged();
     },
@@ -334,6 +390,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       for (const t of timers) clearInterval(t);
       await worker?.close();
       await callbacks?.close();
+      await watch.close(); // watch hook
       await queue.close().catch(() => {});
       await events.close();
       await client.close();

@@ -39,6 +39,7 @@ import {
 } from './schemas.js';
 import { UI_CSP, readUiFile } from './static-ui.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
+import { registerWatchRoutes, watchOf } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
 
@@ -330,6 +331,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       },
     );
 
+    // watch hook: /watchlist, /changes, /blocks (docs/watchlist.md).
+    const watch = watchOf(screener);
+    if (watch) registerWatchRoutes(r, watch);
 
     r.get('/openapi.json', { schema: { hide: true } }, async () => r.swagger());
 

@@ -30,6 +30,16 @@ export interface CallbackSink {
   enqueue(screening: Screening, kind: 'screening.completed' | 'review.resolved'): Promise<void>;
 }
 
+/** Hooks of worker/watch (docs/watchlist.md): local do-not-use list, watch list, change alerts. */
+export interface WatchHooks {
+  /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
+  applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
+  /** False when a hold of this screening must not open a review item (a watch re-screen). */
+  wantsReview(s: Screening, r: ScreeningResult): boolean;
+  /** The screening is final: watch membership and change detection. Idempotent. */
+  finished(s: Screening): Promise<void>;
+}
+
 export interface PipelineDeps {
   env: Env;
   store: Store;
@@ -39,6 +49,8 @@ export interface PipelineDeps {
   events: SharedEventFeed;
   service: ServiceState;
   callbacks: CallbackSink | undefined;
+  /** watch hook: local blocks, watch list, change detection. */
+  watch?: WatchHooks;
   cacheTtlMs: number;
   staleIfErrorMs: number;
   notFoundTtlMs: number;
@@ -53,6 +65,12 @@ export interface PipelineDeps {
 }
 
 export type ProcessResult = { done: Screening } | { rateLimited: number };
+
+/**
+ * The longest Retry-After a queued screening waits out (the queue's maximumRateLimitDelay).
+ * A longer one ends screenings on their fallback instead of parking the TMS for an hour.
+ */
+export const LONGEST_RATE_LIMIT_WAIT_MS = 60_000;
 
 function errorOf(e: SvcError): ScreeningError {
   return { code: e.code ?? e.kind, message: e.message, request_id: e.requestId };
@@ -86,11 +104,22 @@ export class ScreeningPipeline {
     if (s.status === 'done') {
       // A re-run after a crash: the record is final, only make sure the TMS hears of it.
       await this.#notifyTms(s, 'screening.completed');
+      await this.#watchFinished(s); // watch hook
       return { done: s };
     }
     store.markActive(id);
+    // watch hook: a local block wins before any /v1 call (no quota spent).
+    const blocked = this.d.watch?.applyLocalBlock(s.query);
+    if (blocked) return { done: await this.finish(id, blocked) };
     const cached = s.refresh ? undefined : this.cachedResult(s.query);
     if (cached) return { done: await this.finish(id, cached) };
+
+    // The service asked us (Retry-After) to stay away longer than a screening can wait.
+    const holdOff = await this.d.service.holdOffUntil();
+    if (holdOff !== null) {
+      const error = { code: 'rate_limit_exceeded', message: `/v1 asked for no calls until ${new Date(holdOff).toISOString()} (Retry-After)`, request_id: null };
+      return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
+    }
 
     const admission = await this.d.gate.admit(s.priority);
     if (!admission.ok) {
@@ -105,7 +134,12 @@ export class ScreeningPipeline {
       () => this.#lookup(s.query),
       (o) => o.kind !== 'rate_limited',
     );
-    if (outcome.kind === 'rate_limited' && !opts.lastChance) return { rateLimited: outcome.retryAfterMs };
+    if (outcome.kind === 'rate_limited') {
+      // A wait the queue can take: the job waits and asks again.
+      if (!opts.lastChance && outcome.retryAfterMs <= LONGEST_RATE_LIMIT_WAIT_MS) return { rateLimited: outcome.retryAfterMs };
+      // Longer: nobody calls /v1 before then, and this screening ends now on its fallback.
+      if (outcome.retryAfterMs > LONGEST_RATE_LIMIT_WAIT_MS) await this.d.service.holdOff(this.d.now().getTime() + outcome.retryAfterMs);
+    }
     return { done: await this.finish(id, this.#resultOf(s.query, outcome)) };
   }
 
@@ -120,10 +154,14 @@ export class ScreeningPipeline {
   /** Record the result (once), open a review for a hold, tell SSE clients and the TMS. */
   async finish(id: string, r: ScreeningResult): Promise<Screening> {
     const { store, events } = this.d;
+    // watch hook: a local block wins over the service's answer; watch re-screens rarely open reviews.
+    const watch = this.d.watch;
+    const before = watch ? store.getScreening(id) : undefined;
+    if (watch && before) r = watch.applyLocalBlock(before.query, r) ?? r;
     // The review item first: a crash between the two leaves a screening that is re-run,
     // and creating the review again is a no-op.
     let createdReview = undefined;
-    if (r.action === 'hold') {
+    if (r.action === 'hold' && (!watch || !before || watch.wantsReview(before, r))) {
       const { review, created } = store.createReview(id, r.hold_reason ?? 'manual_review');
       if (created) createdReview = review;
     }
@@ -133,10 +171,21 @@ export class ScreeningPipeline {
       { screening: id, query: screening.query, action: r.action, hold_reason: r.hold_reason, source: r.source, error: r.error?.code },
       'screening done',
     );
+    // watch hook, before screening.completed: whoever sees that event sees the watch list updated.
+    await this.#watchFinished(screening);
     if (createdReview) await events.publish('review.created', { ...createdReview, screening });
     await events.publish('screening.completed', screening);
     await this.#notifyTms(screening, 'screening.completed');
     return screening;
+  }
+
+  /** watch hook: the screening is final; a failure here never undoes it. */
+  async #watchFinished(s: Screening): Promise<void> {
+    try {
+      await this.d.watch?.finished(s);
+    } catch (e) {
+      this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
+    }
   }
 
   async #notifyTms(s: Screening, kind: 'screening.completed' | 'review.resolved'): Promise<void> {

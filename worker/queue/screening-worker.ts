@@ -1,7 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ScreeningPipeline } from './screening-pipeline.js';
+import { LONGEST_RATE_LIMIT_WAIT_MS, type ScreeningPipeline } from './screening-pipeline.js';
 import { SCREENINGS_QUEUE, type ScreeningJobData } from './screening-queue.js';
 
 /**
@@ -51,7 +51,7 @@ export function startScreeningWorker(o: ScreeningWorkerOptions): Worker<Screenin
       limiter: { max: o.ratePerWindow, duration: o.rateWindowMs },
       maxStartedAttempts: MAX_STARTS,
       // A Retry-After far in the future must not park the queue forever.
-      maximumRateLimitDelay: 60_000,
+      maximumRateLimitDelay: LONGEST_RATE_LIMIT_WAIT_MS,
     },
   );
   worker.on('failed', (job, err) => {

@@ -51,6 +51,21 @@ export class ServiceState {
     if (Object.keys(f).length > 0) await this.#redis.hset(this.#key, f);
   }
 
+  /**
+   * The service said (Retry-After) not to call before `untilMs`, further off than a screening
+   * can wait: every process holds off its /v1 calls until then.
+   */
+  async holdOff(untilMs: number): Promise<void> {
+    const ms = Math.ceil(untilMs - this.now().getTime());
+    if (ms > 0) await this.#redis.set(`${this.#key}:hold-off`, String(untilMs), 'PX', ms);
+  }
+
+  /** ms epoch until which no /v1 call may be made, or null. */
+  async holdOffUntil(): Promise<number | null> {
+    const v = Number(await this.#redis.get(`${this.#key}:hold-off`));
+    return Number.isFinite(v) && v > this.now().getTime() ? v : null;
+  }
+
   async report(): Promise<{ service: StatusReport['service']; rate_limit: StatusReport['rate_limit'] }> {
     const h = await this.#redis.hgetall(this.#key);
     const num = (v: string | undefined): number | null => (v === undefined || v === '' ? null : Number(v));

@@ -103,6 +103,80 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'watch list, carrier changes, local blocks',
+    sql: `
+      -- Carriers re-screened daily (docs/watchlist.md). carrier_key: 'dot:<n>' (leading zeros
+      -- dropped), or 'mc:MC<n>' until the carrier's DOT number is known.
+      CREATE TABLE watch_entries (
+        carrier_key     TEXT PRIMARY KEY,
+        dot_number      TEXT,
+        mc_number       TEXT,
+        note            TEXT,
+        manual          INTEGER NOT NULL DEFAULT 0,
+        added_at        TEXT NOT NULL,
+        last_tender_at  TEXT,
+        watch_until     TEXT,
+        last_checked_at TEXT,
+        next_check_at   TEXT NOT NULL,
+        last_state      TEXT
+      ) WITHOUT ROWID;
+      CREATE INDEX watch_entries_due ON watch_entries (next_check_at);
+
+      -- Which tender screenings used a carrier: the tenders a change callback names.
+      CREATE TABLE watch_tenders (
+        screening_id TEXT PRIMARY KEY,
+        carrier_key  TEXT NOT NULL,
+        tender_id    TEXT NOT NULL,
+        callback_url TEXT,
+        created_at   TEXT NOT NULL
+      );
+      CREATE INDEX watch_tenders_by_carrier ON watch_tenders (carrier_key, created_at);
+
+      -- Screenings the watch scheduler started (tender_id NULL, priority background, refresh).
+      CREATE TABLE watch_screenings (
+        screening_id TEXT PRIMARY KEY,
+        carrier_key  TEXT NOT NULL,
+        created_at   TEXT NOT NULL
+      ) WITHOUT ROWID;
+
+      -- One row per change seen; the observing screening makes it unique (a re-run adds none).
+      CREATE TABLE carrier_changes (
+        id              TEXT PRIMARY KEY,
+        carrier_key     TEXT NOT NULL,
+        dot_number      TEXT,
+        mc_number       TEXT,
+        legal_name      TEXT,
+        screening_id    TEXT NOT NULL UNIQUE,
+        reasons         TEXT NOT NULL,
+        before_state    TEXT NOT NULL,
+        after_state     TEXT NOT NULL,
+        tenders         TEXT NOT NULL,
+        state           TEXT NOT NULL CHECK (state IN ('new', 'acknowledged')),
+        acknowledged_by TEXT,
+        acknowledged_at TEXT,
+        detected_at     TEXT NOT NULL
+      );
+      CREATE INDEX carrier_changes_by_state ON carrier_changes (state, detected_at);
+
+      -- The local do-not-use list. Lifting is recorded, never deleted; one active block per carrier.
+      CREATE TABLE local_blocks (
+        id          TEXT PRIMARY KEY,
+        carrier_key TEXT NOT NULL,
+        dot_number  TEXT,
+        mc_number   TEXT,
+        reason      TEXT NOT NULL,
+        blocked_by  TEXT NOT NULL,
+        blocked_at  TEXT NOT NULL,
+        lifted_by   TEXT,
+        lifted_at   TEXT
+      );
+      CREATE UNIQUE INDEX local_blocks_one_active ON local_blocks (carrier_key) WHERE lifted_at IS NULL;
+      CREATE INDEX local_blocks_active_dot ON local_blocks (dot_number) WHERE lifted_at IS NULL;
+      CREATE INDEX local_blocks_active_mc ON local_blocks (mc_number) WHERE lifted_at IS NULL;
+    `,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

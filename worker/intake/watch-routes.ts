@@ -1,0 +1,224 @@
+import { Type } from 'typebox';
+import { normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
+import type { Screener } from '../screener-types.js';
+import { WatchConflictError } from '../store/watch-store.js';
+import type { WatchService } from '../watch/index.js';
+import { HttpError, badRequest, notFound } from './http-error.js';
+import { ErrorBody, ListOf, NoQuery } from './schemas.js';
+import type { IntakeApp } from './server.js';
+
+/**
+ * Intake routes of the watch list, carrier changes and the local do-not-use list
+ * (docs/watchlist.md). Same auth, validation and error shapes as the other routes.
+ */
+
+const DotNumber = Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Type.Integer({ minimum: 0, maximum: 99_999_999 })], {
+  description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
+});
+const McNumber = Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' });
+const By = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'who did it: 1 to 100 characters, not only spaces' });
+const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'a whole number from 1 to 500 (default 100)' }));
+
+export const WatchAddBody = Type.Object(
+  {
+    dot_number: Type.Optional(DotNumber),
+    mc_number: Type.Optional(McNumber),
+    note: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'a note of at most 500 characters' })),
+  },
+  { additionalProperties: false, description: 'Exactly one of dot_number or mc_number.' },
+);
+
+export const BlockBody = Type.Object(
+  {
+    dot_number: Type.Optional(DotNumber),
+    mc_number: Type.Optional(McNumber),
+    by: By,
+    reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'why: 1 to 500 characters, not only spaces' }),
+  },
+  { additionalProperties: false, description: 'Exactly one of dot_number or mc_number, who blocks and why.' },
+);
+
+export const LiftBody = Type.Object({ by: By }, { additionalProperties: false });
+export const AcknowledgeBody = Type.Object({ by: By }, { additionalProperties: false });
+
+export const CarrierParams = Type.Object({
+  dot: Type.String({
+    pattern: '^(\\d{1,8}|[Mm][Cc][-\\s]?\\d{1,8})$',
+    description: 'a DOT number (1 to 8 digits) or an MC number ("MC" and 1 to 8 digits)',
+  }),
+});
+
+export const CHANGE_ID = '^chg_[a-z2-7]{26}$';
+export const ChangeParams = Type.Object({
+  id: Type.String({ pattern: CHANGE_ID, description: 'a change id: "chg_" and 26 characters a–z, 2–7' }),
+});
+
+export const WatchListQuery = Type.Object({ limit: Limit }, { additionalProperties: false });
+export const ChangeListQuery = Type.Object(
+  {
+    state: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('acknowledged')], { description: 'new or acknowledged' })),
+    limit: Limit,
+  },
+  { additionalProperties: false },
+);
+export const BlockListQuery = Type.Object(
+  {
+    state: Type.Optional(
+      Type.Union([Type.Literal('active'), Type.Literal('lifted'), Type.Literal('all')], { description: 'active (default), lifted or all' }),
+    ),
+    limit: Limit,
+  },
+  { additionalProperties: false },
+);
+
+// Response shapes (documentation only, like schemas.ts).
+const Open = (name: string, description: string) =>
+  Type.Object({ object: Type.Literal(name) }, { additionalProperties: true, description });
+export const WatchEntrySchema = Open('watch_entry', 'WatchEntry (shared/screening.ts)');
+export const CarrierChangeSchema = Open('carrier_change', 'CarrierChange (shared/screening.ts)');
+export const LocalBlockSchema = Open('local_block', 'LocalBlock (shared/screening.ts)');
+export const WatchRemovedSchema = Type.Object({
+  object: Type.Literal('watch_entry_removed'),
+  dot_number: Type.Union([Type.String(), Type.Null()]),
+  mc_number: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** A carrier path parameter: DOT digits, or an MC number. */
+function carrierOfParam(value: string): CarrierQuery {
+  try {
+    return /^\d+$/.test(value) ? { dot_number: normalizeDot(value) } : { mc_number: normalizeMc(value) };
+  } catch {
+    throw badRequest('path parameter "dot" must be a DOT number (1 to 8 digits) or an MC number', 'dot');
+  }
+}
+
+function conflict(e: unknown): never {
+  if (e instanceof WatchConflictError) throw new HttpError(409, e.code, e.message);
+  throw e;
+}
+
+/** The watch service of a screener built by createScreener, if it has one. */
+export function watchOf(screener: Screener): WatchService | undefined {
+  return (screener as Screener & { watch?: WatchService }).watch;
+}
+
+export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
+  const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
+  const bodyErrors = { 413: ErrorBody, 415: ErrorBody, ...errors };
+
+  // ---- watch list ----
+  r.get(
+    '/watchlist',
+    { schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
+    async (req) => ({ object: 'list' as const, data: watch.list(req.query.limit ?? 100) }),
+  );
+
+  r.post(
+    '/watchlist',
+    {
+      schema: {
+        summary: 'Watch a carrier until removed',
+        description: '201 when added, 200 when it was already watched (the note is kept unless a new one is sent).',
+        querystring: NoQuery,
+        body: WatchAddBody,
+        response: { 200: WatchEntrySchema, 201: WatchEntrySchema, ...bodyErrors },
+      },
+    },
+    async (req, reply) => {
+      const query = parseCarrierQuery(req.body);
+      const { entry, created } = watch.add(query, req.body.note?.trim() || null);
+      return reply.code(created ? 201 : 200).send(entry);
+    },
+  );
+
+  r.delete(
+    '/watchlist/:dot',
+    { schema: { summary: 'Stop watching a carrier (a later tender puts it back)', params: CarrierParams, querystring: NoQuery, response: { 200: WatchRemovedSchema, ...errors } } },
+    async (req) => {
+      const query = carrierOfParam(req.params.dot);
+      if (!watch.remove(query)) throw notFound(`carrier ${req.params.dot} is not on the watch list`);
+      return {
+        object: 'watch_entry_removed' as const,
+        dot_number: 'dot_number' in query ? query.dot_number : null,
+        mc_number: 'mc_number' in query ? query.mc_number : null,
+      };
+    },
+  );
+
+  // ---- changes (the tray's Changes list) ----
+  r.get(
+    '/changes',
+    { schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
+    async (req) => ({ object: 'list' as const, data: watch.changes(req.query.state, req.query.limit ?? 100) }),
+  );
+
+  r.get(
+    '/changes/:id',
+    { schema: { summary: 'One change', params: ChangeParams, querystring: NoQuery, response: { 200: CarrierChangeSchema, ...errors } } },
+    async (req) => watch.getChange(req.params.id) ?? Promise.reject(notFound(`no change ${req.params.id}`)),
+  );
+
+  r.post(
+    '/changes/:id/acknowledge',
+    {
+      schema: {
+        summary: 'Acknowledge a change (409 when already acknowledged)',
+        params: ChangeParams,
+        querystring: NoQuery,
+        body: AcknowledgeBody,
+        response: { 200: CarrierChangeSchema, 409: ErrorBody, ...bodyErrors },
+      },
+    },
+    async (req) => watch.acknowledge(req.params.id, req.body.by.trim()).catch(conflict),
+  );
+
+  // ---- local do-not-use list ----
+  r.get(
+    '/blocks',
+    { schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
+    async (req) => {
+      const state = req.query.state ?? 'active';
+      return { object: 'list' as const, data: watch.blocks.list(state === 'all' ? undefined : state, req.query.limit ?? 100) };
+    },
+  );
+
+  r.post(
+    '/blocks',
+    {
+      schema: {
+        summary: 'Put a carrier on the local do-not-use list: every screening of it is blocked, without asking /v1',
+        querystring: NoQuery,
+        body: BlockBody,
+        response: { 201: LocalBlockSchema, 409: ErrorBody, ...bodyErrors },
+      },
+    },
+    async (req, reply) => {
+      const query = parseCarrierQuery(req.body);
+      try {
+        return reply.code(201).send(watch.blocks.add(query, req.body.by.trim(), req.body.reason.trim()));
+      } catch (e) {
+        conflict(e);
+      }
+    },
+  );
+
+  r.delete(
+    '/blocks/:dot',
+    {
+      schema: {
+        summary: 'Lift a local block (recorded, not deleted)',
+        params: CarrierParams,
+        querystring: NoQuery,
+        body: LiftBody,
+        response: { 200: LocalBlockSchema, 409: ErrorBody, ...bodyErrors },
+      },
+    },
+    async (req) => {
+      try {
+        return watch.blocks.lift(carrierOfParam(req.params.dot), req.body.by.trim());
+      } catch (e) {
+        conflict(e);
+      }
+    },
+  );
+}

@@ -1,0 +1,532 @@
+import Database from 'better-sqlite3';
+import type { CarrierChange, CarrierSnapshot, ChangeReason, ChangeTender, LocalBlock, WatchEntry } from '../../shared/screening.js';
+import { newScreeningId } from './ids.js';
+import { NotFoundError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
+
+/**
+ * The watch list, carrier changes and the local do-not-use list (migration 2), on a connection
+ * of its own to the store's SQLite file so the Store interface stays as it is. Callers pass
+ * carrier keys (worker/watch/carrier-key.ts); every read-compare-write runs in an IMMEDIATE
+ * transaction, so several processes finishing screenings of one carrier record one change.
+ */
+
+const WATCH_SCHEMA_VERSION = 2;
+const MAX_LIMIT = 10_000;
+
+/** Already acknowledged, or already blocked: the HTTP layer answers 409. */
+export class WatchConflictError extends Error {
+  override readonly name = 'WatchConflictError';
+  constructor(
+    readonly code: 'change_conflict' | 'block_conflict',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A change as stored: the public record plus where each tender's callback goes. */
+export interface StoredChange extends CarrierChange {
+  carrier_key: string;
+  tender_callbacks: Array<ChangeTender & { callback_url: string | null }>;
+}
+
+export interface TenderUse {
+  carrierKey: string;
+  dot_number: string | null;
+  mc_number: string | null;
+  screeningId: string;
+  tenderId: string | null;
+  callbackUrl: string | null;
+  at: string;
+  watchUntil: string;
+  nextCheckAt: string;
+}
+
+export interface Observation {
+  /** Keys the carrier may be stored under, DOT key first. */
+  keys: string[];
+  dot_number: string | null;
+  mc_number: string | null;
+  legal_name: string | null;
+  snapshot: CarrierSnapshot;
+  at: string;
+  /** Tenders screened at or after this time are named in a change. */
+  tendersSince: string;
+  detect(before: CarrierSnapshot, after: CarrierSnapshot): ChangeReason[];
+}
+
+export interface DueCarrier {
+  carrierKey: string;
+  dot_number: string | null;
+  mc_number: string | null;
+}
+
+export interface WatchStore {
+  /** A tender screening used this carrier: on the watch list until `watchUntil` (never shortened). */
+  recordTender(t: TenderUse): void;
+  /** POST /watchlist: watched until removed. `created` is false when it was already on the list. */
+  addManual(e: { carrierKey: string; dot_number: string | null; mc_number: string | null; note: string | null; at: string; nextCheckAt: string }): {
+    entry: WatchEntry;
+    created: boolean;
+  };
+  /** Off the list (any of the keys); false when it was not on it. */
+  removeEntry(keys: string[], now: string): boolean;
+  getEntry(keys: string[], now: string): WatchEntry | undefined;
+  /** Entries watched at `now`, soonest re-screen first. */
+  listActive(now: string, limit?: number): WatchEntry[];
+  /** Drop entries whose watch window ended (and that were not added by hand). */
+  pruneExpired(now: string): number;
+  /**
+   * Take up to `limit` due carriers (active, not locally blocked), moving each one's next check
+   * on with `next(key)` in the same transaction, so two ticks never take the same carrier.
+   */
+  claimDue(now: string, limit: number, next: (carrierKey: string) => string): DueCarrier[];
+  /** Put a claimed carrier back to due (its re-screen could not be queued). */
+  releaseDue(carrierKey: string, at: string): void;
+
+  markWatchScreening(screeningId: string, carrierKey: string, at: string): void;
+  isWatchScreening(screeningId: string): boolean;
+  /** The latest scored state of a watched carrier. */
+  lastState(keys: string[]): CarrierSnapshot | undefined;
+
+  /**
+   * A scored screening of a carrier: update its watch entry and return the change it shows,
+   * if any. Older scores than the one on record and the same screening twice are ignored.
+   */
+  observe(o: Observation): StoredChange | undefined;
+  getChange(id: string): StoredChange | undefined;
+  listChanges(state?: 'new' | 'acknowledged', limit?: number): StoredChange[];
+  acknowledgeChange(id: string, by: string, at: string): StoredChange;
+
+  addBlock(b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string }): LocalBlock;
+  /** Lift an active block; NotFoundError when there is no such block, WatchConflictError when already lifted. */
+  liftBlock(id: string, by: string, at: string): LocalBlock;
+  /** The active block matching any of these ids, if any. */
+  activeBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
+  listBlocks(state?: 'active' | 'lifted', limit?: number): LocalBlock[];
+
+  close(): void;
+}
+
+interface EntryRow {
+  carrier_key: string;
+  dot_number: string | null;
+  mc_number: string | null;
+  note: string | null;
+  manual: number;
+  added_at: string;
+  last_tender_at: string | null;
+  watch_until: string | null;
+  last_checked_at: string | null;
+  next_check_at: string;
+  last_state: string | null;
+}
+
+interface ChangeRow {
+  id: string;
+  carrier_key: string;
+  dot_number: string | null;
+  mc_number: string | null;
+  legal_name: string | null;
+  screening_id: string;
+  reasons: string;
+  before_state: string;
+  after_state: string;
+  tenders: string;
+  state: 'new' | 'acknowledged';
+  acknowledged_by: string | null;
+  acknowledged_at: string | null;
+  detected_at: string;
+}
+
+interface BlockRow {
+  id: string;
+  carrier_key: string;
+  dot_number: string | null;
+  mc_number: string | null;
+  reason: string;
+  blocked_by: string;
+  blocked_at: string;
+  lifted_by: string | null;
+  lifted_at: string | null;
+}
+
+function toEntry(r: EntryRow): WatchEntry {
+  return {
+    object: 'watch_entry',
+    dot_number: r.dot_number,
+    mc_number: r.mc_number,
+    note: r.note,
+    manual: r.manual === 1,
+    added_at: r.added_at,
+    last_tender_at: r.last_tender_at,
+    watch_until: r.watch_until,
+    last_checked_at: r.last_checked_at,
+    next_check_at: r.next_check_at,
+    last: r.last_state === null ? null : (JSON.parse(r.last_state) as CarrierSnapshot),
+  };
+}
+
+function toChange(r: ChangeRow): StoredChange {
+  const tenders = JSON.parse(r.tenders) as StoredChange['tender_callbacks'];
+  return {
+    object: 'carrier_change',
+    id: r.id,
+    dot_number: r.dot_number,
+    mc_number: r.mc_number,
+    legal_name: r.legal_name,
+    reasons: JSON.parse(r.reasons) as ChangeReason[],
+    before: JSON.parse(r.before_state) as CarrierSnapshot,
+    after: JSON.parse(r.after_state) as CarrierSnapshot,
+    screening_id: r.screening_id,
+    tenders: tenders.map(({ tender_id, screening_id, screened_at }) => ({ tender_id, screening_id, screened_at })),
+    state: r.state,
+    acknowledged_by: r.acknowledged_by,
+    acknowledged_at: r.acknowledged_at,
+    detected_at: r.detected_at,
+    carrier_key: r.carrier_key,
+    tender_callbacks: tenders,
+  };
+}
+
+function toBlock(r: BlockRow): LocalBlock {
+  return {
+    object: 'local_block',
+    id: r.id,
+    dot_number: r.dot_number,
+    mc_number: r.mc_number,
+    reason: r.reason,
+    state: r.lifted_at === null ? 'active' : 'lifted',
+    blocked_by: r.blocked_by,
+    blocked_at: r.blocked_at,
+    lifted_by: r.lifted_by,
+    lifted_at: r.lifted_at,
+  };
+}
+
+function checkLimit(limit: unknown): number {
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new StoreArgumentError(`limit must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, 'limit');
+  return limit;
+}
+
+function checkKeys(keys: unknown): string[] {
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > 2 || !keys.every((k) => typeof k === 'string' && /^(dot|mc):\S+$/.test(k)))
+    throw new StoreArgumentError('keys must be one or two carrier keys ("dot:<n>", "mc:MC<n>")', 'keys');
+  return keys as string[];
+}
+
+/** A new id with the store's random part: `chg_…` for changes, `blk_…` for blocks. */
+const newId = (prefix: 'chg' | 'blk'): string => `${prefix}_${newScreeningId().slice(4)}`;
+
+/**
+ * Open the watch tables of the store file at `path` (already migrated by openStore).
+ * Failures leave as StoreError, like the Store's.
+ */
+export function openWatchStore(path: string, opts: { busyTimeoutMs?: number } = {}): WatchStore {
+  if (path === ':memory:') throw new StoreArgumentError('the watch store needs a database file, not :memory:', 'path');
+  let db: Database.Database;
+  try {
+    db = new Database(path, { fileMustExist: true, timeout: opts.busyTimeoutMs ?? 5_000 });
+    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5_000}`);
+    const v = db.pragma('user_version', { simple: true }) as number;
+    if (v < WATCH_SCHEMA_VERSION)
+      throw new StoreError('schema_outdated', `SQLite store ${path}: schema version ${v}, the watch list needs ${WATCH_SCHEMA_VERSION}; open the store first`);
+  } catch (e) {
+    throw toStoreError(e, path);
+  }
+  const impl = build(db);
+  // Every method leaves only as StoreError (or our own argument/not-found/conflict errors).
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(impl)) {
+    out[name] = (...args: unknown[]) => {
+      if (!db.open && name !== 'close') throw new StoreError('store_closed', `SQLite store ${path}: the store is closed`);
+      try {
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      } catch (err) {
+        throw toStoreError(err, path);
+      }
+    };
+  }
+  return Object.freeze(out) as unknown as WatchStore;
+}
+
+function build(db: Database.Database): WatchStore {
+  const ACTIVE = '(manual = 1 OR watch_until > @now)';
+  const st = {
+    entryByKey: db.prepare<[string], EntryRow>('SELECT * FROM watch_entries WHERE carrier_key = ?'),
+    upsertTender: db.prepare(`
+      INSERT INTO watch_entries (carrier_key, dot_number, mc_number, manual, added_at, last_tender_at, watch_until, next_check_at)
+      VALUES (@key, @dot, @mc, 0, @at, @at, @until, @next)
+      ON CONFLICT (carrier_key) DO UPDATE SET
+        dot_number = COALESCE(excluded.dot_number, dot_number),
+        mc_number = COALESCE(excluded.mc_number, mc_number),
+        last_tender_at = MAX(COALESCE(last_tender_at, ''), excluded.last_tender_at),
+        watch_until = MAX(COALESCE(watch_until, ''), excluded.watch_until),
+        -- Back on the list after its window ended: count the re-screen from now.
+        next_check_at = CASE WHEN manual = 0 AND COALESCE(watch_until, '') <= @at THEN excluded.next_check_at ELSE next_check_at END`),
+    insertTender: db.prepare(`
+      INSERT INTO watch_tenders (screening_id, carrier_key, tender_id, callback_url, created_at) VALUES (@id, @key, @tender, @url, @at)
+      ON CONFLICT (screening_id) DO NOTHING`),
+    upsertManual: db.prepare(`
+      INSERT INTO watch_entries (carrier_key, dot_number, mc_number, note, manual, added_at, next_check_at)
+      VALUES (@key, @dot, @mc, @note, 1, @at, @next)
+      ON CONFLICT (carrier_key) DO UPDATE SET manual = 1, note = COALESCE(excluded.note, note),
+        dot_number = COALESCE(excluded.dot_number, dot_number), mc_number = COALESCE(excluded.mc_number, mc_number)`),
+    deleteEntry: db.prepare<[string]>('DELETE FROM watch_entries WHERE carrier_key = ?'),
+    listActive: db.prepare<{ now: string; limit: number }, EntryRow>(
+      `SELECT * FROM watch_entries WHERE ${ACTIVE} ORDER BY next_check_at ASC, carrier_key ASC LIMIT @limit`,
+    ),
+    pruneExpired: db.prepare<{ now: string }>(`DELETE FROM watch_entries WHERE NOT ${ACTIVE}`),
+    due: db.prepare<{ now: string; limit: number }, DueCarrier & { carrierKey: string }>(`
+      SELECT e.carrier_key AS carrierKey, e.dot_number, e.mc_number FROM watch_entries e
+      WHERE e.next_check_at <= @now AND (e.manual = 1 OR e.watch_until > @now)
+        AND NOT EXISTS (SELECT 1 FROM local_blocks b WHERE b.lifted_at IS NULL AND (
+          b.carrier_key = e.carrier_key OR b.dot_number = e.dot_number OR b.mc_number = e.mc_number))
+      ORDER BY e.next_check_at ASC LIMIT @limit`),
+    setNext: db.prepare<[string, string]>('UPDATE watch_entries SET next_check_at = ? WHERE carrier_key = ?'),
+    markWatch: db.prepare<[string, string, string]>(
+      'INSERT INTO watch_screenings (screening_id, carrier_key, created_at) VALUES (?, ?, ?) ON CONFLICT (screening_id) DO NOTHING',
+    ),
+    isWatch: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM watch_screenings WHERE screening_id = ?'),
+    setState: db.prepare(`
+      UPDATE watch_entries SET last_state = @state, last_checked_at = @at,
+        dot_number = COALESCE(@dot, dot_number), mc_number = COALESCE(@mc, mc_number)
+      WHERE carrier_key = @key`),
+    renameEntry: db.prepare<[string, string]>('UPDATE watch_entries SET carrier_key = ? WHERE carrier_key = ?'),
+    renameTenders: db.prepare<[string, string]>('UPDATE watch_tenders SET carrier_key = ? WHERE carrier_key = ?'),
+    mergeInto: db.prepare(`
+      UPDATE watch_entries SET manual = MAX(manual, @manual), note = COALESCE(note, @note),
+        added_at = MIN(added_at, @added_at),
+        last_tender_at = NULLIF(MAX(COALESCE(last_tender_at, ''), COALESCE(@last_tender_at, '')), ''),
+        watch_until = NULLIF(MAX(COALESCE(watch_until, ''), COALESCE(@watch_until, '')), ''),
+        next_check_at = MIN(next_check_at, @next_check_at)
+      WHERE carrier_key = @key`),
+    tendersOf: db.prepare<{ k1: string; k2: string; since: string; self: string }, { tender_id: string; screening_id: string; created_at: string; callback_url: string | null }>(`
+      SELECT tender_id, screening_id, created_at, callback_url FROM watch_tenders
+      WHERE carrier_key IN (@k1, @k2) AND created_at >= @since AND screening_id != @self
+      ORDER BY created_at ASC, rowid ASC`),
+    insertChange: db.prepare(`
+      INSERT INTO carrier_changes (id, carrier_key, dot_number, mc_number, legal_name, screening_id, reasons, before_state, after_state,
+        tenders, state, detected_at)
+      VALUES (@id, @key, @dot, @mc, @name, @screening, @reasons, @before, @after, @tenders, 'new', @at)
+      ON CONFLICT (screening_id) DO NOTHING`),
+    changeById: db.prepare<[string], ChangeRow>('SELECT * FROM carrier_changes WHERE id = ?'),
+    changesAll: db.prepare<[number], ChangeRow>('SELECT * FROM carrier_changes ORDER BY detected_at DESC, rowid DESC LIMIT ?'),
+    changesByState: db.prepare<[string, number], ChangeRow>(
+      'SELECT * FROM carrier_changes WHERE state = ? ORDER BY detected_at DESC, rowid DESC LIMIT ?',
+    ),
+    acknowledge: db.prepare<[string, string, string]>(
+      "UPDATE carrier_changes SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'new'",
+    ),
+
+    insertBlock: db.prepare(`
+      INSERT INTO local_blocks (id, carrier_key, dot_number, mc_number, reason, blocked_by, blocked_at)
+      VALUES (@id, @key, @dot, @mc, @reason, @by, @at)`),
+    activeBlockByKeys: db.prepare<[string, string], BlockRow>(
+      'SELECT * FROM local_blocks WHERE lifted_at IS NULL AND carrier_key IN (?, ?) LIMIT 1',
+    ),
+    activeBlockByIds: db.prepare<{ dot: string | null; mc: string | null }, BlockRow>(`
+      SELECT * FROM local_blocks WHERE lifted_at IS NULL AND (dot_number = @dot OR mc_number = @mc)
+      ORDER BY blocked_at ASC LIMIT 1`),
+    lift: db.prepare<[string, string, string]>('UPDATE local_blocks SET lifted_by = ?, lifted_at = ? WHERE id = ? AND lifted_at IS NULL'),
+    blockById: db.prepare<[string], BlockRow>('SELECT * FROM local_blocks WHERE id = ?'),
+    blocksAll: db.prepare<[number], BlockRow>('SELECT * FROM local_blocks ORDER BY blocked_at DESC, rowid DESC LIMIT ?'),
+    blocksActive: db.prepare<[number], BlockRow>(
+      'SELECT * FROM local_blocks WHERE lifted_at IS NULL ORDER BY blocked_at DESC, rowid DESC LIMIT ?',
+    ),
+    blocksLifted: db.prepare<[number], BlockRow>(
+      'SELECT * FROM local_blocks WHERE lifted_at IS NOT NULL ORDER BY lifted_at DESC, rowid DESC LIMIT ?',
+    ),
+  };
+
+  const findEntry = (keys: string[]): EntryRow | undefined => {
+    for (const k of keys) {
+      const row = st.entryByKey.get(k);
+      if (row) return row;
+    }
+    return undefined;
+  };
+
+  /** The carrier's entry under its DOT key: an MC-keyed entry is renamed or merged into it. */
+  const settleKeys = (keys: string[]): EntryRow | undefined => {
+    const [first, second] = keys;
+    if (first === undefined) return undefined;
+    if (second === undefined || !first.startsWith('dot:')) return findEntry(keys);
+    const byDot = st.entryByKey.get(first);
+    const byMc = st.entryByKey.get(second);
+    if (byMc && !byDot) {
+      st.renameEntry.run(first, second);
+      st.renameTenders.run(first, second);
+    } else if (byMc && byDot) {
+      st.mergeInto.run({
+        key: first,
+        manual: byMc.manual,
+        note: byMc.note,
+        added_at: byMc.added_at,
+        last_tender_at: byMc.last_tender_at,
+        watch_until: byMc.watch_until,
+        next_check_at: byMc.next_check_at,
+      });
+      if (byMc.last_state && (!byDot.last_state || (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at))
+        st.setState.run({ key: first, state: byMc.last_state, at: byMc.last_checked_at, dot: null, mc: null });
+      st.deleteEntry.run(second);
+      st.renameTenders.run(first, second);
+    }
+    return st.entryByKey.get(first);
+  };
+
+  const isActive = (r: EntryRow, now: string): boolean => r.manual === 1 || (r.watch_until !== null && r.watch_until > now);
+
+  const recordTenderTx = db.transaction((t: TenderUse) => {
+    st.upsertTender.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number, at: t.at, until: t.watchUntil, next: t.nextCheckAt });
+    if (t.tenderId !== null) st.insertTender.run({ id: t.screeningId, key: t.carrierKey, tender: t.tenderId, url: t.callbackUrl, at: t.at });
+  });
+
+  const observeTx = db.transaction((o: Observation): StoredChange | undefined => {
+    const entry = settleKeys(o.keys);
+    if (!entry || !isActive(entry, o.at)) return undefined;
+    const before = entry.last_state === null ? undefined : (JSON.parse(entry.last_state) as CarrierSnapshot);
+    const after = o.snapshot;
+    if (before && (before.screening_id === after.screening_id || after.fetched_at < before.fetched_at)) return undefined;
+    st.setState.run({ key: entry.carrier_key, state: JSON.stringify(after), at: o.at, dot: o.dot_number, mc: o.mc_number });
+    if (!before) return undefined;
+    const reasons = o.detect(before, after);
+    if (reasons.length === 0) return undefined;
+    const tenders = st.tendersOf
+      .all({ k1: o.keys[0]!, k2: o.keys[1] ?? o.keys[0]!, since: o.tendersSince, self: after.screening_id })
+      .map((t) => ({ tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.created_at, callback_url: t.callback_url }));
+    const id = newId('chg');
+    const inserted = st.insertChange.run({
+      id,
+      key: entry.carrier_key,
+      dot: o.dot_number ?? entry.dot_number,
+      mc: o.mc_number ?? entry.mc_number,
+      name: o.legal_name,
+      screening: after.screening_id,
+      reasons: JSON.stringify(reasons),
+      before: JSON.stringify(before),
+      after: JSON.stringify(after),
+      tenders: JSON.stringify(tenders),
+      at: o.at,
+    });
+    return inserted.changes > 0 ? toChange(st.changeById.get(id)!) : undefined;
+  });
+
+  const claimTx = db.transaction((now: string, limit: number, next: (k: string) => string): DueCarrier[] => {
+    const due = st.due.all({ now, limit });
+    for (const d of due) st.setNext.run(next(d.carrierKey), d.carrierKey);
+    return due;
+  });
+
+  const addBlockTx = db.transaction(
+    (b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string }): LocalBlock => {
+      const existing =
+        st.activeBlockByKeys.get(b.carrierKey, b.carrierKey) ?? st.activeBlockByIds.get({ dot: b.dot_number, mc: b.mc_number });
+      if (existing)
+        throw new WatchConflictError('block_conflict', `the carrier is already blocked (by ${existing.blocked_by} at ${existing.blocked_at}, block ${existing.id})`);
+      const id = newId('blk');
+      st.insertBlock.run({ id, key: b.carrierKey, dot: b.dot_number, mc: b.mc_number, reason: b.reason, by: b.by, at: b.at });
+      return toBlock(st.blockById.get(id)!);
+    },
+  );
+
+  const liftTx = db.transaction((id: string, by: string, at: string): LocalBlock => {
+    const row = st.blockById.get(id);
+    if (!row) throw new NotFoundError(`no local block ${id}`);
+    if (row.lifted_at !== null) throw new WatchConflictError('block_conflict', `block ${id} was already lifted by ${row.lifted_by ?? 'someone'}`);
+    st.lift.run(by, at, row.id);
+    return toBlock(st.blockById.get(row.id)!);
+  });
+
+  const ackTx = db.transaction((id: string, by: string, at: string): StoredChange => {
+    const row = st.changeById.get(id);
+    if (!row) throw new NotFoundError(`no change ${id}`);
+    if (row.state !== 'new') throw new WatchConflictError('change_conflict', `change ${id} is already acknowledged by ${row.acknowledged_by ?? 'someone'}`);
+    st.acknowledge.run(by, at, id);
+    return toChange(st.changeById.get(id)!);
+  });
+
+  return {
+    recordTender: (t) => recordTenderTx.immediate(t),
+
+    addManual(e) {
+      return db.transaction(() => {
+        const row = st.entryByKey.get(e.carrierKey);
+        const created = !row || !isActive(row, e.at);
+        // A window that ended: start afresh (new note, next re-screen counted from now).
+        if (row && created) st.deleteEntry.run(e.carrierKey);
+        st.upsertManual.run({ key: e.carrierKey, dot: e.dot_number, mc: e.mc_number, note: e.note, at: e.at, next: e.nextCheckAt });
+        return { entry: toEntry(st.entryByKey.get(e.carrierKey)!), created };
+      }).immediate();
+    },
+
+    removeEntry(keys, now) {
+      checkKeys(keys);
+      return db.transaction(() => {
+        let removed = false;
+        for (const k of keys) {
+          const row = st.entryByKey.get(k);
+          if (row && isActive(row, now)) removed = true;
+          st.deleteEntry.run(k);
+        }
+        return removed;
+      }).immediate();
+    },
+
+    getEntry(keys, now) {
+      checkKeys(keys);
+      const row = findEntry(keys);
+      return row && isActive(row, now) ? toEntry(row) : undefined;
+    },
+
+    listActive: (now, limit = 500) => st.listActive.all({ now, limit: checkLimit(limit) }).map(toEntry),
+    pruneExpired: (now) => st.pruneExpired.run({ now }).changes,
+    claimDue: (now, limit, next) => claimTx.immediate(now, checkLimit(limit), next),
+    releaseDue: (key, at) => void st.setNext.run(at, key),
+
+    markWatchScreening: (id, key, at) => void st.markWatch.run(id, key, at),
+    isWatchScreening: (id) => st.isWatch.get(id) !== undefined,
+    lastState(keys) {
+      checkKeys(keys);
+      const row = findEntry(keys);
+      return row?.last_state ? (JSON.parse(row.last_state) as CarrierSnapshot) : undefined;
+    },
+
+    observe(o) {
+      checkKeys(o.keys);
+      return observeTx.immediate(o);
+    },
+    getChange(id) {
+      const row = st.changeById.get(id);
+      return row ? toChange(row) : undefined;
+    },
+    listChanges(state, limit = 100) {
+      const n = checkLimit(limit);
+      if (state === undefined) return st.changesAll.all(n).map(toChange);
+      if (state !== 'new' && state !== 'acknowledged')
+        throw new StoreArgumentError(`state must be "new" or "acknowledged", got ${JSON.stringify(state)}`, 'state');
+      return st.changesByState.all(state, n).map(toChange);
+    },
+    acknowledgeChange: (id, by, at) => ackTx.immediate(id, by, at),
+
+    addBlock: (b) => addBlockTx.immediate(b),
+    liftBlock: (id, by, at) => liftTx.immediate(id, by, at),
+    activeBlock(ids) {
+      if (ids.dot_number === null && ids.mc_number === null) return undefined;
+      const row = st.activeBlockByIds.get({ dot: ids.dot_number, mc: ids.mc_number });
+      return row ? toBlock(row) : undefined;
+    },
+    listBlocks(state, limit = 100) {
+      const n = checkLimit(limit);
+      if (state === undefined) return st.blocksAll.all(n).map(toBlock);
+      if (state === 'active') return st.blocksActive.all(n).map(toBlock);
+      if (state === 'lifted') return st.blocksLifted.all(n).map(toBlock);
+      throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
+    },
+
+    close() {
+      if (db.open) db.close();
+    },
+  };
+}

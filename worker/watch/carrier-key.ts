@@ -1,0 +1,52 @@
+import type { CarrierQuery } from '../../shared/carrier-id.js';
+
+/**
+ * One key per carrier for the watch list, changes and local blocks: `dot:<n>` with leading
+ * zeros dropped, or `mc:MC<n>` while only the MC number is known. "0001234" and "1234" are
+ * one carrier, as in the score cache.
+ */
+
+export function canonicalDot(dot: string): string {
+  return dot.trim().replace(/^0+(?=\d)/, '');
+}
+
+export function canonicalMc(mc: string): string {
+  const m = /^MC[\s-]?0*(\d+)$/i.exec(mc.trim());
+  return m ? `MC${m[1] === '' ? '0' : m[1]}` : mc.trim().toUpperCase();
+}
+
+export const dotKey = (dot: string): string => `dot:${canonicalDot(dot)}`;
+export const mcKey = (mc: string): string => `mc:${canonicalMc(mc)}`;
+
+export interface CarrierIds {
+  dot_number: string | null;
+  mc_number: string | null;
+}
+
+/** The key of what is known: the DOT number when there is one. */
+export function keyOf(ids: CarrierIds): string {
+  if (ids.dot_number) return dotKey(ids.dot_number);
+  if (ids.mc_number) return mcKey(ids.mc_number);
+  throw new RangeError('a carrier needs a dot_number or an mc_number');
+}
+
+/** Every key the carrier may be stored under (DOT key first). */
+export function keysOf(ids: CarrierIds): string[] {
+  const keys: string[] = [];
+  if (ids.dot_number) keys.push(dotKey(ids.dot_number));
+  if (ids.mc_number) keys.push(mcKey(ids.mc_number));
+  return keys;
+}
+
+export function idsOfQuery(q: CarrierQuery): CarrierIds {
+  return 'dot_number' in q
+    ? { dot_number: canonicalDot(q.dot_number), mc_number: null }
+    : { dot_number: null, mc_number: canonicalMc(q.mc_number) };
+}
+
+/** What to ask /v1 for: the DOT number when known. */
+export function queryOf(ids: CarrierIds): CarrierQuery {
+  if (ids.dot_number) return { dot_number: ids.dot_number };
+  if (ids.mc_number) return { mc_number: ids.mc_number };
+  throw new RangeError('a carrier needs a dot_number or an mc_number');
+}

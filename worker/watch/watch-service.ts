@@ -1,0 +1,242 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { CarrierQuery } from '../../shared/carrier-id.js';
+import type { CarrierChange, Priority, Screening, WatchEntry } from '../../shared/screening.js';
+import { actionForScore } from '../../shared/tender-rules.js';
+import type { SharedEventFeed } from '../events/event-feed.js';
+import type { QuotaGate } from '../queue/quota-gate.js';
+import type { WatchHooks } from '../queue/screening-pipeline.js';
+import { newScreeningId, type Env, type ScreeningResult, type Store } from '../store/index.js';
+import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
+import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, type CarrierIds } from './carrier-key.js';
+import { ChangeCallbacks } from './change-callbacks.js';
+import { detectChanges, snapshotOf } from './change-detector.js';
+import { LocalBlocks } from './local-blocks.js';
+import { DAY_MS, maxPerTick, nextCheckAt } from './rescreen-schedule.js';
+import { DEFAULT_TICK_MS, WatchScheduler } from './watch-scheduler.js';
+
+/**
+ * The watch list, its daily re-screen, change alerts and the local do-not-use list
+ * (docs/watchlist.md). The screening pipeline calls the hooks (local block, review, finished);
+ * the intake calls the rest.
+ */
+
+export interface WatchOptions {
+  /** How often the scheduler looks for due carriers (default 10 minutes). */
+  tickMs?: number;
+  /** HMAC key for carrier.changed callbacks (default CALLBACK_SECRET / data/callback-secret). */
+  callbackSecret?: string;
+  /** First carrier.changed callback retry delay (default 5 s). */
+  callbackBackoffMs?: number;
+}
+
+export interface WatchServiceDeps extends WatchOptions {
+  env: Env;
+  store: Store;
+  events: SharedEventFeed;
+  gate: QuotaGate;
+  connection: Redis;
+  prefix: string;
+  logger: Logger;
+  now: () => Date;
+  /** SCREEN_WATCH_DAYS: how long after its last tender a carrier stays watched. */
+  watchDays: number;
+  /** The account's rate limit; a tick uses at most a share of it. */
+  ratePerMinute: number;
+  /** Put a screening on the queue "screenings". */
+  enqueue(screeningId: string, priority: Priority): Promise<void>;
+}
+
+export type TickResult = { submitted: number; screenings: string[]; skipped?: 'quota_reserve' | 'quota_closed' };
+
+/** A change as the API and the event show it: where the callbacks go stays inside. */
+export function publicChange(c: StoredChange): CarrierChange {
+  const { carrier_key: _key, tender_callbacks: _cb, ...pub } = c;
+  return pub;
+}
+
+function idsOfScore(score: Screening['score']): CarrierIds | undefined {
+  const c = score?.carrier;
+  if (!c || typeof c.dot_number !== 'string' || c.dot_number.trim() === '') return undefined;
+  return {
+    dot_number: canonicalDot(c.dot_number),
+    mc_number: typeof c.mc_number === 'string' && c.mc_number.trim() !== '' ? canonicalMc(c.mc_number) : null,
+  };
+}
+
+export class WatchService implements WatchHooks {
+  readonly blocks: LocalBlocks;
+  readonly #db: WatchStore;
+  readonly #callbacks: ChangeCallbacks;
+  readonly #scheduler: WatchScheduler;
+  readonly #tickMs: number;
+  readonly #log: Logger;
+
+  constructor(private readonly d: WatchServiceDeps) {
+    this.#db = openWatchStore(d.store.path);
+    this.blocks = new LocalBlocks(d.store, this.#db, d.env, d.now);
+    this.#log = d.logger.child({ module: 'watch' });
+    this.#tickMs = d.tickMs ?? DEFAULT_TICK_MS;
+    this.#callbacks = new ChangeCallbacks({
+      connection: d.connection,
+      prefix: d.prefix,
+      secret: d.callbackSecret,
+      logger: d.logger,
+      now: d.now,
+      ...(d.callbackBackoffMs === undefined ? {} : { backoffMs: d.callbackBackoffMs }),
+    });
+    this.#scheduler = new WatchScheduler(d.connection, d.prefix, this.#tickMs, () => this.tick(), d.logger);
+  }
+
+  /** The re-screen scheduler and the callback sender (worker processes only). */
+  async startWorkers(): Promise<void> {
+    this.#callbacks.startWorker();
+    await this.#scheduler.start();
+  }
+
+  get schedulerQueue(): WatchScheduler['queue'] {
+    return this.#scheduler.queue;
+  }
+
+  // ---- hooks of the screening pipeline ----
+
+  applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined {
+    return this.blocks.apply(query, r);
+  }
+
+  /**
+   * A hold opens a review item, except on a watch re-screen: only when the carrier's action
+   * newly became hold (a change a person must look at). A re-screen held for want of a
+   * score (quota reserve, outage) or still held as at its tender puts nothing on the desk.
+   */
+  wantsReview(s: Screening, r: ScreeningResult): boolean {
+    if (!this.#db.isWatchScreening(s.id)) return true;
+    if (!r.score) return false;
+    const ids = idsOfScore(r.score);
+    const before = ids ? this.#db.lastState(keysOf(ids)) : undefined;
+    return before !== undefined && before.action !== 'hold' && actionForScore(r.score).action === 'hold';
+  }
+
+  /** A screening is final: tender membership, then change detection. Safe to call twice. */
+  async finished(s: Screening): Promise<void> {
+    if (s.status !== 'done') return;
+    const now = this.d.now();
+    const watchRun = this.#db.isWatchScreening(s.id);
+    const scoreIds = idsOfScore(s.score);
+    if (!watchRun && s.priority === 'tender' && s.error?.code !== 'carrier_not_found') {
+      const ids = scoreIds ?? this.blocks.resolve(idsOfQuery(s.query));
+      const key = keyOf(ids);
+      this.#db.recordTender({
+        carrierKey: key,
+        ...ids,
+        screeningId: s.id,
+        tenderId: s.tender_id,
+        callbackUrl: s.callback_url,
+        at: s.created_at,
+        watchUntil: new Date(Date.parse(s.created_at) + this.d.watchDays * DAY_MS).toISOString(),
+        nextCheckAt: nextCheckAt(key, now),
+      });
+    }
+    const snapshot = snapshotOf(s);
+    if (!snapshot || !scoreIds) return;
+    const change = this.#db.observe({
+      keys: keysOf(scoreIds),
+      ...scoreIds,
+      legal_name: typeof s.score?.carrier.legal_name === 'string' ? s.score.carrier.legal_name : null,
+      snapshot,
+      at: now.toISOString(),
+      tendersSince: new Date(now.getTime() - this.d.watchDays * DAY_MS).toISOString(),
+      detect: detectChanges,
+    });
+    if (!change) return;
+    this.#log.info(
+      { change: change.id, dot: change.dot_number, reasons: change.reasons, before: change.before.action, after: change.after.action, tenders: change.tenders.length },
+      'watched carrier changed',
+    );
+    await this.d.events.publish('carrier.changed', publicChange(change));
+    try {
+      await this.#callbacks.enqueue(change);
+    } catch (e) {
+      this.#log.warn({ err: String(e), change: change.id }, 'carrier.changed callbacks could not be queued');
+    }
+  }
+
+  // ---- the daily re-screen ----
+
+  /**
+   * One scheduler tick: re-screen the watched carriers that are due, at background priority
+   * with refresh, at most a share of the rate limit per tick. Nothing at all while the quota
+   * gate is at the reserve or closed (the gate would refuse them anyway).
+   */
+  async tick(): Promise<TickResult> {
+    const now = this.d.now();
+    const nowIso = now.toISOString();
+    this.#db.pruneExpired(nowIso);
+    const quota = await this.d.gate.status();
+    if (quota.livemode && quota.gate !== 'open') return { submitted: 0, screenings: [], skipped: quota.gate === 'closed' ? 'quota_closed' : 'quota_reserve' };
+    const due = this.#db.claimDue(nowIso, maxPerTick(this.d.ratePerMinute, this.#tickMs), (key) => nextCheckAt(key, now));
+    const screenings: string[] = [];
+    for (const c of due) {
+      const id = newScreeningId();
+      // Marked before it exists, so the pipeline always knows it is a watch re-screen.
+      this.#db.markWatchScreening(id, c.carrierKey, nowIso);
+      this.d.store.insertScreening({ id, query: queryOf(c), tender_id: null, priority: 'background', refresh: true, callback_url: null });
+      try {
+        await this.d.enqueue(id, 'background');
+        screenings.push(id);
+      } catch (e) {
+        this.d.store.discardScreening(id);
+        this.#db.releaseDue(c.carrierKey, nowIso);
+        this.#log.warn({ err: String(e) }, 'watch re-screen could not be queued; it is retried next tick');
+        break;
+      }
+    }
+    if (screenings.length > 0) this.#log.info({ submitted: screenings.length }, 'watch re-screens queued');
+    return { submitted: screenings.length, screenings };
+  }
+
+  // ---- the watch list (intake) ----
+
+  add(query: CarrierQuery, note: string | null): { entry: WatchEntry; created: boolean } {
+    const ids = this.blocks.resolve(idsOfQuery(query));
+    const key = keyOf(ids);
+    const now = this.d.now();
+    return this.#db.addManual({ carrierKey: key, ...ids, note, at: now.toISOString(), nextCheckAt: nextCheckAt(key, now) });
+  }
+
+  /** Off the list; false when it was not on it. A later tender puts it back. */
+  remove(query: CarrierQuery): boolean {
+    return this.#db.removeEntry(keysOf(this.blocks.resolve(idsOfQuery(query))), this.d.now().toISOString());
+  }
+
+  get(query: CarrierQuery): WatchEntry | undefined {
+    return this.#db.getEntry(keysOf(this.blocks.resolve(idsOfQuery(query))), this.d.now().toISOString());
+  }
+
+  list(limit?: number): WatchEntry[] {
+    return this.#db.listActive(this.d.now().toISOString(), limit);
+  }
+
+  // ---- changes (intake, the tray's Changes list) ----
+
+  changes(state?: 'new' | 'acknowledged', limit?: number): CarrierChange[] {
+    return this.#db.listChanges(state, limit).map(publicChange);
+  }
+
+  getChange(id: string): CarrierChange | undefined {
+    const c = this.#db.getChange(id);
+    return c ? publicChange(c) : undefined;
+  }
+
+  async acknowledge(id: string, by: string): Promise<CarrierChange> {
+    const c = publicChange(this.#db.acknowledgeChange(id, by, this.d.now().toISOString()));
+    await this.d.events.publish('change.acknowledged', c);
+    return c;
+  }
+
+  async close(): Promise<void> {
+    await this.#scheduler.close();
+    await this.#callbacks.close();
+    this.#db.close();
+  }
+}
