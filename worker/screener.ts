@@ -10,6 +10,7 @@ import { SharedEventFeed } from './events/event-feed.js';
 import { LookupCoalescer } from './queue/lookup-coalescer.js';
 import { monthOf } from './queue/month.js';
 import { QuotaGate } from './queue/quota-gate.js';
+import { RateGate } from './queue/rate-gate.js';
 import { Reconciler } from './queue/reconciler.js';
 import { ScreeningPipeline, type CallbackSink, type LookupOutcome } from './queue/screening-pipeline.js';
 import { ScreeningQueue } from './queue/screening-queue.js';
@@ -83,10 +84,14 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   const svc = opts.svc ?? (config.svcBaseUrl && config.svcApiKey ? { baseUrl: config.svcBaseUrl, apiKey: config.svcApiKey } : undefined);
   if (!svc) throw new KeyCheckError('key_prefix', 'no /v1 service configured: set SVC_API_KEY and SVC_BASE_URL');
 
+  // Set once Redis is up; the one start-up check before that is counted then.
+  let rateGate: RateGate | undefined;
   const client = new SvcClient({
     baseUrl: svc.baseUrl,
     apiKey: svc.apiKey,
     retryRateLimited: false,
+    beforeAttempt: (signal) => rateGate?.acquire(signal) ?? Promise.resolve(),
+    onLimits: (l) => rateGate?.observe(l),
     now,
     ...(opts.svcTimeoutMs ? { timeoutMs: opts.svcTimeoutMs } : {}),
     ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
@@ -128,6 +133,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     throw new UnavailableError(`Redis is not reachable at ${redactUrl(config.redisUrl)}`);
   }
 
+  rateGate = new RateGate(blocking, keyPrefix, config.rateWindowMs, ratePerMinute);
+  await rateGate.acquire(); // the start-up GET /v1/usage above
   const live = environment === 'live';
   const gate = new QuotaGate(blocking, keyPrefix, { live, reserve: config.quotaReserve, now });
   const service = new ServiceState(blocking, keyPrefix, now);

@@ -38,6 +38,8 @@ export interface SvcClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Called with the limits read from every response, errors included. */
   onLimits?: (s: LimitsSnapshot) => void;
+  /** Called before every request, retries included (e.g. to take a slot of a shared rate limit). */
+  beforeAttempt?: (signal?: AbortSignal) => Promise<void>;
   /** Pool size (keep-alive connections). Default 10. */
   connections?: number;
   now?: () => Date;
@@ -109,6 +111,7 @@ export class SvcClient {
   readonly #random: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #onLimits: ((s: LimitsSnapshot) => void) | undefined;
+  readonly #beforeAttempt: ((signal?: AbortSignal) => Promise<void>) | undefined;
   readonly #now: () => Date;
 
   constructor(opts: SvcClientOptions) {
@@ -128,6 +131,7 @@ export class SvcClient {
     this.#random = opts.random ?? Math.random;
     this.#sleep = opts.sleep ?? realSleep;
     this.#onLimits = opts.onLimits;
+    this.#beforeAttempt = opts.beforeAttempt;
     this.#now = opts.now ?? (() => new Date());
     this.#pool = new Pool(url.origin, {
       connections: positiveInt('connections', opts.connections ?? 10),
@@ -171,6 +175,7 @@ export class SvcClient {
     for (let attempt = 1; ; attempt++) {
       let err: SvcError;
       try {
+        await this.#beforeAttempt?.(signal);
         const out = await this.#once(path, parse, signal, textOk);
         return { ...out, attempts: attempt };
       } catch (e) {

@@ -1,0 +1,57 @@
+import type { Redis } from 'ioredis';
+import { sleep } from '../svc/retry.js';
+import type { LimitsSnapshot } from '../svc/limits.js';
+
+/**
+ * The account's per-minute rate limit, counted in Redis for every request any of our
+ * processes makes (score lookups, their retries, usage polls, start-up checks), in the
+ * service's own fixed windows. BullMQ's limiter paces jobs, but it cannot see retries or
+ * usage polls and its window starts when the first job does; this gate can, and is lined
+ * up with X-RateLimit-Reset, so steady-state pacing never earns a 429.
+ */
+
+// KEYS[1] counter key base. ARGV: now ms, window ms, phase ms, limit. Returns ms to wait (0 = go).
+const ACQUIRE = `
+local now, w, phase, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local id = math.floor((now - phase) / w)
+local key = KEYS[1] .. ':' .. id
+local c = redis.call('INCR', key)
+if c == 1 then redis.call('PEXPIRE', key, w * 2) end
+if c > limit then return (id + 1) * w + phase - now end
+return 0
+`;
+
+export class RateGate {
+  readonly #redis: Redis;
+  readonly #key: string;
+  #phaseMs = 0;
+  #limit: number;
+
+  constructor(
+    redis: Redis,
+    keyPrefix: string,
+    private readonly windowMs: number,
+    limit: number,
+    // Real time: the service's windows are wall-clock windows, whatever clock tests inject.
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.#redis = redis;
+    this.#key = `${keyPrefix}:rate-window`;
+    this.#limit = limit;
+  }
+
+  /** Wait until a request fits in the current window, then count it. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const wait = (await this.#redis.eval(ACQUIRE, 1, this.#key, this.clock(), this.windowMs, this.#phaseMs, this.#limit)) as number;
+      if (wait <= 0) return;
+      await sleep(wait, signal);
+    }
+  }
+
+  /** Line the windows up with what the service said (X-RateLimit-Limit / -Reset). */
+  observe(l: LimitsSnapshot): void {
+    if (l.rateLimit !== null && l.rateLimit > 0) this.#limit = l.rateLimit;
+    if (l.rateResetAt !== null) this.#phaseMs = Date.parse(l.rateResetAt) % this.windowMs;
+  }
+}
