@@ -1,0 +1,156 @@
+/**
+ * `npm run bench`: every scenario on this machine, side by side, in one run. Starts its own
+ * redis-server (free port), emulators, worker processes and SQLite files in a temp dir, and
+ * stops them all. Prints a table and writes bench/results.json. See bench/README.md.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { liveDots } from './carriers.js';
+import { startProbedEmulator } from './emulator-probe.js';
+import { Harness, type BenchOptions } from './harness.js';
+import { machineInfo } from './machine.js';
+import { render, writeResults, type BenchResults } from './report.js';
+import { measureCacheHits, warmCache } from './scenarios/cache-hit.js';
+import { measureDrain, type DrainRun } from './scenarios/drain.js';
+import { runEconomy } from './scenarios/economy.js';
+import { measureEmulatorFloor } from './scenarios/emulator-floor.js';
+import { measureFloor, startFloor } from './scenarios/floor.js';
+import { measureMissOverhead, type MissRun } from './scenarios/miss-overhead.js';
+import type { ThroughputRun } from './scenarios/throughput.js';
+
+/** Disjoint DOT ranges, so no scenario sees a carrier another one has cached. */
+const DOTS = { emulatorFloor: 1_000_000, cacheHit: 1_500_000, economy: 2_000_000, miss: 3_000_000, drain: 4_000_000 };
+const DRAIN_RATE = { limit: 100, windowMs: 1000 };
+const HOT_CARRIERS = 200;
+
+function wholeNumber(flag: string, min: number, max: number) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new InvalidArgumentError(`${flag} must be a whole number from ${min} to ${max}`);
+    return n;
+  };
+}
+
+function parseOptions(argv: string[]): BenchOptions & { out: string } {
+  const program = new Command('bench')
+    .description('carrier-screen benchmarks: floor, cache hits, tender-stream economy, miss-path overhead, backlog drain, memory')
+    .option('--duration <s>', 'seconds per throughput measurement', wholeNumber('--duration', 1, 120))
+    .option('--concurrency <n>', 'concurrent requests of the load generator (and tenders in flight)', wholeNumber('--concurrency', 1, 256))
+    .option('--stream <n>', 'tenders in the economy stream', wholeNumber('--stream', 10, 100_000))
+    .option('--repeats <n>', 'repeats of the noisy measurements (medians are reported)', wholeNumber('--repeats', 1, 20))
+    .option('--drain <n>', 'carriers queued at once in the backlog drain', wholeNumber('--drain', 10, 10_000))
+    .option('--quick', 'a small run for a smoke check (flags given still win)')
+    .option('--profile <dir>', 'write CPU profiles of the worker processes to <dir> (node --cpu-prof)')
+    .option('--out <file>', 'where to write the results', fileURLToPath(new URL('../../bench/results.json', import.meta.url)))
+    .showHelpAfterError();
+  program.parse(argv);
+  const o = program.opts<{ duration?: number; concurrency?: number; stream?: number; repeats?: number; drain?: number; quick?: boolean; profile?: string; out: string }>();
+  const quick = o.quick === true;
+  return {
+    durationS: o.duration ?? (quick ? 1 : 5),
+    concurrency: o.concurrency ?? 8,
+    stream: o.stream ?? (quick ? 400 : 1500),
+    repeats: o.repeats ?? (quick ? 1 : 3),
+    drain: o.drain ?? (quick ? 200 : 500),
+    missSamples: quick ? 50 : 200,
+    profileDir: o.profile,
+    quick,
+    out: o.out,
+  };
+}
+
+async function main(): Promise<void> {
+  const { out, ...opts } = parseOptions(process.argv);
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const log = (line: string): void => {
+    process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
+  };
+  const h = new Harness(opts, log);
+  const stop = (): void => {
+    log('interrupted: stopping');
+    void h.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+
+  try {
+    await h.start();
+    log(`redis-server ${h.redis.url}, temp dir ${h.dir}`);
+
+    log('emulator floor');
+    const emulatorFloor = await measureEmulatorFloor(h, DOTS.emulatorFloor);
+
+    // Scenarios 1, 2 and 4 share one worker against an unlimited emulator.
+    const emuFast = await startProbedEmulator({ ratePerMinute: 100_000_000, rateWindowMs: 1000, monthlyQuota: 100_000_000 });
+    const fast = await h.startWorker('fast', emuFast.baseUrl);
+    const floorServer = await startFloor();
+    const hot = liveDots(HOT_CARRIERS, DOTS.cacheHit);
+    log(`warming the cache with ${hot.length} carriers`);
+    await warmCache(h, fast, hot);
+
+    const floor: ThroughputRun[] = [];
+    const cacheHit: ThroughputRun[] = [];
+    const floorBody = JSON.stringify({ dot_number: hot[0], tender_id: 'T-0' });
+    for (let i = 0; i < opts.repeats; i++) {
+      // Interleaved, so drift on the machine touches both alike.
+      floor.push(await measureFloor(h, floorServer, floorBody));
+      cacheHit.push(await measureCacheHits(h, fast, hot));
+      const others = Math.round(Math.max(floor[i]!.cpu.others ?? 0, cacheHit[i]!.cpu.others ?? 0) * 100);
+      log(`floor ${floor[i]!.rps.toFixed(0)} req/s | cache hit ${cacheHit[i]!.rps.toFixed(0)} req/s, p99 ${cacheHit[i]!.p99Ms.toFixed(2)} ms | other processes ≤ ${others} % CPU`);
+    }
+    await floorServer.rpc.stop();
+
+    const n = opts.missSamples;
+    const missDots = liveDots(n * 2 * (opts.repeats + 1), DOTS.miss);
+    const slice = (k: number): string[] => missDots.slice(k * n, (k + 1) * n);
+    await measureMissOverhead(h, fast, emuFast.baseUrl, slice(0), slice(1)); // warm-up, not recorded
+    const missPath: MissRun[] = [];
+    for (let i = 1; i <= opts.repeats; i++) {
+      missPath.push(await measureMissOverhead(h, fast, emuFast.baseUrl, slice(2 * i), slice(2 * i + 1)));
+      log(`miss path: worker p50 ${missPath[i - 1]!.workerP50Ms.toFixed(2)} ms, bare ${missPath[i - 1]!.bareP50Ms.toFixed(2)} ms`);
+    }
+    await fast.stop();
+    await emuFast.close();
+
+    const economy = await runEconomy(h, DOTS.economy);
+
+    const emuDrain = await startProbedEmulator({ ratePerMinute: DRAIN_RATE.limit, rateWindowMs: DRAIN_RATE.windowMs, monthlyQuota: 100_000_000, faults: { latencyMs: 20 } });
+    const drainWorker = await h.startWorker('drain', emuDrain.baseUrl);
+    const drain: DrainRun[] = [];
+    for (let i = 0; i < opts.repeats; i++) {
+      const d = await measureDrain(h, drainWorker, emuDrain, liveDots(opts.drain, DOTS.drain + i * 2 * opts.drain), DRAIN_RATE);
+      drain.push(d);
+      log(`drain: ${d.perWindow.join(' ')} per window, ${d.rateLimited} × 429, other processes ${Math.round((d.cpu.others ?? 0) * 100)} % CPU`);
+    }
+    await drainWorker.stop();
+    await emuDrain.close();
+
+    const results: BenchResults = {
+      machine: machineInfo(),
+      options: opts,
+      startedAt: startedAt.toISOString(),
+      elapsedS: (performance.now() - t0) / 1000,
+      emulatorFloor,
+      floor,
+      cacheHit,
+      economy,
+      missPath,
+      drain,
+      memory: Object.fromEntries(h.workers.map((w) => [w.name, w.peakRssMiB()])),
+    };
+    writeResults(out, results);
+    process.stdout.write(`\n${render(results)}\nresults: ${out}\n`);
+  } finally {
+    await h.close();
+  }
+}
+
+main().then(
+  // An emulator left open by a failed scenario must not keep the process alive.
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
