@@ -279,14 +279,17 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     watch,
 
     async submit(req: ScreeningRequest): Promise<Screening> {
-      // Refuse before writing anything when Redis cannot take the job.
-      try {
-        await producer.ping();
-      } catch {
-        throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
-      }
       // watch hook: a locally blocked carrier is answered at once, without /v1.
       const cached = watch.applyLocalBlock(req.query) ?? (req.refresh ? undefined : pipeline.cachedResult(req.query));
+      // Refuse before writing anything when Redis cannot take the job (or the callback job).
+      // A cache hit without a callback needs no Redis: it is answered even during an outage.
+      if (!cached || req.callback_url) {
+        try {
+          await producer.ping();
+        } catch {
+          throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
+        }
+      }
       const s = store.insertScreening({
         query: req.query,
         tender_id: req.tender_id ?? null,

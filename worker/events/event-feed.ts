@@ -26,7 +26,10 @@ export class SharedEventFeed implements EventFeed {
   /** Start listening for other processes' events (`sub` becomes a subscriber connection). */
   async start(sub: Redis): Promise<void> {
     this.#sub = sub;
-    sub.on('message', () => this.#drain());
+    // Our own events were delivered when published: only read the store for newer ones.
+    sub.on('message', (_channel: string, id: string) => {
+      if (Number(id) > this.#delivered) this.#drain();
+    });
     await sub.subscribe(this.channel).catch(() => {});
     // A safety net for a missed pub/sub message (e.g. during a Redis restart).
     this.#poll = setInterval(() => this.#drain(), 2_000);

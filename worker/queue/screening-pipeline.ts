@@ -190,12 +190,9 @@ export class ScreeningPipeline {
 
   async #notifyTms(s: Screening, kind: 'screening.completed' | 'review.resolved'): Promise<void> {
     if (!s.callback_url || !this.d.callbacks) return;
-    try {
-      await this.d.callbacks.enqueue(s, kind);
-    } catch (e) {
-      // The screening is final either way; the reconciler retries undelivered callbacks.
-      this.d.logger.warn({ err: String(e), screening: s.id }, 'callback could not be queued');
-    }
+    // Let a failure propagate: the job then fails and runs again, finds the screening done
+    // and queues the callback on that re-run (its delivery id keeps it from going twice).
+    await this.d.callbacks.enqueue(s, kind);
   }
 
   /** One /v1 lookup, turned into an outcome other screenings may share. */
