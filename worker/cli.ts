@@ -19,7 +19,9 @@ function logger(): Logger {
 
 /** Print a clear message for the failures an operator can fix, and exit non-zero. */
 function fail(e: unknown): never {
-  if (e instanceof ConfigError || e instanceof KeyCheckError || e instanceof RedisMissingError || e instanceof UnavailableError) {
+  // StoreError (read-only, full, corrupt database …) by name: importing it would load SQLite for every command.
+  const storeError = e instanceof Error && e.name === 'StoreError';
+  if (e instanceof ConfigError || e instanceof KeyCheckError || e instanceof RedisMissingError || e instanceof UnavailableError || storeError) {
     process.stderr.write(`carrier-screen: ${e.message}\n`);
     process.exit(2);
   }

@@ -1,0 +1,149 @@
+/**
+ * Fault suite, scenario 3 — a hostile /v1: 20 % 503s, 5 % 500s, 2 % malformed JSON, 2 %
+ * answers later than the client's 10 s time-out, a quarter of the answers with unknown fields
+ * and enum values, 429s with Retry-After, and (second part) a Retry-After an hour away. The
+ * worker process never crashes, obeys the retry rule as the service sees it, and every
+ * screening ends in tender, hold or block.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { until } from '../helpers/processes.js';
+import { mapLimit } from './support/intake-client.js';
+import { startRecordingEmulator, type RecordingEmulator, type ScoreRequest } from './support/recording-emulator.js';
+import { screeningStates, storeFigures } from './support/store-inspect.js';
+import { installation, type Installation } from './support/worker-stack.js';
+
+/** The worker's /v1 client: 10 s time-out, waits max(Retry-After, 1 s·2^(n−1) capped at 30 s) + jitter, five attempts. */
+const CLIENT_TIMEOUT_MS = 10_000;
+const BASE_MS = 1_000;
+const CAP_MS = 30_000;
+const MAX_ATTEMPTS = 5;
+/** Timers may fire a millisecond early; arrival times are taken on another clock read. */
+const SLACK_MS = 20;
+const CONCURRENCY = 8;
+
+const cleanup: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const c of cleanup.reverse()) await c();
+});
+
+async function setUp(faults: NonNullable<Parameters<typeof startRecordingEmulator>[0]>['faults']): Promise<{ emu: RecordingEmulator; inst: Installation }> {
+  const emu = await startRecordingEmulator({ mode: 'live', ratePerMinute: 1_000_000, monthlyQuota: 1_000_000, faults });
+  const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { SCREEN_CONCURRENCY: String(CONCURRENCY) } });
+  cleanup.push(() => emu.close(), () => inst.close());
+  await inst.start();
+  return { emu, inst };
+}
+
+const timedOut = (r: ScoreRequest): boolean => r.answeredAt === undefined || r.answeredAt - r.at >= CLIENT_TIMEOUT_MS;
+const retryable = (r: ScoreRequest): boolean => timedOut(r) || (r.status !== undefined && r.status >= 500);
+const rateLimited = (r: ScoreRequest): boolean => !timedOut(r) && r.status === 429 && r.code === 'rate_limit_exceeded';
+
+/** Breaks of the retry rule in the service's own log, one line each. */
+function retryRuleBreaks(requests: ScoreRequest[]): string[] {
+  const breaks: string[] = [];
+  const byCarrier = new Map<string, ScoreRequest[]>();
+  for (const r of requests) byCarrier.set(r.carrier, [...(byCarrier.get(r.carrier) ?? []), r]);
+  for (const [carrier, rs] of byCarrier) {
+    let run = 0; // attempts in the current lookup
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i]!;
+      const next = rs[i + 1];
+      run++;
+      if (run > MAX_ATTEMPTS) breaks.push(`${carrier}: attempt ${run} in one lookup`);
+      if (!next) continue;
+      const gap = next.at - r.at;
+      if (rateLimited(r)) {
+        // The job waits Retry-After before it asks again (a new lookup).
+        const wait = (r.retryAfterSec ?? 0) * 1000;
+        if (next.at < r.answeredAt! + wait - SLACK_MS) breaks.push(`${carrier}: asked again ${next.at - r.answeredAt!} ms after a 429 with Retry-After ${r.retryAfterSec} s`);
+        run = 0;
+      } else if (retryable(r)) {
+        const min = Math.min(CAP_MS, BASE_MS * 2 ** (run - 1));
+        if (gap < min - SLACK_MS) breaks.push(`${carrier}: retry ${run} after ${gap} ms, less than ${min} ms`);
+      } else {
+        // 2xx (a score, or a malformed body), 404 and other 4xx: not retried, the screening ends.
+        breaks.push(`${carrier}: asked again after a final ${r.status}${r.malformed ? ' (malformed)' : ''} ${r.code ?? ''}`);
+      }
+    }
+  }
+  return breaks;
+}
+
+describe('a hostile /v1 service', () => {
+  it('5xx, malformed JSON, time-outs, unknown fields and 429s: no crash, the retry rule kept, every screening ends in an action', async () => {
+    const { emu, inst } = await setUp({
+      error503Share: 0.2,
+      error500Share: 0.05,
+      malformedShare: 0.02,
+      hangShare: 0.02,
+      hangMs: CLIENT_TIMEOUT_MS + 2_000,
+      rateLimitShare: 0.02,
+      retryAfterSeconds: 2,
+      unknownFieldsShare: 0.25,
+      seed: 7,
+    });
+    const dots = Array.from({ length: 150 }, (_, i) => String(5_000_000 + i * 53));
+    const answers = await mapLimit(dots, 16, (dot) => inst.client!.screen({ dot_number: dot }));
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 202).map((a) => a.status)).toEqual([]);
+    const ids = answers.map((a) => a.json.id as string);
+    await until('every screening to end', 180_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === ids.length || undefined, 250);
+
+    const f = storeFigures(inst.dbPath);
+    const states = screeningStates(inst.dbPath);
+    const reqs = emu.requests;
+    const kinds = {
+      requests: reqs.length,
+      ok: reqs.filter((r) => r.status === 200 && !r.malformed && !timedOut(r)).length,
+      s503: reqs.filter((r) => r.status === 503 && !timedOut(r)).length,
+      s500: reqs.filter((r) => r.status === 500 && !timedOut(r)).length,
+      malformed: reqs.filter((r) => r.malformed && !timedOut(r)).length,
+      timedOut: reqs.filter(timedOut).length,
+      s429: reqs.filter(rateLimited).length,
+      s404: reqs.filter((r) => r.status === 404).length,
+    };
+    const breaks = retryRuleBreaks(reqs);
+    const holdReasons: Record<string, number> = {};
+    for (const s of states.values()) if (s.action === 'hold') holdReasons[String(s.hold_reason)] = (holdReasons[String(s.hold_reason)] ?? 0) + 1;
+    console.info(
+      `hostile-service: screenings ${ids.length}, done ${f.byStatus.done}, actions ${JSON.stringify(f.byAction)}, holds ${JSON.stringify(holdReasons)}; ` +
+        `/v1 answers ${JSON.stringify(kinds)}; retry-rule breaks ${breaks.length}`,
+    );
+    // The faults really happened.
+    for (const k of ['s503', 's500', 'malformed', 'timedOut', 's429'] as const) expect(kinds[k], k).toBeGreaterThan(0);
+    expect(breaks.slice(0, 10)).toEqual([]);
+    expect(ids.filter((id) => states.get(id)?.status !== 'done')).toEqual([]);
+    expect(f.doneWithoutAction).toBe(0);
+    // Unknown decisions are held for a person, never tendered on a guess.
+    expect(holdReasons.unknown_decision ?? 0).toBeGreaterThan(0);
+    expect(inst.proc!.alive()).toBe(true);
+    expect(inst.logs()).not.toMatch(/"level":60|uncaught|unhandled/i);
+    // And it still stops cleanly.
+    expect(await inst.proc!.stop()).toEqual({ code: 0, signal: null });
+  });
+
+  it('a Retry-After an hour away: no /v1 call before it, and every screening still ends (held) instead of waiting an hour', async () => {
+    const { emu, inst } = await setUp({ rateLimitShare: 1, retryAfterSeconds: 3_600, seed: 3 });
+    const dots = Array.from({ length: 20 }, (_, i) => String(6_000_000 + i * 71));
+    const answers = await mapLimit(dots, 4, (dot) => inst.client!.screen({ dot_number: dot }));
+    const ids = answers.map((a) => a.json.id as string);
+    const ended = await until('every screening to end', 90_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === ids.length || undefined, 250).then(
+      () => true,
+      () => false,
+    );
+    const f = storeFigures(inst.dbPath);
+    const states = screeningStates(inst.dbPath);
+    const first429 = emu.requests.find(rateLimited);
+    const after = first429 ? emu.requests.filter((r) => r.at > first429.answeredAt! + 250) : [];
+    console.info(
+      `hostile-service (Retry-After 3600 s): screenings ${ids.length}, done ${f.byStatus.done ?? 0}, actions ${JSON.stringify(f.byAction)}, ` +
+        `/v1 score requests ${emu.requests.length}, after the first 429 ${after.length}`,
+    );
+    expect(first429).toBeDefined();
+    expect(after, 'score requests sent after the service said to wait an hour').toEqual([]);
+    expect(emu.requests.length).toBeLessThanOrEqual(CONCURRENCY);
+    expect(ended, 'screenings left waiting on the Retry-After').toBe(true);
+    for (const id of ids) expect(states.get(id)).toMatchObject({ status: 'done', action: 'hold', hold_reason: 'scoring_unavailable' });
+    expect(inst.proc!.alive()).toBe(true);
+  });
+});

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The reliability and security fault suite (`npm run faults`): every scenario, against real
+ * worker/intake processes built from dist/. The fast scenarios (*.fast.test.ts) also run in
+ * `npm test`; the slow ones (*.slow.ftest.ts) only here.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/faults/**/*.fast.test.ts', 'test/faults/**/*.slow.ftest.ts'],
+    globalSetup: ['test/helpers/global-redis.ts', 'test/faults/support/global-build.ts'],
+    // Each scenario bounds its own waits; these are the outer limits.
+    testTimeout: 240_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    // The scenarios kill processes and load the machine: one file at a time keeps the figures honest.
+    fileParallelism: false,
+    reporters: ['default'],
+  },
+});
