@@ -8,12 +8,12 @@ import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, saf
 import type { IpcMainInvokeEvent, MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { IntakeError, type ConnectionState, type DeskSettingsInput } from '../shared/bridge.js';
+import { IntakeError, type BlockInput, type ConnectionState, type DeskSettingsInput } from '../shared/bridge.js';
 import { HttpBridge } from '../shared/http-bridge.js';
 import { IpcChannel, type IpcResult } from '../shared/ipc-channels.js';
 import { RENDERER_CSP_HEADER } from './csp.js';
 import { isOwnPage } from './ipc-guard.js';
-import type { DashboardView, DesktopNotification, MenuItemModel, TrayCommand, TrayIconState, TrayPorts } from './ports.js';
+import { DASHBOARD_VIEWS, type DashboardView, type DesktopNotification, type MenuItemModel, type TrayCommand, type TrayIconState, type TrayPorts } from './ports.js';
 import { SettingsStore, applyEnvOverrides, type SecretBox, type TraySettings } from './settings.js';
 import { TrayController } from './tray-controller.js';
 
@@ -151,7 +151,8 @@ function connect(s: TraySettings): void {
 }
 
 function result<T>(fn: () => Promise<T>): Promise<IpcResult<T>> {
-  return fn().then(
+  // Through then(): a bridge method that throws at once (bad input) still answers as data.
+  return Promise.resolve().then(fn).then(
     (value) => ({ ok: true as const, value }),
     (err: unknown) => ({
       ok: false as const,
@@ -199,6 +200,25 @@ function registerIpc(): void {
       return s;
     }),
   );
+  handle(IpcChannel.listChanges, (state) => result(() => requireBridge().listChanges(state as never)));
+  handle(IpcChannel.acknowledgeChange, (id, by) =>
+    result(async () => {
+      const c = await requireBridge().acknowledgeChange(id as string, by as string);
+      void controller?.refresh();
+      return c;
+    }),
+  );
+  handle(IpcChannel.listBlocks, (state) => result(() => requireBridge().listBlocks(state as never)));
+  handle(IpcChannel.blockCarrier, (input) => {
+    const i = (input ?? {}) as Partial<Record<keyof BlockInput, unknown>>;
+    const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+    const dot = text(i.dot_number);
+    const mc = text(i.mc_number);
+    return result(() =>
+      requireBridge().blockCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}), by: String(i.by ?? ''), reason: String(i.reason ?? '') }),
+    );
+  });
+  handle(IpcChannel.liftBlock, (carrier, by) => result(() => requireBridge().liftBlock(carrier as string, by as string)));
   handle(IpcChannel.connectionState, async () => connectionNow());
   handle(IpcChannel.settingsGet, () => result(async () => store.view()));
   handle(IpcChannel.settingsSave, (input) =>
@@ -247,9 +267,9 @@ if (!app.requestSingleInstanceLock()) {
       settings = applyEnvOverrides({ workerUrl: 'http://127.0.0.1:8787', token: null }, process.env);
     }
     connect(settings);
-    // `--open=desk|queue|quota|settings` shows the dashboard at start (autostart entries, tests).
-    const open = /^--open=(desk|queue|quota|settings)$/.exec(process.argv.find((a) => a.startsWith('--open=')) ?? '')?.[1];
+    // `--open=desk|queue|quota|changes|settings` shows the dashboard at start (autostart entries, tests).
+    const open = process.argv.find((a) => a.startsWith('--open='))?.slice('--open='.length);
     if (settings.token === null) openWindow('settings');
-    else if (open) openWindow(open as DashboardView);
+    else if (open && (DASHBOARD_VIEWS as readonly string[]).includes(open)) openWindow(open as DashboardView);
   });
 }

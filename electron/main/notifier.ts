@@ -1,5 +1,6 @@
-import type { StatusReport } from '../../shared/screening.js';
+import type { CarrierChange, StatusReport } from '../../shared/screening.js';
 import type { ConnectionState } from '../shared/bridge.js';
+import { changeCarrierIds, changeCarrierName, changeReasonText, changeSummary, newKnockouts, tenderList } from '../shared/change-text.js';
 import type { DesktopNotification, NotificationCondition } from './ports.js';
 import { formatResetUtc, plural, quotaExhausted, quotaLow, type TrayInput } from './tray-state.js';
 
@@ -7,8 +8,14 @@ import { formatResetUtc, plural, quotaExhausted, quotaLow, type TrayInput } from
  * Which desktop notifications to raise. One per condition: raised when the condition
  * starts, raised again only after it has cleared. A condition we cannot observe right now
  * (the worker is unreachable, so its status is stale) keeps its last state: not knowing
- * is not the same as cleared.
+ * is not the same as cleared. Carrier changes are different: one notification per change
+ * id, ever (a change does not "clear and come back"; a new one has a new id).
  */
+
+/** More new changes than this at once (e.g. the first look after a weekend): one summary instead of a flood. */
+export const CHANGE_NOTES_AT_ONCE = 3;
+/** Change ids remembered as told; old ones are forgotten first (they are acknowledged long since). */
+const TOLD_CHANGES_KEPT = 5000;
 
 export interface ConditionSnapshot {
   /** undefined: unknown right now. */
@@ -20,10 +27,19 @@ export interface ConditionSnapshot {
   /** For the texts. */
   quotaRemaining?: number | null;
   quotaResetsAt?: string | null;
+  /** Unacknowledged carrier changes as just read; undefined: not known right now. */
+  newChanges?: readonly CarrierChange[];
 }
 
 /** What the notifier can observe from the tray's inputs. */
 export function conditionsFrom(input: TrayInput): ConditionSnapshot {
+  const out = statusConditions(input);
+  // A list read while the stream is down may be old: announce only what is known now.
+  if (input.changes && input.connection === 'open') out.newChanges = input.changes.filter((c) => c.state === 'new');
+  return out;
+}
+
+function statusConditions(input: TrayInput): ConditionSnapshot {
   const out: ConditionSnapshot = {};
   const lost = lostWorker(input.connection, input.statusError ?? null, input.workerUrl);
   if (lost !== undefined) out.serviceUnavailable = lost;
@@ -51,6 +67,8 @@ function lostWorker(connection: ConnectionState, statusError: string | null, url
 
 export class Notifier {
   private readonly active = new Set<NotificationCondition>();
+  /** Change ids already announced (insertion order: oldest first). */
+  private readonly toldChanges = new Set<string>();
 
   /** Conditions now raised (for tests and the tray's own display). */
   activeConditions(): NotificationCondition[] {
@@ -96,7 +114,38 @@ export class Notifier {
         command: 'open-desk',
         urgency: 'normal',
       }));
+
+    if (c.newChanges !== undefined) out.push(...this.changeNotes(c.newChanges));
     return out;
+  }
+
+  /** Whether this change was announced already (for tests). */
+  hasTold(changeId: string): boolean {
+    return this.toldChanges.has(changeId);
+  }
+
+  private changeNotes(changes: readonly CarrierChange[]): DesktopNotification[] {
+    const fresh = changes.filter((ch) => !this.toldChanges.has(ch.id));
+    for (const ch of fresh) this.toldChanges.add(ch.id);
+    for (const id of this.toldChanges) {
+      if (this.toldChanges.size <= TOLD_CHANGES_KEPT) break;
+      this.toldChanges.delete(id);
+    }
+    if (fresh.length === 0) return [];
+    if (fresh.length > CHANGE_NOTES_AT_ONCE) {
+      const shown = fresh.slice(0, CHANGE_NOTES_AT_ONCE).map((ch) => `${changeCarrierName(ch)} ${changeSummary(ch)}`);
+      return [
+        {
+          condition: 'carrier_changed',
+          changeIds: fresh.map((ch) => ch.id),
+          title: `${plural(fresh.length, 'carrier change')} to acknowledge`,
+          body: `${shown.join('; ')} and ${fresh.length - shown.length} more.`,
+          command: 'open-changes',
+          urgency: fresh.some((ch) => ch.after.action === 'block') ? 'critical' : 'normal',
+        },
+      ];
+    }
+    return fresh.map((ch) => changeNotification(ch));
   }
 
   private track(
@@ -112,4 +161,27 @@ export class Notifier {
       this.active.delete(condition);
     }
   }
+}
+
+/** "Carrier changed: Acme Freight approved → rejected", and in the body why, what now and which loads. */
+export function changeNotification(ch: CarrierChange): DesktopNotification {
+  const ko = newKnockouts(ch);
+  const reasons = ch.reasons.map((r) => (r === 'new_knockout' && ko.length > 0 ? `new knockout ${ko.join(', ')}` : changeReasonText(r)));
+  const ids = changeCarrierIds(ch);
+  const tenders = ch.tenders.length > 0 ? `Used for ${ch.tenders.length === 1 ? 'tender' : 'tenders'} ${tenderList(ch)}.` : 'No recent tender used it.';
+  const body = [ids ? `${ids}.` : '', reasons.length > 0 ? `${capitalise(reasons.join(', '))}.` : '', `Now: ${ch.after.action}.`, tenders]
+    .filter((p) => p !== '')
+    .join(' ');
+  return {
+    condition: 'carrier_changed',
+    changeIds: [ch.id],
+    title: `Carrier changed: ${changeCarrierName(ch)} ${changeSummary(ch)}`,
+    body,
+    command: 'open-changes',
+    urgency: ch.after.action === 'block' ? 'critical' : 'normal',
+  };
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }

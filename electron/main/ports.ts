@@ -6,7 +6,16 @@
 export type TrayIconState = 'ok' | 'attention' | 'trouble';
 
 /** Things a menu item or a notification can ask for. */
-export type TrayCommand = 'open-desk' | 'open-queue' | 'open-quota' | 'open-dashboard' | 'pause-queue' | 'resume-queue' | 'settings' | 'quit';
+export type TrayCommand =
+  | 'open-desk'
+  | 'open-queue'
+  | 'open-quota'
+  | 'open-changes'
+  | 'open-dashboard'
+  | 'pause-queue'
+  | 'resume-queue'
+  | 'settings'
+  | 'quit';
 
 /** A context menu as plain data; main turns it into Menu.buildFromTemplate. */
 export type MenuItemModel =
@@ -14,8 +23,10 @@ export type MenuItemModel =
   | { kind: 'separator' };
 
 export interface DesktopNotification {
-  /** The condition that raised it (one notification per condition start). */
+  /** The condition that raised it (one notification per condition start; one per change for carrier_changed). */
   condition: NotificationCondition;
+  /** carrier_changed: the change id (or ids, for a summary of several) it tells about. */
+  changeIds?: string[];
   title: string;
   body: string;
   /** What clicking the notification does. */
@@ -23,10 +34,11 @@ export interface DesktopNotification {
   urgency: 'normal' | 'critical';
 }
 
-export type NotificationCondition = 'reviews_pending' | 'quota_low' | 'quota_exhausted' | 'service_unavailable';
+export type NotificationCondition = 'reviews_pending' | 'quota_low' | 'quota_exhausted' | 'service_unavailable' | 'carrier_changed';
 
 /** Which dashboard view a window opens on. */
-export type DashboardView = 'desk' | 'queue' | 'quota' | 'settings';
+export type DashboardView = 'desk' | 'queue' | 'quota' | 'changes' | 'settings';
+export const DASHBOARD_VIEWS: readonly DashboardView[] = ['desk', 'queue', 'quota', 'changes', 'settings'];
 
 export interface TrayPorts {
   setTrayIcon(state: TrayIconState): void;

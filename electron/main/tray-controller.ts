@@ -1,14 +1,15 @@
-import type { IntakeEvent, StatusReport } from '../../shared/screening.js';
-import type { ConnectionState, DeskBridge } from '../shared/bridge.js';
+import type { CarrierChange, IntakeEvent, StatusReport } from '../../shared/screening.js';
+import { IntakeError, type ConnectionState, type DeskBridge } from '../shared/bridge.js';
+import { isCarrierChange } from '../shared/change-text.js';
 import { Notifier, conditionsFrom } from './notifier.js';
 import type { MenuItemModel, TrayCommand, TrayPorts } from './ports.js';
 import { computeTrayView, type TrayInput, type TrayView } from './tray-state.js';
 
 /**
- * Keeps the tray in step with the worker: reads /status on start, on every event and on a
- * slow poll (the /v1 reachability changes without an event), rebuilds icon, tooltip and
- * menu, raises notifications, and carries out menu commands. No Electron here: the
- * desktop is reached through TrayPorts.
+ * Keeps the tray in step with the worker: reads /status and the unacknowledged carrier
+ * changes on start, on every event and on a slow poll (the /v1 reachability changes without
+ * an event), rebuilds icon, tooltip and menu, raises notifications, and carries out menu
+ * commands. No Electron here: the desktop is reached through TrayPorts.
  */
 
 export interface TrayControllerOptions {
@@ -23,6 +24,8 @@ export interface TrayControllerOptions {
 export class TrayController {
   private status: StatusReport | null = null;
   private statusError: string | null = null;
+  /** Unacknowledged changes; null until read, or when the worker has no /changes (older version). */
+  private changes: CarrierChange[] | null = null;
   private readonly notifier = new Notifier();
   private unsubscribe: Array<() => void> = [];
   private poll: ReturnType<typeof setInterval> | undefined;
@@ -63,12 +66,16 @@ export class TrayController {
     this.inFlight = (async () => {
       do {
         this.again = false;
-        try {
-          this.status = await this.opts.bridge.getStatus();
+        const [status, changes] = await Promise.allSettled([this.opts.bridge.getStatus(), this.opts.bridge.listChanges('new')]);
+        if (status.status === 'fulfilled') {
+          this.status = status.value;
           this.statusError = null;
-        } catch (err) {
-          this.statusError = err instanceof Error ? err.message : String(err);
+        } else {
+          this.statusError = status.reason instanceof Error ? status.reason.message : String(status.reason);
         }
+        if (changes.status === 'fulfilled') this.changes = changes.value;
+        else if (changes.reason instanceof IntakeError && changes.reason.status === 404) this.changes = null;
+        // Any other failure keeps the last list: the status read says what is wrong with the worker.
         this.render();
       } while (this.again);
     })().finally(() => {
@@ -88,6 +95,8 @@ export class TrayController {
           return ports.openWindow('queue');
         case 'open-quota':
           return ports.openWindow('quota');
+        case 'open-changes':
+          return ports.openWindow('changes');
         case 'settings':
           return ports.openWindow('settings');
         case 'quit':
@@ -106,8 +115,19 @@ export class TrayController {
   }
 
   private onEvent(e: IntakeEvent): void {
+    // A change is announced from the event itself, without waiting for the list read.
+    if (e.event === 'carrier.changed' && isCarrierChange(e.data) && e.data.state === 'new') {
+      const ch = e.data;
+      if (!this.changes?.some((c) => c.id === ch.id)) {
+        this.changes = [ch, ...(this.changes ?? [])];
+        this.render();
+      }
+    } else if (e.event === 'change.acknowledged' && isCarrierChange(e.data) && this.changes) {
+      const id = e.data.id;
+      this.changes = this.changes.filter((c) => c.id !== id);
+      this.render();
+    }
     // Every event name we know changes something the tray counts; unknown ones may too.
-    void e;
     void this.refresh();
   }
 
@@ -122,6 +142,7 @@ export class TrayController {
       connection: this.opts.bridge.connectionState(),
       workerUrl: this.opts.workerUrl,
       statusError: this.statusError,
+      changes: this.changes,
     };
   }
 

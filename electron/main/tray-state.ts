@@ -1,8 +1,19 @@
+import type { CarrierChange } from '../../shared/screening.js';
 import { formatCount, plural, problemsOf, quotaLine, queueLine, type StatusInput, type StatusProblem } from '../shared/status-problems.js';
 import type { MenuItemModel, TrayIconState } from './ports.js';
 
 export { QUOTA_WARN_SHARE, formatResetUtc, plural, quotaExhausted, quotaLow, quotaLine, queueLine, problemsOf } from '../shared/status-problems.js';
-export type TrayInput = StatusInput;
+
+export interface TrayInput extends StatusInput {
+  /** Unacknowledged carrier changes as last read (GET /changes?state=new); null or absent: not known. */
+  changes?: readonly CarrierChange[] | null;
+}
+
+/** How many changes wait for a dispatcher; null when not known. */
+export function changesWaiting(input: TrayInput): number | null {
+  if (input.changes) return input.changes.filter((c) => c.state === 'new').length;
+  return input.changesNew ?? null;
+}
 
 /**
  * From the worker's StatusReport and the connection state, everything the tray shows:
@@ -19,7 +30,8 @@ export interface TrayView {
 }
 
 export function computeTrayView(input: TrayInput): TrayView {
-  const problems = problemsOf(input);
+  const changes = changesWaiting(input);
+  const problems = problemsOf({ ...input, changesNew: changes });
   const icon: TrayIconState = problems.some((p) => p.level === 'trouble')
     ? 'trouble'
     : problems.length > 0
@@ -42,6 +54,12 @@ export function computeTrayView(input: TrayInput): TrayView {
     label: s === null ? 'Review desk' : pending > 0 ? `Review desk: ${plural(pending, 'carrier')} pending` : 'Review desk: nothing pending',
     enabled: true,
     command: 'open-desk',
+  });
+  menu.push({
+    kind: 'item',
+    label: changes === null ? 'Changes' : changes > 0 ? `Changes: ${plural(changes, 'carrier change')} to acknowledge` : 'Changes: none to acknowledge',
+    enabled: true,
+    command: 'open-changes',
   });
   menu.push({ kind: 'separator' });
   if (s !== null) {

@@ -27,6 +27,13 @@ const desk: DeskIpcApi = {
   dailyUsage: () => ipcRenderer.invoke(IpcChannel.dailyUsage),
   pauseQueue: () => ipcRenderer.invoke(IpcChannel.pauseQueue),
   resumeQueue: () => ipcRenderer.invoke(IpcChannel.resumeQueue),
+  listChanges: (state) => ipcRenderer.invoke(IpcChannel.listChanges, state),
+  acknowledgeChange: (id, by) => ipcRenderer.invoke(IpcChannel.acknowledgeChange, id, by),
+  listBlocks: (state) => ipcRenderer.invoke(IpcChannel.listBlocks, state),
+  // Copied field by field: only plain data crosses, never an object the page built with getters.
+  blockCarrier: (input) =>
+    ipcRenderer.invoke(IpcChannel.blockCarrier, { dot_number: input.dot_number, mc_number: input.mc_number, by: input.by, reason: input.reason }),
+  liftBlock: (carrier, by) => ipcRenderer.invoke(IpcChannel.liftBlock, carrier, by),
   connectionState: () => ipcRenderer.invoke(IpcChannel.connectionState),
   onEvent: (cb) => subscribe<IntakeEvent>(IpcChannel.event, cb),
   onConnectionChange: (cb) => subscribe<ConnectionState>(IpcChannel.connection, cb),

@@ -5,15 +5,17 @@ import { h, replaceChildren } from './dom.js';
 import { IpcBridge } from './ipc-bridge.js';
 import { forgetToken, pickBridge, rememberToken } from './pick-bridge.js';
 import { Toaster } from './toaster.js';
+import { ChangesView } from './views/changes.js';
 import { QueueView } from './views/queue.js';
 import { QuotaView } from './views/quota.js';
 import { ReviewDeskView } from './views/review-desk.js';
 import { SettingsView } from './views/settings.js';
 import { tokenForm } from './views/token-form.js';
 
-/** The dashboard: picks its bridge, builds the three views (four in Electron) and routes between them. */
+/** The dashboard: picks its bridge, builds the four views (five in Electron) and routes between them. */
 
-type ViewName = 'desk' | 'queue' | 'quota' | 'settings';
+type ViewName = 'desk' | 'queue' | 'quota' | 'changes' | 'settings';
+const VIEW_KEYS: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'changes', '5': 'settings' };
 
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connecting: 'Connecting…',
@@ -50,13 +52,21 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     show('desk');
   });
   const quota = new QuotaView(model);
+  const changes = new ChangesView(model, toast);
   const settings = electron?.settings ? new SettingsView(electron.settings, toast) : null;
-  const views: Record<ViewName, HTMLElement | null> = { desk: desk.root, queue: queue.root, quota: quota.root, settings: settings?.root ?? null };
+  const views: Record<ViewName, HTMLElement | null> = {
+    desk: desk.root,
+    queue: queue.root,
+    quota: quota.root,
+    changes: changes.root,
+    settings: settings?.root ?? null,
+  };
 
   const envBadge = h('span', { class: 'env-badge' });
   const conn = h('span', { class: 'conn', attrs: { id: 'connection' } });
   const banner = h('div', { class: 'banner', attrs: { role: 'status' } });
-  const deskCount = h('span', { class: 'tab-count' });
+  const deskCount = h('span', { class: 'tab-count', attrs: { id: 'desk-count' } });
+  const changesCount = h('span', { class: 'tab-count tab-count-changes', attrs: { id: 'changes-count' } });
   const tabs: Partial<Record<ViewName, HTMLButtonElement>> = {};
   const tab = (name: ViewName, label: string, key: string, extra?: HTMLElement): HTMLButtonElement =>
     (tabs[name] = h(
@@ -78,7 +88,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
         tab('desk', 'Review desk', '1', deskCount),
         tab('queue', 'Queue', '2'),
         tab('quota', 'Quota', '3'),
-        settings ? tab('settings', 'Settings', '4') : null,
+        tab('changes', 'Changes', '4', changesCount),
+        settings ? tab('settings', 'Settings', '5') : null,
       ),
       conn,
     ),
@@ -97,6 +108,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
       t.setAttribute('aria-selected', n === name ? 'true' : 'false');
     }
     quota.setVisible(name === 'quota');
+    if (name === 'desk') desk.onShow();
+    if (name === 'changes') changes.onShow();
     const hash = `#/${name}`;
     if (location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
   }
@@ -108,14 +121,19 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     conn.textContent = CONNECTION_TEXT[model.connection] ?? model.connection;
     conn.className = `conn conn-${model.connection}`;
     const pending = model.pending.length;
+    const newChanges = model.changes.length;
     deskCount.textContent = pending > 0 ? String(pending) : '';
-    document.title = pending > 0 ? `(${pending}) Carrier Screen` : 'Carrier Screen';
+    changesCount.textContent = newChanges > 0 ? String(newChanges) : '';
+    changesCount.title = newChanges > 0 ? `${newChanges} to acknowledge` : '';
+    const waiting = pending + newChanges;
+    document.title = waiting > 0 ? `(${waiting}) Carrier Screen` : 'Carrier Screen';
     const problems = problemsOf({
       status: s,
       connection: model.connection,
       workerUrl: electron ? 'the worker' : location.origin,
       statusError: model.errors.get('status') ?? null,
-    }).filter((p) => !p.text.endsWith('waiting for review')); // the tab count already says so
+      changesNew: newChanges,
+    }).filter((p) => p.topic === undefined); // the tab counts already say so
     replaceChildren(banner, ...problems.slice(0, 3).map((p) => h('div', { class: `banner-item banner-${p.level}` }, p.text)));
     banner.hidden = problems.length === 0;
   }
@@ -125,6 +143,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     if (changed.has('pending') || changed.has('decided') || changed.has('connection')) desk.render();
     if (changed.has('status') || changed.has('screenings')) queue.render();
     if (changed.has('status') || changed.has('usage')) quota.render();
+    if (changed.has('changes') || changed.has('changeHistory') || changed.has('connection')) changes.render();
     if (changed.has('connection') && model.connection === 'unauthorized' && !electron) {
       forgetToken();
       replaceChildren(root, tokenForm(onToken, 'The worker refused this token. Paste the current one.'));
@@ -133,13 +152,12 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 
   document.addEventListener('keydown', (e) => {
     const inField = e.target instanceof HTMLElement && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA');
-    if (current === 'desk' && desk.handleKey(e)) {
+    if ((current === 'desk' && desk.handleKey(e)) || (current === 'changes' && changes.handleKey(e))) {
       e.preventDefault();
       return;
     }
     if (inField || e.ctrlKey || e.metaKey || e.altKey) return;
-    const byKey: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'settings' };
-    const target = byKey[e.key];
+    const target = VIEW_KEYS[e.key];
     if (target && views[target]) {
       show(target);
       e.preventDefault();
@@ -152,6 +170,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
   setInterval(() => {
     desk.render();
     queue.render();
+    changes.render();
   }, 30_000);
 
   show(viewFromHash());
@@ -160,7 +179,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 }
 
 function viewFromHash(): ViewName {
-  const m = /^#\/(desk|queue|quota|settings)\b/.exec(location.hash);
+  const m = /^#\/(desk|queue|quota|changes|settings)\b/.exec(location.hash);
   return (m?.[1] as ViewName | undefined) ?? 'desk';
 }
 

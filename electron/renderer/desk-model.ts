@@ -1,5 +1,6 @@
-import type { DailyUsage, IntakeEvent, Review, Screening, StatusReport } from '../../shared/screening.js';
-import type { ConnectionState, DeskBridge } from '../shared/bridge.js';
+import type { CarrierChange, DailyUsage, IntakeEvent, Review, Screening, StatusReport } from '../../shared/screening.js';
+import { IntakeError, type ConnectionState, type DeskBridge } from '../shared/bridge.js';
+import { isCarrierChange } from '../shared/change-text.js';
 
 /**
  * What the dashboard shows, kept in step with the worker: loaded once, then updated from
@@ -7,10 +8,12 @@ import type { ConnectionState, DeskBridge } from '../shared/bridge.js';
  * have been missed while it was down. Views subscribe and re-render.
  */
 
-export type Resource = 'status' | 'pending' | 'decided' | 'screenings' | 'usage';
+export type Resource = 'status' | 'pending' | 'decided' | 'screenings' | 'usage' | 'changes' | 'changeHistory';
+const RESOURCES: readonly Resource[] = ['status', 'pending', 'decided', 'screenings', 'usage', 'changes', 'changeHistory'];
 
 export const SCREENINGS_SHOWN = 50;
 const DECIDED_SHOWN = 12;
+export const CHANGE_HISTORY_SHOWN = 25;
 
 export class DeskModel {
   status: StatusReport | null = null;
@@ -18,14 +21,21 @@ export class DeskModel {
   decided: Review[] = [];
   screenings: Screening[] = [];
   usage: DailyUsage | null = null;
+  /** Carrier changes still to acknowledge, newest first. */
+  changes: CarrierChange[] = [];
+  /** Acknowledged changes, latest acknowledgement first. */
+  changeHistory: CarrierChange[] = [];
   connection: ConnectionState;
   /** The last failure per resource (cleared by the next success). */
   errors = new Map<Resource, string>();
   /** Reviews that were pending and were decided elsewhere since the last look, for a notice. */
   resolvedElsewhere: Review[] = [];
+  /** Changes that were new here and were acknowledged in another window, for a notice. */
+  acknowledgedElsewhere: CarrierChange[] = [];
 
   /** Reviews this window is deciding right now: their resolved event is ours, not news. */
   private readonly decidingHere = new Set<string>();
+  private readonly acknowledgingHere = new Set<string>();
   private readonly listeners = new Set<(changed: ReadonlySet<Resource | 'connection'>) => void>();
   private readonly inFlight = new Map<Resource, Promise<void>>();
   private readonly again = new Set<Resource>();
@@ -47,7 +57,7 @@ export class DeskModel {
   }
 
   loadAll(): Promise<void> {
-    return Promise.all((['status', 'pending', 'decided', 'screenings', 'usage'] as const).map((r) => this.load(r))).then(() => undefined);
+    return Promise.all(RESOURCES.map((r) => this.load(r))).then(() => undefined);
   }
 
   /** Re-read one resource; calls during a read fold into one more read. */
@@ -95,6 +105,16 @@ export class DeskModel {
       case 'usage':
         this.usage = await b.dailyUsage();
         return;
+      case 'changes': {
+        const fresh = sortChanges(await b.listChanges('new'));
+        // Gone from "new" since the last look and not by this window: someone acknowledged it elsewhere.
+        for (const c of this.changes) if (!fresh.some((f) => f.id === c.id) && !this.acknowledgingHere.has(c.id)) this.noteAcknowledgedElsewhere(c);
+        this.changes = fresh;
+        return;
+      }
+      case 'changeHistory':
+        this.changeHistory = sortHistory(await b.listChanges('acknowledged')).slice(0, CHANGE_HISTORY_SHOWN);
+        return;
     }
   }
 
@@ -136,6 +156,31 @@ export class DeskModel {
       case 'quota.changed':
         void this.load('usage');
         break;
+      case 'carrier.changed':
+        if (isCarrierChange(e.data) && e.data.state === 'new') {
+          const c = e.data;
+          if (!this.changes.some((x) => x.id === c.id)) {
+            this.changes = sortChanges([c, ...this.changes]);
+            changed.add('changes');
+          }
+        }
+        void this.load('changes');
+        break;
+      case 'change.acknowledged':
+        if (isCarrierChange(e.data)) {
+          const c = e.data;
+          const was = this.changes.find((x) => x.id === c.id);
+          if (was) {
+            this.changes = this.changes.filter((x) => x.id !== c.id);
+            if (!this.acknowledgingHere.has(c.id)) this.noteAcknowledgedElsewhere(c);
+            changed.add('changes');
+          }
+          this.changeHistory = sortHistory([c, ...this.changeHistory.filter((x) => x.id !== c.id)]).slice(0, CHANGE_HISTORY_SHOWN);
+          changed.add('changeHistory');
+        }
+        void this.load('changes');
+        void this.load('changeHistory');
+        break;
       default:
         break; // queue.changed and names we do not know yet: the status read below covers them
     }
@@ -164,6 +209,35 @@ export class DeskModel {
     void this.load('screenings');
   }
 
+  /** Acknowledge a change from this window; its own acknowledged event is then not reported as news. */
+  async acknowledge(id: string, by: string): Promise<CarrierChange> {
+    this.acknowledgingHere.add(id);
+    try {
+      const done = await this.bridge.acknowledgeChange(id, by);
+      this.changes = this.changes.filter((c) => c.id !== id);
+      this.changeHistory = sortHistory([done, ...this.changeHistory.filter((c) => c.id !== id)]).slice(0, CHANGE_HISTORY_SHOWN);
+      this.emit(new Set(['changes', 'changeHistory']));
+      return done;
+    } catch (err) {
+      // 409: someone else was first; the view says so, so the refresh must not say it again.
+      if (!(err instanceof IntakeError && err.code === 'change_conflict')) this.acknowledgingHere.delete(id);
+      throw err;
+    } finally {
+      // Keep the mark a little: the event may arrive after the answer.
+      if (this.acknowledgingHere.has(id)) setTimeout(() => this.acknowledgingHere.delete(id), 60_000);
+    }
+  }
+
+  takeAcknowledgedElsewhere(): CarrierChange[] {
+    const out = this.acknowledgedElsewhere;
+    this.acknowledgedElsewhere = [];
+    return out;
+  }
+
+  private noteAcknowledgedElsewhere(c: CarrierChange): void {
+    if (!this.acknowledgedElsewhere.some((x) => x.id === c.id)) this.acknowledgedElsewhere.push(c);
+  }
+
   takeResolvedElsewhere(): Review[] {
     const out = this.resolvedElsewhere;
     this.resolvedElsewhere = [];
@@ -184,6 +258,16 @@ export class DeskModel {
 /** Oldest first: the carrier that has waited longest is at the top. */
 function sortPending(reviews: Review[]): Review[] {
   return [...reviews].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+/** Newest first, as the intake lists them. */
+function sortChanges(changes: CarrierChange[]): CarrierChange[] {
+  return [...changes].sort((a, b) => b.detected_at.localeCompare(a.detected_at) || b.id.localeCompare(a.id));
+}
+
+/** Latest acknowledgement first. */
+function sortHistory(changes: CarrierChange[]): CarrierChange[] {
+  return [...changes].sort((a, b) => (b.acknowledged_at ?? '').localeCompare(a.acknowledged_at ?? '') || b.id.localeCompare(a.id));
 }
 
 function isReview(v: unknown): v is Review {

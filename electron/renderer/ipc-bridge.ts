@@ -20,6 +20,11 @@ export class IpcBridge implements DeskBridge {
   dailyUsage = () => unwrap(this.api.dailyUsage());
   pauseQueue = () => unwrap(this.api.pauseQueue());
   resumeQueue = () => unwrap(this.api.resumeQueue());
+  listChanges = (state: Parameters<DeskBridge['listChanges']>[0]) => unwrap(this.api.listChanges(state));
+  acknowledgeChange = (id: string, by: string) => unwrap(this.api.acknowledgeChange(id, by));
+  listBlocks = (state: Parameters<DeskBridge['listBlocks']>[0]) => unwrap(this.api.listBlocks(state));
+  blockCarrier = (input: Parameters<DeskBridge['blockCarrier']>[0]) => unwrap(this.api.blockCarrier(input));
+  liftBlock = (carrier: string, by: string) => unwrap(this.api.liftBlock(carrier, by));
 
   onEvent(cb: (event: IntakeEvent) => void): () => void {
     return this.api.onEvent(cb);

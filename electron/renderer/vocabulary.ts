@@ -1,4 +1,5 @@
 import type { SvcReason } from '../../shared/svc-contract.js';
+import { CHANGE_REASON_TEXT } from '../shared/change-text.js';
 
 /**
  * Words for the values the service and the worker send. Every enumeration is open: a
@@ -117,4 +118,26 @@ const SOURCES: Record<string, Term> = {
 export function sourceTerm(source: string | null): Term {
   if (source === null) return { label: '—', tone: 'muted', known: true };
   return SOURCES[source] ?? unknown(source, 'Source');
+}
+
+const CHANGE_REASON_TONE: Record<string, string> = {
+  action_changed: 'bad',
+  decision_changed: 'bad',
+  new_knockout: 'bad',
+  grade_drop: 'warn',
+  model_version_changed: 'muted',
+};
+const CHANGE_REASON_HINT: Record<string, string> = {
+  action_changed: 'What the score leads to (tender, hold, block) is different now.',
+  decision_changed: 'The scoring service decides differently now.',
+  new_knockout: 'A knockout check fired that did not before.',
+  grade_drop: 'The grade fell from A–C to D, F or a grade this app does not know.',
+  model_version_changed: 'The change came with a new scoring model version.',
+};
+
+/** Why a watched carrier counts as changed (docs/watchlist.md); a reason we do not know is shown by name. */
+export function changeReasonTerm(reason: string): Term {
+  const label = CHANGE_REASON_TEXT[reason];
+  if (label === undefined) return unknown(reason, 'Change reason');
+  return { label, tone: CHANGE_REASON_TONE[reason] ?? 'muted', known: true, ...(CHANGE_REASON_HINT[reason] ? { hint: CHANGE_REASON_HINT[reason] } : {}) };
 }

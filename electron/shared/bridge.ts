@@ -1,4 +1,4 @@
-import type { DailyUsage, IntakeEvent, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type { CarrierChange, DailyUsage, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 
 /**
  * What the dashboard needs from the worker, and nothing more. Two implementations:
@@ -20,6 +20,22 @@ export interface ReviewDecision {
   /** The dispatcher's name, as recorded on the review. */
   by: string;
   note: string;
+}
+
+/** Which carrier changes to list: still to acknowledge, or the history. */
+export type ChangeState = CarrierChange['state'];
+export const CHANGE_STATES: readonly ChangeState[] = ['new', 'acknowledged'];
+
+export type BlockListState = LocalBlock['state'] | 'all';
+export const BLOCK_LIST_STATES: readonly BlockListState[] = ['active', 'lifted', 'all'];
+
+/** Put a carrier on the local do-not-use list: exactly one of dot_number or mc_number. */
+export interface BlockInput {
+  dot_number?: string;
+  mc_number?: string;
+  /** The dispatcher's name. */
+  by: string;
+  reason: string;
 }
 
 export interface DeskSettingsView {
@@ -50,6 +66,15 @@ export interface DeskBridge {
   dailyUsage(): Promise<DailyUsage>;
   pauseQueue(): Promise<StatusReport>;
   resumeQueue(): Promise<StatusReport>;
+  /** Changes of watched carriers, newest first. */
+  listChanges(state: ChangeState): Promise<CarrierChange[]>;
+  /** Record that `by` has seen the change; IntakeError `change_conflict` (409) when someone already did. */
+  acknowledgeChange(id: string, by: string): Promise<CarrierChange>;
+  /** The local do-not-use list. */
+  listBlocks(state: BlockListState): Promise<LocalBlock[]>;
+  blockCarrier(input: BlockInput): Promise<LocalBlock>;
+  /** Lift the active block of a carrier, by DOT or MC number. */
+  liftBlock(carrier: string, by: string): Promise<LocalBlock>;
   /** Live events; returns the unsubscribe function. */
   onEvent(cb: (event: IntakeEvent) => void): () => void;
   connectionState(): ConnectionState;

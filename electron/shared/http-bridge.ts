@@ -1,7 +1,12 @@
-import type { DailyUsage, IntakeEvent, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type { CarrierChange, DailyUsage, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import {
+  BLOCK_LIST_STATES,
+  CHANGE_STATES,
   IntakeError,
+  type BlockInput,
+  type BlockListState,
+  type ChangeState,
   type ConnectionState,
   type DeskBridge,
   type ReviewDecision,
@@ -118,6 +123,39 @@ export class HttpBridge implements DeskBridge {
 
   resumeQueue(): Promise<StatusReport> {
     return this.request<StatusReport>('POST', '/queue/resume', {});
+  }
+
+  async listChanges(state: ChangeState): Promise<CarrierChange[]> {
+    if (!CHANGE_STATES.includes(state)) throw new TypeError(`state must be one of ${CHANGE_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+    const list = await this.request<{ data: CarrierChange[] }>('GET', `/changes?state=${state}`);
+    return list.data;
+  }
+
+  acknowledgeChange(id: string, by: string): Promise<CarrierChange> {
+    requireId(id, 'id');
+    const name = requireName(by, 'by');
+    return this.request<CarrierChange>('POST', `/changes/${encodeURIComponent(id)}/acknowledge`, { by: name });
+  }
+
+  async listBlocks(state: BlockListState): Promise<LocalBlock[]> {
+    if (!BLOCK_LIST_STATES.includes(state)) throw new TypeError(`state must be one of ${BLOCK_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+    const list = await this.request<{ data: LocalBlock[] }>('GET', `/blocks?state=${state}`);
+    return list.data;
+  }
+
+  blockCarrier(input: BlockInput): Promise<LocalBlock> {
+    const dot = typeof input?.dot_number === 'string' ? input.dot_number.trim() : '';
+    const mc = typeof input?.mc_number === 'string' ? input.mc_number.trim() : '';
+    if ((dot === '') === (mc === '')) throw new TypeError('exactly one of dot_number or mc_number must be given');
+    const by = requireName(input.by, 'by');
+    if (typeof input.reason !== 'string' || input.reason.trim() === '') throw new TypeError('reason must say why the carrier is blocked');
+    return this.request<LocalBlock>('POST', '/blocks', { ...(dot ? { dot_number: dot } : { mc_number: mc }), by, reason: input.reason.trim() });
+  }
+
+  liftBlock(carrier: string, by: string): Promise<LocalBlock> {
+    requireId(carrier, 'carrier');
+    const name = requireName(by, 'by');
+    return this.request<LocalBlock>('DELETE', `/blocks/${encodeURIComponent(carrier.trim())}`, { by: name });
   }
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -307,6 +345,11 @@ export class HttpBridge implements DeskBridge {
 
 function requireId(id: unknown, param: string): void {
   if (typeof id !== 'string' || id.trim() === '') throw new TypeError(`${param} must be a non-empty string`);
+}
+
+function requireName(by: unknown, param: string): string {
+  if (typeof by !== 'string' || by.trim() === '') throw new TypeError(`${param} must be the dispatcher's name`);
+  return by.trim();
 }
 
 function errorText(err: unknown): string {

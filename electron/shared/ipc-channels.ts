@@ -1,5 +1,14 @@
-import type { DailyUsage, IntakeEvent, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
-import type { ConnectionState, DeskSettingsInput, DeskSettingsView, ReviewDecision, ReviewVerdict } from './bridge.js';
+import type { CarrierChange, DailyUsage, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type {
+  BlockInput,
+  BlockListState,
+  ChangeState,
+  ConnectionState,
+  DeskSettingsInput,
+  DeskSettingsView,
+  ReviewDecision,
+  ReviewVerdict,
+} from './bridge.js';
 
 /** IPC channel names shared by the preload and the main; one place so they cannot drift. */
 export const IpcChannel = {
@@ -11,6 +20,11 @@ export const IpcChannel = {
   dailyUsage: 'desk:daily-usage',
   pauseQueue: 'desk:pause-queue',
   resumeQueue: 'desk:resume-queue',
+  listChanges: 'desk:list-changes',
+  acknowledgeChange: 'desk:acknowledge-change',
+  listBlocks: 'desk:list-blocks',
+  blockCarrier: 'desk:block-carrier',
+  liftBlock: 'desk:lift-block',
   connectionState: 'desk:connection-state',
   settingsGet: 'desk:settings-get',
   settingsSave: 'desk:settings-save',
@@ -34,10 +48,15 @@ export interface DeskIpcApi {
   dailyUsage(): Promise<IpcResult<DailyUsage>>;
   pauseQueue(): Promise<IpcResult<StatusReport>>;
   resumeQueue(): Promise<IpcResult<StatusReport>>;
+  listChanges(state: ChangeState): Promise<IpcResult<CarrierChange[]>>;
+  acknowledgeChange(id: string, by: string): Promise<IpcResult<CarrierChange>>;
+  listBlocks(state: BlockListState): Promise<IpcResult<LocalBlock[]>>;
+  blockCarrier(input: BlockInput): Promise<IpcResult<LocalBlock>>;
+  liftBlock(carrier: string, by: string): Promise<IpcResult<LocalBlock>>;
   connectionState(): Promise<ConnectionState>;
   onEvent(cb: (event: IntakeEvent) => void): () => void;
   onConnectionChange(cb: (state: ConnectionState) => void): () => void;
-  /** The tray asks the window to show a view (desk, queue, quota, settings). */
+  /** The tray asks the window to show a view (desk, queue, quota, changes, settings). */
   onNavigate(cb: (view: string) => void): () => void;
   settingsGet(): Promise<IpcResult<DeskSettingsView>>;
   settingsSave(input: DeskSettingsInput): Promise<IpcResult<DeskSettingsView>>;

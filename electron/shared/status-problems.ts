@@ -16,11 +16,15 @@ export interface StatusInput {
   workerUrl: string;
   /** The last GET /status failed with this text (cleared by the next success). */
   statusError?: string | null;
+  /** Carrier changes not yet acknowledged; null or absent when not known (e.g. an older worker). */
+  changesNew?: number | null;
 }
 
 export interface StatusProblem {
   level: 'trouble' | 'attention';
   text: string;
+  /** Set for problems a dashboard tab already counts (its badge), so a banner can leave them out. */
+  topic?: 'reviews' | 'changes';
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -77,7 +81,7 @@ export function queueLine(s: StatusReport): string {
 export function problemsOf(input: StatusInput): StatusProblem[] {
   const out: StatusProblem[] = [];
   const trouble = (text: string): void => void out.push({ level: 'trouble', text });
-  const attention = (text: string): void => void out.push({ level: 'attention', text });
+  const attention = (text: string, topic?: StatusProblem['topic']): void => void out.push({ level: 'attention', text, ...(topic ? { topic } : {}) });
   const { status, connection, workerUrl } = input;
 
   if (connection === 'unauthorized') trouble('The worker refused the tray token: check Settings');
@@ -92,7 +96,11 @@ export function problemsOf(input: StatusInput): StatusProblem[] {
     if (quotaExhausted(status)) trouble(`Monthly quota used up: no live lookups until ${formatResetUtc(status.quota.resets_at)}`);
 
     const pending = status.reviews.pending;
-    if (pending > 0) attention(`${plural(pending, 'carrier')} waiting for review`);
+    if (pending > 0) attention(`${plural(pending, 'carrier')} waiting for review`, 'reviews');
+  }
+  const changes = input.changesNew ?? 0;
+  if (changes > 0) attention(`${plural(changes, 'carrier change')} to acknowledge`, 'changes');
+  if (status !== null) {
     if (quotaLow(status)) {
       const q = status.quota;
       const left = q.remaining !== null ? `${count.format(q.remaining)} lookups left` : 'into the reserve';

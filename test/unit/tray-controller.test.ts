@@ -1,12 +1,13 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DashboardView, DesktopNotification, MenuItemModel, TrayIconState, TrayPorts } from '../../electron/main/ports.js';
 import { TrayController, menuCommands } from '../../electron/main/tray-controller.js';
 import { HttpBridge } from '../../electron/shared/http-bridge.js';
-import type { StatusReport } from '../../shared/screening.js';
+import { IntakeError } from '../../electron/shared/bridge.js';
+import type { CarrierChange, StatusReport } from '../../shared/screening.js';
 
-/** A small intake stand-in over real HTTP: /status, /queue/pause|resume and /events. */
+/** A small intake stand-in over real HTTP: /status, /queue/pause|resume, /changes, /blocks and /events. */
 class TinyIntake {
   status: StatusReport = {
     object: 'status',
@@ -18,6 +19,10 @@ class TinyIntake {
     service: { reachable: true, checked_at: null, last_error: null, key_rejected: false },
   };
   posts: string[] = [];
+  /** Unacknowledged changes; null answers 404 like a worker from before the watch list. */
+  changes: CarrierChange[] | null = null;
+  /** Every /changes and /blocks request as "METHOD url body". */
+  watchCalls: string[] = [];
   private streams = new Set<ServerResponse>();
   private nextId = 1;
   server: Server = createServer((req, res) => {
@@ -30,6 +35,7 @@ class TinyIntake {
       return;
     }
     res.setHeader('content-type', 'application/json');
+    if (req.url?.startsWith('/changes') || req.url?.startsWith('/blocks')) return void this.watchRoute(req, res);
     if (req.method === 'POST' && (req.url === '/queue/pause' || req.url === '/queue/resume')) {
       this.posts.push(req.url);
       this.status = { ...this.status, queue: { ...this.status.queue, paused: req.url === '/queue/pause' } };
@@ -37,6 +43,25 @@ class TinyIntake {
     if (req.url === '/status' || req.url?.startsWith('/queue/')) return void res.end(JSON.stringify(this.status));
     res.writeHead(404).end('{"error":{"code":"not_found","message":"?"}}');
   });
+
+  private watchRoute(req: IncomingMessage, res: ServerResponse): void {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      this.watchCalls.push(`${req.method} ${req.url} ${body}`.trim());
+      if (this.changes === null) return void res.writeHead(404).end('{"error":{"code":"not_found","message":"Route not found"}}');
+      if (req.method === 'GET' && req.url === '/changes?state=new') return void res.end(JSON.stringify({ object: 'list', data: this.changes }));
+      const ack = /^\/changes\/([^/]+)\/acknowledge$/.exec(req.url ?? '');
+      if (req.method === 'POST' && ack) {
+        const c = this.changes.find((x) => x.id === ack[1]);
+        if (!c) return void res.writeHead(409).end('{"error":{"code":"change_conflict","message":"change already acknowledged"}}');
+        this.changes = this.changes.filter((x) => x !== c);
+        return void res.end(JSON.stringify({ ...c, state: 'acknowledged', acknowledged_by: JSON.parse(body).by }));
+      }
+      // /blocks: echo what arrived, so the test sees the request the bridge made.
+      res.end(JSON.stringify({ object: req.method === 'GET' ? 'list' : 'local_block', data: [], echo: body }));
+    });
+  }
 
   async listen(): Promise<string> {
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
@@ -116,6 +141,9 @@ describe('tray controller over a real HTTP intake', () => {
     await until(() => ports.icon === 'ok', () => `icon ok (is ${ports.icon}: ${ports.tooltip})`);
     expect(menuCommands(ports.menu)).toContain('pause-queue');
     expect(ports.notes).toEqual([]);
+    // This worker has no /changes (404): not trouble, the menu just cannot count them.
+    expect(intake.watchCalls).toContain('GET /changes?state=new');
+    expect(ports.menu.some((i) => i.kind === 'item' && i.label === 'Changes')).toBe(true);
 
     // A review arrives: the event alone makes the tray re-read /status.
     await until(() => intake.streamCount() === 1, () => 'the event stream');
@@ -145,5 +173,107 @@ describe('tray controller over a real HTTP intake', () => {
     expect(ports.notes.map((n) => n.condition)).toEqual(['reviews_pending', 'service_unavailable']);
     await ctl.run('quit');
     expect(ports.quits).toBe(1);
+  });
+});
+
+function change(id: string, name: string): CarrierChange {
+  const snap = { hold_reason: null, knockout_codes: [] as string[], model_version: 'crs-3.5', screening_id: 'scr_1', fetched_at: '2026-03-02T10:00:00.000Z' };
+  return {
+    object: 'carrier_change',
+    id,
+    dot_number: '3100007',
+    mc_number: null,
+    legal_name: name,
+    reasons: ['action_changed', 'decision_changed', 'new_knockout'],
+    before: { ...snap, action: 'tender', decision: 'approved', score: 92, grade: 'A' },
+    after: { ...snap, action: 'block', decision: 'rejected', score: 31, grade: 'F', knockout_codes: ['AUTHORITY_INACTIVE'], screening_id: 'scr_2' },
+    screening_id: 'scr_2',
+    tenders: [{ tender_id: 'T-9', screening_id: 'scr_1', screened_at: '2026-03-02T10:00:00.000Z' }],
+    state: 'new',
+    acknowledged_by: null,
+    acknowledged_at: null,
+    detected_at: '2026-03-04T12:00:00.000Z',
+  };
+}
+
+describe('tray controller and carrier changes over a real HTTP intake', () => {
+  it('notifies a change once from its event, counts it as attention until acknowledged, and the menu opens the Changes view', async () => {
+    const intake = new TinyIntake();
+    intake.changes = [];
+    const url = await intake.listen();
+    cleanup.push(() => intake.close());
+    const bridge = new HttpBridge({ baseUrl: url, token: 'tray-token', backoff: { initialMs: 5, maxMs: 20 } });
+    const ports = new RecordingPorts();
+    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0 });
+    cleanup.push(() => {
+      ctl.stop();
+      bridge.close();
+    });
+    await ctl.start();
+    await until(() => ports.icon === 'ok', () => `icon ok (is ${ports.icon}: ${ports.tooltip})`);
+    expect(ports.menu.some((i) => i.kind === 'item' && i.label === 'Changes: none to acknowledge')).toBe(true);
+    await until(() => intake.streamCount() === 1, () => 'the event stream');
+
+    const c = change('chg_aaaaaaaaaaaaaaaaaaaaaaaaaa', 'Acme Freight LLC');
+    intake.changes = [c];
+    intake.emit('carrier.changed', c);
+    await until(() => ports.icon === 'attention', () => `attention (is ${ports.icon})`);
+    await ctl.refresh();
+    expect(ports.notes.map((n) => [n.condition, n.title, n.command])).toEqual([
+      ['carrier_changed', 'Carrier changed: Acme Freight LLC approved → rejected', 'open-changes'],
+    ]);
+    expect(ports.tooltip).toBe('Carrier Screen (sandbox)\n1 carrier change to acknowledge');
+    const item = ports.menu.find((i) => i.kind === 'item' && i.label === 'Changes: 1 carrier change to acknowledge');
+    expect(item).toMatchObject({ command: 'open-changes', enabled: true });
+    await ctl.run('open-changes');
+    expect(ports.windows).toEqual(['changes']);
+
+    // The same change again (a replayed event, the poll): no second notification.
+    intake.emit('carrier.changed', c);
+    await ctl.refresh();
+    expect(ports.notes).toHaveLength(1);
+
+    // Acknowledged in a window: the event clears the attention.
+    const done = await bridge.acknowledgeChange(c.id, '  Dana  ');
+    expect(done).toMatchObject({ state: 'acknowledged', acknowledged_by: 'Dana' });
+    intake.emit('change.acknowledged', done);
+    await until(() => ports.icon === 'ok', () => `ok again (is ${ports.icon}: ${ports.tooltip})`);
+    expect(ports.notes).toHaveLength(1);
+
+    // A second acknowledgement is a conflict, carried with its code.
+    const again = await bridge.acknowledgeChange(c.id, 'Eli').catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(IntakeError);
+    expect(again).toMatchObject({ status: 409, code: 'change_conflict' });
+  });
+
+  it('sends the watch-list calls as the intake expects and refuses bad input naming it', async () => {
+    const intake = new TinyIntake();
+    intake.changes = [];
+    const url = await intake.listen();
+    cleanup.push(() => intake.close());
+    const bridge = new HttpBridge({ baseUrl: url, token: 'tray-token' });
+    cleanup.push(() => bridge.close());
+
+    expect(await bridge.listChanges('new')).toEqual([]);
+    await bridge.listBlocks('all');
+    await bridge.blockCarrier({ dot_number: ' 3100007 ', by: ' Dana ', reason: ' fraud report ' });
+    await bridge.blockCarrier({ mc_number: 'MC123', by: 'Dana', reason: 'double brokering' });
+    await bridge.liftBlock('3100007', 'Dana');
+    expect(intake.watchCalls).toEqual([
+      'GET /changes?state=new',
+      'GET /blocks?state=all',
+      'POST /blocks {"dot_number":"3100007","by":"Dana","reason":"fraud report"}',
+      'POST /blocks {"mc_number":"MC123","by":"Dana","reason":"double brokering"}',
+      'DELETE /blocks/3100007 {"by":"Dana"}',
+    ]);
+
+    await expect(bridge.listChanges('old' as never)).rejects.toThrow(/state must be one of new, acknowledged/);
+    expect(() => bridge.acknowledgeChange('chg_x', ' ')).toThrow(/by must be the dispatcher's name/);
+    expect(() => bridge.acknowledgeChange('', 'Dana')).toThrow(/id must be a non-empty string/);
+    await expect(bridge.listBlocks('gone' as never)).rejects.toThrow(/state must be one of active, lifted, all/);
+    expect(() => bridge.blockCarrier({ dot_number: '1', mc_number: 'MC1', by: 'D', reason: 'r' })).toThrow(/exactly one of dot_number or mc_number/);
+    expect(() => bridge.blockCarrier({ dot_number: '1', by: 'D', reason: ' ' })).toThrow(/reason must say why/);
+    expect(() => bridge.liftBlock(' ', 'Dana')).toThrow(/carrier must be a non-empty string/);
+    expect(intake.watchCalls).toHaveLength(5);
   });
 });

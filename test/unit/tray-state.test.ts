@@ -91,6 +91,7 @@ describe('tray tooltip and menu', () => {
     expect(labels(v)).toEqual([
       '1 carrier waiting for review',
       'Review desk: 1 carrier pending',
+      'Changes',
       'Queue: 4 waiting · 1 active · 2 delayed · 0 failed',
       'Quota: 600 of 1,000 left · resets Apr 1, 00:00 UTC',
       'Rate limit: 58 of 60 left this minute',
@@ -99,7 +100,7 @@ describe('tray tooltip and menu', () => {
       'Settings…',
       'Quit Carrier Screen',
     ]);
-    expect(menuCommands(v.menu)).toEqual(['open-desk', 'pause-queue', 'open-dashboard', 'settings', 'quit']);
+    expect(menuCommands(v.menu)).toEqual(['open-desk', 'open-changes', 'pause-queue', 'open-dashboard', 'settings', 'quit']);
     expect(v.tooltip).toBe('Carrier Screen (live)\n1 carrier waiting for review');
   });
 
@@ -112,7 +113,7 @@ describe('tray tooltip and menu', () => {
 
   it('disables pause while the worker is not connected, and keeps settings and quit', () => {
     const v = view(status(), 'reconnecting');
-    expect(menuCommands(v.menu)).toEqual(['open-desk', 'open-dashboard', 'settings', 'quit']);
+    expect(menuCommands(v.menu)).toEqual(['open-desk', 'open-changes', 'open-dashboard', 'settings', 'quit']);
     expect(view(null, 'connecting').menu.some((i) => i.kind === 'item' && i.label.startsWith('Queue'))).toBe(false);
   });
 

@@ -3,6 +3,7 @@ import type { SvcScore } from '../../../shared/svc-contract.js';
 import { IntakeError, type ReviewVerdict } from '../../shared/bridge.js';
 import { carrierNames, idLine } from '../carrier-facts.js';
 import type { DeskModel } from '../desk-model.js';
+import { loadDispatcherName, saveDispatcherName } from '../dispatcher-name.js';
 import { h, replaceChildren, type Child } from '../dom.js';
 import { fmtAge, fmtLocal, fmtPercent, fmtUtc } from '../format.js';
 import type { Toaster } from '../toaster.js';
@@ -13,8 +14,6 @@ import { decisionTerm, flagTerm, holdReasonTerm, severityTerm, sortReasons, sour
  * decision itself. Keyboard first: j/k move, a/r start approve/reject (the note field takes
  * focus), Enter confirms, Esc cancels. The note and name fields survive live updates.
  */
-
-const NAME_KEY = 'carrier-screen.dispatcher';
 
 /** Fields of the score object this view shows; any other field is listed under "Other fields". */
 const KNOWN_SCORE_FIELDS = new Set([
@@ -53,7 +52,7 @@ export class ReviewDeskView {
       attrs: { id: 'dispatcher-name', type: 'text', autocomplete: 'name', placeholder: 'Your name', maxlength: 80 },
       on: { change: () => this.saveName() },
     });
-    this.nameInput.value = localStorage.getItem(NAME_KEY) ?? '';
+    this.nameInput.value = loadDispatcherName();
     this.noteInput = h('textarea', {
       class: 'dp-note',
       attrs: { id: 'decision-note', rows: 2, placeholder: 'Note for the record (why you approve or reject)', maxlength: 2000 },
@@ -287,8 +286,12 @@ export class ReviewDeskView {
   }
 
   private saveName(): void {
-    const name = this.nameInput.value.trim();
-    if (name) localStorage.setItem(NAME_KEY, name);
+    saveDispatcherName(this.nameInput.value);
+  }
+
+  /** The view is shown: take up a name typed in another view meanwhile. */
+  onShow(): void {
+    if (document.activeElement !== this.nameInput) this.nameInput.value = loadDispatcherName() || this.nameInput.value;
   }
 
   private async confirm(): Promise<void> {
