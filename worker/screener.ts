@@ -290,14 +290,15 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
           throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
         }
       }
-      const s = store.insertScreening({
+      const accepted = {
         query: req.query,
         tender_id: req.tender_id ?? null,
         priority: req.priority ?? 'tender',
         refresh: req.refresh ?? false,
         callback_url: req.callback_url ?? null,
-      });
-      if (cached) return pipeline.finish(s.id, cached);
+      };
+      if (cached) return pipeline.answerNow(accepted, cached);
+      const s = store.insertScreening(accepted);
       try {
         await queue.add(s.id, s.priority);
       } catch {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { NotFoundError, openStore, ReviewConflictError, StoreArgumentError, type ScreeningResult, type Store } from '../../worker/store/index.js';
+import { openWatchStore } from '../../worker/store/watch-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
 /** The sandbox's review carrier, with fields the spec does not list (they must survive). */
@@ -418,5 +419,60 @@ describe('events', () => {
     expect(store.eventsSince(0)).toEqual([]);
     expect(store.lastEventId()).toBe(10);
     expect(store.appendEvent('quota.changed', {}).id).toBe(11);
+  });
+});
+
+describe('transactions', () => {
+  it('commit every write inside together, the watch store opened on the store included', () => {
+    const watch = openWatchStore(store);
+    const s = store.transaction(() => {
+      const s = store.insertScreening({ query: { dot_number: '1000003' }, tender_id: null, priority: 'tender', refresh: false, callback_url: null });
+      store.appendEvent('screening.completed', { id: s.id });
+      watch.addBlock({ carrierKey: 'dot:1000003', dot_number: '1000003', mc_number: null, reason: 'test', by: 'ann', at: T0.toISOString() });
+      return s;
+    });
+    expect(store.getScreening(s.id)?.status).toBe('queued');
+    expect(store.lastEventId()).toBe(1);
+    expect(watch.activeBlock({ dot_number: '1000003', mc_number: null })?.reason).toBe('test');
+    watch.close(); // the store owns the connection: this closes nothing
+    expect(store.getScreening(s.id)?.id).toBe(s.id);
+  });
+
+  it('roll back every write inside when the function throws, and rethrow its error', () => {
+    const watch = openWatchStore(store);
+    let id = '';
+    expect(() =>
+      store.transaction(() => {
+        id = store.insertScreening({ query: { dot_number: '1000005' }, tender_id: null, priority: 'tender', refresh: false, callback_url: null }).id;
+        store.appendEvent('screening.completed', { id });
+        watch.addBlock({ carrierKey: 'dot:1000005', dot_number: '1000005', mc_number: null, reason: 'test', by: 'ann', at: T0.toISOString() });
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(id).not.toBe('');
+    expect(store.getScreening(id)).toBeUndefined();
+    expect(store.lastEventId()).toBe(0);
+    expect(watch.activeBlock({ dot_number: '1000005', mc_number: null })).toBeUndefined();
+  });
+
+  it('keep the outer writes when an inner transaction fails and is caught (a savepoint)', () => {
+    const s = store.transaction(() => {
+      const s = store.insertScreening({ query: { dot_number: '1000003' }, tender_id: null, priority: 'tender', refresh: false, callback_url: null });
+      try {
+        store.transaction(() => {
+          store.appendEvent('review.created', { id: 'x' });
+          throw new Error('inner');
+        });
+      } catch {
+        /* the pipeline's watch hook does this: its failure never undoes the screening */
+      }
+      return s;
+    });
+    expect(store.getScreening(s.id)?.id).toBe(s.id);
+    expect(store.lastEventId()).toBe(0);
+  });
+
+  it('refuse something that is not a function', () => {
+    expect(() => store.transaction(42 as unknown as () => void)).toThrow(StoreArgumentError);
   });
 });

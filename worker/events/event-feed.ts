@@ -37,10 +37,28 @@ export class SharedEventFeed implements EventFeed {
   }
 
   async publish(event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
-    const e = this.store.appendEvent(event, data);
-    this.#drain();
-    await this.pub.publish(this.channel, String(e.id)).catch(() => {});
+    const e = this.append(event, data);
+    await this.announce(e);
     return e;
+  }
+
+  /**
+   * Write an event to the log without telling anyone yet: inside a store transaction, so the
+   * event commits with what it reports. Call announce() after the commit.
+   */
+  append(event: IntakeEventName, data: unknown): IntakeEvent {
+    return this.store.appendEvent(event, data);
+  }
+
+  /** Deliver what was appended (here, and to other processes through Redis); `last`: the newest, when known. */
+  async announce(last?: IntakeEvent): Promise<void> {
+    if (last && last.id === this.#delivered + 1) {
+      // The next event in order, already in hand: no need to read it back from the log.
+      this.#deliver(last);
+    } else {
+      this.#drain();
+    }
+    await this.pub.publish(this.channel, String(last?.id ?? this.#delivered)).catch(() => {});
   }
 
   subscribe(listener: (e: IntakeEvent) => void): () => void {
@@ -66,15 +84,17 @@ export class SharedEventFeed implements EventFeed {
         return;
       }
       if (batch.length === 0) return;
-      for (const e of batch) {
-        this.#delivered = e.id;
-        for (const l of this.#listeners) {
-          try {
-            l(e);
-          } catch {
-            // One broken listener must not starve the others.
-          }
-        }
+      for (const e of batch) this.#deliver(e);
+    }
+  }
+
+  #deliver(e: IntakeEvent): void {
+    this.#delivered = e.id;
+    for (const l of this.#listeners) {
+      try {
+        l(e);
+      } catch {
+        // One broken listener must not starve the others.
       }
     }
   }

@@ -1,13 +1,14 @@
 import type { Logger } from 'pino';
 import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { Screening, ScreeningError } from '../../shared/screening.js';
+import type { IntakeEvent, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { SvcClient } from '../svc/client.js';
 import { SvcError } from '../svc/errors.js';
 import type { LimitsSnapshot } from '../svc/limits.js';
-import type { Env, ScreeningResult, Store } from '../store/index.js';
+import type { Env, NewScreening, ScreeningResult, Store } from '../store/index.js';
+import type { StoredChange } from '../store/watch-store.js';
 import type { LookupCoalescer } from './lookup-coalescer.js';
 import type { QuotaGate } from './quota-gate.js';
 import type { ServiceState } from './service-state.js';
@@ -36,9 +37,16 @@ export interface WatchHooks {
   applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
   wantsReview(s: Screening, r: ScreeningResult): boolean;
-  /** The screening is final: watch membership and change detection. Idempotent. */
-  finished(s: Screening): Promise<void>;
+  /** The screening is final: watch membership and change detection, in the caller's transaction. Idempotent. */
+  record(s: Screening): StoredChange | undefined;
+  /** After the commit: tell the change's tenders. */
+  announceChange(c: StoredChange): Promise<void>;
 }
+
+/** What finishing a screening wrote, for what is said about it after the commit. */
+type Recorded =
+  | { screening: Screening; changed: false }
+  | { screening: Screening; changed: true; change: StoredChange | undefined; last: IntakeEvent };
 
 export interface PipelineDeps {
   env: Env;
@@ -104,7 +112,11 @@ export class ScreeningPipeline {
     if (s.status === 'done') {
       // A re-run after a crash: the record is final, only make sure the TMS hears of it.
       await this.#notifyTms(s, 'screening.completed');
-      await this.#watchFinished(s); // watch hook
+      const change = this.#watchRecord(s); // watch hook
+      if (change) {
+        await this.d.events.announce();
+        await this.d.watch?.announceChange(change);
+      }
       return { done: s };
     }
     store.markActive(id);
@@ -153,38 +165,60 @@ export class ScreeningPipeline {
 
   /** Record the result (once), open a review for a hold, tell SSE clients and the TMS. */
   async finish(id: string, r: ScreeningResult): Promise<Screening> {
+    return this.#announce(this.d.store.transaction(() => this.#record(id, r)));
+  }
+
+  /** A new screening answered at once (a cache hit, a local block): accepted and finished in one commit. */
+  async answerNow(n: NewScreening, r: ScreeningResult): Promise<Screening> {
+    const { store } = this.d;
+    return this.#announce(
+      store.transaction(() => {
+        const s = store.insertScreening(n);
+        return this.#record(s.id, r, s);
+      }),
+    );
+  }
+
+  /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
+  #record(id: string, r: ScreeningResult, current?: Screening): Recorded {
     const { store, events } = this.d;
     // watch hook: a local block wins over the service's answer; watch re-screens rarely open reviews.
     const watch = this.d.watch;
-    const before = watch ? store.getScreening(id) : undefined;
+    const before = watch ? (current ?? store.getScreening(id)) : undefined;
     if (watch && before) r = watch.applyLocalBlock(before.query, r) ?? r;
-    // The review item first: a crash between the two leaves a screening that is re-run,
-    // and creating the review again is a no-op.
     let createdReview = undefined;
     if (r.action === 'hold' && (!watch || !before || watch.wantsReview(before, r))) {
       const { review, created } = store.createReview(id, r.hold_reason ?? 'manual_review');
       if (created) createdReview = review;
     }
     const { screening, changed } = store.completeScreening(id, r);
-    if (!changed) return screening;
-    this.d.logger.info(
-      { screening: id, query: screening.query, action: r.action, hold_reason: r.hold_reason, source: r.source, error: r.error?.code },
-      'screening done',
-    );
+    if (!changed) return { screening, changed };
     // watch hook, before screening.completed: whoever sees that event sees the watch list updated.
-    await this.#watchFinished(screening);
-    if (createdReview) await events.publish('review.created', { ...createdReview, screening });
-    await events.publish('screening.completed', screening);
-    await this.#notifyTms(screening, 'screening.completed');
-    return screening;
+    const change = this.#watchRecord(screening);
+    if (createdReview) events.append('review.created', { ...createdReview, screening });
+    return { screening, changed, change, last: events.append('screening.completed', screening) };
   }
 
-  /** watch hook: the screening is final; a failure here never undoes it. */
-  async #watchFinished(s: Screening): Promise<void> {
+  /** After the commit: the log line, the events, the change alerts and the TMS callback. */
+  async #announce(rec: Recorded): Promise<Screening> {
+    const { screening: s } = rec;
+    if (!rec.changed) return s;
+    this.d.logger.info({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
+    await this.d.events.announce(rec.last);
+    if (rec.change) await this.d.watch?.announceChange(rec.change);
+    await this.#notifyTms(s, 'screening.completed');
+    return s;
+  }
+
+  /** watch hook: the screening is final; a failure here never undoes it (a savepoint rolls back alone). */
+  #watchRecord(s: Screening): StoredChange | undefined {
+    const watch = this.d.watch;
+    if (!watch) return undefined;
     try {
-      await this.d.watch?.finished(s);
+      return this.d.store.transaction(() => watch.record(s));
     } catch (e) {
       this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
+      return undefined;
     }
   }
 

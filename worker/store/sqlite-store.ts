@@ -82,9 +82,20 @@ function probeWritable(db: Database.Database, version: number): void {
   }
 }
 
+/** The store's connection, for the watch store to share its transactions (worker/store only). */
+export const SQLITE_CONNECTION: unique symbol = Symbol('carrier-screen sqlite connection');
+
+/** The connection behind a store opened by openStore. */
+export function connectionOf(store: Store): Database.Database {
+  const db = (store as Store & { [SQLITE_CONNECTION]?: Database.Database })[SQLITE_CONNECTION];
+  if (!db) throw new StoreArgumentError('not a store opened by openStore', 'store');
+  return db;
+}
+
 /** Wrap every method so SQLite/file errors leave the store only as StoreError. */
 function guarded(impl: Store, db: Database.Database, path: string): Store {
-  const out: Record<string, unknown> = { path: impl.path };
+  const out: Record<string | symbol, unknown> = { path: impl.path };
+  Object.defineProperty(out, SQLITE_CONNECTION, { value: db });
   for (const [name, fn] of Object.entries(impl)) {
     if (typeof fn !== 'function') continue;
     out[name] = (...args: unknown[]) => {
@@ -511,6 +522,12 @@ function build(db: Database.Database, path: string, now: () => Date): Store {
       if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0)
         throw new StoreArgumentError('keep must be a whole number, 0 or more', 'keep');
       st.pruneEvents.run(keep);
+    },
+
+    transaction(fn) {
+      if (typeof fn !== 'function') throw new StoreArgumentError('fn must be a function', 'fn');
+      // IMMEDIATE: take the write lock up front, so two processes never deadlock upgrading.
+      return db.transaction(fn).immediate();
     },
 
     integrityCheck() {

@@ -118,6 +118,13 @@ export interface Store {
   /** Keep only the newest `keep` events. Ids are never reused. */
   pruneEvents(keep: number): void;
 
+  /**
+   * Run `fn` as one write transaction: every store write inside it (the watch store's too,
+   * when opened on this store) goes in one commit; nested transactions become savepoints.
+   * `fn` must be synchronous.
+   */
+  transaction<T>(fn: () => T): T;
+
   integrityCheck(): string;
   close(): void;
 }

@@ -1,11 +1,13 @@
 import Database from 'better-sqlite3';
 import type { CarrierChange, CarrierSnapshot, ChangeReason, ChangeTender, LocalBlock, WatchEntry } from '../../shared/screening.js';
 import { newScreeningId } from './ids.js';
+import { connectionOf } from './sqlite-store.js';
+import type { Store } from './types.js';
 import { NotFoundError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
 
 /**
- * The watch list, carrier changes and the local do-not-use list (migration 2), on a connection
- * of its own to the store's SQLite file so the Store interface stays as it is. Callers pass
+ * The watch list, carrier changes and the local do-not-use list (migration 2), kept apart from
+ * the Store interface; the worker opens it on the store's connection. Callers pass
  * carrier keys (worker/watch/carrier-key.ts); every read-compare-write runs in an IMMEDIATE
  * transaction, so several processes finishing screenings of one carrier record one change.
  */
@@ -220,15 +222,22 @@ function checkKeys(keys: unknown): string[] {
 const newId = (prefix: 'chg' | 'blk'): string => `${prefix}_${newScreeningId().slice(4)}`;
 
 /**
- * Open the watch tables of the store file at `path` (already migrated by openStore).
- * Failures leave as StoreError, like the Store's.
+ * Open the watch tables: on a store's own connection (pass the Store: watch writes then join
+ * its transactions, and closing is the store's job), or on a connection of their own to the
+ * store file at `path` (already migrated by openStore). Failures leave as StoreError, like the Store's.
  */
-export function openWatchStore(path: string, opts: { busyTimeoutMs?: number } = {}): WatchStore {
-  if (path === ':memory:') throw new StoreArgumentError('the watch store needs a database file, not :memory:', 'path');
+export function openWatchStore(source: string | Store, opts: { busyTimeoutMs?: number } = {}): WatchStore {
+  const shared = typeof source !== 'string';
+  const path = shared ? source.path : source;
+  if (path === ':memory:' && !shared) throw new StoreArgumentError('the watch store needs a database file, not :memory:', 'path');
   let db: Database.Database;
   try {
-    db = new Database(path, { fileMustExist: true, timeout: opts.busyTimeoutMs ?? 5_000 });
-    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5_000}`);
+    if (shared) {
+      db = connectionOf(source);
+    } else {
+      db = new Database(path, { fileMustExist: true, timeout: opts.busyTimeoutMs ?? 5_000 });
+      db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5_000}`);
+    }
     const v = db.pragma('user_version', { simple: true }) as number;
     if (v < WATCH_SCHEMA_VERSION)
       throw new StoreError('schema_outdated', `SQLite store ${path}: schema version ${v}, the watch list needs ${WATCH_SCHEMA_VERSION}; open the store first`);
@@ -236,6 +245,7 @@ export function openWatchStore(path: string, opts: { busyTimeoutMs?: number } = 
     throw toStoreError(e, path);
   }
   const impl = build(db);
+  if (shared) impl.close = () => {}; // the store owns the connection
   // Every method leaves only as StoreError (or our own argument/not-found/conflict errors).
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(impl)) {

@@ -17,7 +17,7 @@ import { DEFAULT_TICK_MS, WatchScheduler } from './watch-scheduler.js';
 
 /**
  * The watch list, its daily re-screen, change alerts and the local do-not-use list
- * (docs/watchlist.md). The screening pipeline calls the hooks (local block, review, finished);
+ * (docs/watchlist.md). The screening pipeline calls the hooks (local block, review, record);
  * the intake calls the rest.
  */
 
@@ -73,7 +73,7 @@ export class WatchService implements WatchHooks {
   readonly #log: Logger;
 
   constructor(private readonly d: WatchServiceDeps) {
-    this.#db = openWatchStore(d.store.path);
+    this.#db = openWatchStore(d.store); // its writes join the pipeline's transactions
     this.blocks = new LocalBlocks(d.store, this.#db, d.env, d.now);
     this.#log = d.logger.child({ module: 'watch' });
     this.#tickMs = d.tickMs ?? DEFAULT_TICK_MS;
@@ -117,9 +117,13 @@ export class WatchService implements WatchHooks {
     return before !== undefined && before.action !== 'hold' && actionForScore(r.score).action === 'hold';
   }
 
-  /** A screening is final: tender membership, then change detection. Safe to call twice. */
-  async finished(s: Screening): Promise<void> {
-    if (s.status !== 'done') return;
+  /**
+   * A screening is final: tender membership, then change detection, written to the store (its
+   * carrier.changed event too) inside the caller's transaction. Safe to call twice. The change
+   * found, if any, goes to announceChange() once the transaction has committed.
+   */
+  record(s: Screening): StoredChange | undefined {
+    if (s.status !== 'done') return undefined;
     const now = this.d.now();
     const watchRun = this.#db.isWatchScreening(s.id);
     const scoreIds = idsOfScore(s.score);
@@ -138,7 +142,7 @@ export class WatchService implements WatchHooks {
       });
     }
     const snapshot = snapshotOf(s);
-    if (!snapshot || !scoreIds) return;
+    if (!snapshot || !scoreIds) return undefined;
     const change = this.#db.observe({
       keys: keysOf(scoreIds),
       ...scoreIds,
@@ -148,12 +152,16 @@ export class WatchService implements WatchHooks {
       tendersSince: new Date(now.getTime() - this.d.watchDays * DAY_MS).toISOString(),
       detect: detectChanges,
     });
-    if (!change) return;
+    if (change) this.d.events.append('carrier.changed', publicChange(change));
+    return change;
+  }
+
+  /** After record()'s transaction: log the change and queue its callbacks (a failure is logged). */
+  async announceChange(change: StoredChange): Promise<void> {
     this.#log.info(
       { change: change.id, dot: change.dot_number, reasons: change.reasons, before: change.before.action, after: change.after.action, tenders: change.tenders.length },
       'watched carrier changed',
     );
-    await this.d.events.publish('carrier.changed', publicChange(change));
     try {
       await this.#callbacks.enqueue(change);
     } catch (e) {
