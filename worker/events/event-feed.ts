@@ -38,7 +38,7 @@ export class SharedEventFeed implements EventFeed {
 
   async publish(event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
     const e = this.append(event, data);
-    await this.announce(e);
+    await this.announce([e]);
     return e;
   }
 
@@ -50,15 +50,15 @@ export class SharedEventFeed implements EventFeed {
     return this.store.appendEvent(event, data);
   }
 
-  /** Deliver what was appended (here, and to other processes through Redis); `last`: the newest, when known. */
-  async announce(last?: IntakeEvent): Promise<void> {
-    if (last && last.id === this.#delivered + 1) {
-      // The next event in order, already in hand: no need to read it back from the log.
-      this.#deliver(last);
+  /** Deliver what was appended (here, and to other processes through Redis), oldest first. */
+  async announce(appended: IntakeEvent[] = []): Promise<void> {
+    if (appended.length > 0 && appended.every((e, i) => e.id === this.#delivered + 1 + i)) {
+      // The next events in order, already in hand: no need to read them back from the log.
+      for (const e of appended) this.#deliver(e);
     } else {
       this.#drain();
     }
-    await this.pub.publish(this.channel, String(last?.id ?? this.#delivered)).catch(() => {});
+    await this.pub.publish(this.channel, String(appended.at(-1)?.id ?? this.#delivered)).catch(() => {});
   }
 
   subscribe(listener: (e: IntakeEvent) => void): () => void {

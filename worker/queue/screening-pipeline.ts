@@ -46,7 +46,7 @@ export interface WatchHooks {
 /** What finishing a screening wrote, for what is said about it after the commit. */
 type Recorded =
   | { screening: Screening; changed: false }
-  | { screening: Screening; changed: true; change: StoredChange | undefined; last: IntakeEvent };
+  | { screening: Screening; changed: true; change: StoredChange | undefined; appended: IntakeEvent[] };
 
 export interface PipelineDeps {
   env: Env;
@@ -195,8 +195,10 @@ export class ScreeningPipeline {
     if (!changed) return { screening, changed };
     // watch hook, before screening.completed: whoever sees that event sees the watch list updated.
     const change = this.#watchRecord(screening);
-    if (createdReview) events.append('review.created', { ...createdReview, screening });
-    return { screening, changed, change, last: events.append('screening.completed', screening) };
+    const appended: IntakeEvent[] = [];
+    if (createdReview) appended.push(events.append('review.created', { ...createdReview, screening }));
+    appended.push(events.append('screening.completed', screening));
+    return { screening, changed, change, appended };
   }
 
   /** After the commit: the log line, the events, the change alerts and the TMS callback. */
@@ -204,7 +206,7 @@ export class ScreeningPipeline {
     const { screening: s } = rec;
     if (!rec.changed) return s;
     this.d.logger.info({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
-    await this.d.events.announce(rec.last);
+    await this.d.events.announce(rec.appended);
     if (rec.change) await this.d.watch?.announceChange(rec.change);
     await this.#notifyTms(s, 'screening.completed');
     return s;

@@ -105,6 +105,8 @@ export interface WatchStore {
   liftBlock(id: string, by: string, at: string): LocalBlock;
   /** The active block matching any of these ids, if any. */
   activeBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
+  /** Whether any block is active: most installations have none, and then no carrier needs resolving. */
+  hasActiveBlocks(): boolean;
   listBlocks(state?: 'active' | 'lifted', limit?: number): LocalBlock[];
 
   close(): void;
@@ -333,6 +335,7 @@ function build(db: Database.Database): WatchStore {
     insertBlock: db.prepare(`
       INSERT INTO local_blocks (id, carrier_key, dot_number, mc_number, reason, blocked_by, blocked_at)
       VALUES (@id, @key, @dot, @mc, @reason, @by, @at)`),
+    anyActiveBlock: db.prepare<[], { one: number }>('SELECT 1 AS one FROM local_blocks WHERE lifted_at IS NULL LIMIT 1'),
     activeBlockByKeys: db.prepare<[string, string], BlockRow>(
       'SELECT * FROM local_blocks WHERE lifted_at IS NULL AND carrier_key IN (?, ?) LIMIT 1',
     ),
@@ -522,6 +525,10 @@ function build(db: Database.Database): WatchStore {
 
     addBlock: (b) => addBlockTx.immediate(b),
     liftBlock: (id, by, at) => liftTx.immediate(id, by, at),
+    hasActiveBlocks() {
+      return st.anyActiveBlock.get() !== undefined;
+    },
+
     activeBlock(ids) {
       if (ids.dot_number === null && ids.mc_number === null) return undefined;
       const row = st.activeBlockByIds.get({ dot: ids.dot_number, mc: ids.mc_number });

@@ -32,6 +32,7 @@ export class LocalBlocks {
 
   /** The active block for this query (or the score's carrier), if any. */
   find(query: CarrierQuery, score?: SvcScore | null): LocalBlock | undefined {
+    if (!this.watchStore.hasActiveBlocks()) return undefined; // the common case, on every screening
     const byQuery = this.watchStore.activeBlock(this.resolve(idsOfQuery(query)));
     if (byQuery || !score) return byQuery;
     const c = score.carrier;
