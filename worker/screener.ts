@@ -281,9 +281,10 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     async submit(req: ScreeningRequest): Promise<Screening> {
       // watch hook: a locally blocked carrier is answered at once, without /v1.
       const cached = watch.applyLocalBlock(req.query) ?? (req.refresh ? undefined : pipeline.cachedResult(req.query));
-      // Refuse before writing anything when Redis cannot take the job (or the callback job).
-      // A cache hit without a callback needs no Redis: it is answered even during an outage.
-      if (!cached || req.callback_url) {
+      // A cache hit with a callback: refuse before writing anything when Redis cannot take the
+      // callback job. A miss finds out from queue.add below (and is discarded); a cache hit
+      // without a callback needs no Redis: it is answered even during an outage.
+      if (cached && req.callback_url) {
         try {
           await producer.ping();
         } catch {

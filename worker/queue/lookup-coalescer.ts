@@ -16,7 +16,22 @@ export interface Timestamped {
   at: number;
 }
 
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+/**
+ * One round trip before the lookup: a fresh shared outcome (KEYS[2]) if there is one, else the
+ * lock (KEYS[1]) if it is free. Returns the outcome's JSON, 1 (lock taken) or 0 (someone else
+ * holds it). ARGV: token, lock TTL ms, notBefore (ms epoch).
+ */
+const CLAIM = `
+local out = redis.call('GET', KEYS[2])
+if out and tonumber(cjson.decode(out).at) >= tonumber(ARGV[3]) then return out end
+if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
+return 0`;
+
+/** One round trip after it: share the outcome (unless ARGV[2] is empty), then drop our own lock. ARGV: token, outcome JSON, outcome TTL ms. */
+const SETTLE = `
+if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
 
 export class LookupCoalescer<T extends Timestamped> {
   readonly #redis: Redis;
@@ -52,31 +67,19 @@ export class LookupCoalescer<T extends Timestamped> {
     const outKey = `${this.keyPrefix}:lookup-outcome:${key}`;
     const token = randomUUID();
     for (;;) {
-      const shared = await this.#readOutcome(outKey, notBefore);
-      if (shared) return shared;
-      const got = await this.#redis.set(lockKey, token, 'PX', this.opts.lockTtlMs, 'NX');
-      if (got === 'OK') {
+      const claim = (await this.#redis.eval(CLAIM, 2, lockKey, outKey, token, this.opts.lockTtlMs, notBefore)) as string | number;
+      if (typeof claim === 'string') return JSON.parse(claim) as T;
+      if (claim === 1) {
+        let outcome: T | undefined;
         try {
-          // Another leader may have finished between our read and our lock.
-          const late = await this.#readOutcome(outKey, notBefore);
-          if (late) return late;
-          const outcome = await lookup();
-          if (shareable(outcome))
-            await this.#redis.set(outKey, JSON.stringify(outcome), 'PX', this.opts.outcomeTtlMs);
+          outcome = await lookup();
           return outcome;
         } finally {
-          await this.#redis.eval(RELEASE, 1, lockKey, token);
+          const share = outcome !== undefined && shareable(outcome) ? JSON.stringify(outcome) : '';
+          await this.#redis.eval(SETTLE, 2, lockKey, outKey, token, share, this.opts.outcomeTtlMs);
         }
       }
-      // Someone else leads: wait for the lock to go, then read what it left.
       while ((await this.#redis.exists(lockKey)) === 1) await sleep(this.opts.pollMs);
     }
-  }
-
-  async #readOutcome(outKey: string, notBefore: number): Promise<T | undefined> {
-    const raw = await this.#redis.get(outKey);
-    if (raw === null) return undefined;
-    const t = JSON.parse(raw) as T;
-    return t.at >= notBefore ? t : undefined;
   }
 }

@@ -239,10 +239,11 @@ export class ScreeningPipeline {
     try {
       const res = await client.getScore(query);
       const fetched = now();
-      store.putScore(env, res.body, fetched);
-      if (env === 'live') store.recordLookup(env, fetched);
-      await this.#observe(res.limits);
-      await this.d.service.reachable();
+      store.transaction(() => {
+        store.putScore(env, res.body, fetched);
+        if (env === 'live') store.recordLookup(env, fetched);
+      });
+      await Promise.all([this.#observe(res.limits), this.d.service.reachable()]);
       return { kind: 'score', at: at(), score: res.body, fetched_at: fetched.toISOString() };
     } catch (e) {
       if (!(e instanceof SvcError)) throw e;
@@ -277,18 +278,17 @@ export class ScreeningPipeline {
     }
   }
 
+  /** What an answer's headers say, recorded in Redis; independent writes, so in parallel. */
   async #observe(l: LimitsSnapshot, pace = true): Promise<void> {
-    await this.d.service.limits(l);
+    const writes: Array<Promise<void>> = [this.d.service.limits(l)];
     // Steady-state pacing: with fewer requests left in this window than may be in flight,
     // wait for the window to reset rather than collect 429s.
     if (pace && l.rateRemaining !== null && l.rateResetAt !== null && this.d.pauseQueue && l.rateRemaining < (this.d.paceBelow ?? 1)) {
       const ms = Date.parse(l.rateResetAt) - this.d.now().getTime();
-      if (ms > 0) await this.d.pauseQueue(Math.min(ms, 60_000));
+      if (ms > 0) writes.push(this.d.pauseQueue(Math.min(ms, 60_000)));
     }
-    if (l.quotaRemaining !== null) {
-      await this.d.gate.observe(l.quotaLimit, l.quotaRemaining);
-      this.d.onQuota?.();
-    }
+    if (l.quotaRemaining !== null) writes.push(this.d.gate.observe(l.quotaLimit, l.quotaRemaining).then(() => this.d.onQuota?.()));
+    await Promise.all(writes);
   }
 
   #resultOf(query: CarrierQuery, o: LookupOutcome): ScreeningResult {
