@@ -58,7 +58,9 @@ export class SharedEventFeed implements EventFeed {
     } else {
       this.#drain();
     }
-    await this.pub.publish(this.channel, String(appended.at(-1)?.id ?? this.#delivered)).catch(() => {});
+    // Not awaited: other processes are only woken early (their poll catches up on a lost message),
+    // and nobody here waits a Redis round trip for it.
+    void this.pub.publish(this.channel, String(appended.at(-1)?.id ?? this.#delivered)).catch(() => {});
   }
 
   subscribe(listener: (e: IntakeEvent) => void): () => void {
