@@ -116,7 +116,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     logger.warn({ err: e.message }, '/v1 unreachable at start: serving the cache, holding misses');
   }
 
-  const store = openStore(config.dbPath, { now });
+  const store = openStore(config.dbPath, { now, backgroundCheckpoints: true });
   const prefix = config.redisPrefix;
   const keyPrefix = `${prefix}:${environment}`;
   const producer = redisConnection(config.redisUrl, 'failFast');

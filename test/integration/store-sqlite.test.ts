@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,8 @@ import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { latestVersion, migrate, MIGRATIONS, openStore, StoreError, toStoreError, type Store } from '../../worker/store/index.js';
+import { BACKSTOP_CHECKPOINT_PAGES } from '../../worker/store/checkpointer.js';
+import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -123,6 +125,34 @@ describe('the file', () => {
     store.close();
     store.close();
     expect(() => store.countPendingReviews()).toThrow(expect.objectContaining({ name: 'StoreError', code: 'store_closed' }));
+  });
+});
+
+describe('background checkpoints', () => {
+  const bigRows = (store: Store, n: number): void => {
+    const body = 'x'.repeat(3000);
+    store.transaction(() => {
+      for (let i = 0; i < n; i++) store.appendEvent('screening.completed', { i, body });
+    });
+  };
+  const fileSize = (path: string): number => statSync(path).size;
+
+  it('a thread copies the WAL into the database file; commits never do it themselves below the backstop', async () => {
+    const store = track(openStore(db.path, { backgroundCheckpoints: true }));
+    const before = fileSize(db.path);
+    bigRows(store, 2000); // ~2000 pages: past SQLite's default threshold, well below the backstop
+    // Wait (bounded) for the thread's next pass.
+    const deadline = Date.now() + 10_000;
+    while (fileSize(db.path) < before + 4_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fileSize(db.path)).toBeGreaterThan(before + 4_000_000);
+    expect(store.integrityCheck()).toBe('ok');
+  });
+
+  it("leaves the store's own connection only the backstop; without the option, SQLite's default", () => {
+    const bg = track(openStore(db.path, { backgroundCheckpoints: true }));
+    expect(connectionOf(bg).pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_CHECKPOINT_PAGES);
+    const plain = track(openStore(db.path));
+    expect(connectionOf(plain).pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 });
 

@@ -5,6 +5,7 @@ import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { IntakeEvent, Review, ReviewState, Screening, ScreeningError, ScreeningStatus } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import type { HoldReason } from '../../shared/tender-rules.js';
+import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
@@ -143,7 +144,12 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
       const version = migrate(db, file, undefined, now);
       probeWritable(db, version);
     }
-    return guarded(build(db, file, now), db, file);
+    let checkpointer: Checkpointer | undefined;
+    if (opts.backgroundCheckpoints && !memory && !readonly) {
+      db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+      checkpointer = startCheckpointer(file);
+    }
+    return guarded(build(db, file, now, () => checkpointer?.close()), db, file);
   } catch (err) {
     try {
       db?.close();
@@ -154,7 +160,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   }
 }
 
-function build(db: Database.Database, path: string, now: () => Date): Store {
+function build(db: Database.Database, path: string, now: () => Date, onClose: () => void): Store {
   // Prepared once; reused for every call.
   const st = {
     putScore: db.prepare<[string, string, string, string, string]>(`
@@ -538,6 +544,7 @@ function build(db: Database.Database, path: string, now: () => Date): Store {
     close() {
       if (closed) return;
       closed = true;
+      onClose();
       db.close();
     },
   };

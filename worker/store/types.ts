@@ -61,6 +61,8 @@ export interface OpenStoreOptions {
   readonly?: boolean;
   /** How long a write waits for another process's lock before StoreError 'sqlite_busy' (default 5000). */
   busyTimeoutMs?: number;
+  /** Checkpoint the WAL from a background thread, not inside a commit (a long-running worker; checkpointer.ts). */
+  backgroundCheckpoints?: boolean;
 }
 
 export interface Store {
