@@ -5,6 +5,7 @@ import type { DeskModel } from '../desk-model.js';
 import { loadDispatcherName, saveDispatcherName } from '../dispatcher-name.js';
 import { h, replaceChildren, type Child } from '../dom.js';
 import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
+import { stepSelection } from '../list-navigation.js';
 import type { Toaster } from '../toaster.js';
 import { actionTerm, changeReasonTerm, decisionTerm, holdReasonTerm, type Term } from '../vocabulary.js';
 
@@ -265,10 +266,7 @@ export class ChangesView {
   }
 
   private move(step: number): void {
-    const list = this.model.changes;
-    if (list.length === 0) return;
-    const i = list.findIndex((c) => c.id === this.selectedId);
-    const next = i === -1 ? list[0] : list[Math.min(list.length - 1, Math.max(0, i + step))];
+    const next = stepSelection(this.model.changes, this.selectedId, step);
     if (next) this.select(next.id);
   }
 

@@ -6,6 +6,7 @@ import type { DeskModel } from '../desk-model.js';
 import { loadDispatcherName, saveDispatcherName } from '../dispatcher-name.js';
 import { h, replaceChildren, type Child } from '../dom.js';
 import { fmtAge, fmtLocal, fmtPercent, fmtUtc } from '../format.js';
+import { stepSelection } from '../list-navigation.js';
 import type { Toaster } from '../toaster.js';
 import { decisionTerm, flagTerm, holdReasonTerm, severityTerm, sortReasons, sourceTerm, type Term } from '../vocabulary.js';
 
@@ -260,10 +261,7 @@ export class ReviewDeskView {
   }
 
   private move(step: number): void {
-    const list = this.model.pending;
-    if (list.length === 0) return;
-    const i = list.findIndex((r) => r.id === this.selectedId);
-    const next = list[Math.min(list.length - 1, Math.max(0, (i === -1 ? 0 : i) + step))];
+    const next = stepSelection(this.model.pending, this.selectedId, step);
     if (next) this.select(next.id);
   }
 
