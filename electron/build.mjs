@@ -87,7 +87,7 @@ export async function buildTray({ outDir = join(root, 'dist', 'electron'), minif
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
   await writeFile(
     join(outDir, 'package.json'),
-    `${JSON.stringify({ name: 'carrier-screen-tray', productName: 'Carrier Screen', version: pkg.version, private: true, type: 'commonjs', main: 'main/main.js' }, null, 2)}\n`,
+    `${JSON.stringify({ name: 'carrier-screen-tray', productName: 'Carrier Screen', description: 'Carrier screening tray for dispatchers', author: 'Carrier Screen', version: pkg.version, private: true, type: 'commonjs', main: 'main/main.js' }, null, 2)}\n`,
   );
   return { outDir, files: ['main/main.js', 'preload/preload.js', 'renderer/app.js', 'renderer/index.html', 'renderer/app.css', 'renderer/uPlot.min.css'] };
 }
