@@ -84,7 +84,7 @@ function probeWritable(db: Database.Database, version: number): void {
 }
 
 /** The store's connection, for the watch store to share its transactions (worker/store only). */
-export const SQLITE_CONNECTION: unique symbol = Symbol('carrier-screen sqlite connection');
+const SQLITE_CONNECTION: unique symbol = Symbol('carrier-screen sqlite connection');
 
 /** The connection behind a store opened by openStore. */
 export function connectionOf(store: Store): Database.Database {
@@ -93,21 +93,33 @@ export function connectionOf(store: Store): Database.Database {
   return db;
 }
 
-/** Wrap every method so SQLite/file errors leave the store only as StoreError. */
-function guarded(impl: Store, db: Database.Database, path: string): Store {
-  const out: Record<string | symbol, unknown> = { path: impl.path };
-  Object.defineProperty(out, SQLITE_CONNECTION, { value: db });
-  for (const [name, fn] of Object.entries(impl)) {
-    if (typeof fn !== 'function') continue;
+/**
+ * `impl` with every method wrapped so SQLite/file errors leave only as StoreError (our own
+ * argument, not-found and conflict errors pass as they are); other values are copied.
+ * The Store and the watch store both go through it.
+ */
+export function guardMethods(impl: object, db: Database.Database, path: string): Record<string | symbol, unknown> {
+  const out: Record<string | symbol, unknown> = {};
+  for (const [name, value] of Object.entries(impl)) {
+    if (typeof value !== 'function') {
+      out[name] = value;
+      continue;
+    }
     out[name] = (...args: unknown[]) => {
       if (!db.open && name !== 'close') throw new StoreError('store_closed', `SQLite store ${path}: the store is closed`);
       try {
-        return (fn as (...a: unknown[]) => unknown)(...args);
+        return (value as (...a: unknown[]) => unknown)(...args);
       } catch (err) {
         throw toStoreError(err, path);
       }
     };
   }
+  return out;
+}
+
+function guarded(impl: Store, db: Database.Database, path: string): Store {
+  const out = guardMethods(impl, db, path);
+  Object.defineProperty(out, SQLITE_CONNECTION, { value: db });
   return Object.freeze(out) as unknown as Store;
 }
 

@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CarrierChange, CarrierSnapshot, ChangeReason, ChangeTender, LocalBlock, WatchEntry } from '../../shared/screening.js';
 import { newScreeningId } from './ids.js';
-import { connectionOf } from './sqlite-store.js';
+import { connectionOf, guardMethods } from './sqlite-store.js';
 import type { Store } from './types.js';
 import { NotFoundError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
 
@@ -108,8 +108,6 @@ export interface WatchStore {
   /** Whether any block is active: most installations have none, and then no carrier needs resolving. */
   hasActiveBlocks(): boolean;
   listBlocks(state?: 'active' | 'lifted', limit?: number): LocalBlock[];
-
-  close(): void;
 }
 
 interface EntryRow {
@@ -224,43 +222,21 @@ function checkKeys(keys: unknown): string[] {
 const newId = (prefix: 'chg' | 'blk'): string => `${prefix}_${newScreeningId().slice(4)}`;
 
 /**
- * Open the watch tables: on a store's own connection (pass the Store: watch writes then join
- * its transactions, and closing is the store's job), or on a connection of their own to the
- * store file at `path` (already migrated by openStore). Failures leave as StoreError, like the Store's.
+ * Open the watch tables on a store's own connection (already migrated by openStore): watch
+ * writes join the store's transactions, and the store closes the connection.
+ * Failures leave as StoreError, like the Store's.
  */
-export function openWatchStore(source: string | Store, opts: { busyTimeoutMs?: number } = {}): WatchStore {
-  const shared = typeof source !== 'string';
-  const path = shared ? source.path : source;
-  if (path === ':memory:' && !shared) throw new StoreArgumentError('the watch store needs a database file, not :memory:', 'path');
-  let db: Database.Database;
+export function openWatchStore(store: Store): WatchStore {
+  const db = connectionOf(store);
+  const path = store.path;
   try {
-    if (shared) {
-      db = connectionOf(source);
-    } else {
-      db = new Database(path, { fileMustExist: true, timeout: opts.busyTimeoutMs ?? 5_000 });
-      db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5_000}`);
-    }
     const v = db.pragma('user_version', { simple: true }) as number;
     if (v < WATCH_SCHEMA_VERSION)
       throw new StoreError('schema_outdated', `SQLite store ${path}: schema version ${v}, the watch list needs ${WATCH_SCHEMA_VERSION}; open the store first`);
   } catch (e) {
     throw toStoreError(e, path);
   }
-  const impl = build(db);
-  if (shared) impl.close = () => {}; // the store owns the connection
-  // Every method leaves only as StoreError (or our own argument/not-found/conflict errors).
-  const out: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(impl)) {
-    out[name] = (...args: unknown[]) => {
-      if (!db.open && name !== 'close') throw new StoreError('store_closed', `SQLite store ${path}: the store is closed`);
-      try {
-        return (fn as (...a: unknown[]) => unknown)(...args);
-      } catch (err) {
-        throw toStoreError(err, path);
-      }
-    };
-  }
-  return Object.freeze(out) as unknown as WatchStore;
+  return Object.freeze(guardMethods(build(db), db, path)) as unknown as WatchStore;
 }
 
 function build(db: Database.Database): WatchStore {
@@ -540,10 +516,6 @@ function build(db: Database.Database): WatchStore {
       if (state === 'active') return st.blocksActive.all(n).map(toBlock);
       if (state === 'lifted') return st.blocksLifted.all(n).map(toBlock);
       throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
-    },
-
-    close() {
-      if (db.open) db.close();
     },
   };
 }

@@ -245,6 +245,5 @@ export class WatchService implements WatchHooks {
   async close(): Promise<void> {
     await this.#scheduler.close();
     await this.#callbacks.close();
-    this.#db.close();
   }
 }
