@@ -23,7 +23,7 @@ const logger = pino(
 const started = (async () => {
   const screener = await createScreener(config, {
     logger,
-    callbacks: ({ connection, prefix, store, logger: log }) => createCallbacks({ connection, prefix, secret, store, logger: log }),
+    callbacks: ({ store, logger: log }) => createCallbacks({ secret, store, logger: log }),
   });
   const intake = await startIntake({ screener, token, logger, host: '127.0.0.1', port: 0 });
   return { screener, intake };

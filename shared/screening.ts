@@ -88,6 +88,8 @@ export interface StatusReport {
   quota: QuotaStatus;
   rate_limit: { per_minute: number | null; remaining: number | null; resets_at: string | null };
   reviews: { pending: number };
+  /** The callback outbox: owed, delivered (kept a while), given up (POST /callbacks/:id/retry); absent from older workers. */
+  callbacks?: { pending: number; delivered: number; dead: number };
   service: { reachable: boolean; checked_at: string | null; last_error: string | null; key_rejected: boolean };
 }
 

@@ -4,7 +4,10 @@ import type { Logger } from 'pino';
 import { parseCarrierQuery, type CarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';
 import type { Screening } from '../shared/screening.js';
+import { dirname } from 'node:path';
 import { ensureService } from './bootstrap.js';
+import { createCallbacks } from './callbacks/index.js';
+import { ensureSecret } from './intake/token-file.js';
 import { createScreener } from './screener.js';
 
 /** `carrier-screen screen`: one carrier, or a roster in bulk at background priority. */
@@ -71,7 +74,13 @@ function describe(s: Screening): string {
 
 export async function runScreen(config: Config, log: Logger, o: ScreenOptions): Promise<number> {
   const svc = await ensureService(config, log);
-  const screener = await createScreener(config, { svc, logger: log });
+  // This process works the shared queue, so it delivers callbacks too (any process's).
+  const callbackSecret = config.callbackSecret ?? ensureSecret(dirname(config.dbPath), 'callback-secret');
+  const screener = await createScreener(config, {
+    svc,
+    logger: log,
+    callbacks: ({ store, logger }) => createCallbacks({ secret: callbackSecret, store, logger }),
+  });
   try {
     if (!o.file) {
       const query: CarrierQuery = o.dot ? { dot_number: o.dot } : { mc_number: o.mc! };

@@ -6,13 +6,15 @@ import { parseCarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';
 import type { DailyUsage, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
+import { oweScreeningCallback } from './callbacks/callbacks.js';
+import { callbackCounts } from './callbacks/outbox.js';
 import { SharedEventFeed } from './events/event-feed.js';
 import { LookupCoalescer } from './queue/lookup-coalescer.js';
 import { monthOf } from './queue/month.js';
 import { QuotaGate } from './queue/quota-gate.js';
 import { RateGate } from './queue/rate-gate.js';
 import { Reconciler } from './queue/reconciler.js';
-import { ScreeningPipeline, type CallbackSink, type LookupOutcome } from './queue/screening-pipeline.js';
+import { ScreeningPipeline, type LookupOutcome } from './queue/screening-pipeline.js';
 import { ScreeningQueue } from './queue/screening-queue.js';
 import { startScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
@@ -21,7 +23,6 @@ import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import { openStore, type Store } from './store/index.js';
 import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
-import { readSecret } from './intake/token-file.js';
 import { WatchService, type WatchOptions } from './watch/index.js';
 
 export { UnavailableError } from './screener-types.js';
@@ -39,11 +40,11 @@ export interface ScreenerOptions {
   runWorker?: boolean;
   now?: () => Date;
   logger?: Logger;
-  /** Builds the callback sender once the Redis connection and store exist. */
-  callbacks?: (deps: { connection: Redis; prefix: string; store: Store; logger: Logger }) => CallbackSink & {
-    startWorker?(): void;
-    close(): Promise<void>;
-  };
+  /**
+   * Builds this process's callback outbox sender once the store exists (worker/callbacks). Any
+   * process with a sender delivers whatever callbacks any process owed.
+   */
+  callbacks?: (deps: { store: Store; logger: Logger }) => { startWorker?(): void; close(): Promise<void> };
   /** Client tuning for tests (e.g. a short time-out against a hanging emulator). */
   svcTimeoutMs?: number;
   /** Override the wait between /v1 retries (tests). */
@@ -141,7 +142,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   const events = new SharedEventFeed(store, blocking, `${keyPrefix}:events`);
   await events.start(subscriber);
   const queue = new ScreeningQueue(producer, prefix);
-  const callbacks = opts.callbacks?.({ connection: blocking, prefix, store, logger });
+  const callbacks = opts.callbacks?.({ store, logger });
   // watch hook: the watch list, its daily re-screen, change alerts, local blocks.
   const watch = new WatchService({
     env: environment,
@@ -156,7 +157,6 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     ratePerMinute,
     enqueue: (id, priority) => queue.add(id, priority),
     ...opts.watch,
-    callbackSecret: opts.watch?.callbackSecret ?? config.callbackSecret ?? readSecret(dirname(config.dbPath), 'callback-secret'),
   });
 
   let lastQuotaEvent = 0;
@@ -168,7 +168,6 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     coalescer: new LookupCoalescer<LookupOutcome>(blocking, keyPrefix),
     events,
     service,
-    callbacks,
     watch,
     cacheTtlMs: config.cacheTtlMs,
     staleIfErrorMs: config.staleIfErrorMs,
@@ -340,9 +339,13 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     async resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null): Promise<Review> {
       // The decision's event and callback need Redis: without it, change nothing.
       await redisUp('the review was not changed');
-      const review = store.resolveReview(id, decision === 'approve' ? 'approved' : 'rejected', by, note);
+      // The decision and the callback it owes the TMS: one commit.
+      const review = store.transaction(() => {
+        const r = store.resolveReview(id, decision === 'approve' ? 'approved' : 'rejected', by, note);
+        oweScreeningCallback(store, r.screening, 'review.resolved', now());
+        return r;
+      });
       await events.publish('review.resolved', review);
-      if (review.screening.callback_url && callbacks) await callbacks.enqueue(review.screening, 'review.resolved');
       return review;
     },
 
@@ -358,6 +361,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         quota,
         rate_limit: { ...svcState.rate_limit, per_minute: svcState.rate_limit.per_minute ?? ratePerMinute },
         reviews: { pending: store.countPendingReviews() },
+        callbacks: callbackCounts(store),
         service: svcState.service,
       };
     },

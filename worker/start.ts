@@ -28,7 +28,7 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
   const screener = await createScreener(config, {
     svc,
     logger: log,
-    callbacks: ({ connection, prefix, store, logger }) => createCallbacks({ connection, prefix, secret: callbackSecret, store, logger }),
+    callbacks: ({ store, logger }) => createCallbacks({ secret: callbackSecret, store, logger }),
   });
   log.info({ environment: screener.environment, db: config.dbPath }, 'screening worker running');
 

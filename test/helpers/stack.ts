@@ -34,6 +34,8 @@ export interface StackOptions {
   uiDir?: string;
   /** First callback retry delay (default 200 ms so retry tests stay short). */
   callbackBackoffMs?: number;
+  /** How long a failing callback is retried before it is dead (default 24 h). */
+  callbackDeadAfterMs?: number;
   heartbeatMs?: number;
   /** Where logs go (default: silent unless TEST_LOG_LEVEL is set). */
   logger?: Logger;
@@ -71,7 +73,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       svcBackoff: { baseMs: 20, capMs: 200, jitterMs: 10 },
       ...(opts.now ? { now: opts.now } : {}),
       callbacks: (deps) =>
-        createCallbacks({ ...deps, secret: callbackSecret, backoffMs: opts.callbackBackoffMs ?? 200, ...(opts.now ? { now: opts.now } : {}) }),
+        createCallbacks({
+          ...deps,
+          secret: callbackSecret,
+          backoffMs: opts.callbackBackoffMs ?? 200,
+          pollMs: 200,
+          ...(opts.callbackDeadAfterMs ? { deadAfterMs: opts.callbackDeadAfterMs } : {}),
+          ...(opts.now ? { now: opts.now } : {}),
+        }),
     });
     const intake = await startIntake({
       screener,

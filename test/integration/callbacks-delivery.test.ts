@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Screening } from '../../shared/screening.js';
-import { CALLBACKS_QUEUE, jobIdFor, verifyCallback } from '../../worker/callbacks/index.js';
+import { getCallbackByDelivery, verifyCallback } from '../../worker/callbacks/index.js';
+import { until as pollUntil } from '../helpers/processes.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /** A real receiver on a free port: records every request, answers from a script. */
@@ -21,6 +21,8 @@ const received: Received[] = [];
 let waiters: Array<() => void> = [];
 /** Status codes to answer, in order; 204 once the script runs out. */
 let script: number[] = [];
+/** Paths under /down answer 503 until this is set. */
+let downIsUp = false;
 
 function until(pred: () => boolean): Promise<void> {
   return (async () => {
@@ -29,7 +31,7 @@ function until(pred: () => boolean): Promise<void> {
 }
 
 beforeAll(async () => {
-  stack = await startStack({ callbackBackoffMs: 50 });
+  stack = await startStack({ callbackBackoffMs: 50, callbackDeadAfterMs: 1_500 });
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -38,7 +40,7 @@ beforeAll(async () => {
       const sig = req.headers['x-carrier-screen-signature'];
       const verified = verifyCallback(stack.callbackSecret, typeof sig === 'string' ? sig : undefined, raw).ok;
       received.push({ headers: req.headers, raw, verified });
-      res.statusCode = script.shift() ?? 204;
+      res.statusCode = req.url?.startsWith('/down') && !downIsUp ? 503 : (script.shift() ?? 204);
       res.end();
       for (const w of waiters.splice(0)) w();
     });
@@ -50,6 +52,11 @@ afterAll(async () => {
   await stack?.close();
   await new Promise((r) => server?.close(r));
 });
+
+async function call(method: 'GET' | 'POST', path: string): Promise<{ status: number; json: any }> {
+  const res = await request(stack.intakeUrl + path, { method, headers: { authorization: `Bearer ${stack.token}` } });
+  return { status: res.statusCode, json: await res.body.json() };
+}
 
 async function post(path: string, body: unknown): Promise<any> {
   const res = await request(stack.intakeUrl + path, {
@@ -105,13 +112,46 @@ describe('signed callbacks to a real receiver', () => {
     expect(s.status).toBe('done');
     const marker = (await post('/screenings?wait=10', { dot_number: '1000005', callback_url: `${receiverUrl}/marker` })) as Screening;
     await until(() => received.some((r) => JSON.parse(r.raw).screening.id === marker.id));
-    const queue = new Queue(CALLBACKS_QUEUE, { connection: { url: inject('redisUrl') }, prefix: stack.prefix });
-    try {
-      expect(await queue.getJob(jobIdFor(`${marker.id}:screening.completed`))).toBeDefined();
-      expect(await queue.getJob(jobIdFor(`${s.id}:screening.completed`))).toBeUndefined();
-    } finally {
-      await queue.close();
-    }
+    // The receiver has it; the row says so once the sender recorded the answer.
+    const row = await pollUntil('the marker row delivered', 30_000, () => {
+      const r = getCallbackByDelivery(stack.screener.store, `${marker.id}:screening.completed`);
+      return r?.state === 'delivered' && r;
+    });
+    expect(row).toMatchObject({ state: 'delivered', attempts: 1, last_status: 204 });
+    expect(getCallbackByDelivery(stack.screener.store, `${s.id}:screening.completed`)).toBeUndefined();
     expect(received.filter((r) => JSON.parse(r.raw).screening.id === s.id)).toHaveLength(0);
+  });
+
+  it('a receiver down past the retry window: dead, shown in /status and GET /callbacks; POST /callbacks/:id/retry sends it', async () => {
+    const s = (await post('/screenings?wait=10', { dot_number: '1000005', callback_url: `${receiverUrl}/down/hook` })) as Screening;
+    const delivery = `${s.id}:screening.completed`;
+    const dead = await pollUntil('the callback dead', 60_000, () => {
+      const r = getCallbackByDelivery(stack.screener.store, delivery);
+      return r?.state === 'dead' && r;
+    });
+    expect(dead.attempts).toBeGreaterThanOrEqual(2);
+    expect(dead).toMatchObject({ last_status: 503, last_error: 'receiver answered HTTP 503', event: 'screening.completed' });
+    const status = await call('GET', '/status');
+    expect(status.json.callbacks.dead).toBeGreaterThanOrEqual(1);
+    const listed = await call('GET', '/callbacks?state=dead');
+    expect(listed.json.data.map((c: { id: string }) => c.id)).toContain(dead.id);
+    expect((await call('GET', `/callbacks/${dead.id}`)).json).toMatchObject({ id: dead.id, delivery_id: delivery, state: 'dead' });
+
+    downIsUp = true;
+    const retried = await call('POST', `/callbacks/${dead.id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.json).toMatchObject({ id: dead.id, state: 'pending', attempts: 0 });
+    await pollUntil('delivered after the retry', 30_000, () => getCallbackByDelivery(stack.screener.store, delivery)?.state === 'delivered');
+    const got = received.filter((r) => r.headers['x-carrier-screen-delivery'] === delivery);
+    expect(got.at(-1)!.verified).toBe(true);
+    // Delivered: a second retry is refused and sends nothing.
+    const again = await call('POST', `/callbacks/${dead.id}/retry`);
+    expect(again.status).toBe(409);
+    expect(again.json.error.code).toBe('callback_delivered');
+    expect((await call('POST', '/callbacks/cb_aaaaaaaaaaaaaaaaaaaaaaaaaa/retry')).status).toBe(404);
+    const bad = await call('POST', '/callbacks/nope/retry');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.param).toBeDefined();
+    expect((await call('GET', '/callbacks?state=lost')).status).toBe(400);
   });
 });

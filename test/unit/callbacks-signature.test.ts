@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { signCallback, verifyCallback } from '../../worker/callbacks/signature.js';
-import { callbackBody, deliveryId, jobIdFor } from '../../worker/callbacks/callbacks.js';
+import { callbackBody, deliveryId } from '../../worker/callbacks/callbacks.js';
 import type { Screening } from '../../shared/screening.js';
 
 const T0 = 1_790_000_000;
@@ -101,12 +101,6 @@ describe('delivery ids', () => {
     expect(deliveryId(screening('approved'), 'review.resolved')).toBe('scr_aaaaaaaaaaaaaaaaaaaaaaaaaa:review.resolved:approved');
     expect(deliveryId(screening('rejected'), 'review.resolved')).not.toBe(deliveryId(screening('approved'), 'review.resolved'));
     expect(deliveryId(screening('approved'), 'review.resolved')).toBe(deliveryId(screening('approved'), 'review.resolved'));
-  });
-
-  it('map to BullMQ job ids without ":" one to one', () => {
-    const a = jobIdFor('scr_a:screening.completed');
-    expect(a).not.toContain(':');
-    expect(jobIdFor('scr_a:review.resolved:approved')).not.toBe(jobIdFor('scr_a:review.resolved:rejected'));
   });
 
   it('the body names the event and the delivery', () => {

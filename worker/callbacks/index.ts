@@ -1,14 +1,19 @@
-/** Signed callbacks to the TMS (DESIGN.md, "Screening" → Callbacks). */
+/** Signed callbacks to the TMS through the SQLite outbox (docs/callbacks.md). */
 export { signCallback, verifyCallback, SIGNATURE_HEADER, DELIVERY_HEADER, EVENT_HEADER, DEFAULT_TOLERANCE_SEC, type VerifyResult } from './signature.js';
+export { createCallbacks, deliveryId, callbackBody, oweScreeningCallback, type Callbacks, type CallbacksOptions, type CallbackKind } from './callbacks.js';
 export {
-  createCallbacks,
-  deliveryId,
-  jobIdFor,
-  callbackBody,
-  CALLBACKS_QUEUE,
-  type Callbacks,
-  type CallbacksOptions,
-  type CallbackKind,
-  type CallbackJobData,
-  type CallbackTransport,
-} from './callbacks.js';
+  writeCallback,
+  onCallbackWritten,
+  callbackCounts,
+  getCallback,
+  getCallbackByDelivery,
+  listCallbacks,
+  retryCallback,
+  CallbackNotFoundError,
+  CallbackDeliveredError,
+  CALLBACK_STATES,
+  type CallbackState,
+  type CallbackRecord,
+  type NewCallback,
+} from './outbox.js';
+export { CallbackSender, retryDelayMs, DEFAULT_BACKOFF_MS, DEFAULT_MAX_BACKOFF_MS, DEFAULT_DEAD_AFTER_MS, type CallbackTransport, type SenderOptions } from './sender.js';

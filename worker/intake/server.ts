@@ -39,6 +39,7 @@ import {
 } from './schemas.js';
 import { UI_CSP, readUiFile } from './static-ui.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
+import { registerCallbackRoutes } from './callback-routes.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
@@ -334,6 +335,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // watch hook: /watchlist, /changes, /blocks (docs/watchlist.md).
     const watch = watchOf(screener);
     if (watch) registerWatchRoutes(r, watch);
+    // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
+    registerCallbackRoutes(r, screener.store);
 
     r.get('/openapi.json', { schema: { hide: true } }, async () => r.swagger());
 

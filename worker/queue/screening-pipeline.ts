@@ -3,6 +3,7 @@ import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { IntakeEvent, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
+import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { SvcClient } from '../svc/client.js';
 import { SvcError } from '../svc/errors.js';
@@ -26,10 +27,6 @@ export type LookupOutcome =
   | { kind: 'not_found'; at: number; error: ScreeningError }
   | { kind: 'failed'; at: number; cause: Exclude<NoScoreCause, 'carrier_not_found'>; error: ScreeningError }
   | { kind: 'rate_limited'; at: number; retryAfterMs: number; error: ScreeningError };
-
-export interface CallbackSink {
-  enqueue(screening: Screening, kind: 'screening.completed' | 'review.resolved'): Promise<void>;
-}
 
 /** Hooks of worker/watch (docs/watchlist.md): local do-not-use list, watch list, change alerts. */
 export interface WatchHooks {
@@ -56,7 +53,6 @@ export interface PipelineDeps {
   coalescer: LookupCoalescer<LookupOutcome>;
   events: SharedEventFeed;
   service: ServiceState;
-  callbacks: CallbackSink | undefined;
   /** watch hook: local blocks, watch list, change detection. */
   watch?: WatchHooks;
   cacheTtlMs: number;
@@ -110,8 +106,8 @@ export class ScreeningPipeline {
     const s = store.getScreening(id);
     if (!s) throw new Error(`screening ${id} is not in the store`);
     if (s.status === 'done') {
-      // A re-run after a crash: the record is final, only make sure the TMS hears of it.
-      await this.#notifyTms(s, 'screening.completed');
+      // A re-run after a crash: the record (and the callback owed, in the same commit) is
+      // final; only make sure the watch list has seen it.
       const change = this.#watchRecord(s); // watch hook
       if (change) {
         await this.d.events.announce();
@@ -195,20 +191,21 @@ export class ScreeningPipeline {
     if (!changed) return { screening, changed };
     // watch hook, before screening.completed: whoever sees that event sees the watch list updated.
     const change = this.#watchRecord(screening);
+    // The TMS's callback is owed in the same commit as the result it reports.
+    oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
     if (createdReview) appended.push(events.append('review.created', { ...createdReview, screening }));
     appended.push(events.append('screening.completed', screening));
     return { screening, changed, change, appended };
   }
 
-  /** After the commit: the log line, the events, the change alerts and the TMS callback. */
+  /** After the commit: the log line, the events and the change alerts (the callback is in the outbox). */
   async #announce(rec: Recorded): Promise<Screening> {
     const { screening: s } = rec;
     if (!rec.changed) return s;
     this.d.logger.info({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
     await this.d.events.announce(rec.appended);
     if (rec.change) await this.d.watch?.announceChange(rec.change);
-    await this.#notifyTms(s, 'screening.completed');
     return s;
   }
 
@@ -222,13 +219,6 @@ export class ScreeningPipeline {
       this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
       return undefined;
     }
-  }
-
-  async #notifyTms(s: Screening, kind: 'screening.completed' | 'review.resolved'): Promise<void> {
-    if (!s.callback_url || !this.d.callbacks) return;
-    // Let a failure propagate: the job then fails and runs again, finds the screening done
-    // and queues the callback on that re-run (its delivery id keeps it from going twice).
-    await this.d.callbacks.enqueue(s, kind);
   }
 
   /** One /v1 lookup, turned into an outcome other screenings may share. */

@@ -28,3 +28,8 @@ export function newScreeningId(): string {
 export function newReviewId(): string {
   return `rev_${base32(randomBytes(16))}`;
 }
+
+/** 128 random bits: `cb_` + 26 base32 characters (a callback outbox row). */
+export function newCallbackId(): string {
+  return `cb_${base32(randomBytes(16))}`;
+}

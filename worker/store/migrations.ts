@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
 import { StoreError } from './store-error.js';
 
 /** One numbered schema step. Steps are applied in order, each in its own transaction. */
@@ -177,6 +178,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX local_blocks_active_mc ON local_blocks (mc_number) WHERE lifted_at IS NULL;
     `,
   },
+  { version: 3, name: 'callback outbox', sql: OUTBOX_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

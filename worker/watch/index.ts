@@ -1,7 +1,7 @@
 /** Watch list, daily re-screen, carrier change alerts and the local do-not-use list (docs/watchlist.md). */
 export { WatchService, publicChange, type WatchOptions, type WatchServiceDeps, type TickResult } from './watch-service.js';
 export { LocalBlocks } from './local-blocks.js';
-export { ChangeCallbacks, CHANGE_CALLBACKS_QUEUE, CHANGE_EVENT, changeDeliveryId, changeCallbackBody, deliveriesOf, type ChangeCallbackJob } from './change-callbacks.js';
+export { oweChangeCallbacks, CHANGE_EVENT, changeDeliveryId, changeCallbackBody, deliveriesOf, type ChangeCallbackJob } from './change-callbacks.js';
 export { detectChanges, snapshotOf, GOOD_GRADES } from './change-detector.js';
 export { WatchScheduler, WATCH_QUEUE, WATCH_SCHEDULER_ID, DEFAULT_TICK_MS } from './watch-scheduler.js';
 export { slotOf, nextCheckAt, maxPerTick, DAY_MS, MIN_FIRST_GAP_MS, RATE_SHARE } from './rescreen-schedule.js';

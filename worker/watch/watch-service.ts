@@ -9,7 +9,7 @@ import type { WatchHooks } from '../queue/screening-pipeline.js';
 import { newScreeningId, type Env, type ScreeningResult, type Store } from '../store/index.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, type CarrierIds } from './carrier-key.js';
-import { ChangeCallbacks } from './change-callbacks.js';
+import { oweChangeCallbacks } from './change-callbacks.js';
 import { detectChanges, snapshotOf } from './change-detector.js';
 import { LocalBlocks } from './local-blocks.js';
 import { DAY_MS, maxPerTick, nextCheckAt } from './rescreen-schedule.js';
@@ -24,10 +24,6 @@ import { DEFAULT_TICK_MS, WatchScheduler } from './watch-scheduler.js';
 export interface WatchOptions {
   /** How often the scheduler looks for due carriers (default 10 minutes). */
   tickMs?: number;
-  /** HMAC key for carrier.changed callbacks (default CALLBACK_SECRET / data/callback-secret). */
-  callbackSecret?: string;
-  /** First carrier.changed callback retry delay (default 5 s). */
-  callbackBackoffMs?: number;
 }
 
 export interface WatchServiceDeps extends WatchOptions {
@@ -67,7 +63,6 @@ function idsOfScore(score: Screening['score']): CarrierIds | undefined {
 export class WatchService implements WatchHooks {
   readonly blocks: LocalBlocks;
   readonly #db: WatchStore;
-  readonly #callbacks: ChangeCallbacks;
   readonly #scheduler: WatchScheduler;
   readonly #tickMs: number;
   readonly #log: Logger;
@@ -77,20 +72,11 @@ export class WatchService implements WatchHooks {
     this.blocks = new LocalBlocks(d.store, this.#db, d.env, d.now);
     this.#log = d.logger.child({ module: 'watch' });
     this.#tickMs = d.tickMs ?? DEFAULT_TICK_MS;
-    this.#callbacks = new ChangeCallbacks({
-      connection: d.connection,
-      prefix: d.prefix,
-      secret: d.callbackSecret,
-      logger: d.logger,
-      now: d.now,
-      ...(d.callbackBackoffMs === undefined ? {} : { backoffMs: d.callbackBackoffMs }),
-    });
     this.#scheduler = new WatchScheduler(d.connection, d.prefix, this.#tickMs, () => this.tick(), d.logger);
   }
 
-  /** The re-screen scheduler and the callback sender (worker processes only). */
+  /** The re-screen scheduler (worker processes only). */
   async startWorkers(): Promise<void> {
-    this.#callbacks.startWorker();
     await this.#scheduler.start();
   }
 
@@ -152,21 +138,19 @@ export class WatchService implements WatchHooks {
       tendersSince: new Date(now.getTime() - this.d.watchDays * DAY_MS).toISOString(),
       detect: detectChanges,
     });
-    if (change) this.d.events.append('carrier.changed', publicChange(change));
+    if (change) {
+      this.d.events.append('carrier.changed', publicChange(change));
+      oweChangeCallbacks(this.d.store, change, now);
+    }
     return change;
   }
 
-  /** After record()'s transaction: log the change and queue its callbacks (a failure is logged). */
+  /** After record()'s transaction: log the change (its callbacks were owed in that transaction). */
   async announceChange(change: StoredChange): Promise<void> {
     this.#log.info(
       { change: change.id, dot: change.dot_number, reasons: change.reasons, before: change.before.action, after: change.after.action, tenders: change.tenders.length },
       'watched carrier changed',
     );
-    try {
-      await this.#callbacks.enqueue(change);
-    } catch (e) {
-      this.#log.warn({ err: String(e), change: change.id }, 'carrier.changed callbacks could not be queued');
-    }
   }
 
   // ---- the daily re-screen ----
@@ -244,6 +228,5 @@ export class WatchService implements WatchHooks {
 
   async close(): Promise<void> {
     await this.#scheduler.close();
-    await this.#callbacks.close();
   }
 }

@@ -1,0 +1,196 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  CallbackDeliveredError,
+  CallbackNotFoundError,
+  CallbackSender,
+  callbackCounts,
+  getCallback,
+  listCallbacks,
+  retryCallback,
+  retryDelayMs,
+  verifyCallback,
+  writeCallback,
+} from '../../worker/callbacks/index.js';
+import { openStore, type Store } from '../../worker/store/index.js';
+import { manualClock } from '../helpers/emulator.js';
+import { until } from '../helpers/processes.js';
+import { tempDbPath } from '../helpers/temp-db.js';
+
+/** The outbox on a real SQLite file, delivered over real HTTP to a real receiver. */
+
+const SECRET = 'outbox-test-secret';
+const log = pino({ level: 'silent' });
+let server: Server;
+let base: string;
+const received: Array<{ headers: IncomingMessage['headers']; raw: string; path: string }> = [];
+/** Status codes to answer, in order; 204 once it runs out. */
+let script: number[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, raw: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '' });
+      res.statusCode = script.shift() ?? 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((r) => server?.close(r));
+});
+
+let db: ReturnType<typeof tempDbPath>;
+let store: Store;
+const clock = manualClock('2026-05-01T00:00:00.000Z');
+beforeEach(() => {
+  db = tempDbPath();
+  store = openStore(db.path, { now: clock.now });
+  received.length = 0;
+  script = [];
+  clock.set('2026-05-01T00:00:00.000Z');
+});
+afterEach(() => {
+  store.close();
+  db.cleanup();
+});
+
+const owe = (id: string, path = '/hook', s: Store = store) =>
+  writeCallback(s, { kind: 'screening.completed', url: `${base}${path}`, deliveryId: id, payload: { screening: { id } }, at: clock.now() });
+
+describe('writing to the outbox', () => {
+  it('a row stands or falls with the transaction it was written in', () => {
+    expect(() =>
+      store.transaction(() => {
+        owe('d-rolled-back');
+        throw new Error('the change failed');
+      }),
+    ).toThrow('the change failed');
+    store.transaction(() => owe('d-committed'));
+    expect(callbackCounts(store)).toEqual({ pending: 1, delivered: 0, dead: 0 });
+    expect(listCallbacks(store, 'pending').map((c) => c.delivery_id)).toEqual(['d-committed']);
+  });
+
+  it('one row per delivery id: owing the same event again is a no-op', () => {
+    const a = owe('d-same');
+    const b = owe('d-same');
+    expect(a.created).toBe(true);
+    expect(b).toEqual({ id: a.id, created: false });
+    expect(callbackCounts(store).pending).toBe(1);
+  });
+
+  it('refuses bad input with the parameter named, writing nothing', () => {
+    expect(() => writeCallback(store, { kind: '', url: base, deliveryId: 'x', payload: {} })).toThrow(expect.objectContaining({ param: 'kind' }));
+    expect(() => writeCallback(store, { kind: 'k', url: base, deliveryId: '', payload: {} })).toThrow(expect.objectContaining({ param: 'deliveryId' }));
+    expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 0 });
+  });
+});
+
+describe('the sender', () => {
+  const sender = (o: Partial<ConstructorParameters<typeof CallbackSender>[0]> = {}, s: Store = store) =>
+    new CallbackSender({ store: s, secret: SECRET, logger: log, now: clock.now, backoffMs: 1_000, ...o });
+
+  it('delivers signed, with the delivery id and event headers, and records it', async () => {
+    const { id } = owe('d-1');
+    expect(await sender().drainOnce()).toBe(1);
+    expect(received).toHaveLength(1);
+    const r = received[0]!;
+    expect(r.headers['x-carrier-screen-delivery']).toBe('d-1');
+    expect(r.headers['x-carrier-screen-event']).toBe('screening.completed');
+    expect(verifyCallback(SECRET, String(r.headers['x-carrier-screen-signature']), r.raw, { now: clock.now }).ok).toBe(true);
+    expect(JSON.parse(r.raw)).toEqual({ event: 'screening.completed', delivery_id: 'd-1', screening: { id: 'd-1' } });
+    expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 1, last_status: 204, delivered_at: '2026-05-01T00:00:00.000Z' });
+    expect(await sender().drainOnce()).toBe(0); // not sent again
+  });
+
+  it('backs off after a failure, same body each attempt, then delivers', async () => {
+    script = [500, 503];
+    const { id } = owe('d-retry');
+    const s = sender();
+    expect(await s.drainOnce()).toBe(1);
+    expect(getCallback(store, id)).toMatchObject({ state: 'pending', attempts: 1, last_status: 500, last_error: 'receiver answered HTTP 500' });
+    expect(await s.drainOnce()).toBe(0); // not due yet
+    clock.advance(retryDelayMs(1, 1_000));
+    expect(await s.drainOnce()).toBe(1);
+    clock.advance(retryDelayMs(2, 1_000));
+    expect(await s.drainOnce()).toBe(1);
+    expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 3 });
+    expect(new Set(received.map((r) => r.raw)).size).toBe(1);
+  });
+
+  it('keeps trying for the retry window (24 h by default), then dead; a retry by hand sends it again', async () => {
+    const { id } = owe('d-dead');
+    const s = sender({ fetch: async () => { throw new Error('connect ECONNREFUSED'); } });
+    let attempts = 0;
+    // Follow the schedule: every attempt when due, until the row leaves pending.
+    while (getCallback(store, id)!.state === 'pending') {
+      expect(await s.drainOnce()).toBe(1);
+      attempts++;
+      const next = getCallback(store, id)!.next_attempt_at;
+      if (next) clock.set(next);
+    }
+    const row = getCallback(store, id)!;
+    expect(row).toMatchObject({ state: 'dead', last_error: 'connect ECONNREFUSED', next_attempt_at: null });
+    expect(Date.parse(row.updated_at) - Date.parse('2026-05-01T00:00:00.000Z')).toBeGreaterThanOrEqual(24 * 3_600_000);
+    expect(attempts).toBeGreaterThan(20); // hourly at the end, not a handful
+    expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 1 });
+
+    const again = retryCallback(store, id, clock.now());
+    expect(again).toMatchObject({ state: 'pending', attempts: 0 });
+    expect(await sender().drainOnce()).toBe(1);
+    expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 1 });
+    expect(() => retryCallback(store, id)).toThrow(CallbackDeliveredError);
+    expect(() => retryCallback(store, 'cb_nope')).toThrow(CallbackNotFoundError);
+  });
+
+  it('a URL that can never be sent to is dead at once', async () => {
+    const { id } = writeCallback(store, { kind: 'screening.completed', url: 'ftp://example.test/x', deliveryId: 'd-ftp', payload: {}, at: clock.now() });
+    await sender().drainOnce();
+    expect(getCallback(store, id)).toMatchObject({ state: 'dead', last_error: 'callback_url must be http or https' });
+    expect(received).toHaveLength(0);
+  });
+
+  it('a claim is a lease: a process that died mid-attempt leaves the row due again after it', async () => {
+    const { id } = owe('d-lease');
+    const stuck = sender({ fetch: () => new Promise<number>(() => {}), timeoutMs: 1_000 });
+    void stuck.drainOnce(); // claims, then never finishes (as if SIGKILLed)
+    await until('claimed', 10_000, () => getCallback(store, id)!.attempts === 1);
+    const other = sender();
+    expect(await other.drainOnce()).toBe(0);
+    clock.advance(31_000 + 1_000);
+    expect(await other.drainOnce()).toBe(1);
+    expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 2 });
+  });
+
+  it('two processes on one database: each delivery sent once', async () => {
+    const second = openStore(db.path, { now: clock.now });
+    try {
+      for (let i = 0; i < 40; i++) owe(`d-many-${i}`);
+      const a = sender({ concurrency: 4 });
+      const b = sender({ concurrency: 4 }, second);
+      while (callbackCounts(store).pending > 0) await Promise.all([a.drainOnce(), b.drainOnce()]);
+      expect(received).toHaveLength(40);
+      expect(new Set(received.map((r) => r.headers['x-carrier-screen-delivery'])).size).toBe(40);
+    } finally {
+      second.close();
+    }
+  });
+
+  it('a running sender wakes when a transaction owes a callback (no poll needed)', async () => {
+    const s = new CallbackSender({ store, secret: SECRET, logger: log, pollMs: 3_600_000 });
+    s.start();
+    try {
+      await new Promise((r) => setTimeout(r, 50)); // its first pass found nothing and sleeps for an hour
+      store.transaction(() => owe('d-wake'));
+      await until('delivered', 20_000, () => received.length === 1);
+    } finally {
+      await s.close();
+    }
+  });
+});

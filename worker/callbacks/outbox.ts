@@ -1,0 +1,213 @@
+import type Database from 'better-sqlite3';
+import { newCallbackId } from '../store/ids.js';
+import { connectionOf } from '../store/sqlite-store.js';
+import { StoreArgumentError } from '../store/store-error.js';
+import type { Store } from '../store/types.js';
+
+/**
+ * The callback outbox: every callback owed to a TMS is a row, written in the SAME SQLite
+ * transaction as the change it reports, so a commit and its callback stand or fall together
+ * (a crash, a Redis flush or a down receiver loses nothing). The sender (sender.ts) drains it.
+ *
+ * To owe a callback, call inside your transaction:
+ *
+ *   store.transaction(() => {
+ *     ...your writes...
+ *     writeCallback(store, { kind: 'decision.changed', url, deliveryId: `${decisionId}:decision.changed`,
+ *                            payload: { decision } });
+ *   });
+ *
+ * The body sent is `{"event": kind, "delivery_id": deliveryId, ...payload}`, fixed at write time
+ * (every attempt sends the same bytes). `deliveryId` must be stable per event: writing the same
+ * id again is a no-op, so a re-run never owes a second delivery. Senders in this process wake
+ * right after the transaction ends; senders in other processes find the row on their next poll.
+ */
+
+export type CallbackState = 'pending' | 'delivered' | 'dead';
+export const CALLBACK_STATES: readonly CallbackState[] = ['pending', 'delivered', 'dead'];
+
+export interface NewCallback {
+  /** X-Carrier-Screen-Event, e.g. 'screening.completed', 'review.resolved', 'carrier.changed'. */
+  kind: string;
+  /** The receiver (http or https); a URL that can never be sent to ends `dead` at its first attempt. */
+  url: string;
+  /** X-Carrier-Screen-Delivery: stable per event, unique across kinds. */
+  deliveryId: string;
+  /** Merged into the body after `event` and `delivery_id` (e.g. `{ screening }`). */
+  payload: Record<string, unknown>;
+  /** When it was owed (default: now). */
+  at?: Date;
+}
+
+/** A row as the API shows it (GET /callbacks, /status). */
+export interface CallbackRecord {
+  object: 'callback';
+  id: string;
+  delivery_id: string;
+  event: string;
+  url: string;
+  state: CallbackState;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface OutboxRow {
+  id: string;
+  delivery_id: string;
+  kind: string;
+  url: string;
+  body: string;
+  state: CallbackState;
+  attempts: number;
+  next_attempt_at: number;
+  retry_since: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+type Db = Database.Database;
+
+function dbOf(target: Db | Store): Db {
+  return typeof (target as Db).prepare === 'function' ? (target as Db) : connectionOf(target as Store);
+}
+
+// ---- wake-up: senders of this process, per connection ----
+
+const listeners = new WeakMap<Db, Set<() => void>>();
+const wakeScheduled = new WeakSet<Db>();
+
+/** Call `fn` after each transaction that wrote a callback row on this connection. */
+export function onCallbackWritten(target: Db | Store, fn: () => void): () => void {
+  const db = dbOf(target);
+  let set = listeners.get(db);
+  if (!set) listeners.set(db, (set = new Set()));
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
+function scheduleWake(db: Db): void {
+  if (wakeScheduled.has(db) || !listeners.get(db)?.size) return;
+  wakeScheduled.add(db);
+  // better-sqlite3 transactions are synchronous: by the time this runs the caller's
+  // transaction has committed (or rolled back, and the sender just finds nothing new).
+  setImmediate(() => {
+    wakeScheduled.delete(db);
+    for (const fn of listeners.get(db) ?? []) fn();
+  });
+}
+
+// ---- prepared statements, once per connection ----
+
+function statements(db: Db) {
+  return {
+    insert: db.prepare(`
+      INSERT INTO callback_outbox (id, delivery_id, kind, url, body, state, attempts, next_attempt_at, retry_since, created_at, updated_at)
+      VALUES (@id, @delivery_id, @kind, @url, @body, 'pending', 0, @at_ms, @at_ms, @at, @at)
+      ON CONFLICT (delivery_id) DO NOTHING`),
+    byId: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE id = ?'),
+    byDelivery: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE delivery_id = ?'),
+    counts: db.prepare<[], { state: CallbackState; n: number }>('SELECT state, COUNT(*) AS n FROM callback_outbox GROUP BY state'),
+    list: db.prepare<[string, number], OutboxRow>('SELECT * FROM callback_outbox WHERE state = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
+    retry: db.prepare<[number, number, string, string]>(`
+      UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, retry_since = ?, updated_at = ?
+      WHERE id = ? AND state != 'delivered'`),
+  };
+}
+const cache = new WeakMap<Db, ReturnType<typeof statements>>();
+function st(db: Db): ReturnType<typeof statements> {
+  let s = cache.get(db);
+  if (!s) cache.set(db, (s = statements(db)));
+  return s;
+}
+
+/**
+ * Owe one callback: insert its outbox row (call inside the transaction of the change it
+ * reports). Returns the row's id and whether it is new (false: this delivery id was owed before).
+ */
+export function writeCallback(target: Db | Store, c: NewCallback): { id: string; created: boolean } {
+  const db = dbOf(target);
+  if (!c || typeof c.kind !== 'string' || c.kind === '') throw new StoreArgumentError('kind must be a non-empty string', 'kind');
+  if (typeof c.url !== 'string' || c.url === '') throw new StoreArgumentError('url must be a non-empty string', 'url');
+  if (typeof c.deliveryId !== 'string' || c.deliveryId === '') throw new StoreArgumentError('deliveryId must be a non-empty string', 'deliveryId');
+  if (!c.payload || typeof c.payload !== 'object') throw new StoreArgumentError('payload must be an object', 'payload');
+  const at = c.at ?? new Date();
+  const body = JSON.stringify({ event: c.kind, delivery_id: c.deliveryId, ...c.payload });
+  const s = st(db);
+  const created = s.insert.run({ id: newCallbackId(), delivery_id: c.deliveryId, kind: c.kind, url: c.url, body, at_ms: at.getTime(), at: at.toISOString() }).changes > 0;
+  if (created) scheduleWake(db);
+  return { id: s.byDelivery.get(c.deliveryId)!.id, created };
+}
+
+/** How many outbox rows are in each state (the metrics and /status read this). */
+export function callbackCounts(target: Db | Store): Record<CallbackState, number> {
+  const counts: Record<CallbackState, number> = { pending: 0, delivered: 0, dead: 0 };
+  for (const { state, n } of st(dbOf(target)).counts.all()) counts[state] = n;
+  return counts;
+}
+
+export function toCallbackRecord(r: OutboxRow): CallbackRecord {
+  return {
+    object: 'callback',
+    id: r.id,
+    delivery_id: r.delivery_id,
+    event: r.kind,
+    url: r.url,
+    state: r.state,
+    attempts: r.attempts,
+    next_attempt_at: r.state === 'pending' ? new Date(r.next_attempt_at).toISOString() : null,
+    last_status: r.last_status,
+    last_error: r.last_error,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    delivered_at: r.delivered_at,
+  };
+}
+
+export function getCallback(target: Db | Store, id: string): CallbackRecord | undefined {
+  const r = st(dbOf(target)).byId.get(id);
+  return r ? toCallbackRecord(r) : undefined;
+}
+
+export function getCallbackByDelivery(target: Db | Store, deliveryId: string): CallbackRecord | undefined {
+  const r = st(dbOf(target)).byDelivery.get(deliveryId);
+  return r ? toCallbackRecord(r) : undefined;
+}
+
+/** Newest first within one state. */
+export function listCallbacks(target: Db | Store, state: CallbackState, limit = 50): CallbackRecord[] {
+  if (!CALLBACK_STATES.includes(state)) throw new StoreArgumentError(`state must be one of ${CALLBACK_STATES.join(', ')}`, 'state');
+  return st(dbOf(target)).list.all(state, limit).map(toCallbackRecord);
+}
+
+export class CallbackNotFoundError extends Error {
+  override readonly name = 'CallbackNotFoundError';
+  readonly code = 'resource_missing';
+}
+
+export class CallbackDeliveredError extends Error {
+  override readonly name = 'CallbackDeliveredError';
+  readonly code = 'callback_delivered';
+}
+
+/**
+ * Send again now, with a fresh retry window: a `dead` row goes back to `pending`; a pending
+ * row's next attempt is brought forward. A delivered row is not sent again (409).
+ */
+export function retryCallback(target: Db | Store, id: string, now = new Date()): CallbackRecord {
+  const db = dbOf(target);
+  const s = st(db);
+  const changed = s.retry.run(now.getTime(), now.getTime(), now.toISOString(), id).changes > 0;
+  const row = s.byId.get(id);
+  if (!row) throw new CallbackNotFoundError(`no callback with id ${id}`);
+  if (!changed) throw new CallbackDeliveredError(`callback ${id} was delivered at ${row.delivered_at}; it is not sent again`);
+  scheduleWake(db);
+  return toCallbackRecord(row);
+}
