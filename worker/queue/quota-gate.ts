@@ -103,6 +103,11 @@ export class QuotaGate {
     else await this.closeUntilMonthEnd();
   }
 
+  /** Live: whether Redis holds any figures (none after Redis lost its data: re-read /v1/usage). */
+  async hasFigures(): Promise<boolean> {
+    return !this.opts.live || (await this.#redis.exists(this.#key)) === 1;
+  }
+
   async status(): Promise<QuotaStatus> {
     const now = this.opts.now();
     const h = await this.#redis.hgetall(this.#key);

@@ -16,7 +16,10 @@ export interface ScreeningJobData {
 export class ScreeningQueue {
   readonly queue: Queue<ScreeningJobData>;
 
-  constructor(connection: Redis, prefix: string) {
+  constructor(
+    private readonly connection: Redis,
+    prefix: string,
+  ) {
     this.queue = new Queue<ScreeningJobData>(SCREENINGS_QUEUE, { connection, prefix });
     this.queue.on('error', () => {});
   }
@@ -42,6 +45,24 @@ export class ScreeningQueue {
     const job = await this.queue.getJob(screeningId);
     if (!job) return 'missing';
     return (await job.isFailed()) ? 'failed' : 'present';
+  }
+
+  /** has() for many screenings in one Redis round trip (the reconciler's batches). */
+  async states(screeningIds: readonly string[]): Promise<Array<'missing' | 'failed' | 'present'>> {
+    if (screeningIds.length === 0) return [];
+    const p = this.connection.pipeline();
+    for (const id of screeningIds) {
+      p.exists(this.queue.toKey(id));
+      p.zscore(this.queue.keys.failed!, id);
+    }
+    const out = (await p.exec()) ?? [];
+    return screeningIds.map((_, i) => {
+      const [existsErr, exists] = out[2 * i] ?? [null, 0];
+      const [failedErr, failed] = out[2 * i + 1] ?? [null, null];
+      if (existsErr || failedErr) throw existsErr ?? failedErr;
+      if (exists !== 1) return 'missing';
+      return failed !== null ? 'failed' : 'present';
+    });
   }
 
   async counts(): Promise<StatusReport['queue']> {

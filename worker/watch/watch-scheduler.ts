@@ -29,18 +29,28 @@ export class WatchScheduler {
     this.queue.on('error', (err) => logger.warn({ err: err.message }, 'watch queue error'));
   }
 
+  /** Put the clock back when Redis lost it (worker/recovery/redis-rebuild.ts); a no-op otherwise. */
+  async ensure(): Promise<void> {
+    if (await this.queue.getJobScheduler(WATCH_SCHEDULER_ID)) return;
+    await this.#upsert();
+  }
+
   async start(): Promise<void> {
-    await this.queue.upsertJobScheduler(
-      WATCH_SCHEDULER_ID,
-      { every: this.tickMs },
-      { name: 'watch-tick', opts: { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } } },
-    );
+    await this.#upsert();
     if (this.#worker) return;
     this.#workerConnection = this.connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined });
     this.#workerConnection.on('error', () => {});
     this.#worker = new Worker(WATCH_QUEUE, async () => this.tick(), { connection: this.#workerConnection, prefix: this.prefix, concurrency: 1 });
     this.#worker.on('error', (err) => this.logger.warn({ err: err.message }, 'watch worker error'));
     this.#worker.on('failed', (_job, err) => this.logger.warn({ err: err.message }, 'watch tick failed'));
+  }
+
+  async #upsert(): Promise<void> {
+    await this.queue.upsertJobScheduler(
+      WATCH_SCHEDULER_ID,
+      { every: this.tickMs },
+      { name: 'watch-tick', opts: { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } } },
+    );
   }
 
   async close(): Promise<void> {

@@ -80,6 +80,11 @@ export class WatchService implements WatchHooks {
     await this.#scheduler.start();
   }
 
+  /** The re-screen clock is back in Redis (after Redis lost its data). */
+  async ensureSchedule(): Promise<void> {
+    await this.#scheduler.ensure();
+  }
+
   get schedulerQueue(): WatchScheduler['queue'] {
     return this.#scheduler.queue;
   }

@@ -1,0 +1,35 @@
+import type Database from 'better-sqlite3';
+import { connectionOf } from '../store/sqlite-store.js';
+import type { Store } from '../store/types.js';
+
+/**
+ * Operator settings kept in SQLite, the record; Redis only mirrors them (redis-rebuild.ts puts
+ * them back after Redis loses its data). Today: whether the operator paused the queue.
+ */
+
+const stmts = new WeakMap<Database.Database, { get: Database.Statement<[string], { value: string }>; put: Database.Statement<[string, string, string]> }>();
+
+function st(store: Store) {
+  const db = connectionOf(store);
+  let s = stmts.get(db);
+  if (!s) {
+    s = {
+      get: db.prepare<[string], { value: string }>('SELECT value FROM operator_state WHERE key = ?'),
+      put: db.prepare<[string, string, string]>(`
+        INSERT INTO operator_state (key, value, updated_at) VALUES (?, ?, ?)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`),
+    };
+    stmts.set(db, s);
+  }
+  return s;
+}
+
+/** Whether the operator paused the queue; undefined when no operator ever said (leave Redis as it is). */
+export function queuePaused(store: Store): boolean | undefined {
+  const v = st(store).get.get('queue_paused')?.value;
+  return v === undefined ? undefined : v === 'true';
+}
+
+export function setQueuePaused(store: Store, paused: boolean, at = new Date()): void {
+  st(store).put.run('queue_paused', String(paused), at.toISOString());
+}
