@@ -28,7 +28,8 @@ export interface Screener {
   pause(): Promise<void>;
   resume(): Promise<void>;
   readonly events: EventFeed;
-  health(): Promise<{ redis: boolean; sqlite: boolean; svc: boolean }>;
+  /** sqlite: reads work; sqlite_writable: a write probe committed and no write was refused lately. */
+  health(): Promise<{ redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean }>;
   close(): Promise<void>;
 }
 

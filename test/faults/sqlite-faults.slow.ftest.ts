@@ -114,6 +114,9 @@ describe('a full disk while the worker runs', () => {
     expect([404, 503]).toContain(review.status);
     expect(read.status).toBe(200);
     expect(status.status).toBe(200);
+    // Reads work, writes are refused: degraded, not ok.
+    expect(health.status).toBe(200);
+    expect(health.json).toMatchObject({ status: 'degraded', sqlite: true, sqlite_writable: false });
     expect(proc.alive()).toBe(true);
     expect(inst.logs()).not.toMatch(/"level":60|uncaught|unhandled/i);
     await proc.stop();
@@ -156,6 +159,8 @@ describe('a full disk while the worker runs', () => {
     closeSync(fd);
     const answers: Answer[] = [];
     for (let i = 0; i < 5; i++) answers.push(await client.screen({ dot_number: String(8_200_100 + i) }));
+    const health = await client.call('GET', '/healthz', { authorization: null });
+    expect(health.json).toMatchObject({ status: 'degraded', sqlite: true, sqlite_writable: false });
     rmSync(filler);
     const after = await client.screen({ dot_number: '8200002' }, '?wait=10');
     console.info(`sqlite-full (tmpfs): ${answers.map((a) => `${a.status} ${a.json?.error?.code ?? ''}`).join(', ')}; after freeing space ${after.status}`);

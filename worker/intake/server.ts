@@ -319,14 +319,15 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       '/healthz',
       { config: { public: true }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
       async (req, reply) => {
-        let h: { redis: boolean; sqlite: boolean; svc: boolean };
+        let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean };
         try {
           h = await screener.health();
         } catch (err) {
           req.log.warn({ err }, 'health check failed');
-          h = { redis: false, sqlite: false, svc: false };
+          h = { redis: false, sqlite: false, sqlite_writable: false, svc: false };
         }
-        if (h.redis && h.sqlite) return { status: h.svc ? 'ok' : 'degraded', redis: h.redis, sqlite: h.sqlite, svc: h.svc };
+        // Writes refused (a full disk): reads are still served, new work is not accepted.
+        if (h.redis && h.sqlite) return { status: h.svc && h.sqlite_writable !== false ? 'ok' : 'degraded', ...h };
         const down = [h.redis ? null : 'Redis', h.sqlite ? null : 'SQLite'].filter(Boolean).join(' and ');
         return reply.code(503).send({ status: 'down', ...h, error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` } });
       },

@@ -10,6 +10,7 @@ import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
+import { noteStoreFailure } from './write-failures.js';
 import type { CachedNotFound, CachedScore, Env, NewScreening, OpenStoreOptions, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -110,7 +111,9 @@ export function guardMethods(impl: object, db: Database.Database, path: string):
       try {
         return (value as (...a: unknown[]) => unknown)(...args);
       } catch (err) {
-        throw toStoreError(err, path);
+        const e = toStoreError(err, path);
+        noteStoreFailure(db, e); // for /healthz's write probe
+        throw e;
       }
     };
   }
@@ -151,6 +154,8 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
       if (v < latestVersion())
         throw new StoreError('schema_outdated', `SQLite store ${file}: schema version ${v}, this program needs ${latestVersion()}; open it writable once to migrate`);
     } else {
+      // A new file: let retention give freed pages back in small steps (PRAGMA incremental_vacuum).
+      if (!memory && (db.pragma('page_count', { simple: true }) as number) === 0) db.pragma('auto_vacuum = INCREMENTAL');
       if (!memory) db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL'); // with WAL: never corrupts; a power cut may lose the latest commits
       const version = migrate(db, file, undefined, now);
