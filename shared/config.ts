@@ -27,6 +27,10 @@ export interface Config {
   rateWindowMs: number;
   /** Jobs one worker process works at once. */
   concurrency: number;
+  /** SCREEN_EVENTS_RETENTION: the event log (SSE replay) and delivered callbacks (default 7d). */
+  eventsRetentionMs: number;
+  /** SCREEN_RETENTION: screenings, reviews, decisions, changes, audit (default 3y). */
+  retentionMs: number;
 }
 
 export class ConfigError extends Error {
@@ -39,11 +43,11 @@ export class ConfigError extends Error {
   }
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000, y: 365 * 86_400_000 };
 
-/** "4h", "90s", "1.5h", "250ms", or a bare number of seconds. */
+/** "4h", "90s", "1.5h", "250ms", "7d", "2w", "3y" (365 days), or a bare number of seconds. */
 export function parseDuration(text: string, variable: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(text);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w|y)?\s*$/i.exec(text);
   if (!m) throw new ConfigError(`"${text}" is not a duration (e.g. 4h, 30m, 90s)`, variable);
   const ms = Number(m[1]) * UNIT_MS[(m[2] ?? 's').toLowerCase()]!;
   return Math.round(ms);
@@ -59,6 +63,13 @@ export function parseReserve(text: string, variable: string): Config['quotaReser
   }
   if (/^\s*\d+\s*$/.test(text)) return { kind: 'count', value: Number(text) };
   throw new ConfigError(`"${text}" is neither a percentage (5%) nor a count (500)`, variable);
+}
+
+/** A retention of at least one hour (less would prune what is still being worked on). */
+function parseRetention(text: string, variable: string): number {
+  const ms = parseDuration(text, variable);
+  if (ms < 3_600_000) throw new ConfigError(`"${text}" is under one hour`, variable);
+  return ms;
 }
 
 function parsePort(text: string, variable: string): number {
@@ -117,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: v('SCREEN_REDIS_PREFIX') ?? 'carrier-screen',
     rateWindowMs: parseDuration(v('SCREEN_RATE_WINDOW') ?? '60s', 'SCREEN_RATE_WINDOW'),
     concurrency: parseCount(v('SCREEN_CONCURRENCY') ?? '4', 'SCREEN_CONCURRENCY'),
+    eventsRetentionMs: parseRetention(v('SCREEN_EVENTS_RETENTION') ?? '7d', 'SCREEN_EVENTS_RETENTION'),
+    retentionMs: parseRetention(v('SCREEN_RETENTION') ?? '3y', 'SCREEN_RETENTION'),
   };
 }
 

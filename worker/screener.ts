@@ -18,6 +18,10 @@ import { ScreeningPipeline, type LookupOutcome } from './queue/screening-pipelin
 import { ScreeningQueue } from './queue/screening-queue.js';
 import { startScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
+import { probeSqliteWrite } from './health/sqlite-write-probe.js';
+import { queuePaused, setQueuePaused } from './recovery/operator-state.js';
+import { RedisRebuild } from './recovery/redis-rebuild.js';
+import { Pruner } from './retention/pruner.js';
 import { redisConnection, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
@@ -32,6 +36,10 @@ export type { Screener } from './screener-types.js';
 const NOT_FOUND_TTL_MS = 15 * 60_000;
 const USAGE_POLL_MS = 5 * 60_000;
 const RECONCILE_MS = 30_000;
+/** How often a worker checks that Redis still holds our state (one EXISTS). */
+const REDIS_STATE_CHECK_MS = 5_000;
+/** Retention: old rows pruned this often (and once at start). */
+const PRUNE_MS = 60 * 60_000;
 
 export interface ScreenerOptions {
   /** The /v1 service; defaults to config.svcBaseUrl / config.svcApiKey. */
@@ -223,6 +231,37 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
 
   const timers: NodeJS.Timeout[] = [];
   let worker: Worker | undefined;
+  const pruner = new Pruner({
+    store,
+    policy: { eventsMs: config.eventsRetentionMs, recordsMs: config.retentionMs, notFoundMs: NOT_FOUND_TTL_MS },
+    logger,
+    now,
+  });
+  // After Redis lost its data: the operator's pause, the watch clock, the quota gate, then the
+  // screenings, all from SQLite and /v1 (worker/recovery/redis-rebuild.ts).
+  const rebuild = new RedisRebuild(
+    producer,
+    `${keyPrefix}:redis-state`,
+    [
+      {
+        name: 'queue pause',
+        run: async () => {
+          const paused = queuePaused(store);
+          if (paused === true) await queue.pause();
+          else if (paused === false) await queue.resume();
+        },
+      },
+      { name: 'watch schedule', run: () => watch.ensureSchedule() },
+      {
+        name: 'quota gate',
+        run: async () => {
+          if (!(await gate.hasFigures())) await pollUsage();
+        },
+      },
+      { name: 'screenings', run: () => reconciler.run() },
+    ],
+    logger,
+  );
   if (opts.runWorker ?? true) {
     worker = startScreeningWorker({
       connection: blocking,
@@ -242,6 +281,9 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       timers.push(t);
     };
     every(RECONCILE_MS, () => reconciler.run());
+    rebuild.start(REDIS_STATE_CHECK_MS);
+    every(PRUNE_MS, () => pruner.run());
+    void pruner.run().catch((e: unknown) => logger.warn({ err: String(e) }, 'retention pass failed'));
     every(USAGE_POLL_MS, pollUsage);
     // Catch up at once on what a previous run left behind.
     void reconciler.run().catch((e: unknown) => logger.warn({ err: String(e) }, 'reconciler failed'));
@@ -374,17 +416,20 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
 
     async pause(): Promise<void> {
       await redisUp('the queue was not paused');
+      // SQLite is the record: a Redis that loses its data is paused again (RedisRebuild).
+      setQueuePaused(store, true, now());
       await queue.pause();
       await queueChanged();
     },
 
     async resume(): Promise<void> {
       await redisUp('the queue was not resumed');
+      setQueuePaused(store, false, now());
       await queue.resume();
       await queueChanged();
     },
 
-    async health(): Promise<{ redis: boolean; sqlite: boolean; svc: boolean }> {
+    async health(): Promise<{ redis: boolean; sqlite: boolean; sqlite_writable: boolean; svc: boolean }> {
       const redisOk = await producer.ping().then(
         () => true,
         () => false,
@@ -395,8 +440,10 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       } catch {
         sqliteOk = false;
       }
+      // Reads working says nothing about writes (a full disk): probe them too.
+      const writable = sqliteOk && probeSqliteWrite(store).writable;
       const svcOk = redisOk ? (await service.report()).service.reachable : false;
-      return { redis: redisOk, sqlite: sqliteOk, svc: svcOk };
+      return { redis: redisOk, sqlite: sqliteOk, sqlite_writable: writable, svc: svcOk };
     },
 
     reconcile: () => reconciler.run(),
@@ -404,6 +451,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
 
     async close(): Promise<void> {
       for (const t of timers) clearInterval(t);
+      rebuild.stop();
       await worker?.close();
       await callbacks?.close();
       await watch.close(); // watch hook

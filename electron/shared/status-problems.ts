@@ -94,6 +94,8 @@ export function problemsOf(input: StatusInput): StatusProblem[] {
     else if (!status.service.reachable)
       trouble(`The /v1 scoring service is unreachable${status.service.last_error ? `: ${status.service.last_error}` : ''}; cached scores only`);
     if (quotaExhausted(status)) trouble(`Monthly quota used up: no live lookups until ${formatResetUtc(status.quota.resets_at)}`);
+    const dead = status.callbacks?.dead ?? 0;
+    if (dead > 0) trouble(`${plural(dead, 'callback')} to the TMS gave up after 24 h (dead): retry with POST /callbacks/:id/retry`);
 
     const pending = status.reviews.pending;
     if (pending > 0) attention(`${plural(pending, 'carrier')} waiting for review`, 'reviews');

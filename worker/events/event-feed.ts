@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { IntakeEvent, IntakeEventName } from '../../shared/screening.js';
 import type { Store } from '../store/index.js';
 import type { EventFeed } from '../screener-types.js';
+import { compactEvent, expandEvent } from './event-refs.js';
 
 /**
  * Events shared by every process: each event is appended to SQLite (so a client that
@@ -47,7 +48,9 @@ export class SharedEventFeed implements EventFeed {
    * event commits with what it reports. Call announce() after the commit.
    */
   append(event: IntakeEventName, data: unknown): IntakeEvent {
-    return this.store.appendEvent(event, data);
+    // Stored as a reference to its screening (event-refs.ts); delivered here as given.
+    const e = this.store.appendEvent(event, compactEvent(event, data));
+    return { ...e, data: data ?? null };
   }
 
   /** Deliver what was appended (here, and to other processes through Redis), oldest first. */
@@ -69,7 +72,12 @@ export class SharedEventFeed implements EventFeed {
   }
 
   since(lastId: number, limit?: number): IntakeEvent[] {
-    return this.store.eventsSince(lastId, limit);
+    return this.#read(lastId, limit);
+  }
+
+  #read(lastId: number, limit?: number): IntakeEvent[] {
+    const get = (id: string) => this.store.getScreening(id);
+    return this.store.eventsSince(lastId, limit).map((e) => ({ ...e, data: expandEvent(e.event, e.data, get) }));
   }
 
   lastId(): number {
@@ -80,7 +88,7 @@ export class SharedEventFeed implements EventFeed {
     for (;;) {
       let batch;
       try {
-        batch = this.store.eventsSince(this.#delivered, 500);
+        batch = this.#read(this.#delivered, 500);
       } catch {
         // The store is closing or briefly unreadable: the next wake-up or poll catches up.
         return;

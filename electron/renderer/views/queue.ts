@@ -60,6 +60,17 @@ export class QueueView {
         card('Failed', fmtCount(q.failed), 'jobs that gave up', q.failed > 0 ? 'bad' : ''),
         card('Completed', fmtCount(q.completed), 'kept in the queue'),
         card('Reviews', fmtCount(s.reviews.pending), 'waiting for a dispatcher', s.reviews.pending > 0 ? 'warn' : ''),
+        // The callback outbox (absent from older workers): dead ones need an operator's retry.
+        ...(s.callbacks
+          ? [
+              card(
+                'Dead callbacks',
+                fmtCount(s.callbacks.dead),
+                s.callbacks.dead > 0 ? 'gave up after 24 h: retry with POST /callbacks/:id/retry' : `${fmtCount(s.callbacks.pending)} on their way to the TMS`,
+                s.callbacks.dead > 0 ? 'bad' : '',
+              ),
+            ]
+          : []),
       );
       this.pauseBtn.textContent = q.paused ? 'Resume queue' : 'Pause queue';
       this.pauseBtn.className = `btn ${q.paused ? 'btn-approve' : ''}`;

@@ -1,0 +1,36 @@
+import type { Screening } from '../../shared/screening.js';
+
+/**
+ * Events refer to their screening instead of copying it: the log row of a
+ * `screening.completed` is `{"screening_ref":"scr_…"}`, not the whole screening with its
+ * score (~2.7 KB), and a review event keeps its own fields with the screening as a reference.
+ * Readers get the event whole again (expandEvent), with the screening as it is now. This is
+ * most of the bytes a screening wrote to SQLite, and the event log is pruned after 7 days
+ * while the screening is kept for years, so a reference never outlives what it names.
+ */
+
+const REF = 'screening_ref';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isScreening = (v: unknown): v is Screening => isObj(v) && v.object === 'screening' && typeof v.id === 'string';
+
+/** What to store for an event's data. */
+export function compactEvent(event: string, data: unknown): unknown {
+  if (event === 'screening.completed' && isScreening(data)) return { [REF]: data.id };
+  if (isObj(data) && isScreening(data.screening)) {
+    const { screening, ...rest } = data;
+    return { ...rest, [REF]: screening.id };
+  }
+  return data;
+}
+
+/** The event's data as published, from what was stored. */
+export function expandEvent(event: string, stored: unknown, getScreening: (id: string) => Screening | undefined): unknown {
+  if (!isObj(stored) || typeof stored[REF] !== 'string') return stored;
+  const { [REF]: id, ...rest } = stored as Obj & { [REF]: string };
+  // A screening pruned before its event (retention shorter than the event log's): say so.
+  const screening = getScreening(id) ?? { object: 'screening', id, pruned: true };
+  if (event === 'screening.completed' && Object.keys(rest).length === 0) return screening;
+  return { ...rest, screening };
+}
