@@ -194,3 +194,21 @@ describe('the sender', () => {
     }
   });
 });
+
+describe('stopping the sender', () => {
+  it('does not wait out a receiver that never answers: the attempt stays claimed and is sent again later', async () => {
+    const db2 = tempDbPath();
+    const s2 = openStore(db2.path);
+    try {
+      const { id } = writeCallback(s2, { kind: 'screening.completed', url: `${base}/hang`, deliveryId: 'd-hang', payload: {} });
+      const hanging = new CallbackSender({ store: s2, secret: SECRET, logger: log, fetch: () => new Promise<number>(() => {}), timeoutMs: 3_600_000 });
+      hanging.start();
+      await until('claimed', 10_000, () => getCallback(s2, id)!.attempts === 1);
+      await hanging.close(200); // resolves (the attempt itself never does)
+      expect(getCallback(s2, id)).toMatchObject({ state: 'pending', attempts: 1 });
+    } finally {
+      s2.close();
+      db2.cleanup();
+    }
+  });
+});

@@ -225,10 +225,17 @@ export class CallbackSender {
     this.#log.warn({ delivery: r.delivery_id, to, attempt: r.attempts, err: out.error }, 'callback failed; will retry');
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stop. Attempts in flight get `graceMs` to finish; one still waiting on a slow receiver
+   * then stays claimed and is sent again after its lease (at least once), so a shutdown is
+   * never held for a full attempt time-out.
+   */
+  async close(graceMs = 2_000): Promise<void> {
     this.#running = false;
     this.#unsubscribe?.();
     this.#wake?.();
-    await this.#loop;
+    let t: NodeJS.Timeout | undefined;
+    await Promise.race([this.#loop, new Promise<void>((r) => (t = setTimeout(r, graceMs)))]);
+    clearTimeout(t);
   }
 }
