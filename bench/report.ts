@@ -22,6 +22,8 @@ export interface BenchResults {
   drain: DrainRun[];
   /** Peak RSS (VmHWM) of each worker process, MiB. */
   memory: Record<string, number>;
+  /** SQLite bytes in use added per cache-hit screening (its rows and event), before pruning. */
+  dbBytesPerCacheHit?: number;
 }
 
 export interface Target {
@@ -129,6 +131,7 @@ export function render(r: BenchResults): string {
     ['', 'latency p50 / p99', `${ms(s.cacheHit.p50Ms)} / ${ms(s.cacheHit.p99Ms)}`],
     ['', 'server CPU per request', `${s.cacheHit.cpuUsPerRequest.toFixed(0)} µs`],
     ['', 'answers', s.cacheHit.fromCache ? 'all source=cache, HTTP 200' : `NOT all cache: ${JSON.stringify(lastCache.tally)}`],
+    ['', 'SQLite bytes per screening', r.dbBytesPerCacheHit === undefined ? '—' : `${num(r.dbBytesPerCacheHit)} B (its rows and event, before pruning)`],
     [`3 economy: ${e.stream.tenders} tenders,`, '', 'worker | naive (undici RetryAgent)'],
     [`  Zipf s=${e.stream.s} over ${e.stream.carriers}`, '/v1 lookups (quota spent)', `${e.worker.lookups} | ${e.naive.lookups}  (${pct(e.lookupsSaved)} saved)`],
     [`  carriers, ${e.stream.distinct} distinct;`, 'lookups per distinct carrier', `${e.worker.lookupsPerCarrier.toFixed(2)} | ${e.naive.lookupsPerCarrier.toFixed(2)}`],

@@ -4,8 +4,10 @@
  * stops them all. Prints a table and writes bench/results.json. See bench/README.md.
  */
 import { Command, InvalidArgumentError } from 'commander';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { liveDots } from './carriers.js';
+import { dbUsedBytes } from './db-bytes.js';
 import { startProbedEmulator } from './emulator-probe.js';
 import { Harness, type BenchOptions } from './harness.js';
 import { machineInfo } from './machine.js';
@@ -92,6 +94,8 @@ async function main(): Promise<void> {
     const floor: ThroughputRun[] = [];
     const cacheHit: ThroughputRun[] = [];
     const floorBody = JSON.stringify({ dot_number: hot[0], tender_id: 'T-0' });
+    const fastDb = join(h.dir, 'fast.db');
+    const bytesBefore = dbUsedBytes(fastDb);
     for (let i = 0; i < opts.repeats; i++) {
       // Interleaved, so drift on the machine touches both alike.
       floor.push(await measureFloor(h, floorServer, floorBody));
@@ -100,6 +104,10 @@ async function main(): Promise<void> {
       log(`floor ${floor[i]!.rps.toFixed(0)} req/s | cache hit ${cacheHit[i]!.rps.toFixed(0)} req/s, p99 ${cacheHit[i]!.p99Ms.toFixed(2)} ms | other processes ≤ ${others} % CPU`);
     }
     await floorServer.rpc.stop();
+    // What a cache-hit screening leaves in SQLite (its row and its event), before pruning.
+    const hits = cacheHit.reduce((n, x) => n + Object.values(x.tally).reduce((a, b) => a + b, 0), 0);
+    const dbBytesPerCacheHit = hits > 0 ? (dbUsedBytes(fastDb) - bytesBefore) / hits : Number.NaN;
+    log(`SQLite: ${dbBytesPerCacheHit.toFixed(0)} bytes per cache-hit screening over ${hits}`);
 
     const n = opts.missSamples;
     const missDots = liveDots(n * 2 * (opts.repeats + 1), DOTS.miss);
@@ -138,6 +146,7 @@ async function main(): Promise<void> {
       missPath,
       drain,
       memory: Object.fromEntries(h.workers.map((w) => [w.name, w.peakRssMiB()])),
+      dbBytesPerCacheHit,
     };
     writeResults(out, results);
     process.stdout.write(`\n${render(results)}\nresults: ${out}\n`);
