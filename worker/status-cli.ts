@@ -93,6 +93,10 @@ export function formatStatus(s: StatusReport, pending: Review[], url: string): s
       ['Quota', quotaLine],
       ['Rate limit', `${n(s.rate_limit.per_minute)}/min · remaining ${n(s.rate_limit.remaining)} · resets ${clock(s.rate_limit.resets_at)}`],
       ['Reviews', `${n(s.reviews.pending)} pending`],
+      // The callback outbox; absent from an older worker.
+      ...(s.callbacks
+        ? [['Callbacks', `${n(s.callbacks.pending)} pending · ${n(s.callbacks.dead)} dead${s.callbacks.dead > 0 ? ' (retry: POST /callbacks/:id/retry)' : ''}`]]
+        : []),
       ['/v1', svcLine],
     ]),
   ];

@@ -43,11 +43,12 @@ describe('carrier-screen status', () => {
     expect(r.out).toMatch(/Rate limit\s+120\/min/);
     expect(r.out).toMatch(/Reviews\s+1 pending/);
     expect(r.out).toMatch(/\/v1\s+reachable/);
+    expect(r.out).toMatch(/Callbacks\s+0 pending · 0 dead\n/);
     expect(r.out).toMatch(/rev_[a-z2-7]{26}\s+DOT 1000003\s+T-status\s+manual_review/);
     expect(r.out).not.toContain(stack.token);
     // Labels are aligned: every value starts in the same column.
-    const rows = r.out.split('\n').filter((l) => /^(Queue|Quota|Rate limit|Reviews|\/v1) /.test(l));
-    expect(rows).toHaveLength(5);
+    const rows = r.out.split('\n').filter((l) => /^(Queue|Quota|Rate limit|Reviews|Callbacks|\/v1) /.test(l));
+    expect(rows).toHaveLength(6);
     // "Rate limit" is the widest label (10): every value starts at column 12.
     for (const l of rows) expect(l.slice(0, 12).trimEnd().length < 12 && l[12] !== ' ' && l.slice(10, 12) === '  ').toBe(true);
     if (process.env.SHOW_STATUS) console.log(r.out);
