@@ -53,10 +53,17 @@ describe('errorFromResponse', () => {
     expect(err.limits?.rateResetAt).toBe('2025-03-10T12:01:00.000Z');
   });
 
-  it('an unknown code on a known status is handled by the status', () => {
-    expect(errorFromResponse(404, body('brand_new_code'), {}, now)).toBeInstanceOf(SvcNotFoundError);
-    // A 429 we do not know still means "slow down": a rate-limit error (but not retried, see retry tests).
-    expect(errorFromResponse(429, body('daily_cap'), {}, now)).toBeInstanceOf(SvcRateLimitError);
+  it('on 404 and 429 only the documented codes mean what the spec says; any other is unknown', () => {
+    // A 404 from a proxy or a new code must not block a carrier as "not found".
+    for (const b of [body('brand_new_code'), undefined, 'Not Found']) expect(errorFromResponse(404, b, {}, now)).toBeInstanceOf(SvcUnknownError);
+    // A 429 we do not know is not a rate limit to retry, nor an exhausted quota.
+    for (const b of [body('daily_cap'), undefined]) expect(errorFromResponse(429, b, {}, now)).toBeInstanceOf(SvcUnknownError);
+    expect(errorFromResponse(404, body('brand_new_code'), {}, now).message).toMatch(/^unexpected 404.*brand_new_code/);
+  });
+
+  it('an unknown code on another known status is handled by the status', () => {
+    expect(errorFromResponse(503, body('brand_new_code'), {}, now)).toBeInstanceOf(SvcUnavailableError);
+    expect(errorFromResponse(401, body('brand_new_code'), {}, now)).toBeInstanceOf(SvcAuthenticationError);
   });
 
   it('keeps the server message: it is what tells a mistyped key from a wrong-environment one', () => {
@@ -95,8 +102,8 @@ describe('errorFromResponse', () => {
         const expected =
           status === 400 ? 'bad_request'
           : status === 401 ? 'authentication'
-          : status === 404 ? 'not_found'
-          : status === 429 ? (code === 'monthly_quota_exceeded' ? 'quota_exhausted' : 'rate_limit')
+          : status === 404 ? (code === 'carrier_not_found' ? 'not_found' : 'unknown')
+          : status === 429 ? (code === 'monthly_quota_exceeded' ? 'quota_exhausted' : code === 'rate_limit_exceeded' ? 'rate_limit' : 'unknown')
           : status === 503 ? 'unavailable'
           : status >= 500 ? 'server'
           : 'unknown';

@@ -88,11 +88,17 @@ type SvcErrorClass = new (init: SvcErrorInit) => SvcError;
 function classify(status: number, code: string | null): { cls: SvcErrorClass; what: string } {
   if (status === 400) return { cls: SvcBadRequestError, what: 'the service refused the request as malformed' };
   if (status === 401) return { cls: SvcAuthenticationError, what: 'the API key was refused' };
-  if (status === 404) return { cls: SvcNotFoundError, what: 'carrier not found' };
+  // Only the documented codes carry their documented meaning. Another code on 404 or 429 (a
+  // proxy's answer, a code added later) is an error we do not know: guessing "not found" would
+  // block a carrier, guessing "rate limit" would spend requests on retries.
+  if (status === 404) {
+    if (code === 'carrier_not_found') return { cls: SvcNotFoundError, what: 'carrier not found' };
+    return { cls: SvcUnknownError, what: 'unexpected 404 (not carrier_not_found)' };
+  }
   if (status === 429) {
     if (code === 'monthly_quota_exceeded') return { cls: SvcQuotaExhaustedError, what: 'monthly quota exhausted' };
-    // rate_limit_exceeded, or a 429 code we do not know yet: it still means "slow down".
-    return { cls: SvcRateLimitError, what: 'rate limit exceeded' };
+    if (code === 'rate_limit_exceeded') return { cls: SvcRateLimitError, what: 'rate limit exceeded' };
+    return { cls: SvcUnknownError, what: 'unexpected 429 (neither rate_limit_exceeded nor monthly_quota_exceeded)' };
   }
   if (status === 503) return { cls: SvcUnavailableError, what: 'scoring unavailable' };
   if (status >= 500 && status <= 599) return { cls: SvcServerError, what: `server error ${status}` };
@@ -100,9 +106,10 @@ function classify(status: number, code: string | null): { cls: SvcErrorClass; wh
 }
 
 /**
- * The error for a non-2xx answer. Decided by status, and by `error.code` where one status has
- * several meanings (429); an unknown code on a known status is handled by its status, an
- * unknown status gives SvcUnknownError. The server's `error.message` is kept in the message
+ * The error for a non-2xx answer. Decided by status, and by `error.code` on 404 and 429, where
+ * only the documented codes mean what the spec says (anything else there is SvcUnknownError);
+ * on other statuses an unknown code is handled by its status, an unknown status gives
+ * SvcUnknownError. The server's `error.message` is kept in the message
  * because it is what tells a mistyped key from a wrong-environment one.
  */
 export function errorFromResponse(status: number, body: unknown, headers: HeaderBag, now: Date = new Date()): SvcError {
