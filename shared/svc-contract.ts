@@ -154,7 +154,9 @@ const need = {
     if (typeof v !== 'string') throw new ContractError(`${path}${key} must be a string, got ${describe(v)}`, path + key);
     return v;
   },
+  /** "string or null": an omitted field (the spec does not show whether it may be) reads as null. */
   strOrNull(o: Obj, key: string, path: string): string | null {
+    if (o[key] === undefined) o[key] = null;
     const v = o[key];
     if (v !== null && typeof v !== 'string')
       throw new ContractError(`${path}${key} must be a string or null, got ${describe(v)}`, path + key);
@@ -172,6 +174,7 @@ const need = {
     return v;
   },
   numOrNull(o: Obj, key: string, path: string): number | null {
+    if (o[key] === undefined) o[key] = null;
     const v = o[key];
     if (v !== null && (typeof v !== 'number' || !Number.isFinite(v)))
       throw new ContractError(`${path}${key} must be a number or null, got ${describe(v)}`, path + key);
@@ -192,7 +195,8 @@ const need = {
 
 /**
  * Check that `body` is a score object and return it typed. Unknown fields stay on the
- * returned object (it *is* the input, not a copy), unknown enum values are accepted.
+ * returned object (it *is* the input, not a copy), unknown enum values are accepted, and a
+ * "string or null" / "number or null" field that is missing is filled in as null.
  */
 export function parseScore(body: unknown): SvcScore {
   if (!isObj(body)) throw new ContractError(`score body must be an object, got ${describe(body)}`, '');

@@ -110,6 +110,31 @@ describe('parseScore keeps unknown fields and enum values', () => {
   });
 });
 
+describe('parseScore reads an omitted "or null" field as null', () => {
+  it('carrier mc_number, legal_name, dba_name, verdict and data_confidence, one or all at once', () => {
+    const nullable: [string | null, string][] = [
+      ['carrier', 'mc_number'],
+      ['carrier', 'legal_name'],
+      ['carrier', 'dba_name'],
+      [null, 'verdict'],
+      [null, 'data_confidence'],
+    ];
+    const omit = (b: Record<string, any>, [parent, key]: [string | null, string]): void => {
+      delete (parent ? b[parent] : b)[key];
+    };
+    for (const field of nullable) {
+      const b = wire(scoreBody(SANDBOX_CARRIERS[0]!, 'sandbox', NOW)) as Record<string, any>;
+      omit(b, field);
+      const s = parseScore(b) as unknown as Record<string, any>;
+      expect((field[0] ? s[field[0]] : s)[field[1]]).toBeNull();
+    }
+    const all = wire(scoreBody(SANDBOX_CARRIERS[0]!, 'sandbox', NOW)) as Record<string, any>;
+    for (const field of nullable) omit(all, field);
+    const s = parseScore(all);
+    expect([s.carrier.mc_number, s.carrier.legal_name, s.carrier.dba_name, s.verdict, s.data_confidence]).toEqual([null, null, null, null, null]);
+  });
+});
+
 describe('parseScore rejects what is not a score, naming the path', () => {
   const base = (): Record<string, any> => wire(scoreBody(SANDBOX_CARRIERS[4]!, 'sandbox', NOW)) as Record<string, any>;
 

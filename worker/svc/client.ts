@@ -99,6 +99,13 @@ function networkError(err: unknown, origin: string, timeoutMs: number): SvcError
   return new SvcNetworkError({ message: `${what} from ${origin}`, code, cause });
 }
 
+/** The start of a body that is not what we expected, kept in the error so a person can see it. */
+const EXCERPT_CHARS = 300;
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${JSON.stringify(flat.slice(0, EXCERPT_CHARS))}… (${text.length} characters)` : JSON.stringify(flat);
+}
+
 export class SvcClient {
   readonly baseUrl: string;
   readonly #apiKey: string;
@@ -233,7 +240,7 @@ export class SvcClient {
     if (!isJson) {
       if (textOk) return { body: parse(text), limits };
       throw new SvcInvalidResponseError({
-        message: `HTTP ${status} from ${path.split('?')[0]} with a body that is not JSON`,
+        message: `HTTP ${status} from ${path.split('?')[0]} with a body that is not JSON: ${excerpt(text)}`,
         status,
         requestId: limits.requestId,
         limits,
@@ -244,7 +251,7 @@ export class SvcClient {
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       throw new SvcInvalidResponseError({
-        message: `HTTP ${status} from ${path.split('?')[0]} is not what the contract says: ${detail}`,
+        message: `HTTP ${status} from ${path.split('?')[0]} is not what the contract says: ${detail}; body: ${excerpt(text)}`,
         status,
         requestId: limits.requestId,
         limits,
