@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ConfigError, loadConfig, parseDuration, parseReserve, reserveCount } from '../../shared/config.js';
-import { InvalidIdentifierError, normalizeDot, normalizeMc, parseCarrierQuery } from '../../shared/carrier-id.js';
-import { readRoster } from '../../worker/screen-cli.js';
+import { InvalidIdentifierError, normalizeDot, normalizeMc, parseCarrierQuery, queryKey } from '../../shared/carrier-id.js';
+import { readRoster } from '../../worker/roster.js';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -51,14 +51,28 @@ describe('carrier identifiers', () => {
     for (const v of ['mc123', 'MC-123', 'MC 123', ' Mc123 ']) expect(normalizeMc(v)).toBe('MC123');
   });
 
-  it('a DOT is 1–8 digits, as a string or a JSON integer', () => {
+  it('a DOT is 1–8 digits, as a string or a JSON integer, 0 excepted', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 99_999_999 }), (n) => {
+      fc.property(fc.integer({ min: 1, max: 99_999_999 }), (n) => {
         expect(normalizeDot(n)).toBe(String(n));
       }),
     );
-    for (const bad of ['', '123456789', '12a', '-1', 1.5, -3, true, null, {}])
+    for (const bad of ['', '0', '00000000', 0, '123456789', '12a', '-1', 1.5, -3, true, null, {}])
       expect(() => normalizeDot(bad)).toThrow(InvalidIdentifierError);
+  });
+
+  it('one normal form per number: leading zeros dropped, in the query and its key alike', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9_999_999 }), fc.integer({ min: 0, max: 7 }), (n, zeros) => {
+        const padded = '0'.repeat(zeros) + String(n);
+        if (padded.length > 8) return; // beyond the intake's 8 digits
+        expect(normalizeDot(padded)).toBe(String(n));
+        expect(queryKey(parseCarrierQuery({ dot_number: padded }))).toBe(`dot:${n}`);
+        expect(normalizeMc(`mc-${padded}`)).toBe(`MC${n}`);
+      }),
+    );
+    expect(normalizeDot('07000014')).toBe('7000014');
+    expect(() => normalizeMc('MC000')).toThrow(/MC0/);
   });
 
   it('exactly one identifier', () => {
@@ -74,5 +88,22 @@ describe('roster CSV', () => {
     expect(r.queries).toEqual([{ dot_number: '1000001' }, { mc_number: 'MC55' }]);
     expect(r.errors).toEqual(['line 4: dot_number must be 1 to 8 digits']);
     expect(readRoster('# roster\n1000003\nMC1000005\n').queries).toEqual([{ dot_number: '1000003' }, { mc_number: 'MC1000005' }]);
+  });
+
+  it('reads rosters as spreadsheets and FMCSA exports write them: quotes, commas in names, BOM, CRLF, upper-case headers, blank lines', () => {
+    const text = '\uFEFFLEGAL_NAME,DOT_NUMBER,MC_NUMBER\r\n"Smith, Inc.",1234567,\r\n\r\n"Say ""Hi"" Freight",,MC-00055\r\n"Bad, Co.",12x,\r\n';
+    const r = readRoster(text);
+    expect(r.queries).toEqual([{ dot_number: '1234567' }, { mc_number: 'MC55' }]);
+    expect(r.errors).toEqual(['line 5: dot_number must be 1 to 8 digits']);
+    // Line numbers count blank and comment lines, so the file can be opened at the line named.
+    expect(readRoster('# list\n\n1000003\n\nabc\n').errors).toEqual(['line 5: dot_number must be 1 to 8 digits']);
+    expect(readRoster('dot number\n00100003\n').queries).toEqual([{ dot_number: '100003' }]);
+  });
+
+  it('a roster with a broken quote is refused whole, naming where', () => {
+    const r = readRoster('name,dot_number\n"Open quote,1000003\nB,1000004\n');
+    expect(r.queries).toEqual([]);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatch(/not a readable CSV file/);
   });
 });

@@ -230,7 +230,7 @@ export class ScreeningPipeline {
       const res = await client.getScore(query);
       const fetched = now();
       store.transaction(() => {
-        store.putScore(env, res.body, fetched);
+        store.putScore(env, res.body, fetched, query);
         if (env === 'live') store.recordLookup(env, fetched);
       });
       await Promise.all([this.#observe(res.limits), this.d.service.reachable()]);

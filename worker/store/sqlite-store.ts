@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CarrierQuery } from '../../shared/carrier-id.js';
+import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { IntakeEvent, Review, ReviewState, Screening, ScreeningError, ScreeningStatus } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import type { HoldReason } from '../../shared/tender-rules.js';
@@ -40,18 +40,9 @@ function iso(d: Date, param: string): string {
   return d.toISOString();
 }
 
-// ---- cache keys: one carrier, one key, whatever zero-padding the caller used ----
-
-/** DOT numbers are integers: "0001234" and "1234" are one carrier. */
-function dotKey(dot: string): string {
-  return dot.trim().replace(/^0+(?=\d)/, '');
-}
-
-/** "MC-001234", "mc 1234" and "MC1234" are one docket. */
-function mcKey(mc: string): string {
-  const m = /^MC[\s-]?0*(\d+)$/i.exec(mc.trim());
-  return m ? `MC${m[1] === '' ? '0' : m[1]}` : mc.trim().toUpperCase();
-}
+// ---- cache keys: one carrier, one key, whatever zero-padding the caller used (shared/carrier-id.ts) ----
+const dotKey = canonicalDot;
+const mcKey = canonicalMc;
 
 function checkQuery(q: unknown): CarrierQuery {
   const o = q as Record<string, unknown> | null;
@@ -60,10 +51,6 @@ function checkQuery(q: unknown): CarrierQuery {
     if (typeof o.mc_number === 'string' && o.mc_number.trim() !== '' && o.dot_number === undefined) return { mc_number: o.mc_number };
   }
   throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
-}
-
-function notFoundKey(q: CarrierQuery): string {
-  return 'dot_number' in q ? `dot:${dotKey(q.dot_number)}` : `mc:${mcKey(q.mc_number)}`;
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -303,15 +290,18 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     return toScreening(row);
   };
 
-  const putScoreTx = db.transaction((env: Env, score: SvcScore, fetchedAt: string) => {
+  const putScoreTx = db.transaction((env: Env, score: SvcScore, fetchedAt: string, askedMc: string | undefined) => {
     const dot = dotKey(score.carrier.dot_number);
     const replaced = st.putScore.run(env, dot, JSON.stringify(score), score.model_version, fetchedAt).changes > 0;
     if (!replaced) return; // a newer entry is already there (another process fetched later)
     st.dropAliasesOf.run(env, dot);
-    const mc = score.carrier.mc_number;
-    if (typeof mc === 'string' && mc.trim() !== '') {
-      st.putAlias.run(env, mcKey(mc), dot);
-      st.dropNotFound.run(env, `mc:${mcKey(mc)}`);
+    // The MC the score names, and the MC it was asked by (it may differ, or the score name none):
+    // either way the next screening by that MC is a cache hit, not another lookup.
+    const aliases = new Set<string>();
+    for (const mc of [score.carrier.mc_number, askedMc]) if (typeof mc === 'string' && mc.trim() !== '') aliases.add(mcKey(mc));
+    for (const mc of aliases) {
+      st.putAlias.run(env, mc, dot);
+      st.dropNotFound.run(env, `mc:${mc}`);
     }
     st.dropNotFound.run(env, `dot:${dot}`);
   });
@@ -355,12 +345,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   return {
     path,
 
-    putScore(env, score, fetchedAt) {
+    putScore(env, score, fetchedAt, asked) {
       checkEnv(env);
       if (!score || typeof score !== 'object' || typeof score.carrier?.dot_number !== 'string' || score.carrier.dot_number.trim() === '')
         throw new StoreArgumentError('score must be a /v1 score object with carrier.dot_number', 'score');
       if (typeof score.model_version !== 'string') throw new StoreArgumentError('score.model_version must be a string', 'score');
-      putScoreTx(env, score, iso(fetchedAt ?? now(), 'fetchedAt'));
+      putScoreTx(env, score, iso(fetchedAt ?? now(), 'fetchedAt'), asked && 'mc_number' in asked ? asked.mc_number : undefined);
     },
 
     getScore(env, query): CachedScore | undefined {
@@ -374,12 +364,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     putNotFound(env, query, error, at) {
       checkEnv(env);
       const q = checkQuery(query);
-      st.putNotFound.run(env, notFoundKey(q), JSON.stringify(error), iso(at ?? now(), 'at'));
+      st.putNotFound.run(env, queryKey(q), JSON.stringify(error), iso(at ?? now(), 'at'));
     },
 
     getNotFound(env, query): CachedNotFound | undefined {
       checkEnv(env);
-      const row = st.getNotFound.get(env, notFoundKey(checkQuery(query)));
+      const row = st.getNotFound.get(env, queryKey(checkQuery(query)));
       if (!row) return undefined;
       return { fetched_at: row.fetched_at, error: JSON.parse(row.error) as ScreeningError };
     },

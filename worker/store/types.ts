@@ -69,8 +69,11 @@ export interface Store {
   readonly path: string;
 
   // Score cache, per environment and DOT number; MC numbers are aliases of the DOT.
-  /** Keeps the body whole; records the MC alias; replaces an entry fetched earlier (never a newer one). */
-  putScore(env: Env, score: SvcScore, fetchedAt?: Date): void;
+  /**
+   * Keeps the body whole; records the MC alias (the score's, and `asked`'s when it was a lookup
+   * by MC); replaces an entry fetched earlier (never a newer one).
+   */
+  putScore(env: Env, score: SvcScore, fetchedAt?: Date, asked?: CarrierQuery): void;
   /** By DOT or via the MC alias, whatever its age: the caller decides freshness. */
   getScore(env: Env, query: CarrierQuery): CachedScore | undefined;
   putNotFound(env: Env, query: CarrierQuery, error: ScreeningError, at?: Date): void;

@@ -1,4 +1,4 @@
-import type { CarrierQuery } from '../../shared/carrier-id.js';
+import { canonicalDot, canonicalMc, type CarrierQuery } from '../../shared/carrier-id.js';
 
 /**
  * One key per carrier for the watch list, changes and local blocks: `dot:<n>` with leading
@@ -6,14 +6,7 @@ import type { CarrierQuery } from '../../shared/carrier-id.js';
  * one carrier, as in the score cache.
  */
 
-export function canonicalDot(dot: string): string {
-  return dot.trim().replace(/^0+(?=\d)/, '');
-}
-
-export function canonicalMc(mc: string): string {
-  const m = /^MC[\s-]?0*(\d+)$/i.exec(mc.trim());
-  return m ? `MC${m[1] === '' ? '0' : m[1]}` : mc.trim().toUpperCase();
-}
+export { canonicalDot, canonicalMc };
 
 export const dotKey = (dot: string): string => `dot:${canonicalDot(dot)}`;
 export const mcKey = (mc: string): string => `mc:${canonicalMc(mc)}`;
