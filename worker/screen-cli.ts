@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { SingleBar, Presets } from 'cli-progress';
 import type { Logger } from 'pino';
 import { parseCarrierQuery, type CarrierQuery } from '../shared/carrier-id.js';
+import { readRoster } from './roster.js';
 import type { Config } from '../shared/config.js';
 import type { Screening } from '../shared/screening.js';
 import { dirname } from 'node:path';
@@ -20,35 +21,6 @@ export interface ScreenOptions {
   refresh?: boolean;
   json?: boolean;
   wait: number;
-}
-
-/** Carrier queries from a roster: a header with dot_number / mc_number, or one number a line. */
-export function readRoster(text: string): { queries: CarrierQuery[]; errors: string[] } {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
-  const queries: CarrierQuery[] = [];
-  const errors: string[] = [];
-  if (lines.length === 0) return { queries, errors };
-  const header = lines[0]!.toLowerCase().split(',').map((h) => h.trim().replace(/^"|"$/g, ''));
-  const dotCol = header.indexOf('dot_number');
-  const mcCol = header.indexOf('mc_number');
-  const hasHeader = dotCol >= 0 || mcCol >= 0;
-  lines.slice(hasHeader ? 1 : 0).forEach((line, i) => {
-    const cells = line.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
-    const lineNo = i + (hasHeader ? 2 : 1);
-    try {
-      if (hasHeader) {
-        const d = dotCol >= 0 ? cells[dotCol] : undefined;
-        const m = mcCol >= 0 ? cells[mcCol] : undefined;
-        queries.push(parseCarrierQuery(d ? { dot_number: d } : { mc_number: m || undefined }));
-      } else {
-        const v = cells[0]!;
-        queries.push(parseCarrierQuery(/^mc/i.test(v) ? { mc_number: v } : { dot_number: v }));
-      }
-    } catch (e) {
-      errors.push(`line ${lineNo}: ${(e as Error).message}`);
-    }
-  });
-  return { queries, errors };
 }
 
 function describe(s: Screening): string {
