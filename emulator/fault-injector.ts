@@ -5,26 +5,53 @@
 import { seededRng, type Rng } from './prng.js';
 import type { EmulatorFaults } from './types.js';
 
-export type InjectedFault = 'rate_limit' | 'error503' | 'error500' | 'malformed' | 'hang' | undefined;
+export type InjectedFault = 'rate_limit' | 'error503' | 'error500' | 'malformed' | 'hang' | 'custom_error' | 'not_score' | undefined;
 
 export interface FaultPlan {
   fault: InjectedFault;
   /** Add unknown fields/values to a 200 answer. */
   unknownFields: boolean;
+  /** Leave the carrier's nullable fields out of a 200 answer. */
+  omitNullable: boolean;
   delayMs: number;
 }
 
-const SHARES = ['rateLimitShare', 'error503Share', 'error500Share', 'malformedShare', 'hangShare', 'unknownFieldsShare'] as const;
+const SHARES = [
+  'rateLimitShare',
+  'error503Share',
+  'error500Share',
+  'malformedShare',
+  'hangShare',
+  'unknownFieldsShare',
+  'customErrorShare',
+  'notScoreShare',
+  'omitNullableShare',
+] as const;
+
+/** The faults that replace the answer; at most one per lookup, so their shares add up to ≤ 1. */
+const EXCLUSIVE = [
+  ['rateLimitShare', 'rate_limit'],
+  ['error503Share', 'error503'],
+  ['error500Share', 'error500'],
+  ['malformedShare', 'malformed'],
+  ['hangShare', 'hang'],
+  ['customErrorShare', 'custom_error'],
+  ['notScoreShare', 'not_score'],
+] as const;
 
 export function validateFaults(f: EmulatorFaults): void {
   for (const k of SHARES) {
     const v = f[k];
     if (v !== undefined && !(v >= 0 && v <= 1)) throw new Error(`faults.${k} must be a number from 0 to 1`);
   }
-  const exclusive = (f.rateLimitShare ?? 0) + (f.error503Share ?? 0) + (f.error500Share ?? 0) + (f.malformedShare ?? 0) + (f.hangShare ?? 0);
-  if (exclusive > 1 + 1e-9)
-    throw new Error('faults: rateLimitShare + error503Share + error500Share + malformedShare + hangShare must not exceed 1');
-  for (const k of ['latencyMs', 'hangMs', 'retryAfterSeconds'] as const) {
+  const exclusive = EXCLUSIVE.reduce((sum, [k]) => sum + (f[k] ?? 0), 0);
+  if (exclusive > 1 + 1e-9) throw new Error(`faults: ${EXCLUSIVE.map(([k]) => k).join(' + ')} must not exceed 1`);
+  if ((f.customErrorShare ?? 0) > 0) {
+    const c = f.customError;
+    if (!c || !Number.isInteger(c.status) || c.status < 400 || c.status > 599 || typeof c.code !== 'string' || c.code === '')
+      throw new Error('faults.customError must be { status: 400–599, code: a non-empty string } when customErrorShare is set');
+  }
+  for (const k of ['latencyMs', 'hangMs', 'retryAfterSeconds', 'error503RetryAfterSeconds'] as const) {
     const v = f[k];
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new Error(`faults.${k} must be a non-negative number`);
   }
@@ -45,21 +72,24 @@ export class FaultInjector {
     const v = this.rng.next();
     let edge = 0;
     let fault: InjectedFault;
-    for (const [share, name] of [
-      [f.rateLimitShare, 'rate_limit'],
-      [f.error503Share, 'error503'],
-      [f.error500Share, 'error500'],
-      [f.malformedShare, 'malformed'],
-      [f.hangShare, 'hang'],
-    ] as const) {
-      edge += share ?? 0;
+    for (const [share, name] of EXCLUSIVE) {
+      edge += f[share] ?? 0;
       if (fault === undefined && u < edge) fault = name;
     }
     const delayMs = (f.latencyMs ?? 0) + (fault === 'hang' ? (f.hangMs ?? 30_000) : 0);
-    return { fault, unknownFields: v < (f.unknownFieldsShare ?? 0), delayMs };
+    // Both answer-shaping faults read the second draw, so adding one never shifts other faults.
+    return { fault, unknownFields: v < (f.unknownFieldsShare ?? 0), omitNullable: v < (f.omitNullableShare ?? 0), delayMs };
   }
 
   get retryAfterSeconds(): number | undefined {
     return this.f.retryAfterSeconds;
+  }
+
+  get error503RetryAfterSeconds(): number | undefined {
+    return this.f.error503RetryAfterSeconds;
+  }
+
+  get customError(): { status: number; code: string; retryAfterSeconds?: number } | undefined {
+    return this.f.customError;
   }
 }

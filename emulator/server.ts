@@ -123,6 +123,11 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     return sendError(reply, 429, 'rate_limit_exceeded', 'Too many requests in this minute: wait Retry-After seconds, then retry.', 'rate_limit_error');
   }
 
+  function sendUnavailable(reply: FastifyReply, message: string): FastifyReply {
+    if (faults.error503RetryAfterSeconds !== undefined) reply.header('retry-after', String(faults.error503RetryAfterSeconds));
+    return sendError(reply, 503, 'scoring_unavailable', message, 'api_error');
+  }
+
   function sendAuthFailure(reply: FastifyReply, failure: AuthFailure | undefined): FastifyReply {
     const f = failure ?? { code: 'missing_api_key', message: 'No API key.' };
     return sendError(reply, 401, f.code, f.message, 'authentication_error');
@@ -209,10 +214,20 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
       }
       case 'error503':
         stats.errors++;
-        return sendError(reply, 503, 'scoring_unavailable', 'Scoring is temporarily unavailable; retry with backoff.', 'api_error');
+        return sendUnavailable(reply, 'Scoring is temporarily unavailable; retry with backoff.');
       case 'error500':
         stats.errors++;
         return sendError(reply, 500, 'internal_error', 'Internal error; retry with backoff.', 'api_error');
+      case 'custom_error': {
+        const c = faults.customError!;
+        stats.errors++;
+        if (c.retryAfterSeconds !== undefined) reply.header('retry-after', String(c.retryAfterSeconds));
+        return sendError(reply, c.status, c.code, `Injected ${c.status} ${c.code}.`, 'api_error');
+      }
+      case 'not_score':
+        // Well-formed JSON of another kind: not a score, so not counted as a lookup.
+        stats.errors++;
+        return reply.code(200).send({ object: 'maintenance_notice', message: 'Scoring is in maintenance.', until: null });
       default:
         break;
     }
@@ -232,7 +247,7 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     if ('notFound' in found) return sendError(reply, 404, 'carrier_not_found', found.notFound, 'invalid_request_error');
     if ('outage' in found) {
       stats.errors++;
-      return sendError(reply, 503, 'scoring_unavailable', 'Scoring is temporarily unavailable (simulated outage); retry with backoff.', 'api_error');
+      return sendUnavailable(reply, 'Scoring is temporarily unavailable (simulated outage); retry with backoff.');
     }
     const body = scoreBody(found.profile, mode, now());
     if (plan.fault === 'malformed') {
@@ -242,6 +257,10 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
       return reply.code(200).type('application/json; charset=utf-8').send(text.slice(0, Math.floor(text.length / 2)));
     }
     if (plan.unknownFields) addUnknownFields(body);
+    if (plan.omitNullable) {
+      const carrier = body.carrier as unknown as Record<string, unknown>;
+      for (const k of ['mc_number', 'legal_name', 'dba_name']) delete carrier[k];
+    }
     if (mode === 'live') ledger.consume(account.id);
     stats.scoreLookups++;
     const dot = found.profile.carrier.dot_number;

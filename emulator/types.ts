@@ -29,6 +29,19 @@ export interface EmulatorFaults {
   rateLimitShare?: number;
   /** Retry-After value (seconds) on every `rate_limit_exceeded`, instead of the window's rest. */
   retryAfterSeconds?: number;
+  /**
+   * Share answered with `customError`: what the spec allows or leaves open, e.g. a 404 whose
+   * code is not carrier_not_found, or a 429 that is neither rate_limit_exceeded nor
+   * monthly_quota_exceeded.
+   */
+  customErrorShare?: number;
+  customError?: { status: number; code: string; retryAfterSeconds?: number };
+  /** Retry-After (seconds) sent with every 503, injected or the sandbox outage. */
+  error503RetryAfterSeconds?: number;
+  /** Share answered 200 with well-formed JSON that is not a score (an object of another kind). */
+  notScoreShare?: number;
+  /** Share of 200 answers whose carrier omits mc_number, legal_name and dba_name ("string or null"). */
+  omitNullableShare?: number;
   /** PRNG seed (default 1): same seed and same request order give the same faults. */
   seed?: number;
 }
