@@ -14,7 +14,7 @@ import { monthOf } from './queue/month.js';
 import { QuotaGate } from './queue/quota-gate.js';
 import { RateGate } from './queue/rate-gate.js';
 import { Reconciler } from './queue/reconciler.js';
-import { ScreeningPipeline, type LookupOutcome } from './queue/screening-pipeline.js';
+import { LONGEST_RATE_LIMIT_WAIT_MS, ScreeningPipeline, type LookupOutcome } from './queue/screening-pipeline.js';
 import { ScreeningQueue } from './queue/screening-queue.js';
 import { startScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
@@ -99,6 +99,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     baseUrl: svc.baseUrl,
     apiKey: svc.apiKey,
     retryRateLimited: false,
+    // A Retry-After longer than a screening may wait ends the lookup at once (ScreeningPipeline).
+    longestWaitMs: LONGEST_RATE_LIMIT_WAIT_MS,
     beforeAttempt: (signal) => rateGate?.acquire(signal) ?? Promise.resolve(),
     onLimits: (l) => rateGate?.observe(l),
     now,
@@ -184,6 +186,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     logger,
     pauseQueue: (ms) => queue.queue.rateLimit(ms),
     paceBelow: config.concurrency,
+    ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
     onQuota: () => {
       // At most one quota.changed a second from this process: the tray needs no more.
       const t = Date.now();
@@ -199,8 +202,13 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
 
   async function pollUsage(): Promise<void> {
     try {
-      // Every request counts against the rate limit: none while the service asked us to hold off.
-      if ((await service.holdOffUntil()) !== null) return;
+      // While the service asked us to hold off, only its free health check is asked: an answer
+      // ends the hold-off early (a Retry-After may be wrong, or far longer than needed).
+      if ((await service.holdOffUntil()) !== null) {
+        await client.health();
+        await service.clearHoldOff();
+        logger.info('/v1 answers its health check again: hold-off ended');
+      }
       const { body, limits } = await client.getUsage();
       await gate.observeUsage(body);
       await service.limits(limits);
@@ -319,7 +327,9 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     events,
     watch,
 
-    async submit(req: ScreeningRequest): Promise<Screening> {
+    async submit(request: ScreeningRequest): Promise<Screening> {
+      // Every producer (intake, CLI, watch list) gets the one normal form of the number here.
+      const req = { ...request, query: parseCarrierQuery(request.query as { dot_number?: unknown; mc_number?: unknown }) };
       // watch hook: a locally blocked carrier is answered at once, without /v1.
       const cached = watch.applyLocalBlock(req.query) ?? (req.refresh ? undefined : pipeline.cachedResult(req.query));
       // A cache hit with a callback: refuse before writing anything when Redis cannot take the
@@ -442,7 +452,9 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       }
       // Reads working says nothing about writes (a full disk): probe them too.
       const writable = sqliteOk && probeSqliteWrite(store).writable;
-      const svcOk = redisOk ? (await service.report()).service.reachable : false;
+      // A hold-off (Retry-After) means no /v1 calls: degraded, like an unreachable service.
+      const sv = redisOk ? (await service.report()).service : undefined;
+      const svcOk = sv ? sv.reachable && sv.hold_off_until === null : false;
       return { redis: redisOk, sqlite: sqliteOk, sqlite_writable: writable, svc: svcOk };
     },
 

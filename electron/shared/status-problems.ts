@@ -91,6 +91,8 @@ export function problemsOf(input: StatusInput): StatusProblem[] {
 
   if (status !== null) {
     if (status.service.key_rejected) trouble('The /v1 service rejected the API key: live lookups stopped');
+    else if (status.service.hold_off_until)
+      trouble(`The /v1 service asked for no calls until ${formatResetUtc(status.service.hold_off_until)}: cached scores only, misses held`);
     else if (!status.service.reachable)
       trouble(`The /v1 scoring service is unreachable${status.service.last_error ? `: ${status.service.last_error}` : ''}; cached scores only`);
     if (quotaExhausted(status)) trouble(`Monthly quota used up: no live lookups until ${formatResetUtc(status.quota.resets_at)}`);

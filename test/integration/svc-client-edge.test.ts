@@ -12,8 +12,8 @@ import {
   SvcAuthenticationError,
   SvcError,
   SvcNetworkError,
-  SvcRateLimitError,
   SvcServerError,
+  SvcUnknownError,
 } from '../../worker/svc/errors.js';
 import type { LimitsSnapshot } from '../../worker/svc/limits.js';
 import { freePort } from '../helpers/free-port.js';
@@ -165,13 +165,13 @@ describe('SvcClient over real HTTP (edge cases)', () => {
     expect(t.requests).toHaveLength(2);
   });
 
-  it('a 429 with an unknown code is a rate-limit error but not retried', async () => {
+  it('a 429 with an unknown code is an unknown error, not retried', async () => {
     const t = await serve((_req, res) =>
       json(res, 429, { error: { code: 'daily_cap_reached', message: 'slow down' } }, { 'retry-after': '9' }),
     );
     const { c, waits } = client({ baseUrl: t.url });
     const e = await caught(c.getUsage());
-    expect(e).toBeInstanceOf(SvcRateLimitError);
+    expect(e).toBeInstanceOf(SvcUnknownError);
     expect(e.retryAfterMs).toBe(9000);
     expect(t.requests).toHaveLength(1);
     expect(waits).toEqual([]);

@@ -150,7 +150,7 @@ export const ListOf = <T extends TSchema>(item: T) => Type.Object({ object: Type
 export const StatusSchema = Type.Object({ object: Type.Literal('status') }, { additionalProperties: true, description: 'StatusReport' });
 export const DailyUsageSchema = Type.Object({ object: Type.Literal('usage_daily') }, { additionalProperties: true });
 export const HealthSchema = Type.Object({
-  status: Type.String({ description: 'ok, degraded (/v1 unreachable, cache still served; or SQLite refusing writes, e.g. a full disk) or down' }),
+  status: Type.String({ description: 'ok, degraded (/v1 unreachable or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down' }),
   redis: Type.Boolean(),
   sqlite: Type.Boolean(),
   sqlite_writable: Type.Optional(Type.Boolean({ description: 'false when a write probe failed or a write was refused in the last minute (a full disk)' })),

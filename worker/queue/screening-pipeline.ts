@@ -7,6 +7,7 @@ import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { SvcClient } from '../svc/client.js';
 import { SvcError } from '../svc/errors.js';
+import { backoffMs, type BackoffOptions } from '../svc/retry.js';
 import type { LimitsSnapshot } from '../svc/limits.js';
 import type { Env, NewScreening, ScreeningResult, Store } from '../store/index.js';
 import type { StoredChange } from '../store/watch-store.js';
@@ -66,9 +67,15 @@ export interface PipelineDeps {
   pauseQueue?: (ms: number) => Promise<void>;
   /** Pause until the rate window resets when fewer requests than this are left in it. */
   paceBelow?: number;
+  /** The waits between a rate-limited screening's runs (the client's schedule; default DEFAULT_BACKOFF). */
+  backoff?: BackoffOptions;
 }
 
-export type ProcessResult = { done: Screening } | { rateLimited: number };
+/** `attempts`: /v1 requests this run made for the screening (0 when a cache or another's lookup answered). */
+export type ProcessResult = { done: Screening; attempts: number } | { rateLimited: number; attempts: number };
+
+/** The spec's schedule: at most five requests per screening, client retries and queue re-runs together. */
+export const MAX_ATTEMPTS_PER_SCREENING = 5;
 
 /**
  * The longest Retry-After a queued screening waits out (the queue's maximumRateLimitDelay).
@@ -98,10 +105,18 @@ export class ScreeningPipeline {
   }
 
   /**
-   * Work one queued screening. `lastChance`: the job has been rate-limited too often to
-   * wait again, so a rate-limit refusal now counts as the service being unavailable.
+   * Work one queued screening. `attemptsUsed`: /v1 requests earlier runs of this screening
+   * made (a rate-limited job runs again); the five-attempt budget is what is left of it, and
+   * when a rate-limit refusal leaves none the screening ends on its fallback.
    */
-  async process(id: string, opts: { lastChance: boolean }): Promise<ProcessResult> {
+  async process(id: string, opts: { attemptsUsed: number }): Promise<ProcessResult> {
+    const budget = MAX_ATTEMPTS_PER_SCREENING - opts.attemptsUsed;
+    let attempts = 0;
+    const r = await this.#process(id, budget, (n) => (attempts += n));
+    return { ...r, attempts } as ProcessResult;
+  }
+
+  async #process(id: string, budget: number, spent: (n: number) => void): Promise<{ done: Screening } | { rateLimited: number }> {
     const { store } = this.d;
     const s = store.getScreening(id);
     if (!s) throw new Error(`screening ${id} is not in the store`);
@@ -124,6 +139,10 @@ export class ScreeningPipeline {
 
     // The service asked us (Retry-After) to stay away longer than a screening can wait.
     const holdOff = await this.d.service.holdOffUntil();
+    if (budget <= 0) {
+      const error = { code: 'attempts_exhausted', message: `/v1 was asked ${MAX_ATTEMPTS_PER_SCREENING} times for this screening without an answer`, request_id: null };
+      return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
+    }
     if (holdOff !== null) {
       const error = { code: 'rate_limit_exceeded', message: `/v1 asked for no calls until ${new Date(holdOff).toISOString()} (Retry-After)`, request_id: null };
       return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
@@ -136,17 +155,25 @@ export class ScreeningPipeline {
     }
 
     const notBefore = s.refresh ? Date.parse(s.created_at) : this.d.now().getTime() - this.d.cacheTtlMs;
+    let used = 0;
     const outcome = await this.d.coalescer.run(
       `${this.d.env}:${queryKey(s.query)}`,
       notBefore,
-      () => this.#lookup(s.query),
+      async () => {
+        const o = await this.#lookup(s.query, budget);
+        used = o.attempts;
+        return o;
+      },
       (o) => o.kind !== 'rate_limited',
     );
+    spent(used);
     if (outcome.kind === 'rate_limited') {
-      // A wait the queue can take: the job waits and asks again.
-      if (!opts.lastChance && outcome.retryAfterMs <= LONGEST_RATE_LIMIT_WAIT_MS) return { rateLimited: outcome.retryAfterMs };
-      // Longer: nobody calls /v1 before then, and this screening ends now on its fallback.
-      if (outcome.retryAfterMs > LONGEST_RATE_LIMIT_WAIT_MS) await this.d.service.holdOff(this.d.now().getTime() + outcome.retryAfterMs);
+      // A wait the queue can take, with attempts left: the job waits (growing, with jitter) and asks again.
+      const left = budget - used;
+      if (left >= 1) {
+        const wait = backoffMs(MAX_ATTEMPTS_PER_SCREENING - left, outcome.retryAfterMs, Math.random, this.d.backoff);
+        if (wait <= LONGEST_RATE_LIMIT_WAIT_MS) return { rateLimited: wait };
+      }
     }
     return { done: await this.finish(id, this.#resultOf(s.query, outcome)) };
   }
@@ -221,13 +248,20 @@ export class ScreeningPipeline {
     }
   }
 
-  /** One /v1 lookup, turned into an outcome other screenings may share. */
-  async #lookup(query: CarrierQuery): Promise<LookupOutcome> {
+  /** One /v1 lookup of at most `maxAttempts` requests, turned into an outcome other screenings may share. */
+  async #lookup(query: CarrierQuery, maxAttempts: number): Promise<LookupOutcome & { attempts: number }> {
+    let attempts = maxAttempts;
+    const o = await this.#lookupOnce(query, maxAttempts, (n) => (attempts = n));
+    return { ...o, attempts };
+  }
+
+  async #lookupOnce(query: CarrierQuery, maxAttempts: number, made: (n: number) => void): Promise<LookupOutcome> {
     const { client, store, env, gate, now } = this.d;
     const at = (): number => now().getTime();
     this.d.logger.debug({ query }, '/v1 lookup');
     try {
-      const res = await client.getScore(query);
+      const res = await client.getScore(query, { maxAttempts });
+      made(res.attempts);
       const fetched = now();
       store.transaction(() => {
         store.putScore(env, res.body, fetched, query);
@@ -237,8 +271,12 @@ export class ScreeningPipeline {
       return { kind: 'score', at: at(), score: res.body, fetched_at: fetched.toISOString() };
     } catch (e) {
       if (!(e instanceof SvcError)) throw e;
+      made(e.attempts);
       // On a 429 the Retry-After it carries is the wait; its window headers are not.
       if (e.limits) await this.#observe(e.limits, e.kind !== 'rate_limit');
+      // Asked (429 or 5xx) to stay away longer than a screening may wait: nobody calls /v1
+      // before then (capped, see ServiceState), and this screening ends on its fallback.
+      if (e.retryAfterMs !== null && e.retryAfterMs > LONGEST_RATE_LIMIT_WAIT_MS) await this.d.service.holdOff(at() + e.retryAfterMs);
       const error = errorOf(e);
       switch (e.kind) {
         case 'not_found':

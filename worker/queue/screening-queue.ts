@@ -11,6 +11,8 @@ export const PRIORITY: Record<Priority, number> = { tender: 1, background: 10 };
 
 export interface ScreeningJobData {
   screeningId: string;
+  /** /v1 requests earlier runs of this job made (a rate-limited job runs again). */
+  svcAttempts?: number;
 }
 
 export class ScreeningQueue {

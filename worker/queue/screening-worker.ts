@@ -10,12 +10,11 @@ import { SCREENINGS_QUEUE, type ScreeningJobData } from './screening-queue.js';
  * Pacing: BullMQ's limiter is queue-wide (kept in Redis), so any number of worker processes
  * together start at most `ratePerWindow` jobs a window, one /v1 request each. A 429
  * rate_limit_exceeded makes the whole queue wait Retry-After (`queue.rateLimit`) and puts
- * the job back with Worker.RateLimitError(). Rate-limited jobs start again and again, so
- * they are capped: after RATE_LIMITED_STARTS starts a refusal ends the screening on its
- * fallback, and BullMQ fails any job that started MAX_STARTS times.
+ * the job back with Worker.RateLimitError(). A job carries the /v1 requests it has made
+ * (`svcAttempts`): a screening makes at most five in all (ScreeningPipeline), and BullMQ
+ * fails any job that started MAX_STARTS times.
  */
 
-const RATE_LIMITED_STARTS = 6;
 const MAX_STARTS = 10;
 
 export interface ScreeningWorkerOptions {
@@ -35,10 +34,12 @@ export function startScreeningWorker(o: ScreeningWorkerOptions): Worker<Screenin
   const worker = new Worker<ScreeningJobData>(
     SCREENINGS_QUEUE,
     async (job: Job<ScreeningJobData>) => {
-      const lastChance = job.attemptsStarted >= RATE_LIMITED_STARTS;
-      const r = await o.pipeline.process(job.data.screeningId, { lastChance });
+      const attemptsUsed = job.data.svcAttempts ?? 0;
+      const r = await o.pipeline.process(job.data.screeningId, { attemptsUsed });
       if ('rateLimited' in r) {
-        o.logger.info({ screening: job.data.screeningId, waitMs: r.rateLimited }, '/v1 rate limit: queue waits');
+        // The job runs again: it carries what it has spent of its five attempts.
+        await job.updateData({ ...job.data, svcAttempts: attemptsUsed + r.attempts });
+        o.logger.info({ screening: job.data.screeningId, waitMs: r.rateLimited, attempts: attemptsUsed + r.attempts }, '/v1 rate limit: queue waits');
         await o.pauseQueue(r.rateLimited);
         throw Worker.RateLimitError();
       }

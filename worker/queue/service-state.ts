@@ -7,6 +7,9 @@ import type { LimitsSnapshot } from '../svc/limits.js';
  * rejected, the rate-limit window — kept in one Redis hash so /status is the same whichever
  * process answers it. Writes are skipped when nothing changed, to keep the hot path cheap.
  */
+/** The longest service-wide hold-off a Retry-After can set. */
+export const HOLD_OFF_CAP_MS = 60 * 60_000;
+
 export class ServiceState {
   readonly #redis: Redis;
   readonly #key: string;
@@ -53,11 +56,21 @@ export class ServiceState {
 
   /**
    * The service said (Retry-After) not to call before `untilMs`, further off than a screening
-   * can wait: every process holds off its /v1 calls until then.
+   * can wait: every process holds off its /v1 calls until then — at most HOLD_OFF_CAP_MS, so a
+   * wrong or absurd Retry-After cannot stop the service for days. The key expires by itself.
    */
-  async holdOff(untilMs: number): Promise<void> {
-    const ms = Math.ceil(untilMs - this.now().getTime());
-    if (ms > 0) await this.#redis.set(`${this.#key}:hold-off`, String(untilMs), 'PX', ms);
+  async holdOff(untilMs: number): Promise<number | null> {
+    const t = this.now().getTime();
+    const until = Math.min(untilMs, t + HOLD_OFF_CAP_MS);
+    const ms = Math.ceil(until - t);
+    if (ms <= 0) return null;
+    await this.#redis.set(`${this.#key}:hold-off`, String(until), 'PX', ms);
+    return until;
+  }
+
+  /** /v1 answered again (a health check): the hold-off is over. */
+  async clearHoldOff(): Promise<void> {
+    await this.#redis.del(`${this.#key}:hold-off`);
   }
 
   /** ms epoch until which no /v1 call may be made, or null. */
@@ -67,7 +80,7 @@ export class ServiceState {
   }
 
   async report(): Promise<{ service: StatusReport['service']; rate_limit: StatusReport['rate_limit'] }> {
-    const h = await this.#redis.hgetall(this.#key);
+    const [h, holdOff] = await Promise.all([this.#redis.hgetall(this.#key), this.holdOffUntil()]);
     const num = (v: string | undefined): number | null => (v === undefined || v === '' ? null : Number(v));
     return {
       service: {
@@ -75,6 +88,7 @@ export class ServiceState {
         checked_at: h.checked_at ?? null,
         last_error: h.last_error ? h.last_error : null,
         key_rejected: h.key_rejected === '1',
+        hold_off_until: holdOff === null ? null : new Date(holdOff).toISOString(),
       },
       rate_limit: { per_minute: num(h.rate_limit), remaining: num(h.rate_remaining), resets_at: h.rate_reset_at ?? null },
     };

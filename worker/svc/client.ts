@@ -32,6 +32,11 @@ export interface SvcClientOptions {
    */
   retryRateLimited?: boolean;
   backoff?: BackoffOptions;
+  /**
+   * The longest wait between attempts (default 60000 ms). A Retry-After asking for more ends
+   * the call at once with that error: the caller falls back rather than hold a worker slot.
+   */
+  longestWaitMs?: number;
   /** For jitter; default Math.random. */
   random?: () => number;
   /** How to wait between attempts; tests pass one that records the waits. */
@@ -115,6 +120,7 @@ export class SvcClient {
   readonly #maxAttempts: number;
   readonly #retryRateLimited: boolean;
   readonly #backoff: BackoffOptions;
+  readonly #longestWaitMs: number;
   readonly #random: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #onLimits: ((s: LimitsSnapshot) => void) | undefined;
@@ -135,6 +141,7 @@ export class SvcClient {
     this.#retryRateLimited = opts.retryRateLimited ?? true;
     this.#backoff = { ...opts.backoff };
     backoffMs(1, null, () => 0, this.#backoff); // validates the backoff options now, not at the first retry
+    this.#longestWaitMs = positiveInt('longestWaitMs', opts.longestWaitMs ?? 60_000);
     this.#random = opts.random ?? Math.random;
     this.#sleep = opts.sleep ?? realSleep;
     this.#onLimits = opts.onLimits;
@@ -149,11 +156,16 @@ export class SvcClient {
     });
   }
 
-  /** GET /v1/svc-score by DOT or MC number. Unknown fields in the score are kept. */
-  async getScore(query: CarrierQuery, opts: { signal?: AbortSignal } = {}): Promise<SvcResponse<SvcScore>> {
+  /**
+   * GET /v1/svc-score by DOT or MC number (in its normal form). Unknown fields in the score are
+   * kept. `maxAttempts` lowers the client's own limit for this call: what is left of a
+   * screening's five attempts.
+   */
+  async getScore(query: CarrierQuery, opts: { signal?: AbortSignal; maxAttempts?: number } = {}): Promise<SvcResponse<SvcScore>> {
     const q = parseCarrierQuery(query as { dot_number?: unknown; mc_number?: unknown });
     const params = new URLSearchParams(q as Record<string, string>);
-    return this.#call(`/v1/svc-score?${params.toString()}`, parseScore, opts.signal);
+    const max = Math.min(this.#maxAttempts, positiveInt('maxAttempts', opts.maxAttempts ?? this.#maxAttempts));
+    return this.#call(`/v1/svc-score?${params.toString()}`, parseScore, opts.signal, false, max);
   }
 
   /** GET /v1/usage: free; also the check that the key works. */
@@ -178,7 +190,7 @@ export class SvcClient {
     return { baseUrl: this.baseUrl };
   }
 
-  async #call<T>(path: string, parse: (b: unknown) => T, signal?: AbortSignal, textOk = false): Promise<SvcResponse<T>> {
+  async #call<T>(path: string, parse: (b: unknown) => T, signal?: AbortSignal, textOk = false, maxAttempts = this.#maxAttempts): Promise<SvcResponse<T>> {
     for (let attempt = 1; ; attempt++) {
       let err: SvcError;
       try {
@@ -191,10 +203,12 @@ export class SvcClient {
         err = e;
       }
       err.attempts = attempt;
-      const giveUp =
-        attempt >= this.#maxAttempts || !isRetryable(err) || (err instanceof SvcRateLimitError && !this.#retryRateLimited);
+      const giveUp = attempt >= maxAttempts || !isRetryable(err) || (err instanceof SvcRateLimitError && !this.#retryRateLimited);
       if (giveUp) throw err;
-      await this.#sleep(backoffMs(attempt, err.retryAfterMs, this.#random, this.#backoff), signal);
+      const wait = backoffMs(attempt, err.retryAfterMs, this.#random, this.#backoff);
+      // Asked to wait longer than a caller may: hand the error back now (it carries Retry-After).
+      if (wait > this.#longestWaitMs) throw err;
+      await this.#sleep(wait, signal);
     }
   }
 
