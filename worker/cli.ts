@@ -39,12 +39,23 @@ async function setup(log: Logger): Promise<{ config: Config; cleanup: Array<() =
   return { config, cleanup };
 }
 
-function onSignals(stop: () => Promise<void>): void {
+/**
+ * Stop on SIGINT/SIGTERM within STOP_DEADLINE_MS whatever is in flight (a service manager kills
+ * at 10 s or so). What is cut short stays unfinished in SQLite and its job's lock runs out in
+ * Redis: the next start picks those screenings up (stalled jobs, the reconciler).
+ */
+const STOP_DEADLINE_MS = 8_000;
+
+function onSignals(stop: () => Promise<void>, log: Logger): void {
   let stopping = false;
   for (const sig of ['SIGINT', 'SIGTERM'] as const)
     process.on(sig, () => {
       if (stopping) process.exit(1);
       stopping = true;
+      setTimeout(() => {
+        log.warn({ deadlineMs: STOP_DEADLINE_MS }, 'stopping took too long; exiting with work in flight (picked up at the next start)');
+        process.exit(0);
+      }, STOP_DEADLINE_MS).unref();
       void stop().finally(() => process.exit(0));
     });
 }
@@ -60,7 +71,7 @@ async function serve(withIntake: boolean): Promise<void> {
   onSignals(async () => {
     await stop();
     for (const c of cleanup) await c();
-  });
+  }, log);
 }
 
 program
@@ -76,7 +87,9 @@ program
 program
   .command('emulator')
   .description('the reference /v1 server (prints its base URL and keys)')
+  // Its options are parsed by runEmulatorCli (emulator/main.ts): pass them all through.
   .allowUnknownOption()
+  .allowExcessArguments()
   .helpOption(false)
   .action(async (_opts, cmd: Command) => {
     const { runEmulatorCli } = await import('../emulator/main.js');

@@ -1,0 +1,123 @@
+/**
+ * Every command line the README documents, run as the real process (`node dist/worker/cli.js`):
+ * `emulator --port --mode`, `start`, `worker`, `screen --dot / --mc / --file`, `status`.
+ * Real Redis, a real SQLite file, the emulator over real HTTP.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_KEYS } from '../../emulator/index.js';
+import { freePort } from '../helpers/free-port.js';
+import { ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, type RunningProcess, type StartedIntake, type WorkerEnv } from '../helpers/processes.js';
+import { uniquePrefix } from '../helpers/redis-prefix.js';
+
+const TOKEN = 'cli-commands-test-token-0123456789abcdef';
+let emulator: RunningProcess;
+let emulatorUrl: string;
+let intake: StartedIntake;
+let env: WorkerEnv;
+let dir: string;
+
+/** Run a command to its end; its exit code and output. */
+async function run(args: string[], ms = 60_000): Promise<{ code: number | null; out: string; err: string }> {
+  const p = spawnCli(args, { env });
+  const timer = setTimeout(() => void p.kill(), ms);
+  const exit = await p.exited;
+  clearTimeout(timer);
+  return { code: exit.code, out: p.stdout(), err: p.stderr() };
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  dir = mkdirTemp('cs-cli-');
+  const port = await freePort();
+  // As the README writes it: `carrier-screen emulator --port 4010 --mode live` (here sandbox, then live below).
+  emulator = spawnCli(['emulator', '--port', String(port), '--mode', 'sandbox'], { name: 'emulator' });
+  const out = await emulator.waitForOutput(/base URL:\s+(\S+)/);
+  emulatorUrl = /base URL:\s+(\S+)/.exec(out)![1]!;
+  env = {
+    SVC_API_KEY: DEMO_KEYS.sandbox,
+    SVC_BASE_URL: emulatorUrl,
+    REDIS_URL: inject('redisUrl'),
+    SCREEN_DB: join(dir, 'screen.db'),
+    SCREEN_REDIS_PREFIX: uniquePrefix(),
+    INTAKE_TOKEN: TOKEN,
+    INTAKE_PORT: String(await freePort()),
+  };
+  intake = await startIntakeProcess(env);
+}, 120_000);
+
+afterAll(async () => {
+  await intake?.stop();
+  await emulator?.stop();
+});
+
+describe('carrier-screen emulator', () => {
+  it('--port P --mode live serves live on that port and prints its base URL and keys', async () => {
+    const port = await freePort();
+    const live = spawnCli(['emulator', '--port', String(port), '--mode', 'live'], { name: 'emulator-live' });
+    try {
+      const out = await live.waitForOutput(/live key:/);
+      expect(out).toContain(`base URL:    http://127.0.0.1:${port}`);
+      expect(out).toContain(DEMO_KEYS.live);
+      const res = await request(`http://127.0.0.1:${port}/v1/usage`, { headers: { authorization: `Bearer ${DEMO_KEYS.live}` } });
+      expect(((await res.body.json()) as { livemode: boolean }).livemode).toBe(true);
+    } finally {
+      const exit = await live.stop();
+      expect(exit.signal).toBeNull(); // it stopped on SIGTERM by itself
+    }
+  });
+
+  it('a bad option is refused, naming it', async () => {
+    const r = await run(['emulator', '--mode', 'prod']);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/--mode/);
+  });
+});
+
+describe('carrier-screen screen (beside a running start, same Redis and database)', () => {
+  it('--dot prints the action, --mc a block; exit 0 when the screening is done', async () => {
+    const held = await run(['screen', '--dot', '01000003', '--tender', 'T-cli', '--wait', '30']);
+    expect(held.out).toMatch(/DOT 1000003/);
+    expect(held.out).toMatch(/action:\s+HOLD \(manual_review\)/);
+    const blocked = await run(['screen', '--mc', 'mc-1000005', '--wait', '30']);
+    expect(blocked.out).toMatch(/action:\s+BLOCK/);
+    expect([held.code, blocked.code]).toEqual([0, 0]);
+  });
+
+  it('--file reads a spreadsheet-style roster (quoted names with commas) and reports each carrier', async () => {
+    const roster = join(dir, 'roster.csv');
+    writeFileSync(roster, '\uFEFFLEGAL_NAME,DOT_NUMBER\r\n"Smith, Inc.",1000003\r\n"Say ""Hi"" Freight",1000005\r\n"Bad, Co.",12x\r\n');
+    const r = await run(['screen', '--file', roster, '--json', '--wait', '60']);
+    expect(r.err + r.out).toMatch(/line 4: dot_number must be 1 to 8 digits/);
+    expect(r.code).toBe(1); // a roster with a bad line: the rest screened, the exit says so
+    const dots = [...r.out.matchAll(/"dot_number":\s*"(\d+)"/g)].map((m) => m[1]);
+    expect(new Set(dots)).toEqual(new Set(['1000003', '1000005']));
+  });
+
+  it('refuses a bad --dot before doing anything, naming it', async () => {
+    const r = await run(['screen', '--dot', '0']);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/--dot.*0|dot_number must not be 0/);
+  });
+});
+
+describe('carrier-screen status', () => {
+  it('prints the running worker\'s queue, quota and reviews', async () => {
+    const r = await run(['status', '--url', intake.url]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/review/i);
+    const json = await run(['status', '--url', intake.url, '--json']);
+    expect(JSON.parse(json.out)).toMatchObject({ object: 'status', environment: 'sandbox' });
+  });
+});
+
+describe('carrier-screen worker', () => {
+  it('runs beside start, and stops on SIGTERM by itself', async () => {
+    const w = spawnCli(['worker'], { name: 'worker', env: { LOG_LEVEL: 'info', ...env } });
+    await w.waitForOutput(/screening worker running/);
+    const exit = await w.stop(15_000);
+    expect(exit).toEqual({ code: 0, signal: null });
+  });
+});
