@@ -90,8 +90,18 @@ export interface StatusReport {
   reviews: { pending: number };
   /** The callback outbox: owed, delivered (kept a while), given up (POST /callbacks/:id/retry); absent from older workers. */
   callbacks?: { pending: number; delivered: number; dead: number };
-  /** hold_off_until: /v1 asked (Retry-After) for no calls until then; none are made (at most 1 h ahead). */
-  service: { reachable: boolean; checked_at: string | null; last_error: string | null; key_rejected: boolean; hold_off_until?: string | null };
+  /**
+   * hold_off_until: /v1 asked (Retry-After) for no calls until then; none are made (at most 1 h ahead).
+   * environment_mismatch: an answer came from the other environment than the key's; no calls until restarted with a matching key and URL.
+   */
+  service: {
+    reachable: boolean;
+    checked_at: string | null;
+    last_error: string | null;
+    key_rejected: boolean;
+    hold_off_until?: string | null;
+    environment_mismatch?: string | null;
+  };
 }
 
 export interface DailyUsage {

@@ -26,7 +26,7 @@ import { redisConnection, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import { openStore, type Store } from './store/index.js';
-import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
+import { KeyCheckError, SvcClient, environmentMismatch, verifyKey } from './svc/index.js';
 import { WatchService, type WatchOptions } from './watch/index.js';
 
 export { UnavailableError } from './screener-types.js';
@@ -210,6 +210,13 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         logger.info('/v1 answers its health check again: hold-off ended');
       }
       const { body, limits } = await client.getUsage();
+      // Unreachable at start, so never checked: the first answer must come from the key's environment.
+      const mismatch = environmentMismatch(environment, body.livemode, limits.environment, false);
+      if (mismatch) {
+        await service.environmentMismatch(mismatch);
+        logger.error({ mismatch }, '/v1 answered from the wrong environment: calls stopped');
+        return;
+      }
       await gate.observeUsage(body);
       await service.limits(limits);
       await service.reachable();
@@ -235,6 +242,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       rate_limit_per_minute: firstUsage.rate_limit_per_minute,
     });
     await service.reachable();
+    // Checked just now: a mismatch another start recorded is over.
+    await service.environmentMatches();
   }
 
   const timers: NodeJS.Timeout[] = [];

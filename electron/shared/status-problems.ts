@@ -91,6 +91,7 @@ export function problemsOf(input: StatusInput): StatusProblem[] {
 
   if (status !== null) {
     if (status.service.key_rejected) trouble('The /v1 service rejected the API key: live lookups stopped');
+    else if (status.service.environment_mismatch) trouble(`The /v1 service answered from the wrong environment: live lookups stopped (${status.service.environment_mismatch})`);
     else if (status.service.hold_off_until)
       trouble(`The /v1 service asked for no calls until ${formatResetUtc(status.service.hold_off_until)}: cached scores only, misses held`);
     else if (!status.service.reachable)

@@ -3,6 +3,7 @@
  * worker (Redis, SQLite): the action, the number of /v1 requests, the time to the end and the
  * cache afterwards. None of these answers may cost a wrong decision, quota or an hour.
  */
+import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dotToMcDigits, liveCarrier, type EmulatorFaults } from '../../emulator/index.js';
 import { HOLD_OFF_CAP_MS } from '../../worker/queue/service-state.js';
@@ -142,5 +143,82 @@ describe('one normal form per number', () => {
     const b = await c.screener.screen({ query: { mc_number: mc.replace('MC', 'mc-') } }, { waitMs: 30_000 });
     expect([a.source, b.source]).toEqual(['service', 'cache']);
     expect(requests(c)).toBe(1);
+  });
+});
+
+describe('the key\'s environment, checked on every answer', () => {
+  /**
+   * A proxy in front of the sandbox emulator that can answer as if it were another
+   * environment: `flip` turns livemode over in bodies (and SVC-Environment with it), `down`
+   * answers 503 to everything.
+   */
+  async function proxy(target: string, state: { flip: { usage: boolean; score: boolean }; down: boolean; scoreRequests: number }) {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      void (async () => {
+        if ((req.url ?? '').startsWith('/v1/svc-score')) state.scoreRequests++;
+        if (state.down) {
+          res.writeHead(503, { 'content-type': 'application/json', 'svc-environment': 'sandbox' });
+          return res.end(JSON.stringify({ error: { code: 'scoring_unavailable', message: 'down' } }));
+        }
+        const up = await request(target + req.url, { headers: { authorization: req.headers.authorization ?? '' } });
+        const body = (await up.body.json()) as Record<string, unknown>;
+        const headers = { ...up.headers } as Record<string, string>;
+        const isScore = body.object === 'svc_score';
+        if ((isScore && state.flip.score) || (body.object === 'usage' && state.flip.usage)) {
+          body.livemode = !body.livemode;
+          headers['svc-environment'] = body.livemode ? 'live' : 'sandbox';
+        }
+        delete headers['content-length'];
+        res.writeHead(up.statusCode, headers);
+        res.end(JSON.stringify(body));
+      })();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    return { url, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+  }
+
+  it('a score from the other environment is not acted on or cached, and stops /v1 calls', async () => {
+    const { startEmulator } = await import('../../emulator/index.js');
+    const emu = await startEmulator({ port: 0 });
+    const state = { flip: { usage: false, score: true }, down: false, scoreRequests: 0 };
+    const p = await proxy(emu.baseUrl, state);
+    ctx = await withScreener({ screener: { svc: { baseUrl: p.url, apiKey: emu.keys.sandbox } } });
+    try {
+      const s = await ctx.screener.screen({ query: { dot_number: '1000001' } }, { waitMs: 30_000 });
+      expect([s.action, s.hold_reason, s.error?.code]).toEqual(['hold', 'service_error', 'environment_mismatch']);
+      expect(ctx.screener.store.getScore('sandbox', { dot_number: '1000001' })).toBeUndefined();
+      expect((await ctx.screener.status()).service.environment_mismatch).toMatch(/expected sandbox/);
+      const next = await ctx.screener.screen({ query: { dot_number: '1000004' } }, { waitMs: 30_000 });
+      expect(next.error?.code).toBe('environment_mismatch');
+      expect(state.scoreRequests).toBe(1);
+    } finally {
+      await ctx.close();
+      ctx = undefined;
+      await p.close();
+      await emu.close();
+    }
+  });
+
+  it('unreachable at start: the first usage answer is checked, and a mismatch stops calls', async () => {
+    const { startEmulator } = await import('../../emulator/index.js');
+    const emu = await startEmulator({ port: 0 });
+    const state = { flip: { usage: true, score: false }, down: true, scoreRequests: 0 };
+    const p = await proxy(emu.baseUrl, state);
+    ctx = await withScreener({ screener: { svc: { baseUrl: p.url, apiKey: emu.keys.sandbox } } });
+    try {
+      state.down = false;
+      await ctx.screener.pollUsage();
+      expect((await ctx.screener.status()).service.environment_mismatch).toMatch(/livemode is true/);
+      const s = await ctx.screener.screen({ query: { dot_number: '1000001' } }, { waitMs: 30_000 });
+      expect([s.action, s.hold_reason, s.error?.code]).toEqual(['hold', 'service_error', 'environment_mismatch']);
+      expect(state.scoreRequests).toBe(0);
+    } finally {
+      await ctx.close();
+      ctx = undefined;
+      await p.close();
+      await emu.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { SvcClient } from '../svc/client.js';
 import { SvcError } from '../svc/errors.js';
+import { environmentMismatch } from '../svc/key-check.js';
 import { backoffMs, type BackoffOptions } from '../svc/retry.js';
 import type { LimitsSnapshot } from '../svc/limits.js';
 import type { Env, NewScreening, ScreeningResult, Store } from '../store/index.js';
@@ -137,8 +138,13 @@ export class ScreeningPipeline {
     const cached = s.refresh ? undefined : this.cachedResult(s.query);
     if (cached) return { done: await this.finish(id, cached) };
 
-    // The service asked us (Retry-After) to stay away longer than a screening can wait.
-    const holdOff = await this.d.service.holdOffUntil();
+    // The service asked us (Retry-After) to stay away longer than a screening can wait, or it
+    // answered from the wrong environment: no call.
+    const { holdOffUntil: holdOff, envMismatch } = await this.d.service.callsBlocked();
+    if (envMismatch) {
+      const error = { code: 'environment_mismatch', message: `/v1 calls stopped: ${envMismatch}`, request_id: null };
+      return { done: await this.finish(id, this.#fallback(s.query, 'service_error', error)) };
+    }
     if (budget <= 0) {
       const error = { code: 'attempts_exhausted', message: `/v1 was asked ${MAX_ATTEMPTS_PER_SCREENING} times for this screening without an answer`, request_id: null };
       return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
@@ -262,6 +268,13 @@ export class ScreeningPipeline {
     try {
       const res = await client.getScore(query, { maxAttempts });
       made(res.attempts);
+      // A score from the other environment is not ours to act on or cache (livemode on every score).
+      const mismatch = environmentMismatch(env, res.body.livemode, res.limits.environment, false);
+      if (mismatch) {
+        await this.d.service.environmentMismatch(mismatch);
+        this.d.logger.error({ mismatch }, '/v1 answered from the wrong environment: calls stopped');
+        return { kind: 'failed', at: at(), cause: 'service_error', error: { code: 'environment_mismatch', message: mismatch, request_id: res.limits.requestId } };
+      }
       const fetched = now();
       store.transaction(() => {
         store.putScore(env, res.body, fetched, query);

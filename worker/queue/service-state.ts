@@ -73,6 +73,29 @@ export class ServiceState {
     await this.#redis.del(`${this.#key}:hold-off`);
   }
 
+  /**
+   * An answer came from the other environment than the key's (livemode, SVC-Environment):
+   * no more /v1 calls until a start checks the key again and it matches.
+   */
+  async environmentMismatch(message: string): Promise<void> {
+    await this.#redis.hset(this.#key, { env_mismatch: message, last_error: message });
+  }
+
+  /** The start-up key check passed. */
+  async environmentMatches(): Promise<void> {
+    await this.#redis.hdel(this.#key, 'env_mismatch');
+  }
+
+  /** What stops /v1 calls now, in one round trip: a hold-off (ms epoch) or an environment mismatch. */
+  async callsBlocked(): Promise<{ holdOffUntil: number | null; envMismatch: string | null }> {
+    const [[, until], [, mismatch]] = (await this.#redis.multi().get(`${this.#key}:hold-off`).hget(this.#key, 'env_mismatch').exec()) as [
+      [unknown, string | null],
+      [unknown, string | null],
+    ];
+    const v = Number(until);
+    return { holdOffUntil: until !== null && Number.isFinite(v) && v > this.now().getTime() ? v : null, envMismatch: mismatch || null };
+  }
+
   /** ms epoch until which no /v1 call may be made, or null. */
   async holdOffUntil(): Promise<number | null> {
     const v = Number(await this.#redis.get(`${this.#key}:hold-off`));
@@ -89,6 +112,7 @@ export class ServiceState {
         last_error: h.last_error ? h.last_error : null,
         key_rejected: h.key_rejected === '1',
         hold_off_until: holdOff === null ? null : new Date(holdOff).toISOString(),
+        environment_mismatch: h.env_mismatch ? h.env_mismatch : null,
       },
       rate_limit: { per_minute: num(h.rate_limit), remaining: num(h.rate_remaining), resets_at: h.rate_reset_at ?? null },
     };

@@ -18,4 +18,4 @@ export {
 } from './errors.js';
 export { isRetryable, backoffMs, sleep, DEFAULT_BACKOFF, type BackoffOptions } from './retry.js';
 export { readLimits, retryAfterMs, headerValue, type LimitsSnapshot, type HeaderBag } from './limits.js';
-export { verifyKey, KeyCheckError, type KeyCheckCode } from './key-check.js';
+export { verifyKey, environmentMismatch, KeyCheckError, type KeyCheckCode } from './key-check.js';

@@ -60,16 +60,25 @@ export async function verifyKey(
     });
   }
 
-  const usageEnv: Env = usage.livemode ? 'live' : 'sandbox';
-  const headerEnv = limits.environment;
-  if (usageEnv !== keyEnv || headerEnv !== keyEnv) {
-    const header = headerEnv === null ? 'no SVC-Environment header' : `SVC-Environment: ${headerEnv}`;
-    throw new KeyCheckError(
-      'environment_mismatch',
-      `${describeKey(keyEnv)} does not match the /v1 service at ${client.baseUrl}: ` +
-        `usage.livemode is ${String(usage.livemode)} (${usageEnv}) and the response has ${header}; ` +
-        `use a sandbox key with a sandbox URL and a live key with a live URL`,
-    );
-  }
+  const mismatch = environmentMismatch(keyEnv, usage.livemode, limits.environment);
+  if (mismatch)
+    throw new KeyCheckError('environment_mismatch', `${describeKey(keyEnv)} does not match the /v1 service at ${client.baseUrl}: ${mismatch}`);
   return { environment: keyEnv, usage, limits };
 }
+
+/**
+ * The one rule for "this answer comes from the key's environment": `livemode` (of a usage or a
+ * score) and the SVC-Environment header must both name it. At start the header is required;
+ * later answers are checked on what they carry. Returns what is wrong, or null.
+ */
+export function environmentMismatch(expected: Env, livemode: boolean, headerEnv: string | null, requireHeader = true): string | null {
+  const bodyEnv: Env = livemode ? 'live' : 'sandbox';
+  const headerOk = headerEnv === expected || (headerEnv === null && !requireHeader);
+  if (bodyEnv === expected && headerOk) return null;
+  const header = headerEnv === null ? 'no SVC-Environment header' : `SVC-Environment: ${headerEnv}`;
+  return (
+    `expected ${expected}, but livemode is ${String(livemode)} (${bodyEnv}) and the response has ${header}; ` +
+    `use a sandbox key with a sandbox URL and a live key with a live URL`
+  );
+}
+
