@@ -68,13 +68,34 @@ describe('LookupCoalescer across processes', () => {
 
   it('a follower whose leader died (its lock expired, no outcome) looks up itself', async () => {
     const opts = { lockTtlMs: 300, outcomeTtlMs: 30_000, pollMs: 20 };
-    const [dead, follower] = [aProcess(opts), aProcess(opts)];
-    // The leader takes the lock and never finishes (a killed process).
-    void dead.run('live:dot:4', 0, () => new Promise<Outcome>(() => {}), () => true);
+    const deadRedis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
+    const dead = new LookupCoalescer<Outcome>(deadRedis, prefix, opts);
+    const follower = aProcess(opts);
+    // The leader takes the lock and never finishes, then its process is gone (its connection
+    // with it: nothing renews the lock any more).
+    void dead.run('live:dot:4', 0, () => new Promise<Outcome>(() => {}), () => true).catch(() => {});
     await sleep(50);
+    deadRedis.disconnect();
     let lookups = 0;
     const o = await follower.run('live:dot:4', 0, async () => ({ at: Date.now(), value: `v${++lookups}` }), () => true);
     expect(o.value).toBe('v1');
+    expect(lookups).toBe(1);
+  });
+
+  it('a leader whose lookup outlasts the lock TTL keeps the lead (it renews the lock): still one lookup', async () => {
+    const opts = { lockTtlMs: 200, outcomeTtlMs: 30_000, pollMs: 20 };
+    const [leader, follower] = [aProcess(opts), aProcess(opts)];
+    let lookups = 0;
+    const slow = async (): Promise<Outcome> => {
+      lookups += 1;
+      await sleep(1_000); // five lock lifetimes
+      return { at: Date.now(), value: 'slow' };
+    };
+    const t0 = Date.now();
+    const first = leader.run('live:dot:6', t0, slow, () => true);
+    await sleep(50);
+    const second = follower.run('live:dot:6', t0, slow, () => true);
+    expect((await Promise.all([first, second])).map((o) => o.value)).toEqual(['slow', 'slow']);
     expect(lookups).toBe(1);
   });
 

@@ -7,8 +7,9 @@ import { sleep } from '../svc/retry.js';
  *
  * In a process, callers for the same key share one promise. Across processes, a Redis lock
  * (SET NX PX) elects one leader per key; the leader publishes its outcome under the key for
- * a short while, and followers wait for the lock to go and read that outcome. A follower
- * whose leader died (lock expired, no outcome) becomes a leader itself.
+ * a short while, and followers wait for the lock to go and read that outcome. The leader
+ * renews its lock while the lookup runs; a follower whose leader died (lock expired, no
+ * outcome) becomes a leader itself.
  */
 
 export interface Timestamped {
@@ -31,6 +32,11 @@ return 0`;
 const SETTLE = `
 if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** Keep our own lock alive while the lookup runs. ARGV: token, lock TTL ms. */
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`;
 
 export class LookupCoalescer<T extends Timestamped> {
@@ -71,10 +77,17 @@ export class LookupCoalescer<T extends Timestamped> {
       if (typeof claim === 'string') return JSON.parse(claim) as T;
       if (claim === 1) {
         let outcome: T | undefined;
+        // A lookup may outlast the lock (five attempts with waits): renew it so no other
+        // process takes the lead and calls /v1 for the same carrier meanwhile.
+        const renew = setInterval(
+          () => void this.#redis.eval(RENEW, 1, lockKey, token, this.opts.lockTtlMs).catch(() => {}),
+          Math.max(10, Math.floor(this.opts.lockTtlMs / 3)),
+        );
         try {
           outcome = await lookup();
           return outcome;
         } finally {
+          clearInterval(renew);
           const share = outcome !== undefined && shareable(outcome) ? JSON.stringify(outcome) : '';
           await this.#redis.eval(SETTLE, 2, lockKey, outKey, token, share, this.opts.outcomeTtlMs);
         }
