@@ -100,6 +100,17 @@ describe('retries and waits', () => {
   });
 });
 
+describe('the quota gate counts /v1 lookups, not screenings', () => {
+  it('with one lookup left, five tenders for one carrier at once all get its score', async () => {
+    ctx = await withScreener({ emulator: { mode: 'live', monthlyQuota: 1, ratePerMinute: 10_000 } });
+    const [dot] = liveDots(1, 4_000_000);
+    const all = await Promise.all([1, 2, 3, 4, 5].map((i) => ctx!.screener.screen({ query: { dot_number: dot! }, tender_id: `T-${i}` }, { waitMs: 30_000 })));
+    expect(all.map((s) => s.source).sort()).toEqual(expect.arrayContaining(['service']));
+    for (const s of all) expect(s.hold_reason === 'quota_exhausted' || s.error?.code === 'quota_exhausted').toBe(false);
+    expect(requests(ctx)).toBe(1);
+  });
+});
+
 describe('bodies', () => {
   it('a score whose carrier omits mc_number, legal_name and dba_name is a score: acted on, cached, not asked again', async () => {
     const c = await live({ omitNullableShare: 1 });

@@ -28,7 +28,9 @@ export type LookupOutcome =
   | { kind: 'score'; at: number; score: SvcScore; fetched_at: string }
   | { kind: 'not_found'; at: number; error: ScreeningError }
   | { kind: 'failed'; at: number; cause: Exclude<NoScoreCause, 'carrier_not_found'>; error: ScreeningError }
-  | { kind: 'rate_limited'; at: number; retryAfterMs: number; error: ScreeningError };
+  | { kind: 'rate_limited'; at: number; retryAfterMs: number; error: ScreeningError }
+  /** The quota gate refused the lookup (never shared: another priority may be admitted). */
+  | { kind: 'quota_refused'; at: number; reason: 'quota_exhausted' | 'quota_reserved'; error: ScreeningError };
 
 /** Hooks of worker/watch (docs/watchlist.md): local do-not-use list, watch list, change alerts. */
 export interface WatchHooks {
@@ -154,23 +156,23 @@ export class ScreeningPipeline {
       return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
     }
 
-    const admission = await this.d.gate.admit(s.priority);
-    if (!admission.ok) {
-      const cause = 'quota_exhausted';
-      return { done: await this.finish(id, this.#fallback(s.query, cause, { code: admission.reason, message: admission.reason === 'quota_reserved' ? 'monthly quota is down to the reserve kept for tender-time requests' : 'monthly quota exhausted until it resets or is raised', request_id: null }, admission.reason)) };
-    }
-
     const notBefore = s.refresh ? Date.parse(s.created_at) : this.d.now().getTime() - this.d.cacheTtlMs;
     let used = 0;
     const outcome = await this.d.coalescer.run(
       `${this.d.env}:${queryKey(s.query)}`,
       notBefore,
-      async () => {
+      async (): Promise<LookupOutcome> => {
+        // The gate counts /v1 lookups, not screenings: only the one that calls takes quota.
+        const admission = await this.d.gate.admit(s.priority);
+        if (!admission.ok) {
+          const message = admission.reason === 'quota_reserved' ? 'monthly quota is down to the reserve kept for tender-time requests' : 'monthly quota exhausted until it resets or is raised';
+          return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message, request_id: null } };
+        }
         const o = await this.#lookup(s.query, budget);
         used = o.attempts;
         return o;
       },
-      (o) => o.kind !== 'rate_limited',
+      (o) => o.kind !== 'rate_limited' && o.kind !== 'quota_refused',
     );
     spent(used);
     if (outcome.kind === 'rate_limited') {
@@ -344,6 +346,8 @@ export class ScreeningPipeline {
         return this.#fallback(query, o.cause, o.error);
       case 'rate_limited':
         return this.#fallback(query, 'scoring_unavailable', o.error);
+      case 'quota_refused':
+        return this.#fallback(query, 'quota_exhausted', o.error, o.reason);
     }
   }
 
