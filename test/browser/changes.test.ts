@@ -178,7 +178,7 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
     expect(await page.locator('.ack-panel .dp-mode').innerText()).toContain('as Dana Dispatcher?');
     await page.screenshot({ path: join(artifacts, 'changes-live-acknowledging.png') });
     await page.keyboard.press('Enter');
-    await page.locator('.toast', { hasText: 'Acknowledged' }).waitFor();
+    await page.locator('.toast', { hasText: /^Acknowledged:/ }).waitFor();
     await page.locator('.ch-history .ch-done', { hasText: 'Dana Dispatcher' }).waitFor();
     await expect.poll(() => page.locator('#changes-count').innerText()).toBe('1');
 
