@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,18 @@ function score(dot: string, over: Partial<SvcScore> = {}): SvcScore {
 
 // ---- other processes: the store bundled to CommonJS, run by plain `node` ----
 
+/** better-sqlite3 as it loads at run time (JS, the compiled addon) and what it requires. */
+function copyRuntimeModules(from: string, to: string): void {
+  const parts = [
+    'better-sqlite3/package.json',
+    'better-sqlite3/lib',
+    'better-sqlite3/build/Release/better_sqlite3.node',
+    'bindings',
+    'file-uri-to-path',
+  ];
+  for (const part of parts) cpSync(join(from, part), join(to, part), { recursive: true });
+}
+
 let bundleDir: string;
 let bundle: string;
 
@@ -42,6 +54,9 @@ beforeAll(async () => {
   bundleDir = mkdtempSync(join(tmpdir(), 'cs-store-bundle-'));
   chmodSync(bundleDir, 0o755); // readable by the unprivileged child below
   bundle = join(bundleDir, 'store.cjs');
+  // The child may run as "nobody", who cannot enter a checkout in a private (mode 700) home:
+  // give it its own copy of what the bundle requires at run time, beside the bundle.
+  copyRuntimeModules(join(ROOT, 'node_modules'), join(bundleDir, 'node_modules'));
   await build({
     entryPoints: [join(ROOT, 'worker/store/index.ts')],
     bundle: true,
@@ -66,7 +81,7 @@ function inChild(body: string, args: unknown, opts: { uid?: number; gid?: number
     );`;
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ['-e', script, JSON.stringify(args)], {
-      env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') },
+      env: { ...process.env, NODE_PATH: join(bundleDir, 'node_modules') },
       cwd: bundleDir,
       ...opts,
     });
