@@ -31,6 +31,8 @@ export interface Config {
   eventsRetentionMs: number;
   /** SCREEN_RETENTION: screenings, reviews, decisions, changes, audit (default 3y). */
   retentionMs: number;
+  /** SCREEN_DECISION_TTL: how long a dispatcher's decision stands while the score's basis is unchanged (default 30d). */
+  decisionTtlMs: number;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     concurrency: parseCount(v('SCREEN_CONCURRENCY') ?? '4', 'SCREEN_CONCURRENCY'),
     eventsRetentionMs: parseRetention(v('SCREEN_EVENTS_RETENTION') ?? '7d', 'SCREEN_EVENTS_RETENTION'),
     retentionMs: parseRetention(v('SCREEN_RETENTION') ?? '3y', 'SCREEN_RETENTION'),
+    decisionTtlMs: parseDuration(v('SCREEN_DECISION_TTL') ?? '30d', 'SCREEN_DECISION_TTL'),
   };
 }
 

@@ -40,6 +40,13 @@ export interface Screening {
   /** When the score was fetched from /v1 (its age when served from cache). */
   score_fetched_at: string | null;
   review: ReviewSummary | null;
+  /**
+   * What settled a held screening: its carrier's review, or a standing decision
+   * (docs/decisions.md). `action` is what to do now; `hold_reason` stays as why it was held.
+   */
+  settled_by: 'review' | 'standing_decision' | null;
+  /** The standing decision that settled this screening at once (no new review), as it was then. */
+  standing_decision: StandingDecisionRef | null;
   error: ScreeningError | null;
   callback_url: string | null;
   created_at: string;
@@ -65,7 +72,46 @@ export interface Review {
   decided_at: string | null;
   note: string | null;
   created_at: string;
+  /** The screening that opened the review (the carrier's first held tender). */
   screening: Screening;
+  /** Every held tender of this carrier waiting on (or settled by) this review, oldest first. */
+  tenders: ReviewTender[];
+  /** Set on a tender's own review item that waits on its carrier's open review: that review's id. */
+  waits_on: string | null;
+  /** A review opened after the carrier's decision lapsed: that decision and what changed. */
+  previous_decision: (StandingDecisionRef & { changes: string[] }) | null;
+}
+
+export interface ReviewTender {
+  screening_id: string;
+  tender_id: string | null;
+  action: TenderAction | null;
+  created_at: string;
+}
+
+/** A dispatcher's decision about a carrier, standing for later screenings while the basis holds. */
+export interface StandingDecisionRef {
+  id: string;
+  review_id: string;
+  decision: 'approved' | 'rejected';
+  decided_by: string;
+  decided_at: string;
+  expires_at: string;
+  model_version: string | null;
+}
+
+export type DecisionState = 'standing' | 'lapsed' | 'revoked';
+
+export interface Decision extends StandingDecisionRef {
+  object: 'decision';
+  dot_number: string | null;
+  state: DecisionState;
+  /** What the decision rests on: decision, grade, needs_manual_review, knockout codes, reason checks. */
+  basis: Record<string, unknown>;
+  ended_at: string | null;
+  ended_by: string | null;
+  /** Why it ended: what changed in the score's basis, the TTL, or a revoke's note. */
+  end_reason: string | null;
 }
 
 export interface QuotaStatus {

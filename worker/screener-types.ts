@@ -1,4 +1,5 @@
-import type { DailyUsage, IntakeEvent, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import type { DailyUsage, Decision, IntakeEvent, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import type { DecisionFilter } from './decisions/carrier-decisions.js';
 import type { Store } from './store/index.js';
 
 /**
@@ -22,6 +23,11 @@ export interface Screener {
   get(id: string): Screening | undefined;
   /** Records who and when, emits review.resolved and sends the second callback. */
   resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null): Promise<Review>;
+  /** Standing carrier decisions (docs/decisions.md). */
+  listDecisions(f?: DecisionFilter): Decision[];
+  getDecision(id: string): Decision | undefined;
+  /** Ends a standing decision; emits decision.revoked. Conflict when it no longer stands. */
+  revokeDecision(id: string, by: string, note: string | null): Promise<Decision>;
   status(): Promise<StatusReport>;
   dailyUsage(): DailyUsage;
   /** Intake keeps accepting; workers stop calling /v1. */

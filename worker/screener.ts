@@ -14,6 +14,7 @@ import { monthOf } from './queue/month.js';
 import { QuotaGate } from './queue/quota-gate.js';
 import { RateGate } from './queue/rate-gate.js';
 import { Reconciler } from './queue/reconciler.js';
+import { CarrierDecisions, type DecisionFilter } from './decisions/carrier-decisions.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, ScreeningPipeline, type LookupOutcome } from './queue/screening-pipeline.js';
 import { ScreeningQueue } from './queue/screening-queue.js';
 import { startScreeningWorker } from './queue/screening-worker.js';
@@ -128,6 +129,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   }
 
   const store = openStore(config.dbPath, { now, backgroundCheckpoints: true });
+  const decisions = new CarrierDecisions({ store, env: environment, ttlMs: config.decisionTtlMs, now });
   const prefix = config.redisPrefix;
   const keyPrefix = `${prefix}:${environment}`;
   const producer = redisConnection(config.redisUrl, 'failFast');
@@ -186,6 +188,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     logger,
     pauseQueue: (ms) => queue.queue.rateLimit(ms),
     paceBelow: config.concurrency,
+    decisions,
     ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
     onQuota: () => {
       // At most one quota.changed a second from this process: the tray needs no more.
@@ -401,13 +404,27 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       // The decision's event and callback need Redis: without it, change nothing.
       await redisUp('the review was not changed');
       // The decision and the callback it owes the TMS: one commit.
-      const review = store.transaction(() => {
-        const r = store.resolveReview(id, decision === 'approve' ? 'approved' : 'rejected', by, note);
-        oweScreeningCallback(store, r.screening, 'review.resolved', now());
-        return r;
+      // The carrier's decision settles every tender waiting on it; each is owed its callback.
+      const { review, resolved } = store.transaction(() => {
+        const out = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', by, note);
+        const each = out.settled.map((sid) => {
+          const s = store.getScreening(sid)!;
+          oweScreeningCallback(store, s, 'review.resolved', now());
+          return s;
+        });
+        return { review: out.review, resolved: each };
       });
-      await events.publish('review.resolved', review);
+      for (const s of resolved) await events.publish('review.resolved', { ...review, screening: s });
       return review;
+    },
+
+    listDecisions: (f?: DecisionFilter) => decisions.list(f),
+    getDecision: (id: string) => decisions.get(id),
+    async revokeDecision(id: string, by: string, note: string | null) {
+      const d = store.transaction(() => decisions.revoke(id, by, note));
+      decisions.drainEnded();
+      await events.publish('decision.revoked', d);
+      return d;
     },
 
     async status(): Promise<StatusReport> {

@@ -107,6 +107,39 @@ const ReviewSummary = Type.Object({
   note: Nullable(Type.String()),
 });
 
+const StandingDecisionRefSchema = Type.Object(
+  {
+    id: Type.String(),
+    review_id: Type.String(),
+    decision: Type.String({ description: 'approved or rejected' }),
+    decided_by: Type.String(),
+    decided_at: Type.String(),
+    expires_at: Type.String(),
+    model_version: Nullable(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+export const DecisionSchema = Type.Object(
+  {
+    object: Type.Literal('decision'),
+    id: Type.String(),
+    review_id: Type.String(),
+    dot_number: Nullable(Type.String()),
+    decision: Type.String({ description: 'approved or rejected' }),
+    state: Type.String({ description: 'standing, lapsed or revoked' }),
+    basis: Type.Object({}, { additionalProperties: true, description: 'decision, grade, needs_manual_review, knockout_codes, reason_checks' }),
+    model_version: Nullable(Type.String()),
+    decided_by: Type.String(),
+    decided_at: Type.String(),
+    expires_at: Type.String(),
+    ended_at: Nullable(Type.String()),
+    ended_by: Nullable(Type.String()),
+    end_reason: Nullable(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
 export const ScreeningSchema = Type.Object(
   {
     object: Type.Literal('screening'),
@@ -121,6 +154,8 @@ export const ScreeningSchema = Type.Object(
     score: Nullable(Type.Object({}, { additionalProperties: true, description: 'the /v1 score object as received' })),
     score_fetched_at: Nullable(Type.String()),
     review: Nullable(ReviewSummary),
+    settled_by: Nullable(Type.String({ description: 'review or standing_decision: what settled a held screening (action is what to do now; hold_reason stays as why it was held)' })),
+    standing_decision: Nullable(StandingDecisionRefSchema),
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), request_id: Nullable(Type.String()) })),
     callback_url: Nullable(Type.String()),
     created_at: Type.String(),
@@ -141,6 +176,12 @@ export const ReviewSchema = Type.Object(
     note: Nullable(Type.String()),
     created_at: Type.String(),
     screening: ScreeningSchema,
+    tenders: Type.Array(
+      Type.Object({ screening_id: Type.String(), tender_id: Nullable(Type.String()), action: Nullable(Type.String()), created_at: Type.String() }),
+      { description: "every held tender of the carrier on this review, oldest first" },
+    ),
+    waits_on: Nullable(Type.String({ description: "a tender's own item: the carrier's open review it waits on" })),
+    previous_decision: Nullable(Type.Object({}, { additionalProperties: true, description: 'a review opened after a decision lapsed: that decision and changes[]' })),
   },
   { additionalProperties: true },
 );

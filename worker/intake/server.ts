@@ -40,6 +40,7 @@ import {
 import { UI_CSP, readUiFile } from './static-ui.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
 import { registerCallbackRoutes } from './callback-routes.js';
+import { registerDecisionRoutes } from './decision-routes.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
@@ -338,6 +339,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     if (watch) registerWatchRoutes(r, watch);
     // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
     registerCallbackRoutes(r, screener.store);
+    // /decisions: standing carrier decisions (docs/decisions.md).
+    registerDecisionRoutes(r, screener);
 
     r.get('/openapi.json', { schema: { hide: true } }, async () => r.swagger());
 

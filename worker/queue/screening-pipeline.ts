@@ -4,6 +4,7 @@ import type { IntakeEvent, Screening, ScreeningError } from '../../shared/screen
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
+import type { CarrierDecisions } from '../decisions/carrier-decisions.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { SvcClient } from '../svc/client.js';
 import { SvcError } from '../svc/errors.js';
@@ -70,6 +71,8 @@ export interface PipelineDeps {
   pauseQueue?: (ms: number) => Promise<void>;
   /** Pause until the rate window resets when fewer requests than this are left in it. */
   paceBelow?: number;
+  /** Standing carrier decisions: one review per carrier, decisions that stand (worker/decisions/). */
+  decisions?: CarrierDecisions;
   /** The waits between a rate-limited screening's runs (the client's schedule; default DEFAULT_BACKOFF). */
   backoff?: BackoffOptions;
 }
@@ -218,18 +221,42 @@ export class ScreeningPipeline {
     const before = watch ? (current ?? store.getScreening(id)) : undefined;
     if (watch && before) r = watch.applyLocalBlock(before.query, r) ?? r;
     let createdReview = undefined;
+    let joinedReview = undefined;
+    let standing = undefined;
+    const decisions = this.d.decisions;
+    const s0 = decisions ? (before ?? current ?? store.getScreening(id)) : undefined;
+    // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md).
+    if (decisions && s0 && r.score && r.source === 'service') decisions.observe(s0, r.score);
     if (r.action === 'hold' && (!watch || !before || watch.wantsReview(before, r))) {
-      const { review, created } = store.createReview(id, r.hold_reason ?? 'manual_review');
-      if (created) createdReview = review;
+      if (decisions && s0) {
+        const o = decisions.onHold(s0, r);
+        if (o.kind === 'settled') {
+          r = o.result;
+          standing = o.decision;
+        } else if (o.created) {
+          if (o.joined) joinedReview = o.review;
+          else createdReview = o.review;
+        }
+      } else {
+        const { review, created } = store.createReview(id, r.hold_reason ?? 'manual_review');
+        if (created) createdReview = review;
+      }
     }
-    const { screening, changed } = store.completeScreening(id, r);
+    let { screening, changed } = store.completeScreening(id, r);
     if (!changed) return { screening, changed };
+    if (standing && decisions && (r.action === 'tender' || r.action === 'block')) {
+      decisions.markSettled(id, r.action, 'standing_decision', standing);
+      screening = store.getScreening(id)!;
+    }
     // watch hook, before screening.completed: whoever sees that event sees the watch list updated.
     const change = this.#watchRecord(screening);
     // The TMS's callback is owed in the same commit as the result it reports.
     oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
     if (createdReview) appended.push(events.append('review.created', { ...createdReview, screening }));
+    // Another tender now waits on the carrier's open review: the review, with it listed.
+    if (joinedReview) appended.push(events.append('review.updated', store.getReview(joinedReview.id) ?? joinedReview));
+    for (const d of decisions?.drainEnded() ?? []) appended.push(events.append(`decision.${d.state}`, d));
     appended.push(events.append('screening.completed', screening));
     return { screening, changed, change, appended };
   }

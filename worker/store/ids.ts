@@ -33,3 +33,8 @@ export function newReviewId(): string {
 export function newCallbackId(): string {
   return `cb_${base32(randomBytes(16))}`;
 }
+
+/** 128 random bits: `dec_` + 26 base32 characters. */
+export function newDecisionId(): string {
+  return `dec_${base32(randomBytes(16))}`;
+}

@@ -2,5 +2,5 @@
 export type { CachedNotFound, CachedScore, Env, NewScreening, OpenStoreOptions, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
 export { openStore } from './sqlite-store.js';
 export { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError, type StoreErrorCode } from './store-error.js';
-export { newReviewId, newScreeningId } from './ids.js';
+export { newDecisionId, newReviewId, newScreeningId } from './ids.js';
 export { MIGRATIONS, latestVersion, migrate, type Migration } from './migrations.js';

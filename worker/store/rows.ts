@@ -5,8 +5,10 @@ import type { Review, ReviewState, Screening, ScreeningStatus } from '../../shar
 export const SCREENING_COLUMNS = `
   s.id, s.tender_id, s.status, s.query_kind, s.query_value, s.priority, s.refresh, s.callback_url,
   s.action, s.hold_reason, s.source, s.score, s.score_fetched_at, s.error, s.created_at, s.completed_at,
+  s.settled_by, s.standing_decision,
   r.id AS r_id, r.state AS r_state, r.hold_reason AS r_hold_reason, r.decided_by AS r_decided_by,
-  r.decided_at AS r_decided_at, r.note AS r_note, r.created_at AS r_created_at`;
+  r.decided_at AS r_decided_at, r.note AS r_note, r.created_at AS r_created_at,
+  r.parent_id AS r_parent_id, r.previous_decision AS r_previous_decision`;
 
 export interface ScreeningRow {
   id: string;
@@ -25,6 +27,8 @@ export interface ScreeningRow {
   error: string | null;
   created_at: string;
   completed_at: string | null;
+  settled_by: string | null;
+  standing_decision: string | null;
   r_id: string | null;
   r_state: string | null;
   r_hold_reason: string | null;
@@ -32,6 +36,8 @@ export interface ScreeningRow {
   r_decided_at: string | null;
   r_note: string | null;
   r_created_at: string | null;
+  r_parent_id: string | null;
+  r_previous_decision: string | null;
 }
 
 function queryOf(row: ScreeningRow): CarrierQuery {
@@ -63,6 +69,8 @@ export function toScreening(row: ScreeningRow): Screening {
             decided_at: row.r_decided_at,
             note: row.r_note,
           },
+    settled_by: row.settled_by as Screening['settled_by'],
+    standing_decision: row.standing_decision === null ? null : (JSON.parse(row.standing_decision) as Screening['standing_decision']),
     error: row.error === null ? null : (JSON.parse(row.error) as Screening['error']),
     callback_url: row.callback_url,
     created_at: row.created_at,
@@ -70,8 +78,8 @@ export function toScreening(row: ScreeningRow): Screening {
   };
 }
 
-/** A joined row (review present) as the Review of shared/screening.ts, its screening included. */
-export function toReview(row: ScreeningRow): Review {
+/** A joined row (review present) as the Review of shared/screening.ts, its screening and its carrier's waiting tenders included. */
+export function toReview(row: ScreeningRow, tenders: Review['tenders'] = []): Review {
   return {
     object: 'review',
     id: row.r_id!,
@@ -83,5 +91,8 @@ export function toReview(row: ScreeningRow): Review {
     note: row.r_note,
     created_at: row.r_created_at!,
     screening: toScreening(row),
+    tenders,
+    waits_on: row.r_parent_id,
+    previous_decision: row.r_previous_decision === null ? null : (JSON.parse(row.r_previous_decision) as Review['previous_decision']),
   };
 }

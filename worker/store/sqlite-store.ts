@@ -235,15 +235,20 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     ),
     reviewsPending: db.prepare<[number], ScreeningRow>(
       `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id
-       WHERE r.state = 'pending' ORDER BY r.created_at ASC, r.rowid ASC LIMIT ?`,
+       WHERE r.state = 'pending' AND r.parent_id IS NULL ORDER BY r.created_at ASC, r.rowid ASC LIMIT ?`,
     ),
     reviewsByState: db.prepare<[string, number], ScreeningRow>(
       `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id
-       WHERE r.state = ? ORDER BY COALESCE(r.decided_at, r.created_at) DESC, r.rowid DESC LIMIT ?`,
+       WHERE r.state = ? AND r.parent_id IS NULL ORDER BY COALESCE(r.decided_at, r.created_at) DESC, r.rowid DESC LIMIT ?`,
     ),
     reviewsAll: db.prepare<[number], ScreeningRow>(
       `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id
-       ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?`,
+       WHERE r.parent_id IS NULL ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?`,
+    ),
+    // The carrier's tenders on a review: its own screening and those waiting on it.
+    tendersOf: db.prepare<[string, string], { screening_id: string; tender_id: string | null; action: string | null; created_at: string }>(
+      `SELECT s.id AS screening_id, s.tender_id, s.action, s.created_at FROM reviews r JOIN screenings s ON s.id = r.screening_id
+       WHERE r.id = ? OR r.parent_id = ? ORDER BY s.created_at ASC, s.rowid ASC`,
     ),
     resolveReview: db.prepare<[string, string, string, string | null, string]>(
       "UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND state = 'pending'",
@@ -252,7 +257,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       'UPDATE screenings SET action = ? WHERE id = (SELECT screening_id FROM reviews WHERE id = ?)',
     ),
     reviewState: db.prepare<[string], { state: ReviewState }>('SELECT state FROM reviews WHERE id = ?'),
-    countPending: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM reviews WHERE state = 'pending'"),
+    countPending: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM reviews WHERE state = 'pending' AND parent_id IS NULL"),
 
     recordLookup: db.prepare<[string, string]>(`
       INSERT INTO daily_lookups (env, day, lookups) VALUES (?, ?, 1)
@@ -283,6 +288,9 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       'DELETE FROM events WHERE id <= COALESCE((SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?), 0)',
     ),
   };
+
+  const reviewOf = (row: ScreeningRow): Review =>
+    toReview(row, st.tendersOf.all(row.r_id!, row.r_id!).map((t) => ({ ...t, action: t.action as Review['tenders'][number]['action'] })));
 
   const mustScreening = (id: string): Screening => {
     const row = st.screening.get(id);
@@ -326,7 +334,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     if (!st.exists.get(screeningId)) throw new NotFoundError(`no screening with id ${screeningId}`);
     const created = st.insertReview.run(newReviewId(), screeningId, holdReason, now().toISOString()).changes > 0;
     const { id } = st.reviewOfScreening.get(screeningId)!;
-    return { review: toReview(st.review.get(id)!), created };
+    return { review: reviewOf(st.review.get(id)!), created };
   });
 
   const resolveTx = db.transaction((id: string, state: 'approved' | 'rejected', by: string, note: string | null): Review => {
@@ -337,7 +345,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       throw new ReviewConflictError(`review ${id} is already ${current.state}`);
     }
     st.actionAfterReview.run(state === 'approved' ? 'tender' : 'block', id);
-    return toReview(st.review.get(id)!);
+    return reviewOf(st.review.get(id)!);
   });
 
   let closed = false; // close() twice is harmless
@@ -445,14 +453,14 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     getReview(id) {
       checkId(id);
       const row = st.review.get(id);
-      return row ? toReview(row) : undefined;
+      return row ? reviewOf(row) : undefined;
     },
 
     listReviews(state, limit = 100) {
       const n = checkLimit(limit);
-      if (state === undefined) return st.reviewsAll.all(n).map(toReview);
-      if (state === 'pending') return st.reviewsPending.all(n).map(toReview);
-      if (state === 'approved' || state === 'rejected') return st.reviewsByState.all(state, n).map(toReview);
+      if (state === undefined) return st.reviewsAll.all(n).map((row) => reviewOf(row));
+      if (state === 'pending') return st.reviewsPending.all(n).map((row) => reviewOf(row));
+      if (state === 'approved' || state === 'rejected') return st.reviewsByState.all(state, n).map((row) => reviewOf(row));
       throw new StoreArgumentError(`state must be "pending", "approved" or "rejected", got ${JSON.stringify(state)}`, 'state');
     },
 

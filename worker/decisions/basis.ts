@@ -1,0 +1,46 @@
+import type { SvcScore } from '../../shared/svc-contract.js';
+
+/**
+ * A score's basis: what a dispatcher's decision about a carrier rests on (docs/decisions.md).
+ * While a fresh score has the same basis, the decision stands; any difference ends it.
+ * `model_version` is recorded with a decision but is not part of the basis: a model update
+ * that leaves a carrier's decision, grade and reasons as they were must not reopen every review.
+ */
+export interface Basis {
+  decision: string;
+  grade: string;
+  needs_manual_review: boolean;
+  knockout_codes: string[];
+  /** The checks that found a problem (reasons[].check), as a set. */
+  reason_checks: string[];
+}
+
+const sortedSet = (xs: string[]): string[] => [...new Set(xs)].sort();
+
+export function basisOf(score: SvcScore): Basis {
+  return {
+    decision: score.decision,
+    grade: score.grade,
+    needs_manual_review: score.needs_manual_review,
+    knockout_codes: sortedSet(score.knockout.reasons.map((r) => r.code)),
+    reason_checks: sortedSet(score.reasons.map((r) => r.check)),
+  };
+}
+
+/** What differs between two bases, in words a dispatcher reads; empty when they are the same. */
+export function basisChanges(before: Basis, after: Basis): string[] {
+  const out: string[] = [];
+  if (before.decision !== after.decision) out.push(`decision ${before.decision} → ${after.decision}`);
+  if (before.grade !== after.grade) out.push(`grade ${before.grade} → ${after.grade}`);
+  if (before.needs_manual_review !== after.needs_manual_review)
+    out.push(after.needs_manual_review ? 'now needs manual review' : 'no longer needs manual review');
+  const diff = (label: string, a: string[], b: string[]): void => {
+    const added = b.filter((x) => !a.includes(x));
+    const removed = a.filter((x) => !b.includes(x));
+    if (added.length) out.push(`${label} added: ${added.join(', ')}`);
+    if (removed.length) out.push(`${label} gone: ${removed.join(', ')}`);
+  };
+  diff('knockout', before.knockout_codes, after.knockout_codes);
+  diff('reason', before.reason_checks, after.reason_checks);
+  return out;
+}

@@ -1,0 +1,41 @@
+/**
+ * Standing carrier decisions (worker/decisions/, docs/decisions.md). A dispatcher decides a
+ * carrier, not a tender: one open review per carrier, every held tender of that carrier waits on
+ * it (reviews.parent_id), and the decision stands for later screenings while the score's basis
+ * is unchanged.
+ */
+export const DECISIONS_MIGRATION_SQL = `
+  -- The carrier a review is about ('<env>:dot:<n>', or 'mc:' while only the MC is known) and,
+  -- for a tender that waits on the carrier's open review, that review.
+  ALTER TABLE reviews ADD COLUMN carrier_key TEXT;
+  ALTER TABLE reviews ADD COLUMN parent_id TEXT REFERENCES reviews (id);
+  -- A review opened after a decision lapsed: that decision and what changed (JSON).
+  ALTER TABLE reviews ADD COLUMN previous_decision TEXT;
+  CREATE INDEX reviews_open_by_carrier ON reviews (carrier_key, created_at) WHERE state = 'pending' AND parent_id IS NULL;
+  CREATE INDEX reviews_by_parent ON reviews (parent_id) WHERE parent_id IS NOT NULL;
+
+  -- What settled a held screening ('review' | 'standing_decision'), and the standing decision
+  -- as it was when it settled it (JSON, kept as the record).
+  ALTER TABLE screenings ADD COLUMN settled_by TEXT;
+  ALTER TABLE screenings ADD COLUMN standing_decision TEXT;
+
+  CREATE TABLE decisions (
+    id            TEXT PRIMARY KEY,
+    carrier_key   TEXT NOT NULL,
+    dot_number    TEXT,
+    review_id     TEXT NOT NULL,
+    decision      TEXT NOT NULL CHECK (decision IN ('approved', 'rejected')),
+    basis         TEXT NOT NULL,
+    model_version TEXT,
+    decided_by    TEXT NOT NULL,
+    decided_at    TEXT NOT NULL,
+    expires_at    TEXT NOT NULL,
+    state         TEXT NOT NULL CHECK (state IN ('standing', 'lapsed', 'revoked')),
+    ended_at      TEXT,
+    ended_by      TEXT,
+    end_reason    TEXT
+  );
+  CREATE UNIQUE INDEX decisions_one_standing ON decisions (carrier_key) WHERE state = 'standing';
+  CREATE INDEX decisions_by_dot ON decisions (dot_number, decided_at);
+  CREATE INDEX decisions_by_state ON decisions (state, decided_at);
+`;
