@@ -140,3 +140,72 @@ describe('a change of the score\'s basis lapses the decision', () => {
     expect(reopened!.previous_decision).toMatchObject({ id: standing[0]!.id, decision: 'approved', changes: ['grade D → C'] });
   });
 });
+
+describe('Idempotency-Key', () => {
+  async function post(path: string, body: unknown, key?: string) {
+    const res = await request(stack.intakeUrl + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: res.statusCode, replayed: res.headers['idempotent-replayed'], json: (await res.body.json()) as any };
+  }
+
+  it('a TMS retrying POST /screenings with its key gets the same screening, not a second one; another body is 409', async () => {
+    const body = { dot_number: '1000005', tender_id: 'LOAD-9', callback_url: `${receiverUrl}/tms` };
+    const first = await post('/screenings?wait=10', body, 'tms-req-0001');
+    const again = await post('/screenings?wait=10', { tender_id: 'LOAD-9', callback_url: `${receiverUrl}/tms`, dot_number: '1000005' }, 'tms-req-0001');
+    expect(first.replayed).toBeUndefined();
+    expect([again.status, again.replayed, again.json.id]).toEqual([200, 'true', first.json.id]);
+    const other = await post('/screenings', { ...body, tender_id: 'LOAD-10' }, 'tms-req-0001');
+    expect([other.status, other.json.error.code, other.json.error.param]).toEqual([409, 'idempotency_conflict', 'Idempotency-Key']);
+    expect((await post('/screenings', body, 'has space')).json.error).toMatchObject({ code: 'invalid_request', param: 'Idempotency-Key' });
+    // Kept in SQLite: a process opening the file afresh (a restart) replays it too.
+    const { openStore } = await import('../../worker/store/index.js');
+    const { IdempotencyKeys, requestHash } = await import('../../worker/decisions/idempotency.js');
+    const fresh = openStore(stack.dbPath);
+    try {
+      expect(new IdempotencyKeys(fresh).claim('POST /screenings', 'tms-req-0001', requestHash('POST /screenings', body))).toEqual({ kind: 'replay', resourceId: first.json.id });
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it('a dispatcher\'s repeated approve with its key answers the review as it is; without a key it is 409', async () => {
+    const [open] = await pending();
+    const path = `/reviews/${open!.id}/approve`;
+    const a = await post(path, { by: 'Dana Dispatcher' }, 'desk-click-42');
+    const b = await post(path, { by: 'Dana Dispatcher' }, 'desk-click-42');
+    expect([a.status, b.status, b.replayed, b.json.state]).toEqual([200, 200, 'true', 'approved']);
+    expect((await post(path, { by: 'Dana Dispatcher' })).json.error.code).toBe('review_conflict');
+  });
+});
+
+describe('GET /audit.csv', () => {
+  it('one RFC 4180 row per screening in the period, read back by a CSV parser: quotes and commas intact, who decided on which score', async () => {
+    const odd = await screen('LOAD "7", dock 3');
+    const res = await request(`${stack.intakeUrl}/audit.csv?from=2000-01-01&to=${new Date(clock + DAY).toISOString()}`, {
+      headers: { authorization: `Bearer ${stack.token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    const { parse } = await import('csv-parse/sync');
+    const rows = parse(await res.body.text(), { columns: true }) as Array<Record<string, string>>;
+    const all = (await call('GET', '/screenings?limit=500')).json.data as Screening[];
+    expect(rows.map((r) => r.screening_id).sort()).toEqual(all.map((s) => s.id).sort());
+    const row = rows.find((r) => r.screening_id === odd.id)!;
+    expect(row).toMatchObject({ tender_id: 'LOAD "7", dock 3', dot_number: '1000003', grade: 'D', decision: 'review', score: '66' });
+    expect(row.model_version).toMatch(/sandbox/);
+    // A tender settled by a review names the review and who decided; one settled by a standing decision names it.
+    const t1 = rows.find((r) => r.tender_id === 'T-1')!;
+    expect(t1).toMatchObject({ action: 'tender', review_state: 'approved', decided_by: 'Dana Dispatcher', note: 'called them' });
+    const t3 = rows.find((r) => r.tender_id === 'T-3')!;
+    expect(t3.standing_decision_id).toMatch(/^dec_/);
+    expect(t3.decided_by).toBe('Dana Dispatcher');
+  });
+
+  it('refuses a date that is not ISO 8601, naming it', async () => {
+    const r = await call('GET', '/audit.csv?from=yesterday');
+    expect([r.status, r.json.error.param]).toEqual([400, 'from']);
+  });
+});

@@ -83,6 +83,13 @@ async function post(path: string, body: unknown): Promise<any> {
   return res.body.json();
 }
 
+/** End the standing decision a resolved review left, so the next hold opens a review again. */
+async function revokeStanding(): Promise<void> {
+  const res = await request(`${stack.intakeUrl}/decisions?state=standing`, { headers: { authorization: `Bearer ${stack.token}` } });
+  for (const d of ((await res.body.json()) as { data: Array<{ id: string }> }).data)
+    await post(`/decisions/${d.id}/revoke`, { by: 'test', note: 'start over' });
+}
+
 beforeAll(async () => {
   stack = await startStack({ heartbeatMs: 200 });
 });
@@ -112,7 +119,8 @@ describe('GET /events (Server-Sent Events)', () => {
     const lastSeen = sse.events.at(-1)!.id;
     await sse.close();
 
-    // While disconnected: another held carrier, rejected.
+    // While disconnected: the carrier's standing approval revoked, so it is held again, and rejected.
+    await revokeStanding();
     const held2 = (await post('/screenings?wait=10', { mc_number: 'MC 1000003', tender_id: 'T-sse-2' })) as Screening;
     expect(held2.action).toBe('hold');
     await post(`/reviews/${held2.review!.id}/reject`, { by: 'dispatcher bob' });
@@ -141,6 +149,7 @@ describe('GET /events (Server-Sent Events)', () => {
   });
 
   it('resolving a review twice is 409 review_conflict', async () => {
+    await revokeStanding(); // the carrier's earlier decision would settle it at once (docs/decisions.md)
     const held = (await post('/screenings?wait=10', { dot_number: '1000003', refresh: true })) as Screening;
     expect(held.review?.state).toBe('pending');
     const first = await post(`/reviews/${held.review!.id}/reject`, { by: 'ann' });

@@ -192,6 +192,8 @@ describe('screenings', () => {
       score: null,
       score_fetched_at: null,
       review: null,
+      settled_by: null,
+      standing_decision: null,
       error: null,
       callback_url: 'https://tms.example/cb',
       created_at: T0.toISOString(),
@@ -199,7 +201,7 @@ describe('screenings', () => {
     });
     expect(Object.keys(s)).toEqual([
       'object', 'id', 'tender_id', 'status', 'query', 'priority', 'refresh', 'action', 'hold_reason', 'source',
-      'score', 'score_fetched_at', 'review', 'error', 'callback_url', 'created_at', 'completed_at',
+      'score', 'score_fetched_at', 'review', 'settled_by', 'standing_decision', 'error', 'callback_url', 'created_at', 'completed_at',
     ]);
     expect(store.getScreening(s.id)).toEqual(s);
   });

@@ -8,7 +8,8 @@ export const DECISIONS_MIGRATION_SQL = `
   -- The carrier a review is about ('<env>:dot:<n>', or 'mc:' while only the MC is known) and,
   -- for a tender that waits on the carrier's open review, that review.
   ALTER TABLE reviews ADD COLUMN carrier_key TEXT;
-  ALTER TABLE reviews ADD COLUMN parent_id TEXT REFERENCES reviews (id);
+  -- (no REFERENCES: retention deletes a carrier's oldest items first, their waiting ones after)
+  ALTER TABLE reviews ADD COLUMN parent_id TEXT;
   -- A review opened after a decision lapsed: that decision and what changed (JSON).
   ALTER TABLE reviews ADD COLUMN previous_decision TEXT;
   CREATE INDEX reviews_open_by_carrier ON reviews (carrier_key, created_at) WHERE state = 'pending' AND parent_id IS NULL;
@@ -38,4 +39,16 @@ export const DECISIONS_MIGRATION_SQL = `
   CREATE UNIQUE INDEX decisions_one_standing ON decisions (carrier_key) WHERE state = 'standing';
   CREATE INDEX decisions_by_dot ON decisions (dot_number, decided_at);
   CREATE INDEX decisions_by_state ON decisions (state, decided_at);
+
+  -- Idempotency-Key (Stripe's semantics, worker/decisions/idempotency.ts): per route, the
+  -- request it came with (a hash) and what it made; honoured 24 h.
+  CREATE TABLE idempotency_keys (
+    scope        TEXT NOT NULL,   -- 'POST /screenings', 'POST /reviews/:id/approve', …
+    key          TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    resource_id  TEXT,            -- null while the first request is in progress
+    created_at   TEXT NOT NULL,
+    PRIMARY KEY (scope, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
 `;

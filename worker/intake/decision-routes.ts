@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Screener } from '../screener-types.js';
-import { HttpError, notFound } from './http-error.js';
+import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
+import { HttpError, badRequest, notFound } from './http-error.js';
 import { DecisionSchema, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
 import type { IntakeApp } from './server.js';
 
@@ -20,8 +21,45 @@ const DecisionListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerDecisionRoutes(r: IntakeApp, screener: Screener): void {
+const AuditQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ description: 'ISO 8601 (UTC), inclusive; default 30 days before `to`' })),
+    to: Type.Optional(Type.String({ description: 'ISO 8601 (UTC), exclusive; default now' })),
+  },
+  { additionalProperties: false },
+);
+
+/** An ISO 8601 timestamp as the store writes them (UTC, milliseconds), or a 400 naming the parameter. */
+function isoParam(v: string | undefined, fallback: Date, param: string): string {
+  if (v === undefined) return fallback.toISOString();
+  const t = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(v) : NaN;
+  if (Number.isNaN(t)) throw badRequest(`${param} must be an ISO 8601 date or timestamp, e.g. 2026-11-01 or 2026-11-01T00:00:00Z`, param);
+  return new Date(t).toISOString();
+}
+
+export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: () => Date = () => new Date()): void {
   const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
+
+  r.get(
+    '/audit.csv',
+    {
+      schema: {
+        summary: 'The due-diligence record: one CSV row per screening created in [from, to), streamed',
+        description: `Columns: ${AUDIT_COLUMNS.join(', ')}. RFC 4180 quoting.`,
+        querystring: AuditQuery,
+        produces: ['text/csv'],
+        response: { 400: ErrorBody, 401: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const to = isoParam(req.query.to, now(), 'to');
+      const from = isoParam(req.query.from, new Date(Date.parse(to) - 30 * 86_400_000), 'from');
+      if (from >= to) throw badRequest('from must be before to', 'from');
+      reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="carrier-screen-audit-${from.slice(0, 10)}-${to.slice(0, 10)}.csv"`);
+      // A stream is not one of the JSON shapes above: Fastify sends it as it comes.
+      return reply.send(auditCsv(screener.store, from, to) as never);
+    },
+  );
 
   r.get(
     '/decisions',

@@ -41,6 +41,8 @@ import { UI_CSP, readUiFile } from './static-ui.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
 import { registerCallbackRoutes } from './callback-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
+import { idempotent } from './idempotent.js';
+import { IdempotencyKeys } from '../decisions/idempotency.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
@@ -137,6 +139,7 @@ function parseLastEventId(req: FastifyRequest, fromQuery: number | undefined): n
 
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
+  const keys = new IdempotencyKeys(screener.store);
   const isAuthorized = bearerChecker(o.token);
   const uiDir = resolve(o.uiDir ?? 'dist/electron/renderer');
   const baseLogger = o.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
@@ -222,13 +225,21 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         const b = req.body;
         const query = parseCarrierQuery(b);
         const callback_url = b.callback_url == null ? null : checkCallbackUrl(b.callback_url);
-        let s: Screening = await screener.submit({
-          query,
-          tender_id: b.tender_id ?? null,
-          callback_url,
-          priority: b.priority ?? 'tender',
-          refresh: b.refresh ?? false,
-        });
+        let s: Screening = await idempotent(
+          keys,
+          req,
+          reply,
+          'POST /screenings',
+          () =>
+            screener.submit({
+              query,
+              tender_id: b.tender_id ?? null,
+              callback_url,
+              priority: b.priority ?? 'tender',
+              refresh: b.refresh ?? false,
+            }),
+          (id) => screener.get(id),
+        );
         const wait = req.query.wait ?? 0;
         if (s.status !== 'done' && wait > 0) s = await screener.waitFor(s.id, wait * 1000);
         reply.header('location', `/screenings/${s.id}`);
@@ -269,13 +280,21 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
             response: { 200: ReviewSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
           },
         },
-        async (req) => {
-          const existing = screener.store.getReview(req.params.id);
-          if (!existing) throw notFound(`no review ${req.params.id}`);
-          if (existing.state !== 'pending')
-            throw new HttpError(409, 'review_conflict', `review ${existing.id} is already ${existing.state} by ${existing.decided_by ?? 'someone'}`);
-          return screener.resolveReview(req.params.id, decision, req.body.by.trim(), req.body.note ?? null);
-        },
+        async (req, reply) =>
+          idempotent(
+            keys,
+            req,
+            reply,
+            `POST /reviews/${req.params.id}/${decision}`,
+            async () => {
+              const existing = screener.store.getReview(req.params.id);
+              if (!existing) throw notFound(`no review ${req.params.id}`);
+              if (existing.state !== 'pending')
+                throw new HttpError(409, 'review_conflict', `review ${existing.id} is already ${existing.state} by ${existing.decided_by ?? 'someone'}`);
+              return screener.resolveReview(req.params.id, decision, req.body.by.trim(), req.body.note ?? null);
+            },
+            (id) => screener.store.getReview(id),
+          ),
       );
     }
 

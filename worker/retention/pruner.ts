@@ -81,6 +81,19 @@ export const PRUNE_TASKS: readonly PruneTask[] = [
     sql: `DELETE FROM local_blocks WHERE id IN (SELECT id FROM local_blocks WHERE lifted_at IS NOT NULL AND lifted_at < @cutoff LIMIT @limit)`,
   },
   {
+    // A standing decision is kept whatever its age: it is in force (its TTL ends it first).
+    name: 'ended decisions',
+    keep: 'recordsMs',
+    sql: `DELETE FROM decisions WHERE id IN (
+            SELECT id FROM decisions WHERE state != 'standing' AND decided_at < @cutoff ORDER BY decided_at LIMIT @limit)`,
+  },
+  {
+    // Honoured 24 h (worker/decisions/idempotency.ts); gone with the event log.
+    name: 'idempotency keys',
+    keep: 'eventsMs',
+    sql: `DELETE FROM idempotency_keys WHERE (scope, key) IN (SELECT scope, key FROM idempotency_keys WHERE created_at < @cutoff ORDER BY created_at LIMIT @limit)`,
+  },
+  {
     name: 'expired not-found answers',
     keep: 'notFoundMs',
     sql: `DELETE FROM not_found_cache WHERE (env, query_key) IN (SELECT env, query_key FROM not_found_cache WHERE fetched_at < @cutoff LIMIT @limit)`,

@@ -1,0 +1,47 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { IdempotencyKeyError, IdempotencyKeys, requestHash } from '../decisions/idempotency.js';
+import { HttpError, badRequest } from './http-error.js';
+
+/**
+ * Run a state-changing route under the caller's `Idempotency-Key` (when it sent one): a replay
+ * answers with what the first request made and `Idempotent-Replayed: true`; another body with
+ * the same key is 409 `idempotency_conflict` (worker/decisions/idempotency.ts).
+ */
+export async function idempotent<T extends { id: string }>(
+  keys: IdempotencyKeys,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  scope: string,
+  run: () => Promise<T>,
+  replay: (id: string) => T | undefined,
+): Promise<T> {
+  const header = req.headers['idempotency-key'];
+  if (header === undefined) return run();
+  let key: string;
+  try {
+    key = IdempotencyKeys.check(Array.isArray(header) ? '' : header);
+  } catch (e) {
+    if (e instanceof IdempotencyKeyError) throw badRequest(e.message, 'Idempotency-Key');
+    throw e;
+  }
+  const claim = keys.claim(scope, key, requestHash(scope, req.body ?? null));
+  if (claim.kind === 'conflict')
+    throw new HttpError(409, 'idempotency_conflict', 'this Idempotency-Key was used with another request in the last 24 h; use a new key', 'Idempotency-Key');
+  if (claim.kind === 'in_progress')
+    throw new HttpError(409, 'idempotency_in_progress', 'a request with this Idempotency-Key is still being worked; retry shortly', 'Idempotency-Key');
+  if (claim.kind === 'replay') {
+    const out = replay(claim.resourceId);
+    if (out) {
+      reply.header('idempotent-replayed', 'true');
+      return out;
+    }
+  }
+  try {
+    const out = await run();
+    keys.complete(scope, key, out.id);
+    return out;
+  } catch (e) {
+    keys.release(scope, key);
+    throw e;
+  }
+}
