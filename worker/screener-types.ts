@@ -22,7 +22,8 @@ export interface Screener {
   screen(req: ScreeningRequest, opts?: { waitMs?: number }): Promise<Screening>;
   get(id: string): Screening | undefined;
   /** Records who and when, emits review.resolved and sends the second callback. */
-  resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null): Promise<Review>;
+  /** `block` (reject only): also put the carrier on the local do-not-use list, in the same commit. */
+  resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null, opts?: { block?: boolean }): Promise<Review>;
   /** Standing carrier decisions (docs/decisions.md). */
   listDecisions(f?: DecisionFilter): Decision[];
   getDecision(id: string): Decision | undefined;

@@ -5,6 +5,7 @@ import { pino, type Logger } from 'pino';
 import { parseCarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';
 import type { DailyUsage, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import { WatchConflictError } from './store/watch-store.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
 import { oweScreeningCallback } from './callbacks/callbacks.js';
 import { callbackCounts } from './callbacks/outbox.js';
@@ -201,6 +202,15 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         .catch(() => {});
     },
   });
+  /** Reject + block: the carrier onto the local do-not-use list (already there: nothing to add). */
+  function blockCarrier(s: Screening, by: string, reason: string): void {
+    const dot = s.score?.carrier.dot_number;
+    try {
+      watch.blocks.add(dot ? { dot_number: dot } : s.query, by, reason);
+    } catch (e) {
+      if (!(e instanceof WatchConflictError)) throw e;
+    }
+  }
   const reconciler = new Reconciler(store, queue, pipeline, logger, 5_000, now);
 
   async function pollUsage(): Promise<void> {
@@ -400,13 +410,14 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       return store.getScreening(id);
     },
 
-    async resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null): Promise<Review> {
+    async resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null, o: { block?: boolean } = {}): Promise<Review> {
       // The decision's event and callback need Redis: without it, change nothing.
       await redisUp('the review was not changed');
       // The decision and the callback it owes the TMS: one commit.
       // The carrier's decision settles every tender waiting on it; each is owed its callback.
       const { review, resolved } = store.transaction(() => {
         const out = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', by, note);
+        if (o.block && decision === 'reject') blockCarrier(out.review.screening, by, note ?? `rejected in review ${out.review.id}`);
         const each = out.settled.map((sid) => {
           const s = store.getScreening(sid)!;
           oweScreeningCallback(store, s, 'review.resolved', now());

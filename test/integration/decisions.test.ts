@@ -209,3 +209,16 @@ describe('GET /audit.csv', () => {
     expect([r.status, r.json.error.param]).toEqual([400, 'from']);
   });
 });
+
+describe('reject and block in one step', () => {
+  it('a rejection with block: true also puts the carrier on the local do-not-use list', async () => {
+    for (const d of (await call('GET', '/decisions?state=standing')).json.data as Decision[]) await call('POST', `/decisions/${d.id}/revoke`, { by: 'test' });
+    const held = await screen('T-blk');
+    expect(held.action).toBe('hold');
+    const r = await call('POST', `/reviews/${held.review!.id}/reject`, { by: 'Dana Dispatcher', note: 'fraud report', block: true });
+    expect(r.status).toBe(200);
+    const blocks = (await call('GET', '/blocks?state=active')).json.data as Array<{ dot_number: string; reason: string; blocked_by: string }>;
+    expect(blocks.find((b) => b.dot_number === '1000003')).toMatchObject({ reason: 'fraud report', blocked_by: 'Dana Dispatcher' });
+    expect((await call('POST', `/reviews/${held.review!.id}/approve`, { by: 'x', block: true })).status).toBe(400);
+  });
+});

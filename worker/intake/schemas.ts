@@ -86,6 +86,15 @@ export const ResolveBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A rejection may also put the carrier on the local do-not-use list in the same step. */
+export const RejectBody = Type.Object(
+  {
+    ...ResolveBody.properties,
+    block: Type.Optional(Type.Boolean({ description: 'also put the carrier on the local do-not-use list (/blocks), with the note as its reason' })),
+  },
+  { additionalProperties: false },
+);
+
 export const EventsQuery = Type.Object(
   {
     last_event_id: Type.Optional(Type.Integer({ minimum: 0, description: 'the id of the last event received (like the Last-Event-ID header)' })),

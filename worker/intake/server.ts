@@ -26,6 +26,7 @@ import {
   HealthSchema,
   ListOf,
   NoQuery,
+  RejectBody,
   ResolveBody,
   ReviewListQuery,
   ReviewParams,
@@ -276,7 +277,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
             summary: decision === 'approve' ? 'Approve a held carrier (action becomes tender)' : 'Reject a held carrier (action becomes block)',
             params: ReviewParams,
             querystring: NoQuery,
-            body: ResolveBody,
+            body: decision === 'reject' ? RejectBody : ResolveBody,
             response: { 200: ReviewSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
           },
         },
@@ -291,7 +292,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
               if (!existing) throw notFound(`no review ${req.params.id}`);
               if (existing.state !== 'pending')
                 throw new HttpError(409, 'review_conflict', `review ${existing.id} is already ${existing.state} by ${existing.decided_by ?? 'someone'}`);
-              return screener.resolveReview(req.params.id, decision, req.body.by.trim(), req.body.note ?? null);
+              const block = (req.body as { block?: boolean }).block === true;
+              return screener.resolveReview(req.params.id, decision, req.body.by.trim(), req.body.note ?? null, { block });
             },
             (id) => screener.store.getReview(id),
           ),
