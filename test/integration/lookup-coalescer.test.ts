@@ -18,6 +18,10 @@ function aProcess(opts?: { lockTtlMs: number; outcomeTtlMs: number; pollMs: numb
   return new LookupCoalescer<Outcome>(r, prefix, opts);
 }
 
+/** How long an outcome may be shared: as long as the coalescer keeps any, or never. */
+const always = (): number => Number.POSITIVE_INFINITY;
+const never = (): number => 0;
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(() => {
@@ -38,7 +42,7 @@ describe('LookupCoalescer across processes', () => {
       return { at: Date.now(), value: 'score-A' };
     };
     const t0 = Date.now();
-    const outcomes = await Promise.all(procs.flatMap((p) => [p.run('live:dot:1', t0, lookup, () => true), p.run('live:dot:1', t0, lookup, () => true)]));
+    const outcomes = await Promise.all(procs.flatMap((p) => [p.run('live:dot:1', t0, lookup, always), p.run('live:dot:1', t0, lookup, always)]));
     expect(lookups).toBe(1);
     expect(new Set(outcomes.map((o) => o.value))).toEqual(new Set(['score-A']));
   });
@@ -47,11 +51,11 @@ describe('LookupCoalescer across processes', () => {
     const [a, b] = [aProcess(), aProcess()];
     let lookups = 0;
     const lookup = async (): Promise<Outcome> => ({ at: Date.now(), value: `v${++lookups}` });
-    const first = await a.run('live:dot:2', 0, lookup, () => true);
+    const first = await a.run('live:dot:2', 0, lookup, always);
     // Another process with the same freshness bound reuses it …
-    expect((await b.run('live:dot:2', first.at, lookup, () => true)).value).toBe('v1');
+    expect((await b.run('live:dot:2', first.at, lookup, always)).value).toBe('v1');
     // … one that needs an answer newer than it (a refresh) looks up again.
-    const again = await b.run('live:dot:2', first.at + 1, lookup, () => true);
+    const again = await b.run('live:dot:2', first.at + 1, lookup, always);
     expect(again.value).toBe('v2');
     expect(lookups).toBe(2);
   });
@@ -60,9 +64,30 @@ describe('LookupCoalescer across processes', () => {
     const [a, b] = [aProcess(), aProcess()];
     let lookups = 0;
     const refused = async (): Promise<Outcome> => ({ at: Date.now(), value: `refused${++lookups}` });
-    await a.run('live:dot:3', 0, refused, () => false);
-    const second = await b.run('live:dot:3', 0, refused, () => false);
+    await a.run('live:dot:3', 0, refused, never);
+    const second = await b.run('live:dot:3', 0, refused, never);
     expect(second.value).toBe('refused2');
+    expect(lookups).toBe(2);
+  });
+
+  it('shares a rate-limit refusal only for the time it names: followers wait it out instead of each calling', async () => {
+    const [leader, follower, later] = [aProcess(), aProcess(), aProcess()];
+    let lookups = 0;
+    const refused = async (): Promise<Outcome> => {
+      lookups += 1;
+      await sleep(150); // the follower asks while the leader's request runs
+      return { at: Date.now(), value: `refused${lookups}` };
+    };
+    const retryAfter = (): number => 400;
+    const t0 = Date.now();
+    const first = leader.run('live:dot:7', t0, refused, retryAfter);
+    await sleep(30);
+    const second = follower.run('live:dot:7', t0, refused, retryAfter);
+    expect((await Promise.all([first, second])).map((o) => o.value)).toEqual(['refused1', 'refused1']);
+    expect(lookups).toBe(1);
+    // Once its Retry-After has run, the refusal is gone: the next asker calls.
+    await sleep(1_000);
+    expect((await later.run('live:dot:7', t0, refused, retryAfter)).value).toBe('refused2');
     expect(lookups).toBe(2);
   });
 
@@ -73,11 +98,11 @@ describe('LookupCoalescer across processes', () => {
     const follower = aProcess(opts);
     // The leader takes the lock and never finishes, then its process is gone (its connection
     // with it: nothing renews the lock any more).
-    void dead.run('live:dot:4', 0, () => new Promise<Outcome>(() => {}), () => true).catch(() => {});
+    void dead.run('live:dot:4', 0, () => new Promise<Outcome>(() => {}), always).catch(() => {});
     await sleep(50);
     deadRedis.disconnect();
     let lookups = 0;
-    const o = await follower.run('live:dot:4', 0, async () => ({ at: Date.now(), value: `v${++lookups}` }), () => true);
+    const o = await follower.run('live:dot:4', 0, async () => ({ at: Date.now(), value: `v${++lookups}` }), always);
     expect(o.value).toBe('v1');
     expect(lookups).toBe(1);
   });
@@ -92,17 +117,17 @@ describe('LookupCoalescer across processes', () => {
       return { at: Date.now(), value: 'slow' };
     };
     const t0 = Date.now();
-    const first = leader.run('live:dot:6', t0, slow, () => true);
+    const first = leader.run('live:dot:6', t0, slow, always);
     await sleep(50);
-    const second = follower.run('live:dot:6', t0, slow, () => true);
+    const second = follower.run('live:dot:6', t0, slow, always);
     expect((await Promise.all([first, second])).map((o) => o.value)).toEqual(['slow', 'slow']);
     expect(lookups).toBe(1);
   });
 
   it('a lookup that throws releases the lock at once and shares nothing', async () => {
     const [a, b] = [aProcess(), aProcess()];
-    await expect(a.run('live:dot:5', 0, () => Promise.reject(new Error('boom')), () => true)).rejects.toThrow('boom');
-    const o = await b.run('live:dot:5', 0, async () => ({ at: Date.now(), value: 'after' }), () => true);
+    await expect(a.run('live:dot:5', 0, () => Promise.reject(new Error('boom')), always)).rejects.toThrow('boom');
+    const o = await b.run('live:dot:5', 0, async () => ({ at: Date.now(), value: 'after' }), always);
     expect(o.value).toBe('after');
   });
 });

@@ -57,18 +57,19 @@ export class LookupCoalescer<T extends Timestamped> {
 
   /**
    * The outcome for `key` produced at or after `notBefore` (ms epoch): a fresh one shared by
-   * another caller, or the result of running `lookup` as the leader. `shareable` says whether
-   * an outcome may be handed to others (a rate-limit refusal, say, is not an answer).
+   * another caller, or the result of running `lookup` as the leader. `shareForMs` says how long
+   * an outcome may be handed to others (capped by outcomeTtlMs; 0 = never): a rate-limit
+   * refusal, say, only while its Retry-After runs, so followers wait instead of each calling.
    */
-  run(key: string, notBefore: number, lookup: () => Promise<T>, shareable: (t: T) => boolean): Promise<T> {
+  run(key: string, notBefore: number, lookup: () => Promise<T>, shareForMs: (t: T) => number): Promise<T> {
     const mine = this.#inflight.get(key);
     if (mine) return mine;
-    const p = this.#runShared(key, notBefore, lookup, shareable).finally(() => this.#inflight.delete(key));
+    const p = this.#runShared(key, notBefore, lookup, shareForMs).finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, p);
     return p;
   }
 
-  async #runShared(key: string, notBefore: number, lookup: () => Promise<T>, shareable: (t: T) => boolean): Promise<T> {
+  async #runShared(key: string, notBefore: number, lookup: () => Promise<T>, shareForMs: (t: T) => number): Promise<T> {
     const lockKey = `${this.keyPrefix}:lookup-lock:${key}`;
     const outKey = `${this.keyPrefix}:lookup-outcome:${key}`;
     const token = randomUUID();
@@ -88,8 +89,9 @@ export class LookupCoalescer<T extends Timestamped> {
           return outcome;
         } finally {
           clearInterval(renew);
-          const share = outcome !== undefined && shareable(outcome) ? JSON.stringify(outcome) : '';
-          await this.#redis.eval(SETTLE, 2, lockKey, outKey, token, share, this.opts.outcomeTtlMs);
+          const ttl = outcome === undefined ? 0 : Math.floor(Math.min(this.opts.outcomeTtlMs, shareForMs(outcome)));
+          const share = ttl >= 1 ? JSON.stringify(outcome) : '';
+          await this.#redis.eval(SETTLE, 2, lockKey, outKey, token, share, Math.max(1, ttl));
         }
       }
       while ((await this.#redis.exists(lockKey)) === 1) await sleep(this.opts.pollMs);

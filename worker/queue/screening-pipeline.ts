@@ -175,14 +175,18 @@ export class ScreeningPipeline {
         used = o.attempts;
         return o;
       },
-      (o) => o.kind !== 'rate_limited' && o.kind !== 'quota_refused',
+      // A rate-limit refusal is shared while its Retry-After runs: followers in other processes
+      // wait it out instead of each calling (and being refused). A quota refusal is this
+      // process's gate, not an answer.
+      (o) => (o.kind === 'quota_refused' ? 0 : o.kind === 'rate_limited' ? o.retryAfterMs : Number.POSITIVE_INFINITY),
     );
     spent(used);
     if (outcome.kind === 'rate_limited') {
       // A wait the queue can take, with attempts left: the job waits (growing, with jitter) and asks again.
       const left = budget - used;
       if (left >= 1) {
-        const wait = backoffMs(MAX_ATTEMPTS_PER_SCREENING - left, outcome.retryAfterMs, Math.random, this.d.backoff);
+        // A follower that shared the leader's refusal spent none: its wait is at least the first.
+        const wait = backoffMs(Math.max(1, MAX_ATTEMPTS_PER_SCREENING - left), outcome.retryAfterMs, Math.random, this.d.backoff);
         if (wait <= LONGEST_RATE_LIMIT_WAIT_MS) return { rateLimited: wait };
       }
     }
