@@ -133,7 +133,8 @@ export interface StatusReport {
   queue: { waiting: number; active: number; delayed: number; failed: number; completed: number; paused: boolean };
   quota: QuotaStatus;
   rate_limit: { per_minute: number | null; remaining: number | null; resets_at: string | null };
-  reviews: { pending: number };
+  /** pending: carriers waiting for a dispatcher; oldest_pending_at: when the longest-waiting one was held. */
+  reviews: { pending: number; oldest_pending_at?: string | null };
   /** The callback outbox: owed, delivered (kept a while), given up (POST /callbacks/:id/retry); absent from older workers. */
   callbacks?: { pending: number; delivered: number; dead: number };
   /**

@@ -16,6 +16,7 @@ import { QuotaGate } from './queue/quota-gate.js';
 import { RateGate } from './queue/rate-gate.js';
 import { Reconciler } from './queue/reconciler.js';
 import { CarrierDecisions, type DecisionFilter } from './decisions/carrier-decisions.js';
+import { observe } from './metrics/metrics.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, ScreeningPipeline, type LookupOutcome } from './queue/screening-pipeline.js';
 import { ScreeningQueue } from './queue/screening-queue.js';
 import { startScreeningWorker } from './queue/screening-worker.js';
@@ -105,6 +106,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     longestWaitMs: LONGEST_RATE_LIMIT_WAIT_MS,
     beforeAttempt: (signal) => rateGate?.acquire(signal) ?? Promise.resolve(),
     onLimits: (l) => rateGate?.observe(l),
+    onRequest: observe.svcRequest,
     now,
     ...(opts.svcTimeoutMs ? { timeoutMs: opts.svcTimeoutMs } : {}),
     ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
@@ -449,7 +451,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         queue: q,
         quota,
         rate_limit: { ...svcState.rate_limit, per_minute: svcState.rate_limit.per_minute ?? ratePerMinute },
-        reviews: { pending: store.countPendingReviews() },
+        reviews: { pending: store.countPendingReviews(), oldest_pending_at: store.listReviews('pending', 1)[0]?.created_at ?? null },
         callbacks: callbackCounts(store),
         service: svcState.service,
       };

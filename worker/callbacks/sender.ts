@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { observe } from '../metrics/metrics.js';
 import type { Logger } from 'pino';
 import { request } from 'undici';
 import { connectionOf } from '../store/sqlite-store.js';
@@ -212,17 +213,20 @@ export class CallbackSender {
     if (out.ok) {
       this.#st.delivered.run(out.status, nowIso, nowIso, r.id);
       this.#log.info({ delivery: r.delivery_id, to, attempt: r.attempts }, 'callback delivered');
+      observe.callback('delivered');
       return;
     }
     const deadAfter = this.o.deadAfterMs ?? DEFAULT_DEAD_AFTER_MS;
     if (out.final || now.getTime() - r.retry_since >= deadAfter) {
       this.#st.dead.run(out.status, out.error, nowIso, r.id);
       this.#log.error({ delivery: r.delivery_id, to, attempt: r.attempts, err: out.error, callback: r.id }, 'callback dead: retry it with POST /callbacks/:id/retry');
+      observe.callback('dead');
       return;
     }
     const next = now.getTime() + retryDelayMs(r.attempts, this.o.backoffMs, this.o.maxBackoffMs);
     this.#st.failed.run(out.status, out.error, next, nowIso, r.id);
     this.#log.warn({ delivery: r.delivery_id, to, attempt: r.attempts, err: out.error }, 'callback failed; will retry');
+    observe.callback('retry');
   }
 
   /**

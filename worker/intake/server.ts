@@ -43,6 +43,7 @@ import { describeValidation, typeboxValidatorCompiler } from './validation.js';
 import { registerCallbackRoutes } from './callback-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { idempotent } from './idempotent.js';
+import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
 
@@ -362,6 +363,13 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     registerCallbackRoutes(r, screener.store);
     // /decisions: standing carrier decisions (docs/decisions.md).
     registerDecisionRoutes(r, screener);
+
+    // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
+    r.get(
+      '/metrics',
+      { schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody } } },
+      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status())) as never),
+    );
 
     r.get('/openapi.json', { schema: { hide: true } }, async () => r.swagger());
 

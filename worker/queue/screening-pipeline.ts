@@ -6,6 +6,7 @@ import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../sha
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { CarrierDecisions } from '../decisions/carrier-decisions.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
+import { observe } from '../metrics/metrics.js';
 import type { SvcClient } from '../svc/client.js';
 import { SvcError } from '../svc/errors.js';
 import { environmentMismatch } from '../svc/key-check.js';
@@ -269,6 +270,7 @@ export class ScreeningPipeline {
   async #announce(rec: Recorded): Promise<Screening> {
     const { screening: s } = rec;
     if (!rec.changed) return s;
+    observe.screeningDone(s);
     this.d.logger.info({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
     await this.d.events.announce(rec.appended);
     if (rec.change) await this.d.watch?.announceChange(rec.change);

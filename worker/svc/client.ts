@@ -43,6 +43,8 @@ export interface SvcClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Called with the limits read from every response, errors included. */
   onLimits?: (s: LimitsSnapshot) => void;
+  /** Called after every request with its HTTP status (or the error code when there was no answer) and seconds taken (metrics). */
+  onRequest?: (code: string, seconds: number) => void;
   /** Called before every request, retries included (e.g. to take a slot of a shared rate limit). */
   beforeAttempt?: (signal?: AbortSignal) => Promise<void>;
   /** Pool size (keep-alive connections). Default 10. */
@@ -124,6 +126,7 @@ export class SvcClient {
   readonly #random: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #onLimits: ((s: LimitsSnapshot) => void) | undefined;
+  readonly #onRequest: ((code: string, seconds: number) => void) | undefined;
   readonly #beforeAttempt: ((signal?: AbortSignal) => Promise<void>) | undefined;
   readonly #now: () => Date;
 
@@ -145,6 +148,7 @@ export class SvcClient {
     this.#random = opts.random ?? Math.random;
     this.#sleep = opts.sleep ?? realSleep;
     this.#onLimits = opts.onLimits;
+    this.#onRequest = opts.onRequest;
     this.#beforeAttempt = opts.beforeAttempt;
     this.#now = opts.now ?? (() => new Date());
     this.#pool = new Pool(url.origin, {
@@ -222,6 +226,8 @@ export class SvcClient {
     let status: number;
     let headers: HeaderBag;
     let text: string;
+    const started = performance.now();
+    const took = (): number => (performance.now() - started) / 1000;
     try {
       const res = await this.#pool.request({
         method: 'GET',
@@ -234,8 +240,11 @@ export class SvcClient {
       text = await res.body.text();
     } catch (e) {
       if (signal?.aborted) throw signal.reason ?? e;
-      throw networkError(e, this.baseUrl, this.#timeoutMs);
+      const err = networkError(e, this.baseUrl, this.#timeoutMs);
+      this.#onRequest?.(/timed out/.test(err.message) ? 'timeout' : err.kind, took());
+      throw err;
     }
+    this.#onRequest?.(String(status), took());
     // A server that echoes what it was sent must not carry the key into our errors.
     text = text.split(this.#apiKey).join('[redacted]');
     const now = this.#now();

@@ -1,0 +1,147 @@
+/**
+ * The operator's surface checked by the real tools: promtool on ops/ (config, rules, rule unit
+ * tests) and on the scraped /metrics text, and a real Prometheus scraping the real worker
+ * process (`carrier-screen start`) with ops/prometheus.yml's shape and a token file, whose HTTP
+ * API then counts the screenings this test made and lists the alert rules.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { freePort } from '../helpers/free-port.js';
+import { REPO_ROOT, ensureBuilt, mkdirTemp, startIntakeProcess, until, type StartedIntake } from '../helpers/processes.js';
+import { uniquePrefix } from '../helpers/redis-prefix.js';
+
+const OPS = join(REPO_ROOT, 'ops');
+const has = (cmd: string): boolean => spawnSync(cmd, ['--version']).status === 0;
+const tools = has('promtool') && has('prometheus');
+// .ci/run installs Debian's prometheus package; elsewhere say plainly why this is skipped.
+if (!tools) console.info('SKIPPED ops-prometheus: promtool/prometheus not installed (apt-get install prometheus)');
+
+function promtool(args: string[], input?: string): { code: number | null; out: string } {
+  const r = spawnSync('promtool', args, { cwd: OPS, input, encoding: 'utf8' });
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+const TOKEN = 'ops-prometheus-test-token-0123456789abcdef';
+let dir: string;
+let emu: RunningEmulator;
+let worker: StartedIntake;
+let prom: ReturnType<typeof spawn> | undefined;
+let promUrl: string;
+let config: string;
+
+/** ops/prometheus.yml with this run's target, token file, rule file and a 1 s scrape interval. */
+function derivedConfig(tokenFile: string, target: string): string {
+  const text = readFileSync(join(OPS, 'prometheus.yml'), 'utf8');
+  const out = text
+    .replace('scrape_interval: 15s', 'scrape_interval: 1s')
+    .replace('evaluation_interval: 15s', 'evaluation_interval: 1s')
+    .replace('credentials_file: /var/lib/carrier-screen/intake-token', `credentials_file: ${tokenFile}`)
+    .replace("targets: ['127.0.0.1:8787']", `targets: ['${target}']`)
+    .replace('  - alerts.yml', `  - ${join(OPS, 'alerts.yml')}`);
+  // Each replacement must have found its line: the shipped file is what is tested.
+  for (const s of ['1s', tokenFile, target, join(OPS, 'alerts.yml')]) expect(out).toContain(s);
+  return out;
+}
+
+describe.skipIf(!tools)('ops/ with promtool', () => {
+  it('the rules load and their unit tests pass', () => {
+    const check = promtool(['check', 'rules', 'alerts.yml']);
+    expect(check.out).toMatch(/SUCCESS: 10 rules found/);
+    const test = promtool(['test', 'rules', 'alerts.test.yml']);
+    expect(test.code, test.out).toBe(0);
+  });
+});
+
+describe.skipIf(!tools)('a real Prometheus scraping `carrier-screen start`', () => {
+  beforeAll(async () => {
+    await ensureBuilt();
+    dir = mkdirTemp('cs-prom-');
+    emu = await startEmulator({ port: 0 });
+    worker = await startIntakeProcess({
+      SVC_API_KEY: DEMO_KEYS.sandbox,
+      SVC_BASE_URL: emu.baseUrl,
+      REDIS_URL: inject('redisUrl'),
+      SCREEN_DB: join(dir, 'screen.db'),
+      SCREEN_REDIS_PREFIX: uniquePrefix('prom'),
+      INTAKE_TOKEN: TOKEN,
+    });
+    const tokenFile = join(dir, 'intake-token');
+    writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
+    config = join(dir, 'prometheus.yml');
+    writeFileSync(config, derivedConfig(tokenFile, `127.0.0.1:${worker.port}`));
+    const check = spawnSync('promtool', ['check', 'config', config], { encoding: 'utf8' });
+    expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
+    const port = await freePort();
+    promUrl = `http://127.0.0.1:${port}`;
+    prom = spawn('prometheus', [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`], {
+      stdio: 'ignore',
+    });
+    await until('Prometheus ready', 60_000, async () => (await request(`${promUrl}/-/ready`).then((r) => r.body.text().then(() => r.statusCode === 200), () => false)));
+  }, 180_000);
+
+  afterAll(async () => {
+    prom?.kill('SIGTERM');
+    await worker?.stop();
+    await emu?.close();
+  });
+
+  async function query(q: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
+    const r = await request(`${promUrl}/api/v1/query?query=${encodeURIComponent(q)}`);
+    return ((await r.body.json()) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } }).data.result;
+  }
+
+  it('counts the screenings this test made, by action, and loads the alert rules', async () => {
+    const screen = async (dot: string): Promise<string> => {
+      const r = await request(`${worker.url}/screenings?wait=10`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ dot_number: dot }),
+      });
+      return ((await r.body.json()) as { action: string }).action;
+    };
+    // 1000003 held, 1000005 blocked, 4242 not found (blocked): three screenings.
+    expect([await screen('1000003'), await screen('1000005'), await screen('4242')]).toEqual(['hold', 'block', 'block']);
+    const total = await until('Prometheus to scrape three screenings', 60_000, async () => {
+      const r = await query('sum(carrier_screen_screenings_total)');
+      return r[0] && Number(r[0].value[1]) === 3 ? r : undefined;
+    });
+    expect(Number(total[0]!.value[1])).toBe(3);
+    const byAction = await query('sum by (action) (carrier_screen_screenings_total)');
+    expect(Object.fromEntries(byAction.map((r) => [r.metric.action, Number(r.value[1])]))).toEqual({ hold: 1, block: 2 });
+    expect(Number((await query('max(carrier_screen_reviews_pending)'))[0]!.value[1])).toBe(1);
+    expect(Number((await query('up{job="carrier-screen"}'))[0]!.value[1])).toBe(1);
+
+    const rules = (await (await request(`${promUrl}/api/v1/rules`)).body.json()) as { data: { groups: Array<{ rules: Array<{ name: string }> }> } };
+    const names = rules.data.groups.flatMap((g) => g.rules.map((r) => r.name));
+    expect(names).toEqual(expect.arrayContaining(['CarrierScreenDown', 'CarrierScreenQuotaBelowReserve', 'CarrierScreenCallbacksDead', 'CarrierScreenReviewsWaiting', 'CarrierScreenSvcHoldOff', 'CarrierScreenQueueBacklogGrowing']));
+  });
+
+  it('/metrics needs the token, and promtool finds nothing to fix in it', async () => {
+    expect((await request(`${worker.url}/metrics`)).statusCode).toBe(401);
+    const res = await request(`${worker.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const text = await res.body.text();
+    for (const family of [
+      'carrier_screen_screenings_total',
+      'carrier_screen_svc_requests_total',
+      'carrier_screen_svc_request_duration_seconds',
+      'carrier_screen_screening_duration_seconds',
+      'carrier_screen_queue_jobs',
+      'carrier_screen_quota_remaining',
+      'carrier_screen_rate_limit_remaining',
+      'carrier_screen_reviews_pending',
+      'carrier_screen_callbacks',
+      'carrier_screen_svc_hold_off',
+      'carrier_screen_quota_gate',
+      'process_cpu_seconds_total',
+    ])
+      expect(text).toContain(`# TYPE ${family} `);
+    const lint = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(lint.status, `${lint.stdout}${lint.stderr}`).toBe(0);
+    expect(`${lint.stdout}${lint.stderr}`.trim()).toBe('');
+  });
+});
