@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './log.js';
 import { ConfigError, loadConfig, type Config } from '../shared/config.js';
 import { InvalidIdentifierError, normalizeDot, normalizeMc } from '../shared/carrier-id.js';
 import { loadDotEnv, ensureRedis, ensureService, RedisMissingError } from './bootstrap.js';
@@ -12,9 +13,9 @@ import { UnavailableError } from './screener-types.js';
  * status, tray. Each command's body lives in its own module; this file only parses.
  */
 
-function logger(): Logger {
-  // Logs go to stderr so `screen --json` output on stdout stays machine-readable.
-  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: ['apiKey', '*.apiKey', 'token', '*.token'] }, pino.destination(2));
+/** stderr, JSON or one readable line per event on a terminal (worker/log.ts). */
+function logger(defaultLevel = 'info'): Logger {
+  return createLogger({ defaultLevel });
 }
 
 /** Print a clear message for the failures an operator can fix, and exit non-zero. */
@@ -135,7 +136,8 @@ program
   .action(async (o: { dot?: string; mc?: string; file?: string; tender?: string; refresh?: boolean; json?: boolean; wait: number }) => {
     const given = [o.dot, o.mc, o.file].filter((x) => x !== undefined).length;
     if (given !== 1) program.error('screen: give exactly one of --dot, --mc or --file');
-    const log = logger();
+    // `screen` prints its result and progress; log lines only for problems, unless LOG_LEVEL says otherwise.
+    const log = logger('warn');
     const { config, cleanup } = await setup(log);
     const { runScreen } = await import('./screen-cli.js');
     const code = await runScreen(config, log, o);
@@ -155,6 +157,23 @@ program
     const { runStatus } = await import('./status-cli.js');
     const url = o.url ?? `http://${config.intakeHost}:${config.intakePort}`;
     process.exit(await runStatus({ url, token: readIntakeToken(config), json: o.json ?? false }));
+  });
+
+program
+  .command('backup')
+  .description('a consistent copy of the SQLite database while workers run (online backup), integrity-checked')
+  .argument('<file>', 'where to write the copy')
+  .option('--force', 'replace the file if it exists')
+  .action(async (file: string, o: { force?: boolean }) => {
+    loadDotEnv();
+    const config = loadConfig();
+    const { runBackup } = await import('./backup-cli.js');
+    try {
+      process.exit(await runBackup(config, file, o));
+    } catch (e) {
+      process.stderr.write(`carrier-screen backup: ${(e as Error).message}\n`);
+      process.exit(2);
+    }
   });
 
 program

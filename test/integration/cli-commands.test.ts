@@ -121,3 +121,27 @@ describe('carrier-screen worker', () => {
     expect(exit).toEqual({ code: 0, signal: null });
   });
 });
+
+describe('carrier-screen backup', () => {
+  it('copies the live database (workers running) into a file that opens, passes its integrity check and holds the screenings', async () => {
+    const file = join(dir, 'backup.db');
+    const r = await run(['backup', file]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/integrity ok/);
+    const { default: Database } = await import('better-sqlite3');
+    const copy = new Database(file, { readonly: true });
+    const live = new Database(env.SCREEN_DB, { readonly: true });
+    try {
+      const count = (d: InstanceType<typeof Database>): number => (d.prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
+      expect(count(copy)).toBeGreaterThan(0);
+      expect(count(copy)).toBe(count(live));
+    } finally {
+      copy.close();
+      live.close();
+    }
+    // A second run does not overwrite it unless told to.
+    const again = await run(['backup', file]);
+    expect([again.code, again.err]).toEqual([2, expect.stringContaining('--force')]);
+    expect((await run(['backup', file, '--force'])).code).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
@@ -150,6 +151,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    // One debug line per request (the onResponse hook), not two info lines: at info the log is about screenings.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: o.bodyLimit ?? 16 * 1024,
     // Bad percent-encoding in the path: our JSON error, not Fastify's.
     frameworkErrors: (err, _req, reply) => sendError(reply, toHttpError(err)),
@@ -193,6 +196,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.header('x-content-type-options', 'nosniff');
     return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    // Path only: a query string may hold a caller's ids; the token never appears here.
+    req.log.debug({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
   });
   // Open event streams never end by themselves: end them so close() does not hang.
   app.addHook('preClose', async () => {
