@@ -31,7 +31,7 @@ export const ScreeningBody = Type.Object(
     mc_number: Type.Optional(
       Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' }),
     ),
-    tender_id: Type.Optional(Type.Union([Type.String({ maxLength: 128 }), Type.Null()], { description: 'a string of at most 128 characters' })),
+    tender_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()], { description: 'a string of 1 to 128 characters (or null)' })),
     callback_url: Type.Optional(
       Type.Union([Type.String({ minLength: 8, maxLength: 2048 }), Type.Null()], { description: 'an absolute http or https URL' }),
     ),

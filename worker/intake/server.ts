@@ -10,6 +10,7 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
@@ -64,6 +65,12 @@ export interface IntakeOptions {
   /** SSE heartbeat interval (default 15 s). */
   heartbeatMs?: number;
 }
+
+/** This API's version (dated, as Stripe's): answers carry it; a request may pin it (docs/api.md). */
+export const API_VERSION = '2026-11-25';
+const API_VERSIONS: readonly string[] = [API_VERSION];
+const VERSION_HEADER = 'carrier-screen-version';
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Secrets must never reach a log line, whatever object they ride in. */
 export const REDACT_PATHS = [
@@ -128,6 +135,9 @@ function checkCallbackUrl(raw: string): string {
   }
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '')
     throw badRequest('callback_url must be an absolute http or https URL', 'callback_url');
+  // It is echoed in lists, events and callbacks: credentials in it would be too.
+  if (u.username !== '' || u.password !== '')
+    throw badRequest('callback_url must not contain credentials (user:pass@); verify callbacks by their signature instead', 'callback_url');
   return u.toString();
 }
 
@@ -161,6 +171,12 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     forceCloseConnections: true,
     // Broken HTTP (bad request line or headers, headers over 16 KiB): our JSON error shape too.
     clientErrorHandler: answerClientError,
+    // X-Request-Id: the caller's own (when it is a sane id) or ours; in every answer and log line.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const v = req.headers['x-request-id'];
+      return typeof v === 'string' && REQUEST_ID_RE.test(v) ? v : `req_${randomBytes(12).toString('hex')}`;
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
@@ -192,9 +208,22 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     if (!isAuthorized(req.headers.authorization))
       throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <INTAKE_TOKEN>');
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onRequest', async (req) => {
+    // Stripe's way: an answer may be pinned to an API version; an unknown one is refused.
+    const pinned = req.headers[VERSION_HEADER];
+    if (pinned !== undefined && !API_VERSIONS.includes(String(pinned)))
+      throw badRequest(`unknown ${VERSION_HEADER}: ${String(pinned).slice(0, 40)}; known: ${API_VERSIONS.join(', ')}`, 'Carrier-Screen-Version');
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-request-id', req.id);
+    reply.header(VERSION_HEADER, API_VERSION);
+    // When to look again: a queued screening, or a moment of unavailability.
+    if (!reply.hasHeader('retry-after')) {
+      if (reply.statusCode === 202) reply.header('retry-after', '2');
+      else if (reply.statusCode === 503) reply.header('retry-after', '5');
+    }
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {

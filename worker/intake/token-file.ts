@@ -41,13 +41,14 @@ export function ensureSecret(dir: string, name: string): string {
   const value = randomBytes(32).toString('base64url');
   try {
     // 'wx': when another process created it a moment ago, theirs wins and we read it.
-    writeFileSync(path, `${value}\n`, { mode: 0o600, flag: 'wx' });
+    // No trailing newline: the key is the file's text, byte for byte (docs/callbacks.md).
+    writeFileSync(path, value, { mode: 0o600, flag: 'wx' });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
     const theirs = readSecret(dir, name);
     if (theirs !== undefined) return theirs;
     // An empty file left behind by a crash: replace it.
-    writeFileSync(path, `${value}\n`, { mode: 0o600 });
+    writeFileSync(path, value, { mode: 0o600 });
     chmodSync(path, 0o600);
   }
   return value;
