@@ -132,6 +132,17 @@ export class DeskModel {
         }
         void this.load('pending');
         break;
+      case 'review.updated':
+        // Another tender now waits on a carrier's review (docs/decisions.md): show it on the card.
+        if (isReview(e.data)) {
+          const updated = e.data;
+          if (this.pending.some((r) => r.id === updated.id)) {
+            this.pending = sortPending(this.pending.map((r) => (r.id === updated.id ? updated : r)));
+            changed.add('pending');
+          }
+        }
+        void this.load('pending');
+        break;
       case 'review.resolved':
         if (isReview(e.data)) {
           const resolved = e.data as Review;

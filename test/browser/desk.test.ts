@@ -113,6 +113,13 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     }
     await page.screenshot({ path: join(artifacts, 'desk-sandbox-held.png'), fullPage: true });
 
+    // A second tender for the same carrier waits on the same card, not a second one.
+    await api<Screening>(stack, '/screenings?wait=10', { method: 'POST', body: { dot_number: '1000003', tender_id: 'T-BROWSER-2' } });
+    await expect.poll(() => detail.innerText()).toContain('2 tenders wait on this carrier');
+    expect(await detail.innerText()).toContain('T-BROWSER-1, T-BROWSER-2');
+    expect(await page.locator('.rv-item', { hasText: 'DOT 1000003' }).count()).toBe(1);
+    await page.screenshot({ path: join(artifacts, 'desk-sandbox-two-tenders.png'), fullPage: true });
+
     // Keyboard only: a → name (first time) → Enter → note → Enter.
     await page.keyboard.press('a');
     await expect.poll(() => page.locator('.decision-panel').getAttribute('class')).toContain('mode-approve');

@@ -378,6 +378,30 @@ export function screeningDetail(r: Review, s: Screening): HTMLElement[] {
     ),
   );
 
+  // A dispatcher decides the carrier: every tender waiting on this review (docs/decisions.md).
+  const tenders = r.tenders ?? [];
+  if (tenders.length > 1)
+    out.push(
+      h(
+        'div',
+        { class: 'd-tenders' },
+        h('span', { class: 'd-k' }, `${tenders.length} tenders wait on this carrier`),
+        h('span', { class: 'd-tenders-list' }, tenders.map((t) => t.tender_id ?? '(no tender id)').join(', ')),
+        h('span', { class: 'muted' }, ' — your decision settles them all and stands for later ones while the score does not change.'),
+      ),
+    );
+  const prev = r.previous_decision;
+  if (prev)
+    out.push(
+      h(
+        'div',
+        { class: 'd-previous' },
+        h('span', { class: 'd-k' }, 'Decided before'),
+        `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${prev.decided_at.slice(0, 10)}; since then: `,
+        h('strong', null, prev.changes.length ? prev.changes.join('; ') : 'revoked'),
+      ),
+    );
+
   out.push(
     h(
       'div',
