@@ -163,7 +163,7 @@ describe('the key\'s environment, checked on every answer', () => {
    * environment: `flip` turns livemode over in bodies (and SVC-Environment with it), `down`
    * answers 503 to everything.
    */
-  async function proxy(target: string, state: { flip: { usage: boolean; score: boolean }; down: boolean; scoreRequests: number }) {
+  async function proxy(target: string, state: ProxyState) {
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => {
       void (async () => {
@@ -190,46 +190,46 @@ describe('the key\'s environment, checked on every answer', () => {
     return { url, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
   }
 
-  it('a score from the other environment is not acted on or cached, and stops /v1 calls', async () => {
+  type ProxyState = { flip: { usage: boolean; score: boolean }; down: boolean; scoreRequests: number };
+
+  /** A screener whose /v1 is the sandbox emulator behind `proxy(state)`; `body` runs against it. */
+  async function behindProxy(state: ProxyState, body: (c: Ctx) => Promise<void>): Promise<void> {
     const { startEmulator } = await import('../../emulator/index.js');
     const emu = await startEmulator({ port: 0 });
-    const state = { flip: { usage: false, score: true }, down: false, scoreRequests: 0 };
     const p = await proxy(emu.baseUrl, state);
     ctx = await withScreener({ screener: { svc: { baseUrl: p.url, apiKey: emu.keys.sandbox } } });
     try {
-      const s = await ctx.screener.screen({ query: { dot_number: '1000001' } }, { waitMs: 30_000 });
-      expect([s.action, s.hold_reason, s.error?.code]).toEqual(['hold', 'service_error', 'environment_mismatch']);
-      expect(ctx.screener.store.getScore('sandbox', { dot_number: '1000001' })).toBeUndefined();
-      expect((await ctx.screener.status()).service.environment_mismatch).toMatch(/expected sandbox/);
-      const next = await ctx.screener.screen({ query: { dot_number: '1000004' } }, { waitMs: 30_000 });
-      expect(next.error?.code).toBe('environment_mismatch');
-      expect(state.scoreRequests).toBe(1);
+      await body(ctx);
     } finally {
       await ctx.close();
       ctx = undefined;
       await p.close();
       await emu.close();
     }
+  }
+
+  it('a score from the other environment is not acted on or cached, and stops /v1 calls', async () => {
+    const state = { flip: { usage: false, score: true }, down: false, scoreRequests: 0 };
+    await behindProxy(state, async (c) => {
+      const s = await c.screener.screen({ query: { dot_number: '1000001' } }, { waitMs: 30_000 });
+      expect([s.action, s.hold_reason, s.error?.code]).toEqual(['hold', 'service_error', 'environment_mismatch']);
+      expect(c.screener.store.getScore('sandbox', { dot_number: '1000001' })).toBeUndefined();
+      expect((await c.screener.status()).service.environment_mismatch).toMatch(/expected sandbox/);
+      const next = await c.screener.screen({ query: { dot_number: '1000004' } }, { waitMs: 30_000 });
+      expect(next.error?.code).toBe('environment_mismatch');
+      expect(state.scoreRequests).toBe(1);
+    });
   });
 
   it('unreachable at start: the first usage answer is checked, and a mismatch stops calls', async () => {
-    const { startEmulator } = await import('../../emulator/index.js');
-    const emu = await startEmulator({ port: 0 });
     const state = { flip: { usage: true, score: false }, down: true, scoreRequests: 0 };
-    const p = await proxy(emu.baseUrl, state);
-    ctx = await withScreener({ screener: { svc: { baseUrl: p.url, apiKey: emu.keys.sandbox } } });
-    try {
+    await behindProxy(state, async (c) => {
       state.down = false;
-      await ctx.screener.pollUsage();
-      expect((await ctx.screener.status()).service.environment_mismatch).toMatch(/livemode is true/);
-      const s = await ctx.screener.screen({ query: { dot_number: '1000001' } }, { waitMs: 30_000 });
+      await c.screener.pollUsage();
+      expect((await c.screener.status()).service.environment_mismatch).toMatch(/livemode is true/);
+      const s = await c.screener.screen({ query: { dot_number: '1000001' } }, { waitMs: 30_000 });
       expect([s.action, s.hold_reason, s.error?.code]).toEqual(['hold', 'service_error', 'environment_mismatch']);
       expect(state.scoreRequests).toBe(0);
-    } finally {
-      await ctx.close();
-      ctx = undefined;
-      await p.close();
-      await emu.close();
-    }
+    });
   });
 });
