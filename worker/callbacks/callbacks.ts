@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Screening } from '../../shared/screening.js';
 import type { Store } from '../store/index.js';
 import { writeCallback } from './outbox.js';
-import { CallbackSender, type CallbackTransport } from './sender.js';
+import { CallbackSender, type SenderOptions } from './sender.js';
 
 /**
  * The screening callbacks (`screening.completed`, `review.resolved`) as outbox rows, and the
@@ -33,23 +33,8 @@ export function oweScreeningCallback(store: Store, screening: Screening, kind: C
   writeCallback(store, { kind, url: screening.callback_url, deliveryId: deliveryId(screening, kind), payload: { screening }, ...(at ? { at } : {}) });
 }
 
-export interface CallbacksOptions {
-  store: Store;
-  secret: string;
-  logger: Logger;
-  /** The HTTP POST; undici `request` by default. */
-  fetch?: CallbackTransport;
-  /** First retry delay; doubles each time up to maxBackoffMs (default 5 s). */
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  /** Retried this long, then `dead` (default 24 h). */
-  deadAfterMs?: number;
-  /** Per-attempt time-out (default 10 s). */
-  timeoutMs?: number;
-  concurrency?: number;
-  pollMs?: number;
-  now?: () => Date;
-}
+/** What a process's sender needs: the outbox sender's own options (worker/callbacks/sender.ts). */
+export type CallbacksOptions = SenderOptions;
 
 export interface Callbacks {
   startWorker(): void;
@@ -58,19 +43,7 @@ export interface Callbacks {
 
 /** The outbox sender of one process. */
 export function createCallbacks(o: CallbacksOptions): Callbacks {
-  const sender = new CallbackSender({
-    store: o.store,
-    secret: o.secret,
-    logger: o.logger,
-    ...(o.fetch ? { fetch: o.fetch } : {}),
-    ...(o.backoffMs !== undefined ? { backoffMs: o.backoffMs } : {}),
-    ...(o.maxBackoffMs !== undefined ? { maxBackoffMs: o.maxBackoffMs } : {}),
-    ...(o.deadAfterMs !== undefined ? { deadAfterMs: o.deadAfterMs } : {}),
-    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
-    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
-    ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
-    ...(o.now ? { now: o.now } : {}),
-  });
+  const sender = new CallbackSender(o);
   return {
     startWorker: () => sender.start(),
     close: () => sender.close(),
