@@ -66,13 +66,17 @@ const program = new Command('carrier-screen').description('Tender-time carrier s
 /** `start` and `worker` differ only in whether the intake API runs. */
 async function serve(withIntake: boolean): Promise<void> {
   const log = logger();
-  const { config, cleanup } = await setup(log);
-  const { runStart } = await import('./start.js');
-  const stop = await runStart(config, log, { withIntake });
+  // Signals are handled from the first moment: a SIGTERM during start-up stops cleanly too.
+  let stop: (() => Promise<void>) | undefined;
+  let cleanup: Array<() => unknown> = [];
   onSignals(async () => {
-    await stop();
+    await stop?.();
     for (const c of cleanup) await c();
   }, log);
+  const ready = await setup(log);
+  cleanup = ready.cleanup;
+  const { runStart } = await import('./start.js');
+  stop = await runStart(ready.config, log, { withIntake });
 }
 
 program
