@@ -105,6 +105,9 @@ export type DecisionState = 'standing' | 'lapsed' | 'revoked';
 export interface Decision extends StandingDecisionRef {
   object: 'decision';
   dot_number: string | null;
+  mc_number: string | null;
+  /** The carrier's name as the decided score gave it (legal, else DBA). */
+  legal_name: string | null;
   state: DecisionState;
   /** What the decision rests on: decision, grade, needs_manual_review, knockout codes, reason checks. */
   basis: Record<string, unknown>;

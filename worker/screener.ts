@@ -428,6 +428,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         return { review: out.review, resolved: each };
       });
       for (const s of resolved) await events.publish('review.resolved', { ...review, screening: s });
+      // A decision this one replaced has lapsed: say so now, not with the next screening.
+      for (const d of decisions.drainEnded()) await events.publish(`decision.${d.state}`, d);
       return review;
     },
 

@@ -219,6 +219,16 @@ function registerIpc(): void {
     );
   });
   handle(IpcChannel.liftBlock, (carrier, by) => result(() => requireBridge().liftBlock(carrier as string, by as string)));
+  handle(IpcChannel.listDecisions, (state) => result(() => requireBridge().listDecisions(state as never)));
+  handle(IpcChannel.revokeDecision, (id, by, note) => result(() => requireBridge().revokeDecision(id as string, by as string, note as string)));
+  handle(IpcChannel.recheckCarrier, (input) => {
+    const i = (input ?? {}) as Partial<Record<'dot_number' | 'mc_number', unknown>>;
+    const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+    const dot = text(i.dot_number);
+    const mc = text(i.mc_number);
+    return result(() => requireBridge().recheckCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}) }));
+  });
+  handle(IpcChannel.auditCsv, (from, to) => result(() => requireBridge().auditCsv(from as string, to as string)));
   handle(IpcChannel.connectionState, async () => connectionNow());
   handle(IpcChannel.settingsGet, () => result(async () => store.view()));
   handle(IpcChannel.settingsSave, (input) =>
@@ -267,7 +277,7 @@ if (!app.requestSingleInstanceLock()) {
       settings = applyEnvOverrides({ workerUrl: 'http://127.0.0.1:8787', token: null }, process.env);
     }
     connect(settings);
-    // `--open=desk|queue|quota|changes|settings` shows the dashboard at start (autostart entries, tests).
+    // `--open=desk|queue|quota|changes|decisions|settings` shows the dashboard at start (autostart entries, tests).
     const open = process.argv.find((a) => a.startsWith('--open='))?.slice('--open='.length);
     if (settings.token === null) openWindow('settings');
     else if (open && (DASHBOARD_VIEWS as readonly string[]).includes(open)) openWindow(open as DashboardView);

@@ -37,8 +37,8 @@ export interface DesktopNotification {
 export type NotificationCondition = 'reviews_pending' | 'quota_low' | 'quota_exhausted' | 'service_unavailable' | 'carrier_changed';
 
 /** Which dashboard view a window opens on. */
-export type DashboardView = 'desk' | 'queue' | 'quota' | 'changes' | 'settings';
-export const DASHBOARD_VIEWS: readonly DashboardView[] = ['desk', 'queue', 'quota', 'changes', 'settings'];
+export type DashboardView = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'settings';
+export const DASHBOARD_VIEWS: readonly DashboardView[] = ['desk', 'queue', 'quota', 'changes', 'decisions', 'settings'];
 
 export interface TrayPorts {
   setTrayIcon(state: TrayIconState): void;

@@ -21,7 +21,7 @@ const desk: DeskIpcApi = {
   getStatus: () => ipcRenderer.invoke(IpcChannel.getStatus),
   listReviews: (state) => ipcRenderer.invoke(IpcChannel.listReviews, state),
   resolveReview: (id, verdict, decision) =>
-    ipcRenderer.invoke(IpcChannel.resolveReview, id, verdict, { by: decision.by, note: decision.note }),
+    ipcRenderer.invoke(IpcChannel.resolveReview, id, verdict, { by: decision.by, note: decision.note, block: decision.block === true }),
   listScreenings: (limit) => ipcRenderer.invoke(IpcChannel.listScreenings, limit),
   getScreening: (id) => ipcRenderer.invoke(IpcChannel.getScreening, id),
   dailyUsage: () => ipcRenderer.invoke(IpcChannel.dailyUsage),
@@ -34,6 +34,10 @@ const desk: DeskIpcApi = {
   blockCarrier: (input) =>
     ipcRenderer.invoke(IpcChannel.blockCarrier, { dot_number: input.dot_number, mc_number: input.mc_number, by: input.by, reason: input.reason }),
   liftBlock: (carrier, by) => ipcRenderer.invoke(IpcChannel.liftBlock, carrier, by),
+  listDecisions: (state) => ipcRenderer.invoke(IpcChannel.listDecisions, state),
+  revokeDecision: (id, by, note) => ipcRenderer.invoke(IpcChannel.revokeDecision, id, by, note),
+  recheckCarrier: (input) => ipcRenderer.invoke(IpcChannel.recheckCarrier, { dot_number: input.dot_number, mc_number: input.mc_number }),
+  auditCsv: (from, to) => ipcRenderer.invoke(IpcChannel.auditCsv, from, to),
   connectionState: () => ipcRenderer.invoke(IpcChannel.connectionState),
   onEvent: (cb) => subscribe<IntakeEvent>(IpcChannel.event, cb),
   onConnectionChange: (cb) => subscribe<ConnectionState>(IpcChannel.connection, cb),

@@ -5,17 +5,18 @@ import { h, replaceChildren } from './dom.js';
 import { IpcBridge } from './ipc-bridge.js';
 import { forgetToken, pickBridge, rememberToken } from './pick-bridge.js';
 import { Toaster } from './toaster.js';
-import { ChangesView } from './views/changes.js';
+import { changesView } from './views/changes.js';
+import { decisionsView } from './views/decisions.js';
 import { QueueView } from './views/queue.js';
 import { QuotaView } from './views/quota.js';
-import { ReviewDeskView } from './views/review-desk.js';
+import { reviewDeskView } from './views/review-desk.js';
 import { SettingsView } from './views/settings.js';
 import { tokenForm } from './views/token-form.js';
 
-/** The dashboard: picks its bridge, builds the four views (five in Electron) and routes between them. */
+/** The dashboard: picks its bridge, builds the five views (six in Electron) and routes between them. */
 
-type ViewName = 'desk' | 'queue' | 'quota' | 'changes' | 'settings';
-const VIEW_KEYS: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'changes', '5': 'settings' };
+type ViewName = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'settings';
+const VIEW_KEYS: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'changes', '5': 'decisions', '6': 'settings' };
 
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connecting: 'Connecting…',
@@ -45,20 +46,22 @@ function onToken(token: string): void {
 function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null): void {
   const toast = new Toaster();
   const model = new DeskModel(bridge);
-  const desk = new ReviewDeskView(model, toast);
+  const desk = reviewDeskView(model, toast);
   const queue = new QueueView(model, toast, (screeningId) => {
     const r = model.pending.find((x) => x.screening_id === screeningId);
     if (r) desk.select(r.id);
     show('desk');
   });
   const quota = new QuotaView(model);
-  const changes = new ChangesView(model, toast);
+  const changes = changesView(model, toast);
+  const decisions = decisionsView(model, toast);
   const settings = electron?.settings ? new SettingsView(electron.settings, toast) : null;
   const views: Record<ViewName, HTMLElement | null> = {
     desk: desk.root,
     queue: queue.root,
     quota: quota.root,
     changes: changes.root,
+    decisions: decisions.root,
     settings: settings?.root ?? null,
   };
 
@@ -89,7 +92,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
         tab('queue', 'Queue', '2'),
         tab('quota', 'Quota', '3'),
         tab('changes', 'Changes', '4', changesCount),
-        settings ? tab('settings', 'Settings', '5') : null,
+        tab('decisions', 'Decisions', '5'),
+        settings ? tab('settings', 'Settings', '6') : null,
       ),
       conn,
     ),
@@ -110,6 +114,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     quota.setVisible(name === 'quota');
     if (name === 'desk') desk.onShow();
     if (name === 'changes') changes.onShow();
+    if (name === 'decisions') decisions.onShow();
     const hash = `#/${name}`;
     if (location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
   }
@@ -144,6 +149,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     if (changed.has('status') || changed.has('screenings')) queue.render();
     if (changed.has('status') || changed.has('usage')) quota.render();
     if (changed.has('changes') || changed.has('changeHistory') || changed.has('connection')) changes.render();
+    if (changed.has('decisions') || changed.has('decisionHistory') || changed.has('connection')) decisions.render();
     if (changed.has('connection') && model.connection === 'unauthorized' && !electron) {
       forgetToken();
       replaceChildren(root, tokenForm(onToken, 'The worker refused this token. Paste the current one.'));
@@ -152,7 +158,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 
   document.addEventListener('keydown', (e) => {
     const inField = e.target instanceof HTMLElement && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA');
-    if ((current === 'desk' && desk.handleKey(e)) || (current === 'changes' && changes.handleKey(e))) {
+    const list = current === 'desk' ? desk : current === 'changes' ? changes : current === 'decisions' ? decisions : null;
+    if (list?.handleKey(e)) {
       e.preventDefault();
       return;
     }
@@ -171,6 +178,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     desk.render();
     queue.render();
     changes.render();
+    decisions.render();
   }, 30_000);
 
   show(viewFromHash());
@@ -179,7 +187,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 }
 
 function viewFromHash(): ViewName {
-  const m = /^#\/(desk|queue|quota|changes|settings)\b/.exec(location.hash);
+  const m = /^#\/(desk|queue|quota|changes|decisions|settings)\b/.exec(location.hash);
   return (m?.[1] as ViewName | undefined) ?? 'desk';
 }
 

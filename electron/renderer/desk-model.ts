@@ -1,5 +1,5 @@
-import type { CarrierChange, DailyUsage, IntakeEvent, Review, Screening, StatusReport } from '../../shared/screening.js';
-import { IntakeError, type ConnectionState, type DeskBridge } from '../shared/bridge.js';
+import type { CarrierChange, DailyUsage, Decision, IntakeEvent, Review, Screening, StatusReport } from '../../shared/screening.js';
+import { IntakeError, type ConnectionState, type DeskBridge, type RecheckInput } from '../shared/bridge.js';
 import { isCarrierChange } from '../shared/change-text.js';
 
 /**
@@ -8,12 +8,13 @@ import { isCarrierChange } from '../shared/change-text.js';
  * have been missed while it was down. Views subscribe and re-render.
  */
 
-export type Resource = 'status' | 'pending' | 'decided' | 'screenings' | 'usage' | 'changes' | 'changeHistory';
-const RESOURCES: readonly Resource[] = ['status', 'pending', 'decided', 'screenings', 'usage', 'changes', 'changeHistory'];
+export type Resource = 'status' | 'pending' | 'decided' | 'screenings' | 'usage' | 'changes' | 'changeHistory' | 'decisions' | 'decisionHistory';
+const RESOURCES: readonly Resource[] = ['status', 'pending', 'decided', 'screenings', 'usage', 'changes', 'changeHistory', 'decisions', 'decisionHistory'];
 
 export const SCREENINGS_SHOWN = 50;
 const DECIDED_SHOWN = 12;
 export const CHANGE_HISTORY_SHOWN = 25;
+export const DECISION_HISTORY_SHOWN = 25;
 
 export class DeskModel {
   status: StatusReport | null = null;
@@ -26,6 +27,12 @@ export class DeskModel {
   /** Acknowledged changes, latest acknowledgement first. */
   changeHistory: CarrierChange[] = [];
   connection: ConnectionState;
+  /** Standing carrier decisions, newest first. */
+  decisions: Decision[] = [];
+  /** Decisions that ended (lapsed or revoked), latest end first. */
+  decisionHistory: Decision[] = [];
+  /** Standing decisions revoked in another window since the last look, for a notice. */
+  revokedElsewhere: Decision[] = [];
   /** The last failure per resource (cleared by the next success). */
   errors = new Map<Resource, string>();
   /** Reviews that were pending and were decided elsewhere since the last look, for a notice. */
@@ -36,6 +43,7 @@ export class DeskModel {
   /** Reviews this window is deciding right now: their resolved event is ours, not news. */
   private readonly decidingHere = new Set<string>();
   private readonly acknowledgingHere = new Set<string>();
+  private readonly revokingHere = new Set<string>();
   private readonly listeners = new Set<(changed: ReadonlySet<Resource | 'connection'>) => void>();
   private readonly inFlight = new Map<Resource, Promise<void>>();
   private readonly again = new Set<Resource>();
@@ -115,6 +123,14 @@ export class DeskModel {
       case 'changeHistory':
         this.changeHistory = sortHistory(await b.listChanges('acknowledged')).slice(0, CHANGE_HISTORY_SHOWN);
         return;
+      case 'decisions':
+        this.decisions = await b.listDecisions('standing');
+        return;
+      case 'decisionHistory': {
+        const [lapsed, revoked] = await Promise.all([b.listDecisions('lapsed'), b.listDecisions('revoked')]);
+        this.decisionHistory = sortEnded([...lapsed, ...revoked]).slice(0, DECISION_HISTORY_SHOWN);
+        return;
+      }
     }
   }
 
@@ -155,6 +171,23 @@ export class DeskModel {
         void this.load('pending');
         void this.load('decided');
         void this.load('screenings');
+        void this.load('decisions');
+        void this.load('decisionHistory');
+        break;
+      case 'decision.lapsed':
+      case 'decision.revoked':
+        if (isDecision(e.data)) {
+          const ended = e.data;
+          if (this.decisions.some((d) => d.id === ended.id)) {
+            this.decisions = this.decisions.filter((d) => d.id !== ended.id);
+            if (e.event === 'decision.revoked' && !this.revokingHere.has(ended.id)) this.revokedElsewhere.push(ended);
+            changed.add('decisions');
+          }
+          this.decisionHistory = sortEnded([ended, ...this.decisionHistory.filter((d) => d.id !== ended.id)]).slice(0, DECISION_HISTORY_SHOWN);
+          changed.add('decisionHistory');
+        }
+        void this.load('decisions');
+        void this.load('decisionHistory');
         break;
       case 'screening.completed':
         if (isScreening(e.data)) {
@@ -200,10 +233,10 @@ export class DeskModel {
   }
 
   /** Decide a review from this window; its own resolved event is then not reported as news. */
-  async decide(id: string, verdict: 'approve' | 'reject', by: string, note: string): Promise<Review> {
+  async decide(id: string, verdict: 'approve' | 'reject', by: string, note: string, block = false): Promise<Review> {
     this.decidingHere.add(id);
     try {
-      const done = await this.bridge.resolveReview(id, verdict, { by, note });
+      const done = await this.bridge.resolveReview(id, verdict, { by, note, ...(block ? { block: true } : {}) });
       this.applyLocalDecision(done);
       return done;
     } finally {
@@ -237,6 +270,34 @@ export class DeskModel {
       // Keep the mark a little: the event may arrive after the answer.
       if (this.acknowledgingHere.has(id)) setTimeout(() => this.acknowledgingHere.delete(id), 60_000);
     }
+  }
+
+  /** Revoke a standing decision from this window; its own revoked event is then not news. */
+  async revoke(id: string, by: string, note: string): Promise<Decision> {
+    this.revokingHere.add(id);
+    try {
+      const done = await this.bridge.revokeDecision(id, by, note);
+      this.decisions = this.decisions.filter((d) => d.id !== id);
+      this.decisionHistory = sortEnded([done, ...this.decisionHistory.filter((d) => d.id !== id)]).slice(0, DECISION_HISTORY_SHOWN);
+      this.emit(new Set(['decisions', 'decisionHistory']));
+      return done;
+    } finally {
+      setTimeout(() => this.revokingHere.delete(id), 60_000);
+    }
+  }
+
+  /** A fresh score for a carrier now (spends a lookup); the screening as it stands after a short wait. */
+  async recheck(carrier: RecheckInput): Promise<Screening> {
+    const s = await this.bridge.recheckCarrier(carrier);
+    void this.load('screenings');
+    void this.load('status');
+    return s;
+  }
+
+  takeRevokedElsewhere(): Decision[] {
+    const out = this.revokedElsewhere;
+    this.revokedElsewhere = [];
+    return out;
   }
 
   takeAcknowledgedElsewhere(): CarrierChange[] {
@@ -279,6 +340,15 @@ function sortChanges(changes: CarrierChange[]): CarrierChange[] {
 /** Latest acknowledgement first. */
 function sortHistory(changes: CarrierChange[]): CarrierChange[] {
   return [...changes].sort((a, b) => (b.acknowledged_at ?? '').localeCompare(a.acknowledged_at ?? '') || b.id.localeCompare(a.id));
+}
+
+/** Latest end first. */
+function sortEnded(decisions: Decision[]): Decision[] {
+  return [...decisions].sort((a, b) => (b.ended_at ?? '').localeCompare(a.ended_at ?? '') || b.id.localeCompare(a.id));
+}
+
+function isDecision(v: unknown): v is Decision {
+  return typeof v === 'object' && v !== null && (v as { object?: unknown }).object === 'decision' && typeof (v as { id?: unknown }).id === 'string';
 }
 
 function isReview(v: unknown): v is Review {

@@ -25,6 +25,10 @@ export class IpcBridge implements DeskBridge {
   listBlocks = (state: Parameters<DeskBridge['listBlocks']>[0]) => unwrap(this.api.listBlocks(state));
   blockCarrier = (input: Parameters<DeskBridge['blockCarrier']>[0]) => unwrap(this.api.blockCarrier(input));
   liftBlock = (carrier: string, by: string) => unwrap(this.api.liftBlock(carrier, by));
+  listDecisions = (state: Parameters<DeskBridge['listDecisions']>[0]) => unwrap(this.api.listDecisions(state));
+  revokeDecision = (id: string, by: string, note: string) => unwrap(this.api.revokeDecision(id, by, note));
+  recheckCarrier = (input: Parameters<DeskBridge['recheckCarrier']>[0]) => unwrap(this.api.recheckCarrier(input));
+  auditCsv = (from: string, to: string) => unwrap(this.api.auditCsv(from, to));
 
   onEvent(cb: (event: IntakeEvent) => void): () => void {
     return this.api.onEvent(cb);

@@ -1,4 +1,4 @@
-import type { CarrierChange, DailyUsage, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type { CarrierChange, DailyUsage, Decision, DecisionState, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 
 /**
  * What the dashboard needs from the worker, and nothing more. Two implementations:
@@ -20,6 +20,17 @@ export interface ReviewDecision {
   /** The dispatcher's name, as recorded on the review. */
   by: string;
   note: string;
+  /** Reject only: also put the carrier on the local do-not-use list, in the same step. */
+  block?: boolean;
+}
+
+export type DecisionListState = DecisionState | 'all';
+export const DECISION_LIST_STATES: readonly DecisionListState[] = ['standing', 'lapsed', 'revoked', 'all'];
+
+/** Screen a carrier again now, skipping the cache: exactly one of dot_number or mc_number. */
+export interface RecheckInput {
+  dot_number?: string;
+  mc_number?: string;
 }
 
 /** Which carrier changes to list: still to acknowledge, or the history. */
@@ -75,6 +86,14 @@ export interface DeskBridge {
   blockCarrier(input: BlockInput): Promise<LocalBlock>;
   /** Lift the active block of a carrier, by DOT or MC number. */
   liftBlock(carrier: string, by: string): Promise<LocalBlock>;
+  /** Standing carrier decisions (docs/decisions.md), newest first. */
+  listDecisions(state: DecisionListState): Promise<Decision[]>;
+  /** End a standing decision; IntakeError `decision_conflict` (409) when it no longer stands. */
+  revokeDecision(id: string, by: string, note: string): Promise<Decision>;
+  /** A fresh score from /v1 (spends a lookup); waits a few seconds for the result. */
+  recheckCarrier(input: RecheckInput): Promise<Screening>;
+  /** The audit CSV of screenings created in [from, to) (ISO dates), as text. */
+  auditCsv(from: string, to: string): Promise<string>;
   /** Live events; returns the unsubscribe function. */
   onEvent(cb: (event: IntakeEvent) => void): () => void;
   connectionState(): ConnectionState;

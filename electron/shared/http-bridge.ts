@@ -1,14 +1,17 @@
-import type { CarrierChange, DailyUsage, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type { CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import {
   BLOCK_LIST_STATES,
   CHANGE_STATES,
+  DECISION_LIST_STATES,
   IntakeError,
   type BlockInput,
   type BlockListState,
   type ChangeState,
   type ConnectionState,
+  type DecisionListState,
   type DeskBridge,
+  type RecheckInput,
   type ReviewDecision,
   type ReviewVerdict,
 } from './bridge.js';
@@ -99,7 +102,34 @@ export class HttpBridge implements DeskBridge {
     if (verdict !== 'approve' && verdict !== 'reject') throw new TypeError(`verdict must be approve or reject, got ${JSON.stringify(verdict)}`);
     if (typeof decision?.by !== 'string' || decision.by.trim() === '') throw new TypeError('by must be the dispatcher\'s name');
     const note = typeof decision.note === 'string' ? decision.note : '';
-    return this.request<Review>('POST', `/reviews/${encodeURIComponent(id)}/${verdict}`, { by: decision.by.trim(), note });
+    const block = verdict === 'reject' && decision.block === true ? { block: true } : {};
+    return this.request<Review>('POST', `/reviews/${encodeURIComponent(id)}/${verdict}`, { by: decision.by.trim(), note, ...block });
+  }
+
+  async listDecisions(state: DecisionListState): Promise<Decision[]> {
+    if (!DECISION_LIST_STATES.includes(state)) throw new TypeError(`state must be one of ${DECISION_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+    const list = await this.request<{ data: Decision[] }>('GET', `/decisions?state=${state}`);
+    return list.data;
+  }
+
+  revokeDecision(id: string, by: string, note: string): Promise<Decision> {
+    requireId(id, 'id');
+    const name = requireName(by, 'by');
+    return this.request<Decision>('POST', `/decisions/${encodeURIComponent(id)}/revoke`, { by: name, note: typeof note === 'string' ? note : '' });
+  }
+
+  recheckCarrier(input: RecheckInput): Promise<Screening> {
+    const dot = typeof input?.dot_number === 'string' ? input.dot_number.trim() : '';
+    const mc = typeof input?.mc_number === 'string' ? input.mc_number.trim() : '';
+    if ((dot === '') === (mc === '')) throw new TypeError('exactly one of dot_number or mc_number must be given');
+    // wait=10: the answer is usually the finished screening; a 202 (queued) is returned as it is.
+    return this.request<Screening>('POST', '/screenings?wait=10', { ...(dot ? { dot_number: dot } : { mc_number: mc }), refresh: true });
+  }
+
+  async auditCsv(from: string, to: string): Promise<string> {
+    for (const [v, param] of [[from, 'from'], [to, 'to']] as const)
+      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw new TypeError(`${param} must be an ISO 8601 date, got ${JSON.stringify(v)}`);
+    return this.request<string>('GET', `/audit.csv?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, undefined, 'text');
   }
 
   async listScreenings(limit: number): Promise<Screening[]> {
@@ -158,8 +188,8 @@ export class HttpBridge implements DeskBridge {
     return this.request<LocalBlock>('DELETE', `/blocks/${encodeURIComponent(carrier.trim())}`, { by: name });
   }
 
-  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
+  private async request<T>(method: string, path: string, body?: unknown, as: 'json' | 'text' = 'json'): Promise<T> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: as === 'json' ? 'application/json' : 'text/csv, application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
@@ -174,6 +204,7 @@ export class HttpBridge implements DeskBridge {
       throw new IntakeError(`worker unreachable at ${this.base}: ${errorText(err)}`, 0, 'unreachable');
     }
     const text = await res.text();
+    if (as === 'text' && res.ok) return text as T;
     let json: unknown;
     try {
       json = text === '' ? null : JSON.parse(text);

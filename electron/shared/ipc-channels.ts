@@ -1,11 +1,13 @@
-import type { CarrierChange, DailyUsage, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type { CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 import type {
   BlockInput,
   BlockListState,
   ChangeState,
   ConnectionState,
+  DecisionListState,
   DeskSettingsInput,
   DeskSettingsView,
+  RecheckInput,
   ReviewDecision,
   ReviewVerdict,
 } from './bridge.js';
@@ -25,6 +27,10 @@ export const IpcChannel = {
   listBlocks: 'desk:list-blocks',
   blockCarrier: 'desk:block-carrier',
   liftBlock: 'desk:lift-block',
+  listDecisions: 'desk:list-decisions',
+  revokeDecision: 'desk:revoke-decision',
+  recheckCarrier: 'desk:recheck-carrier',
+  auditCsv: 'desk:audit-csv',
   connectionState: 'desk:connection-state',
   settingsGet: 'desk:settings-get',
   settingsSave: 'desk:settings-save',
@@ -53,6 +59,10 @@ export interface DeskIpcApi {
   listBlocks(state: BlockListState): Promise<IpcResult<LocalBlock[]>>;
   blockCarrier(input: BlockInput): Promise<IpcResult<LocalBlock>>;
   liftBlock(carrier: string, by: string): Promise<IpcResult<LocalBlock>>;
+  listDecisions(state: DecisionListState): Promise<IpcResult<Decision[]>>;
+  revokeDecision(id: string, by: string, note: string): Promise<IpcResult<Decision>>;
+  recheckCarrier(input: RecheckInput): Promise<IpcResult<Screening>>;
+  auditCsv(from: string, to: string): Promise<IpcResult<string>>;
   connectionState(): Promise<ConnectionState>;
   onEvent(cb: (event: IntakeEvent) => void): () => void;
   onConnectionChange(cb: (state: ConnectionState) => void): () => void;

@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
     } else for (let i = 0; i < at; i++) await page.keyboard.press('j');
     await expect.poll(() => selectedText(page)).toContain(`DOT ${REVOKED}`);
 
-    const detail = page.locator('.ch-detail');
+    const detail = page.locator('.changes-detail');
     await expect.poll(() => detail.innerText()).toContain('T-4472');
     const text = await detail.innerText();
     for (const want of [

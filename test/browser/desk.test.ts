@@ -105,7 +105,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     // It arrives through the event stream: the page does not poll.
     const item = page.locator('.rv-item', { hasText: 'DOT 1000003' });
     await item.waitFor();
-    const detail = page.locator('.rv-detail-body');
+    const detail = page.locator('.desk-detail');
     await expect.poll(() => detail.innerText()).toContain('T-BROWSER-1');
     const text = await detail.innerText();
     for (const want of ['66', 'grade D', 'review', 'Manual review requested', 'MEDIUM', 'Safety & Roadside', 'crs-3.5-sandbox', 'fresh from /v1', 'MC1000003']) {
@@ -181,7 +181,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (l
     expect(screened.hold_reason).toBe('unknown_decision');
 
     await page.locator('.rv-item', { hasText: `DOT ${dot}` }).waitFor();
-    const detail = page.locator('.rv-detail-body');
+    const detail = page.locator('.desk-detail');
     await expect.poll(() => detail.innerText()).toContain('T-NEW-VALUES');
     const badge = page.locator('.sev-badge.unknown');
     await expect.poll(() => badge.count()).toBe(1);

@@ -20,6 +20,8 @@ interface DecisionRow {
   id: string;
   carrier_key: string;
   dot_number: string | null;
+  mc_number: string | null;
+  legal_name: string | null;
   review_id: string;
   decision: 'approved' | 'rejected';
   basis: string;
@@ -140,6 +142,8 @@ export class CarrierDecisions {
         id: newDecisionId(),
         carrier_key: key,
         dot_number: canonicalDot(score.carrier.dot_number),
+        mc_number: score.carrier.mc_number ?? null,
+        legal_name: score.carrier.legal_name ?? score.carrier.dba_name ?? null,
         review_id: primaryId,
         decision: state,
         basis: JSON.stringify(basisOf(score)),
@@ -206,8 +210,8 @@ function statements(db: Database) {
     lastEnded: db.prepare("SELECT * FROM decisions WHERE carrier_key = ? AND state = 'lapsed' ORDER BY ended_at DESC, rowid DESC LIMIT 1"),
     end: db.prepare("UPDATE decisions SET state = ?, ended_at = ?, ended_by = ?, end_reason = ? WHERE id = ? AND state = 'standing'"),
     insert: db.prepare(`
-      INSERT INTO decisions (id, carrier_key, dot_number, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state)
-      VALUES (@id, @carrier_key, @dot_number, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing')`),
+      INSERT INTO decisions (id, carrier_key, dot_number, mc_number, legal_name, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state)
+      VALUES (@id, @carrier_key, @dot_number, @mc_number, @legal_name, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing')`),
     get: db.prepare('SELECT * FROM decisions WHERE id = ?'),
     openReview: db.prepare(
       "SELECT id FROM reviews WHERE carrier_key = ? AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, rowid ASC LIMIT 1",
@@ -240,6 +244,8 @@ function decisionOf(d: DecisionRow): Decision {
     object: 'decision',
     ...refOf(d),
     dot_number: d.dot_number,
+    mc_number: d.mc_number,
+    legal_name: d.legal_name,
     state: d.state,
     basis: JSON.parse(d.basis) as Record<string, unknown>,
     ended_at: d.ended_at,

@@ -52,3 +52,9 @@ export const DECISIONS_MIGRATION_SQL = `
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
 `;
+
+/** Migration 6: the carrier's names as the decided score gave them, so a list of decisions reads without a join. */
+export const DECISION_NAMES_MIGRATION_SQL = `
+  ALTER TABLE decisions ADD COLUMN mc_number TEXT;
+  ALTER TABLE decisions ADD COLUMN legal_name TEXT;
+`;

@@ -135,6 +135,8 @@ export const DecisionSchema = Type.Object(
     id: Type.String(),
     review_id: Type.String(),
     dot_number: Nullable(Type.String()),
+    mc_number: Nullable(Type.String()),
+    legal_name: Nullable(Type.String({ description: "the carrier's name as the decided score gave it (legal, else DBA)" })),
     decision: Type.String({ description: 'approved or rejected' }),
     state: Type.String({ description: 'standing, lapsed or revoked' }),
     basis: Type.Object({}, { additionalProperties: true, description: 'decision, grade, needs_manual_review, knockout_codes, reason_checks' }),

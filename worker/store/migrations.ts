@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
-import { DECISIONS_MIGRATION_SQL } from '../decisions/schema.js';
+import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL } from '../decisions/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
 import { StoreError } from './store-error.js';
 
@@ -183,6 +183,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'callback outbox', sql: OUTBOX_MIGRATION_SQL },
   { version: 4, name: 'operator state', sql: OPERATOR_STATE_MIGRATION_SQL },
   { version: 5, name: 'standing carrier decisions', sql: DECISIONS_MIGRATION_SQL },
+  { version: 6, name: 'carrier names on decisions', sql: DECISION_NAMES_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -2,329 +2,107 @@ import type { CarrierChange, CarrierSnapshot } from '../../../shared/screening.j
 import { IntakeError } from '../../shared/bridge.js';
 import { changeCarrierIds, changeCarrierName, changeSummary, newKnockouts } from '../../shared/change-text.js';
 import type { DeskModel } from '../desk-model.js';
-import { loadDispatcherName, saveDispatcherName } from '../dispatcher-name.js';
-import { h, replaceChildren, type Child } from '../dom.js';
+import { h, type Child } from '../dom.js';
 import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
-import { stepSelection } from '../list-navigation.js';
+import { ListView } from '../list-view.js';
 import type { Toaster } from '../toaster.js';
 import { actionTerm, changeReasonTerm, decisionTerm, holdReasonTerm, type Term } from '../vocabulary.js';
 
 /**
  * Carrier changes (docs/watchlist.md): a carrier tendered in the last days that now screens
  * differently. Each shows who, why, before → after and the loads that used it; a dispatcher
- * acknowledges it under their name. Keyboard first like the review desk: j/k move, a starts
- * acknowledging (the name field takes focus when empty), Enter confirms, Esc cancels.
+ * acknowledges it under their name. Acknowledged ones can be read in the history.
  */
 
-type Mode = 'idle' | 'ack';
-
-export class ChangesView {
-  readonly root: HTMLElement;
-  private readonly listEl = h('ol', { class: 'ch-list', attrs: { role: 'listbox', 'aria-label': 'Carrier changes to acknowledge' } });
-  private readonly historyEl = h('ol', { class: 'ch-history' });
-  private readonly detailEl = h('div', { class: 'ch-detail' });
-  private readonly countEl = h('span', { class: 'count' });
-  private readonly nameInput: HTMLInputElement;
-  private readonly panel: HTMLElement;
-  private readonly modeLine = h('div', { class: 'dp-mode' });
-  private readonly formError = h('div', { class: 'dp-error', attrs: { role: 'alert' } });
-  private readonly ackBtn: HTMLButtonElement;
-  private readonly confirmBtn: HTMLButtonElement;
-  private readonly cancelBtn: HTMLButtonElement;
-
-  private selectedId: string | null = null;
-  /** The selection was picked from the history on purpose: keep it there. */
-  private fromHistory = false;
-  private lastIndex = 0;
-  private mode: Mode = 'idle';
-  private busy = false;
-
-  constructor(
-    private readonly model: DeskModel,
-    private readonly toast: Toaster,
-  ) {
-    this.nameInput = h('input', {
-      class: 'dp-name',
-      attrs: { id: 'ack-name', type: 'text', autocomplete: 'name', placeholder: 'Your name', maxlength: 80 },
-      on: {
-        change: () => saveDispatcherName(this.nameInput.value),
-        // The question names who is acknowledging: keep it in step with the typing.
-        input: () => this.mode === 'ack' && this.renderPanel(),
-      },
-    });
-    this.nameInput.value = loadDispatcherName();
-    this.ackBtn = h('button', { class: 'btn btn-ack', attrs: { type: 'button', id: 'ack-start' }, on: { click: () => this.start() } }, 'Acknowledge', h('kbd', null, 'A'));
-    this.confirmBtn = h('button', { class: 'btn btn-confirm', attrs: { type: 'button' }, on: { click: () => void this.confirm() } }, 'Confirm', h('kbd', null, 'Enter'));
-    this.cancelBtn = h('button', { class: 'btn btn-cancel', attrs: { type: 'button' }, on: { click: () => this.cancel() } }, 'Cancel', h('kbd', null, 'Esc'));
-    this.panel = h(
-      'form',
-      { class: 'ack-panel', attrs: { 'aria-label': 'Acknowledge' }, on: { submit: (e) => e.preventDefault() } },
-      this.modeLine,
-      h('div', { class: 'ack-fields' }, h('label', { class: 'dp-label' }, 'Dispatcher', this.nameInput)),
-      this.formError,
-      h('div', { class: 'dp-buttons' }, this.ackBtn, this.confirmBtn, this.cancelBtn),
-    );
-    this.root = h(
-      'section',
-      { class: 'view view-changes', attrs: { 'aria-label': 'Carrier changes' } },
-      h(
-        'aside',
-        { class: 'rv-side' },
-        h('h2', { class: 'side-title' }, 'Carrier changes ', this.countEl),
-        h('p', { class: 'side-note' }, 'Carriers tendered in the last days that screen differently now.'),
-        this.listEl,
-        h('h3', { class: 'side-sub' }, 'Acknowledged'),
-        this.historyEl,
-        h('p', { class: 'keys-hint' }, h('kbd', null, 'j'), h('kbd', null, 'k'), ' move · ', h('kbd', null, 'a'), ' acknowledge · ', h('kbd', null, 'Enter'), ' confirm · ', h('kbd', null, 'Esc'), ' cancel'),
-      ),
-      h('div', { class: 'rv-detail' }, this.detailEl, this.panel),
-    );
-    this.render();
-  }
-
-  /** The change on screen: a new one, or one from the history (read only). */
-  selected(): CarrierChange | null {
-    return this.model.changes.find((c) => c.id === this.selectedId) ?? this.model.changeHistory.find((c) => c.id === this.selectedId) ?? null;
-  }
-
-  select(id: string): void {
-    if (this.selectedId === id) return;
-    if (this.mode !== 'idle') this.cancel();
-    this.selectedId = id;
-    this.fromHistory = !this.model.changes.some((c) => c.id === id);
-    this.render();
-  }
-
-  /** The view is shown: take up a name typed in another view meanwhile. */
-  onShow(): void {
-    if (document.activeElement !== this.nameInput) this.nameInput.value = loadDispatcherName() || this.nameInput.value;
-    this.render();
-  }
-
-  render(): void {
-    for (const gone of this.model.takeAcknowledgedElsewhere()) {
-      const ack = this.model.changeHistory.find((c) => c.id === gone.id) ?? gone;
-      const who = ack.acknowledged_by ? ` by ${ack.acknowledged_by}` : '';
-      this.toast.show(`${changeCarrierName(gone)} (${changeSummary(gone)}) was acknowledged${who} elsewhere`, 'info');
-    }
-    const list = this.model.changes;
-    const inList = list.some((c) => c.id === this.selectedId);
-    if (!inList && !(this.fromHistory && this.selected())) {
-      if (this.mode !== 'idle') this.cancel(); // acknowledged (here or elsewhere) while on screen
-      // Keep the place in the list: take the one that moved into the old position. When the
-      // list is empty keep the id: the one just acknowledged shows once the history has it.
-      const next = list[Math.min(this.lastIndex, list.length - 1)];
-      if (next) {
-        this.selectedId = next.id;
-        this.fromHistory = false;
-      }
-    }
-    const i = list.findIndex((c) => c.id === this.selectedId);
-    if (i !== -1) this.lastIndex = i;
-    this.countEl.textContent = String(list.length);
-    this.renderList();
-    this.renderHistory();
-    this.renderDetail();
-    this.renderPanel();
-  }
-
-  private renderList(): void {
-    const list = this.model.changes;
-    if (list.length === 0) {
-      const err = this.model.errors.get('changes');
-      replaceChildren(
-        this.listEl,
-        h('li', { class: 'rv-empty' }, err ? `Could not load changes: ${err}` : 'No changes to acknowledge. A watched carrier that changes appears here, live.'),
-      );
-      return;
-    }
-    replaceChildren(
-      this.listEl,
-      ...list.map((c) => {
-        const selected = c.id === this.selectedId;
+export function changesView(model: DeskModel, toast: Toaster): ListView<CarrierChange> {
+  return new ListView<CarrierChange>(
+    {
+      view: 'changes',
+      label: 'Carrier changes',
+      title: 'Carrier changes',
+      sideNote: 'Carriers tendered in the last days that screen differently now.',
+      list: { class: 'ch-list', label: 'Carrier changes to acknowledge' },
+      historyTitle: 'Acknowledged',
+      historyClass: 'ch-history',
+      historySelectable: true,
+      panel: { class: 'ack-panel', label: 'Acknowledge', nameId: 'ack-name' },
+      actions: [
+        {
+          mode: 'ack',
+          label: 'Acknowledge',
+          key: 'a',
+          buttonClass: 'btn-ack',
+          buttonId: 'ack-start',
+          question: (c, by) => `Acknowledge ${changeCarrierName(c)} (${changeSummary(c)}) as ${by}?`,
+        },
+      ],
+      items: () => model.changes,
+      history: () => model.changeHistory,
+      row: (c) => {
         const after = actionTerm(c.after.action);
-        return h(
-          'li',
-          {
-            class: `ch-item ch-to-${after.tone}${selected ? ' selected' : ''}`,
-            attrs: { role: 'option', 'aria-selected': selected ? 'true' : 'false', tabindex: -1 },
-            dataset: { changeId: c.id },
-            on: { click: () => this.select(c.id) },
-          },
-          h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name' }, changeCarrierName(c)), chip(after)),
-          h('div', { class: 'rv-line2' }, changeCarrierIds(c) || '—'),
-          h(
-            'div',
-            { class: 'rv-line3' },
-            h('span', { class: 'ch-summary' }, changeSummary(c)),
-            h('span', { class: 'rv-age', attrs: { title: fmtUtc(c.detected_at) } }, fmtAge(c.detected_at)),
-          ),
-          c.tenders.length > 0 ? h('div', { class: 'ch-loads' }, `${c.tenders.length} ${c.tenders.length === 1 ? 'tender' : 'tenders'} used it`) : null,
-        );
-      }),
-    );
-    this.listEl.querySelector('.selected')?.scrollIntoView({ block: 'nearest' });
-  }
-
-  private renderHistory(): void {
-    const done = this.model.changeHistory;
-    if (done.length === 0) {
-      const err = this.model.errors.get('changeHistory');
-      replaceChildren(this.historyEl, h('li', { class: 'rv-empty' }, err ? `Could not load the history: ${err}` : 'Nothing acknowledged yet.'));
-      return;
-    }
-    replaceChildren(
-      this.historyEl,
-      ...done.map((c) =>
-        h(
-          'li',
-          {
-            class: `rv-done ch-done${c.id === this.selectedId ? ' selected' : ''}`,
-            dataset: { changeId: c.id },
-            on: { click: () => this.select(c.id) },
-          },
+        return {
+          class: `ch-item ch-to-${after.tone}`,
+          dataset: { changeId: c.id },
+          children: [
+            h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name' }, changeCarrierName(c)), chip(after)),
+            h('div', { class: 'rv-line2' }, changeCarrierIds(c) || '—'),
+            h(
+              'div',
+              { class: 'rv-line3' },
+              h('span', { class: 'ch-summary' }, changeSummary(c)),
+              h('span', { class: 'rv-age', attrs: { title: fmtUtc(c.detected_at) } }, fmtAge(c.detected_at)),
+            ),
+            c.tenders.length > 0 ? h('div', { class: 'ch-loads' }, `${c.tenders.length} ${c.tenders.length === 1 ? 'tender' : 'tenders'} used it`) : null,
+          ],
+        };
+      },
+      historyRow: (c) => ({
+        class: 'rv-done ch-done',
+        dataset: { changeId: c.id },
+        children: [
           chip(actionTerm(c.after.action)),
           h('span', { class: 'rv-done-name' }, `${changeCarrierName(c)} · ${changeSummary(c)}`),
           h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(c.acknowledged_at) } }, `${c.acknowledged_by ?? '?'} · ${fmtAge(c.acknowledged_at)}`),
-        ),
-      ),
-    );
-  }
-
-  private renderDetail(): void {
-    const c = this.selected();
-    if (!c) {
-      replaceChildren(
-        this.detailEl,
+        ],
+      }),
+      emptyList: () => {
+        const err = model.errors.get('changes');
+        return err ? `Could not load changes: ${err}` : 'No changes to acknowledge. A watched carrier that changes appears here, live.';
+      },
+      emptyHistory: () => {
+        const err = model.errors.get('changeHistory');
+        return err ? `Could not load the history: ${err}` : 'Nothing acknowledged yet.';
+      },
+      emptyDetail: () => [
         h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier changes.'), h('p', null, 'Tendered carriers are re-screened daily; a change in decision, action, knockouts or grade lands here.')),
-      );
-      return;
-    }
-    replaceChildren(this.detailEl, ...changeDetail(c));
-  }
-
-  private renderPanel(): void {
-    const c = this.selected();
-    const open = c !== null && c.state === 'new' && this.model.changes.some((x) => x.id === c.id);
-    this.panel.className = `ack-panel mode-${this.mode}${open ? '' : ' disabled'}`;
-    this.ackBtn.hidden = this.mode !== 'idle';
-    this.confirmBtn.hidden = this.mode === 'idle';
-    this.cancelBtn.hidden = this.mode === 'idle';
-    this.ackBtn.disabled = !open || this.busy;
-    this.confirmBtn.disabled = this.busy;
-    if (this.mode === 'ack' && c) {
-      const step = this.nameInput.value.trim() === '' ? 'Type your name; Enter confirms, Esc cancels.' : 'Enter confirms, Esc cancels.';
-      this.modeLine.textContent = `Acknowledge ${changeCarrierName(c)} (${changeSummary(c)}) as ${this.nameInput.value.trim() || '…'}? ${step}`;
-    } else if (c && !open) {
-      this.modeLine.textContent = c.acknowledged_by
-        ? `Acknowledged by ${c.acknowledged_by} ${fmtAge(c.acknowledged_at)} (${fmtLocal(c.acknowledged_at)}).`
-        : 'Acknowledged.';
-    } else {
-      this.modeLine.textContent = c
-        ? 'Seen it and dealt with the loads? Acknowledge records your name and moves it to the history.'
-        : 'Nothing to acknowledge.';
-    }
-  }
-
-  // ---- keyboard and acknowledging ----
-
-  /** Keys for this view; true when handled. */
-  handleKey(e: KeyboardEvent): boolean {
-    if (e.ctrlKey || e.metaKey || e.altKey) return false;
-    const t = e.target as HTMLElement | null;
-    const inField = t !== null && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA');
-    if (e.key === 'Escape') {
-      if (this.mode !== 'idle') this.cancel();
-      else if (inField) t.blur();
-      else return false;
-      return true;
-    }
-    if (e.key === 'Enter' && !e.shiftKey) {
-      if (inField && t !== this.nameInput) return false;
-      if (inField) saveDispatcherName(this.nameInput.value);
-      if (this.mode === 'ack') void this.confirm();
-      else if (inField) t.blur();
-      else return false;
-      return true;
-    }
-    if (inField) return false;
-    switch (e.key) {
-      case 'j':
-      case 'ArrowDown':
-        this.move(1);
-        return true;
-      case 'k':
-      case 'ArrowUp':
-        this.move(-1);
-        return true;
-      case 'a':
-        this.start();
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  private move(step: number): void {
-    const next = stepSelection(this.model.changes, this.selectedId, step);
-    if (next) this.select(next.id);
-  }
-
-  start(): void {
-    const c = this.selected();
-    if (!c) {
-      this.toast.show('Nothing to acknowledge: no carrier changes.', 'info');
-      return;
-    }
-    if (!this.model.changes.some((x) => x.id === c.id)) {
-      this.toast.show(`Already acknowledged${c.acknowledged_by ? ` by ${c.acknowledged_by}` : ''}.`, 'info');
-      return;
-    }
-    this.mode = 'ack';
-    this.formError.textContent = '';
-    this.renderPanel();
-    if (this.nameInput.value.trim() === '') this.nameInput.focus();
-    else (document.activeElement as HTMLElement | null)?.blur();
-  }
-
-  cancel(): void {
-    this.mode = 'idle';
-    this.formError.textContent = '';
-    this.renderPanel();
-    (document.activeElement as HTMLElement | null)?.blur();
-  }
-
-  private async confirm(): Promise<void> {
-    const c = this.selected();
-    if (!c || this.mode === 'idle' || this.busy) return;
-    const by = this.nameInput.value.trim();
-    if (by === '') {
-      this.formError.textContent = 'Enter your name first: it is recorded with the acknowledgement.';
-      this.nameInput.focus();
-      return;
-    }
-    saveDispatcherName(by);
-    this.busy = true;
-    this.renderPanel();
-    try {
-      await this.model.acknowledge(c.id, by);
-      this.mode = 'idle';
-      this.toast.show(`Acknowledged: ${changeCarrierName(c)} (${changeSummary(c)}). Recorded for ${by}.`, 'ok');
-      (document.activeElement as HTMLElement | null)?.blur();
-    } catch (err) {
-      if (err instanceof IntakeError && err.code === 'change_conflict') {
-        this.mode = 'idle';
-        await Promise.all([this.model.load('changes'), this.model.load('changeHistory')]);
-        const who = this.model.changeHistory.find((x) => x.id === c.id)?.acknowledged_by;
-        this.toast.show(`${changeCarrierName(c)}: someone else acknowledged this change already${who ? ` (${who})` : ''}. The list is refreshed.`, 'info');
-      } else {
-        this.formError.textContent = `Not recorded: ${err instanceof Error ? err.message : String(err)}`;
-      }
-    } finally {
-      this.busy = false;
-      this.render();
-    }
-  }
+      ],
+      detail: (c) => changeDetail(c),
+      idleLine: (c, open) => {
+        if (!c) return 'Nothing to acknowledge.';
+        if (!open) return c.acknowledged_by ? `Acknowledged by ${c.acknowledged_by} ${fmtAge(c.acknowledged_at)} (${fmtLocal(c.acknowledged_at)}).` : 'Acknowledged.';
+        return 'Seen it and dealt with the loads? Acknowledge records your name and moves it to the history.';
+      },
+      nothingToAct: 'Nothing to acknowledge: no carrier changes.',
+      alreadyDone: (c) => `Already acknowledged${c.acknowledged_by ? ` by ${c.acknowledged_by}` : ''}.`,
+      recordName: 'the acknowledgement',
+      perform: async (_mode, c, by) => {
+        await model.acknowledge(c.id, by);
+        return `Acknowledged: ${changeCarrierName(c)} (${changeSummary(c)}). Recorded for ${by}.`;
+      },
+      conflict: async (err, c) => {
+        if (!(err instanceof IntakeError && err.code === 'change_conflict')) return null;
+        await Promise.all([model.load('changes'), model.load('changeHistory')]);
+        const who = model.changeHistory.find((x) => x.id === c.id)?.acknowledged_by;
+        return `${changeCarrierName(c)}: someone else acknowledged this change already${who ? ` (${who})` : ''}. The list is refreshed.`;
+      },
+      doneElsewhere: () =>
+        model.takeAcknowledgedElsewhere().map((gone) => {
+          const ack = model.changeHistory.find((c) => c.id === gone.id) ?? gone;
+          return `${changeCarrierName(gone)} (${changeSummary(gone)}) was acknowledged${ack.acknowledged_by ? ` by ${ack.acknowledged_by}` : ''} elsewhere`;
+        }),
+    },
+    toast,
+  );
 }
 
 // ---- pieces ----

@@ -1,19 +1,18 @@
 import type { Review, Screening } from '../../../shared/screening.js';
 import type { SvcScore } from '../../../shared/svc-contract.js';
-import { IntakeError, type ReviewVerdict } from '../../shared/bridge.js';
+import { IntakeError } from '../../shared/bridge.js';
 import { carrierNames, idLine } from '../carrier-facts.js';
 import type { DeskModel } from '../desk-model.js';
-import { loadDispatcherName, saveDispatcherName } from '../dispatcher-name.js';
-import { h, replaceChildren, type Child } from '../dom.js';
+import { h, type Child } from '../dom.js';
 import { fmtAge, fmtLocal, fmtPercent, fmtUtc } from '../format.js';
-import { stepSelection } from '../list-navigation.js';
+import { ListView, chipOf } from '../list-view.js';
 import type { Toaster } from '../toaster.js';
 import { decisionTerm, flagTerm, holdReasonTerm, severityTerm, sortReasons, sourceTerm, type Term } from '../vocabulary.js';
 
 /**
- * The review desk: every held screening with what a dispatcher needs to decide, and the
- * decision itself. Keyboard first: j/k move, a/r start approve/reject (the note field takes
- * focus), Enter confirms, Esc cancels. The note and name fields survive live updates.
+ * The review desk: one card per carrier held for a person, with every tender waiting on it and
+ * what a dispatcher needs to decide; approve or reject settles them all (docs/decisions.md).
+ * "Re-check now" asks /v1 for a fresh score (one lookup).
  */
 
 /** Fields of the score object this view shows; any other field is listed under "Other fields". */
@@ -22,309 +21,121 @@ const KNOWN_SCORE_FIELDS = new Set([
   'reasons', 'checks', 'flags', 'data_confidence', 'model_version', 'calculated_at',
 ]);
 
-type Mode = 'idle' | ReviewVerdict;
+export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Review> {
+  const blockBox = h('input', { attrs: { type: 'checkbox', id: 'reject-block' } });
+  const blockLine = h(
+    'label',
+    { class: 'dp-extra', dataset: { mode: 'reject' } },
+    blockBox,
+    ' Also put the carrier on the do-not-use list (every later screening is blocked until someone lifts it)',
+  );
+  const rechecking = new Set<string>();
 
-export class ReviewDeskView {
-  readonly root: HTMLElement;
-  private readonly listEl = h('ol', { class: 'rv-list', attrs: { role: 'listbox', 'aria-label': 'Carriers waiting for review' } });
-  private readonly decidedEl = h('ol', { class: 'rv-decided' });
-  private readonly detailEl = h('div', { class: 'rv-detail-body' });
-  private readonly countEl = h('span', { class: 'count' });
-  private readonly nameInput: HTMLInputElement;
-  private readonly noteInput: HTMLTextAreaElement;
-  private readonly panel: HTMLElement;
-  private readonly modeLine = h('div', { class: 'dp-mode' });
-  private readonly formError = h('div', { class: 'dp-error', attrs: { role: 'alert' } });
-  private readonly approveBtn: HTMLButtonElement;
-  private readonly rejectBtn: HTMLButtonElement;
-  private readonly confirmBtn: HTMLButtonElement;
-  private readonly cancelBtn: HTMLButtonElement;
-
-  private selectedId: string | null = null;
-  private mode: Mode = 'idle';
-  private busy = false;
-
-  constructor(
-    private readonly model: DeskModel,
-    private readonly toast: Toaster,
-  ) {
-    this.nameInput = h('input', {
-      class: 'dp-name',
-      attrs: { id: 'dispatcher-name', type: 'text', autocomplete: 'name', placeholder: 'Your name', maxlength: 80 },
-      on: { change: () => this.saveName() },
-    });
-    this.nameInput.value = loadDispatcherName();
-    this.noteInput = h('textarea', {
-      class: 'dp-note',
-      attrs: { id: 'decision-note', rows: 2, placeholder: 'Note for the record (why you approve or reject)', maxlength: 2000 },
-    });
-    this.approveBtn = h('button', { class: 'btn btn-approve', attrs: { type: 'button' }, on: { click: () => this.start('approve') } }, 'Approve', h('kbd', null, 'A'));
-    this.rejectBtn = h('button', { class: 'btn btn-reject', attrs: { type: 'button' }, on: { click: () => this.start('reject') } }, 'Reject', h('kbd', null, 'R'));
-    this.confirmBtn = h('button', { class: 'btn btn-confirm', attrs: { type: 'button' }, on: { click: () => void this.confirm() } }, 'Confirm', h('kbd', null, 'Enter'));
-    this.cancelBtn = h('button', { class: 'btn btn-cancel', attrs: { type: 'button' }, on: { click: () => this.cancel() } }, 'Cancel', h('kbd', null, 'Esc'));
-
-    this.panel = h(
-      'form',
-      { class: 'decision-panel', attrs: { 'aria-label': 'Decision' }, on: { submit: (e) => e.preventDefault() } },
-      this.modeLine,
-      h(
-        'div',
-        { class: 'dp-fields' },
-        h('label', { class: 'dp-label' }, 'Dispatcher', this.nameInput),
-        h('label', { class: 'dp-label dp-label-note' }, 'Note', this.noteInput),
-      ),
-      this.formError,
-      h('div', { class: 'dp-buttons' }, this.approveBtn, this.rejectBtn, this.confirmBtn, this.cancelBtn),
-    );
-
-    this.root = h(
-      'section',
-      { class: 'view view-desk', attrs: { 'aria-label': 'Review desk' } },
-      h(
-        'aside',
-        { class: 'rv-side' },
-        h('h2', { class: 'side-title' }, 'Waiting for review ', this.countEl),
-        this.listEl,
-        h('h3', { class: 'side-sub' }, 'Recently decided'),
-        this.decidedEl,
-        h('p', { class: 'keys-hint' }, h('kbd', null, 'j'), h('kbd', null, 'k'), ' move · ', h('kbd', null, 'a'), ' approve · ', h('kbd', null, 'r'), ' reject · ', h('kbd', null, 'Enter'), ' confirm · ', h('kbd', null, 'Esc'), ' cancel'),
-      ),
-      h('div', { class: 'rv-detail' }, this.detailEl, this.panel),
-    );
-    this.render();
-  }
-
-  /** The review on screen, if any. */
-  selected(): Review | null {
-    return this.model.pending.find((r) => r.id === this.selectedId) ?? null;
-  }
-
-  select(id: string): void {
-    if (this.selectedId === id) return;
-    if (this.mode !== 'idle') this.cancel();
-    this.selectedId = id;
-    this.render();
-  }
-
-  render(): void {
-    for (const gone of this.model.takeResolvedElsewhere()) {
-      const who = gone.decided_by ? ` by ${gone.decided_by}` : '';
-      this.toast.show(`${carrierNames(gone.screening).name} was ${gone.state}${who} elsewhere`, 'info');
+  async function recheck(r: Review): Promise<void> {
+    const s = r.screening;
+    const n = carrierNames(s);
+    const carrier = n.dot ? { dot_number: n.dot } : n.mc ? { mc_number: n.mc } : null;
+    if (!carrier || rechecking.has(r.id)) return;
+    rechecking.add(r.id);
+    view.render();
+    toast.show(`Re-checking ${n.name}: asking the scoring service (one lookup)…`, 'info');
+    try {
+      const fresh = await model.recheck(carrier);
+      const sc = fresh.score;
+      const what = sc ? `${sc.score} · grade ${sc.grade} · ${sc.decision}` : fresh.error ? `no score (${fresh.error.code})` : 'still queued';
+      const same = sc && s.score && sc.score === s.score.score && sc.grade === s.score.grade && sc.decision === s.score.decision;
+      toast.show(`${n.name} re-checked: ${what}${sc ? (same ? ' (unchanged)' : ` (was ${s.score ? `${s.score.score} · ${s.score.grade}` : 'no score'})`) : ''}.`, same ? 'info' : 'ok');
+    } catch (err) {
+      toast.show(`Re-check failed: ${err instanceof Error ? err.message : String(err)}`, 'bad');
+    } finally {
+      rechecking.delete(r.id);
+      view.render();
     }
-    const pending = this.model.pending;
-    if (!pending.some((r) => r.id === this.selectedId)) {
-      if (this.mode !== 'idle') this.cancel();
-      // Keep the place in the list: take the one that moved into the old position.
-      this.selectedId = pending[Math.min(this.lastIndex, pending.length - 1)]?.id ?? null;
-    }
-    this.lastIndex = Math.max(0, pending.findIndex((r) => r.id === this.selectedId));
-    this.countEl.textContent = String(pending.length);
-    this.renderList();
-    this.renderDecided();
-    this.renderDetail();
-    this.renderPanel();
   }
-  private lastIndex = 0;
 
-  private renderList(): void {
-    const pending = this.model.pending;
-    if (pending.length === 0) {
-      const err = this.model.errors.get('pending');
-      replaceChildren(this.listEl, h('li', { class: 'rv-empty' }, err ? `Could not load reviews: ${err}` : 'Nothing waiting. New holds appear here as they happen.'));
-      return;
-    }
-    replaceChildren(
-      this.listEl,
-      ...pending.map((r) => {
+  const view: ListView<Review> = new ListView<Review>(
+    {
+      view: 'desk',
+      label: 'Review desk',
+      title: 'Waiting for review',
+      list: { class: 'rv-list', label: 'Carriers waiting for review' },
+      historyTitle: 'Recently decided',
+      historyClass: 'rv-decided',
+      historySelectable: false,
+      panel: { class: 'decision-panel', label: 'Decision', nameId: 'dispatcher-name' },
+      note: { id: 'decision-note', placeholder: 'Note for the record (why you approve or reject)' },
+      actions: [
+        { mode: 'approve', label: 'Approve', key: 'a', buttonClass: 'btn-approve', question: (r) => `Approve ${carrierNames(r.screening).name} (${idLine(r.screening)})${tendersText(r)}?` },
+        { mode: 'reject', label: 'Reject', key: 'r', buttonClass: 'btn-reject', question: (r) => `Reject ${carrierNames(r.screening).name} (${idLine(r.screening)})${tendersText(r)}?` },
+      ],
+      modeExtras: [blockLine],
+      items: () => model.pending,
+      history: () => model.decided,
+      row: (r) => {
         const s = r.screening;
-        const n = carrierNames(s);
-        const held = holdReasonTerm(r.hold_reason);
-        const selected = r.id === this.selectedId;
-        return h(
-          'li',
-          {
-            class: `rv-item${selected ? ' selected' : ''}`,
-            attrs: { role: 'option', 'aria-selected': selected ? 'true' : 'false', tabindex: -1 },
-            dataset: { reviewId: r.id },
-            on: { click: () => this.select(r.id) },
-          },
-          h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name' }, n.name), scorePill(s.score)),
-          h('div', { class: 'rv-line2' }, idLine(s) || '—'),
-          h('div', { class: 'rv-line3' }, chip(held), h('span', { class: 'rv-age', attrs: { title: fmtUtc(r.created_at) } }, `waiting ${fmtAge(r.created_at).replace(' ago', '')}`)),
-        );
-      }),
-    );
-    this.listEl.querySelector('.selected')?.scrollIntoView({ block: 'nearest' });
-  }
-
-  private renderDecided(): void {
-    const decided = this.model.decided;
-    if (decided.length === 0) {
-      replaceChildren(this.decidedEl, h('li', { class: 'rv-empty' }, 'No decisions yet.'));
-      return;
-    }
-    replaceChildren(
-      this.decidedEl,
-      ...decided.map((r) =>
-        h(
-          'li',
-          { class: `rv-done rv-done-${r.state}`, dataset: { reviewId: r.id } },
+        const waiting = r.tenders?.length ?? 1;
+        return {
+          class: 'rv-item',
+          dataset: { reviewId: r.id },
+          children: [
+            h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name' }, carrierNames(s).name), scorePill(s.score)),
+            h('div', { class: 'rv-line2' }, idLine(s) || '—'),
+            h(
+              'div',
+              { class: 'rv-line3' },
+              chipOf(holdReasonTerm(r.hold_reason)),
+              waiting > 1 ? h('span', { class: 'chip tone-warn rv-tenders' }, `${waiting} tenders`) : null,
+              r.previous_decision ? h('span', { class: 'chip tone-muted', attrs: { title: 'decided before; the score changed since' } }, 'reopened') : null,
+              h('span', { class: 'rv-age', attrs: { title: fmtUtc(r.created_at) } }, `waiting ${fmtAge(r.created_at).replace(' ago', '')}`),
+            ),
+          ],
+        };
+      },
+      historyRow: (r) => ({
+        class: `rv-done rv-done-${r.state}`,
+        dataset: { reviewId: r.id },
+        children: [
           h('span', { class: `badge tone-${r.state === 'approved' ? 'ok' : 'bad'}` }, r.state),
           h('span', { class: 'rv-done-name' }, carrierNames(r.screening).name),
           h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(r.decided_at) } }, `${r.decided_by ?? '?'} · ${fmtAge(r.decided_at)}`),
-        ),
-      ),
-    );
-  }
+        ],
+      }),
+      emptyList: () => {
+        const err = model.errors.get('pending');
+        return err ? `Could not load reviews: ${err}` : 'Nothing waiting. New holds appear here as they happen.';
+      },
+      emptyHistory: () => 'No decisions yet.',
+      emptyDetail: () => [h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier on hold.'), h('p', null, 'Screenings that need a person land here, live.'))],
+      detail: (r) => screeningDetail(r, r.screening, { recheck: () => void recheck(r), rechecking: rechecking.has(r.id) }),
+      idleLine: (r) => (r ? 'Decide: Approve books the carrier, Reject blocks it. The decision stands for later tenders while the score does not change.' : 'Nothing to decide.'),
+      nothingToAct: 'Nothing to decide: no carrier is on hold.',
+      alreadyDone: (r) => `${carrierNames(r.screening).name} is already decided.`,
+      recordName: 'the decision',
+      perform: async (mode, r, by, note) => {
+        const verdict = mode === 'approve' ? 'approve' : 'reject';
+        const block = verdict === 'reject' && blockBox.checked;
+        await model.decide(r.id, verdict, by, note, block);
+        blockBox.checked = false;
+        const n = carrierNames(r.screening).name;
+        return `${verdict === 'approve' ? 'Approved' : 'Rejected'}: ${n}${block ? ' (on the do-not-use list)' : ''}. Recorded for ${by}.`;
+      },
+      conflict: async (err, r) => {
+        if (!(err instanceof IntakeError && err.code === 'review_conflict')) return null;
+        void model.load('pending');
+        void model.load('decided');
+        return `${carrierNames(r.screening).name} was already decided by someone else.`;
+      },
+      doneElsewhere: () =>
+        model.takeResolvedElsewhere().map((gone) => `${carrierNames(gone.screening).name} was ${gone.state}${gone.decided_by ? ` by ${gone.decided_by}` : ''} elsewhere`),
+    },
+    toast,
+  );
+  return view;
+}
 
-  private renderDetail(): void {
-    const r = this.selected();
-    if (!r) {
-      replaceChildren(this.detailEl, h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier on hold.'), h('p', null, 'Screenings that need a person land here, live.')));
-      return;
-    }
-    replaceChildren(this.detailEl, ...screeningDetail(r, r.screening));
-  }
-
-  private renderPanel(): void {
-    const r = this.selected();
-    const has = r !== null;
-    this.panel.className = `decision-panel mode-${this.mode}${has ? '' : ' disabled'}`;
-    this.approveBtn.hidden = this.mode !== 'idle';
-    this.rejectBtn.hidden = this.mode !== 'idle';
-    this.confirmBtn.hidden = this.mode === 'idle';
-    this.cancelBtn.hidden = this.mode === 'idle';
-    this.approveBtn.disabled = !has || this.busy;
-    this.rejectBtn.disabled = !has || this.busy;
-    this.confirmBtn.disabled = this.busy;
-    this.noteInput.disabled = !has;
-    if (this.mode === 'idle') {
-      this.modeLine.textContent = has ? 'Decide: Approve books the carrier, Reject blocks it.' : 'Nothing to decide.';
-    } else if (r) {
-      const verb = this.mode === 'approve' ? 'Approve' : 'Reject';
-      const step = this.nameInput.value.trim() === '' ? 'Type your name, Enter, then a note; Enter confirms, Esc cancels.' : 'Add a note; Enter confirms, Esc cancels.';
-      this.modeLine.textContent = `${verb} ${carrierNames(r.screening).name} (${idLine(r.screening)})? ${step}`;
-    }
-  }
-
-  // ---- keyboard and decisions ----
-
-  /** Keys for this view; true when handled. */
-  handleKey(e: KeyboardEvent): boolean {
-    if (e.ctrlKey || e.metaKey || e.altKey) return false;
-    const t = e.target as HTMLElement | null;
-    const inField = t !== null && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA');
-    if (e.key === 'Escape') {
-      if (this.mode !== 'idle') this.cancel();
-      else if (inField) t.blur();
-      else return false;
-      return true;
-    }
-    if (inField) {
-      if (e.key === 'Enter' && !e.shiftKey && t === this.nameInput) {
-        // Name first, then the note: Enter moves on (and blurs when no decision is started).
-        if (this.nameInput.value.trim() === '') {
-          if (this.mode !== 'idle') this.formError.textContent = 'Enter your name first: it is recorded with the decision.';
-          return true;
-        }
-        this.saveName();
-        this.formError.textContent = '';
-        if (this.mode === 'idle') t.blur();
-        else this.noteInput.focus();
-        return true;
-      }
-      if (e.key === 'Enter' && !e.shiftKey && t === this.noteInput) {
-        if (this.mode === 'idle') return false; // a newline in the note while no decision is started
-        void this.confirm();
-        return true;
-      }
-      return false;
-    }
-    switch (e.key) {
-      case 'j':
-      case 'ArrowDown':
-        this.move(1);
-        return true;
-      case 'k':
-      case 'ArrowUp':
-        this.move(-1);
-        return true;
-      case 'a':
-        this.start('approve');
-        return true;
-      case 'r':
-        this.start('reject');
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  private move(step: number): void {
-    const next = stepSelection(this.model.pending, this.selectedId, step);
-    if (next) this.select(next.id);
-  }
-
-  start(mode: ReviewVerdict): void {
-    if (!this.selected()) {
-      this.toast.show('Nothing to decide: no carrier is on hold.', 'info');
-      return;
-    }
-    this.mode = mode;
-    this.formError.textContent = '';
-    this.renderPanel();
-    (this.nameInput.value.trim() === '' ? this.nameInput : this.noteInput).focus();
-  }
-
-  cancel(): void {
-    this.mode = 'idle';
-    this.formError.textContent = '';
-    this.renderPanel();
-    (document.activeElement as HTMLElement | null)?.blur();
-  }
-
-  private saveName(): void {
-    saveDispatcherName(this.nameInput.value);
-  }
-
-  /** The view is shown: take up a name typed in another view meanwhile. */
-  onShow(): void {
-    if (document.activeElement !== this.nameInput) this.nameInput.value = loadDispatcherName() || this.nameInput.value;
-  }
-
-  private async confirm(): Promise<void> {
-    const r = this.selected();
-    if (!r || this.mode === 'idle' || this.busy) return;
-    const by = this.nameInput.value.trim();
-    if (by === '') {
-      this.formError.textContent = 'Enter your name first: it is recorded with the decision.';
-      this.nameInput.focus();
-      return;
-    }
-    this.saveName();
-    const verdict = this.mode;
-    this.busy = true;
-    this.renderPanel();
-    try {
-      await this.model.decide(r.id, verdict, by, this.noteInput.value.trim());
-      this.noteInput.value = '';
-      this.mode = 'idle';
-      this.toast.show(`${verdict === 'approve' ? 'Approved' : 'Rejected'}: ${carrierNames(r.screening).name}. Recorded for ${by}.`, 'ok');
-      (document.activeElement as HTMLElement | null)?.blur();
-    } catch (err) {
-      if (err instanceof IntakeError && err.code === 'review_conflict') {
-        this.mode = 'idle';
-        this.toast.show(`${carrierNames(r.screening).name} was already decided by someone else.`, 'info');
-        void this.model.load('pending');
-        void this.model.load('decided');
-      } else {
-        this.formError.textContent = `Not recorded: ${err instanceof Error ? err.message : String(err)}`;
-      }
-    } finally {
-      this.busy = false;
-      this.render();
-    }
-  }
+function tendersText(r: Review): string {
+  const n = r.tenders?.length ?? 1;
+  return n > 1 ? ` for all ${n} waiting tenders` : '';
 }
 
 // ---- pieces ----
@@ -344,7 +155,7 @@ function field(label: string, ...value: Child[]): HTMLElement[] {
 }
 
 /** Everything about one held screening, most important first. */
-export function screeningDetail(r: Review, s: Screening): HTMLElement[] {
+export function screeningDetail(r: Review, s: Screening, actions: { recheck?: () => void; rechecking?: boolean } = {}): HTMLElement[] {
   const n = carrierNames(s);
   const score = s.score;
   const held = holdReasonTerm(r.hold_reason);
@@ -386,7 +197,7 @@ export function screeningDetail(r: Review, s: Screening): HTMLElement[] {
         'div',
         { class: 'd-tenders' },
         h('span', { class: 'd-k' }, `${tenders.length} tenders wait on this carrier`),
-        h('span', { class: 'd-tenders-list' }, tenders.map((t) => t.tender_id ?? '(no tender id)').join(', ')),
+        h('span', { class: 'd-tenders-list' }, tenders.map((t) => t.tender_id ?? 're-check (no tender)').join(', ')),
         h('span', { class: 'muted' }, ' — your decision settles them all and stands for later ones while the score does not change.'),
       ),
     );
@@ -503,6 +314,17 @@ export function screeningDetail(r: Review, s: Screening): HTMLElement[] {
       chip(src),
       s.score_fetched_at
         ? h('span', { class: 'd-age', attrs: { title: fmtUtc(s.score_fetched_at) } }, ` fetched ${fmtAge(s.score_fetched_at)} (${fmtLocal(s.score_fetched_at)})`)
+        : null,
+      actions.recheck
+        ? h(
+            'button',
+            {
+              class: 'btn btn-small btn-recheck',
+              attrs: { type: 'button', id: 'recheck', disabled: actions.rechecking === true, title: 'Ask the scoring service for a fresh score now, skipping the cache' },
+              on: { click: actions.recheck },
+            },
+            actions.rechecking ? 'Re-checking…' : 'Re-check now (uses 1 lookup)',
+          )
         : null,
     ),
   );

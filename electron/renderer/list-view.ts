@@ -1,0 +1,405 @@
+import { loadDispatcherName, saveDispatcherName } from './dispatcher-name.js';
+import { h, replaceChildren, type Child } from './dom.js';
+import { stepSelection } from './list-navigation.js';
+import type { Toaster } from './toaster.js';
+
+/**
+ * The skeleton the desk's list views share (review desk, carrier changes, decisions): a list of
+ * open items, a history under it, the selected item's detail, and a panel where a person starts
+ * an action, types their name (remembered) and maybe a note, and confirms. Keyboard first: j/k
+ * move, an action's key starts it, Enter moves from the name to the note and then confirms, Esc
+ * cancels. The name and note fields survive live updates; a view supplies only what differs.
+ */
+
+export interface ListRow {
+  class: string;
+  dataset: Record<string, string>;
+  children: Child[];
+}
+
+export interface ListAction<T> {
+  /** Also the panel's `mode-<mode>` class while it is being confirmed. */
+  mode: string;
+  label: string;
+  /** The key that starts it (one letter). */
+  key: string;
+  buttonClass: string;
+  buttonId?: string;
+  /** The question while confirming; `by` is the name typed so far. */
+  question(item: T, by: string): string;
+}
+
+export interface ListViewSpec<T extends { id: string }> {
+  /** `view-<view>` on the section. */
+  view: string;
+  label: string;
+  title: string;
+  sideNote?: string;
+  list: { class: string; label: string };
+  historyTitle: string;
+  historyClass: string;
+  /** A history item can be selected to read it (read only). */
+  historySelectable: boolean;
+  panel: { class: string; label: string; nameId: string };
+  /** A note field, when the actions take one. */
+  note?: { id: string; placeholder: string };
+  actions: readonly ListAction<T>[];
+  /** Panel controls shown only while confirming the action named by their `data-mode`. */
+  modeExtras?: readonly HTMLElement[];
+  /** Put under the lists (e.g. an export form). */
+  sideExtras?: Child;
+  items(): readonly T[];
+  history(): readonly T[];
+  row(item: T): ListRow;
+  historyRow(item: T): ListRow;
+  emptyList(): string;
+  emptyHistory(): string;
+  emptyDetail(): Child[];
+  detail(item: T): Child[];
+  /** The panel's line while no action is being confirmed. */
+  idleLine(item: T | null, actionable: boolean): string;
+  /** Toast text when there is nothing to act on. */
+  nothingToAct: string;
+  /** Toast text when the selected item is history. */
+  alreadyDone(item: T): string;
+  /** Do it; resolves to the toast text. */
+  perform(mode: string, item: T, by: string, note: string): Promise<string>;
+  /** Someone else was first: refresh, and the toast text; null when `err` is not that. */
+  conflict(err: unknown, item: T): Promise<string | null>;
+  /** Things done elsewhere since the last render, to tell as toasts. */
+  doneElsewhere(): string[];
+  /** Whose name is asked, for the error when it is missing ("the decision"). */
+  recordName: string;
+}
+
+export class ListView<T extends { id: string }> {
+  readonly root: HTMLElement;
+  private readonly listEl: HTMLElement;
+  private readonly historyEl: HTMLElement;
+  private readonly detailEl: HTMLElement;
+  private readonly countEl = h('span', { class: 'count' });
+  private readonly nameInput: HTMLInputElement;
+  private readonly noteInput: HTMLTextAreaElement | null;
+  private readonly panel: HTMLElement;
+  private readonly modeLine = h('div', { class: 'dp-mode' });
+  private readonly formError = h('div', { class: 'dp-error', attrs: { role: 'alert' } });
+  private readonly startButtons: HTMLButtonElement[];
+  private readonly confirmBtn: HTMLButtonElement;
+  private readonly cancelBtn: HTMLButtonElement;
+
+  private selectedId: string | null = null;
+  /** The selection was picked from the history on purpose: keep it there. */
+  private fromHistory = false;
+  private lastIndex = 0;
+  private mode: string | null = null;
+  private busy = false;
+
+  constructor(
+    private readonly spec: ListViewSpec<T>,
+    private readonly toast: Toaster,
+  ) {
+    this.detailEl = h('div', { class: `rv-detail-body ${spec.view}-detail` });
+    this.listEl = h('ol', { class: spec.list.class, attrs: { role: 'listbox', 'aria-label': spec.list.label } });
+    this.historyEl = h('ol', { class: spec.historyClass });
+    this.nameInput = h('input', {
+      class: 'dp-name',
+      attrs: { id: spec.panel.nameId, type: 'text', autocomplete: 'name', placeholder: 'Your name', maxlength: 80 },
+      on: {
+        change: () => saveDispatcherName(this.nameInput.value),
+        // The question names who is acting: keep it in step with the typing.
+        input: () => this.mode !== null && this.renderPanel(),
+      },
+    });
+    this.nameInput.value = loadDispatcherName();
+    this.noteInput = spec.note
+      ? h('textarea', { class: 'dp-note', attrs: { id: spec.note.id, rows: 2, placeholder: spec.note.placeholder, maxlength: 2000 } })
+      : null;
+    this.startButtons = spec.actions.map((a) =>
+      h('button', { class: `btn ${a.buttonClass}`, attrs: { type: 'button', id: a.buttonId ?? null }, on: { click: () => this.start(a.mode) } }, a.label, h('kbd', null, a.key.toUpperCase())),
+    );
+    this.confirmBtn = h('button', { class: 'btn btn-confirm', attrs: { type: 'button' }, on: { click: () => void this.confirm() } }, 'Confirm', h('kbd', null, 'Enter'));
+    this.cancelBtn = h('button', { class: 'btn btn-cancel', attrs: { type: 'button' }, on: { click: () => this.cancel() } }, 'Cancel', h('kbd', null, 'Esc'));
+
+    this.panel = h(
+      'form',
+      { class: spec.panel.class, attrs: { 'aria-label': spec.panel.label }, on: { submit: (e) => e.preventDefault() } },
+      this.modeLine,
+      h(
+        'div',
+        { class: 'dp-fields' },
+        h('label', { class: 'dp-label' }, 'Dispatcher', this.nameInput),
+        this.noteInput ? h('label', { class: 'dp-label dp-label-note' }, 'Note', this.noteInput) : null,
+      ),
+      ...(spec.modeExtras ?? []),
+      this.formError,
+      h('div', { class: 'dp-buttons' }, ...this.startButtons, this.confirmBtn, this.cancelBtn),
+    );
+
+    const keys: Child[] = [h('kbd', null, 'j'), h('kbd', null, 'k'), ' move'];
+    for (const a of spec.actions) keys.push(' · ', h('kbd', null, a.key), ` ${a.label.toLowerCase()}`);
+    keys.push(' · ', h('kbd', null, 'Enter'), ' confirm · ', h('kbd', null, 'Esc'), ' cancel');
+    this.root = h(
+      'section',
+      { class: `view view-${spec.view}`, attrs: { 'aria-label': spec.label } },
+      h(
+        'aside',
+        { class: 'rv-side' },
+        h('h2', { class: 'side-title' }, `${spec.title} `, this.countEl),
+        spec.sideNote ? h('p', { class: 'side-note' }, spec.sideNote) : null,
+        this.listEl,
+        h('h3', { class: 'side-sub' }, spec.historyTitle),
+        this.historyEl,
+        h('p', { class: 'keys-hint' }, ...keys),
+        spec.sideExtras ?? null,
+      ),
+      h('div', { class: 'rv-detail' }, this.detailEl, this.panel),
+    );
+    this.render();
+  }
+
+  /** The item on screen: an open one, or (where allowed) one from the history. */
+  selected(): T | null {
+    const id = this.selectedId;
+    return this.spec.items().find((x) => x.id === id) ?? (this.spec.historySelectable ? this.spec.history().find((x) => x.id === id) : undefined) ?? null;
+  }
+
+  private actionable(item: T | null): boolean {
+    return item !== null && this.spec.items().some((x) => x.id === item.id);
+  }
+
+  select(id: string): void {
+    if (this.selectedId === id) return;
+    if (this.mode !== null) this.cancel();
+    this.selectedId = id;
+    this.fromHistory = !this.spec.items().some((x) => x.id === id);
+    this.render();
+  }
+
+  /** The view is shown: take up a name typed in another view meanwhile. */
+  onShow(): void {
+    if (document.activeElement !== this.nameInput) this.nameInput.value = loadDispatcherName() || this.nameInput.value;
+    this.render();
+  }
+
+  render(): void {
+    for (const text of this.spec.doneElsewhere()) this.toast.show(text, 'info');
+    const list = this.spec.items();
+    if (!list.some((x) => x.id === this.selectedId) && !(this.fromHistory && this.selected())) {
+      if (this.mode !== null) this.cancel(); // done (here or elsewhere) while on screen
+      // Keep the place in the list: take the one that moved into the old position. When the
+      // list is empty keep the id: the one just done shows once the history has it.
+      const next = list[Math.min(this.lastIndex, list.length - 1)];
+      if (next) {
+        this.selectedId = next.id;
+        this.fromHistory = false;
+      }
+    }
+    const i = list.findIndex((x) => x.id === this.selectedId);
+    if (i !== -1) this.lastIndex = i;
+    this.countEl.textContent = String(list.length);
+    this.renderList();
+    this.renderHistory();
+    const item = this.selected();
+    replaceChildren(this.detailEl, ...(item ? this.spec.detail(item) : this.spec.emptyDetail()));
+    this.renderPanel();
+  }
+
+  private renderList(): void {
+    const list = this.spec.items();
+    if (list.length === 0) {
+      replaceChildren(this.listEl, h('li', { class: 'rv-empty' }, this.spec.emptyList()));
+      return;
+    }
+    replaceChildren(
+      this.listEl,
+      ...list.map((item) => {
+        const row = this.spec.row(item);
+        const selected = item.id === this.selectedId;
+        return h(
+          'li',
+          {
+            class: `${row.class}${selected ? ' selected' : ''}`,
+            attrs: { role: 'option', 'aria-selected': selected ? 'true' : 'false', tabindex: -1 },
+            dataset: row.dataset,
+            on: { click: () => this.select(item.id) },
+          },
+          ...row.children,
+        );
+      }),
+    );
+    this.listEl.querySelector('.selected')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  private renderHistory(): void {
+    const done = this.spec.history();
+    if (done.length === 0) {
+      replaceChildren(this.historyEl, h('li', { class: 'rv-empty' }, this.spec.emptyHistory()));
+      return;
+    }
+    const selectable = this.spec.historySelectable;
+    replaceChildren(
+      this.historyEl,
+      ...done.map((item) => {
+        const row = this.spec.historyRow(item);
+        return h(
+          'li',
+          {
+            class: `${row.class}${selectable && item.id === this.selectedId ? ' selected' : ''}`,
+            dataset: row.dataset,
+            on: selectable ? { click: () => this.select(item.id) } : {},
+          },
+          ...row.children,
+        );
+      }),
+    );
+  }
+
+  private renderPanel(): void {
+    const item = this.selected();
+    const open = this.actionable(item);
+    const confirming = this.mode !== null;
+    this.panel.className = `${this.spec.panel.class} mode-${this.mode ?? 'idle'}${open ? '' : ' disabled'}`;
+    for (const b of this.startButtons) {
+      b.hidden = confirming;
+      b.disabled = !open || this.busy;
+    }
+    this.confirmBtn.hidden = !confirming;
+    this.cancelBtn.hidden = !confirming;
+    this.confirmBtn.disabled = this.busy;
+    if (this.noteInput) this.noteInput.disabled = !open;
+    for (const el of this.spec.modeExtras ?? []) el.hidden = el.dataset.mode !== this.mode;
+    const action = this.spec.actions.find((a) => a.mode === this.mode);
+    if (action && item) {
+      const by = this.nameInput.value.trim();
+      const step = by === '' ? 'Type your name, Enter' : this.noteInput ? 'Add a note' : '';
+      const rest = `${step ? `${step}; ` : ''}Enter confirms, Esc cancels.`;
+      this.modeLine.textContent = `${action.question(item, by || '…')} ${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
+    } else {
+      this.modeLine.textContent = this.spec.idleLine(item, open);
+    }
+  }
+
+  // ---- keyboard and actions ----
+
+  /** Keys for this view; true when handled. */
+  handleKey(e: KeyboardEvent): boolean {
+    if (e.ctrlKey || e.metaKey || e.altKey) return false;
+    const t = e.target as HTMLElement | null;
+    const inField = t !== null && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
+    if (e.key === 'Escape') {
+      if (this.mode !== null) this.cancel();
+      else if (inField) t.blur();
+      else return false;
+      return true;
+    }
+    if (inField) {
+      if (e.key !== 'Enter' || e.shiftKey) return false;
+      if (t === this.nameInput) {
+        // Name first, then the note: Enter moves on (or confirms when there is no note).
+        if (this.nameInput.value.trim() === '') {
+          if (this.mode !== null) this.formError.textContent = `Enter your name first: it is recorded with ${this.spec.recordName}.`;
+          return true;
+        }
+        saveDispatcherName(this.nameInput.value);
+        this.formError.textContent = '';
+        if (this.mode === null) t.blur();
+        else if (this.noteInput) this.noteInput.focus();
+        else void this.confirm();
+        return true;
+      }
+      if (t === this.noteInput && this.mode !== null) {
+        void this.confirm();
+        return true;
+      }
+      return false; // a newline in the note while nothing is started; other fields keep their keys
+    }
+    switch (e.key) {
+      case 'j':
+      case 'ArrowDown':
+        this.move(1);
+        return true;
+      case 'k':
+      case 'ArrowUp':
+        this.move(-1);
+        return true;
+      case 'Enter':
+        if (this.mode === null) return false;
+        void this.confirm();
+        return true;
+      default: {
+        const action = this.spec.actions.find((a) => a.key === e.key);
+        if (!action) return false;
+        this.start(action.mode);
+        return true;
+      }
+    }
+  }
+
+  private move(step: number): void {
+    const next = stepSelection(this.spec.items(), this.selectedId, step);
+    if (next) this.select(next.id);
+  }
+
+  start(mode: string): void {
+    const item = this.selected();
+    if (!item) {
+      this.toast.show(this.spec.nothingToAct, 'info');
+      return;
+    }
+    if (!this.actionable(item)) {
+      this.toast.show(this.spec.alreadyDone(item), 'info');
+      return;
+    }
+    this.mode = mode;
+    this.formError.textContent = '';
+    this.renderPanel();
+    if (this.nameInput.value.trim() === '') this.nameInput.focus();
+    else if (this.noteInput) this.noteInput.focus();
+    else (document.activeElement as HTMLElement | null)?.blur();
+  }
+
+  cancel(): void {
+    this.mode = null;
+    this.formError.textContent = '';
+    this.renderPanel();
+    (document.activeElement as HTMLElement | null)?.blur();
+  }
+
+  private async confirm(): Promise<void> {
+    const item = this.selected();
+    const mode = this.mode;
+    if (!item || mode === null || this.busy) return;
+    const by = this.nameInput.value.trim();
+    if (by === '') {
+      this.formError.textContent = `Enter your name first: it is recorded with ${this.spec.recordName}.`;
+      this.nameInput.focus();
+      return;
+    }
+    saveDispatcherName(by);
+    this.busy = true;
+    this.renderPanel();
+    try {
+      const done = await this.spec.perform(mode, item, by, this.noteInput?.value.trim() ?? '');
+      if (this.noteInput) this.noteInput.value = '';
+      this.mode = null;
+      this.toast.show(done, 'ok');
+      (document.activeElement as HTMLElement | null)?.blur();
+    } catch (err) {
+      const conflict = await this.spec.conflict(err, item);
+      if (conflict !== null) {
+        this.mode = null;
+        this.toast.show(conflict, 'info');
+      } else {
+        this.formError.textContent = `Not recorded: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+}
+
+/** A chip for a term of the vocabulary. */
+export function chipOf(t: { label: string; tone: string; known: boolean; hint?: string | null }): HTMLElement {
+  return h('span', { class: `chip tone-${t.tone}${t.known ? '' : ' unknown'}`, attrs: { title: t.hint ?? null } }, t.label);
+}

@@ -1,0 +1,229 @@
+import type { Decision } from '../../../shared/screening.js';
+import { IntakeError, type DeskBridge } from '../../shared/bridge.js';
+import type { DeskModel } from '../desk-model.js';
+import { h, replaceChildren, type Child } from '../dom.js';
+import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
+import { ListView, chipOf } from '../list-view.js';
+import type { Toaster } from '../toaster.js';
+import { decisionTerm } from '../vocabulary.js';
+
+/**
+ * Standing carrier decisions (docs/decisions.md): who decided which carrier, until when, on what
+ * basis; a person may revoke one (the carrier's next hold opens a review). Ended ones (lapsed
+ * because the score changed or the TTL passed, or revoked) are kept below to read. The audit
+ * CSV of a date range is exported from here.
+ */
+
+export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decision> {
+  return new ListView<Decision>(
+    {
+      view: 'decisions',
+      label: 'Carrier decisions',
+      title: 'Standing decisions',
+      sideNote: 'A decision stands for later tenders of the carrier while its score does not change.',
+      list: { class: 'dc-list', label: 'Standing carrier decisions' },
+      historyTitle: 'Ended',
+      historyClass: 'dc-history',
+      historySelectable: true,
+      panel: { class: 'revoke-panel', label: 'Revoke', nameId: 'revoke-name' },
+      note: { id: 'revoke-note', placeholder: 'Why (recorded with the revoke)' },
+      actions: [
+        {
+          mode: 'revoke',
+          label: 'Revoke',
+          key: 'v',
+          buttonClass: 'btn-revoke',
+          buttonId: 'revoke-start',
+          question: (d) => `Revoke the ${d.decision === 'approved' ? 'approval' : 'rejection'} of ${nameOf(d)}? Its next held tender opens a review.`,
+        },
+      ],
+      sideExtras: auditExportForm(model.bridge, toast),
+      items: () => model.decisions,
+      history: () => model.decisionHistory,
+      row: (d) => ({
+        class: `dc-item dc-${d.decision}`,
+        dataset: { decisionId: d.id },
+        children: [
+          h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name' }, nameOf(d)), verdictChip(d)),
+          h('div', { class: 'rv-line2' }, idsOf(d) || '—'),
+          h(
+            'div',
+            { class: 'rv-line3' },
+            h('span', { class: 'dc-by' }, `${d.decided_by} · ${fmtAge(d.decided_at)}`),
+            h('span', { class: 'rv-age', attrs: { title: fmtUtc(d.expires_at) } }, `until ${d.expires_at.slice(0, 10)}`),
+          ),
+        ],
+      }),
+      historyRow: (d) => ({
+        class: `rv-done dc-done dc-${d.state}`,
+        dataset: { decisionId: d.id },
+        children: [
+          h('span', { class: `badge tone-${d.state === 'revoked' ? 'bad' : 'muted'}` }, d.state),
+          h('span', { class: 'rv-done-name' }, `${nameOf(d)} · ${d.decision}`),
+          h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(d.ended_at) } }, `${d.ended_by ?? (d.state === 'lapsed' ? 'score changed' : '?')} · ${fmtAge(d.ended_at)}`),
+        ],
+      }),
+      emptyList: () => {
+        const err = model.errors.get('decisions');
+        return err ? `Could not load decisions: ${err}` : 'No standing decisions. Approving or rejecting a review makes one.';
+      },
+      emptyHistory: () => {
+        const err = model.errors.get('decisionHistory');
+        return err ? `Could not load ended decisions: ${err}` : 'None ended yet.';
+      },
+      emptyDetail: () => [
+        h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier decisions.'), h('p', null, 'When a dispatcher decides a held carrier, the decision is listed here while it stands.')),
+      ],
+      detail: (d) => decisionDetail(d),
+      idleLine: (d, open) => {
+        if (!d) return 'Nothing to revoke.';
+        if (!open) return `This decision ${d.state === 'revoked' ? `was revoked by ${d.ended_by ?? '?'}` : 'lapsed'} ${fmtAge(d.ended_at)}.`;
+        return 'Revoke ends the decision: the carrier\'s next held tender goes to the review desk again.';
+      },
+      nothingToAct: 'Nothing to revoke: no standing decision.',
+      alreadyDone: (d) => `This decision is already ${d.state}.`,
+      recordName: 'the revoke',
+      perform: async (_mode, d, by, note) => {
+        await model.revoke(d.id, by, note);
+        return `Revoked: the ${d.decision === 'approved' ? 'approval' : 'rejection'} of ${nameOf(d)}. Recorded for ${by}.`;
+      },
+      conflict: async (err, d) => {
+        if (!(err instanceof IntakeError && err.code === 'decision_conflict')) return null;
+        await Promise.all([model.load('decisions'), model.load('decisionHistory')]);
+        return `${nameOf(d)}: this decision no longer stands (${err.message}). The list is refreshed.`;
+      },
+      doneElsewhere: () => model.takeRevokedElsewhere().map((d) => `The decision on ${nameOf(d)} was revoked${d.ended_by ? ` by ${d.ended_by}` : ''} elsewhere`),
+    },
+    toast,
+  );
+}
+
+function nameOf(d: Decision): string {
+  return d.legal_name ?? (d.dot_number ? `DOT ${d.dot_number}` : d.mc_number ?? 'unknown carrier');
+}
+
+function idsOf(d: Decision): string {
+  return [d.dot_number ? `DOT ${d.dot_number}` : null, d.mc_number].filter(Boolean).join(' · ');
+}
+
+function verdictChip(d: Decision): HTMLElement {
+  return h('span', { class: `chip tone-${d.decision === 'approved' ? 'ok' : 'bad'}` }, d.decision === 'approved' ? 'approved → tender' : 'rejected → block');
+}
+
+function field(label: string, ...value: Child[]): HTMLElement[] {
+  return [h('dt', null, label), h('dd', null, ...value)];
+}
+
+/** One decision: what it settles, until when, on what basis, and how it ended. */
+export function decisionDetail(d: Decision): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  out.push(
+    h(
+      'header',
+      { class: 'd-head' },
+      h(
+        'div',
+        { class: 'd-names' },
+        h('h2', { class: 'd-legal' }, nameOf(d)),
+        h('div', { class: 'd-ids' }, h('span', { class: 'id' }, 'DOT ', h('strong', null, d.dot_number ?? '—')), h('span', { class: 'id' }, h('strong', null, d.mc_number ?? 'MC —'))),
+      ),
+      h(
+        'div',
+        { class: `d-score tone-${d.decision === 'approved' ? 'ok' : 'bad'}` },
+        h('div', { class: 'd-score-num dc-verdict' }, d.decision),
+        h('div', { class: 'd-score-grade' }, d.state),
+      ),
+    ),
+  );
+  const expires = Date.parse(d.expires_at);
+  const standing =
+    d.state === 'standing'
+      ? `Stands until ${fmtLocal(d.expires_at)} (${expires > Date.now() ? `${Math.ceil((expires - Date.now()) / 86_400_000)} days left` : 'expired: lapses at the next screening'}) unless the score changes or someone revokes it. Later tenders of this carrier are ${d.decision === 'approved' ? 'tendered' : 'blocked'} at once, without a review.`
+      : d.state === 'revoked'
+        ? `Revoked by ${d.ended_by ?? '?'} ${fmtAge(d.ended_at)} (${fmtLocal(d.ended_at)}).`
+        : `Lapsed ${fmtAge(d.ended_at)} (${fmtLocal(d.ended_at)}).`;
+  out.push(h('div', { class: `d-held tone-${d.state === 'standing' ? 'ok' : 'muted'}` }, h('span', { class: 'd-held-label' }, d.state === 'standing' ? 'Standing' : 'Ended'), h('span', { class: 'd-held-hint' }, standing)));
+  if (d.state !== 'standing' && d.end_reason)
+    out.push(h('div', { class: 'd-previous' }, h('span', { class: 'd-k' }, d.state === 'revoked' ? 'Note' : 'What changed'), h('strong', null, d.end_reason)));
+
+  const b = d.basis as { decision?: unknown; grade?: unknown; needs_manual_review?: unknown; knockout_codes?: unknown; reason_checks?: unknown };
+  const codes = (v: unknown): Child => (Array.isArray(v) && v.length ? h('span', { class: 'dc-basis' }, ...v.map((c) => h('code', null, String(c)))) : h('span', { class: 'muted' }, 'none'));
+  out.push(
+    h('h3', { class: 'd-sub' }, 'What it rests on (the score\'s basis)'),
+    h(
+      'dl',
+      { class: 'd-meta' },
+      ...field('Service decision', typeof b.decision === 'string' ? chipOf(decisionTerm(b.decision)) : '—'),
+      ...field('Grade', String(b.grade ?? '—')),
+      ...field('Needs manual review', b.needs_manual_review === true ? 'yes' : 'no'),
+      ...field('Knockouts', codes(b.knockout_codes)),
+      ...field('Reason checks', codes(b.reason_checks)),
+      ...field('Model version', d.model_version ? h('code', null, d.model_version) : '—', h('span', { class: 'muted' }, ' (shown, not part of the basis)')),
+    ),
+    h('h3', { class: 'd-sub' }, 'Record'),
+    h(
+      'dl',
+      { class: 'd-meta' },
+      ...field('Decided', `by ${d.decided_by}, ${fmtLocal(d.decided_at)} (${fmtAge(d.decided_at)})`),
+      ...field('Review', h('code', null, d.review_id)),
+      ...field('Decision', h('code', null, d.id)),
+    ),
+  );
+  return out;
+}
+
+/** From/to (UTC days, both included) and a button that downloads the audit CSV. */
+function auditExportForm(bridge: DeskBridge, toast: Toaster): HTMLElement {
+  const day = (t: number): string => new Date(t).toISOString().slice(0, 10);
+  const today = Date.now();
+  const from = h('input', { attrs: { type: 'date', id: 'audit-from', value: day(today - 30 * 86_400_000) } });
+  const to = h('input', { attrs: { type: 'date', id: 'audit-to', value: day(today) } });
+  const error = h('div', { class: 'ae-error', attrs: { role: 'alert' } });
+  const button = h('button', { class: 'btn', attrs: { type: 'button', id: 'audit-export' }, on: { click: () => void run() } }, 'Export audit CSV');
+
+  async function run(): Promise<void> {
+    replaceChildren(error);
+    if (!from.value || !to.value || from.value > to.value) {
+      error.textContent = 'Pick a start day on or before the end day.';
+      return;
+    }
+    const end = day(Date.parse(`${to.value}T00:00:00Z`) + 86_400_000); // the end day is included
+    button.disabled = true;
+    try {
+      const csv = await bridge.auditCsv(from.value, end);
+      const rows = Math.max(0, csvRecords(csv) - 1);
+      const a = h('a', { attrs: { href: URL.createObjectURL(new Blob([csv], { type: 'text/csv' })), download: `carrier-screen-audit-${from.value}-to-${to.value}.csv` } });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+      toast.show(`Audit CSV: ${rows} ${rows === 1 ? 'screening' : 'screenings'} from ${from.value} to ${to.value} (UTC).`, 'ok');
+    } catch (err) {
+      error.textContent = `Not exported: ${err instanceof Error ? err.message : String(err)}`;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  return h(
+    'form',
+    { class: 'audit-export', attrs: { 'aria-label': 'Export the audit record' }, on: { submit: (e) => e.preventDefault() } },
+    h('strong', null, 'Audit record'),
+    h('label', null, 'From (UTC)', from),
+    h('label', null, 'To (UTC, included)', to),
+    button,
+    error,
+  );
+}
+
+/** Records in RFC 4180 text: newlines inside quoted fields do not end a record. */
+function csvRecords(csv: string): number {
+  let n = 0;
+  let quoted = false;
+  for (let i = 0; i < csv.length; i++) {
+    const c = csv[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === '\n' && !quoted) n++;
+  }
+  return csv.length > 0 && !csv.endsWith('\n') ? n + 1 : n;
+}
