@@ -79,7 +79,7 @@ export interface Review {
   /** Set on a tender's own review item that waits on its carrier's open review: that review's id. */
   waits_on: string | null;
   /** A review opened after the carrier's decision lapsed: that decision and what changed. */
-  previous_decision: (StandingDecisionRef & { changes: string[] }) | null;
+  previous_decision: PreviousDecision | null;
 }
 
 export interface ReviewTender {
@@ -101,6 +101,18 @@ export interface StandingDecisionRef {
 }
 
 export type DecisionState = 'standing' | 'lapsed' | 'revoked';
+
+/** The carrier's last decision, shown on a review opened after it ended. */
+export interface PreviousDecision extends StandingDecisionRef {
+  /** lapsed (the score's basis changed, or the TTL passed) or revoked. Absent on reviews opened before 2026-11-25. */
+  state?: 'lapsed' | 'revoked';
+  ended_at?: string | null;
+  ended_by?: string | null;
+  /** A revoke's note. */
+  note?: string | null;
+  /** What changed in the basis (a lapse); empty for a revoke. */
+  changes: string[];
+}
 
 export interface Decision extends StandingDecisionRef {
   object: 'decision';

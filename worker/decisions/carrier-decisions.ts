@@ -101,7 +101,12 @@ export class CarrierDecisions {
     let previous: string | null = null;
     if (!open) {
       const last = this.#st.lastEnded.get(key) as DecisionRow | undefined;
-      if (last) previous = JSON.stringify({ ...refOf(last), changes: (last.end_reason ?? '').split('; ').filter(Boolean) });
+      if (last) {
+        // What ended it: the basis changes of a lapse, or who revoked it and why.
+        const revoked = last.state === 'revoked';
+        const changes = revoked ? [] : (last.end_reason ?? '').split('; ').filter(Boolean);
+        previous = JSON.stringify({ ...refOf(last), state: last.state, ended_at: last.ended_at, ended_by: last.ended_by, note: revoked ? last.end_reason : null, changes });
+      }
     }
     const id = newReviewId();
     const created = this.#st.insertReview.run(id, s.id, r.hold_reason ?? 'manual_review', this.o.now().toISOString(), key, open?.id ?? null, previous).changes > 0;
@@ -207,7 +212,7 @@ export class CarrierDecisions {
 function statements(db: Database) {
   return {
     standing: db.prepare("SELECT * FROM decisions WHERE carrier_key = ? AND state = 'standing'"),
-    lastEnded: db.prepare("SELECT * FROM decisions WHERE carrier_key = ? AND state = 'lapsed' ORDER BY ended_at DESC, rowid DESC LIMIT 1"),
+    lastEnded: db.prepare("SELECT * FROM decisions WHERE carrier_key = ? AND state IN ('lapsed', 'revoked') ORDER BY ended_at DESC, rowid DESC LIMIT 1"),
     end: db.prepare("UPDATE decisions SET state = ?, ended_at = ?, ended_by = ?, end_reason = ? WHERE id = ? AND state = 'standing'"),
     insert: db.prepare(`
       INSERT INTO decisions (id, carrier_key, dot_number, mc_number, legal_name, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state)

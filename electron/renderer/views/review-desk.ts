@@ -208,8 +208,10 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         'div',
         { class: 'd-previous' },
         h('span', { class: 'd-k' }, 'Decided before'),
-        `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${prev.decided_at.slice(0, 10)}; since then: `,
-        h('strong', null, prev.changes.length ? prev.changes.join('; ') : 'revoked'),
+        `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${prev.decided_at.slice(0, 10)}; `,
+        prev.state === 'revoked'
+          ? h('strong', null, `revoked${prev.ended_by ? ` by ${prev.ended_by}` : ''}${prev.note && prev.note !== 'revoked' ? `: ${prev.note}` : ''}`)
+          : h('span', null, 'since then: ', h('strong', null, prev.changes.length ? prev.changes.join('; ') : 'it expired')),
       ),
     );
 
