@@ -51,6 +51,8 @@ export interface Screening {
   callback_url: string | null;
   created_at: string;
   completed_at: string | null;
+  /** When it last changed: created, completed, or settled by its review (GET /screenings?updated_since=). */
+  updated_at: string;
 }
 
 export interface ScreeningRequest {
@@ -72,6 +74,8 @@ export interface Review {
   decided_at: string | null;
   note: string | null;
   created_at: string;
+  /** When it last changed: opened, a tender joined it, or decided. */
+  updated_at: string;
   /** The screening that opened the review (the carrier's first held tender). */
   screening: Screening;
   /** Every held tender of this carrier waiting on (or settled by) this review, oldest first. */
@@ -127,6 +131,7 @@ export interface Decision extends StandingDecisionRef {
   ended_by: string | null;
   /** Why it ended: what changed in the score's basis, the TTL, or a revoke's note. */
   end_reason: string | null;
+  updated_at: string;
 }
 
 export interface QuotaStatus {
@@ -191,7 +196,8 @@ export interface IntakeEvent<T = unknown> {
 
 /** Error body of the intake API. */
 export interface IntakeErrorBody {
-  error: { code: string; message: string; param?: string };
+  /** `resource_id`: on a 409 conflict, the object that is already in the state asked for. */
+  error: { code: string; message: string; param?: string; resource_id?: string };
 }
 
 // ---- watch list, carrier changes, local do-not-use list (docs/watchlist.md) ----
@@ -228,6 +234,7 @@ export interface WatchEntry {
   next_check_at: string;
   /** The latest scored state; null until one is seen. */
   last: CarrierSnapshot | null;
+  updated_at: string;
 }
 
 export type ChangeReason = 'action_changed' | 'decision_changed' | 'new_knockout' | 'grade_drop' | 'model_version_changed' | (string & {});
@@ -255,6 +262,7 @@ export interface CarrierChange {
   acknowledged_by: string | null;
   acknowledged_at: string | null;
   detected_at: string;
+  updated_at: string;
 }
 
 export interface LocalBlock {
@@ -268,4 +276,5 @@ export interface LocalBlock {
   blocked_at: string;
   lifted_by: string | null;
   lifted_at: string | null;
+  updated_at: string;
 }

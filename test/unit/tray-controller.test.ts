@@ -193,6 +193,7 @@ function change(id: string, name: string): CarrierChange {
     acknowledged_by: null,
     acknowledged_at: null,
     detected_at: '2026-03-04T12:00:00.000Z',
+    updated_at: '2026-03-04T12:00:00.000Z',
   };
 }
 

@@ -185,7 +185,7 @@ export class CarrierDecisions {
   revoke(id: string, by: string, note: string | null): Decision {
     const row = this.#st.get.get(id) as DecisionRow | undefined;
     if (!row) throw new NotFoundError(`no decision with id ${id}`);
-    if (row.state !== 'standing') throw new ReviewConflictError(`decision ${id} is already ${row.state}`);
+    if (row.state !== 'standing') throw new ReviewConflictError(`decision ${id} is already ${row.state}`, id);
     return this.#end(row, 'revoked', by, note ?? 'revoked')!;
   }
 
@@ -256,6 +256,7 @@ function decisionOf(d: DecisionRow): Decision {
     ended_at: d.ended_at,
     ended_by: d.ended_by,
     end_reason: d.end_reason,
+    updated_at: d.ended_at ?? d.decided_at,
   };
 }
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Screener } from '../screener-types.js';
 import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
-import { HttpError, badRequest, notFound } from './http-error.js';
+import { badRequest, conflict, notFound } from './http-error.js';
 import { DecisionSchema, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
 import type { IntakeApp } from './server.js';
 
@@ -95,7 +95,7 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
     async (req) => {
       const d = screener.getDecision(req.params.id);
       if (!d) throw notFound(`no decision ${req.params.id}`);
-      if (d.state !== 'standing') throw new HttpError(409, 'decision_conflict', `decision ${d.id} is already ${d.state}${d.ended_by ? ` by ${d.ended_by}` : ''}`);
+      if (d.state !== 'standing') throw conflict('decision_conflict', `decision ${d.id} is already ${d.state}${d.ended_by ? ` by ${d.ended_by}` : ''}`, d.id);
       return screener.revokeDecision(req.params.id, req.body.by.trim(), req.body.note ?? null);
     },
   );

@@ -11,17 +11,34 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly param?: string,
+    /** A conflict's existing object (error.resource_id). */
+    readonly resourceId?: string,
   ) {
     super(message);
   }
 
   body(): IntakeErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.param === undefined ? {} : { param: this.param }) } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.param === undefined ? {} : { param: this.param }),
+        ...(this.resourceId === undefined ? {} : { resource_id: this.resourceId }),
+      },
+    };
   }
 }
 
 export const badRequest = (message: string, param?: string): HttpError => new HttpError(400, 'invalid_request', message, param);
-export const notFound = (message = 'no such resource'): HttpError => new HttpError(404, 'not_found', message);
+/** No such object (the route exists). */
+export const notFound = (message = 'no such resource'): HttpError => new HttpError(404, 'resource_missing', message);
+/** No such route. */
+export const routeNotFound = (method: string, path: string): HttpError => new HttpError(404, 'route_not_found', `no route ${method} ${path}`);
+/**
+ * One rule on every route (docs/api.md): repeating a state change that already happened is a 409
+ * `<resource>_conflict` whose `error.resource_id` names the object as it is.
+ */
+export const conflict = (code: string, message: string, resourceId: string): HttpError => new HttpError(409, code, message, undefined, resourceId);
 
 const STORE_MESSAGES: Partial<Record<StoreError['code'], string>> = {
   sqlite_readonly: 'the screening database is read-only (file system or permissions); nothing can be recorded until that is fixed',
@@ -41,7 +58,7 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof InvalidIdentifierError) return badRequest(err.message, err.param);
   if (err instanceof StoreArgumentError) return badRequest(err.message, err.param);
-  if (err instanceof ReviewConflictError) return new HttpError(409, 'review_conflict', err.message || 'the review is already resolved');
+  if (err instanceof ReviewConflictError) return new HttpError(409, 'review_conflict', err.message || 'the review is already resolved', undefined, err.resourceId);
   if (err instanceof NotFoundError) return notFound(err.message || undefined);
   if (err instanceof UnavailableError)
     return new HttpError(503, 'unavailable', err.message || 'the queue (Redis) is unavailable; nothing was accepted, try again later');
@@ -71,6 +88,6 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof SyntaxError && status === 400) return badRequest('the body is not valid JSON', 'body');
   if (status === 413) return new HttpError(413, 'payload_too_large', 'the request body is too large', 'body');
   if (status === 415) return new HttpError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json', 'body');
-  if (status >= 400 && status < 500) return new HttpError(status, status === 404 ? 'not_found' : 'invalid_request', 'invalid request');
+  if (status >= 400 && status < 500) return new HttpError(status, status === 404 ? 'route_not_found' : 'invalid_request', 'invalid request');
   return new HttpError(500, 'internal_error', 'internal error; see the worker log');
 }

@@ -20,7 +20,7 @@ import type { Screening } from '../../shared/screening.js';
 import type { Screener } from '../screener-types.js';
 import { bearerChecker } from './auth.js';
 import { openEventStream, type EventStream } from './event-stream.js';
-import { HttpError, badRequest, notFound, toHttpError } from './http-error.js';
+import { HttpError, badRequest, conflict, notFound, routeNotFound, toHttpError } from './http-error.js';
 import {
   DailyUsageSchema,
   ErrorBody,
@@ -47,6 +47,7 @@ import { registerDecisionRoutes } from './decision-routes.js';
 import { idempotent } from './idempotent.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
+import { RouteTable } from './route-table.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
@@ -199,8 +200,14 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
     sendError(reply, e);
   });
+  const routes = new RouteTable();
+  app.addHook('onRoute', (route) => routes.add(route.url, route.method));
   app.setNotFoundHandler((req, reply) => {
-    sendError(reply, notFound(`no route ${req.method} ${req.url.split('?')[0]}`));
+    const path = req.url.split('?')[0] ?? '/';
+    const allow = routes.allowed(path);
+    if (allow.length === 0) return sendError(reply, routeNotFound(req.method, path));
+    reply.header('allow', allow.join(', '));
+    sendError(reply, new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`));
   });
 
   app.addHook('onRequest', async (req) => {
@@ -328,7 +335,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
               const existing = screener.store.getReview(req.params.id);
               if (!existing) throw notFound(`no review ${req.params.id}`);
               if (existing.state !== 'pending')
-                throw new HttpError(409, 'review_conflict', `review ${existing.id} is already ${existing.state} by ${existing.decided_by ?? 'someone'}`);
+                throw conflict('review_conflict', `review ${existing.id} is already ${existing.state} by ${existing.decided_by ?? 'someone'}`, existing.id);
               const block = (req.body as { block?: boolean }).block === true;
               return screener.resolveReview(req.params.id, decision, req.body.by.trim(), req.body.note ?? null, { block });
             },

@@ -3,7 +3,7 @@ import { normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from 
 import type { Screener } from '../screener-types.js';
 import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
-import { HttpError, badRequest, notFound } from './http-error.js';
+import { HttpError, badRequest, conflict, notFound } from './http-error.js';
 import { ErrorBody, ListOf, NoQuery } from './schemas.js';
 import type { IntakeApp } from './server.js';
 
@@ -92,8 +92,8 @@ function carrierOfParam(value: string): CarrierQuery {
   }
 }
 
-function conflict(e: unknown): never {
-  if (e instanceof WatchConflictError) throw new HttpError(409, e.code, e.message);
+function rethrowConflict(e: unknown): never {
+  if (e instanceof WatchConflictError) throw conflict(e.code, e.message, e.resourceId);
   throw e;
 }
 
@@ -169,7 +169,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
         response: { 200: CarrierChangeSchema, 409: ErrorBody, ...bodyErrors },
       },
     },
-    async (req) => watch.acknowledge(req.params.id, req.body.by.trim()).catch(conflict),
+    async (req) => watch.acknowledge(req.params.id, req.body.by.trim()).catch(rethrowConflict),
   );
 
   // ---- local do-not-use list ----
@@ -197,7 +197,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
       try {
         return reply.code(201).send(watch.blocks.add(query, req.body.by.trim(), req.body.reason.trim()));
       } catch (e) {
-        conflict(e);
+        rethrowConflict(e);
       }
     },
   );
@@ -217,7 +217,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
       try {
         return watch.blocks.lift(carrierOfParam(req.params.dot), req.body.by.trim());
       } catch (e) {
-        conflict(e);
+        rethrowConflict(e);
       }
     },
   );

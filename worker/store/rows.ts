@@ -6,6 +6,7 @@ export const SCREENING_COLUMNS = `
   s.id, s.tender_id, s.status, s.query_kind, s.query_value, s.priority, s.refresh, s.callback_url,
   s.action, s.hold_reason, s.source, s.score, s.score_fetched_at, s.error, s.created_at, s.completed_at,
   s.settled_by, s.standing_decision,
+  MAX(s.created_at, COALESCE(s.completed_at, ''), COALESCE(r.decided_at, '')) AS updated_at,
   r.id AS r_id, r.state AS r_state, r.hold_reason AS r_hold_reason, r.decided_by AS r_decided_by,
   r.decided_at AS r_decided_at, r.note AS r_note, r.created_at AS r_created_at,
   r.parent_id AS r_parent_id, r.previous_decision AS r_previous_decision`;
@@ -29,6 +30,8 @@ export interface ScreeningRow {
   completed_at: string | null;
   settled_by: string | null;
   standing_decision: string | null;
+  /** When it last changed: created, completed, or settled by its review. */
+  updated_at: string;
   r_id: string | null;
   r_state: string | null;
   r_hold_reason: string | null;
@@ -75,6 +78,7 @@ export function toScreening(row: ScreeningRow): Screening {
     callback_url: row.callback_url,
     created_at: row.created_at,
     completed_at: row.completed_at,
+    updated_at: row.updated_at,
   };
 }
 
@@ -90,6 +94,8 @@ export function toReview(row: ScreeningRow, tenders: Review['tenders'] = []): Re
     decided_at: row.r_decided_at,
     note: row.r_note,
     created_at: row.r_created_at!,
+    // Changes when a tender joins it and when it is decided.
+    updated_at: [row.r_decided_at, row.r_created_at!, ...tenders.map((t) => t.created_at)].reduce<string>((a, b) => (b !== null && b > a ? b : a), ''),
     screening: toScreening(row),
     tenders,
     waits_on: row.r_parent_id,

@@ -342,7 +342,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     if (info.changes === 0) {
       const current = st.reviewState.get(id);
       if (!current) throw new NotFoundError(`no review with id ${id}`);
-      throw new ReviewConflictError(`review ${id} is already ${current.state}`);
+      throw new ReviewConflictError(`review ${id} is already ${current.state}`, id);
     }
     st.actionAfterReview.run(state === 'approved' ? 'tender' : 'block', id);
     return reviewOf(st.review.get(id)!);

@@ -32,6 +32,13 @@ export class StoreError extends Error {
 /** A review that is no longer pending cannot be resolved again. */
 export class ReviewConflictError extends Error {
   override readonly name = 'ReviewConflictError';
+  constructor(
+    message: string,
+    /** The review (or decision) already in that state. */
+    readonly resourceId?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** No screening or review with that id. */

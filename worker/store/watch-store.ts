@@ -21,6 +21,8 @@ export class WatchConflictError extends Error {
   constructor(
     readonly code: 'change_conflict' | 'block_conflict',
     message: string,
+    /** The block or change that is already in that state. */
+    readonly resourceId: string,
   ) {
     super(message);
   }
@@ -166,6 +168,7 @@ function toEntry(r: EntryRow): WatchEntry {
     last_checked_at: r.last_checked_at,
     next_check_at: r.next_check_at,
     last: r.last_state === null ? null : (JSON.parse(r.last_state) as CarrierSnapshot),
+    updated_at: latest(r.added_at, r.last_tender_at, r.last_checked_at),
   };
 }
 
@@ -186,6 +189,7 @@ function toChange(r: ChangeRow): StoredChange {
     acknowledged_by: r.acknowledged_by,
     acknowledged_at: r.acknowledged_at,
     detected_at: r.detected_at,
+    updated_at: latest(r.detected_at, r.acknowledged_at),
     carrier_key: r.carrier_key,
     tender_callbacks: tenders,
   };
@@ -203,7 +207,13 @@ function toBlock(r: BlockRow): LocalBlock {
     blocked_at: r.blocked_at,
     lifted_by: r.lifted_by,
     lifted_at: r.lifted_at,
+    updated_at: latest(r.blocked_at, r.lifted_at),
   };
+}
+
+/** The latest of some ISO timestamps (when a record last changed). */
+function latest(first: string, ...more: Array<string | null>): string {
+  return more.reduce<string>((a, b) => (b !== null && b > a ? b : a), first);
 }
 
 function checkLimit(limit: unknown): number {
@@ -413,7 +423,7 @@ function build(db: Database.Database): WatchStore {
       const existing =
         st.activeBlockByKeys.get(b.carrierKey, b.carrierKey) ?? st.activeBlockByIds.get({ dot: b.dot_number, mc: b.mc_number });
       if (existing)
-        throw new WatchConflictError('block_conflict', `the carrier is already blocked (by ${existing.blocked_by} at ${existing.blocked_at}, block ${existing.id})`);
+        throw new WatchConflictError('block_conflict', `the carrier is already blocked (by ${existing.blocked_by} at ${existing.blocked_at}, block ${existing.id})`, existing.id);
       const id = newId('blk');
       st.insertBlock.run({ id, key: b.carrierKey, dot: b.dot_number, mc: b.mc_number, reason: b.reason, by: b.by, at: b.at });
       return toBlock(st.blockById.get(id)!);
@@ -423,7 +433,7 @@ function build(db: Database.Database): WatchStore {
   const liftTx = db.transaction((id: string, by: string, at: string): LocalBlock => {
     const row = st.blockById.get(id);
     if (!row) throw new NotFoundError(`no local block ${id}`);
-    if (row.lifted_at !== null) throw new WatchConflictError('block_conflict', `block ${id} was already lifted by ${row.lifted_by ?? 'someone'}`);
+    if (row.lifted_at !== null) throw new WatchConflictError('block_conflict', `block ${id} was already lifted by ${row.lifted_by ?? 'someone'}`, id);
     st.lift.run(by, at, row.id);
     return toBlock(st.blockById.get(row.id)!);
   });
@@ -431,7 +441,7 @@ function build(db: Database.Database): WatchStore {
   const ackTx = db.transaction((id: string, by: string, at: string): StoredChange => {
     const row = st.changeById.get(id);
     if (!row) throw new NotFoundError(`no change ${id}`);
-    if (row.state !== 'new') throw new WatchConflictError('change_conflict', `change ${id} is already acknowledged by ${row.acknowledged_by ?? 'someone'}`);
+    if (row.state !== 'new') throw new WatchConflictError('change_conflict', `change ${id} is already acknowledged by ${row.acknowledged_by ?? 'someone'}`, id);
     st.acknowledge.run(by, at, id);
     return toChange(st.changeById.get(id)!);
   });
