@@ -133,7 +133,7 @@ export class HttpBridge implements DeskBridge {
   }
 
   async listScreenings(limit: number): Promise<Screening[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new TypeError(`limit must be a whole number from 1 to 500, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${limit}`);
     const list = await this.request<{ data: Screening[] }>('GET', `/screenings?limit=${limit}`);
     return list.data;
   }
@@ -185,7 +185,8 @@ export class HttpBridge implements DeskBridge {
   liftBlock(carrier: string, by: string): Promise<LocalBlock> {
     requireId(carrier, 'carrier');
     const name = requireName(by, 'by');
-    return this.request<LocalBlock>('DELETE', `/blocks/${encodeURIComponent(carrier.trim())}`, { by: name });
+    // DELETE carries no body (proxies drop it): who lifts goes in the query.
+    return this.request<LocalBlock>('DELETE', `/blocks/${encodeURIComponent(carrier.trim())}?by=${encodeURIComponent(name)}`);
   }
 
   private async request<T>(method: string, path: string, body?: unknown, as: 'json' | 'text' = 'json'): Promise<T> {

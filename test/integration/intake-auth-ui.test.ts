@@ -114,7 +114,7 @@ describe('GET /ui/* (static tray files)', () => {
       expect([400, 401, 404], path).toContain(r.status);
       expect(r.text).not.toContain('TOP-SECRET');
       expect(r.text).not.toContain('root:');
-      expect(JSON.parse(r.text).error.code, path).toMatch(/^(not_found|invalid_request|unauthorized)$/);
+      expect(JSON.parse(r.text).error.code, path).toMatch(/^(resource_missing|route_not_found|invalid_request|unauthorized)$/);
     }
   });
 });

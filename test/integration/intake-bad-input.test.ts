@@ -13,6 +13,7 @@ const FIELDS = ['dot_number', 'mc_number', 'tender_id', 'callback_url', 'priorit
 
 interface Answer {
   status: number;
+  headers: Record<string, string | string[] | undefined>;
   json: any;
   text: string;
   contentType: string;
@@ -35,7 +36,7 @@ async function send(
   } catch {
     json = undefined;
   }
-  return { status: res.statusCode, json, text, contentType: String(res.headers['content-type'] ?? '') };
+  return { status: res.statusCode, headers: res.headers, json, text, contentType: String(res.headers['content-type'] ?? '') };
 }
 
 const postJson = (path: string, body: unknown): Promise<Answer> =>
@@ -206,7 +207,7 @@ describe('path parameters', () => {
               : await send('POST', path, { body: JSON.stringify({ by: 'fuzz' }), headers: { 'content-type': 'application/json' } });
           const err = expectError(a, [400, 404]);
           if (a.status === 400) expect(['id', 'url']).toContain(err.param);
-          else expect(err.code).toBe('not_found');
+          else expect(['resource_missing', 'route_not_found']).toContain(err.code);
         },
       ),
       { numRuns: 500 },
@@ -222,7 +223,7 @@ describe('path parameters', () => {
     expect(expectError(await post({ by: 'x'.repeat(101) }), [400]).param).toBe('by');
     expect(expectError(await post({ by: 'ann', note: 'x'.repeat(2001) }), [400]).param).toBe('note');
     expect(expectError(await post({ by: 'ann', extra: 1 }), [400]).param).toBe('extra');
-    expectError(await post({ by: 'ann' }), [404], 'not_found');
+    expectError(await post({ by: 'ann' }), [404], 'resource_missing');
   });
 });
 
@@ -258,9 +259,14 @@ describe('headers', () => {
 });
 
 describe('unknown routes and methods', () => {
-  it('are 404 not_found in our shape (after auth)', async () => {
-    expectError(await send('GET', '/nope'), [404], 'not_found');
-    expectError(await send('DELETE', '/screenings'), [404], 'not_found');
+  it('are 404 route_not_found, or 405 with Allow for a known path, in our shape (after auth)', async () => {
+    expectError(await send('GET', '/nope'), [404], 'route_not_found');
+    const wrong = await send('DELETE', '/screenings');
+    expectError(wrong, [405], 'method_not_allowed');
+    expect(wrong.headers.allow).toBe('GET, HEAD, POST');
+    const put = await send('PUT', '/reviews/rev_aaaaaaaaaaaaaaaaaaaaaaaaaa/approve');
+    expectError(put, [405], 'method_not_allowed');
+    expect(put.headers.allow).toBe('POST');
     expectError(await send('GET', '/nope', { auth: false }), [401], 'unauthorized');
     expectError(await send('GET', '/%zz'), [400, 404]);
   });

@@ -103,7 +103,7 @@ describe('POST /screenings end to end (real worker, emulator, Redis, SQLite)', (
   it('GET /screenings/:id is 404 for a well-formed unknown id and 400 naming id for a malformed one', async () => {
     const a = await call('GET', `/screenings/scr_${'a'.repeat(26)}`);
     expect(a.status).toBe(404);
-    expect((a.json as IntakeErrorBody).error.code).toBe('not_found');
+    expect((a.json as IntakeErrorBody).error.code).toBe('resource_missing');
     const b = await call('GET', '/screenings/..%2F..%2Fetc%2Fpasswd');
     expect(b.status).toBe(400);
     expect(b.json.error).toMatchObject({ code: 'invalid_request', param: 'id' });

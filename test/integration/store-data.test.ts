@@ -198,10 +198,11 @@ describe('screenings', () => {
       callback_url: 'https://tms.example/cb',
       created_at: T0.toISOString(),
       completed_at: null,
+      updated_at: T0.toISOString(),
     });
     expect(Object.keys(s)).toEqual([
       'object', 'id', 'tender_id', 'status', 'query', 'priority', 'refresh', 'action', 'hold_reason', 'source',
-      'score', 'score_fetched_at', 'review', 'settled_by', 'standing_decision', 'error', 'callback_url', 'created_at', 'completed_at',
+      'score', 'score_fetched_at', 'review', 'settled_by', 'standing_decision', 'error', 'callback_url', 'created_at', 'completed_at', 'updated_at',
     ]);
     expect(store.getScreening(s.id)).toEqual(s);
   });

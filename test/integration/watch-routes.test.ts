@@ -60,7 +60,7 @@ describe('watch list routes', () => {
     expect((await call('GET', '/watchlist')).json.data).toEqual([]);
     const gone = await call('DELETE', '/watchlist/1000001');
     expect(gone.status).toBe(404);
-    expect(gone.json.error.code).toBe('not_found');
+    expect(gone.json.error.code).toBe('resource_missing');
   });
 
   it('rejects bad input naming the parameter', async () => {
@@ -94,7 +94,7 @@ describe('block routes', () => {
     expect400(await call('GET', '/blocks?state=gone'), 'state');
     const none = await call('DELETE', '/blocks/1000001', { by: 'ops' });
     expect(none.status).toBe(404);
-    expect(none.json.error.code).toBe('not_found');
+    expect(none.json.error.code).toBe('resource_missing');
   });
 });
 
@@ -107,7 +107,7 @@ describe('change routes', () => {
     const missing = await call('POST', `/changes/chg_${'a'.repeat(26)}/acknowledge`, { by: 'x' });
     expect(missing.status).toBe(404);
     expect((await call('GET', `/changes/chg_${'a'.repeat(26)}`)).status).toBe(404);
-    expect((await call('GET', '/changes')).json).toEqual({ object: 'list', data: [] });
+    expect((await call('GET', '/changes')).json).toEqual({ object: 'list', data: [], has_more: false });
   });
 });
 

@@ -265,7 +265,7 @@ describe('tray controller and carrier changes over a real HTTP intake', () => {
       'GET /blocks?state=all',
       'POST /blocks {"dot_number":"3100007","by":"Dana","reason":"fraud report"}',
       'POST /blocks {"mc_number":"MC123","by":"Dana","reason":"double brokering"}',
-      'DELETE /blocks/3100007 {"by":"Dana"}',
+      'DELETE /blocks/3100007?by=Dana',
     ]);
 
     await expect(bridge.listChanges('old' as never)).rejects.toThrow(/state must be one of new, acknowledged/);

@@ -7,11 +7,14 @@ import {
   retryCallback,
 } from '../callbacks/index.js';
 import type { Store } from '../store/index.js';
-import { HttpError, notFound } from './http-error.js';
+import { conflict, notFound } from './http-error.js';
+import { PageQueryFields, pageOf, pageParams } from './paging.js';
 import { ErrorBody, ListOf, NoQuery } from './schemas.js';
 import type { IntakeApp } from './server.js';
 
 /** Intake routes of the callback outbox (docs/callbacks.md): look at deliveries, retry a dead one. */
+
+const LIST_CAP = 10_000;
 
 const CallbackParams = Type.Object({
   id: Type.String({ pattern: '^cb_[a-z2-7]{26}$', description: 'a callback id: "cb_" and 26 characters a–z, 2–7' }),
@@ -19,9 +22,9 @@ const CallbackParams = Type.Object({
 const CallbackListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead')], { description: 'pending, delivered or dead (default dead)' }),
+      Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead'), Type.Literal('all')], { description: 'pending, delivered, dead or all (default dead)' }),
     ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'a whole number from 1 to 500 (default 100)' })),
+    ...PageQueryFields,
   },
   { additionalProperties: false },
 );
@@ -33,7 +36,14 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Da
   r.get(
     '/callbacks',
     { schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
-    async (req) => ({ object: 'list' as const, data: listCallbacks(store, req.query.state ?? 'dead', req.query.limit ?? 100) }),
+    async (req) => {
+      const state = req.query.state ?? 'dead';
+      const all =
+        state === 'all'
+          ? (['pending', 'delivered', 'dead'] as const).flatMap((s) => listCallbacks(store, s, LIST_CAP)).sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id))
+          : listCallbacks(store, state, LIST_CAP);
+      return pageOf(all, (c) => c.id, pageParams(req.query));
+    },
   );
 
   r.get(
@@ -57,7 +67,7 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Da
         return retryCallback(store, req.params.id, now());
       } catch (e) {
         if (e instanceof CallbackNotFoundError) throw notFound(e.message);
-        if (e instanceof CallbackDeliveredError) throw new HttpError(409, e.code, e.message);
+        if (e instanceof CallbackDeliveredError) throw conflict(e.code, e.message, req.params.id);
         throw e;
       }
     },

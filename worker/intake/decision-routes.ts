@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import type { Screener } from '../screener-types.js';
 import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
-import { badRequest, conflict, notFound } from './http-error.js';
+import { badRequest, conflict, isoParam, notFound } from './http-error.js';
+import { PageQueryFields, pageOf, pageParams } from './paging.js';
 import { DecisionSchema, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
 import type { IntakeApp } from './server.js';
 
@@ -16,7 +17,7 @@ const DecisionListQuery = Type.Object(
     state: Type.Optional(
       Type.Union([Type.Literal('standing'), Type.Literal('lapsed'), Type.Literal('revoked'), Type.Literal('all')], { description: 'standing, lapsed, revoked or all (default all)' }),
     ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'a whole number from 1 to 500 (default 100)' })),
+    ...PageQueryFields,
   },
   { additionalProperties: false },
 );
@@ -28,14 +29,6 @@ const AuditQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** An ISO 8601 timestamp as the store writes them (UTC, milliseconds), or a 400 naming the parameter. */
-function isoParam(v: string | undefined, fallback: Date, param: string): string {
-  if (v === undefined) return fallback.toISOString();
-  const t = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(v) : NaN;
-  if (Number.isNaN(t)) throw badRequest(`${param} must be an ISO 8601 date or timestamp, e.g. 2026-11-01 or 2026-11-01T00:00:00Z`, param);
-  return new Date(t).toISOString();
-}
 
 export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: () => Date = () => new Date()): void {
   const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
@@ -65,13 +58,13 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
     '/decisions',
     { schema: { summary: 'Carrier decisions, newest first', querystring: DecisionListQuery, response: { 200: ListOf(DecisionSchema), ...errors } } },
     async (req) => {
-      const { dot_number, state, limit } = req.query;
-      const data = screener.listDecisions({
+      const { dot_number, state } = req.query;
+      const all = screener.listDecisions({
         ...(dot_number === undefined ? {} : { dot_number }),
         ...(state === undefined || state === 'all' ? {} : { state }),
-        limit: limit ?? 100,
+        limit: 10_000,
       });
-      return { object: 'list' as const, data };
+      return pageOf(all, (d) => d.id, pageParams(req.query));
     },
   );
 

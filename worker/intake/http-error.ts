@@ -40,6 +40,14 @@ export const routeNotFound = (method: string, path: string): HttpError => new Ht
  */
 export const conflict = (code: string, message: string, resourceId: string): HttpError => new HttpError(409, code, message, undefined, resourceId);
 
+/** An ISO 8601 date or timestamp as the store writes them (UTC, milliseconds), or a 400 naming the parameter. */
+export function isoParam(v: string | undefined, fallback: Date, param: string): string {
+  if (v === undefined) return fallback.toISOString();
+  const t = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(v) : NaN;
+  if (Number.isNaN(t)) throw badRequest(`${param} must be an ISO 8601 date or timestamp, e.g. 2026-11-01 or 2026-11-01T00:00:00Z`, param);
+  return new Date(t).toISOString();
+}
+
 const STORE_MESSAGES: Partial<Record<StoreError['code'], string>> = {
   sqlite_readonly: 'the screening database is read-only (file system or permissions); nothing can be recorded until that is fixed',
   sqlite_full: 'the disk holding the screening database is full; nothing can be recorded until space is freed',

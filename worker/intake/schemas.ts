@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { PageQueryFields } from './paging.js';
 
 /**
  * TypeBox schemas of the intake API (DESIGN.md, "Intake API"). Request schemas validate;
@@ -50,10 +51,15 @@ export const ScreeningCreateQuery = Type.Object(
 
 export const ScreeningListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'a whole number from 1 to 500 (default 50)' })),
+    ...PageQueryFields,
     status: Type.Optional(
-      Type.Union([Type.Literal('queued'), Type.Literal('active'), Type.Literal('done')], { description: 'queued, active or done' }),
+      Type.Union([Type.Literal('queued'), Type.Literal('active'), Type.Literal('done'), Type.Literal('all')], { description: 'queued, active, done or all (default all)' }),
     ),
+    tender_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the TMS load id sent with the screening' })),
+    dot_number: Type.Optional(Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'screenings asked by this DOT number or whose score names it' })),
+    mc_number: Type.Optional(Type.String({ maxLength: 32, description: 'screenings asked by this MC number or whose score names it' })),
+    action: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'tender, hold or block (an open set: new actions may appear)' })),
+    updated_since: Type.Optional(Type.String({ description: 'ISO 8601: screenings created, completed or settled at or after it' })),
   },
   { additionalProperties: false },
 );
@@ -69,11 +75,11 @@ export const ReviewParams = Type.Object({
 export const ReviewListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')], {
-        description: 'pending, approved or rejected',
+      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('all')], {
+        description: 'pending, approved, rejected or all (default all)',
       }),
     ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'a whole number from 1 to 500 (default 100)' })),
+    ...PageQueryFields,
   },
   { additionalProperties: false },
 );

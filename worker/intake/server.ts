@@ -15,12 +15,15 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
-import { parseCarrierQuery } from '../../shared/carrier-id.js';
+import { canonicalDot, normalizeMc, parseCarrierQuery } from '../../shared/carrier-id.js';
 import type { Screening } from '../../shared/screening.js';
 import type { Screener } from '../screener-types.js';
 import { bearerChecker } from './auth.js';
 import { openEventStream, type EventStream } from './event-stream.js';
-import { HttpError, badRequest, conflict, notFound, routeNotFound, toHttpError } from './http-error.js';
+import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
+import { pageOf, pageParams } from './paging.js';
+import { connectionOf } from '../store/sqlite-store.js';
+import { searchScreenings, type ScreeningFilter } from '../store/screening-search.js';
 import {
   DailyUsageSchema,
   ErrorBody,
@@ -96,6 +99,9 @@ export const REDACT_PATHS = [
 ];
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Review lists are read whole in their order, then paged. */
+const REVIEW_LIST_CAP = 10_000;
+
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -295,10 +301,18 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     r.get(
       '/screenings',
       { schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
-      async (req) => ({
-        object: 'list' as const,
-        data: screener.store.listScreenings({ limit: req.query.limit ?? 50, ...(req.query.status ? { status: req.query.status } : {}) }),
-      }),
+      async (req) => {
+        const q = req.query;
+        const filter: ScreeningFilter = {
+          ...(q.tender_id === undefined ? {} : { tender_id: q.tender_id }),
+          ...(q.dot_number === undefined ? {} : { dot_number: canonicalDot(q.dot_number.trim()) }),
+          ...(q.mc_number === undefined ? {} : { mc_number: normalizeMc(q.mc_number) }),
+          ...(q.status === undefined || q.status === 'all' ? {} : { status: q.status }),
+          ...(q.action === undefined ? {} : { action: q.action }),
+          ...(q.updated_since === undefined ? {} : { updated_since: isoParam(q.updated_since, new Date(), 'updated_since') }),
+        };
+        return { object: 'list' as const, ...searchScreenings(connectionOf(screener.store), filter, pageParams(q)) };
+      },
     );
 
     r.get(
@@ -310,7 +324,16 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     r.get(
       '/reviews',
       { schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
-      async (req) => ({ object: 'list' as const, data: screener.store.listReviews(req.query.state, req.query.limit ?? 100) }),
+      async (req) => {
+        const state = req.query.state === 'all' ? undefined : req.query.state;
+        return pageOf(screener.store.listReviews(state, REVIEW_LIST_CAP), (rv) => rv.id, pageParams(req.query));
+      },
+    );
+
+    r.get(
+      '/reviews/:id',
+      { schema: { summary: 'One review item', operationId: 'getReview', params: ReviewParams, querystring: NoQuery, response: { 200: ReviewSchema, ...errors } } },
+      async (req) => screener.store.getReview(req.params.id) ?? Promise.reject(notFound(`no review ${req.params.id}`)),
     );
 
     for (const decision of ['approve', 'reject'] as const) {

@@ -4,6 +4,7 @@ import type { Screener } from '../screener-types.js';
 import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
 import { HttpError, badRequest, conflict, notFound } from './http-error.js';
+import { PageQueryFields, pageOf, pageParams } from './paging.js';
 import { ErrorBody, ListOf, NoQuery } from './schemas.js';
 import type { IntakeApp } from './server.js';
 
@@ -17,7 +18,8 @@ const DotNumber = Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Ty
 });
 const McNumber = Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' });
 const By = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'who did it: 1 to 100 characters, not only spaces' });
-const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'a whole number from 1 to 500 (default 100)' }));
+/** Lists are read whole in their order, then paged (bounded by SCREEN_WATCH_DAYS and retention). */
+const LIST_CAP = 10_000;
 
 export const WatchAddBody = Type.Object(
   {
@@ -39,6 +41,8 @@ export const BlockBody = Type.Object(
 );
 
 export const LiftBody = Type.Object({ by: By }, { additionalProperties: false });
+/** DELETE takes no body (clients and proxies drop them): who lifts goes in the query. */
+export const LiftQuery = Type.Object({ by: Type.Optional(By) }, { additionalProperties: false });
 export const AcknowledgeBody = Type.Object({ by: By }, { additionalProperties: false });
 
 export const CarrierParams = Type.Object({
@@ -53,11 +57,11 @@ export const ChangeParams = Type.Object({
   id: Type.String({ pattern: CHANGE_ID, description: 'a change id: "chg_" and 26 characters a–z, 2–7' }),
 });
 
-export const WatchListQuery = Type.Object({ limit: Limit }, { additionalProperties: false });
+export const WatchListQuery = Type.Object({ ...PageQueryFields }, { additionalProperties: false });
 export const ChangeListQuery = Type.Object(
   {
-    state: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('acknowledged')], { description: 'new or acknowledged' })),
-    limit: Limit,
+    state: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('acknowledged'), Type.Literal('all')], { description: 'new, acknowledged or all (default all)' })),
+    ...PageQueryFields,
   },
   { additionalProperties: false },
 );
@@ -66,7 +70,7 @@ export const BlockListQuery = Type.Object(
     state: Type.Optional(
       Type.Union([Type.Literal('active'), Type.Literal('lifted'), Type.Literal('all')], { description: 'active (default), lifted or all' }),
     ),
-    limit: Limit,
+    ...PageQueryFields,
   },
   { additionalProperties: false },
 );
@@ -92,6 +96,11 @@ function carrierOfParam(value: string): CarrierQuery {
   }
 }
 
+/** A watch entry's cursor: its DOT number, else its MC number. */
+function watchKey(e: { dot_number: string | null; mc_number: string | null }): string {
+  return e.dot_number ?? e.mc_number ?? '';
+}
+
 function rethrowConflict(e: unknown): never {
   if (e instanceof WatchConflictError) throw conflict(e.code, e.message, e.resourceId);
   throw e;
@@ -110,7 +119,13 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.get(
     '/watchlist',
     { schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
-    async (req) => ({ object: 'list' as const, data: watch.list(req.query.limit ?? 100) }),
+    async (req) => pageOf(watch.list(LIST_CAP), watchKey, pageParams(req.query)),
+  );
+
+  r.get(
+    '/watchlist/:dot',
+    { schema: { summary: 'One watched carrier (by DOT or MC number)', operationId: 'getWatchEntry', params: CarrierParams, querystring: NoQuery, response: { 200: WatchEntrySchema, ...errors } } },
+    async (req) => watch.get(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the watch list`)),
   );
 
   r.post(
@@ -149,7 +164,10 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.get(
     '/changes',
     { schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
-    async (req) => ({ object: 'list' as const, data: watch.changes(req.query.state, req.query.limit ?? 100) }),
+    async (req) => {
+      const state = req.query.state === 'all' ? undefined : req.query.state;
+      return pageOf(watch.changes(state, LIST_CAP), (c) => c.id, pageParams(req.query));
+    },
   );
 
   r.get(
@@ -178,8 +196,14 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     { schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'active';
-      return { object: 'list' as const, data: watch.blocks.list(state === 'all' ? undefined : state, req.query.limit ?? 100) };
+      return pageOf(watch.blocks.list(state === 'all' ? undefined : state, LIST_CAP), (b) => b.id, pageParams(req.query));
     },
+  );
+
+  r.get(
+    '/blocks/:dot',
+    { schema: { summary: "A carrier's active block (by DOT or MC number)", operationId: 'getBlock', params: CarrierParams, querystring: NoQuery, response: { 200: LocalBlockSchema, ...errors } } },
+    async (req) => watch.blocks.find(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
   );
 
   r.post(
@@ -202,23 +226,37 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     },
   );
 
+  const lift = (dot: string, by: string | undefined) => {
+    if (by === undefined || by.trim() === '') throw badRequest('by is required: who lifts the block (a query parameter on DELETE, or the JSON body of POST …/lift)', 'by');
+    try {
+      return watch.blocks.lift(carrierOfParam(dot), by.trim());
+    } catch (e) {
+      return rethrowConflict(e);
+    }
+  };
   r.delete(
     '/blocks/:dot',
     {
       schema: {
-        summary: 'Lift a local block (recorded, not deleted)',
+        summary: 'Lift a local block (recorded, not deleted); who lifts it in ?by= (no body)',
+        params: CarrierParams,
+        querystring: LiftQuery,
+        response: { 200: LocalBlockSchema, 409: ErrorBody, ...errors },
+      },
+    },
+    async (req) => lift(req.params.dot, req.query.by ?? (req.body as { by?: string } | undefined)?.by),
+  );
+  r.post(
+    '/blocks/:dot/lift',
+    {
+      schema: {
+        summary: 'Lift a local block (the same as DELETE /blocks/:dot, with who lifts it in the body)',
         params: CarrierParams,
         querystring: NoQuery,
         body: LiftBody,
         response: { 200: LocalBlockSchema, 409: ErrorBody, ...bodyErrors },
       },
     },
-    async (req) => {
-      try {
-        return watch.blocks.lift(carrierOfParam(req.params.dot), req.body.by.trim());
-      } catch (e) {
-        rethrowConflict(e);
-      }
-    },
+    async (req) => lift(req.params.dot, req.body.by),
   );
 }

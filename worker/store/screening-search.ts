@@ -1,0 +1,81 @@
+import type { Database } from 'better-sqlite3';
+import type { Screening } from '../../shared/screening.js';
+import { SCREENING_COLUMNS, toScreening, type ScreeningRow } from './rows.js';
+import { StoreArgumentError } from './store-error.js';
+
+/**
+ * Find screenings for an integrator (GET /screenings): by load, carrier, status, action or
+ * "changed since", newest first, paged by keyset on (created_at, rowid) so a page costs the
+ * same however deep it is and a cursor never skips or repeats a row.
+ */
+
+export const SCREENING_SEARCH_MIGRATION_SQL = `
+  CREATE INDEX screenings_by_tender ON screenings (tender_id, created_at) WHERE tender_id IS NOT NULL;
+  CREATE INDEX screenings_by_query ON screenings (query_kind, query_value, created_at);
+  CREATE INDEX screenings_by_completed ON screenings (completed_at) WHERE completed_at IS NOT NULL;
+  CREATE INDEX reviews_by_decided ON reviews (decided_at) WHERE decided_at IS NOT NULL;
+`;
+
+export interface ScreeningFilter {
+  tender_id?: string;
+  /** Canonical DOT number: screenings asked by it or whose score names it. */
+  dot_number?: string;
+  /** Canonical MC number: screenings asked by it or whose score names it. */
+  mc_number?: string;
+  status?: Screening['status'];
+  action?: string;
+  /** ISO timestamp: changed (created, completed or settled) at or after it. */
+  updated_since?: string;
+}
+
+export interface ScreeningPage {
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+}
+
+export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningPage): { data: Screening[]; has_more: boolean } {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (f.tender_id !== undefined) {
+    where.push('s.tender_id = ?');
+    args.push(f.tender_id);
+  }
+  if (f.dot_number !== undefined) {
+    where.push("((s.query_kind = 'dot_number' AND s.query_value = ?) OR json_extract(s.score, '$.carrier.dot_number') = ?)");
+    args.push(f.dot_number, f.dot_number);
+  }
+  if (f.mc_number !== undefined) {
+    where.push("((s.query_kind = 'mc_number' AND s.query_value = ?) OR json_extract(s.score, '$.carrier.mc_number') = ?)");
+    args.push(f.mc_number, f.mc_number);
+  }
+  if (f.status !== undefined) {
+    where.push('s.status = ?');
+    args.push(f.status);
+  }
+  if (f.action !== undefined) {
+    where.push('s.action = ?');
+    args.push(f.action);
+  }
+  if (f.updated_since !== undefined) {
+    where.push('(s.created_at >= ? OR s.completed_at >= ? OR r.decided_at >= ?)');
+    args.push(f.updated_since, f.updated_since, f.updated_since);
+  }
+  const cursorId = p.starting_after ?? p.ending_before;
+  const backwards = p.ending_before !== undefined;
+  if (cursorId !== undefined) {
+    const at = db.prepare('SELECT created_at, rowid AS rid FROM screenings WHERE id = ?').get(cursorId) as { created_at: string; rid: number } | undefined;
+    const param = backwards ? 'ending_before' : 'starting_after';
+    if (!at) throw new StoreArgumentError(`${param}: no screening ${cursorId}`, param);
+    where.push(backwards ? '(s.created_at > ? OR (s.created_at = ? AND s.rowid > ?))' : '(s.created_at < ? OR (s.created_at = ? AND s.rowid < ?))');
+    args.push(at.created_at, at.created_at, at.rid);
+  }
+  const order = backwards ? 'ASC' : 'DESC';
+  const sql = `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
+    ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.created_at ${order}, s.rowid ${order} LIMIT ?`;
+  const rows = db.prepare(sql).all(...args, p.limit + 1) as ScreeningRow[];
+  const has_more = rows.length > p.limit;
+  const page = rows.slice(0, p.limit);
+  if (backwards) page.reverse();
+  return { data: page.map(toScreening), has_more };
+}
