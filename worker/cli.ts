@@ -22,7 +22,8 @@ function logger(defaultLevel = 'info'): Logger {
 function fail(e: unknown): never {
   // StoreError (read-only, full, corrupt database …) by name: importing it would load SQLite for every command.
   const storeError = e instanceof Error && e.name === 'StoreError';
-  if (e instanceof ConfigError || e instanceof KeyCheckError || e instanceof RedisMissingError || e instanceof UnavailableError || storeError) {
+  const tokenError = e instanceof Error && e.name === 'TokenArgumentError';
+  if (e instanceof ConfigError || e instanceof KeyCheckError || e instanceof RedisMissingError || e instanceof UnavailableError || storeError || tokenError) {
     process.stderr.write(`carrier-screen: ${e.message}\n`);
     process.exit(2);
   }
@@ -178,6 +179,36 @@ program
       process.stderr.write(`carrier-screen backup: ${(e as Error).message}\n`);
       process.exit(2);
     }
+  });
+
+const token = program.command('token').description('scoped intake tokens: tms (screen, read, watch list), desk (also decide), admin (also pause/resume)');
+token
+  .command('create')
+  .description('a new token, printed once (only its hash is kept)')
+  .requiredOption('--role <role>', 'tms, desk or admin')
+  .option('--name <name>', "who uses it: the default `by` of what it decides (e.g. the dispatcher's name)")
+  .action(async (o: { role: string; name?: string }) => {
+    loadDotEnv();
+    const { runTokenCreate } = await import('./tokens/token-cli.js');
+    process.exit(runTokenCreate(loadConfig(), o));
+  });
+token
+  .command('list')
+  .description('every token: id, role, prefix, state, last use, name (never the token)')
+  .option('--json', 'print JSON')
+  .action(async (o: { json?: boolean }) => {
+    loadDotEnv();
+    const { runTokenList } = await import('./tokens/token-cli.js');
+    process.exit(runTokenList(loadConfig(), o));
+  });
+token
+  .command('revoke')
+  .description('revoke a token by its id or prefix: it is refused from the next request on')
+  .argument('<id>', 'the token id (tok_…) or its prefix (cs_desk_…)')
+  .action(async (id: string) => {
+    loadDotEnv();
+    const { runTokenRevoke } = await import('./tokens/token-cli.js');
+    process.exit(runTokenRevoke(loadConfig(), id));
   });
 
 program

@@ -145,3 +145,34 @@ describe('carrier-screen backup', () => {
     expect((await run(['backup', file, '--force'])).code).toBe(0);
   });
 });
+
+describe('carrier-screen token', () => {
+  it('create prints a token once, which the running intake takes with its role; list shows it without the secret; revoke ends it', async () => {
+    const made = await run(['token', 'create', '--role', 'desk', '--name', 'Dana Dispatcher']);
+    expect(made.code, made.err).toBe(0);
+    const token = made.out.trim();
+    expect(token).toMatch(/^cs_desk_[a-z2-7]{40}$/);
+    expect(made.err).toMatch(/shown only now/);
+    const call = (path: string, method: 'GET' | 'POST' = 'GET') =>
+      request(`${intake.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({ status: r.statusCode, json: (await r.body.json()) as any }));
+    expect((await call('/status')).status).toBe(200);
+    const pause = await call('/queue/pause', 'POST');
+    expect([pause.status, pause.json.error.code]).toEqual([403, 'forbidden']);
+
+    const list = await run(['token', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.out).toContain('Dana Dispatcher');
+    expect(list.out).toContain('desk');
+    expect(list.out).not.toContain(token);
+    const id = /(tok_[a-z2-7]{26})/.exec(list.out)![1]!;
+    const json = JSON.parse((await run(['token', 'list', '--json'])).out) as { data: Array<{ id: string; last_used_at: string | null }> };
+    expect(json.data.find((t) => t.id === id)?.last_used_at).not.toBeNull();
+
+    expect((await run(['token', 'revoke', id])).code).toBe(0);
+    expect((await call('/status')).status).toBe(401);
+    const again = await run(['token', 'revoke', id]);
+    expect([again.code, again.err]).toEqual([2, expect.stringContaining('no active token')]);
+    const bad = await run(['token', 'create', '--role', 'root']);
+    expect([bad.code, bad.err]).toEqual([2, expect.stringContaining('--role must be tms, desk or admin')]);
+  });
+});

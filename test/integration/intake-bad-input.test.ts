@@ -205,9 +205,9 @@ describe('path parameters', () => {
             method === 'GET'
               ? await send('GET', path)
               : await send('POST', path, { body: JSON.stringify({ by: 'fuzz' }), headers: { 'content-type': 'application/json' } });
-          const err = expectError(a, [400, 404]);
+          const err = expectError(a, [400, 404, 405]); // '.' and '..' resolve to another route's path
           if (a.status === 400) expect(['id', 'url']).toContain(err.param);
-          else expect(['resource_missing', 'route_not_found']).toContain(err.code);
+          else expect(['resource_missing', 'route_not_found', 'method_not_allowed']).toContain(err.code);
         },
       ),
       { numRuns: 500 },

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Caller } from '../tokens/intake-tokens.js';
 
 /**
  * Bearer-token check. Both sides are hashed first so the compare is over equal-length
@@ -12,5 +13,18 @@ export function bearerChecker(token: string): (authorization: string | undefined
     const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
     const given = createHash('sha256').update(m?.[1] ?? '').digest();
     return timingSafeEqual(expected, given) && m !== null;
+  };
+}
+
+/** Who a request is: INTAKE_TOKEN (admin), a scoped token from SQLite, or nobody (undefined). */
+export function authenticator(
+  intakeToken: string,
+  tokens: { lookup(token: string): Caller | undefined } | undefined,
+): (authorization: string | undefined) => Caller | undefined {
+  const isIntakeToken = bearerChecker(intakeToken);
+  return (authorization) => {
+    if (isIntakeToken(authorization)) return { role: 'admin', name: null, token_id: null };
+    const m = typeof authorization === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization) : null;
+    return m && tokens ? tokens.lookup(m[1]!) : undefined;
   };
 }

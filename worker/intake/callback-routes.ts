@@ -10,7 +10,7 @@ import type { Store } from '../store/index.js';
 import { conflict, notFound } from './http-error.js';
 import { PageQueryFields, pageOf, pageParams } from './paging.js';
 import { ErrorBody, ListOf, NoQuery } from './schemas.js';
-import type { IntakeApp } from './server.js';
+import type { IntakeApp } from './intake-app.js';
 
 /** Intake routes of the callback outbox (docs/callbacks.md): look at deliveries, retry a dead one. */
 

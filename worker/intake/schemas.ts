@@ -86,7 +86,7 @@ export const ReviewListQuery = Type.Object(
 
 export const ResolveBody = Type.Object(
   {
-    by: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'who decided: 1 to 100 characters, not only spaces' }),
+    by: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: "who decided: 1 to 100 characters, not only spaces (default: the token's name)" })),
     note: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], { description: 'a note of at most 2000 characters' })),
   },
   { additionalProperties: false },

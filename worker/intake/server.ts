@@ -1,15 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -18,7 +9,10 @@ import { pino, type Logger } from 'pino';
 import { canonicalDot, normalizeMc, parseCarrierQuery } from '../../shared/carrier-id.js';
 import type { Screening } from '../../shared/screening.js';
 import type { Screener } from '../screener-types.js';
-import { bearerChecker } from './auth.js';
+import { authenticator } from './auth.js';
+import { IntakeTokens } from '../tokens/intake-tokens.js';
+import { byOf, type IntakeApp } from './intake-app.js';
+import { mayUse, roleNeeded } from '../tokens/roles.js';
 import { openEventStream, type EventStream } from './event-stream.js';
 import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
 import { pageOf, pageParams } from './paging.js';
@@ -45,6 +39,8 @@ import {
 } from './schemas.js';
 import { UI_CSP, readUiFile } from './static-ui.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
+import { registerBatchRoutes } from './batch-routes.js';
+import { checkCallbackUrl } from './callback-url.js';
 import { registerCallbackRoutes } from './callback-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { idempotent } from './idempotent.js';
@@ -55,7 +51,6 @@ import { registerWatchRoutes, watchOf } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
 
-export type IntakeApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 export interface IntakeOptions {
   screener: Screener;
@@ -102,14 +97,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Review lists are read whole in their order, then paged. */
 const REVIEW_LIST_CAP = 10_000;
 
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** No bearer token needed (health probe, static UI files). */
-    public?: boolean;
-  }
-}
-
 function sendError(reply: FastifyReply, e: HttpError): void {
   if (e.statusCode === 401) reply.header('www-authenticate', 'Bearer');
   reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
@@ -133,20 +120,6 @@ function answerClientError(err: Error & { code?: string }, socket: Socket): void
   socket.destroy(err);
 }
 
-function checkCallbackUrl(raw: string): string {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw badRequest('callback_url must be an absolute http or https URL', 'callback_url');
-  }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '')
-    throw badRequest('callback_url must be an absolute http or https URL', 'callback_url');
-  // It is echoed in lists, events and callbacks: credentials in it would be too.
-  if (u.username !== '' || u.password !== '')
-    throw badRequest('callback_url must not contain credentials (user:pass@); verify callbacks by their signature instead', 'callback_url');
-  return u.toString();
-}
 
 function parseLastEventId(req: FastifyRequest, fromQuery: number | undefined): number | undefined {
   const header = req.headers['last-event-id'];
@@ -160,7 +133,7 @@ function parseLastEventId(req: FastifyRequest, fromQuery: number | undefined): n
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
   const keys = new IdempotencyKeys(screener.store);
-  const isAuthorized = bearerChecker(o.token);
+  const authenticate = authenticator(o.token, new IntakeTokens(connectionOf(screener.store)));
   const uiDir = resolve(o.uiDir ?? 'dist/electron/renderer');
   const baseLogger = o.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const logger = baseLogger.child({ module: 'intake' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
@@ -218,8 +191,15 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config.public === true) return;
-    if (!isAuthorized(req.headers.authorization))
-      throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <INTAKE_TOKEN>');
+    const caller = authenticate(req.headers.authorization);
+    if (!caller) throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <token> (INTAKE_TOKEN, or one from `carrier-screen token create`)');
+    req.caller = caller;
+    // An unknown route has no role of its own: the not-found handler answers it.
+    const url = req.routeOptions.url;
+    if (url === undefined) return;
+    const needed = roleNeeded(req.method, url);
+    if (!mayUse(caller.role, needed))
+      throw new HttpError(403, 'forbidden', `${req.method} ${url} needs a ${needed} token (or admin); this token's role is ${caller.role}`);
   });
   app.addHook('onRequest', async (req) => {
     // Stripe's way: an answer may be pinned to an API version; an unknown one is refused.
@@ -348,8 +328,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
             response: { 200: ReviewSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
           },
         },
-        async (req, reply) =>
-          idempotent(
+        async (req, reply) => {
+          // Bad input is refused before anything is looked up.
+          const by = byOf(req, req.body.by);
+          return idempotent(
             keys,
             req,
             reply,
@@ -360,10 +342,11 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
               if (existing.state !== 'pending')
                 throw conflict('review_conflict', `review ${existing.id} is already ${existing.state} by ${existing.decided_by ?? 'someone'}`, existing.id);
               const block = (req.body as { block?: boolean }).block === true;
-              return screener.resolveReview(req.params.id, decision, req.body.by.trim(), req.body.note ?? null, { block });
+              return screener.resolveReview(req.params.id, decision, by, req.body.note ?? null, { block });
             },
             (id) => screener.store.getReview(id),
-          ),
+          );
+        },
       );
     }
 
@@ -425,6 +408,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // watch hook: /watchlist, /changes, /blocks (docs/watchlist.md).
     const watch = watchOf(screener);
     if (watch) registerWatchRoutes(r, watch);
+    // /screenings/batch: a load board at once, one answer per item (207).
+    registerBatchRoutes(r, screener);
     // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
     registerCallbackRoutes(r, screener.store);
     // /decisions: standing carrier decisions (docs/decisions.md).

@@ -1,12 +1,13 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { Screener } from '../screener-types.js';
 import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
-import { HttpError, badRequest, conflict, notFound } from './http-error.js';
+import { badRequest, conflict, notFound } from './http-error.js';
 import { PageQueryFields, pageOf, pageParams } from './paging.js';
 import { ErrorBody, ListOf, NoQuery } from './schemas.js';
-import type { IntakeApp } from './server.js';
+import { byOf, type IntakeApp } from './intake-app.js';
 
 /**
  * Intake routes of the watch list, carrier changes and the local do-not-use list
@@ -17,7 +18,7 @@ const DotNumber = Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Ty
   description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
 });
 const McNumber = Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' });
-const By = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'who did it: 1 to 100 characters, not only spaces' });
+const By = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: "who did it: 1 to 100 characters, not only spaces (default: the token's name)" });
 /** Lists are read whole in their order, then paged (bounded by SCREEN_WATCH_DAYS and retention). */
 const LIST_CAP = 10_000;
 
@@ -34,16 +35,16 @@ export const BlockBody = Type.Object(
   {
     dot_number: Type.Optional(DotNumber),
     mc_number: Type.Optional(McNumber),
-    by: By,
+    by: Type.Optional(By),
     reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'why: 1 to 500 characters, not only spaces' }),
   },
   { additionalProperties: false, description: 'Exactly one of dot_number or mc_number, who blocks and why.' },
 );
 
-export const LiftBody = Type.Object({ by: By }, { additionalProperties: false });
+export const LiftBody = Type.Object({ by: Type.Optional(By) }, { additionalProperties: false });
 /** DELETE takes no body (clients and proxies drop them): who lifts goes in the query. */
 export const LiftQuery = Type.Object({ by: Type.Optional(By) }, { additionalProperties: false });
-export const AcknowledgeBody = Type.Object({ by: By }, { additionalProperties: false });
+export const AcknowledgeBody = Type.Object({ by: Type.Optional(By) }, { additionalProperties: false });
 
 export const CarrierParams = Type.Object({
   dot: Type.String({
@@ -187,7 +188,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
         response: { 200: CarrierChangeSchema, 409: ErrorBody, ...bodyErrors },
       },
     },
-    async (req) => watch.acknowledge(req.params.id, req.body.by.trim()).catch(rethrowConflict),
+    async (req) => watch.acknowledge(req.params.id, byOf(req, req.body.by)).catch(rethrowConflict),
   );
 
   // ---- local do-not-use list ----
@@ -219,17 +220,17 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     async (req, reply) => {
       const query = parseCarrierQuery(req.body);
       try {
-        return reply.code(201).send(watch.blocks.add(query, req.body.by.trim(), req.body.reason.trim()));
+        return reply.code(201).send(watch.blocks.add(query, byOf(req, req.body.by), req.body.reason.trim()));
       } catch (e) {
         rethrowConflict(e);
       }
     },
   );
 
-  const lift = (dot: string, by: string | undefined) => {
-    if (by === undefined || by.trim() === '') throw badRequest('by is required: who lifts the block (a query parameter on DELETE, or the JSON body of POST …/lift)', 'by');
+  const lift = (req: FastifyRequest, dot: string, by: string | undefined) => {
+    const who = byOf(req, by);
     try {
-      return watch.blocks.lift(carrierOfParam(dot), by.trim());
+      return watch.blocks.lift(carrierOfParam(dot), who);
     } catch (e) {
       return rethrowConflict(e);
     }
@@ -244,7 +245,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
         response: { 200: LocalBlockSchema, 409: ErrorBody, ...errors },
       },
     },
-    async (req) => lift(req.params.dot, req.query.by ?? (req.body as { by?: string } | undefined)?.by),
+    async (req) => lift(req, req.params.dot, req.query.by ?? (req.body as { by?: string } | undefined)?.by),
   );
   r.post(
     '/blocks/:dot/lift',
@@ -257,6 +258,6 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
         response: { 200: LocalBlockSchema, 409: ErrorBody, ...bodyErrors },
       },
     },
-    async (req) => lift(req.params.dot, req.body.by),
+    async (req) => lift(req, req.params.dot, req.body.by),
   );
 }

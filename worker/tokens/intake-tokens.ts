@@ -1,0 +1,107 @@
+import type { Database } from 'better-sqlite3';
+import { createHash, randomBytes } from 'node:crypto';
+import { isRole, type Role } from './roles.js';
+
+/**
+ * Scoped intake tokens, kept in SQLite as hashes. A token is `cs_<role>_<40 random base32>`;
+ * it is shown once when created and never again (the hash is all that is kept).
+ */
+
+export interface TokenRecord {
+  object: 'intake_token';
+  id: string;
+  name: string;
+  role: Role;
+  /** The token's first characters, to recognise it in a list. */
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface Caller {
+  role: Role;
+  /** The token's name (the default `by`); null for INTAKE_TOKEN. */
+  name: string | null;
+  token_id: string | null;
+}
+
+interface Row {
+  id: string;
+  name: string;
+  role: Role;
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+function base32(bytes: Buffer): string {
+  let out = '';
+  for (const b of bytes) out += ALPHABET[b & 31];
+  return out;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export class TokenArgumentError extends RangeError {
+  override readonly name = 'TokenArgumentError';
+}
+
+export class IntakeTokens {
+  readonly #st;
+
+  constructor(
+    db: Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.#st = {
+      insert: db.prepare('INSERT INTO intake_tokens (id, name, role, hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      byHash: db.prepare<[string], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at FROM intake_tokens WHERE hash = ? AND revoked_at IS NULL'),
+      list: db.prepare<[], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at FROM intake_tokens ORDER BY created_at DESC, rowid DESC'),
+      revoke: db.prepare('UPDATE intake_tokens SET revoked_at = ? WHERE (id = ? OR prefix = ?) AND revoked_at IS NULL'),
+      // At most once a minute per token: a used-at column must not cost a write per request.
+      touch: db.prepare("UPDATE intake_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)"),
+    };
+  }
+
+  /** A new token: the secret (shown once) and its record. */
+  create(role: Role, name: string): { token: string; record: TokenRecord } {
+    if (!isRole(role)) throw new TokenArgumentError(`role must be tms, desk or admin, got ${JSON.stringify(role)}`);
+    const n = name.trim();
+    if (n === '' || n.length > 100) throw new TokenArgumentError('name must be 1 to 100 characters');
+    const token = `cs_${role}_${base32(randomBytes(40))}`;
+    const id = `tok_${base32(randomBytes(26))}`;
+    const prefix = token.slice(0, role.length + 8);
+    const at = this.now().toISOString();
+    this.#st.insert.run(id, n, role, hashToken(token), prefix, at);
+    return { token, record: { object: 'intake_token', id, name: n, role, prefix, created_at: at, revoked_at: null, last_used_at: null } };
+  }
+
+  list(): TokenRecord[] {
+    return this.#st.list.all().map((r) => ({ object: 'intake_token', ...r }));
+  }
+
+  /** Revoke by id or prefix; false when no active token matched. */
+  revoke(idOrPrefix: string): boolean {
+    return this.#st.revoke.run(this.now().toISOString(), idOrPrefix, idOrPrefix).changes > 0;
+  }
+
+  /** The caller a bearer token names, or undefined. */
+  lookup(token: string): Caller | undefined {
+    if (!token.startsWith('cs_')) return undefined;
+    const row = this.#st.byHash.get(hashToken(token));
+    if (!row) return undefined;
+    const now = this.now();
+    try {
+      this.#st.touch.run(now.toISOString(), row.id, new Date(now.getTime() - 60_000).toISOString());
+    } catch {
+      /* a full disk must not refuse a read: last_used_at is a convenience */
+    }
+    return { role: row.role, name: row.name, token_id: row.id };
+  }
+}

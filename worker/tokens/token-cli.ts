@@ -1,0 +1,53 @@
+import type { Config } from '../../shared/config.js';
+import { connectionOf, openStore } from '../store/sqlite-store.js';
+import { IntakeTokens, TokenArgumentError } from './intake-tokens.js';
+import { isRole } from './roles.js';
+
+/**
+ * `carrier-screen token create|list|revoke`: scoped intake tokens in the worker's SQLite
+ * database. The token is printed once, on create; only its hash is kept.
+ */
+
+type Out = (s: string) => void;
+
+function withTokens<T>(config: Config, fn: (t: IntakeTokens) => T): T {
+  const store = openStore(config.dbPath);
+  try {
+    return fn(new IntakeTokens(connectionOf(store)));
+  } finally {
+    store.close();
+  }
+}
+
+export function runTokenCreate(config: Config, o: { role: string; name?: string }, out: Out = (s) => process.stdout.write(s)): number {
+  if (!isRole(o.role)) throw new TokenArgumentError(`--role must be tms, desk or admin, got ${JSON.stringify(o.role)}`);
+  const role = o.role;
+  const { token, record } = withTokens(config, (t) => t.create(role, o.name ?? `${role} token`));
+  out(`${token}\n`);
+  process.stderr.write(`created ${record.id} (${record.role}, "${record.name}"): the token above is shown only now; keep it secret\n`);
+  return 0;
+}
+
+export function runTokenList(config: Config, o: { json?: boolean }, out: Out = (s) => process.stdout.write(s)): number {
+  const list = withTokens(config, (t) => t.list());
+  if (o.json) {
+    out(`${JSON.stringify({ object: 'list', data: list }, null, 2)}\n`);
+    return 0;
+  }
+  if (list.length === 0) {
+    out('no scoped tokens (INTAKE_TOKEN is the admin token)\n');
+    return 0;
+  }
+  for (const t of list)
+    out(`${t.id}  ${t.role.padEnd(5)}  ${t.prefix}…  ${t.revoked_at ? `revoked ${t.revoked_at}` : 'active'}  last used ${t.last_used_at ?? 'never'}  ${t.name}\n`);
+  return 0;
+}
+
+export function runTokenRevoke(config: Config, idOrPrefix: string, out: Out = (s) => process.stdout.write(s)): number {
+  if (!withTokens(config, (t) => t.revoke(idOrPrefix.replace(/…$/, '')))) {
+    process.stderr.write(`carrier-screen token revoke: no active token ${idOrPrefix}\n`);
+    return 2;
+  }
+  out(`revoked ${idOrPrefix}\n`);
+  return 0;
+}
