@@ -1,4 +1,5 @@
-import { request } from 'undici';
+import createClient from 'openapi-fetch';
+import type { paths } from '../shared/intake-api.js';
 import type { Review, StatusReport } from '../shared/screening.js';
 
 /**
@@ -26,33 +27,33 @@ class CliError extends Error {
   }
 }
 
-async function getJson<T>(base: string, path: string, token: string, timeoutMs: number): Promise<T> {
-  let res;
+/** The generated client (shared/intake-api.ts): the paths and answers are the server's own spec. */
+function intakeClient(base: string, token: string, timeoutMs: number) {
+  return createClient<paths>({
+    baseUrl: base.replace(/\/+$/, ''),
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    fetch: (req) => fetch(req, { signal: AbortSignal.timeout(timeoutMs) }),
+  });
+}
+
+/** One call's data, or the CliError a person at a terminal can act on. */
+async function answer<T>(base: string, path: string, call: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let r;
   try {
-    res = await request(new URL(path, base), {
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    r = await call();
   } catch (e) {
-    const code = (e as { code?: string }).code ?? (e as Error).name;
+    if (e instanceof SyntaxError) throw new CliError(`${base}${path} answered with something that is not JSON: is this the carrier-screen intake?`, 1);
+    const cause = (e as { cause?: { code?: string } }).cause;
+    const code = cause?.code ?? (e as Error).name;
     throw new CliError(`cannot reach the worker at ${base} (${code}). Is it running? Start it with: carrier-screen start`, 1);
   }
-  const text = await res.body.text();
-  if (res.statusCode === 401)
+  if (r.response.status === 401)
     throw new CliError('the worker refused the intake token (401). Use the token from INTAKE_TOKEN or the intake-token file beside the database.', 2);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new CliError(`${base}${path} answered HTTP ${res.statusCode} with something that is not JSON: is this the carrier-screen intake?`, 1);
-  }
-  if (res.statusCode !== 200) {
-    const msg = (body as { error?: { message?: string } }).error?.message ?? `HTTP ${res.statusCode}`;
+  if (r.data === undefined || r.response.status !== 200) {
+    const msg = (r.error as { error?: { message?: string } } | undefined)?.error?.message ?? `HTTP ${r.response.status}`;
     throw new CliError(`${path}: ${msg}`, 1);
   }
-  return body as T;
+  return r.data;
 }
 
 /** Columns padded to their widest cell; the last column is not padded. */
@@ -121,13 +122,14 @@ export async function runStatus(o: StatusOptions): Promise<number> {
       throw new CliError(`--url ${o.url} is not a URL (e.g. http://127.0.0.1:8787)`, 1);
     }
     if (!o.token) throw new CliError('no intake token: set INTAKE_TOKEN, or run `carrier-screen start` once (it writes intake-token beside the database)', 2);
-    const status = await getJson<StatusReport>(o.url, '/status', o.token, timeoutMs);
+    const api = intakeClient(o.url, o.token, timeoutMs);
+    const status = (await answer(o.url, '/status', () => api.GET('/status'))) as StatusReport;
     if (o.json) {
       out(`${JSON.stringify(status, null, 2)}\n`);
       return 0;
     }
-    const reviews = await getJson<{ data: Review[] }>(o.url, '/reviews?state=pending&limit=20', o.token, timeoutMs);
-    out(formatStatus(status, reviews.data, o.url));
+    const reviews = await answer(o.url, '/reviews', () => api.GET('/reviews', { params: { query: { state: 'pending', limit: 20 } } }));
+    out(formatStatus(status, reviews.data as Review[], o.url));
     return 0;
   } catch (e) {
     if (e instanceof CliError) {

@@ -31,7 +31,7 @@ const BatchItem = Type.Object({
   index: Type.Integer({ description: 'the position of the item in the request' }),
   status: Type.Integer({ description: '200 (done at once: a cache hit), 202 (queued) or the 4xx/5xx of this item' }),
   screening: Type.Optional(ScreeningSchema),
-  error: Type.Optional(ErrorBody.properties.error),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String(), param: Type.Optional(Type.String()) }, { additionalProperties: true, description: 'as in Error' })),
 });
 const BatchResult = Type.Object({ object: Type.Literal('batch_result'), data: Type.Array(BatchItem) });
 
@@ -45,7 +45,6 @@ export function registerBatchRoutes(r: IntakeApp, screener: Screener): void {
       bodyLimit: 1024 * 1024,
       schema: {
         summary: `Screen up to ${BATCH_MAX} carriers at once; each item is answered on its own (207)`,
-        operationId: 'createScreeningBatch',
         querystring: NoQuery,
         body: BatchBody,
         response: { 207: BatchResult, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody },

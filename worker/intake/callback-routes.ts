@@ -9,7 +9,7 @@ import {
 import type { Store } from '../store/index.js';
 import { conflict, notFound } from './http-error.js';
 import { PageQueryFields, pageOf, pageParams } from './paging.js';
-import { ErrorBody, ListOf, NoQuery } from './schemas.js';
+import { CallbackSchema, ErrorBody, ListOf, NoQuery } from './schemas.js';
 import type { IntakeApp } from './intake-app.js';
 
 /** Intake routes of the callback outbox (docs/callbacks.md): look at deliveries, retry a dead one. */
@@ -28,7 +28,6 @@ const CallbackListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const CallbackSchema = Type.Object({ object: Type.Literal('callback') }, { additionalProperties: true, description: 'CallbackRecord (worker/callbacks/outbox.ts)' });
 
 export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Date = () => new Date()): void {
   const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };

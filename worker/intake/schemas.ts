@@ -11,16 +11,6 @@ import { PageQueryFields } from './paging.js';
 export const SCREENING_ID = '^scr_[a-z2-7]{26}$';
 export const REVIEW_ID = '^rev_[a-z2-7]{26}$';
 
-export const ErrorBody = Type.Object(
-  {
-    error: Type.Object({
-      code: Type.String(),
-      message: Type.String(),
-      param: Type.Optional(Type.String()),
-    }),
-  },
-  { description: 'Every error: a short code, a message, and the parameter at fault when there is one.' },
-);
 
 export const ScreeningBody = Type.Object(
   {
@@ -110,103 +100,23 @@ export const EventsQuery = Type.Object(
 
 export const NoQuery = Type.Object({}, { additionalProperties: false });
 
-// ---- response shapes (documentation) ----
+// ---- response shapes: named components (components.ts), referenced by $ref ----
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const ErrorBody = Type.Ref('Error');
+export const ScreeningSchema = Type.Ref('Screening');
+export const ReviewSchema = Type.Ref('Review');
+export const DecisionSchema = Type.Ref('Decision');
+export const StatusSchema = Type.Ref('Status');
+export const DailyUsageSchema = Type.Ref('DailyUsage');
+export const WatchEntrySchema = Type.Ref('WatchEntry');
+export const CarrierChangeSchema = Type.Ref('CarrierChange');
+export const LocalBlockSchema = Type.Ref('LocalBlock');
+export const CallbackSchema = Type.Ref('Callback');
 
-const ReviewSummary = Type.Object({
-  id: Type.String(),
-  state: Type.String(),
-  decided_by: Nullable(Type.String()),
-  decided_at: Nullable(Type.String()),
-  note: Nullable(Type.String()),
-});
+/** A cursor list of a component: `{ object: "list", data, has_more }`. */
+export const ListOf = (item: { $ref: string }) =>
+  Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Ref(item.$ref)), has_more: Type.Boolean({ description: 'More objects beyond this page in the direction asked.' }) });
 
-const StandingDecisionRefSchema = Type.Object(
-  {
-    id: Type.String(),
-    review_id: Type.String(),
-    decision: Type.String({ description: 'approved or rejected' }),
-    decided_by: Type.String(),
-    decided_at: Type.String(),
-    expires_at: Type.String(),
-    model_version: Nullable(Type.String()),
-  },
-  { additionalProperties: true },
-);
-
-export const DecisionSchema = Type.Object(
-  {
-    object: Type.Literal('decision'),
-    id: Type.String(),
-    review_id: Type.String(),
-    dot_number: Nullable(Type.String()),
-    mc_number: Nullable(Type.String()),
-    legal_name: Nullable(Type.String({ description: "the carrier's name as the decided score gave it (legal, else DBA)" })),
-    decision: Type.String({ description: 'approved or rejected' }),
-    state: Type.String({ description: 'standing, lapsed or revoked' }),
-    basis: Type.Object({}, { additionalProperties: true, description: 'decision, grade, needs_manual_review, knockout_codes, reason_checks' }),
-    model_version: Nullable(Type.String()),
-    decided_by: Type.String(),
-    decided_at: Type.String(),
-    expires_at: Type.String(),
-    ended_at: Nullable(Type.String()),
-    ended_by: Nullable(Type.String()),
-    end_reason: Nullable(Type.String()),
-  },
-  { additionalProperties: true },
-);
-
-export const ScreeningSchema = Type.Object(
-  {
-    object: Type.Literal('screening'),
-    id: Type.String(),
-    tender_id: Nullable(Type.String()),
-    status: Type.String({ description: 'queued, active or done' }),
-    query: Type.Object({}, { additionalProperties: true, description: '{dot_number} or {mc_number}, normalised' }),
-    priority: Type.String(),
-    action: Nullable(Type.String({ description: 'tender, hold or block' })),
-    hold_reason: Nullable(Type.String()),
-    source: Nullable(Type.String({ description: 'cache, service, stale_cache or none' })),
-    score: Nullable(Type.Object({}, { additionalProperties: true, description: 'the /v1 score object as received' })),
-    score_fetched_at: Nullable(Type.String()),
-    review: Nullable(ReviewSummary),
-    settled_by: Nullable(Type.String({ description: 'review or standing_decision: what settled a held screening (action is what to do now; hold_reason stays as why it was held)' })),
-    standing_decision: Nullable(StandingDecisionRefSchema),
-    error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), request_id: Nullable(Type.String()) })),
-    callback_url: Nullable(Type.String()),
-    created_at: Type.String(),
-    completed_at: Nullable(Type.String()),
-  },
-  { additionalProperties: true },
-);
-
-export const ReviewSchema = Type.Object(
-  {
-    object: Type.Literal('review'),
-    id: Type.String(),
-    screening_id: Type.String(),
-    state: Type.String(),
-    hold_reason: Type.String(),
-    decided_by: Nullable(Type.String()),
-    decided_at: Nullable(Type.String()),
-    note: Nullable(Type.String()),
-    created_at: Type.String(),
-    screening: ScreeningSchema,
-    tenders: Type.Array(
-      Type.Object({ screening_id: Type.String(), tender_id: Nullable(Type.String()), action: Nullable(Type.String()), created_at: Type.String() }),
-      { description: "every held tender of the carrier on this review, oldest first" },
-    ),
-    waits_on: Nullable(Type.String({ description: "a tender's own item: the carrier's open review it waits on" })),
-    previous_decision: Nullable(Type.Object({}, { additionalProperties: true, description: 'a review opened after a decision lapsed: that decision and changes[]' })),
-  },
-  { additionalProperties: true },
-);
-
-export const ListOf = <T extends TSchema>(item: T) => Type.Object({ object: Type.Literal('list'), data: Type.Array(item) });
-
-export const StatusSchema = Type.Object({ object: Type.Literal('status') }, { additionalProperties: true, description: 'StatusReport' });
-export const DailyUsageSchema = Type.Object({ object: Type.Literal('usage_daily') }, { additionalProperties: true });
 export const HealthSchema = Type.Object({
   status: Type.String({ description: 'ok, degraded (/v1 unreachable or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down' }),
   redis: Type.Boolean(),

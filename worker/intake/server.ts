@@ -47,6 +47,8 @@ import { idempotent } from './idempotent.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import { RouteTable } from './route-table.js';
+import { COMPONENTS } from './components.js';
+import { operationIdOf } from './operations.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
@@ -180,7 +182,14 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     sendError(reply, e);
   });
   const routes = new RouteTable();
-  app.addHook('onRoute', (route) => routes.add(route.url, route.method));
+  app.addHook('onRoute', (route) => {
+    routes.add(route.url, route.method);
+    // Every documented operation is named (a client generated from /openapi.json uses the names).
+    const schema = route.schema as { hide?: boolean; operationId?: string } | undefined;
+    if (schema && !schema.hide && route.method !== 'HEAD') route.schema = { ...schema, operationId: operationIdOf(String(route.method), route.url) };
+  });
+  // The answers' shapes: #/components/schemas/<name>, referenced by $ref from the routes.
+  for (const c of COMPONENTS) app.addSchema(c);
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
     const allow = routes.allowed(path);
@@ -231,10 +240,12 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   void app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'carrier-screen intake API', version: '1' },
+      info: { title: 'carrier-screen intake API', version: API_VERSION, description: 'docs/api.md: authentication, roles, versioning, errors, paging.' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    // Components keep their own names (Screening, Review …), not def-0, def-1.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
   void app.register(async (plugin) => {
@@ -312,7 +323,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
     r.get(
       '/reviews/:id',
-      { schema: { summary: 'One review item', operationId: 'getReview', params: ReviewParams, querystring: NoQuery, response: { 200: ReviewSchema, ...errors } } },
+      { schema: { summary: 'One review item', params: ReviewParams, querystring: NoQuery, response: { 200: ReviewSchema, ...errors } } },
       async (req) => screener.store.getReview(req.params.id) ?? Promise.reject(notFound(`no review ${req.params.id}`)),
     );
 

@@ -6,7 +6,7 @@ import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
 import { badRequest, conflict, notFound } from './http-error.js';
 import { PageQueryFields, pageOf, pageParams } from './paging.js';
-import { ErrorBody, ListOf, NoQuery } from './schemas.js';
+import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
 import { byOf, type IntakeApp } from './intake-app.js';
 
 /**
@@ -76,12 +76,6 @@ export const BlockListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-// Response shapes (documentation only, like schemas.ts).
-const Open = (name: string, description: string) =>
-  Type.Object({ object: Type.Literal(name) }, { additionalProperties: true, description });
-export const WatchEntrySchema = Open('watch_entry', 'WatchEntry (shared/screening.ts)');
-export const CarrierChangeSchema = Open('carrier_change', 'CarrierChange (shared/screening.ts)');
-export const LocalBlockSchema = Open('local_block', 'LocalBlock (shared/screening.ts)');
 export const WatchRemovedSchema = Type.Object({
   object: Type.Literal('watch_entry_removed'),
   dot_number: Type.Union([Type.String(), Type.Null()]),
@@ -125,7 +119,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
 
   r.get(
     '/watchlist/:dot',
-    { schema: { summary: 'One watched carrier (by DOT or MC number)', operationId: 'getWatchEntry', params: CarrierParams, querystring: NoQuery, response: { 200: WatchEntrySchema, ...errors } } },
+    { schema: { summary: 'One watched carrier (by DOT or MC number)', params: CarrierParams, querystring: NoQuery, response: { 200: WatchEntrySchema, ...errors } } },
     async (req) => watch.get(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the watch list`)),
   );
 
@@ -203,7 +197,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
 
   r.get(
     '/blocks/:dot',
-    { schema: { summary: "A carrier's active block (by DOT or MC number)", operationId: 'getBlock', params: CarrierParams, querystring: NoQuery, response: { 200: LocalBlockSchema, ...errors } } },
+    { schema: { summary: "A carrier's active block (by DOT or MC number)", params: CarrierParams, querystring: NoQuery, response: { 200: LocalBlockSchema, ...errors } } },
     async (req) => watch.blocks.find(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
   );
 

@@ -1,0 +1,307 @@
+import { Type, type TSchema } from 'typebox';
+
+/**
+ * The objects the intake answers with, as named OpenAPI components (`#/components/schemas/…`,
+ * registered with `app.addSchema`), mirroring shared/screening.ts field for field. Closed sets
+ * are enums; open sets (values may be added within a version, docs/api.md) are strings with
+ * their known values in `x-extensible-enum`. Every object also allows fields not listed here:
+ * additive changes within a version. These shapes document; answers are serialised as they are.
+ */
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Enum = (values: readonly string[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
+const Open = (values: readonly string[], description: string) => Type.String({ description: `${description} Known values: ${values.join(', ')}; others may appear.`, 'x-extensible-enum': values });
+const Time = (description = 'ISO 8601, UTC') => Type.String({ format: 'date-time', description });
+const Obj = <P extends Record<string, TSchema>>($id: string, description: string, props: P) => Type.Object(props, { $id, title: $id, description, additionalProperties: true });
+
+export const HOLD_REASONS = ['manual_review', 'unknown_decision', 'scoring_unavailable', 'quota_exhausted', 'service_error', 'local_block'] as const;
+
+/** Every error code the intake answers with (docs/api.md "Errors"). */
+export const ERROR_CODES = [
+  'invalid_request',
+  'unauthorized',
+  'forbidden',
+  'resource_missing',
+  'route_not_found',
+  'method_not_allowed',
+  'review_conflict',
+  'block_conflict',
+  'change_conflict',
+  'decision_conflict',
+  'callback_delivered',
+  'idempotency_conflict',
+  'idempotency_in_progress',
+  'payload_too_large',
+  'unsupported_media_type',
+  'headers_too_large',
+  'request_timeout',
+  'unavailable',
+  'storage_unavailable',
+  'internal_error',
+] as const;
+
+export const Error = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: Open(ERROR_CODES, 'What went wrong, for programs (the catalogue is in docs/api.md).'),
+        message: Type.String({ description: 'What went wrong, for people.' }),
+        param: Type.Optional(Type.String({ description: 'The parameter, field or header at fault.' })),
+        resource_id: Type.Optional(Type.String({ description: 'On a 409 *_conflict: the object already in the state asked for.' })),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { $id: 'Error', title: 'Error', description: 'Every 4xx and 5xx answer.', additionalProperties: false },
+);
+
+export const Score = Obj('Score', 'The /v1 score object exactly as the scoring service sent it (unknown fields kept; svc-v1-interface.md).', {
+  object: Type.String(),
+  livemode: Type.Boolean(),
+  carrier: Type.Object(
+    { dot_number: Type.String(), mc_number: Nullable(Type.String()), legal_name: Nullable(Type.String()), dba_name: Nullable(Type.String()) },
+    { additionalProperties: true },
+  ),
+  score: Type.Number(),
+  grade: Open(['A', 'B', 'C', 'D', 'F'], 'Letter grade.'),
+  decision: Open(['approved', 'review', 'high_risk', 'rejected'], "The service's decision."),
+  verdict: Nullable(Type.String()),
+  needs_manual_review: Type.Boolean(),
+  knockout: Type.Object(
+    { triggered: Type.Boolean(), reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true })) },
+    { additionalProperties: true },
+  ),
+  reasons: Type.Array(Type.Object({}, { additionalProperties: true })),
+  checks: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  flags: Type.Optional(Type.Array(Type.String())),
+  data_confidence: Nullable(Type.Number()),
+  model_version: Type.String(),
+  calculated_at: Type.String(),
+});
+
+export const StandingDecisionRef = Obj('StandingDecisionRef', 'A standing carrier decision as it was when it settled a screening.', {
+  id: Type.String(),
+  review_id: Type.String(),
+  decision: Enum(['approved', 'rejected']),
+  decided_by: Type.String(),
+  decided_at: Time(),
+  expires_at: Time(),
+  model_version: Nullable(Type.String()),
+});
+
+export const Screening = Obj('Screening', 'One screening of one carrier for one tender (docs/decisions.md for settled_by).', {
+  object: Type.Literal('screening'),
+  id: Type.String({ description: '"scr_" and 26 characters a–z, 2–7' }),
+  tender_id: Nullable(Type.String()),
+  status: Enum(['queued', 'active', 'done']),
+  query: Type.Object({ dot_number: Type.Optional(Type.String()), mc_number: Type.Optional(Type.String()) }, { description: 'What was asked, normalised: exactly one of the two.' }),
+  priority: Enum(['tender', 'background']),
+  refresh: Type.Boolean({ description: 'The request skipped the cache (a re-check).' }),
+  action: Nullable(Enum(['tender', 'hold', 'block'], 'What to do now; null until done.')),
+  hold_reason: Nullable(Open(HOLD_REASONS, 'Why it was held; kept after it is settled.')),
+  source: Nullable(Open(['cache', 'service', 'stale_cache', 'none'], 'Where the score came from.')),
+  score: Nullable(Type.Ref('Score')),
+  score_fetched_at: Nullable(Time('When the score was fetched from /v1 (its age when served from cache).')),
+  review: Nullable(
+    Type.Object({ id: Type.String(), state: Enum(['pending', 'approved', 'rejected']), decided_by: Nullable(Type.String()), decided_at: Nullable(Time()), note: Nullable(Type.String()) }),
+  ),
+  settled_by: Nullable(Open(['review', 'standing_decision'], 'What settled a held screening.')),
+  standing_decision: Nullable(Type.Ref('StandingDecisionRef')),
+  error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), request_id: Nullable(Type.String()) }, { description: "What /v1 answered when there is no score (its code, message, request id)." })),
+  callback_url: Nullable(Type.String()),
+  created_at: Time(),
+  completed_at: Nullable(Time()),
+  updated_at: Time('When it last changed: created, completed or settled by its review.'),
+});
+
+const PreviousDecision = Type.Object(
+  {
+    id: Type.String(),
+    review_id: Type.String(),
+    decision: Enum(['approved', 'rejected']),
+    decided_by: Type.String(),
+    decided_at: Time(),
+    expires_at: Time(),
+    model_version: Nullable(Type.String()),
+    state: Type.Optional(Enum(['lapsed', 'revoked'])),
+    ended_at: Type.Optional(Nullable(Time())),
+    ended_by: Type.Optional(Nullable(Type.String())),
+    note: Type.Optional(Nullable(Type.String({ description: "A revoke's note." }))),
+    changes: Type.Array(Type.String(), { description: 'What changed in the basis (a lapse), e.g. "grade D → C".' }),
+  },
+  { additionalProperties: true },
+);
+
+export const Review = Obj('Review', "A carrier held for a person: one open review per carrier, every waiting tender on it.", {
+  object: Type.Literal('review'),
+  id: Type.String({ description: '"rev_" and 26 characters a–z, 2–7' }),
+  screening_id: Type.String(),
+  state: Enum(['pending', 'approved', 'rejected']),
+  hold_reason: Open(HOLD_REASONS, 'Why the carrier was held.'),
+  decided_by: Nullable(Type.String()),
+  decided_at: Nullable(Time()),
+  note: Nullable(Type.String()),
+  created_at: Time(),
+  updated_at: Time('When it last changed: opened, a tender joined it, or decided.'),
+  screening: Type.Ref('Screening'),
+  tenders: Type.Array(
+    Type.Object({ screening_id: Type.String(), tender_id: Nullable(Type.String()), action: Nullable(Enum(['tender', 'hold', 'block'])), created_at: Time() }),
+    { description: 'Every held tender of the carrier on this review, oldest first.' },
+  ),
+  waits_on: Nullable(Type.String({ description: "A tender's own item: the carrier's open review it waits on." })),
+  previous_decision: Nullable(PreviousDecision),
+});
+
+export const Decision = Obj('Decision', "A dispatcher's decision about a carrier, standing for later screenings while the basis holds.", {
+  object: Type.Literal('decision'),
+  id: Type.String({ description: '"dec_" and 26 characters a–z, 2–7' }),
+  review_id: Type.String(),
+  dot_number: Nullable(Type.String()),
+  mc_number: Nullable(Type.String()),
+  legal_name: Nullable(Type.String({ description: "The carrier's name as the decided score gave it (legal, else DBA)." })),
+  decision: Enum(['approved', 'rejected']),
+  state: Enum(['standing', 'lapsed', 'revoked']),
+  basis: Type.Object(
+    {
+      decision: Type.String(),
+      grade: Type.String(),
+      needs_manual_review: Type.Boolean(),
+      knockout_codes: Type.Array(Type.String()),
+      reason_checks: Type.Array(Type.String()),
+    },
+    { additionalProperties: true, description: 'What the decision rests on.' },
+  ),
+  model_version: Nullable(Type.String()),
+  decided_by: Type.String(),
+  decided_at: Time(),
+  expires_at: Time(),
+  ended_at: Nullable(Time()),
+  ended_by: Nullable(Type.String()),
+  end_reason: Nullable(Type.String({ description: "Why it ended: what changed, the TTL, or a revoke's note." })),
+  updated_at: Time(),
+});
+
+const CarrierSnapshot = Type.Object(
+  {
+    action: Enum(['tender', 'hold', 'block']),
+    hold_reason: Nullable(Open(HOLD_REASONS, 'Why it would be held.')),
+    decision: Type.String(),
+    score: Nullable(Type.Number()),
+    grade: Nullable(Type.String()),
+    knockout_codes: Type.Array(Type.String()),
+    model_version: Type.String(),
+    screening_id: Type.String(),
+    fetched_at: Time(),
+  },
+  { additionalProperties: true },
+);
+
+export const WatchEntry = Obj('WatchEntry', 'A watched carrier, re-screened daily (docs/watchlist.md).', {
+  object: Type.Literal('watch_entry'),
+  dot_number: Nullable(Type.String()),
+  mc_number: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+  manual: Type.Boolean({ description: 'Added by POST /watchlist: watched until removed.' }),
+  added_at: Time(),
+  last_tender_at: Nullable(Time()),
+  watch_until: Nullable(Time()),
+  last_checked_at: Nullable(Time()),
+  next_check_at: Time(),
+  last: Nullable(CarrierSnapshot),
+  updated_at: Time(),
+});
+
+export const CarrierChange = Obj('CarrierChange', 'A watched carrier that screens differently now.', {
+  object: Type.Literal('carrier_change'),
+  id: Type.String({ description: '"chg_" and 26 characters a–z, 2–7' }),
+  dot_number: Nullable(Type.String()),
+  mc_number: Nullable(Type.String()),
+  legal_name: Nullable(Type.String()),
+  reasons: Type.Array(Open(['action_changed', 'decision_changed', 'new_knockout', 'grade_drop', 'model_version_changed'], 'Why it counts as a change.')),
+  before: CarrierSnapshot,
+  after: CarrierSnapshot,
+  screening_id: Type.String(),
+  tenders: Type.Array(Type.Object({ tender_id: Type.String(), screening_id: Type.String(), screened_at: Time() })),
+  state: Enum(['new', 'acknowledged']),
+  acknowledged_by: Nullable(Type.String()),
+  acknowledged_at: Nullable(Time()),
+  detected_at: Time(),
+  updated_at: Time(),
+});
+
+export const LocalBlock = Obj('LocalBlock', 'A carrier on the local do-not-use list: every screening of it is blocked without asking /v1.', {
+  object: Type.Literal('local_block'),
+  id: Type.String(),
+  dot_number: Nullable(Type.String()),
+  mc_number: Nullable(Type.String()),
+  reason: Type.String(),
+  state: Enum(['active', 'lifted']),
+  blocked_by: Type.String(),
+  blocked_at: Time(),
+  lifted_by: Nullable(Type.String()),
+  lifted_at: Nullable(Time()),
+  updated_at: Time(),
+});
+
+export const Callback = Obj('Callback', 'One callback owed to a TMS, from the outbox (docs/callbacks.md).', {
+  object: Type.Literal('callback'),
+  id: Type.String(),
+  delivery_id: Type.String({ description: 'Stable across attempts: the X-Delivery-Id the TMS sees.' }),
+  event: Type.String(),
+  url: Type.String(),
+  state: Enum(['pending', 'delivered', 'dead']),
+  attempts: Type.Integer(),
+  next_attempt_at: Nullable(Time()),
+  last_status: Nullable(Type.Integer()),
+  last_error: Nullable(Type.String()),
+  created_at: Time(),
+  updated_at: Time(),
+  delivered_at: Nullable(Time()),
+});
+
+export const Status = Obj('Status', 'Queue, quota, rate limit, reviews, callbacks and /v1 reachability.', {
+  object: Type.Literal('status'),
+  environment: Enum(['sandbox', 'live']),
+  queue: Type.Object({ waiting: Type.Integer(), active: Type.Integer(), delayed: Type.Integer(), failed: Type.Integer(), completed: Type.Integer(), paused: Type.Boolean() }),
+  quota: Type.Object(
+    {
+      livemode: Type.Boolean(),
+      monthly_quota: Nullable(Type.Integer()),
+      used: Nullable(Type.Integer()),
+      remaining: Nullable(Type.Integer()),
+      resets_at: Time(),
+      gate: Enum(['open', 'reserve', 'closed']),
+      reserve: Nullable(Type.Integer()),
+      updated_at: Nullable(Time()),
+    },
+    { additionalProperties: true },
+  ),
+  rate_limit: Type.Object({ per_minute: Nullable(Type.Integer()), remaining: Nullable(Type.Integer()), resets_at: Nullable(Time()) }, { additionalProperties: true }),
+  reviews: Type.Object({ pending: Type.Integer(), oldest_pending_at: Type.Optional(Nullable(Time())) }, { additionalProperties: true }),
+  callbacks: Type.Optional(Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), dead: Type.Integer() }, { additionalProperties: true })),
+  service: Type.Object(
+    {
+      reachable: Type.Boolean(),
+      checked_at: Nullable(Time()),
+      last_error: Nullable(Type.String()),
+      key_rejected: Type.Boolean(),
+      hold_off_until: Type.Optional(Nullable(Time())),
+      environment_mismatch: Type.Optional(Nullable(Type.String())),
+    },
+    { additionalProperties: true },
+  ),
+});
+
+export const DailyUsage = Obj('DailyUsage', 'Live lookups per UTC day this month.', {
+  object: Type.Literal('usage_daily'),
+  month: Type.String(),
+  monthly_quota: Nullable(Type.Integer()),
+  days: Type.Array(Type.Object({ day: Type.String(), lookups: Type.Integer() })),
+});
+
+/** Registered with app.addSchema: each becomes #/components/schemas/<$id>. */
+export const COMPONENTS = [Error, Score, StandingDecisionRef, Screening, Review, Decision, WatchEntry, CarrierChange, LocalBlock, Callback, Status, DailyUsage] as const;
+
+/** `{ object: "list", data: [<$id>], has_more }`. */
+export const ListOfRef = ($id: string) =>
+  Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Ref($id)), has_more: Type.Boolean({ description: 'More objects beyond this page in the direction asked.' }) });
