@@ -16,6 +16,10 @@ export interface BenchResults {
   elapsedS: number;
   emulatorFloor: ThroughputRun;
   floor: ThroughputRun[];
+  /** The minimal durable cache hit (token, score read, a committed row that refers to it). */
+  durableFloor: ThroughputRun[];
+  /** Mean size of a cached score's JSON, bytes. */
+  scoreBytes: number;
   cacheHit: ThroughputRun[];
   economy: EconomyResult;
   missPath: MissRun[];
@@ -41,14 +45,17 @@ const med = <T>(runs: T[], f: (r: T) => number): number => median(runs.map(f));
 /** The medians the targets and the table use. */
 export function summary(r: BenchResults) {
   const floorRps = med(r.floor, (x) => x.rps);
+  const durableRps = med(r.durableFloor, (x) => x.rps);
   const cacheRps = med(r.cacheHit, (x) => x.rps);
   return {
     floor: { rps: floorRps, p50Ms: med(r.floor, (x) => x.p50Ms), p99Ms: med(r.floor, (x) => x.p99Ms), cpuUsPerRequest: med(r.floor, cpuPerRequest) },
+    durableFloor: { rps: durableRps, p50Ms: med(r.durableFloor, (x) => x.p50Ms), p99Ms: med(r.durableFloor, (x) => x.p99Ms), cpuUsPerRequest: med(r.durableFloor, cpuPerRequest) },
     cacheHit: {
       rps: cacheRps,
       p50Ms: med(r.cacheHit, (x) => x.p50Ms),
       p99Ms: med(r.cacheHit, (x) => x.p99Ms),
       shareOfFloor: cacheRps / floorRps,
+      shareOfDurableFloor: cacheRps / durableRps,
       cpuUsPerRequest: med(r.cacheHit, cpuPerRequest),
       fromCache: r.cacheHit.every((x) => Object.keys(x.tally).every((k) => k === 'cache')),
     },
@@ -73,12 +80,20 @@ export function targets(r: BenchResults): Target[] {
   return [
     {
       id: '2a',
-      what: 'cache-hit throughput vs floor',
-      value: pct(s.cacheHit.shareOfFloor),
+      what: 'cache-hit throughput vs durable floor',
+      value: pct(s.cacheHit.shareOfDurableFloor),
       target: '≥ 50 %',
-      met: s.cacheHit.shareOfFloor >= 0.5,
+      met: s.cacheHit.shareOfDurableFloor >= 0.5,
     },
     { id: '2b', what: 'cache-hit latency p99', value: ms(s.cacheHit.p99Ms), target: '≤ 10 ms', met: s.cacheHit.p99Ms <= 10 },
+    { id: '2c', what: 'cache-hit worker CPU per hit', value: `${s.cacheHit.cpuUsPerRequest.toFixed(0)} µs`, target: '≤ 150 µs', met: s.cacheHit.cpuUsPerRequest <= 150 },
+    {
+      id: '2d',
+      what: 'SQLite bytes per hit beyond the score',
+      value: r.dbBytesPerCacheHit === undefined ? '—' : `${num(r.dbBytesPerCacheHit - r.scoreBytes)} B`,
+      target: '≤ 1 KB (score stored once per fetch)',
+      met: r.dbBytesPerCacheHit !== undefined && r.dbBytesPerCacheHit - r.scoreBytes <= 1024,
+    },
     {
       id: '3',
       what: 'worker /v1 lookups per distinct carrier',
@@ -112,7 +127,7 @@ function table(rows: string[][]): string {
 
 /** The most CPU other processes took during any floor or cache-hit run. */
 function maxOthers(r: BenchResults): number {
-  return Math.max(...[...r.floor, ...r.cacheHit].map((x) => x.cpu.others ?? 0));
+  return Math.max(...[...r.floor, ...r.durableFloor, ...r.cacheHit].map((x) => x.cpu.others ?? 0));
 }
 
 export function render(r: BenchResults): string {
@@ -127,11 +142,14 @@ export function render(r: BenchResults): string {
     ['1 floor (empty Fastify route)', 'throughput', `${num(s.floor.rps)} req/s`],
     ['', 'latency p50 / p99', `${ms(s.floor.p50Ms)} / ${ms(s.floor.p99Ms)}`],
     ['', 'server CPU per request', `${s.floor.cpuUsPerRequest.toFixed(0)} µs`],
-    ['2 cache hit (POST /screenings)', 'throughput', `${num(s.cacheHit.rps)} req/s (${pct(s.cacheHit.shareOfFloor)} of floor)`],
+    ['1b durable floor (token, score read,', 'throughput', `${num(s.durableFloor.rps)} req/s`],
+    ['   a committed row, 3 KB answer)', 'latency p50 / p99', `${ms(s.durableFloor.p50Ms)} / ${ms(s.durableFloor.p99Ms)}`],
+    ['', 'server CPU per request', `${s.durableFloor.cpuUsPerRequest.toFixed(0)} µs`],
+    ['2 cache hit (POST /screenings)', 'throughput', `${num(s.cacheHit.rps)} req/s (${pct(s.cacheHit.shareOfDurableFloor)} of durable floor, ${pct(s.cacheHit.shareOfFloor)} of floor)`],
     ['', 'latency p50 / p99', `${ms(s.cacheHit.p50Ms)} / ${ms(s.cacheHit.p99Ms)}`],
     ['', 'server CPU per request', `${s.cacheHit.cpuUsPerRequest.toFixed(0)} µs`],
     ['', 'answers', s.cacheHit.fromCache ? 'all source=cache, HTTP 200' : `NOT all cache: ${JSON.stringify(lastCache.tally)}`],
-    ['', 'SQLite bytes per screening', r.dbBytesPerCacheHit === undefined ? '—' : `${num(r.dbBytesPerCacheHit)} B (its rows and event, before pruning)`],
+    ['', 'SQLite bytes per screening', r.dbBytesPerCacheHit === undefined ? '—' : `${num(r.dbBytesPerCacheHit)} B (its rows and event, before pruning; a score is ${num(r.scoreBytes)} B)`],
     [`3 economy: ${e.stream.tenders} tenders,`, '', 'worker | naive (undici RetryAgent)'],
     [`  Zipf s=${e.stream.s} over ${e.stream.carriers}`, '/v1 lookups (quota spent)', `${e.worker.lookups} | ${e.naive.lookups}  (${pct(e.lookupsSaved)} saved)`],
     [`  carriers, ${e.stream.distinct} distinct;`, 'lookups per distinct carrier', `${e.worker.lookupsPerCarrier.toFixed(2)} | ${e.naive.lookupsPerCarrier.toFixed(2)}`],

@@ -12,11 +12,11 @@ import { startProbedEmulator } from './emulator-probe.js';
 import { Harness, type BenchOptions } from './harness.js';
 import { machineInfo } from './machine.js';
 import { render, writeResults, type BenchResults } from './report.js';
-import { measureCacheHits, warmCache } from './scenarios/cache-hit.js';
+import { measureCacheHits, screeningRequests, warmCache } from './scenarios/cache-hit.js';
 import { measureDrain, type DrainRun } from './scenarios/drain.js';
 import { runEconomy } from './scenarios/economy.js';
 import { measureEmulatorFloor } from './scenarios/emulator-floor.js';
-import { measureFloor, startFloor } from './scenarios/floor.js';
+import { measureDurableFloor, measureFloor, seedDurableFloor, startFloor } from './scenarios/floor.js';
 import { measureMissOverhead, type MissRun } from './scenarios/miss-overhead.js';
 import type { ThroughputRun } from './scenarios/throughput.js';
 
@@ -91,7 +91,11 @@ async function main(): Promise<void> {
     log(`warming the cache with ${hot.length} carriers`);
     await warmCache(h, fast, hot);
 
+    const scoreBytes = await seedDurableFloor(floorServer, hot);
+    log(`durable floor seeded with the same ${hot.length} carriers (score JSON ${scoreBytes} bytes each)`);
+
     const floor: ThroughputRun[] = [];
+    const durableFloor: ThroughputRun[] = [];
     const cacheHit: ThroughputRun[] = [];
     const floorBody = JSON.stringify({ dot_number: hot[0], tender_id: 'T-0' });
     const fastDb = join(h.dir, 'fast.db');
@@ -99,9 +103,12 @@ async function main(): Promise<void> {
     for (let i = 0; i < opts.repeats; i++) {
       // Interleaved, so drift on the machine touches both alike.
       floor.push(await measureFloor(h, floorServer, floorBody));
+      durableFloor.push(await measureDurableFloor(h, floorServer, screeningRequests(hot, 5)));
       cacheHit.push(await measureCacheHits(h, fast, hot));
-      const others = Math.round(Math.max(floor[i]!.cpu.others ?? 0, cacheHit[i]!.cpu.others ?? 0) * 100);
-      log(`floor ${floor[i]!.rps.toFixed(0)} req/s | cache hit ${cacheHit[i]!.rps.toFixed(0)} req/s, p99 ${cacheHit[i]!.p99Ms.toFixed(2)} ms | other processes ≤ ${others} % CPU`);
+      const others = Math.round(Math.max(floor[i]!.cpu.others ?? 0, durableFloor[i]!.cpu.others ?? 0, cacheHit[i]!.cpu.others ?? 0) * 100);
+      log(
+        `floor ${floor[i]!.rps.toFixed(0)} req/s | durable floor ${durableFloor[i]!.rps.toFixed(0)} req/s, p99 ${durableFloor[i]!.p99Ms.toFixed(2)} ms | cache hit ${cacheHit[i]!.rps.toFixed(0)} req/s, p99 ${cacheHit[i]!.p99Ms.toFixed(2)} ms | other processes ≤ ${others} % CPU`,
+      );
     }
     await floorServer.rpc.stop();
     // What a cache-hit screening leaves in SQLite (its row and its event), before pruning.
@@ -141,6 +148,8 @@ async function main(): Promise<void> {
       elapsedS: (performance.now() - t0) / 1000,
       emulatorFloor,
       floor,
+      durableFloor,
+      scoreBytes,
       cacheHit,
       economy,
       missPath,
