@@ -213,10 +213,11 @@ token
 
 program
   .command('tray')
-  .description('the desktop tray app (needs the Electron binary)')
-  .action(async () => {
+  .description('the desktop tray app (needs the Electron binary); INTAKE_URL / INTAKE_TOKEN override its saved settings')
+  .option('--open <view>', 'open the dashboard at start: desk, queue, quota, changes, decisions or settings')
+  .action(async (o: { open?: string }) => {
     const { runTray } = await import('./tray-launcher.js');
-    process.exit(await runTray());
+    process.exit(await runTray({ args: o.open ? [`--open=${o.open}`] : [] }));
   });
 
 program.parseAsync(process.argv).catch(fail);

@@ -3,7 +3,8 @@
  * `emulator --port --mode`, `start`, `worker`, `screen --dot / --mc / --file`, `status`.
  * Real Redis, a real SQLite file, the emulator over real HTTP.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -174,5 +175,23 @@ describe('carrier-screen token', () => {
     expect([again.code, again.err]).toEqual([2, expect.stringContaining('no active token')]);
     const bad = await run(['token', 'create', '--role', 'root']);
     expect([bad.code, bad.err]).toEqual([2, expect.stringContaining('--role must be tms, desk or admin')]);
+  });
+});
+
+/** Where the Electron binary is installed (a developer's machine) this would start the app: skip there. */
+function electronInstalled(): boolean {
+  try {
+    return existsSync(createRequire(import.meta.url)('electron') as unknown as string);
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(electronInstalled())('carrier-screen tray', () => {
+  it('says in one line that the Electron binary is missing (it is, on this machine) and exits 2, from any directory', async () => {
+    const p = spawnCli(['tray'], { env, cwd: dir });
+    const exit = await p.exited;
+    expect(exit.code).toBe(2);
+    expect(p.stderr().trim().split('\n')).toEqual([expect.stringContaining('the Electron binary is not installed')]);
   });
 });
