@@ -1,21 +1,17 @@
 /**
- * Every IPC handler answers only the app's own page. A frame navigated elsewhere (it
- * should not be able to, but defence in depth) or a subframe gets nothing.
+ * Every IPC handler answers only the dashboard window's own main frame: a subframe, another
+ * window or a page navigated elsewhere (it cannot be: navigation is blocked, but defence in
+ * depth) gets nothing. Frames are compared as objects, as Electron's security guide advises:
+ * comparing URLs built two ways (pathToFileURL vs loadFile) refused every call from an install
+ * path with "[ ]" or a lower-case drive letter.
  */
 
-/** The URL without hash and query: the renderer routes by hash, and that is fine. */
-function pageOf(url: string): string | null {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return null;
-  }
+export interface FrameLike {
+  readonly url: string;
 }
 
-export function isOwnPage(senderUrl: string | null | undefined, appPageUrl: string): boolean {
-  if (!senderUrl) return false;
-  const page = pageOf(senderUrl);
-  const own = pageOf(appPageUrl);
-  return page !== null && own !== null && own.startsWith('file:') && page === own;
+export function isOwnFrame(sender: FrameLike | null | undefined, mainFrame: FrameLike | null | undefined): boolean {
+  if (!sender || !mainFrame || sender !== mainFrame) return false;
+  // Still the bundled page (file:), not something it was made to load.
+  return sender.url.startsWith('file:');
 }

@@ -4,27 +4,32 @@
  * Notification, BrowserWindow, safeStorage and IPC. The intake token lives here and
  * nowhere else: the renderer asks through IPC and main calls the intake over HTTP.
  */
-import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, safeStorage, session } from 'electron';
+import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, nativeImage, net, safeStorage, session } from 'electron';
 import type { IpcMainInvokeEvent, MenuItemConstructorOptions } from 'electron';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { IntakeError, type BlockInput, type ConnectionState, type DeskSettingsInput } from '../shared/bridge.js';
 import { HttpBridge } from '../shared/http-bridge.js';
 import { IpcChannel, type IpcResult } from '../shared/ipc-channels.js';
 import { RENDERER_CSP_HEADER } from './csp.js';
-import { isOwnPage } from './ipc-guard.js';
+import { wireBridge } from './bridge-wiring.js';
+import { isOwnFrame } from './ipc-guard.js';
+import { applyOpenAtLogin, type LoginItemPorts } from './login-item.js';
 import { DASHBOARD_VIEWS, type DashboardView, type DesktopNotification, type MenuItemModel, type TrayCommand, type TrayIconState, type TrayPorts } from './ports.js';
-import { SettingsStore, applyEnvOverrides, type SecretBox, type TraySettings } from './settings.js';
+import { SettingsStore, applyEnvOverrides, encryptionUsable, type SecretBox, type TraySettings } from './settings.js';
 import { TrayController } from './tray-controller.js';
 
 // Bundled to dist/electron/main/main.js; siblings are ../preload, ../renderer, ../assets.
 const ROOT = join(__dirname, '..');
 const INDEX_HTML = join(ROOT, 'renderer', 'index.html');
-const INDEX_URL = pathToFileURL(INDEX_HTML).href;
 const PRELOAD = join(ROOT, 'preload', 'preload.js');
+/** The installer's appId: Windows drops toasts of an app whose id does not match its shortcut. */
+const APP_ID = 'com.carrierscreen.tray';
 
 const secretBox: SecretBox = {
-  isAvailable: () => safeStorage.isEncryptionAvailable(),
+  // Linux without a secret service "encrypts" with a hard-coded key: not encryption.
+  isAvailable: () =>
+    encryptionUsable(safeStorage.isEncryptionAvailable(), process.platform, process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : undefined),
   encrypt: (plain) => safeStorage.encryptString(plain),
   decrypt: (cipher) => safeStorage.decryptString(Buffer.from(cipher)),
 };
@@ -69,10 +74,32 @@ function toMenuItem(item: MenuItemModel): MenuItemConstructorOptions {
   };
 }
 
+const loginItemPorts: LoginItemPorts = {
+  platform: process.platform,
+  setLoginItem: (open) => app.setLoginItemSettings({ openAtLogin: open }),
+  autostartFile: join(process.env.XDG_CONFIG_HOME ?? join(app.getPath('home'), '.config'), 'autostart', 'carrier-screen-tray.desktop'),
+  exec: process.env.APPIMAGE ?? process.execPath,
+  writeFile: (path, text) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  },
+  removeFile: (path) => rmSync(path, { force: true }),
+};
+
+/** Shown notifications, held until they close: Electron holds them weakly, and a collected one loses its click handler. */
+const shown = new Set<Notification>();
+
 function showNotification(n: DesktopNotification): void {
   if (!Notification.isSupported()) return;
   const note = new Notification({ title: n.title, body: n.body, urgency: n.urgency });
-  note.on('click', () => runCommand(n.command));
+  shown.add(note);
+  const forget = (): void => void shown.delete(note);
+  note.on('click', () => {
+    forget();
+    runCommand(n.command);
+  });
+  note.on('close', forget);
+  note.on('failed', forget);
   note.show();
 }
 
@@ -115,7 +142,7 @@ function push(channel: string, value: unknown): void {
 }
 
 function connectionNow(): ConnectionState {
-  return bridge ? bridge.connectionState() : 'unauthorized';
+  return bridge ? bridge.connectionState() : 'unconfigured';
 }
 
 /** (Re)connect to the worker with the current settings. */
@@ -135,12 +162,12 @@ function connect(s: TraySettings): void {
       { kind: 'item', label: 'Settings…', enabled: true, command: 'settings' },
       { kind: 'item', label: 'Quit Carrier Screen', enabled: true, command: 'quit' },
     ]);
-    push(IpcChannel.connection, 'unauthorized');
+    push(IpcChannel.connection, 'unconfigured');
     return;
   }
-  bridge = new HttpBridge({ baseUrl: s.workerUrl, token: s.token });
-  bridgeUnsubs.push(bridge.onEvent((e) => push(IpcChannel.event, e)));
-  bridgeUnsubs.push(bridge.onConnectionChange((state) => push(IpcChannel.connection, state)));
+  // net.fetch: the system proxy and the OS trust store, as the user's browser would use.
+  bridge = new HttpBridge({ baseUrl: s.workerUrl, token: s.token, fetch: (input, init) => net.fetch(input as string, init) });
+  bridgeUnsubs = wireBridge(bridge, { connection: (state) => push(IpcChannel.connection, state), event: (e) => push(IpcChannel.event, e) });
   controller = new TrayController({
     bridge,
     ports,
@@ -172,7 +199,8 @@ function requireBridge(): HttpBridge {
 /** Register an IPC handler that answers only our own page. */
 function handle(channel: string, fn: (...args: unknown[]) => Promise<unknown>): void {
   ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
-    if (!isOwnPage(event.senderFrame?.url, INDEX_URL)) throw new Error('refused: IPC from a page that is not the dashboard');
+    const main = win && !win.isDestroyed() ? win.webContents.mainFrame : null;
+    if (!isOwnFrame(event.senderFrame, main)) throw new Error('refused: IPC from a frame that is not the dashboard');
     return fn(...args);
   });
 }
@@ -234,8 +262,14 @@ function registerIpc(): void {
   handle(IpcChannel.settingsSave, (input) =>
     result(async () => {
       const i = (input ?? {}) as Partial<DeskSettingsInput>;
-      settings = await store.save({ workerUrl: String(i.workerUrl ?? ''), ...(typeof i.token === 'string' ? { token: i.token } : {}) });
-      connect(settings);
+      const before = settings;
+      settings = await store.save({
+        workerUrl: String(i.workerUrl ?? ''),
+        ...(typeof i.token === 'string' ? { token: i.token } : {}),
+        ...(typeof i.openAtLogin === 'boolean' ? { openAtLogin: i.openAtLogin } : {}),
+      });
+      applyOpenAtLogin(settings.openAtLogin, loginItemPorts);
+      if (before?.workerUrl !== settings.workerUrl || before?.token !== settings.token) connect(settings);
       return store.view();
     }),
   );
@@ -257,7 +291,11 @@ function harden(): void {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  // Windows: toasts show only for an app whose id matches its Start-menu shortcut (the installer's appId).
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
   app.on('second-instance', () => openWindow('desk'));
+  // macOS: launching the app again (Finder, Spotlight) while it runs opens the dashboard.
+  app.on('activate', () => openWindow('desk'));
   // A tray app lives on with no window open.
   app.on('window-all-closed', () => undefined);
   app.on('before-quit', () => {
@@ -267,15 +305,19 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     harden();
     registerIpc();
+    // No default menu (Toggle DevTools, links to electronjs.org): the app has its own commands.
+    Menu.setApplicationMenu(null);
     tray = new Tray(icon('trouble'));
     tray.setToolTip('Carrier Screen');
-    tray.on('click', () => runCommand('open-desk'));
+    // macOS shows the context menu on a click: opening the window under it too would be two things at once.
+    if (process.platform !== 'darwin') tray.on('click', () => runCommand('open-desk'));
     try {
       settings = applyEnvOverrides(await store.load(), process.env);
     } catch (err) {
       console.error('tray settings:', err instanceof Error ? err.message : err);
-      settings = applyEnvOverrides({ workerUrl: 'http://127.0.0.1:8787', token: null }, process.env);
+      settings = applyEnvOverrides({ workerUrl: 'http://127.0.0.1:8787', token: null, openAtLogin: false }, process.env);
     }
+    applyOpenAtLogin(settings.openAtLogin, loginItemPorts);
     connect(settings);
     // `--open=desk|queue|quota|changes|decisions|settings` shows the dashboard at start (autostart entries, tests).
     const open = process.argv.find((a) => a.startsWith('--open='))?.slice('--open='.length);

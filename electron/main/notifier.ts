@@ -1,7 +1,7 @@
 import type { CarrierChange, StatusReport } from '../../shared/screening.js';
 import type { ConnectionState } from '../shared/bridge.js';
 import { changeCarrierIds, changeCarrierName, changeReasonText, changeSummary, newKnockouts, tenderList } from '../shared/change-text.js';
-import type { DesktopNotification, NotificationCondition } from './ports.js';
+import type { DesktopNotification, NotificationCondition, TrayCommand } from './ports.js';
 import { formatResetUtc, plural, quotaExhausted, quotaLow, type TrayInput } from './tray-state.js';
 
 /**
@@ -16,6 +16,11 @@ import { formatResetUtc, plural, quotaExhausted, quotaLow, type TrayInput } from
 export const CHANGE_NOTES_AT_ONCE = 3;
 /** Change ids remembered as told; old ones are forgotten first (they are acknowledged long since). */
 const TOLD_CHANGES_KEPT = 5000;
+/**
+ * How long "degraded" must last before it is announced: a worker restarting for a few seconds
+ * is not news. A refused token is announced at once (waiting will not fix it).
+ */
+export const DEGRADED_QUIET_MS = 30_000;
 
 export interface ConditionSnapshot {
   /** undefined: unknown right now. */
@@ -24,6 +29,10 @@ export interface ConditionSnapshot {
   quotaExhausted?: boolean;
   /** Why the service is unavailable, or null when it is fine. */
   serviceUnavailable?: string | null;
+  /** What clicking that notification does (Settings for a refused token); default the dashboard. */
+  serviceCommand?: TrayCommand;
+  /** Announce at once, without the quiet period. */
+  serviceUrgent?: boolean;
   /** For the texts. */
   quotaRemaining?: number | null;
   quotaResetsAt?: string | null;
@@ -42,7 +51,13 @@ export function conditionsFrom(input: TrayInput): ConditionSnapshot {
 function statusConditions(input: TrayInput): ConditionSnapshot {
   const out: ConditionSnapshot = {};
   const lost = lostWorker(input.connection, input.statusError ?? null, input.workerUrl);
-  if (lost !== undefined) out.serviceUnavailable = lost;
+  if (lost !== undefined) {
+    out.serviceUnavailable = lost;
+    if (input.connection === 'unauthorized') {
+      out.serviceCommand = 'settings';
+      out.serviceUrgent = true;
+    }
+  }
   const s: StatusReport | null = input.status;
   const fresh = s !== null && input.connection === 'open' && !input.statusError;
   if (fresh) {
@@ -60,13 +75,17 @@ function statusConditions(input: TrayInput): ConditionSnapshot {
 }
 
 function lostWorker(connection: ConnectionState, statusError: string | null, url: string): string | null | undefined {
-  if (connection === 'unauthorized') return `The worker at ${url} refused the tray token. Open Settings to fix it.`;
+  if (connection === 'unauthorized') return `The worker at ${url} refused the tray token. Click to open Settings.`;
   if (connection === 'reconnecting' || statusError) return `The worker at ${url} is unreachable. The tray keeps retrying.`;
-  return undefined; // connecting/open/closed: nothing to say from the connection alone
+  return undefined; // connecting/open/closed/unconfigured: nothing to say from the connection alone
 }
 
 export class Notifier {
   private readonly active = new Set<NotificationCondition>();
+  /** When "degraded" was first seen in its current run (for the quiet period). */
+  private degradedSince: number | undefined;
+
+  constructor(private readonly o: { quietMs?: number; now?: () => number } = {}) {}
   /** Change ids already announced (insertion order: oldest first). */
   private readonly toldChanges = new Set<string>();
 
@@ -78,13 +97,21 @@ export class Notifier {
   update(c: ConditionSnapshot): DesktopNotification[] {
     const out: DesktopNotification[] = [];
 
-    if (c.serviceUnavailable !== undefined)
-      this.track('service_unavailable', c.serviceUnavailable !== null, out, () => ({
-        title: 'Carrier screening is degraded',
-        body: c.serviceUnavailable ?? '',
-        command: 'open-dashboard',
-        urgency: 'critical',
-      }));
+    if (c.serviceUnavailable !== undefined) {
+      const on = c.serviceUnavailable !== null;
+      const now = (this.o.now ?? Date.now)();
+      if (!on) this.degradedSince = undefined;
+      else this.degradedSince ??= now;
+      const quiet = c.serviceUrgent ? 0 : (this.o.quietMs ?? DEGRADED_QUIET_MS);
+      // Raised once it has lasted the quiet period; cleared at once.
+      if (!on || now - (this.degradedSince ?? now) >= quiet)
+        this.track('service_unavailable', on, out, () => ({
+          title: c.serviceCommand === 'settings' ? 'Carrier Screen cannot sign in to the worker' : 'Carrier screening is degraded',
+          body: c.serviceUnavailable ?? '',
+          command: c.serviceCommand ?? 'open-dashboard',
+          urgency: 'critical',
+        }));
+    }
 
     if (c.quotaExhausted !== undefined) {
       this.track('quota_exhausted', c.quotaExhausted, out, () => ({

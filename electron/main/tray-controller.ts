@@ -18,6 +18,8 @@ export interface TrayControllerOptions {
   workerUrl: string;
   /** Status poll while nothing happens; 0 turns it off (tests). */
   pollMs?: number;
+  /** How long "degraded" must last before it is announced (default 30 s). */
+  degradedQuietMs?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -26,7 +28,7 @@ export class TrayController {
   private statusError: string | null = null;
   /** Unacknowledged changes; null until read, or when the worker has no /changes (older version). */
   private changes: CarrierChange[] | null = null;
-  private readonly notifier = new Notifier();
+  private readonly notifier: Notifier;
   private unsubscribe: Array<() => void> = [];
   private poll: ReturnType<typeof setInterval> | undefined;
   private inFlight: Promise<void> | undefined;
@@ -34,12 +36,16 @@ export class TrayController {
   private lastRendered = '';
   private view: TrayView | undefined;
 
-  constructor(private readonly opts: TrayControllerOptions) {}
+  constructor(private readonly opts: TrayControllerOptions) {
+    this.notifier = new Notifier(opts.degradedQuietMs === undefined ? {} : { quietMs: opts.degradedQuietMs });
+  }
 
   start(): Promise<void> {
     const { bridge } = this.opts;
-    this.unsubscribe.push(bridge.onEvent((e) => this.onEvent(e)));
+    // Connection first: subscribing to events starts the stream, and its first state
+    // ("connecting") must not be missed.
     this.unsubscribe.push(bridge.onConnectionChange((s) => this.onConnection(s)));
+    this.unsubscribe.push(bridge.onEvent((e) => this.onEvent(e)));
     const pollMs = this.opts.pollMs ?? 30_000;
     if (pollMs > 0) this.poll = setInterval(() => void this.refresh(), pollMs);
     this.render();

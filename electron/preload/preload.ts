@@ -43,7 +43,7 @@ const desk: DeskIpcApi = {
   onConnectionChange: (cb) => subscribe<ConnectionState>(IpcChannel.connection, cb),
   onNavigate: (cb) => subscribe<string>(IpcChannel.navigate, cb),
   settingsGet: () => ipcRenderer.invoke(IpcChannel.settingsGet),
-  settingsSave: (input) => ipcRenderer.invoke(IpcChannel.settingsSave, { workerUrl: input.workerUrl, token: input.token }),
+  settingsSave: (input) => ipcRenderer.invoke(IpcChannel.settingsSave, { workerUrl: input.workerUrl, token: input.token, openAtLogin: input.openAtLogin }),
 };
 
 contextBridge.exposeInMainWorld('desk', desk);

@@ -23,6 +23,7 @@ const CONNECTION_TEXT: Record<ConnectionState, string> = {
   open: 'Live',
   reconnecting: 'Reconnecting…',
   unauthorized: 'Token refused',
+  unconfigured: 'Not set up: add the token in Settings',
   closed: 'Offline',
 };
 

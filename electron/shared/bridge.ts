@@ -12,6 +12,7 @@ export type ConnectionState =
   | 'open' // events are flowing
   | 'reconnecting' // lost; retrying with backoff
   | 'unauthorized' // the intake refused the token: retrying will not help
+  | 'unconfigured' // no token entered yet (Electron): nothing was tried
   | 'closed'; // stopped on purpose
 
 export type ReviewVerdict = 'approve' | 'reject';
@@ -54,12 +55,17 @@ export interface DeskSettingsView {
   hasToken: boolean;
   /** False when the OS keychain cannot encrypt; then the token is not saved. */
   canEncrypt: boolean;
+  /** Start the tray at login. */
+  openAtLogin: boolean;
+  /** Something the person must act on (e.g. the saved token could not be read). */
+  notice: string | null;
 }
 
 export interface DeskSettingsInput {
   workerUrl: string;
-  /** Omitted or empty: keep the saved token. */
+  /** Omitted or empty: keep the saved token (same worker address only). */
   token?: string;
+  openAtLogin?: boolean;
 }
 
 /** Settings live only in the Electron main; the browser build has none. */

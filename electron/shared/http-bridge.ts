@@ -34,6 +34,8 @@ export interface HttpBridgeOptions {
   /** Per-request timeout for the JSON calls. */
   requestTimeoutMs?: number;
   random?: () => number;
+  /** The fetch to use: Electron's main passes net.fetch (system proxy, OS trust store). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
 const REVIEW_STATES: readonly ReviewState[] = ['pending', 'approved', 'rejected'];
@@ -59,6 +61,7 @@ export class HttpBridge implements DeskBridge {
   private readonly idleTimeoutMs: number;
   private readonly requestTimeoutMs: number;
   private readonly random: () => number;
+  private readonly fetch: (input: string, init: RequestInit) => Promise<Response>;
 
   private readonly eventListeners = new Set<(e: IntakeEvent) => void>();
   private readonly stateListeners = new Set<(s: ConnectionState) => void>();
@@ -79,6 +82,7 @@ export class HttpBridge implements DeskBridge {
     this.idleTimeoutMs = opts.idleTimeoutMs ?? 60_000;
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 15_000;
     this.random = opts.random ?? Math.random;
+    this.fetch = opts.fetch ?? ((input, init) => fetch(input, init));
   }
 
   get baseUrl(): string {
@@ -194,7 +198,7 @@ export class HttpBridge implements DeskBridge {
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(this.base + path, {
+      res = await this.fetch(this.base + path, {
         method,
         headers,
         body: body === undefined ? null : JSON.stringify(body),
@@ -305,7 +309,7 @@ export class HttpBridge implements DeskBridge {
     let opened = false;
     try {
       armIdle();
-      const res = await fetch(`${this.base}/events`, { headers, signal: ctrl.signal, cache: 'no-store' });
+      const res = await this.fetch(`${this.base}/events`, { headers, signal: ctrl.signal, cache: 'no-store' });
       if (res.status === 401 || res.status === 403) {
         await res.body?.cancel().catch(() => undefined);
         return 'unauthorized';

@@ -84,8 +84,10 @@ export function problemsOf(input: StatusInput): StatusProblem[] {
   const attention = (text: string, topic?: StatusProblem['topic']): void => void out.push({ level: 'attention', text, ...(topic ? { topic } : {}) });
   const { status, connection, workerUrl } = input;
 
-  if (connection === 'unauthorized') trouble('The worker refused the tray token: check Settings');
-  else if (input.statusError) trouble(`Worker unreachable at ${workerUrl}: ${input.statusError}`);
+  if (connection === 'unconfigured') trouble('Not set up: add the worker address and token in Settings');
+  else if (connection === 'unauthorized') trouble('The worker refused the tray token: check Settings');
+  // The bridge's message names the address already: say it once.
+  else if (input.statusError) trouble(`Worker unreachable at ${workerUrl}: ${input.statusError.replace(/^worker unreachable at \S+: /i, '')}`);
   else if (connection === 'reconnecting' || connection === 'closed') trouble(`Lost the connection to the worker at ${workerUrl}; retrying`);
   else if (status === null) trouble(`Connecting to the worker at ${workerUrl}`);
 

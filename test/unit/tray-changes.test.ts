@@ -146,7 +146,7 @@ describe('change notifications', () => {
   });
 
   it('notifies once per change id, however often the list is read', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     const a = change();
     const first = n.update(conditionsFrom(input([a])));
     expect(first.map((x) => [x.condition, x.changeIds])).toEqual([['carrier_changed', [a.id]]]);
@@ -164,7 +164,7 @@ describe('change notifications', () => {
   });
 
   it('sums up many new changes in one notification instead of a flood', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     const many = Array.from({ length: CHANGE_NOTES_AT_ONCE + 2 }, (_, i) => change({ legal_name: `Carrier ${i}` }));
     const notes = n.update(conditionsFrom(input(many)));
     expect(notes).toHaveLength(1);
@@ -175,7 +175,7 @@ describe('change notifications', () => {
   });
 
   it('announces nothing from a list read while the stream is down, and catches up once it is back', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     const a = change();
     const away = n.update(conditionsFrom(input([a], { connection: 'reconnecting' })));
     expect(away.map((x) => x.condition)).toEqual(['service_unavailable']);
@@ -183,7 +183,7 @@ describe('change notifications', () => {
   });
 
   it('raises change notifications beside the held conditions', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     const notes = n.update(conditionsFrom(input([change()], { status: status(1) })));
     expect(notes.map((x) => x.condition)).toEqual(['reviews_pending', 'carrier_changed']);
   });

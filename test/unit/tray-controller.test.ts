@@ -132,7 +132,7 @@ describe('tray controller over a real HTTP intake', () => {
     cleanup.push(() => (intakeOpen ? intake.close() : undefined));
     const bridge = new HttpBridge({ baseUrl: url, token: 'tray-token', backoff: { initialMs: 5, maxMs: 20 } });
     const ports = new RecordingPorts();
-    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0 });
+    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0, degradedQuietMs: 0 });
     cleanup.push(() => {
       ctl.stop();
       bridge.close();
@@ -205,7 +205,7 @@ describe('tray controller and carrier changes over a real HTTP intake', () => {
     cleanup.push(() => intake.close());
     const bridge = new HttpBridge({ baseUrl: url, token: 'tray-token', backoff: { initialMs: 5, maxMs: 20 } });
     const ports = new RecordingPorts();
-    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0 });
+    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0, degradedQuietMs: 0 });
     cleanup.push(() => {
       ctl.stop();
       bridge.close();

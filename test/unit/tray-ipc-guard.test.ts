@@ -1,22 +1,29 @@
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isOwnPage } from '../../electron/main/ipc-guard.js';
+import { isOwnFrame } from '../../electron/main/ipc-guard.js';
 
-const APP = 'file:///opt/Carrier%20Screen/resources/app.asar/dist/electron/renderer/index.html';
+/** Frames as Electron hands them over: objects, one per frame, with the URL they show. */
+const frame = (url: string) => ({ url });
 
 describe('IPC sender check', () => {
-  it('answers the app page, whatever view its hash shows', () => {
-    expect(isOwnPage(APP, APP)).toBe(true);
-    expect(isOwnPage(`${APP}#/quota`, APP)).toBe(true);
-    expect(isOwnPage(`${APP}?x=1#/desk`, APP)).toBe(true);
+  it('answers the dashboard main frame wherever it is installed, whatever view its hash shows', () => {
+    for (const dir of ['/opt/Carrier Screen/resources/app.asar', 'C:\\Program Files\\Carrier Screen [x64]\\resources\\app.asar', '/home/dana/Apps/[beta] Carrier Screen']) {
+      const main = frame(`${pathToFileURL(`${dir}/renderer/index.html`).href}#/desk`);
+      expect(isOwnFrame(main, main), dir).toBe(true);
+    }
+    // A lower-case drive letter, as loadFile may write it: still the same frame object.
+    const lower = frame('file:///c:/Program%20Files/Carrier%20Screen/resources/app.asar/renderer/index.html#/quota');
+    expect(isOwnFrame(lower, lower)).toBe(true);
   });
 
-  it('refuses any other page, a missing frame and a non-file app URL', () => {
-    expect(isOwnPage('https://example.com/renderer/index.html', APP)).toBe(false);
-    expect(isOwnPage('file:///tmp/evil/index.html', APP)).toBe(false);
-    expect(isOwnPage('file:///opt/Carrier%20Screen/resources/app.asar/dist/electron/renderer/other.html', APP)).toBe(false);
-    expect(isOwnPage(null, APP)).toBe(false);
-    expect(isOwnPage(undefined, APP)).toBe(false);
-    expect(isOwnPage('not a url', APP)).toBe(false);
-    expect(isOwnPage('http://127.0.0.1:8787/ui/', 'http://127.0.0.1:8787/ui/')).toBe(false);
+  it('refuses another frame (even showing the same URL), a missing frame, and a frame not on the bundled page', () => {
+    const url = 'file:///opt/app/renderer/index.html';
+    const main = frame(url);
+    expect(isOwnFrame(frame(url), main)).toBe(false);
+    expect(isOwnFrame(null, main)).toBe(false);
+    expect(isOwnFrame(undefined, main)).toBe(false);
+    expect(isOwnFrame(main, null)).toBe(false);
+    const navigated = frame('https://example.com/');
+    expect(isOwnFrame(navigated, navigated)).toBe(false);
   });
 });

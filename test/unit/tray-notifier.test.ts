@@ -19,7 +19,7 @@ const open = (s: StatusReport) => conditionsFrom({ status: s, connection: 'open'
 
 describe('notifier de-duplication', () => {
   it('raises "review" once when reviews start pending, and again only after they cleared', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     expect(n.update(open(status(0)))).toEqual([]);
     const first = n.update(open(status(1)));
     expect(first.map((x) => x.condition)).toEqual(['reviews_pending']);
@@ -32,7 +32,7 @@ describe('notifier de-duplication', () => {
   });
 
   it('raises quota low, then exhausted, and not low again on the way out of exhaustion', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     expect(n.update(open(status(0, { remaining: 80, used: 920 }))).map((x) => x.condition)).toEqual(['quota_low']);
     expect(n.update(open(status(0, { remaining: 40, used: 960 })))).toEqual([]);
     const ex = n.update(open(status(0, { remaining: 0, used: 1000, gate: 'closed' })));
@@ -46,12 +46,12 @@ describe('notifier de-duplication', () => {
   });
 
   it('goes straight to exhausted without a separate low notification', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     expect(n.update(open(status(0, { remaining: 0, used: 1000, gate: 'closed' }))).map((x) => x.condition)).toEqual(['quota_exhausted']);
   });
 
   it('raises service unavailable for /v1 down, key rejected or the worker lost; once per outage', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     const down = n.update(open(status(0, {}, { reachable: false, last_error: 'HTTP 503' })));
     expect(down.map((x) => x.condition)).toEqual(['service_unavailable']);
     expect(down[0]?.body).toContain('HTTP 503');
@@ -64,7 +64,7 @@ describe('notifier de-duplication', () => {
   });
 
   it('does not take a stale status for news, nor for all clear, while the worker is away', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     n.update(open(status(2)));
     expect(n.activeConditions()).toEqual(['reviews_pending']);
     // While reconnecting the old status says nothing about reviews: they stay raised…
@@ -75,7 +75,39 @@ describe('notifier de-duplication', () => {
   });
 
   it('says nothing during the first connection attempt', () => {
-    const n = new Notifier();
+    const n = new Notifier({ quietMs: 0 });
     expect(n.update(conditionsFrom({ status: null, connection: 'connecting', workerUrl: W }))).toEqual([]);
+  });
+});
+
+describe('degraded: a quiet period, and the right door', () => {
+  it('a worker restart of a few seconds raises nothing; an outage that lasts 30 s raises one notification', () => {
+    let t = 0;
+    const n = new Notifier({ now: () => t });
+    const lost = () => conditionsFrom({ status: status(0), connection: 'reconnecting', workerUrl: W });
+    expect(n.update(lost())).toEqual([]);
+    t = 8_000;
+    expect(n.update(open(status(0)))).toEqual([]); // back after 8 s: never announced
+    t = 100_000;
+    expect(n.update(lost())).toEqual([]);
+    t = 120_000;
+    expect(n.update(lost())).toEqual([]);
+    t = 130_000;
+    const note = n.update(lost());
+    expect(note.map((x) => [x.condition, x.title])).toEqual([['service_unavailable', 'Carrier screening is degraded']]);
+    t = 200_000;
+    expect(n.update(lost())).toEqual([]);
+  });
+
+  it('a refused token is announced at once, and clicking it opens Settings', () => {
+    const n = new Notifier({ now: () => 0 });
+    const [note] = n.update(conditionsFrom({ status: null, connection: 'unauthorized', workerUrl: W }));
+    expect(note).toMatchObject({ condition: 'service_unavailable', command: 'settings', title: expect.stringContaining('cannot sign in') });
+    expect(note!.body).toContain('open Settings');
+  });
+
+  it('says nothing before a token was ever entered', () => {
+    const n = new Notifier({ quietMs: 0 });
+    expect(n.update(conditionsFrom({ status: null, connection: 'unconfigured', workerUrl: W }))).toEqual([]);
   });
 });

@@ -129,3 +129,18 @@ describe('tray tooltip and menu', () => {
     expect(formatResetUtc(null)).toBe('unknown');
   });
 });
+
+describe('tray texts when the worker is away or not set up', () => {
+  it('names the worker address once when it is unreachable', () => {
+    const url = 'http://127.0.0.1:8787';
+    const v = computeTrayView({ status: null, connection: 'reconnecting', workerUrl: url, statusError: `worker unreachable at ${url}: fetch failed (connect ECONNREFUSED 127.0.0.1:8787)` });
+    expect(v.tooltip.split(url).length - 1).toBe(1);
+    expect(v.headline).toBe(`Worker unreachable at ${url}: fetch failed (connect ECONNREFUSED 127.0.0.1:8787)`);
+  });
+
+  it('says "not set up", not "token refused", before any token was entered', () => {
+    const v = computeTrayView({ status: null, connection: 'unconfigured', workerUrl: 'http://127.0.0.1:8787' });
+    expect(v.headline).toBe('Not set up: add the worker address and token in Settings');
+    expect(v.tooltip).not.toMatch(/refused/);
+  });
+});
