@@ -2,6 +2,7 @@ import type { CarrierChange, StatusReport } from '../../shared/screening.js';
 import type { ConnectionState } from '../shared/bridge.js';
 import { changeCarrierIds, changeCarrierName, changeReasonText, changeSummary, newKnockouts, tenderList } from '../shared/change-text.js';
 import type { DesktopNotification, NotificationCondition, TrayCommand } from './ports.js';
+import { forecastQuota, forecastSentence, forecastTone, type QuotaForecast } from '../shared/quota-forecast.js';
 import { formatResetUtc, plural, quotaExhausted, quotaLow, type TrayInput } from './tray-state.js';
 
 /**
@@ -38,6 +39,8 @@ export interface ConditionSnapshot {
   quotaResetsAt?: string | null;
   /** Unacknowledged carrier changes as just read; undefined: not known right now. */
   newChanges?: readonly CarrierChange[];
+  /** The quota forecast at the recent pace; undefined: not known right now. */
+  quotaForecast?: QuotaForecast;
 }
 
 /** What the notifier can observe from the tray's inputs. */
@@ -66,6 +69,15 @@ function statusConditions(input: TrayInput): ConditionSnapshot {
     out.quotaExhausted = quotaExhausted(s);
     out.quotaRemaining = s.quota.remaining;
     out.quotaResetsAt = s.quota.resets_at;
+    if (input.usage && s.quota.livemode)
+      out.quotaForecast = forecastQuota({
+        used: s.quota.used,
+        remaining: s.quota.remaining,
+        monthlyQuota: s.quota.monthly_quota,
+        resetsAt: s.quota.resets_at,
+        days: input.usage.days,
+        now: input.now ?? new Date(),
+      });
     if (s.service.key_rejected) out.serviceUnavailable = 'The /v1 service rejected the API key. Live lookups have stopped.';
     else if (!s.service.reachable)
       out.serviceUnavailable = `The /v1 scoring service is unreachable${s.service.last_error ? ` (${s.service.last_error})` : ''}. Screenings use cached scores or hold.`;
@@ -132,6 +144,16 @@ export class Notifier {
             : 'The quota is into its reserve: only tender-time lookups spend it.',
         command: 'open-quota',
         urgency: 'normal',
+      }));
+
+    // At the recent pace the quota runs out before the reset: once, until the pace calms down.
+    const f = c.quotaForecast;
+    if (f !== undefined && f.kind !== 'unknown' && !c.quotaExhausted)
+      this.track('quota_runs_out', f.kind === 'runs_out', out, () => ({
+        title: 'Quota runs out before the reset',
+        body: forecastSentence(f, c.quotaResetsAt ?? ''),
+        command: 'open-quota',
+        urgency: forecastTone(f) === 'bad' ? 'critical' : 'normal',
       }));
 
     if (c.reviewsPending !== undefined)

@@ -34,7 +34,7 @@ export interface DesktopNotification {
   urgency: 'normal' | 'critical';
 }
 
-export type NotificationCondition = 'reviews_pending' | 'quota_low' | 'quota_exhausted' | 'service_unavailable' | 'carrier_changed';
+export type NotificationCondition = 'reviews_pending' | 'quota_low' | 'quota_exhausted' | 'quota_runs_out' | 'service_unavailable' | 'carrier_changed';
 
 /** Which dashboard view a window opens on. */
 export type DashboardView = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'settings';

@@ -1,4 +1,4 @@
-import type { CarrierChange, IntakeEvent, StatusReport } from '../../shared/screening.js';
+import type { CarrierChange, DailyUsage, IntakeEvent, StatusReport } from '../../shared/screening.js';
 import { IntakeError, type ConnectionState, type DeskBridge } from '../shared/bridge.js';
 import { isCarrierChange } from '../shared/change-text.js';
 import { Notifier, conditionsFrom } from './notifier.js';
@@ -28,6 +28,7 @@ export class TrayController {
   private statusError: string | null = null;
   /** Unacknowledged changes; null until read, or when the worker has no /changes (older version). */
   private changes: CarrierChange[] | null = null;
+  private usage: DailyUsage | null = null;
   private readonly notifier: Notifier;
   private unsubscribe: Array<() => void> = [];
   private poll: ReturnType<typeof setInterval> | undefined;
@@ -72,7 +73,9 @@ export class TrayController {
     this.inFlight = (async () => {
       do {
         this.again = false;
-        const [status, changes] = await Promise.allSettled([this.opts.bridge.getStatus(), this.opts.bridge.listChanges('new')]);
+        const [status, changes, usage] = await Promise.allSettled([this.opts.bridge.getStatus(), this.opts.bridge.listChanges('new'), this.opts.bridge.dailyUsage()]);
+        // The forecast's daily figures; a failure keeps the last ones (the status read says what is wrong).
+        if (usage.status === 'fulfilled') this.usage = usage.value;
         if (status.status === 'fulfilled') {
           this.status = status.value;
           this.statusError = null;
@@ -149,6 +152,7 @@ export class TrayController {
       workerUrl: this.opts.workerUrl,
       statusError: this.statusError,
       changes: this.changes,
+      usage: this.usage,
     };
   }
 

@@ -1,4 +1,4 @@
-import type { CarrierChange } from '../../shared/screening.js';
+import type { CarrierChange, DailyUsage } from '../../shared/screening.js';
 import { formatCount, plural, problemsOf, quotaLine, queueLine, type StatusInput, type StatusProblem } from '../shared/status-problems.js';
 import type { MenuItemModel, TrayIconState } from './ports.js';
 
@@ -7,6 +7,10 @@ export { QUOTA_WARN_SHARE, formatResetUtc, plural, quotaExhausted, quotaLow, quo
 export interface TrayInput extends StatusInput {
   /** Unacknowledged carrier changes as last read (GET /changes?state=new); null or absent: not known. */
   changes?: readonly CarrierChange[] | null;
+  /** Live lookups per day this month (GET /usage/daily), for the quota forecast; absent: not known. */
+  usage?: DailyUsage | null;
+  /** For the forecast (tests inject it). */
+  now?: Date;
 }
 
 /** How many changes wait for a dispatcher; null when not known. */

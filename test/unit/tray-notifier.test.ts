@@ -111,3 +111,24 @@ describe('degraded: a quiet period, and the right door', () => {
     expect(n.update(conditionsFrom({ status: null, connection: 'unconfigured', workerUrl: W }))).toEqual([]);
   });
 });
+
+describe('quota forecast notification', () => {
+  it('notifies once when at the recent pace the quota runs out before the reset, again only after it calmed down', () => {
+    const n = new Notifier({ quietMs: 0 });
+    const now = new Date('2025-03-24T15:00:00Z');
+    const s = status(0, { monthly_quota: 60, used: 40, remaining: 20, resets_at: '2025-04-01T00:00:00Z' });
+    const input = (days: Array<{ day: string; lookups: number }>) =>
+      conditionsFrom({ status: s, connection: 'open', workerUrl: W, now, usage: { object: 'usage_daily', month: '2025-03', monthly_quota: 60, days } });
+    const notes = n.update(input([{ day: '2025-03-24', lookups: 40 }]));
+    // A third of the quota left is "low" too; the forecast says more: when.
+    expect(notes.map((x) => x.condition)).toEqual(['quota_low', 'quota_runs_out']);
+    const note = notes[1];
+    expect(note).toMatchObject({ condition: 'quota_runs_out', command: 'open-quota', urgency: 'critical' });
+    expect(note!.body).toContain("today's pace (40 lookups a day) the quota runs out tomorrow");
+    expect(n.update(input([{ day: '2025-03-24', lookups: 40 }]))).toEqual([]);
+    // Spread over weeks instead, the same figures last: cleared, and news again if it comes back.
+    const calm = conditionsFrom({ status: status(0, { monthly_quota: 600, used: 40, remaining: 560, resets_at: '2025-04-01T00:00:00Z' }), connection: 'open', workerUrl: W, now, usage: { object: 'usage_daily', month: '2025-03', monthly_quota: 600, days: [{ day: '2025-03-02', lookups: 40 }] } });
+    expect(n.update(calm)).toEqual([]);
+    expect(n.update(input([{ day: '2025-03-24', lookups: 40 }])).map((x) => x.condition)).toEqual(['quota_low', 'quota_runs_out']);
+  });
+});

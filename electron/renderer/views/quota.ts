@@ -3,7 +3,7 @@ import { formatResetUtc, quotaExhausted, quotaLow } from '../../shared/status-pr
 import type { DeskModel } from '../desk-model.js';
 import { h, replaceChildren } from '../dom.js';
 import { fmtAge, fmtCount, fmtDay, fmtLocal, fmtPercent } from '../format.js';
-import { forecastQuota, type QuotaForecast } from '../quota-forecast.js';
+import { forecastQuota, forecastSentence, forecastTone } from '../../shared/quota-forecast.js';
 import { dailySeries } from '../usage-series.js';
 
 /** The monthly quota: figures, a chart of live lookups per day, and when it runs out at this pace. */
@@ -67,8 +67,9 @@ export class QuotaView {
     );
     const updated = q.updated_at ? ` Figures from /v1, updated ${fmtAge(q.updated_at)}.` : '';
 
-    const f = forecastQuota({ used: q.used, remaining: q.remaining, monthlyQuota: q.monthly_quota, resetsAt: q.resets_at, now: new Date() });
-    replaceChildren(this.forecastEl, h('span', { class: `forecast-text tone-${forecastTone(f)}` }, forecastText(f, q.resets_at)), h('span', { class: 'muted' }, updated));
+    const usage = this.model.usage;
+    const f = forecastQuota({ used: q.used, remaining: q.remaining, monthlyQuota: q.monthly_quota, resetsAt: q.resets_at, now: new Date(), ...(usage ? { days: usage.days } : {}) });
+    replaceChildren(this.forecastEl, h('span', { class: `forecast-text tone-${forecastTone(f)}`, attrs: { id: 'quota-forecast' } }, forecastSentence(f, q.resets_at)), h('span', { class: 'muted' }, updated));
     if (this.visible) this.renderChart();
   }
 
@@ -148,25 +149,3 @@ function card(label: string, value: string, note: string, tone: string, id: stri
   );
 }
 
-function forecastTone(f: QuotaForecast): string {
-  if (f.kind === 'exhausted') return 'bad';
-  if (f.kind === 'runs_out') return 'warn';
-  if (f.kind === 'lasts') return 'ok';
-  return 'muted';
-}
-
-export function forecastText(f: QuotaForecast, resetsAt: string): string {
-  const pace = (perDay: number): string => `${perDay < 10 ? perDay.toFixed(1) : fmtCount(Math.round(perDay))} lookups a day`;
-  switch (f.kind) {
-    case 'unknown':
-      return `No forecast: ${f.reason}.`;
-    case 'exhausted':
-      return `The quota is used up. Live lookups resume ${formatResetUtc(resetsAt)}.`;
-    case 'idle':
-      return 'No live lookups this month yet: the quota is not being spent.';
-    case 'runs_out':
-      return `At this month's pace (${pace(f.perDay)}) the quota runs out on ${fmtDay(f.runsOutOn)}, ${f.daysBeforeReset === 0 ? 'just' : `${f.daysBeforeReset} ${f.daysBeforeReset === 1 ? 'day' : 'days'}`} before the reset.`;
-    case 'lasts':
-      return `At this month's pace (${pace(f.perDay)}) the quota lasts until the reset: about ${fmtCount(f.projectedUsed)} used (${fmtPercent(f.projectedShare)}).`;
-  }
-}
