@@ -15,6 +15,8 @@ export class SharedEventFeed implements EventFeed {
   #delivered: number;
   #sub: Redis | undefined;
   #poll: NodeJS.Timeout | undefined;
+  /** The newest id to tell other processes about, published once per turn of the event loop. */
+  #toPublish: string | undefined;
 
   constructor(
     private readonly store: Store,
@@ -62,8 +64,16 @@ export class SharedEventFeed implements EventFeed {
       this.#drain();
     }
     // Not awaited: other processes are only woken early (their poll catches up on a lost message),
-    // and nobody here waits a Redis round trip for it.
-    void this.pub.publish(this.channel, String(appended.at(-1)?.id ?? this.#delivered)).catch(() => {});
+    // and nobody here waits a Redis round trip for it. One PUBLISH per turn of the event loop,
+    // however many screenings finished in it: the newest id says "read up to here".
+    const first = this.#toPublish === undefined;
+    this.#toPublish = String(appended.at(-1)?.id ?? this.#delivered);
+    if (first)
+      setImmediate(() => {
+        const id = this.#toPublish;
+        this.#toPublish = undefined;
+        if (id !== undefined) void this.pub.publish(this.channel, id).catch(() => {});
+      });
   }
 
   subscribe(listener: (e: IntakeEvent) => void): () => void {

@@ -271,7 +271,9 @@ export class ScreeningPipeline {
     const { screening: s } = rec;
     if (!rec.changed) return s;
     observe.screeningDone(s);
-    this.d.logger.info({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
+    // A cache hit is routine (counted in /metrics); a lookup's result is news for the log.
+    const level = s.source === 'cache' ? 'debug' : 'info';
+    this.d.logger[level]({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
     await this.d.events.announce(rec.appended);
     if (rec.change) await this.d.watch?.announceChange(rec.change);
     return s;
