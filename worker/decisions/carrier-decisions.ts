@@ -52,7 +52,8 @@ export interface CarrierDecisionsOptions {
 /** What a hold came to: settled at once by a standing decision, or a review (opened or joined). */
 export type HoldOutcome =
   | { kind: 'settled'; result: ScreeningResult; decision: StandingDecisionRef }
-  | { kind: 'review'; review: Review; created: boolean; joined: boolean };
+  /** `review`: read only for a new review; a tender that joins one gets its id (reading every waiting tender per hold would grow with them). */
+  | { kind: 'review'; reviewId: string; review: Review | undefined; created: boolean; joined: boolean };
 
 export class CarrierDecisions {
   readonly #db: Database;
@@ -111,8 +112,9 @@ export class CarrierDecisions {
     const id = newReviewId();
     const created = this.#st.insertReview.run(id, s.id, r.hold_reason ?? 'manual_review', this.o.now().toISOString(), key, open?.id ?? null, previous).changes > 0;
     const own = this.#st.reviewOfScreening.get(s.id) as { id: string; parent_id: string | null };
-    const review = this.o.store.getReview(own.parent_id ?? own.id)!;
-    return { kind: 'review', review, created, joined: own.parent_id !== null };
+    const joined = own.parent_id !== null;
+    const reviewId = own.parent_id ?? own.id;
+    return { kind: 'review', reviewId, review: joined ? undefined : this.o.store.getReview(reviewId)!, created, joined };
   }
 
   /** The screening was settled (a standing decision, or its review): say so on it. */

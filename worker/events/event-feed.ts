@@ -86,8 +86,11 @@ export class SharedEventFeed implements EventFeed {
   }
 
   #read(lastId: number, limit?: number): IntakeEvent[] {
-    const get = (id: string) => this.store.getScreening(id);
-    return this.store.eventsSince(lastId, limit).map((e) => ({ ...e, data: expandEvent(e.event, e.data, get) }));
+    return this.store.eventsSince(lastId, limit).map((e) => ({ ...e, data: this.#expand(e.event, e.data) }));
+  }
+
+  #expand(event: string, data: unknown): unknown {
+    return expandEvent(event, data, (id) => this.store.getScreening(id), (id) => this.store.getReview(id));
   }
 
   lastId(): number {
@@ -110,6 +113,10 @@ export class SharedEventFeed implements EventFeed {
 
   #deliver(e: IntakeEvent): void {
     this.#delivered = e.id;
+    if (this.#listeners.size === 0) return;
+    // An event appended by reference (review.updated) is read here, once, for whoever listens.
+    const data = this.#expand(e.event, e.data);
+    if (data !== e.data) e = { ...e, data };
     for (const l of this.#listeners) {
       try {
         l(e);

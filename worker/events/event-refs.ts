@@ -10,6 +10,12 @@ import type { Screening } from '../../shared/screening.js';
  */
 
 const REF = 'screening_ref';
+const REVIEW_REF = 'review_ref';
+
+/** An event's data that names a review, read when the event is read (review.updated). */
+export function reviewRef(id: string): { review_ref: string } {
+  return { [REVIEW_REF]: id } as { review_ref: string };
+}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -26,7 +32,8 @@ export function compactEvent(event: string, data: unknown): unknown {
 }
 
 /** The event's data as published, from what was stored. */
-export function expandEvent(event: string, stored: unknown, getScreening: (id: string) => Screening | undefined): unknown {
+export function expandEvent(event: string, stored: unknown, getScreening: (id: string) => Screening | undefined, getReview?: (id: string) => unknown): unknown {
+  if (isObj(stored) && typeof stored[REVIEW_REF] === 'string' && getReview) return getReview(stored[REVIEW_REF]) ?? { object: 'review', id: stored[REVIEW_REF], pruned: true };
   if (!isObj(stored) || typeof stored[REF] !== 'string') return stored;
   const { [REF]: id, ...rest } = stored as Obj & { [REF]: string };
   // A screening pruned before its event (retention shorter than the event log's): say so.

@@ -6,6 +6,7 @@ import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../sha
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { CarrierDecisions } from '../decisions/carrier-decisions.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
+import { reviewRef } from '../events/event-refs.js';
 import { observe } from '../metrics/metrics.js';
 import type { SvcClient } from '../svc/client.js';
 import { SvcError } from '../svc/errors.js';
@@ -239,7 +240,7 @@ export class ScreeningPipeline {
           r = o.result;
           standing = o.decision;
         } else if (o.created) {
-          if (o.joined) joinedReview = o.review;
+          if (o.joined) joinedReview = o.reviewId;
           else createdReview = o.review;
         }
       } else {
@@ -260,7 +261,8 @@ export class ScreeningPipeline {
     const appended: IntakeEvent[] = [];
     if (createdReview) appended.push(events.append('review.created', { ...createdReview, screening }));
     // Another tender now waits on the carrier's open review: the review, with it listed.
-    if (joinedReview) appended.push(events.append('review.updated', store.getReview(joinedReview.id) ?? joinedReview));
+    // By reference: the review as it is when someone reads the event (not a copy of every waiting tender per hold).
+    if (joinedReview) appended.push(events.append('review.updated', reviewRef(joinedReview)));
     for (const d of decisions?.drainEnded() ?? []) appended.push(events.append(`decision.${d.state}`, d));
     appended.push(events.append('screening.completed', screening));
     return { screening, changed, change, appended };
