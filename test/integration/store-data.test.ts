@@ -64,7 +64,7 @@ describe('score cache', () => {
     store.putScore('sandbox', sampleScore());
     const byDot = store.getScore('sandbox', { dot_number: '1000003' });
     const byMc = store.getScore('sandbox', { mc_number: 'MC1000003' });
-    expect(byDot).toEqual({ score: sampleScore(), fetched_at: T0.toISOString(), model_version: 'carrier-risk-3.5-sandbox' });
+    expect(byDot).toEqual({ score: sampleScore(), fetched_at: T0.toISOString(), model_version: 'carrier-risk-3.5-sandbox', fetch_id: expect.any(Number) });
     expect(byMc).toEqual(byDot);
     expect(store.getScore('live', { dot_number: '1000003' })).toBeUndefined();
     expect(store.getScore('sandbox', { dot_number: '1000005' })).toBeUndefined();

@@ -44,17 +44,19 @@ function page(db: Database) {
   return db.prepare<[string, number, string, number], AuditRow>(`
     SELECT s.created_at AS k_created, s.rowid AS k_rowid,
       s.id AS screening_id, s.created_at, s.completed_at, s.tender_id,
-      COALESCE(json_extract(s.score, '$.carrier.dot_number'), CASE s.query_kind WHEN 'dot_number' THEN s.query_value END) AS dot_number,
-      COALESCE(json_extract(s.score, '$.carrier.mc_number'), CASE s.query_kind WHEN 'mc_number' THEN s.query_value END) AS mc_number,
-      json_extract(s.score, '$.carrier.legal_name') AS legal_name,
+      COALESCE(json_extract(COALESCE(s.score, f.body), '$.carrier.dot_number'), CASE s.query_kind WHEN 'dot_number' THEN s.query_value END) AS dot_number,
+      COALESCE(json_extract(COALESCE(s.score, f.body), '$.carrier.mc_number'), CASE s.query_kind WHEN 'mc_number' THEN s.query_value END) AS mc_number,
+      json_extract(COALESCE(s.score, f.body), '$.carrier.legal_name') AS legal_name,
       s.action, s.hold_reason, s.source,
-      json_extract(s.score, '$.score') AS score, json_extract(s.score, '$.grade') AS grade,
-      json_extract(s.score, '$.decision') AS decision, s.model_version, s.score_fetched_at,
+      json_extract(COALESCE(s.score, f.body), '$.score') AS score, json_extract(COALESCE(s.score, f.body), '$.grade') AS grade,
+      json_extract(COALESCE(s.score, f.body), '$.decision') AS decision, s.model_version, s.score_fetched_at,
       COALESCE(r.parent_id, r.id) AS review_id, r.state AS review_state,
       COALESCE(r.decided_by, json_extract(s.standing_decision, '$.decided_by')) AS decided_by,
       COALESCE(r.decided_at, json_extract(s.standing_decision, '$.decided_at')) AS decided_at,
       r.note, json_extract(s.standing_decision, '$.id') AS standing_decision_id
     FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
+      -- The score: the screening's own copy (older rows) or the fetch it refers to (worker/store/score-refs.ts).
+      LEFT JOIN score_fetches f ON f.id = s.score_fetch_id
     WHERE (s.created_at, s.rowid) > (?, ?) AND s.created_at < ?
     ORDER BY s.created_at, s.rowid LIMIT ?`);
 }

@@ -28,7 +28,7 @@ import type { ServiceState } from './service-state.js';
 
 /** What one /v1 lookup came to; shared between the screenings it served. */
 export type LookupOutcome =
-  | { kind: 'score'; at: number; score: SvcScore; fetched_at: string }
+  | { kind: 'score'; at: number; score: SvcScore; fetched_at: string; fetch_id?: number | null }
   | { kind: 'not_found'; at: number; error: ScreeningError }
   | { kind: 'failed'; at: number; cause: Exclude<NoScoreCause, 'carrier_not_found'>; error: ScreeningError }
   | { kind: 'rate_limited'; at: number; retryAfterMs: number; error: ScreeningError }
@@ -103,7 +103,7 @@ export class ScreeningPipeline {
     const { store, env, now } = this.d;
     const t = now().getTime();
     const hit = store.getScore(env, query);
-    if (hit && t - Date.parse(hit.fetched_at) < this.d.cacheTtlMs) return this.#fromScore(hit.score, hit.fetched_at, 'cache', null);
+    if (hit && t - Date.parse(hit.fetched_at) < this.d.cacheTtlMs) return this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
     const nf = store.getNotFound(env, query);
     if (nf && t - Date.parse(nf.fetched_at) < this.d.notFoundTtlMs) {
       const v = actionWithoutScore('carrier_not_found');
@@ -315,12 +315,13 @@ export class ScreeningPipeline {
         return { kind: 'failed', at: at(), cause: 'service_error', error: { code: 'environment_mismatch', message: mismatch, request_id: res.limits.requestId } };
       }
       const fetched = now();
-      store.transaction(() => {
-        store.putScore(env, res.body, fetched, query);
+      const fetchId = store.transaction(() => {
+        const id = store.putScore(env, res.body, fetched, query);
         if (env === 'live') store.recordLookup(env, fetched);
+        return id;
       });
       await Promise.all([this.#observe(res.limits), this.d.service.reachable()]);
-      return { kind: 'score', at: at(), score: res.body, fetched_at: fetched.toISOString() };
+      return { kind: 'score', at: at(), score: res.body, fetched_at: fetched.toISOString(), fetch_id: fetchId };
     } catch (e) {
       if (!(e instanceof SvcError)) throw e;
       made(e.attempts);
@@ -374,7 +375,7 @@ export class ScreeningPipeline {
   #resultOf(query: CarrierQuery, o: LookupOutcome): ScreeningResult {
     switch (o.kind) {
       case 'score':
-        return this.#fromScore(o.score, o.fetched_at, 'service', null);
+        return this.#fromScore(o.score, o.fetched_at, 'service', null, o.fetch_id ?? null);
       case 'not_found': {
         const v = actionWithoutScore('carrier_not_found');
         return { action: v.action, hold_reason: v.hold_reason, source: 'none', score: null, score_fetched_at: null, error: o.error };
@@ -397,14 +398,14 @@ export class ScreeningPipeline {
   ): ScreeningResult {
     const stale = this.d.store.getScore(this.d.env, query);
     if (cause !== 'service_error' && stale && this.d.now().getTime() - Date.parse(stale.fetched_at) <= this.d.staleIfErrorMs)
-      return this.#fromScore(stale.score, stale.fetched_at, 'stale_cache', error);
+      return this.#fromScore(stale.score, stale.fetched_at, 'stale_cache', error, stale.fetch_id);
     const v = actionWithoutScore(cause);
     return { action: v.action, hold_reason: holdReason ?? v.hold_reason, source: 'none', score: null, score_fetched_at: null, error };
   }
 
-  #fromScore(score: SvcScore, fetchedAt: string, source: 'cache' | 'service' | 'stale_cache', error: ScreeningError | null): ScreeningResult {
+  #fromScore(score: SvcScore, fetchedAt: string, source: 'cache' | 'service' | 'stale_cache', error: ScreeningError | null, fetchId: number | null): ScreeningResult {
     const v = actionForScore(score);
-    return { action: v.action, hold_reason: v.hold_reason, source, score, score_fetched_at: fetchedAt, error };
+    return { action: v.action, hold_reason: v.hold_reason, source, score, score_fetched_at: fetchedAt, error, score_fetch_id: fetchId };
   }
 }
 

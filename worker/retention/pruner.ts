@@ -61,6 +61,16 @@ export const PRUNE_TASKS: readonly PruneTask[] = [
             ORDER BY s.created_at LIMIT @limit)`,
   },
   {
+    // A fetched score lives as long as a screening or the cache refers to it (worker/store/score-refs.ts).
+    name: 'unreferenced score fetches',
+    keep: 'eventsMs',
+    sql: `DELETE FROM score_fetches WHERE id IN (
+            SELECT f.id FROM score_fetches f WHERE f.fetched_at < @cutoff
+              AND NOT EXISTS (SELECT 1 FROM screenings s WHERE s.score_fetch_id = f.id)
+              AND NOT EXISTS (SELECT 1 FROM score_cache c WHERE c.fetch_id = f.id)
+            ORDER BY f.id LIMIT @limit)`,
+  },
+  {
     name: 'watch tenders',
     keep: 'recordsMs',
     sql: `DELETE FROM watch_tenders WHERE screening_id IN (SELECT screening_id FROM watch_tenders WHERE created_at < @cutoff LIMIT @limit)`,

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL } from './screening-search.js';
+import { SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
 import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
 import { StoreError } from './store-error.js';
@@ -188,6 +189,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'carrier names on decisions', sql: DECISION_NAMES_MIGRATION_SQL },
   { version: 7, name: 'screening search indexes', sql: SCREENING_SEARCH_MIGRATION_SQL },
   { version: 8, name: 'scoped intake tokens', sql: TOKENS_MIGRATION_SQL },
+  { version: 9, name: 'scores stored once per fetch', sql: SCORE_FETCHES_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -1,10 +1,11 @@
 import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { Review, ReviewState, Screening, ScreeningStatus } from '../../shared/screening.js';
+import { SCORE_SQL } from './score-refs.js';
 
 /** The columns every screening read selects: the screening plus its review, if any (r_*). */
 export const SCREENING_COLUMNS = `
   s.id, s.tender_id, s.status, s.query_kind, s.query_value, s.priority, s.refresh, s.callback_url,
-  s.action, s.hold_reason, s.source, s.score, s.score_fetched_at, s.error, s.created_at, s.completed_at,
+  s.action, s.hold_reason, s.source, ${SCORE_SQL} AS score, s.score_fetched_at, s.error, s.created_at, s.completed_at,
   s.settled_by, s.standing_decision,
   MAX(s.created_at, COALESCE(s.completed_at, ''), COALESCE(r.decided_at, '')) AS updated_at,
   r.id AS r_id, r.state AS r_state, r.hold_reason AS r_hold_reason, r.decided_by AS r_decided_by,

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Screening } from '../../shared/screening.js';
 import { SCREENING_COLUMNS, toScreening, type ScreeningRow } from './rows.js';
+import { SCORE_SQL } from './score-refs.js';
 import { StoreArgumentError } from './store-error.js';
 
 /**
@@ -42,11 +43,11 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
     args.push(f.tender_id);
   }
   if (f.dot_number !== undefined) {
-    where.push("((s.query_kind = 'dot_number' AND s.query_value = ?) OR json_extract(s.score, '$.carrier.dot_number') = ?)");
+    where.push(`((s.query_kind = 'dot_number' AND s.query_value = ?) OR json_extract(${SCORE_SQL}, '$.carrier.dot_number') = ?)`);
     args.push(f.dot_number, f.dot_number);
   }
   if (f.mc_number !== undefined) {
-    where.push("((s.query_kind = 'mc_number' AND s.query_value = ?) OR json_extract(s.score, '$.carrier.mc_number') = ?)");
+    where.push(`((s.query_kind = 'mc_number' AND s.query_value = ?) OR json_extract(${SCORE_SQL}, '$.carrier.mc_number') = ?)`);
     args.push(f.mc_number, f.mc_number);
   }
   if (f.status !== undefined) {

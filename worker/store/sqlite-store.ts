@@ -167,21 +167,23 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
 function build(db: Database.Database, path: string, now: () => Date, onClose: () => void): Store {
   // Prepared once; reused for every call.
   const st = {
-    putScore: db.prepare<[string, string, string, string, string]>(`
-      INSERT INTO score_cache (env, dot_number, body, model_version, fetched_at) VALUES (?, ?, ?, ?, ?)
+    putScore: db.prepare<[string, string, string, string, string, number]>(`
+      INSERT INTO score_cache (env, dot_number, body, model_version, fetched_at, fetch_id) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (env, dot_number) DO UPDATE SET
-        body = excluded.body, model_version = excluded.model_version, fetched_at = excluded.fetched_at
+        body = excluded.body, model_version = excluded.model_version, fetched_at = excluded.fetched_at, fetch_id = excluded.fetch_id
       WHERE excluded.fetched_at >= score_cache.fetched_at`),
+    putFetch: db.prepare<[string, string, string, string]>('INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES (?, ?, ?, ?)'),
+    dropFetch: db.prepare<[number]>('DELETE FROM score_fetches WHERE id = ?'),
     dropAliasesOf: db.prepare<[string, string]>('DELETE FROM mc_alias WHERE env = ? AND dot_number = ?'),
     putAlias: db.prepare<[string, string, string]>(`
       INSERT INTO mc_alias (env, mc_number, dot_number) VALUES (?, ?, ?)
       ON CONFLICT (env, mc_number) DO UPDATE SET dot_number = excluded.dot_number`),
     dropNotFound: db.prepare<[string, string]>('DELETE FROM not_found_cache WHERE env = ? AND query_key = ?'),
-    scoreByDot: db.prepare<[string, string], { body: string; fetched_at: string; model_version: string }>(
-      'SELECT body, fetched_at, model_version FROM score_cache WHERE env = ? AND dot_number = ?',
+    scoreByDot: db.prepare<[string, string], { body: string; fetched_at: string; model_version: string; fetch_id: number | null }>(
+      'SELECT body, fetched_at, model_version, fetch_id FROM score_cache WHERE env = ? AND dot_number = ?',
     ),
-    scoreByMc: db.prepare<[string, string], { body: string; fetched_at: string; model_version: string }>(`
-      SELECT c.body, c.fetched_at, c.model_version FROM mc_alias a
+    scoreByMc: db.prepare<[string, string], { body: string; fetched_at: string; model_version: string; fetch_id: number | null }>(`
+      SELECT c.body, c.fetched_at, c.model_version, c.fetch_id FROM mc_alias a
       JOIN score_cache c ON c.env = a.env AND c.dot_number = a.dot_number
       WHERE a.env = ? AND a.mc_number = ?`),
     putNotFound: db.prepare<[string, string, string, string]>(`
@@ -197,7 +199,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     markActive: db.prepare<[string]>("UPDATE screenings SET status = 'active' WHERE id = ? AND status = 'queued'"),
     complete: db.prepare(`
       UPDATE screenings SET status = 'done', action = @action, hold_reason = @hold_reason, source = @source,
-        score = @score, score_fetched_at = @score_fetched_at, model_version = @model_version, error = @error,
+        score = @score, score_fetch_id = @score_fetch_id, score_fetched_at = @score_fetched_at, model_version = @model_version, error = @error,
         completed_at = @completed_at
       WHERE id = @id AND status != 'done'`),
     // A resolved review's decision outlives a late (re-run) completion.
@@ -298,10 +300,16 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     return toScreening(row);
   };
 
-  const putScoreTx = db.transaction((env: Env, score: SvcScore, fetchedAt: string, askedMc: string | undefined) => {
+  const putScoreTx = db.transaction((env: Env, score: SvcScore, fetchedAt: string, askedMc: string | undefined): number | null => {
     const dot = dotKey(score.carrier.dot_number);
-    const replaced = st.putScore.run(env, dot, JSON.stringify(score), score.model_version, fetchedAt).changes > 0;
-    if (!replaced) return; // a newer entry is already there (another process fetched later)
+    const body = JSON.stringify(score);
+    // The fetch, stored once: screenings of this score refer to it.
+    const fetchId = Number(st.putFetch.run(env, dot, body, fetchedAt).lastInsertRowid);
+    const replaced = st.putScore.run(env, dot, body, score.model_version, fetchedAt, fetchId).changes > 0;
+    if (!replaced) {
+      st.dropFetch.run(fetchId); // a newer entry is already there (another process fetched later)
+      return null;
+    }
     st.dropAliasesOf.run(env, dot);
     // The MC the score names, and the MC it was asked by (it may differ, or the score name none):
     // either way the next screening by that MC is a cache hit, not another lookup.
@@ -312,6 +320,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       st.dropNotFound.run(env, `mc:${mc}`);
     }
     st.dropNotFound.run(env, `dot:${dot}`);
+    return fetchId;
   });
 
   const completeTx = db.transaction((id: string, r: ScreeningResult): { screening: Screening; changed: boolean } => {
@@ -320,7 +329,9 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       action: r.action,
       hold_reason: r.hold_reason,
       source: r.source,
-      score: r.score === null ? null : JSON.stringify(r.score),
+      // A reference to the fetch when there is one: the score's JSON is stored once per fetch.
+      score: r.score === null || (r.score_fetch_id ?? null) !== null ? null : JSON.stringify(r.score),
+      score_fetch_id: r.score === null ? null : (r.score_fetch_id ?? null),
       score_fetched_at: r.score_fetched_at,
       model_version: r.score?.model_version ?? null,
       error: r.error === null ? null : JSON.stringify(r.error),
@@ -358,7 +369,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       if (!score || typeof score !== 'object' || typeof score.carrier?.dot_number !== 'string' || score.carrier.dot_number.trim() === '')
         throw new StoreArgumentError('score must be a /v1 score object with carrier.dot_number', 'score');
       if (typeof score.model_version !== 'string') throw new StoreArgumentError('score.model_version must be a string', 'score');
-      putScoreTx(env, score, iso(fetchedAt ?? now(), 'fetchedAt'), asked && 'mc_number' in asked ? asked.mc_number : undefined);
+      return putScoreTx(env, score, iso(fetchedAt ?? now(), 'fetchedAt'), asked && 'mc_number' in asked ? asked.mc_number : undefined);
     },
 
     getScore(env, query): CachedScore | undefined {
@@ -366,7 +377,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const q = checkQuery(query);
       const row = 'dot_number' in q ? st.scoreByDot.get(env, dotKey(q.dot_number)) : st.scoreByMc.get(env, mcKey(q.mc_number));
       if (!row) return undefined;
-      return { score: JSON.parse(row.body) as SvcScore, fetched_at: row.fetched_at, model_version: row.model_version };
+      return { score: JSON.parse(row.body) as SvcScore, fetched_at: row.fetched_at, model_version: row.model_version, fetch_id: row.fetch_id };
     },
 
     putNotFound(env, query, error, at) {

@@ -18,6 +18,8 @@ export interface CachedScore {
   score: SvcScore;
   fetched_at: string;
   model_version: string;
+  /** The score_fetches row holding it (null for an entry cached before scores were stored once). */
+  fetch_id: number | null;
 }
 
 export interface CachedNotFound {
@@ -41,6 +43,8 @@ export interface ScreeningResult {
   score: SvcScore | null;
   score_fetched_at: string | null;
   error: ScreeningError | null;
+  /** The score_fetches row of `score`: the screening refers to it instead of copying the JSON. */
+  score_fetch_id?: number | null;
 }
 
 export interface UsageFigures {
@@ -73,7 +77,8 @@ export interface Store {
    * Keeps the body whole; records the MC alias (the score's, and `asked`'s when it was a lookup
    * by MC); replaces an entry fetched earlier (never a newer one).
    */
-  putScore(env: Env, score: SvcScore, fetchedAt?: Date, asked?: CarrierQuery): void;
+  /** Cache a fetched score; the score_fetches id, or null when a newer one was already cached. */
+  putScore(env: Env, score: SvcScore, fetchedAt?: Date, asked?: CarrierQuery): number | null;
   /** By DOT or via the MC alias, whatever its age: the caller decides freshness. */
   getScore(env: Env, query: CarrierQuery): CachedScore | undefined;
   putNotFound(env: Env, query: CarrierQuery, error: ScreeningError, at?: Date): void;
