@@ -89,10 +89,11 @@ export function targets(r: BenchResults): Target[] {
     { id: '2c', what: 'cache-hit worker CPU per hit', value: `${s.cacheHit.cpuUsPerRequest.toFixed(0)} µs`, target: '≤ 150 µs', met: s.cacheHit.cpuUsPerRequest <= 150 },
     {
       id: '2d',
-      what: 'SQLite bytes per hit beyond the score',
-      value: r.dbBytesPerCacheHit === undefined ? '—' : `${num(r.dbBytesPerCacheHit - r.scoreBytes)} B`,
-      target: '≤ 1 KB (score stored once per fetch)',
-      met: r.dbBytesPerCacheHit !== undefined && r.dbBytesPerCacheHit - r.scoreBytes <= 1024,
+      // The score is stored once per fetch (worker/store/score-refs.ts): what a hit adds is all beyond it.
+      what: 'SQLite bytes per hit (the score stored once per fetch)',
+      value: r.dbBytesPerCacheHit === undefined ? '—' : `${num(r.dbBytesPerCacheHit)} B (a score is ${num(r.scoreBytes)} B)`,
+      target: '≤ 1 KB',
+      met: r.dbBytesPerCacheHit !== undefined && r.dbBytesPerCacheHit <= 1024,
     },
     {
       id: '3',

@@ -7,6 +7,7 @@ import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { CarrierDecisions } from '../decisions/carrier-decisions.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
+import { GroupCommit } from '../store/group-commit.js';
 import { observe } from '../metrics/metrics.js';
 import type { SvcClient } from '../svc/client.js';
 import { SvcError } from '../svc/errors.js';
@@ -96,7 +97,11 @@ function errorOf(e: SvcError): ScreeningError {
 }
 
 export class ScreeningPipeline {
-  constructor(private readonly d: PipelineDeps) {}
+  readonly #commits: GroupCommit;
+
+  constructor(private readonly d: PipelineDeps) {
+    this.#commits = new GroupCommit(d.store);
+  }
 
   /** A fresh cached answer for this query, or undefined (a miss, or `refresh`). */
   cachedResult(query: CarrierQuery): ScreeningResult | undefined {
@@ -211,8 +216,9 @@ export class ScreeningPipeline {
   /** A new screening answered at once (a cache hit, a local block): accepted and finished in one commit. */
   async answerNow(n: NewScreening, r: ScreeningResult): Promise<Screening> {
     const { store } = this.d;
+    // Hits arriving together share one COMMIT (group commit); each is answered after it.
     return this.#announce(
-      store.transaction(() => {
+      await this.#commits.run(() => {
         const s = store.insertScreening(n);
         return this.#record(s.id, r, s);
       }),

@@ -400,6 +400,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       if (s.priority !== 'tender' && s.priority !== 'background')
         throw new StoreArgumentError(`priority must be "tender" or "background", got ${JSON.stringify(s.priority)}`, 'priority');
       const [kind, value] = 'dot_number' in q ? (['dot_number', q.dot_number] as const) : (['mc_number', q.mc_number] as const);
+      const createdAt = now().toISOString();
       st.insertScreening.run({
         id,
         tender_id: s.tender_id ?? null,
@@ -408,9 +409,15 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         priority: s.priority,
         refresh: s.refresh ? 1 : 0,
         callback_url: s.callback_url ?? null,
-        created_at: now().toISOString(),
+        created_at: createdAt,
       });
-      return mustScreening(id);
+      // What was just written, as a row would read back (no read on the hot path).
+      return toScreening({
+        id, tender_id: s.tender_id ?? null, status: 'queued', query_kind: kind, query_value: value, priority: s.priority, refresh: s.refresh ? 1 : 0,
+        callback_url: s.callback_url ?? null, action: null, hold_reason: null, source: null, score: null, score_fetched_at: null, error: null,
+        created_at: createdAt, completed_at: null, settled_by: null, standing_decision: null, updated_at: createdAt,
+        r_id: null, r_state: null, r_hold_reason: null, r_decided_by: null, r_decided_at: null, r_note: null, r_created_at: null, r_parent_id: null, r_previous_decision: null,
+      });
     },
 
     markActive(id) {

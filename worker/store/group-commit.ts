@@ -1,0 +1,53 @@
+import type { Store } from './types.js';
+
+/**
+ * Group commit: the pieces of work that arrive in one turn of the event loop share one SQLite
+ * transaction, so a burst of cache hits pays for one COMMIT, not one each. Each piece runs in
+ * its own savepoint (a failure rolls back that piece alone and rejects only its caller), and
+ * every caller is answered after the shared COMMIT: what a 200 promises — the screening is
+ * committed — holds. The wait is one turn of the event loop.
+ */
+export class GroupCommit {
+  #pending: Array<{ work: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
+  #scheduled = false;
+
+  constructor(private readonly store: Pick<Store, 'transaction'>) {}
+
+  run<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    const batch = this.#pending;
+    this.#pending = [];
+    const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      this.store.transaction(() => {
+        for (const item of batch) {
+          try {
+            // Nested: a savepoint of the shared transaction.
+            results.push({ ok: true, value: this.store.transaction(item.work) });
+          } catch (error) {
+            results.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      // The shared COMMIT failed (a full disk, a lock): nothing of the batch was kept.
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const r = results[i]!;
+      if (r.ok) item.resolve(r.value);
+      else item.reject(r.error);
+    });
+  }
+}
