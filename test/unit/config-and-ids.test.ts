@@ -107,3 +107,17 @@ describe('roster CSV', () => {
     expect(r.errors[0]).toMatch(/not a readable CSV file/);
   });
 });
+
+describe('pooled random bytes for ids', () => {
+  it('never hands out the same bytes twice, across refills, and ids stay unique', async () => {
+    const { randomBytesPooled } = await import('../../shared/random-pool.js');
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) seen.add(randomBytesPooled(16).toString('hex')); // ~8 refills of the 4 KiB pool
+    expect(seen.size).toBe(2000);
+    const kept = randomBytesPooled(16);
+    const copy = Buffer.from(kept);
+    for (let i = 0; i < 300; i++) randomBytesPooled(16); // refill under it
+    expect(kept.equals(copy)).toBe(true);
+    expect(() => randomBytesPooled(5000)).toThrow(RangeError);
+  });
+});

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
-import { randomBytes } from 'node:crypto';
+import { randomBytesPooled } from '../../shared/random-pool.js';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
@@ -157,7 +157,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     requestIdHeader: false,
     genReqId: (req) => {
       const v = req.headers['x-request-id'];
-      return typeof v === 'string' && REQUEST_ID_RE.test(v) ? v : `req_${randomBytes(12).toString('hex')}`;
+      return typeof v === 'string' && REQUEST_ID_RE.test(v) ? v : `req_${randomBytesPooled(12).toString('hex')}`;
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

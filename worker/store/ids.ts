@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesPooled as randomBytes } from '../../shared/random-pool.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
