@@ -9,6 +9,7 @@ import { buildTray } from '../../electron/build.mjs';
 import type { CarrierChange, Screening } from '../../shared/screening.js';
 import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
 import { manualClock } from '../helpers/emulator.js';
+import { openDashboard, stackApi } from '../helpers/dashboard.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -76,30 +77,9 @@ afterAll(async () => {
   if (uiOut) await rm(uiOut, { recursive: true, force: true });
 });
 
-async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(stack.intakeUrl + path, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const api = stackApi(() => stack);
 
 const tender = (dot: string, tenderId: string) => api<Screening>('/screenings?wait=20', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
-
-async function openDashboard(opts: { liveEvents: boolean }): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  // A window whose event stream never gets through: it only knows what it loaded at start.
-  if (!opts.liveEvents) await page.route('**/events', (route) => route.abort());
-  await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
-  if (opts.liveEvents) await page.locator('#connection', { hasText: 'Live' }).waitFor();
-  return { page, errors };
-}
 
 const selectedText = (page: Page) => page.locator('.ch-list .ch-item.selected').innerText();
 
@@ -110,7 +90,7 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
     const t3 = await tender(DOWNGRADED, 'T-4480');
     expect([t1.action, t2.action, t3.action]).toEqual(['tender', 'tender', 'tender']);
 
-    const { page, errors } = await openDashboard({ liveEvents: true });
+    const { page, errors } = await openDashboard(browser, stack);
     await page.keyboard.press('4');
     await page.getByText('No changes to acknowledge').waitFor();
     expect(await page.locator('#changes-count').innerText()).toBe('');
@@ -194,14 +174,14 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
   });
 
   it('moves a change acknowledged elsewhere live; a window that missed it gets 409, says who, and refreshes', async () => {
-    const { page, errors } = await openDashboard({ liveEvents: true });
+    const { page, errors } = await openDashboard(browser, stack);
     await page.keyboard.press('4');
     await expect.poll(() => page.locator('.ch-list .ch-item').count()).toBe(1);
     const [left] = (await api<{ data: CarrierChange[] }>('/changes?state=new')).data;
     expect(left?.dot_number).toBe(DOWNGRADED);
 
     // A second window whose event stream is cut: it still lists the change.
-    const stale = await openDashboard({ liveEvents: false });
+    const stale = await openDashboard(browser, stack, { liveEvents: false });
     await stale.page.keyboard.press('4');
     await expect.poll(() => stale.page.locator('.ch-list .ch-item').count()).toBe(1);
 

@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTray } from '../../electron/build.mjs';
 import type { Decision, Review, Screening } from '../../shared/screening.js';
 import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
+import { openDashboard, stackApi } from '../helpers/dashboard.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -40,32 +40,12 @@ afterAll(async () => {
   if (uiOut) await rm(uiOut, { recursive: true, force: true });
 });
 
-async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(stack.intakeUrl + path, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
+const api = stackApi(() => stack);
 const tender = (dot: string, tenderId: string) => api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
-
-async function openDashboard(): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
-  await page.locator('#connection', { hasText: 'Live' }).waitFor();
-  return { page, errors };
-}
 
 describe.skipIf(!hasChromium)('standing decisions in Chromium against the real stack (sandbox)', () => {
   it('decides a carrier once for all its tenders, lists and revokes the decision, and a reopened card shows it', async () => {
-    const { page, errors } = await openDashboard();
+    const { page, errors } = await openDashboard(browser, stack);
     await page.getByText('Nothing waiting').waitFor();
     const t1 = await tender('1000003', 'LOAD-D1');
     const t2 = await tender('1000003', 'LOAD-D2');
@@ -136,7 +116,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
   });
 
   it('re-checks a held carrier on request (one lookup) and says what came back', async () => {
-    const { page, errors } = await openDashboard();
+    const { page, errors } = await openDashboard(browser, stack);
     const held = await tender('1000004', 'LOAD-R1');
     expect(held.action).toBe('hold');
     const before = (await api<{ data: Screening[] }>('/screenings?limit=100')).data.filter((s) => s.source === 'service').length;
@@ -157,7 +137,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
   });
 
   it('exports the audit CSV of a date range from the Decisions view', async () => {
-    const { page, errors } = await openDashboard();
+    const { page, errors } = await openDashboard(browser, stack);
     await page.keyboard.press('5');
     const today = new Date().toISOString().slice(0, 10);
     await page.locator('#audit-from').fill(today);

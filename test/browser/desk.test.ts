@@ -7,6 +7,7 @@ import { liveCarrier } from '../../emulator/index.js';
 import { buildTray } from '../../electron/build.mjs';
 import type { Review, Screening, StatusReport } from '../../shared/screening.js';
 import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
+import { openDashboard, stackApi } from '../helpers/dashboard.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -35,14 +36,7 @@ afterAll(async () => {
 });
 
 async function api<T>(stack: Stack, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(stack.intakeUrl + path, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  return stackApi(() => stack)<T>(path, init);
 }
 
 async function until<T>(probe: () => Promise<T | undefined | false>, what: () => string): Promise<T> {
@@ -54,15 +48,7 @@ async function until<T>(probe: () => Promise<T | undefined | false>, what: () =>
   throw new Error(`gave up waiting for ${what()}`);
 }
 
-async function openDesk(stack: Stack): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
-  await page.locator('#connection', { hasText: 'Live' }).waitFor();
-  return { page, errors };
-}
+const openDesk = (stack: Stack) => openDashboard(browser, stack);
 
 const cardValue = (page: Page, id: string) => page.locator(`#${id} .card-value`).innerText();
 const fmt = (n: number | null) => (n === null ? '—' : new Intl.NumberFormat('en-US').format(n));

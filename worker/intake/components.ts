@@ -116,13 +116,7 @@ export const Screening = Obj('Screening', 'One screening of one carrier for one 
 
 const PreviousDecision = Type.Object(
   {
-    id: Type.String(),
-    review_id: Type.String(),
-    decision: Enum(['approved', 'rejected']),
-    decided_by: Type.String(),
-    decided_at: Time(),
-    expires_at: Time(),
-    model_version: Nullable(Type.String()),
+    ...StandingDecisionRef.properties,
     state: Type.Optional(Enum(['lapsed', 'revoked'])),
     ended_at: Type.Optional(Nullable(Time())),
     ended_by: Type.Optional(Nullable(Type.String())),

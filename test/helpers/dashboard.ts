@@ -1,0 +1,34 @@
+import type { Page } from 'playwright-core';
+import type { RunningBrowser } from './chromium.js';
+import type { Stack } from './stack.js';
+
+/** The intake API of a stack, as the browser tests call it: JSON in and out, a non-2xx throws. */
+export function stackApi(stack: () => Stack) {
+  return async <T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
+    const s = stack();
+    const res = await fetch(s.intakeUrl + path, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
+    const json = (await res.json()) as T;
+    if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
+/**
+ * The dashboard served by the stack's intake, in a new page, with page errors collected. Without
+ * live events the page's event stream is cut: it knows only what it loaded at start.
+ */
+export async function openDashboard(browser: RunningBrowser, stack: Stack, o: { liveEvents?: boolean } = {}): Promise<{ page: Page; errors: string[] }> {
+  const live = o.liveEvents ?? true;
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  if (!live) await page.route('**/events', (route) => route.abort());
+  await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
+  if (live) await page.locator('#connection', { hasText: 'Live' }).waitFor();
+  return { page, errors };
+}
