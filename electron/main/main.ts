@@ -166,7 +166,7 @@ function connect(s: TraySettings): void {
     return;
   }
   // net.fetch: the system proxy and the OS trust store, as the user's browser would use.
-  bridge = new HttpBridge({ baseUrl: s.workerUrl, token: s.token, fetch: (input, init) => net.fetch(input as string, init) });
+  bridge = new HttpBridge({ baseUrl: s.workerUrl, token: s.token, fetch: (input, init) => net.fetch(input, init) });
   bridgeUnsubs = wireBridge(bridge, { connection: (state) => push(IpcChannel.connection, state), event: (e) => push(IpcChannel.event, e) });
   controller = new TrayController({
     bridge,

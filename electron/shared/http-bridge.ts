@@ -16,6 +16,8 @@ import {
   type ReviewVerdict,
 } from './bridge.js';
 import { SseParser, type SseMessage } from './sse-parser.js';
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from '../../shared/intake-api.js';
 
 /**
  * DeskBridge over the intake's HTTP API with fetch. Runs in a browser (the /ui/ build)
@@ -35,10 +37,12 @@ export interface HttpBridgeOptions {
   requestTimeoutMs?: number;
   random?: () => number;
   /** The fetch to use: Electron's main passes net.fetch (system proxy, OS trust store). */
-  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  fetch?: (input: string | Request, init?: RequestInit) => Promise<Response>;
 }
 
 const REVIEW_STATES: readonly ReviewState[] = ['pending', 'approved', 'rejected'];
+/** Pages of 100 a list call follows at most: 2 000 items. */
+const LIST_PAGES = 20;
 
 /** Check and normalise an intake base URL; the error names the parameter. */
 export function normalizeBaseUrl(baseUrl: string, param = 'baseUrl'): string {
@@ -61,7 +65,8 @@ export class HttpBridge implements DeskBridge {
   private readonly idleTimeoutMs: number;
   private readonly requestTimeoutMs: number;
   private readonly random: () => number;
-  private readonly fetch: (input: string, init: RequestInit) => Promise<Response>;
+  private readonly fetch: (input: string | Request, init?: RequestInit) => Promise<Response>;
+  private readonly api: Client<paths>;
 
   private readonly eventListeners = new Set<(e: IntakeEvent) => void>();
   private readonly stateListeners = new Set<(s: ConnectionState) => void>();
@@ -83,43 +88,47 @@ export class HttpBridge implements DeskBridge {
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 15_000;
     this.random = opts.random ?? Math.random;
     this.fetch = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.api = createClient<paths>({ baseUrl: this.base, fetch: (req) => this.fetch(req) });
   }
 
   get baseUrl(): string {
     return this.base;
   }
 
-  // ---- JSON calls ----
+  // ---- JSON calls: the client generated from the intake's /openapi.json (shared/intake-api.ts) ----
 
   getStatus(): Promise<StatusReport> {
-    return this.request<StatusReport>('GET', '/status');
+    return this.call('/status', (o) => this.api.GET('/status', o));
   }
 
+  /** Every item of a state (following the cursor, at most LIST_PAGES pages): the desk shows them all. */
   async listReviews(state: ReviewState): Promise<Review[]> {
     if (!REVIEW_STATES.includes(state)) throw new TypeError(`state must be one of ${REVIEW_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    const list = await this.request<{ data: Review[] }>('GET', `/reviews?state=${state}`);
-    return list.data;
+    return this.all<Review>('/reviews', (after, o) => this.api.GET('/reviews', { ...o, params: { query: { state, limit: 100, ...after } } }));
   }
 
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review> {
     requireId(id, 'id');
     if (verdict !== 'approve' && verdict !== 'reject') throw new TypeError(`verdict must be approve or reject, got ${JSON.stringify(verdict)}`);
     if (typeof decision?.by !== 'string' || decision.by.trim() === '') throw new TypeError('by must be the dispatcher\'s name');
-    const note = typeof decision.note === 'string' ? decision.note : '';
-    const block = verdict === 'reject' && decision.block === true ? { block: true } : {};
-    return this.request<Review>('POST', `/reviews/${encodeURIComponent(id)}/${verdict}`, { by: decision.by.trim(), note, ...block });
+    const body = { by: decision.by.trim(), note: typeof decision.note === 'string' ? decision.note : '' };
+    const path = { params: { path: { id } } };
+    return verdict === 'approve'
+      ? this.call(`/reviews/${id}/approve`, (o) => this.api.POST('/reviews/{id}/approve', { ...o, ...path, body }))
+      : this.call(`/reviews/${id}/reject`, (o) => this.api.POST('/reviews/{id}/reject', { ...o, ...path, body: { ...body, ...(decision.block === true ? { block: true } : {}) } }));
   }
 
   async listDecisions(state: DecisionListState): Promise<Decision[]> {
     if (!DECISION_LIST_STATES.includes(state)) throw new TypeError(`state must be one of ${DECISION_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    const list = await this.request<{ data: Decision[] }>('GET', `/decisions?state=${state}`);
-    return list.data;
+    return this.all<Decision>('/decisions', (after, o) => this.api.GET('/decisions', { ...o, params: { query: { state, limit: 100, ...after } } }));
   }
 
   revokeDecision(id: string, by: string, note: string): Promise<Decision> {
     requireId(id, 'id');
     const name = requireName(by, 'by');
-    return this.request<Decision>('POST', `/decisions/${encodeURIComponent(id)}/revoke`, { by: name, note: typeof note === 'string' ? note : '' });
+    return this.call(`/decisions/${id}/revoke`, (o) =>
+      this.api.POST('/decisions/{id}/revoke', { ...o, params: { path: { id } }, body: { by: name, note: typeof note === 'string' ? note : '' } }),
+    );
   }
 
   recheckCarrier(input: RecheckInput): Promise<Screening> {
@@ -127,54 +136,54 @@ export class HttpBridge implements DeskBridge {
     const mc = typeof input?.mc_number === 'string' ? input.mc_number.trim() : '';
     if ((dot === '') === (mc === '')) throw new TypeError('exactly one of dot_number or mc_number must be given');
     // wait=10: the answer is usually the finished screening; a 202 (queued) is returned as it is.
-    return this.request<Screening>('POST', '/screenings?wait=10', { ...(dot ? { dot_number: dot } : { mc_number: mc }), refresh: true });
+    return this.call('/screenings', (o) =>
+      this.api.POST('/screenings', { ...o, params: { query: { wait: 10 } }, body: { ...(dot ? { dot_number: dot } : { mc_number: mc }), refresh: true } }),
+    );
   }
 
   async auditCsv(from: string, to: string): Promise<string> {
     for (const [v, param] of [[from, 'from'], [to, 'to']] as const)
       if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw new TypeError(`${param} must be an ISO 8601 date, got ${JSON.stringify(v)}`);
-    return this.request<string>('GET', `/audit.csv?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, undefined, 'text');
+    return this.call('/audit.csv', (o) => this.api.GET('/audit.csv', { ...o, params: { query: { from, to } }, parseAs: 'text', headers: { ...o.headers, accept: 'text/csv, application/json' } }));
   }
 
   async listScreenings(limit: number): Promise<Screening[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${limit}`);
-    const list = await this.request<{ data: Screening[] }>('GET', `/screenings?limit=${limit}`);
+    const list = await this.call<{ data: Screening[] }>('/screenings', (o) => this.api.GET('/screenings', { ...o, params: { query: { limit } } }));
     return list.data;
   }
 
   getScreening(id: string): Promise<Screening> {
     requireId(id, 'id');
-    return this.request<Screening>('GET', `/screenings/${encodeURIComponent(id)}`);
+    return this.call(`/screenings/${id}`, (o) => this.api.GET('/screenings/{id}', { ...o, params: { path: { id } } }));
   }
 
   dailyUsage(): Promise<DailyUsage> {
-    return this.request<DailyUsage>('GET', '/usage/daily');
+    return this.call('/usage/daily', (o) => this.api.GET('/usage/daily', o));
   }
 
   pauseQueue(): Promise<StatusReport> {
-    return this.request<StatusReport>('POST', '/queue/pause', {});
+    return this.call('/queue/pause', (o) => this.api.POST('/queue/pause', o));
   }
 
   resumeQueue(): Promise<StatusReport> {
-    return this.request<StatusReport>('POST', '/queue/resume', {});
+    return this.call('/queue/resume', (o) => this.api.POST('/queue/resume', o));
   }
 
   async listChanges(state: ChangeState): Promise<CarrierChange[]> {
     if (!CHANGE_STATES.includes(state)) throw new TypeError(`state must be one of ${CHANGE_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    const list = await this.request<{ data: CarrierChange[] }>('GET', `/changes?state=${state}`);
-    return list.data;
+    return this.all<CarrierChange>('/changes', (after, o) => this.api.GET('/changes', { ...o, params: { query: { state, limit: 100, ...after } } }));
   }
 
   acknowledgeChange(id: string, by: string): Promise<CarrierChange> {
     requireId(id, 'id');
     const name = requireName(by, 'by');
-    return this.request<CarrierChange>('POST', `/changes/${encodeURIComponent(id)}/acknowledge`, { by: name });
+    return this.call(`/changes/${id}/acknowledge`, (o) => this.api.POST('/changes/{id}/acknowledge', { ...o, params: { path: { id } }, body: { by: name } }));
   }
 
   async listBlocks(state: BlockListState): Promise<LocalBlock[]> {
     if (!BLOCK_LIST_STATES.includes(state)) throw new TypeError(`state must be one of ${BLOCK_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    const list = await this.request<{ data: LocalBlock[] }>('GET', `/blocks?state=${state}`);
-    return list.data;
+    return this.all<LocalBlock>('/blocks', (after, o) => this.api.GET('/blocks', { ...o, params: { query: { state, limit: 100, ...after } } }));
   }
 
   blockCarrier(input: BlockInput): Promise<LocalBlock> {
@@ -183,47 +192,54 @@ export class HttpBridge implements DeskBridge {
     if ((dot === '') === (mc === '')) throw new TypeError('exactly one of dot_number or mc_number must be given');
     const by = requireName(input.by, 'by');
     if (typeof input.reason !== 'string' || input.reason.trim() === '') throw new TypeError('reason must say why the carrier is blocked');
-    return this.request<LocalBlock>('POST', '/blocks', { ...(dot ? { dot_number: dot } : { mc_number: mc }), by, reason: input.reason.trim() });
+    return this.call('/blocks', (o) => this.api.POST('/blocks', { ...o, body: { ...(dot ? { dot_number: dot } : { mc_number: mc }), by, reason: input.reason.trim() } }));
   }
 
   liftBlock(carrier: string, by: string): Promise<LocalBlock> {
     requireId(carrier, 'carrier');
     const name = requireName(by, 'by');
     // DELETE carries no body (proxies drop it): who lifts goes in the query.
-    return this.request<LocalBlock>('DELETE', `/blocks/${encodeURIComponent(carrier.trim())}?by=${encodeURIComponent(name)}`);
+    return this.call(`/blocks/${carrier}`, (o) => this.api.DELETE('/blocks/{dot}', { ...o, params: { path: { dot: carrier.trim() }, query: { by: name } } }));
   }
 
-  private async request<T>(method: string, path: string, body?: unknown, as: 'json' | 'text' = 'json'): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: as === 'json' ? 'application/json' : 'text/csv, application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
+  /** Per call: the token, a time-out, no HTTP cache. */
+  private opts(): { headers: Record<string, string>; signal: AbortSignal; cache: RequestCache } {
+    return { headers: { authorization: `Bearer ${this.token}`, accept: 'application/json' }, signal: AbortSignal.timeout(this.requestTimeoutMs), cache: 'no-store' };
+  }
+
+  /** One call's data, or an IntakeError with the intake's code (or `unreachable` / `bad_response`). */
+  private async call<T>(path: string, run: (o: ReturnType<HttpBridge['opts']>) => Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<T> {
+    let r: { data?: unknown; error?: unknown; response: Response };
     try {
-      res = await this.fetch(this.base + path, {
-        method,
-        headers,
-        body: body === undefined ? null : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.requestTimeoutMs),
-        cache: 'no-store',
-      });
+      r = await run(this.opts());
     } catch (err) {
+      if (err instanceof SyntaxError) throw new IntakeError(`${path} answered with a body that is not JSON`, 0, 'bad_response');
       throw new IntakeError(`worker unreachable at ${this.base}: ${errorText(err)}`, 0, 'unreachable');
     }
-    const text = await res.text();
-    if (as === 'text' && res.ok) return text as T;
-    let json: unknown;
-    try {
-      json = text === '' ? null : JSON.parse(text);
-    } catch {
-      json = undefined;
+    if (!r.response.ok) {
+      const e = (r.error as { error?: { code?: unknown; message?: unknown; param?: unknown } } | undefined)?.error;
+      const code = typeof e?.code === 'string' ? e.code : `http_${r.response.status}`;
+      const message = typeof e?.message === 'string' ? e.message : `${path} answered HTTP ${r.response.status}`;
+      throw new IntakeError(message, r.response.status, code, typeof e?.param === 'string' ? e.param : undefined);
     }
-    if (!res.ok) {
-      const e = (json as { error?: { code?: unknown; message?: unknown; param?: unknown } } | undefined)?.error;
-      const code = typeof e?.code === 'string' ? e.code : `http_${res.status}`;
-      const message = typeof e?.message === 'string' ? e.message : `${method} ${path} answered HTTP ${res.status}`;
-      throw new IntakeError(message, res.status, code, typeof e?.param === 'string' ? e.param : undefined);
+    if (r.data === undefined) throw new IntakeError(`${path} answered with a body that is not JSON`, r.response.status, 'bad_response');
+    return r.data as T;
+  }
+
+  /** A whole list, page after page (starting_after), at most LIST_PAGES pages. */
+  private async all<T extends { id: string }>(
+    path: string,
+    page: (after: { starting_after?: string }, o: ReturnType<HttpBridge['opts']>) => Promise<{ data?: unknown; error?: unknown; response: Response }>,
+  ): Promise<T[]> {
+    const out: T[] = [];
+    let after: string | undefined;
+    for (let i = 0; i < LIST_PAGES; i++) {
+      const list = await this.call<{ data: T[]; has_more?: boolean }>(path, (o) => page(after === undefined ? {} : { starting_after: after }, o));
+      out.push(...list.data);
+      if (!list.has_more || list.data.length === 0) break;
+      after = list.data[list.data.length - 1]!.id;
     }
-    if (json === undefined) throw new IntakeError(`${method} ${path} answered with a body that is not JSON`, res.status, 'bad_response');
-    return json as T;
+    return out;
   }
 
   // ---- events ----

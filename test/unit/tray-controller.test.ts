@@ -50,7 +50,7 @@ class TinyIntake {
     req.on('end', () => {
       this.watchCalls.push(`${req.method} ${req.url} ${body}`.trim());
       if (this.changes === null) return void res.writeHead(404).end('{"error":{"code":"not_found","message":"Route not found"}}');
-      if (req.method === 'GET' && req.url === '/changes?state=new') return void res.end(JSON.stringify({ object: 'list', data: this.changes }));
+      if (req.method === 'GET' && req.url?.startsWith('/changes?state=new')) return void res.end(JSON.stringify({ object: 'list', data: this.changes }));
       const ack = /^\/changes\/([^/]+)\/acknowledge$/.exec(req.url ?? '');
       if (req.method === 'POST' && ack) {
         const c = this.changes.find((x) => x.id === ack[1]);
@@ -142,7 +142,7 @@ describe('tray controller over a real HTTP intake', () => {
     expect(menuCommands(ports.menu)).toContain('pause-queue');
     expect(ports.notes).toEqual([]);
     // This worker has no /changes (404): not trouble, the menu just cannot count them.
-    expect(intake.watchCalls).toContain('GET /changes?state=new');
+    expect(intake.watchCalls).toContain('GET /changes?state=new&limit=100');
     expect(ports.menu.some((i) => i.kind === 'item' && i.label === 'Changes')).toBe(true);
 
     // A review arrives: the event alone makes the tray re-read /status.
@@ -261,8 +261,8 @@ describe('tray controller and carrier changes over a real HTTP intake', () => {
     await bridge.blockCarrier({ mc_number: 'MC123', by: 'Dana', reason: 'double brokering' });
     await bridge.liftBlock('3100007', 'Dana');
     expect(intake.watchCalls).toEqual([
-      'GET /changes?state=new',
-      'GET /blocks?state=all',
+      'GET /changes?state=new&limit=100',
+      'GET /blocks?state=all&limit=100',
       'POST /blocks {"dot_number":"3100007","by":"Dana","reason":"fraud report"}',
       'POST /blocks {"mc_number":"MC123","by":"Dana","reason":"double brokering"}',
       'DELETE /blocks/3100007?by=Dana',

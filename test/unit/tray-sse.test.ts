@@ -209,7 +209,7 @@ describe('HttpBridge JSON calls against a real HTTP server', () => {
         seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, body });
         res.setHeader('content-type', 'application/json');
         if (req.url === '/reviews/rev_1/approve') return void res.writeHead(409).end('{"error":{"code":"review_conflict","message":"already approved by Sam"}}');
-        if (req.url === '/reviews?state=pending') return void res.end('{"object":"list","data":[{"object":"review","id":"rev_2"}]}');
+        if (req.url === '/reviews?state=pending&limit=100') return void res.end('{"object":"list","data":[{"object":"review","id":"rev_2"}]}');
         if (req.url === '/screenings?limit=5') return void res.writeHead(500).end('not json');
         res.writeHead(404).end('{"error":{"code":"not_found","message":"no such route","param":"id"}}');
       });
