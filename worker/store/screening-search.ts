@@ -17,6 +17,16 @@ export const SCREENING_SEARCH_MIGRATION_SQL = `
   CREATE INDEX reviews_by_decided ON reviews (decided_at) WHERE decided_at IS NOT NULL;
 `;
 
+/**
+ * Migration 10: the status index kept every finished screening (nearly all of them) for the one
+ * reader that needs it, the reconciler's unfinished ones; a partial index holds just those, and a
+ * cache hit writes one index entry fewer.
+ */
+export const UNFINISHED_INDEX_MIGRATION_SQL = `
+  DROP INDEX screenings_by_status;
+  CREATE INDEX screenings_unfinished ON screenings (created_at) WHERE status IN ('queued', 'active');
+`;
+
 export interface ScreeningFilter {
   tender_id?: string;
   /** Canonical DOT number: screenings asked by it or whose score names it. */
