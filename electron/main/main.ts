@@ -12,6 +12,7 @@ import { IntakeError, type BlockInput, type ConnectionState, type DeskSettingsIn
 import { HttpBridge } from '../shared/http-bridge.js';
 import { IpcChannel, type IpcResult } from '../shared/ipc-channels.js';
 import { RENDERER_CSP_HEADER } from './csp.js';
+import { applicationMenuTemplate } from './app-menu.js';
 import { wireBridge } from './bridge-wiring.js';
 import { isOwnFrame } from './ipc-guard.js';
 import { applyOpenAtLogin, type LoginItemPorts } from './login-item.js';
@@ -295,7 +296,10 @@ if (!app.requestSingleInstanceLock()) {
   if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
   app.on('second-instance', () => openWindow('desk'));
   // macOS: launching the app again (Finder, Spotlight) while it runs opens the dashboard.
-  app.on('activate', () => openWindow('desk'));
+  // No window before ready: BrowserWindow would throw.
+  app.on('activate', () => {
+    if (app.isReady()) openWindow('desk');
+  });
   // A tray app lives on with no window open.
   app.on('window-all-closed', () => undefined);
   app.on('before-quit', () => {
@@ -305,8 +309,8 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     harden();
     registerIpc();
-    // No default menu (Toggle DevTools, links to electronjs.org): the app has its own commands.
-    Menu.setApplicationMenu(null);
+    const menu = applicationMenuTemplate(process.platform);
+    Menu.setApplicationMenu(menu ? Menu.buildFromTemplate(menu) : null);
     tray = new Tray(icon('trouble'));
     tray.setToolTip('Carrier Screen');
     // macOS shows the context menu on a click: opening the window under it too would be two things at once.
