@@ -398,8 +398,3 @@ export class ListView<T extends { id: string }> {
     }
   }
 }
-
-/** A chip for a term of the vocabulary. */
-export function chipOf(t: { label: string; tone: string; known: boolean; hint?: string | null }): HTMLElement {
-  return h('span', { class: `chip tone-${t.tone}${t.known ? '' : ' unknown'}`, attrs: { title: t.hint ?? null } }, t.label);
-}

@@ -3,10 +3,11 @@ import { IntakeError } from '../../shared/bridge.js';
 import { changeCarrierIds, changeCarrierName, changeSummary, newKnockouts } from '../../shared/change-text.js';
 import type { DeskModel } from '../desk-model.js';
 import { h, type Child } from '../dom.js';
+import { chip } from '../chip.js';
 import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
 import { ListView } from '../list-view.js';
 import type { Toaster } from '../toaster.js';
-import { actionTerm, changeReasonTerm, decisionTerm, holdReasonTerm, type Term } from '../vocabulary.js';
+import { actionTerm, changeReasonTerm, decisionTerm, holdReasonTerm } from '../vocabulary.js';
 
 /**
  * Carrier changes (docs/watchlist.md): a carrier tendered in the last days that now screens
@@ -107,9 +108,6 @@ export function changesView(model: DeskModel, toast: Toaster): ListView<CarrierC
 
 // ---- pieces ----
 
-function chip(t: Term, extraClass = ''): HTMLElement {
-  return h('span', { class: `chip tone-${t.tone}${t.known ? '' : ' unknown'}${extraClass}`, attrs: { title: t.hint ?? null } }, t.label);
-}
 
 function codes(list: readonly string[], fresh: readonly string[] = []): Child {
   if (list.length === 0) return h('span', { class: 'muted' }, 'none');

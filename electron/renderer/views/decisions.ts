@@ -3,7 +3,8 @@ import { IntakeError, type DeskBridge } from '../../shared/bridge.js';
 import type { DeskModel } from '../desk-model.js';
 import { h, replaceChildren, type Child } from '../dom.js';
 import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
-import { ListView, chipOf } from '../list-view.js';
+import { chip } from '../chip.js';
+import { ListView } from '../list-view.js';
 import type { Toaster } from '../toaster.js';
 import { decisionTerm } from '../vocabulary.js';
 
@@ -153,7 +154,7 @@ export function decisionDetail(d: Decision): HTMLElement[] {
     h(
       'dl',
       { class: 'd-meta' },
-      ...field('Service decision', typeof b.decision === 'string' ? chipOf(decisionTerm(b.decision)) : '—'),
+      ...field('Service decision', typeof b.decision === 'string' ? chip(decisionTerm(b.decision)) : '—'),
       ...field('Grade', String(b.grade ?? '—')),
       ...field('Needs manual review', b.needs_manual_review === true ? 'yes' : 'no'),
       ...field('Knockouts', codes(b.knockout_codes)),

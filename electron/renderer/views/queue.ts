@@ -2,9 +2,10 @@ import type { Screening } from '../../../shared/screening.js';
 import { carrierNames } from '../carrier-facts.js';
 import type { DeskModel } from '../desk-model.js';
 import { h, replaceChildren } from '../dom.js';
+import { chip } from '../chip.js';
 import { fmtAge, fmtCount, fmtLocal, fmtUtc } from '../format.js';
 import type { Toaster } from '../toaster.js';
-import { actionTerm, decisionTerm, holdReasonTerm, sourceTerm, type Term } from '../vocabulary.js';
+import { actionTerm, decisionTerm, holdReasonTerm, sourceTerm } from '../vocabulary.js';
 
 /** Live queue counts, pause/resume, and the latest screenings with the action each got. */
 export class QueueView {
@@ -157,6 +158,3 @@ function card(label: string, value: string, note: string, tone = ''): HTMLElemen
   return h('div', { class: `card ${tone ? `tone-${tone}` : ''}` }, h('div', { class: 'card-label' }, label), h('div', { class: 'card-value' }, value), h('div', { class: 'card-note' }, note));
 }
 
-function chip(t: Term): HTMLElement {
-  return h('span', { class: `chip tone-${t.tone}${t.known ? '' : ' unknown'}`, attrs: { title: t.hint ?? null } }, t.label);
-}

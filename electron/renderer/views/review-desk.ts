@@ -4,10 +4,11 @@ import { IntakeError } from '../../shared/bridge.js';
 import { carrierNames, idLine } from '../carrier-facts.js';
 import type { DeskModel } from '../desk-model.js';
 import { h, type Child } from '../dom.js';
+import { chip } from '../chip.js';
 import { fmtAge, fmtLocal, fmtPercent, fmtUtc } from '../format.js';
-import { ListView, chipOf } from '../list-view.js';
+import { ListView } from '../list-view.js';
 import type { Toaster } from '../toaster.js';
-import { decisionTerm, flagTerm, holdReasonTerm, severityTerm, sortReasons, sourceTerm, type Term } from '../vocabulary.js';
+import { decisionTerm, flagTerm, holdReasonTerm, severityTerm, sortReasons, sourceTerm } from '../vocabulary.js';
 
 /**
  * The review desk: one card per carrier held for a person, with every tender waiting on it and
@@ -83,7 +84,7 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
             h(
               'div',
               { class: 'rv-line3' },
-              chipOf(holdReasonTerm(r.hold_reason)),
+              chip(holdReasonTerm(r.hold_reason)),
               waiting > 1 ? h('span', { class: 'chip tone-warn rv-tenders' }, `${waiting} tenders`) : null,
               r.previous_decision ? h('span', { class: 'chip tone-muted', attrs: { title: 'decided before; the score changed since' } }, 'reopened') : null,
               h('span', { class: 'rv-age', attrs: { title: fmtUtc(r.created_at) } }, `waiting ${fmtAge(r.created_at).replace(' ago', '')}`),
@@ -140,9 +141,6 @@ function tendersText(r: Review): string {
 
 // ---- pieces ----
 
-function chip(t: Term, extraClass = ''): HTMLElement {
-  return h('span', { class: `chip tone-${t.tone}${t.known ? '' : ' unknown'}${extraClass}`, attrs: { title: t.hint ?? null } }, t.label);
-}
 
 function scorePill(score: SvcScore | null): HTMLElement {
   if (!score) return h('span', { class: 'score-pill tone-muted' }, 'no score');
