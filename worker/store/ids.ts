@@ -19,22 +19,27 @@ function base32(bytes: Uint8Array): string {
   return out;
 }
 
+/** `bytes` random bytes as base32: 16 bytes give 26 characters, 25 give 40. */
+export function randomBase32(bytes: number): string {
+  return base32(randomBytes(bytes));
+}
+
 /** 128 random bits: `scr_` + 26 base32 characters. */
 export function newScreeningId(): string {
-  return `scr_${base32(randomBytes(16))}`;
+  return `scr_${randomBase32(16)}`;
 }
 
 /** 128 random bits: `rev_` + 26 base32 characters. */
 export function newReviewId(): string {
-  return `rev_${base32(randomBytes(16))}`;
+  return `rev_${randomBase32(16)}`;
 }
 
 /** 128 random bits: `cb_` + 26 base32 characters (a callback outbox row). */
 export function newCallbackId(): string {
-  return `cb_${base32(randomBytes(16))}`;
+  return `cb_${randomBase32(16)}`;
 }
 
 /** 128 random bits: `dec_` + 26 base32 characters. */
 export function newDecisionId(): string {
-  return `dec_${base32(randomBytes(16))}`;
+  return `dec_${randomBase32(16)}`;
 }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomBase32 } from '../store/ids.js';
 import { isRole, type Role } from './roles.js';
 
 /**
@@ -26,23 +27,7 @@ export interface Caller {
   token_id: string | null;
 }
 
-interface Row {
-  id: string;
-  name: string;
-  role: Role;
-  prefix: string;
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-
-function base32(bytes: Buffer): string {
-  let out = '';
-  for (const b of bytes) out += ALPHABET[b & 31];
-  return out;
-}
+type Row = Omit<TokenRecord, 'object'>;
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -74,8 +59,9 @@ export class IntakeTokens {
     if (!isRole(role)) throw new TokenArgumentError(`role must be tms, desk or admin, got ${JSON.stringify(role)}`);
     const n = name.trim();
     if (n === '' || n.length > 100) throw new TokenArgumentError('name must be 1 to 100 characters');
-    const token = `cs_${role}_${base32(randomBytes(40))}`;
-    const id = `tok_${base32(randomBytes(26))}`;
+    // 200 random bits for the secret, 128 for its id (the project's one base32 form).
+    const token = `cs_${role}_${randomBase32(25)}`;
+    const id = `tok_${randomBase32(16)}`;
     const prefix = token.slice(0, role.length + 8);
     const at = this.now().toISOString();
     this.#st.insert.run(id, n, role, hashToken(token), prefix, at);
