@@ -8,13 +8,12 @@ import {
 } from '../callbacks/index.js';
 import type { Store } from '../store/index.js';
 import { conflict, notFound } from './http-error.js';
-import { PageQueryFields, pageOf, pageParams } from './paging.js';
+import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
 import { CallbackSchema, ErrorBody, ListOf, NoQuery } from './schemas.js';
 import type { IntakeApp } from './intake-app.js';
 
 /** Intake routes of the callback outbox (docs/callbacks.md): look at deliveries, retry a dead one. */
 
-const LIST_CAP = 10_000;
 
 const CallbackParams = Type.Object({
   id: Type.String({ pattern: '^cb_[a-z2-7]{26}$', description: 'a callback id: "cb_" and 26 characters a–z, 2–7' }),

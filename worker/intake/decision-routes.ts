@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { Screener } from '../screener-types.js';
 import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
-import { PageQueryFields, pageOf, pageParams } from './paging.js';
+import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
 import { DecisionSchema, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
 import { byOf, type IntakeApp } from './intake-app.js';
 
@@ -62,7 +62,7 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
       const all = screener.listDecisions({
         ...(dot_number === undefined ? {} : { dot_number }),
         ...(state === undefined || state === 'all' ? {} : { state }),
-        limit: 10_000,
+        limit: LIST_CAP,
       });
       return pageOf(all, (d) => d.id, pageParams(req.query));
     },

@@ -7,6 +7,8 @@ import { badRequest } from './http-error.js';
  */
 
 export const PAGE_LIMIT_MAX = 100;
+/** Lists other than screenings are read whole in their order (bounded by retention and the watch window), then paged. */
+export const LIST_CAP = 10_000;
 
 export const PageQueryFields = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, description: `a whole number from 1 to ${PAGE_LIMIT_MAX} (default 50)` })),

@@ -15,7 +15,7 @@ import { byOf, type IntakeApp } from './intake-app.js';
 import { mayUse, roleNeeded } from '../tokens/roles.js';
 import { openEventStream, type EventStream } from './event-stream.js';
 import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
-import { pageOf, pageParams } from './paging.js';
+import { LIST_CAP, pageOf, pageParams } from './paging.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { searchScreenings, type ScreeningFilter } from '../store/screening-search.js';
 import {
@@ -96,8 +96,6 @@ export const REDACT_PATHS = [
 ];
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-/** Review lists are read whole in their order, then paged. */
-const REVIEW_LIST_CAP = 10_000;
 
 function sendError(reply: FastifyReply, e: HttpError): void {
   if (e.statusCode === 401) reply.header('www-authenticate', 'Bearer');
@@ -317,7 +315,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       { schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
       async (req) => {
         const state = req.query.state === 'all' ? undefined : req.query.state;
-        return pageOf(screener.store.listReviews(state, REVIEW_LIST_CAP), (rv) => rv.id, pageParams(req.query));
+        return pageOf(screener.store.listReviews(state, LIST_CAP), (rv) => rv.id, pageParams(req.query));
       },
     );
 

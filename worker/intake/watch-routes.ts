@@ -5,7 +5,7 @@ import type { Screener } from '../screener-types.js';
 import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
 import { badRequest, conflict, notFound } from './http-error.js';
-import { PageQueryFields, pageOf, pageParams } from './paging.js';
+import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
 import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
 import { byOf, type IntakeApp } from './intake-app.js';
 
@@ -19,8 +19,6 @@ const DotNumber = Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Ty
 });
 const McNumber = Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' });
 const By = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: "who did it: 1 to 100 characters, not only spaces (default: the token's name)" });
-/** Lists are read whole in their order, then paged (bounded by SCREEN_WATCH_DAYS and retention). */
-const LIST_CAP = 10_000;
 
 export const WatchAddBody = Type.Object(
   {

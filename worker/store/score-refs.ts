@@ -2,7 +2,8 @@
  * Each score fetched from /v1 is stored once (score_fetches) and screenings refer to it
  * (screenings.score_fetch_id) instead of copying ~1–3 KB of JSON per screening: a cache hit
  * writes a reference. Rows from before this (screenings.score filled in) read as they did.
- * Every read of a screening's score goes through SCORE_SQL, so both kinds read the same.
+ * Reads take COALESCE(s.score, <the fetch's body>): SCORE_SQL for row reads and searches, the
+ * audit export the same expression over a join (one join per page, not a subquery per column).
  */
 
 export const SCORE_FETCHES_MIGRATION_SQL = `
