@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { createLogger } from './log.js';
 import { ConfigError, loadConfig, type Config } from '../shared/config.js';
 import { InvalidIdentifierError, normalizeDot, normalizeMc } from '../shared/carrier-id.js';
-import { loadDotEnv, ensureRedis, ensureService, RedisMissingError } from './bootstrap.js';
+import { loadDotEnv, ensureRedis, RedisMissingError } from './bootstrap.js';
 import { KeyCheckError } from './svc/index.js';
 import { UnavailableError } from './screener-types.js';
 

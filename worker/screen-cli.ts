@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SingleBar, Presets } from 'cli-progress';
 import type { Logger } from 'pino';
-import { parseCarrierQuery, type CarrierQuery } from '../shared/carrier-id.js';
+import type { CarrierQuery } from '../shared/carrier-id.js';
 import { readRoster } from './roster.js';
 import type { Config } from '../shared/config.js';
 import type { Screening } from '../shared/screening.js';

@@ -1,6 +1,4 @@
-import { dirname } from 'node:path';
 import type { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { parseCarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';

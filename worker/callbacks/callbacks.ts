@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { Screening } from '../../shared/screening.js';
 import type { Store } from '../store/index.js';
 import { writeCallback } from './outbox.js';

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import { PageQueryFields } from './paging.js';
 
 /**

@@ -11,7 +11,7 @@ import { latestVersion, migrate } from './migrations.js';
 import { SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
 import { noteStoreFailure } from './write-failures.js';
-import type { CachedNotFound, CachedScore, Env, NewScreening, OpenStoreOptions, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
+import type { CachedNotFound, CachedScore, Env, OpenStoreOptions, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const MAX_LIMIT = 10_000;
