@@ -121,3 +121,16 @@ describe('pooled random bytes for ids', () => {
     expect(() => randomBytesPooled(5000)).toThrow(RangeError);
   });
 });
+
+describe('record ids', () => {
+  it('are the documented shape, sort by creation time as text, and differ within one millisecond', async () => {
+    const { orderedId, newScreeningId } = await import('../../worker/store/ids.js');
+    expect(newScreeningId()).toMatch(/^scr_[a-z2-7]{26}$/);
+    const times = [0, 1, 31, 32, 1_700_000_000_000, 1_700_000_000_001, 1_764_000_000_000, 2 ** 50 - 1];
+    const ids = times.map((t) => orderedId(t));
+    for (const id of ids) expect(id).toMatch(/^[a-z2-7]{26}$/);
+    expect([...ids].sort()).toEqual(ids);
+    const same = new Set(Array.from({ length: 1000 }, () => orderedId(1_764_000_000_000)));
+    expect(same.size).toBe(1000);
+  });
+});
