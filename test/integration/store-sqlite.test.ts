@@ -143,6 +143,32 @@ describe('the file', () => {
   });
 });
 
+describe('a screening written done in one insert (a cache hit)', () => {
+  it('reads back exactly as returned, and as a queued screening completed the same way would', () => {
+    const db = tempDbPath();
+    const store = openStore(db.path);
+    try {
+      const fetchId = store.putScore('live', score('21'), new Date('2026-11-01T00:00:00Z'));
+      const result = { action: 'tender' as const, hold_reason: null, source: 'cache' as const, score: score('21'), score_fetched_at: '2026-11-01T00:00:00.000Z', error: null, score_fetch_id: fetchId };
+      const n = { query: { dot_number: '21' }, tender_id: 'L-1', priority: 'tender' as const, refresh: false, callback_url: 'https://tms.example/cb' };
+      const done = store.insertScreening(n, result);
+      expect(done.status).toBe('done');
+      expect(store.getScreening(done.id)).toEqual(done);
+      const queued = store.insertScreening(n);
+      const completed = store.completeScreening(queued.id, result).screening;
+      const shape = (s: typeof done) => ({ ...s, id: '', created_at: '', completed_at: '', updated_at: '' });
+      expect(shape(done)).toEqual(shape(completed));
+      // Not in the reconciler's list of unfinished work, and completing it again changes nothing.
+      expect(store.listUnfinished().map((s) => s.id)).toEqual([]);
+      expect(store.completeScreening(done.id, { ...result, action: 'block' }).changed).toBe(false);
+      expect(() => store.insertScreening(n, { ...result, action: 'maybe' as never })).toThrow(/action/);
+    } finally {
+      store.close();
+      db.cleanup();
+    }
+  });
+});
+
 describe('background checkpoints', () => {
   const bigRows = (store: Store, n: number): void => {
     const body = 'x'.repeat(3000);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { IntakeEvent, Screening, ScreeningError } from '../../shared/screening.js';
+import type { IntakeEvent, Review, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
@@ -219,8 +219,15 @@ export class ScreeningPipeline {
     // Hits arriving together share one COMMIT (group commit); each is answered after it.
     return this.#announce(
       await this.#commits.run(() => {
-        const s = store.insertScreening(n);
-        return this.#record(s.id, r, s);
+        // watch hook: a block in force now wins over the cached answer.
+        const result = this.d.watch?.applyLocalBlock(n.query, r) ?? r;
+        // A hold may open or join a review, which needs the screening first; tender and block
+        // are final: the screening is written done, in one insert.
+        if (result.action === 'hold') {
+          const s = store.insertScreening(n);
+          return this.#record(s.id, result, s);
+        }
+        return this.#recordDone(store.insertScreening(n, result), {});
       }),
     );
   }
@@ -260,18 +267,24 @@ export class ScreeningPipeline {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
+    return this.#recordDone(screening, { createdReview, joinedReview });
+  }
+
+  /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
+  #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined }): Recorded {
+    const { store, events } = this.d;
     // watch hook, before screening.completed: whoever sees that event sees the watch list updated.
     const change = this.#watchRecord(screening);
     // The TMS's callback is owed in the same commit as the result it reports.
     oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
-    if (createdReview) appended.push(events.append('review.created', { ...createdReview, screening }));
+    if (o.createdReview) appended.push(events.append('review.created', { ...o.createdReview, screening }));
     // Another tender now waits on the carrier's open review: the review, with it listed.
     // By reference: the review as it is when someone reads the event (not a copy of every waiting tender per hold).
-    if (joinedReview) appended.push(events.append('review.updated', reviewRef(joinedReview)));
-    for (const d of decisions?.drainEnded() ?? []) appended.push(events.append(`decision.${d.state}`, d));
+    if (o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.joinedReview)));
+    for (const d of this.d.decisions?.drainEnded() ?? []) appended.push(events.append(`decision.${d.state}`, d));
     appended.push(events.append('screening.completed', screening));
-    return { screening, changed, change, appended };
+    return { screening, changed: true, change, appended };
   }
 
   /** After the commit: the log line, the events and the change alerts (the callback is in the outbox). */

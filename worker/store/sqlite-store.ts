@@ -15,6 +15,8 @@ import type { CachedNotFound, CachedScore, Env, OpenStoreOptions, ScreeningResul
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const MAX_LIMIT = 10_000;
+/** Page cache per connection, in KiB (64 MiB). */
+const CACHE_KIB = 65_536;
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -51,6 +53,26 @@ function checkQuery(q: unknown): CarrierQuery {
     if (typeof o.mc_number === 'string' && o.mc_number.trim() !== '' && o.dot_number === undefined) return { mc_number: o.mc_number };
   }
   throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
+}
+
+function checkResult(r: ScreeningResult): void {
+  if (!r || (r.action !== 'tender' && r.action !== 'hold' && r.action !== 'block'))
+    throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
+}
+
+/** A result as the screening's columns. */
+function resultColumns(r: ScreeningResult) {
+  return {
+    action: r.action,
+    hold_reason: r.hold_reason,
+    source: r.source,
+    // A reference to the fetch when there is one: the score's JSON is stored once per fetch.
+    score: r.score === null || (r.score_fetch_id ?? null) !== null ? null : JSON.stringify(r.score),
+    score_fetch_id: r.score === null ? null : (r.score_fetch_id ?? null),
+    score_fetched_at: r.score_fetched_at,
+    model_version: r.score?.model_version ?? null,
+    error: r.error === null ? null : JSON.stringify(r.error),
+  };
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -134,6 +156,12 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     db = new Database(file, { readonly, fileMustExist: readonly, timeout: busyTimeout });
     db.pragma(`busy_timeout = ${busyTimeout}`);
     db.pragma('foreign_keys = ON');
+    // Index pages of a busy month stay in memory: SQLite's 2 MiB default re-reads them from the
+    // OS on every insert once the screenings outgrow it.
+    db.pragma(`cache_size = -${CACHE_KIB}`);
+    // Statement journals (a write inside a savepoint, as every group-committed screening is) in
+    // memory: as temp files each is created, written page by page and deleted, per statement.
+    db.pragma('temp_store = MEMORY');
     if (readonly) {
       const v = db.pragma('user_version', { simple: true }) as number;
       if (v > latestVersion())
@@ -196,6 +224,11 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     insertScreening: db.prepare(`
       INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at)
       VALUES (@id, @tender_id, 'queued', @query_kind, @query_value, @priority, @refresh, @callback_url, @created_at)`),
+    insertFinished: db.prepare(`
+      INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at,
+        action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, completed_at)
+      VALUES (@id, @tender_id, 'done', @query_kind, @query_value, @priority, @refresh, @callback_url, @created_at,
+        @action, @hold_reason, @source, @score, @score_fetch_id, @score_fetched_at, @model_version, @error, @created_at)`),
     markActive: db.prepare<[string]>("UPDATE screenings SET status = 'active' WHERE id = ? AND status = 'queued'"),
     complete: db.prepare(`
       UPDATE screenings SET status = 'done', action = @action, hold_reason = @hold_reason, source = @source,
@@ -324,19 +357,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   });
 
   const completeTx = db.transaction((id: string, r: ScreeningResult): { screening: Screening; changed: boolean } => {
-    const info = st.complete.run({
-      id,
-      action: r.action,
-      hold_reason: r.hold_reason,
-      source: r.source,
-      // A reference to the fetch when there is one: the score's JSON is stored once per fetch.
-      score: r.score === null || (r.score_fetch_id ?? null) !== null ? null : JSON.stringify(r.score),
-      score_fetch_id: r.score === null ? null : (r.score_fetch_id ?? null),
-      score_fetched_at: r.score_fetched_at,
-      model_version: r.score?.model_version ?? null,
-      error: r.error === null ? null : JSON.stringify(r.error),
-      completed_at: now().toISOString(),
-    });
+    const info = st.complete.run({ id, ...resultColumns(r), completed_at: now().toISOString() });
     if (info.changes > 0) st.keepReviewDecision.run(id);
     return { screening: mustScreening(id), changed: info.changes > 0 };
   });
@@ -393,15 +414,16 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       return { fetched_at: row.fetched_at, error: JSON.parse(row.error) as ScreeningError };
     },
 
-    insertScreening(s) {
+    insertScreening(s, finished) {
       const q = checkQuery(s?.query);
       const id = s.id ?? newScreeningId();
       if (!ID_RE.test(id)) throw new StoreArgumentError('id must be 1 to 128 letters, digits, "_" or "-"', 'id');
       if (s.priority !== 'tender' && s.priority !== 'background')
         throw new StoreArgumentError(`priority must be "tender" or "background", got ${JSON.stringify(s.priority)}`, 'priority');
+      if (finished !== undefined) checkResult(finished);
       const [kind, value] = 'dot_number' in q ? (['dot_number', q.dot_number] as const) : (['mc_number', q.mc_number] as const);
       const createdAt = now().toISOString();
-      st.insertScreening.run({
+      const row = {
         id,
         tender_id: s.tender_id ?? null,
         query_kind: kind,
@@ -410,14 +432,32 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         refresh: s.refresh ? 1 : 0,
         callback_url: s.callback_url ?? null,
         created_at: createdAt,
-      });
+      };
+      if (finished === undefined) st.insertScreening.run(row);
+      else st.insertFinished.run({ ...row, ...resultColumns(finished) });
       // What was just written, as a row would read back (no read on the hot path).
-      return toScreening({
-        id, tender_id: s.tender_id ?? null, status: 'queued', query_kind: kind, query_value: value, priority: s.priority, refresh: s.refresh ? 1 : 0,
-        callback_url: s.callback_url ?? null, action: null, hold_reason: null, source: null, score: null, score_fetched_at: null, error: null,
-        created_at: createdAt, completed_at: null, settled_by: null, standing_decision: null, updated_at: createdAt,
-        r_id: null, r_state: null, r_hold_reason: null, r_decided_by: null, r_decided_at: null, r_note: null, r_created_at: null, r_parent_id: null, r_previous_decision: null,
-      });
+      return {
+        object: 'screening',
+        id,
+        tender_id: row.tender_id,
+        status: finished ? 'done' : 'queued',
+        query: q,
+        priority: s.priority,
+        refresh: s.refresh === true,
+        action: finished?.action ?? null,
+        hold_reason: finished?.hold_reason ?? null,
+        source: finished?.source ?? null,
+        score: finished?.score ?? null,
+        score_fetched_at: finished?.score_fetched_at ?? null,
+        review: null,
+        settled_by: null,
+        standing_decision: null,
+        error: finished?.error ?? null,
+        callback_url: row.callback_url,
+        created_at: createdAt,
+        completed_at: finished ? createdAt : null,
+        updated_at: createdAt,
+      };
     },
 
     markActive(id) {
@@ -427,8 +467,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     completeScreening(id, r) {
       checkId(id);
-      if (!r || (r.action !== 'tender' && r.action !== 'hold' && r.action !== 'block'))
-        throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
+      checkResult(r);
       return completeTx(id, r);
     },
 

@@ -85,7 +85,11 @@ export interface Store {
   getNotFound(env: Env, query: CarrierQuery): CachedNotFound | undefined;
 
   // Screenings: written before they are queued.
-  insertScreening(s: NewScreening): Screening;
+  /**
+   * A new screening, queued; or, given its result, already done (a cache hit: one insert, no
+   * update). The Screening returned is built from what was written, not read back.
+   */
+  insertScreening(s: NewScreening, finished?: ScreeningResult): Screening;
   /** queued -> active; a no-op when already active or done. NotFoundError for an unknown id. */
   markActive(id: string): void;
   /** Idempotent: an already-done screening is returned as it is with changed=false. */
