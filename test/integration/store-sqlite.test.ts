@@ -162,6 +162,15 @@ describe('a screening written done in one insert (a cache hit)', () => {
       expect(store.listUnfinished().map((s) => s.id)).toEqual([]);
       expect(store.completeScreening(done.id, { ...result, action: 'block' }).changed).toBe(false);
       expect(() => store.insertScreening(n, { ...result, action: 'maybe' as never })).toThrow(/action/);
+      // One parsed score per fetch, shared by its hits and frozen so none can change it for the others.
+      const a = store.getScore('live', { dot_number: '21' })!;
+      expect(store.getScore('live', { dot_number: '021' })!.score).toBe(a.score);
+      expect(Object.isFrozen(a.score.carrier)).toBe(true);
+      expect(() => {
+        (a.score.carrier as { legal_name: string | null }).legal_name = 'changed';
+      }).toThrow(TypeError);
+      store.putScore('live', score('21', { score: 40 }), new Date('2026-11-02T00:00:00Z'));
+      expect(store.getScore('live', { dot_number: '21' })!.score.score).toBe(40);
     } finally {
       store.close();
       db.cleanup();

@@ -17,6 +17,16 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const MAX_LIMIT = 10_000;
 /** Page cache per connection, in KiB (64 MiB). */
 const CACHE_KIB = 65_536;
+/** Parsed scores kept per connection (about 3 KB each). */
+const PARSED_FETCHES_KEPT = 5_000;
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -380,6 +390,51 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     return reviewOf(st.review.get(id)!);
   });
 
+  // better-sqlite3's db.transaction(fn) builds four wrapper functions per call; a cache hit
+  // nests several. The same statements, prepared once. IMMEDIATE at the top: take the write lock
+  // up front, so two processes never deadlock upgrading; a savepoint when nested.
+  const tx = {
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+    savepoint: db.prepare('SAVEPOINT nested'),
+    release: db.prepare('RELEASE nested'),
+    rollbackTo: db.prepare('ROLLBACK TO nested'),
+  };
+  const runTransaction = <T>(fn: () => T): T => {
+    const nested = db.inTransaction;
+    (nested ? tx.savepoint : tx.begin).run();
+    try {
+      const result = fn();
+      if (result instanceof Promise) throw new TypeError('a transaction cannot return a promise');
+      (nested ? tx.release : tx.commit).run();
+      return result;
+    } catch (e) {
+      // SQLite may already have rolled back the whole transaction (e.g. SQLITE_FULL).
+      if (db.inTransaction) {
+        if (nested) {
+          tx.rollbackTo.run();
+          tx.release.run();
+        } else tx.rollback.run();
+      }
+      throw e;
+    }
+  };
+
+  // A fetch's body never changes once stored, so its parsed score is kept (frozen: every cache
+  // hit of the carrier shares it) instead of parsed again per hit.
+  const parsedFetches = new Map<number, SvcScore>();
+  const scoreOfFetch = (fetchId: number | null, body: string): SvcScore => {
+    if (fetchId === null) return JSON.parse(body) as SvcScore;
+    let score = parsedFetches.get(fetchId);
+    if (!score) {
+      score = deepFreeze(JSON.parse(body) as SvcScore);
+      if (parsedFetches.size >= PARSED_FETCHES_KEPT) parsedFetches.clear();
+      parsedFetches.set(fetchId, score);
+    }
+    return score;
+  };
+
   let closed = false; // close() twice is harmless
 
   return {
@@ -398,7 +453,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const q = checkQuery(query);
       const row = 'dot_number' in q ? st.scoreByDot.get(env, dotKey(q.dot_number)) : st.scoreByMc.get(env, mcKey(q.mc_number));
       if (!row) return undefined;
-      return { score: JSON.parse(row.body) as SvcScore, fetched_at: row.fetched_at, model_version: row.model_version, fetch_id: row.fetch_id };
+      return { score: scoreOfFetch(row.fetch_id, row.body), fetched_at: row.fetched_at, model_version: row.model_version, fetch_id: row.fetch_id };
     },
 
     putNotFound(env, query, error, at) {
@@ -604,8 +659,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     transaction(fn) {
       if (typeof fn !== 'function') throw new StoreArgumentError('fn must be a function', 'fn');
-      // IMMEDIATE: take the write lock up front, so two processes never deadlock upgrading.
-      return db.transaction(fn).immediate();
+      return runTransaction(fn);
     },
 
     integrityCheck() {
