@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL } from '../decisions/schema.js';
-import { SCREENING_SEARCH_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
+import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
 import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
@@ -191,6 +191,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'scoped intake tokens', sql: TOKENS_MIGRATION_SQL },
   { version: 9, name: 'scores stored once per fetch', sql: SCORE_FETCHES_MIGRATION_SQL },
   { version: 10, name: 'index of unfinished screenings only', sql: UNFINISHED_INDEX_MIGRATION_SQL },
+  { version: 11, name: 'no index by query (never read)', sql: DROP_QUERY_INDEX_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -27,6 +27,15 @@ export const UNFINISHED_INDEX_MIGRATION_SQL = `
   CREATE INDEX screenings_unfinished ON screenings (created_at) WHERE status IN ('queued', 'active');
 `;
 
+/**
+ * Migration 11: no query reads screenings_by_query (a DOT or MC filter also matches the number
+ * the score names, so it scans by time), yet every screening wrote an entry to it, on a page
+ * picked by the carrier: one page more per cache hit's commit.
+ */
+export const DROP_QUERY_INDEX_MIGRATION_SQL = `
+  DROP INDEX screenings_by_query;
+`;
+
 export interface ScreeningFilter {
   tender_id?: string;
   /** Canonical DOT number: screenings asked by it or whose score names it. */
