@@ -352,8 +352,9 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     async submit(request: ScreeningRequest): Promise<Screening> {
       // Every producer (intake, CLI, watch list) gets the one normal form of the number here.
       const req = { ...request, query: parseCarrierQuery(request.query as { dot_number?: unknown; mc_number?: unknown }) };
-      // watch hook: a locally blocked carrier is answered at once, without /v1.
-      const cached = watch.applyLocalBlock(req.query) ?? (req.refresh ? undefined : pipeline.cachedResult(req.query));
+      // A fresh cached score, or (watch hook) a locally blocked carrier: answered at once, without
+      // /v1. A block in force wins over a cached score too: answerNow checks in its transaction.
+      const cached = (req.refresh ? undefined : pipeline.cachedResult(req.query)) ?? watch.applyLocalBlock(req.query);
       // A cache hit with a callback: refuse before writing anything when Redis cannot take the
       // callback job. A miss finds out from queue.add below (and is discarded); a cache hit
       // without a callback needs no Redis: it is answered even during an outage.

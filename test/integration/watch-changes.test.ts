@@ -229,8 +229,21 @@ describe('watch list and change alerts', () => {
     expect(stack.screener.events.since(0).filter((e) => e.event === 'change.acknowledged')).toHaveLength(1);
   });
 
+  it('a tender answered from the cache is a tender, not a new check: the window moves, the last check does not', async () => {
+    clock.set('2026-03-06T13:00:00.000Z');
+    const before = ((await call('GET', '/watchlist')).json.data as WatchEntry[]).find((e) => e.dot_number === STEADY)!;
+    const hit = await call('POST', '/screenings?wait=5', { dot_number: STEADY, tender_id: 'T-cache' });
+    expect(hit.json.source).toBe('cache');
+    const after = ((await call('GET', '/watchlist')).json.data as WatchEntry[]).find((e) => e.dot_number === STEADY)!;
+    expect(after.last_tender_at).toBe('2026-03-06T13:00:00.000Z');
+    expect(after.watch_until).toBe('2026-03-20T13:00:00.000Z');
+    expect(after.last_checked_at).toBe(before.last_checked_at);
+    expect(after.last).toEqual(before.last);
+  });
+
   it('the watch window ends SCREEN_WATCH_DAYS after the last tender', async () => {
-    clock.set('2026-03-16T10:00:00.001Z');
+    // The last tender is the cache hit above, at 13:00 on the 6th.
+    clock.set('2026-03-20T13:00:00.001Z');
     const t = await stack.screener.watch.tick();
     expect(t.submitted).toBe(0);
     expect((await call('GET', '/watchlist')).json.data).toEqual([]);

@@ -199,7 +199,7 @@ export const WatchEntry = Obj('WatchEntry', 'A watched carrier, re-screened dail
   added_at: Time(),
   last_tender_at: Nullable(Time()),
   watch_until: Nullable(Time()),
-  last_checked_at: Nullable(Time()),
+  last_checked_at: Nullable(Time('When a score fetched from /v1 was last recorded for it (ISO 8601, UTC); a cache hit of that score is not a new check.')),
   next_check_at: Time(),
   last: Nullable(CarrierSnapshot),
   updated_at: Time(),

@@ -387,7 +387,9 @@ function build(db: Database.Database): WatchStore {
     if (!entry || !isActive(entry, o.at)) return undefined;
     const before = entry.last_state === null ? undefined : (JSON.parse(entry.last_state) as CarrierSnapshot);
     const after = o.snapshot;
-    if (before && (before.screening_id === after.screening_id || after.fetched_at < before.fetched_at)) return undefined;
+    // The same screening twice, an older score, or the same fetch again (a cache hit: nothing
+    // new was checked, and the row is not rewritten per hit).
+    if (before && (before.screening_id === after.screening_id || after.fetched_at <= before.fetched_at)) return undefined;
     st.setState.run({ key: entry.carrier_key, state: JSON.stringify(after), at: o.at, dot: o.dot_number, mc: o.mc_number });
     if (!before) return undefined;
     const reasons = o.detect(before, after);

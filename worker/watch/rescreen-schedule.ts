@@ -12,10 +12,19 @@ export const MIN_FIRST_GAP_MS = 12 * 3_600_000;
 /** At most this share of the rate limit over one tick goes to watch re-screens. */
 export const RATE_SHARE = 0.25;
 
+/** Slots already worked out: every tender asks for its carrier's, and a hash per tender adds up. */
+const slots = new Map<string, number>();
+const MAX_SLOTS_KEPT = 50_000;
+
 /** The carrier's offset into the UTC day, in ms. */
 export function slotOf(carrierKey: string): number {
-  const h = createHash('sha256').update(`watch-slot:${carrierKey}`).digest();
-  return h.readUInt32BE(0) % DAY_MS;
+  let slot = slots.get(carrierKey);
+  if (slot === undefined) {
+    slot = createHash('sha256').update(`watch-slot:${carrierKey}`).digest().readUInt32BE(0) % DAY_MS;
+    if (slots.size >= MAX_SLOTS_KEPT) slots.clear();
+    slots.set(carrierKey, slot);
+  }
+  return slot;
 }
 
 /** The first slot time at or after `after` + `gapMs`, as an ISO string. */
