@@ -42,8 +42,11 @@ export interface WatchHooks {
   applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
   wantsReview(s: Screening, r: ScreeningResult): boolean;
-  /** The screening is final: watch membership and change detection, in the caller's transaction. Idempotent. */
-  record(s: Screening): StoredChange | undefined;
+  /**
+   * The screening is final: watch membership and change detection, in the caller's transaction
+   * (after the cache hits waiting in the watch backlog). Idempotent. The changes found.
+   */
+  record(s: Screening): StoredChange[];
   /** After the commit: tell the change's tenders. */
   announceChange(c: StoredChange): Promise<void>;
 }
@@ -51,7 +54,7 @@ export interface WatchHooks {
 /** What finishing a screening wrote, for what is said about it after the commit. */
 type Recorded =
   | { screening: Screening; changed: false }
-  | { screening: Screening; changed: true; change: StoredChange | undefined; appended: IntakeEvent[] };
+  | { screening: Screening; changed: true; changes: StoredChange[]; appended: IntakeEvent[] };
 
 export interface PipelineDeps {
   env: Env;
@@ -136,10 +139,10 @@ export class ScreeningPipeline {
     if (s.status === 'done') {
       // A re-run after a crash: the record (and the callback owed, in the same commit) is
       // final; only make sure the watch list has seen it.
-      const change = this.#watchRecord(s); // watch hook
-      if (change) {
+      const changes = this.#watchRecord(s); // watch hook
+      if (changes.length > 0) {
         await this.d.events.announce();
-        await this.d.watch?.announceChange(change);
+        for (const c of changes) await this.d.watch?.announceChange(c);
       }
       return { done: s };
     }
@@ -223,17 +226,18 @@ export class ScreeningPipeline {
         const result = this.d.watch?.applyLocalBlock(n.query, r) ?? r;
         // A hold may open or join a review, which needs the screening first; tender and block
         // are final: the screening is written done, in one insert.
+        // A cache hit goes on the watch list with the next backlog batch (worker/watch/watch-backlog.ts).
         if (result.action === 'hold') {
           const s = store.insertScreening(n);
-          return this.#record(s.id, result, s);
+          return this.#record(s.id, result, s, { watchLater: result.source === 'cache' });
         }
-        return this.#recordDone(store.insertScreening(n, result), {});
+        return this.#recordDone(store.insertScreening(n, result), { watchLater: result.source === 'cache' });
       }),
     );
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
-  #record(id: string, r: ScreeningResult, current?: Screening): Recorded {
+  #record(id: string, r: ScreeningResult, current?: Screening, o: { watchLater?: boolean } = {}): Recorded {
     const { store, events } = this.d;
     // watch hook: a local block wins over the service's answer; watch re-screens rarely open reviews.
     const watch = this.d.watch;
@@ -267,14 +271,15 @@ export class ScreeningPipeline {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
-    return this.#recordDone(screening, { createdReview, joinedReview });
+    return this.#recordDone(screening, { createdReview, joinedReview, watchLater: o.watchLater === true && screening.source === 'cache' });
   }
 
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
-  #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined }): Recorded {
+  #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined; watchLater?: boolean }): Recorded {
     const { store, events } = this.d;
-    // watch hook, before screening.completed: whoever sees that event sees the watch list updated.
-    const change = this.#watchRecord(screening);
+    // watch hook, before screening.completed; a cache hit is recorded with the backlog, before
+    // anyone reads the watch list.
+    const changes = o.watchLater ? [] : this.#watchRecord(screening);
     // The TMS's callback is owed in the same commit as the result it reports.
     oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
@@ -284,7 +289,7 @@ export class ScreeningPipeline {
     if (o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.joinedReview)));
     for (const d of this.d.decisions?.drainEnded() ?? []) appended.push(events.append(`decision.${d.state}`, d));
     appended.push(events.append('screening.completed', screening));
-    return { screening, changed: true, change, appended };
+    return { screening, changed: true, changes, appended };
   }
 
   /** After the commit: the log line, the events and the change alerts (the callback is in the outbox). */
@@ -296,19 +301,19 @@ export class ScreeningPipeline {
     const level = s.source === 'cache' ? 'debug' : 'info';
     this.d.logger[level]({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
     await this.d.events.announce(rec.appended);
-    if (rec.change) await this.d.watch?.announceChange(rec.change);
+    for (const c of rec.changes) await this.d.watch?.announceChange(c);
     return s;
   }
 
   /** watch hook: the screening is final; a failure here never undoes it (a savepoint rolls back alone). */
-  #watchRecord(s: Screening): StoredChange | undefined {
+  #watchRecord(s: Screening): StoredChange[] {
     const watch = this.d.watch;
-    if (!watch) return undefined;
+    if (!watch) return [];
     try {
       return this.d.store.transaction(() => watch.record(s));
     } catch (e) {
       this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
-      return undefined;
+      return [];
     }
   }
 

@@ -5,6 +5,7 @@ import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINIS
 import { SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
 import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
+import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { StoreError } from './store-error.js';
 
 /** One numbered schema step. Steps are applied in order, each in its own transaction. */
@@ -192,6 +193,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'scores stored once per fetch', sql: SCORE_FETCHES_MIGRATION_SQL },
   { version: 10, name: 'index of unfinished screenings only', sql: UNFINISHED_INDEX_MIGRATION_SQL },
   { version: 11, name: 'no index by query (never read)', sql: DROP_QUERY_INDEX_MIGRATION_SQL },
+  { version: 12, name: 'watch list backlog of cache hits', sql: WATCH_BACKLOG_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

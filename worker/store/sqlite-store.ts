@@ -269,6 +269,10 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
        WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.rowid ASC`,
     ),
+    cacheAnswersAfter: db.prepare<[number, number], ScreeningRow & { rid: number; fid: number | null }>(
+      `SELECT s.rowid AS rid, s.score_fetch_id AS fid, ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
+       WHERE s.rowid > ? AND s.status = 'done' AND s.source = 'cache' ORDER BY s.rowid ASC LIMIT ?`,
+    ),
     countByStatus: db.prepare<[], { status: ScreeningStatus; n: number }>('SELECT status, COUNT(*) AS n FROM screenings GROUP BY status'),
 
     insertReview: db.prepare<[string, string, string, string]>(`
@@ -547,6 +551,15 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     listUnfinished() {
       return st.listUnfinished.all().map(toScreening);
+    },
+
+    cacheAnswersAfter(afterRowid, limit) {
+      if (!Number.isInteger(afterRowid) || afterRowid < 0) throw new StoreArgumentError('afterRowid must be a whole number, 0 or more', 'afterRowid');
+      return st.cacheAnswersAfter.all(afterRowid, checkLimit(limit)).map((row) => {
+        const screening = toScreening({ ...row, score: null });
+        if (row.score !== null) screening.score = scoreOfFetch(row.fid, row.score);
+        return { rowid: row.rid, screening };
+      });
     },
 
     countByStatus() {

@@ -104,6 +104,11 @@ export interface Store {
   listScreenings(opts?: { limit?: number; status?: ScreeningStatus }): Screening[];
   /** queued or active, oldest first (for the reconciler). */
   listUnfinished(): Screening[];
+  /**
+   * Screenings answered from the cache (done, source "cache") with a rowid above `afterRowid`,
+   * oldest first: the watch list's backlog (worker/watch/watch-backlog.ts).
+   */
+  cacheAnswersAfter(afterRowid: number, limit: number): Array<{ rowid: number; screening: Screening }>;
   countByStatus(): Record<ScreeningStatus, number>;
 
   // Reviews: one per held screening.

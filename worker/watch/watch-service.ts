@@ -12,6 +12,7 @@ import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, type Car
 import { oweChangeCallbacks } from './change-callbacks.js';
 import { detectChanges, snapshotOf } from './change-detector.js';
 import { LocalBlocks } from './local-blocks.js';
+import { WatchBacklog } from './watch-backlog.js';
 import { DAY_MS, maxPerTick, nextCheckAt } from './rescreen-schedule.js';
 import { DEFAULT_TICK_MS, WatchScheduler } from './watch-scheduler.js';
 
@@ -63,6 +64,7 @@ function idsOfScore(score: Screening['score']): CarrierIds | undefined {
 export class WatchService implements WatchHooks {
   readonly blocks: LocalBlocks;
   readonly #db: WatchStore;
+  readonly #backlog: WatchBacklog;
   readonly #scheduler: WatchScheduler;
   readonly #tickMs: number;
   readonly #log: Logger;
@@ -70,6 +72,7 @@ export class WatchService implements WatchHooks {
   constructor(private readonly d: WatchServiceDeps) {
     this.#db = openWatchStore(d.store); // its writes join the pipeline's transactions
     this.blocks = new LocalBlocks(d.store, this.#db, d.env, d.now);
+    this.#backlog = new WatchBacklog(d.store);
     this.#log = d.logger.child({ module: 'watch' });
     this.#tickMs = d.tickMs ?? DEFAULT_TICK_MS;
     this.#scheduler = new WatchScheduler(d.connection, d.prefix, this.#tickMs, () => this.tick(), d.logger);
@@ -109,11 +112,57 @@ export class WatchService implements WatchHooks {
   }
 
   /**
-   * A screening is final: tender membership, then change detection, written to the store (its
-   * carrier.changed event too) inside the caller's transaction. Safe to call twice. The change
-   * found, if any, goes to announceChange() once the transaction has committed.
+   * A screening is final: the cache hits committed before it first (the backlog), then its tender
+   * membership and change detection, written to the store (carrier.changed events too) inside the
+   * caller's transaction. Safe to call twice. The changes found go to announceChange() once the
+   * transaction has committed.
    */
-  record(s: Screening): StoredChange | undefined {
+  record(s: Screening): StoredChange[] {
+    const changes = this.#catchUpInTransaction();
+    const own = this.#recordOne(s);
+    return own ? [...changes, own] : changes;
+  }
+
+  /**
+   * Record the cache hits waiting in the backlog (worker/watch/watch-backlog.ts), a batch per
+   * transaction, yielding between batches; then say what changed. The screener runs it often.
+   */
+  async catchUp(): Promise<number> {
+    let total = 0;
+    while (this.#backlog.pending()) {
+      const { count, results } = this.#backlog.take((s) => this.#recordOne(s));
+      total += count;
+      await this.#announceAll(results.filter((c): c is StoredChange => c !== undefined));
+      if (count === 0) break;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return total;
+  }
+
+  /** Everything waiting, inside the caller's transaction (a synchronous read or write of the list). */
+  #catchUpInTransaction(): StoredChange[] {
+    const changes: StoredChange[] = [];
+    if (!this.#backlog.pending()) return changes;
+    for (;;) {
+      const { count, results } = this.#backlog.take((s) => this.#recordOne(s));
+      for (const c of results) if (c) changes.push(c);
+      if (count === 0) return changes;
+    }
+  }
+
+  /** Catch up before the watch list is read or changed; what changed is said after. */
+  #current(): void {
+    const changes = this.d.store.transaction(() => this.#catchUpInTransaction());
+    if (changes.length > 0) void this.#announceAll(changes).catch((e: unknown) => this.#log.warn({ err: String(e) }, 'change announcement failed'));
+  }
+
+  async #announceAll(changes: StoredChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.d.events.announce();
+    for (const c of changes) await this.announceChange(c);
+  }
+
+  #recordOne(s: Screening): StoredChange | undefined {
     if (s.status !== 'done') return undefined;
     const now = this.d.now();
     const watchRun = this.#db.isWatchScreening(s.id);
@@ -166,6 +215,7 @@ export class WatchService implements WatchHooks {
    * gate is at the reserve or closed (the gate would refuse them anyway).
    */
   async tick(): Promise<TickResult> {
+    this.#current();
     const now = this.d.now();
     const nowIso = now.toISOString();
     this.#db.pruneExpired(nowIso);
@@ -195,6 +245,7 @@ export class WatchService implements WatchHooks {
   // ---- the watch list (intake) ----
 
   add(query: CarrierQuery, note: string | null): { entry: WatchEntry; created: boolean } {
+    this.#current();
     const ids = this.blocks.resolve(idsOfQuery(query));
     const key = keyOf(ids);
     const now = this.d.now();
@@ -203,14 +254,17 @@ export class WatchService implements WatchHooks {
 
   /** Off the list; false when it was not on it. A later tender puts it back. */
   remove(query: CarrierQuery): boolean {
+    this.#current();
     return this.#db.removeEntry(keysOf(this.blocks.resolve(idsOfQuery(query))), this.d.now().toISOString());
   }
 
   get(query: CarrierQuery): WatchEntry | undefined {
+    this.#current();
     return this.#db.getEntry(keysOf(this.blocks.resolve(idsOfQuery(query))), this.d.now().toISOString());
   }
 
   list(limit?: number): WatchEntry[] {
+    this.#current();
     return this.#db.listActive(this.d.now().toISOString(), limit);
   }
 
