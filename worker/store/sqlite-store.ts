@@ -15,8 +15,6 @@ import type { CachedNotFound, CachedScore, Env, OpenStoreOptions, ScreeningResul
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const MAX_LIMIT = 10_000;
-/** Page cache per connection, in KiB (64 MiB). */
-const CACHE_KIB = 65_536;
 /** Parsed scores kept per connection (about 3 KB each). */
 const PARSED_FETCHES_KEPT = 5_000;
 
@@ -63,6 +61,20 @@ function checkQuery(q: unknown): CarrierQuery {
     if (typeof o.mc_number === 'string' && o.mc_number.trim() !== '' && o.dot_number === undefined) return { mc_number: o.mc_number };
   }
   throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
+}
+
+type CacheAnswerRow = Omit<ScreeningRow, 'status' | 'source' | 'score' | 'standing_decision' | 'updated_at' | `r_${string}`> & {
+  rid: number;
+  fid: number | null;
+  inline_score: string | null;
+};
+
+interface CacheEntryRow {
+  fetched_at: string;
+  model_version: string;
+  fetch_id: number | null;
+  /** Only for an entry from before scores were stored per fetch (fetch_id null). */
+  body: string | null;
 }
 
 function checkResult(r: ScreeningResult): void {
@@ -166,9 +178,6 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     db = new Database(file, { readonly, fileMustExist: readonly, timeout: busyTimeout });
     db.pragma(`busy_timeout = ${busyTimeout}`);
     db.pragma('foreign_keys = ON');
-    // Index pages of a busy month stay in memory: SQLite's 2 MiB default re-reads them from the
-    // OS on every insert once the screenings outgrow it.
-    db.pragma(`cache_size = -${CACHE_KIB}`);
     // Statement journals (a write inside a savepoint, as every group-committed screening is) in
     // memory: as temp files each is created, written page by page and deleted, per statement.
     db.pragma('temp_store = MEMORY');
@@ -217,13 +226,15 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       INSERT INTO mc_alias (env, mc_number, dot_number) VALUES (?, ?, ?)
       ON CONFLICT (env, mc_number) DO UPDATE SET dot_number = excluded.dot_number`),
     dropNotFound: db.prepare<[string, string]>('DELETE FROM not_found_cache WHERE env = ? AND query_key = ?'),
-    scoreByDot: db.prepare<[string, string], { body: string; fetched_at: string; model_version: string; fetch_id: number | null }>(
-      'SELECT body, fetched_at, model_version, fetch_id FROM score_cache WHERE env = ? AND dot_number = ?',
+    // The cache entry without its body: a hit takes the parsed score of its fetch (kept below).
+    scoreByDot: db.prepare<[string, string], CacheEntryRow>(
+      'SELECT fetched_at, model_version, fetch_id, CASE WHEN fetch_id IS NULL THEN body END AS body FROM score_cache WHERE env = ? AND dot_number = ?',
     ),
-    scoreByMc: db.prepare<[string, string], { body: string; fetched_at: string; model_version: string; fetch_id: number | null }>(`
-      SELECT c.body, c.fetched_at, c.model_version, c.fetch_id FROM mc_alias a
+    scoreByMc: db.prepare<[string, string], CacheEntryRow>(`
+      SELECT c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body FROM mc_alias a
       JOIN score_cache c ON c.env = a.env AND c.dot_number = a.dot_number
       WHERE a.env = ? AND a.mc_number = ?`),
+    fetchBody: db.prepare<[number], { body: string }>('SELECT body FROM score_fetches WHERE id = ?'),
     putNotFound: db.prepare<[string, string, string, string]>(`
       INSERT INTO not_found_cache (env, query_key, error, fetched_at) VALUES (?, ?, ?, ?)
       ON CONFLICT (env, query_key) DO UPDATE SET error = excluded.error, fetched_at = excluded.fetched_at`),
@@ -268,10 +279,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     listUnfinished: db.prepare<[], ScreeningRow>(
       `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
        WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.rowid ASC`,
-    ),
-    cacheAnswersAfter: db.prepare<[number, number], ScreeningRow & { rid: number; fid: number | null }>(
-      `SELECT s.rowid AS rid, s.score_fetch_id AS fid, ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
-       WHERE s.rowid > ? AND s.status = 'done' AND s.source = 'cache' ORDER BY s.rowid ASC LIMIT ?`,
     ),
     countByStatus: db.prepare<[], { status: ScreeningStatus; n: number }>('SELECT status, COUNT(*) AS n FROM screenings GROUP BY status'),
 
@@ -428,15 +435,35 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   // A fetch's body never changes once stored, so its parsed score is kept (frozen: every cache
   // hit of the carrier shares it) instead of parsed again per hit.
   const parsedFetches = new Map<number, SvcScore>();
-  const scoreOfFetch = (fetchId: number | null, body: string): SvcScore => {
-    if (fetchId === null) return JSON.parse(body) as SvcScore;
+  /** The score of a fetch (`body` when the caller has it; an inline score has no fetch). */
+  const scoreOfFetch = (fetchId: number | null, body: string | null): SvcScore => {
+    if (fetchId === null) return JSON.parse(body!) as SvcScore;
     let score = parsedFetches.get(fetchId);
     if (!score) {
-      score = deepFreeze(JSON.parse(body) as SvcScore);
+      const text = body ?? st.fetchBody.get(fetchId)?.body;
+      if (text === undefined) throw new StoreError('sqlite_corrupt', `SQLite store ${path}: score fetch ${fetchId} is missing`);
+      score = deepFreeze(JSON.parse(text) as SvcScore);
       if (parsedFetches.size >= PARSED_FETCHES_KEPT) parsedFetches.clear();
       parsedFetches.set(fetchId, score);
     }
     return score;
+  };
+
+  // What the watch list needs of a hit, no more (a screening row read whole is ~10 µs a row).
+  // The limit is written into the SQL, one statement per limit: SQLite re-prepares a statement
+  // whose LIMIT is a bound parameter every time it is bound, which cost more than the read.
+  const cacheAnswers = new Map<number, Database.Statement<[number], CacheAnswerRow>>();
+  const cacheAnswersStatement = (limit: number): Database.Statement<[number], CacheAnswerRow> => {
+    let stmt = cacheAnswers.get(limit);
+    if (!stmt) {
+      stmt = db.prepare<[number], CacheAnswerRow>(
+        `SELECT rowid AS rid, id, tender_id, query_kind, query_value, priority, refresh, callback_url, action, hold_reason,
+           score AS inline_score, score_fetch_id AS fid, score_fetched_at, error, created_at, completed_at, settled_by
+         FROM screenings WHERE rowid > ? AND status = 'done' AND source = 'cache' ORDER BY rowid ASC LIMIT ${limit}`,
+      );
+      cacheAnswers.set(limit, stmt);
+    }
+    return stmt;
   };
 
   let closed = false; // close() twice is harmless
@@ -555,9 +582,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     cacheAnswersAfter(afterRowid, limit) {
       if (!Number.isInteger(afterRowid) || afterRowid < 0) throw new StoreArgumentError('afterRowid must be a whole number, 0 or more', 'afterRowid');
-      return st.cacheAnswersAfter.all(afterRowid, checkLimit(limit)).map((row) => {
-        const screening = toScreening({ ...row, score: null });
-        if (row.score !== null) screening.score = scoreOfFetch(row.fid, row.score);
+      return cacheAnswersStatement(checkLimit(limit)).all(afterRowid).map((row) => {
+        const screening = toScreening({
+          ...row, status: 'done', source: 'cache', score: null, standing_decision: null, updated_at: row.completed_at ?? row.created_at,
+          r_id: null, r_state: null, r_hold_reason: null, r_decided_by: null, r_decided_at: null, r_note: null, r_created_at: null, r_parent_id: null, r_previous_decision: null,
+        });
+        if (row.fid !== null || row.inline_score !== null) screening.score = scoreOfFetch(row.fid, row.inline_score);
         return { rowid: row.rid, screening };
       });
     },
@@ -651,7 +681,8 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       if (typeof event !== 'string' || event === '') throw new StoreArgumentError('event must be a non-empty string', 'event');
       const text = JSON.stringify(data) ?? 'null';
       const { id } = st.appendEvent.get(event, text, now().toISOString())!;
-      return { id, event, data: JSON.parse(text) as unknown };
+      // The data as given (a reader of the log gets it parsed back from the text).
+      return { id, event, data: data ?? null };
     },
 
     eventsSince(lastId, limit = 1000) {
