@@ -108,7 +108,7 @@ export interface Store {
    * Screenings answered from the cache (done, source "cache") with a rowid above `afterRowid`,
    * oldest first: the watch list's backlog (worker/watch/watch-backlog.ts).
    */
-  cacheAnswersAfter(afterRowid: number, limit: number): Array<{ rowid: number; screening: Screening }>;
+  cacheAnswersAfter(afterRowid: number, limit: number): Array<{ rowid: number; screening: Screening }>; // review not read: null
   countByStatus(): Record<ScreeningStatus, number>;
 
   // Reviews: one per held screening.

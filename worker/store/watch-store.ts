@@ -260,9 +260,13 @@ function build(db: Database.Database): WatchStore {
         dot_number = COALESCE(excluded.dot_number, dot_number),
         mc_number = COALESCE(excluded.mc_number, mc_number),
         last_tender_at = MAX(COALESCE(last_tender_at, ''), excluded.last_tender_at),
-        watch_until = MAX(COALESCE(watch_until, ''), excluded.watch_until),
-        -- Back on the list after its window ended: count the re-screen from now.
-        next_check_at = CASE WHEN manual = 0 AND COALESCE(watch_until, '') <= @at THEN excluded.next_check_at ELSE next_check_at END`),
+        watch_until = MAX(COALESCE(watch_until, ''), excluded.watch_until)`),
+    // Back on the list after its window ended: count the re-screen from now. Its own statement,
+    // run first: an UPDATE that names next_check_at rewrites its index entry even when the value
+    // stays, one page more for every tender.
+    restartWindow: db.prepare(`
+      UPDATE watch_entries SET next_check_at = @next
+      WHERE carrier_key = @key AND manual = 0 AND COALESCE(watch_until, '') <= @at`),
     insertTender: db.prepare(`
       INSERT INTO watch_tenders (screening_id, carrier_key, tender_id, callback_url, created_at) VALUES (@id, @key, @tender, @url, @at)
       ON CONFLICT (screening_id) DO NOTHING`),
@@ -378,6 +382,7 @@ function build(db: Database.Database): WatchStore {
   const isActive = (r: EntryRow, now: string): boolean => r.manual === 1 || (r.watch_until !== null && r.watch_until > now);
 
   const recordTenderTx = db.transaction((t: TenderUse) => {
+    st.restartWindow.run({ key: t.carrierKey, at: t.at, next: t.nextCheckAt });
     st.upsertTender.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number, at: t.at, until: t.watchUntil, next: t.nextCheckAt });
     if (t.tenderId !== null) st.insertTender.run({ id: t.screeningId, key: t.carrierKey, tender: t.tenderId, url: t.callbackUrl, at: t.at });
   });
