@@ -44,6 +44,11 @@ export interface TenderUse {
   at: string;
   watchUntil: string;
   nextCheckAt: string;
+  /**
+   * False: only the tender row; the carrier's entry is brought up to date by another tender of
+   * the same batch (the watch backlog updates each carrier's entry once or twice per batch).
+   */
+  entry?: boolean;
 }
 
 export interface Observation {
@@ -382,8 +387,10 @@ function build(db: Database.Database): WatchStore {
   const isActive = (r: EntryRow, now: string): boolean => r.manual === 1 || (r.watch_until !== null && r.watch_until > now);
 
   const recordTenderTx = db.transaction((t: TenderUse) => {
-    st.restartWindow.run({ key: t.carrierKey, at: t.at, next: t.nextCheckAt });
-    st.upsertTender.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number, at: t.at, until: t.watchUntil, next: t.nextCheckAt });
+    if (t.entry !== false) {
+      st.restartWindow.run({ key: t.carrierKey, at: t.at, next: t.nextCheckAt });
+      st.upsertTender.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number, at: t.at, until: t.watchUntil, next: t.nextCheckAt });
+    }
     if (t.tenderId !== null) st.insertTender.run({ id: t.screeningId, key: t.carrierKey, tender: t.tenderId, url: t.callbackUrl, at: t.at });
   });
 

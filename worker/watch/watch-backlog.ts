@@ -37,14 +37,15 @@ export class WatchBacklog {
   }
 
   /**
-   * Record up to `limit` waiting hits with `record`, in the caller's transaction (or one of its
-   * own), and move the cursor past them. Returns how many there were and what `record` returned.
+   * Record up to `limit` waiting hits with `record` (the batch, oldest first), in the caller's
+   * transaction (or one of its own), and move the cursor past them. Returns how many there were
+   * and what `record` returned.
    */
-  take<T>(record: (s: Screening) => T, limit = BACKLOG_BATCH): { count: number; results: T[] } {
+  take<T>(record: (batch: Screening[]) => T[], limit = BACKLOG_BATCH): { count: number; results: T[] } {
     return this.store.transaction(() => {
       const after = this.#cursor.get()?.after_rowid ?? 0;
       const rows = this.store.cacheAnswersAfter(after, limit);
-      const results = rows.map((r) => record(r.screening));
+      const results = rows.length === 0 ? [] : record(rows.map((r) => r.screening));
       const last = rows.at(-1);
       if (last) this.#advance.run(last.rowid);
       return { count: rows.length, results };

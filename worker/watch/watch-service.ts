@@ -130,7 +130,7 @@ export class WatchService implements WatchHooks {
   async catchUp(): Promise<number> {
     let total = 0;
     while (this.#backlog.pending()) {
-      const { count, results } = this.#backlog.take((s) => this.#recordOne(s));
+      const { count, results } = this.#backlog.take((batch) => this.#recordBatch(batch));
       total += count;
       await this.#announceAll(results.filter((c): c is StoredChange => c !== undefined));
       if (count === 0) break;
@@ -144,7 +144,7 @@ export class WatchService implements WatchHooks {
     const changes: StoredChange[] = [];
     if (!this.#backlog.pending()) return changes;
     for (;;) {
-      const { count, results } = this.#backlog.take((s) => this.#recordOne(s));
+      const { count, results } = this.#backlog.take((batch) => this.#recordBatch(batch));
       for (const c of results) if (c) changes.push(c);
       if (count === 0) return changes;
     }
@@ -162,14 +162,49 @@ export class WatchService implements WatchHooks {
     for (const c of changes) await this.announceChange(c);
   }
 
-  #recordOne(s: Screening): StoredChange | undefined {
+  /**
+   * A batch of cache hits, oldest first, as #recordOne would record them one by one. Hits of one
+   * carrier differ in their tender rows only: its entry is written for its first tender of the
+   * batch (which may restart an ended window) and its last (the latest tender wins), and one
+   * score is observed once (a later hit of the same fetch is no news).
+   */
+  #recordBatch(batch: Screening[]): Array<StoredChange | undefined> {
+    const keys = batch.map((s) => this.#tenderIds(s));
+    const first = new Map<string, number>();
+    const last = new Map<string, number>();
+    keys.forEach((k, i) => {
+      if (!k) return;
+      if (!first.has(k.key)) first.set(k.key, i);
+      last.set(k.key, i);
+    });
+    const observed = new Set<string>();
+    return batch.map((s, i) => {
+      const k = keys[i];
+      const scored = idsOfScore(s.score);
+      const observation = scored ? `${keyOf(scored)}|${s.score_fetched_at}` : undefined;
+      const firstObservation = observation !== undefined && !observed.has(observation);
+      if (observation !== undefined) observed.add(observation);
+      return this.#recordOne(s, { tender: k, entry: k !== undefined && (first.get(k.key) === i || last.get(k.key) === i), observe: firstObservation });
+    });
+  }
+
+  /** The carrier a tender screening puts on the list; undefined when it puts none there. */
+  #tenderIds(s: Screening): { ids: CarrierIds; key: string } | undefined {
+    if (s.status !== 'done' || s.priority !== 'tender' || s.error?.code === 'carrier_not_found') return undefined;
+    if (this.#db.isWatchScreening(s.id)) return undefined;
+    const ids = idsOfScore(s.score) ?? this.blocks.resolve(idsOfQuery(s.query));
+    return { ids, key: keyOf(ids) };
+  }
+
+  #recordOne(
+    s: Screening,
+    o: { tender?: { ids: CarrierIds; key: string } | undefined; entry?: boolean; observe?: boolean } = { tender: this.#tenderIds(s) },
+  ): StoredChange | undefined {
     if (s.status !== 'done') return undefined;
     const now = this.d.now();
-    const watchRun = this.#db.isWatchScreening(s.id);
     const scoreIds = idsOfScore(s.score);
-    if (!watchRun && s.priority === 'tender' && s.error?.code !== 'carrier_not_found') {
-      const ids = scoreIds ?? this.blocks.resolve(idsOfQuery(s.query));
-      const key = keyOf(ids);
+    if (o.tender) {
+      const { ids, key } = o.tender;
       this.#db.recordTender({
         carrierKey: key,
         ...ids,
@@ -179,8 +214,10 @@ export class WatchService implements WatchHooks {
         at: s.created_at,
         watchUntil: new Date(Date.parse(s.created_at) + this.d.watchDays * DAY_MS).toISOString(),
         nextCheckAt: nextCheckAt(key, now),
+        entry: o.entry ?? true,
       });
     }
+    if (o.observe === false) return undefined;
     const snapshot = snapshotOf(s);
     if (!snapshot || !scoreIds) return undefined;
     const change = this.#db.observe({
