@@ -1,11 +1,11 @@
 import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { Review, ReviewState, Screening, ScreeningStatus } from '../../shared/screening.js';
-import { SCORE_SQL } from './score-refs.js';
+import type { ScoreOf } from './score-refs.js';
 
 /** The columns every screening read selects: the screening plus its review, if any (r_*). */
 export const SCREENING_COLUMNS = `
   s.id, s.tender_id, s.status, s.query_kind, s.query_value, s.priority, s.refresh, s.callback_url,
-  s.action, s.hold_reason, s.source, ${SCORE_SQL} AS score, s.score_fetched_at, s.error, s.created_at, s.completed_at,
+  s.action, s.hold_reason, s.source, s.score, s.score_fetch_id AS score_fid, s.score_fetched_at, s.error, s.created_at, s.completed_at,
   s.settled_by, s.standing_decision,
   MAX(s.created_at, COALESCE(s.completed_at, ''), COALESCE(r.decided_at, '')) AS updated_at,
   r.id AS r_id, r.state AS r_state, r.hold_reason AS r_hold_reason, r.decided_by AS r_decided_by,
@@ -24,7 +24,10 @@ export interface ScreeningRow {
   action: string | null;
   hold_reason: string | null;
   source: string | null;
+  /** The score's own copy (rows from before scores were stored per fetch). */
   score: string | null;
+  /** The fetch the score is (score_fetches.id). */
+  score_fid: number | null;
   score_fetched_at: string | null;
   error: string | null;
   created_at: string;
@@ -49,7 +52,7 @@ function queryOf(row: ScreeningRow): CarrierQuery {
 }
 
 /** A row as the Screening of shared/screening.ts; JSON columns parsed back (unknown fields kept). */
-export function toScreening(row: ScreeningRow): Screening {
+export function toScreening(row: ScreeningRow, scoreOf: ScoreOf): Screening {
   return {
     object: 'screening',
     id: row.id,
@@ -61,7 +64,7 @@ export function toScreening(row: ScreeningRow): Screening {
     action: row.action as Screening['action'],
     hold_reason: row.hold_reason,
     source: row.source as Screening['source'],
-    score: row.score === null ? null : (JSON.parse(row.score) as Screening['score']),
+    score: scoreOf(row.score_fid, row.score),
     score_fetched_at: row.score_fetched_at,
     review:
       row.r_id === null
@@ -84,7 +87,7 @@ export function toScreening(row: ScreeningRow): Screening {
 }
 
 /** A joined row (review present) as the Review of shared/screening.ts, its screening and its carrier's waiting tenders included. */
-export function toReview(row: ScreeningRow, tenders: Review['tenders'] = []): Review {
+export function toReview(row: ScreeningRow, scoreOf: ScoreOf, tenders: Review['tenders'] = []): Review {
   return {
     object: 'review',
     id: row.r_id!,
@@ -97,7 +100,7 @@ export function toReview(row: ScreeningRow, tenders: Review['tenders'] = []): Re
     created_at: row.r_created_at!,
     // Changes when a tender joins it and when it is decided.
     updated_at: [row.r_decided_at, row.r_created_at!, ...tenders.map((t) => t.created_at)].reduce<string>((a, b) => (b !== null && b > a ? b : a), ''),
-    screening: toScreening(row),
+    screening: toScreening(row, scoreOf),
     tenders,
     waits_on: row.r_parent_id,
     previous_decision: row.r_previous_decision === null ? null : (JSON.parse(row.r_previous_decision) as Review['previous_decision']),

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Screening } from '../../shared/screening.js';
 import { SCREENING_COLUMNS, toScreening, type ScreeningRow } from './rows.js';
-import { SCORE_SQL } from './score-refs.js';
+import { SCORE_SQL, scoresOf } from './score-refs.js';
 import { StoreArgumentError } from './store-error.js';
 
 /**
@@ -97,5 +97,6 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
   const has_more = rows.length > p.limit;
   const page = rows.slice(0, p.limit);
   if (backwards) page.reverse();
-  return { data: page.map(toScreening), has_more };
+  const scoreOf = scoresOf(db);
+  return { data: page.map((row) => toScreening(row, scoreOf)), has_more };
 }

@@ -9,22 +9,13 @@ import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from 
 import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
+import { scoresOf } from './score-refs.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
 import { noteStoreFailure } from './write-failures.js';
 import type { CachedNotFound, CachedScore, Env, OpenStoreOptions, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const MAX_LIMIT = 10_000;
-/** Parsed scores kept per connection (about 3 KB each). */
-const PARSED_FETCHES_KEPT = 5_000;
-
-function deepFreeze<T>(v: T): T {
-  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
-}
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -234,7 +225,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       SELECT c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body FROM mc_alias a
       JOIN score_cache c ON c.env = a.env AND c.dot_number = a.dot_number
       WHERE a.env = ? AND a.mc_number = ?`),
-    fetchBody: db.prepare<[number], { body: string }>('SELECT body FROM score_fetches WHERE id = ?'),
     putNotFound: db.prepare<[string, string, string, string]>(`
       INSERT INTO not_found_cache (env, query_key, error, fetched_at) VALUES (?, ?, ?, ?)
       ON CONFLICT (env, query_key) DO UPDATE SET error = excluded.error, fetched_at = excluded.fetched_at`),
@@ -346,12 +336,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   };
 
   const reviewOf = (row: ScreeningRow): Review =>
-    toReview(row, st.tendersOf.all(row.r_id!, row.r_id!).map((t) => ({ ...t, action: t.action as Review['tenders'][number]['action'] })));
+    toReview(row, scoreOf, st.tendersOf.all(row.r_id!, row.r_id!).map((t) => ({ ...t, action: t.action as Review['tenders'][number]['action'] })));
 
   const mustScreening = (id: string): Screening => {
     const row = st.screening.get(id);
     if (!row) throw new NotFoundError(`no screening with id ${id}`);
-    return toScreening(row);
+    return toScreening(row, scoreOf);
   };
 
   const putScoreTx = db.transaction((env: Env, score: SvcScore, fetchedAt: string, askedMc: string | undefined): number | null => {
@@ -432,22 +422,10 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     }
   };
 
-  // A fetch's body never changes once stored, so its parsed score is kept (frozen: every cache
-  // hit of the carrier shares it) instead of parsed again per hit.
-  const parsedFetches = new Map<number, SvcScore>();
+  const scoreOf = scoresOf(db);
   /** The score of a fetch (`body` when the caller has it; an inline score has no fetch). */
-  const scoreOfFetch = (fetchId: number | null, body: string | null): SvcScore => {
-    if (fetchId === null) return JSON.parse(body!) as SvcScore;
-    let score = parsedFetches.get(fetchId);
-    if (!score) {
-      const text = body ?? st.fetchBody.get(fetchId)?.body;
-      if (text === undefined) throw new StoreError('sqlite_corrupt', `SQLite store ${path}: score fetch ${fetchId} is missing`);
-      score = deepFreeze(JSON.parse(text) as SvcScore);
-      if (parsedFetches.size >= PARSED_FETCHES_KEPT) parsedFetches.clear();
-      parsedFetches.set(fetchId, score);
-    }
-    return score;
-  };
+  const scoreOfFetch = (fetchId: number | null, body: string | null): SvcScore =>
+    fetchId === null ? (JSON.parse(body!) as SvcScore) : scoreOf.fetch(fetchId, body);
 
   // What the watch list needs of a hit, no more (a screening row read whole is ~10 µs a row).
   // The limit is written into the SQL, one statement per limit: SQLite re-prepares a statement
@@ -565,7 +543,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     getScreening(id) {
       checkId(id);
       const row = st.screening.get(id);
-      return row ? toScreening(row) : undefined;
+      return row ? toScreening(row, scoreOf) : undefined;
     },
 
     listScreenings(opts = {}) {
@@ -573,11 +551,11 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       if (opts.status !== undefined && !['queued', 'active', 'done'].includes(opts.status))
         throw new StoreArgumentError(`status must be "queued", "active" or "done", got ${JSON.stringify(opts.status)}`, 'status');
       const rows = opts.status === undefined ? st.listScreenings.all(limit) : st.listScreeningsByStatus.all(opts.status, limit);
-      return rows.map(toScreening);
+      return rows.map((row) => toScreening(row, scoreOf));
     },
 
     listUnfinished() {
-      return st.listUnfinished.all().map(toScreening);
+      return st.listUnfinished.all().map((row) => toScreening(row, scoreOf));
     },
 
     cacheAnswersAfter(afterRowid, limit) {
