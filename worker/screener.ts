@@ -364,13 +364,10 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     async submit(request: ScreeningRequest): Promise<Screening> {
       // Every producer (intake, CLI, watch list) gets the one normal form of the number here.
       const req = { ...request, query: parseCarrierQuery(request.query as { dot_number?: unknown; mc_number?: unknown }) };
-      // A fresh cached score, or (watch hook) a locally blocked carrier: answered at once, without
-      // /v1. A block in force wins over a cached score too: answerNow checks in its transaction.
-      const cached = (req.refresh ? undefined : pipeline.cachedResult(req.query)) ?? watch.applyLocalBlock(req.query);
-      // A cache hit with a callback: refuse before writing anything when Redis cannot take the
-      // callback job. A miss finds out from queue.add below (and is discarded); a cache hit
-      // without a callback needs no Redis: it is answered even during an outage.
-      if (cached && req.callback_url) {
+      // A screening with a callback: refuse before writing anything when Redis cannot take the
+      // callback job (a hit is answered at once and owes it). Without a callback, a cache hit
+      // needs no Redis and is answered even during an outage; a miss finds out from queue.add.
+      if (req.callback_url) {
         try {
           await producer.ping();
         } catch {
@@ -384,8 +381,9 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         refresh: req.refresh ?? false,
         callback_url: req.callback_url ?? null,
       };
-      if (cached) return pipeline.answerNow(accepted, cached);
-      const s = store.insertScreening(accepted);
+      // Answered from the cache or a local block, or written queued (pipeline.accept).
+      const { done, screening: s } = await pipeline.accept(accepted);
+      if (done) return s;
       try {
         await queue.add(s.id, s.priority);
       } catch {

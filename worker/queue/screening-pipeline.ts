@@ -216,24 +216,35 @@ export class ScreeningPipeline {
     return this.#announce(this.d.store.transaction(() => this.#record(id, r)));
   }
 
-  /** A new screening answered at once (a cache hit, a local block): accepted and finished in one commit. */
-  async answerNow(n: NewScreening, r: ScreeningResult): Promise<Screening> {
+  /**
+   * A new screening, in one group commit (hits arriving together share one COMMIT, each answered
+   * after it): answered at once from the cache or a local block, or else written queued for the
+   * caller to put on the queue. The cache is read inside the shared transaction, not in a read
+   * transaction of its own per request.
+   */
+  async accept(n: NewScreening): Promise<{ done: true; screening: Screening } | { done: false; screening: Screening }> {
+    const out = await this.#commits.run((): { recorded: Recorded } | { queued: Screening } => {
+      // watch hook: a locally blocked carrier is answered without /v1, cached or not.
+      const r = (n.refresh ? undefined : this.cachedResult(n.query)) ?? this.d.watch?.applyLocalBlock(n.query);
+      return r ? { recorded: this.#answerNow(n, r) } : { queued: this.d.store.insertScreening(n) };
+    });
+    if ('queued' in out) return { done: false, screening: out.queued };
+    return { done: true, screening: await this.#announce(out.recorded) };
+  }
+
+  /** A new screening answered at once (a cache hit, a local block): accepted and finished in the caller's transaction. */
+  #answerNow(n: NewScreening, r: ScreeningResult): Recorded {
     const { store } = this.d;
-    // Hits arriving together share one COMMIT (group commit); each is answered after it.
-    return this.#announce(
-      await this.#commits.run(() => {
-        // watch hook: a block in force now wins over the cached answer.
-        const result = this.d.watch?.applyLocalBlock(n.query, r) ?? r;
-        // A hold may open or join a review, which needs the screening first; tender and block
-        // are final: the screening is written done, in one insert.
-        // A cache hit goes on the watch list with the next backlog batch (worker/watch/watch-backlog.ts).
-        if (result.action === 'hold') {
-          const s = store.insertScreening(n);
-          return this.#record(s.id, result, s, { watchLater: result.source === 'cache' });
-        }
-        return this.#recordDone(store.insertScreening(n, result), { watchLater: result.source === 'cache' });
-      }),
-    );
+    // watch hook: a block in force wins over the cached answer.
+    const result = this.d.watch?.applyLocalBlock(n.query, r) ?? r;
+    // A hold may open or join a review, which needs the screening first; tender and block are
+    // final: the screening is written done, in one insert. A cache hit goes on the watch list
+    // with the next backlog batch (worker/watch/watch-backlog.ts).
+    if (result.action === 'hold') {
+      const s = store.insertScreening(n);
+      return this.#record(s.id, result, s, { watchLater: result.source === 'cache' });
+    }
+    return this.#recordDone(store.insertScreening(n, result), { watchLater: result.source === 'cache' });
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
