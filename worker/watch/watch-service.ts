@@ -184,7 +184,15 @@ export class WatchService implements WatchHooks {
       const observation = scored ? `${keyOf(scored)}|${s.score_fetched_at}` : undefined;
       const firstObservation = observation !== undefined && !observed.has(observation);
       if (observation !== undefined) observed.add(observation);
-      return this.#recordOne(s, { tender: k, entry: k !== undefined && (first.get(k.key) === i || last.get(k.key) === i), observe: firstObservation });
+      const o = { tender: k, entry: k !== undefined && (first.get(k.key) === i || last.get(k.key) === i), observe: firstObservation };
+      // Each in its own savepoint: one hit that cannot be recorded is logged and passed over,
+      // and never holds the backlog up (the cursor moves past the batch).
+      try {
+        return this.d.store.transaction(() => this.#recordOne(s, o));
+      } catch (e) {
+        this.#log.warn({ err: String(e), screening: s.id }, 'watch list update failed');
+        return undefined;
+      }
     });
   }
 
