@@ -18,6 +18,7 @@ import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toH
 import { LIST_CAP, pageOf, pageParams } from './paging.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { searchScreenings, type ScreeningFilter } from '../store/screening-search.js';
+import { replyJson } from './reply-json.js';
 import {
   DailyUsageSchema,
   ErrorBody,
@@ -161,7 +162,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
   // Response schemas document only: plain JSON keeps every field of the /v1 score.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setSerializerCompiler(() => replyJson);
   // Only JSON bodies: text/plain would otherwise be parsed and reach the handlers.
   app.removeContentTypeParser('text/plain');
 
