@@ -224,8 +224,9 @@ export class ScreeningPipeline {
    */
   async accept(n: NewScreening): Promise<{ done: true; screening: Screening } | { done: false; screening: Screening }> {
     const out = await this.#commits.run((): { recorded: Recorded } | { queued: Screening } => {
-      // watch hook: a locally blocked carrier is answered without /v1, cached or not.
-      const r = (n.refresh ? undefined : this.cachedResult(n.query)) ?? this.d.watch?.applyLocalBlock(n.query);
+      const cached = n.refresh ? undefined : this.cachedResult(n.query);
+      // watch hook: a block in force wins over the cached answer, and answers a carrier without one.
+      const r = this.d.watch?.applyLocalBlock(n.query, cached) ?? cached;
       return r ? { recorded: this.#answerNow(n, r) } : { queued: this.d.store.insertScreening(n) };
     });
     if ('queued' in out) return { done: false, screening: out.queued };
@@ -235,16 +236,13 @@ export class ScreeningPipeline {
   /** A new screening answered at once (a cache hit, a local block): accepted and finished in the caller's transaction. */
   #answerNow(n: NewScreening, r: ScreeningResult): Recorded {
     const { store } = this.d;
-    // watch hook: a block in force wins over the cached answer.
-    const result = this.d.watch?.applyLocalBlock(n.query, r) ?? r;
     // A hold may open or join a review, which needs the screening first; tender and block are
-    // final: the screening is written done, in one insert. A cache hit goes on the watch list
-    // with the next backlog batch (worker/watch/watch-backlog.ts).
-    if (result.action === 'hold') {
+    // final: the screening is written done, in one insert.
+    if (r.action === 'hold') {
       const s = store.insertScreening(n);
-      return this.#record(s.id, result, s, { watchLater: result.source === 'cache' });
+      return this.#record(s.id, r, s, { watchLater: true });
     }
-    return this.#recordDone(store.insertScreening(n, result), { watchLater: result.source === 'cache' });
+    return this.#recordDone(store.insertScreening(n, r), { watchLater: true });
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
@@ -282,15 +280,16 @@ export class ScreeningPipeline {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
-    return this.#recordDone(screening, { createdReview, joinedReview, watchLater: o.watchLater === true && screening.source === 'cache' });
+    return this.#recordDone(screening, { createdReview, joinedReview, watchLater: o.watchLater });
   }
 
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
   #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined; watchLater?: boolean }): Recorded {
     const { store, events } = this.d;
-    // watch hook, before screening.completed; a cache hit is recorded with the backlog, before
-    // anyone reads the watch list.
-    const changes = o.watchLater ? [] : this.#watchRecord(screening);
+    // watch hook, before screening.completed. A new screening answered from the cache goes on the
+    // watch list with the next backlog batch (worker/watch/watch-backlog.ts), before anyone
+    // reads the list; the backlog takes the done screenings whose source is "cache".
+    const changes = o.watchLater === true && screening.source === 'cache' ? [] : this.#watchRecord(screening);
     // The TMS's callback is owed in the same commit as the result it reports.
     oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];

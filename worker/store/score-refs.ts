@@ -46,17 +46,17 @@ function deepFreeze<T>(v: T): T {
 /**
  * The scores of `db`'s rows. A fetch's body never changes once stored, so its parsed score is
  * kept (frozen: every screening of the fetch shares it) instead of read and parsed per row.
- * `body`, when the caller has read it, saves the read.
  */
-export function scoresOf(db: Database.Database): ScoreOf & { fetch(fetchId: number, body?: string | null): SvcScore } {
-  const known = resolvers.get(db) as ReturnType<typeof scoresOf> | undefined;
+export function scoresOf(db: Database.Database): ScoreOf {
+  const known = resolvers.get(db);
   if (known) return known;
   const parsed = new Map<number, SvcScore>();
   const bodyOf = db.prepare<[number], { body: string }>('SELECT body FROM score_fetches WHERE id = ?');
-  const fetch = (fetchId: number, body?: string | null): SvcScore => {
+  const resolve: ScoreOf = (fetchId, inline) => {
+    if (fetchId === null) return inline === null ? null : (JSON.parse(inline) as SvcScore);
     let score = parsed.get(fetchId);
     if (!score) {
-      const text = body ?? bodyOf.get(fetchId)?.body;
+      const text = bodyOf.get(fetchId)?.body;
       if (text === undefined) throw new StoreError('sqlite_corrupt', `score fetch ${fetchId} is missing`);
       score = deepFreeze(JSON.parse(text) as SvcScore);
       if (parsed.size >= PARSED_FETCHES_KEPT) parsed.clear();
@@ -64,11 +64,6 @@ export function scoresOf(db: Database.Database): ScoreOf & { fetch(fetchId: numb
     }
     return score;
   };
-  const resolve = Object.assign(
-    (fetchId: number | null, inline: string | null): SvcScore | null =>
-      fetchId !== null ? fetch(fetchId) : inline === null ? null : (JSON.parse(inline) as SvcScore),
-    { fetch },
-  );
   resolvers.set(db, resolve);
   return resolve;
 }

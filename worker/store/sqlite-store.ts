@@ -8,7 +8,7 @@ import type { HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
-import { SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
+import { queryOf, SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
 import { scoresOf } from './score-refs.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
 import { noteStoreFailure } from './write-failures.js';
@@ -423,9 +423,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   };
 
   const scoreOf = scoresOf(db);
-  /** The score of a fetch (`body` when the caller has it; an inline score has no fetch). */
-  const scoreOfFetch = (fetchId: number | null, body: string | null): SvcScore =>
-    fetchId === null ? (JSON.parse(body!) as SvcScore) : scoreOf.fetch(fetchId, body);
 
   // What the watch list needs of a hit, no more (a screening row read whole is ~10 µs a row).
   // The limit is written into the SQL, one statement per limit: SQLite re-prepares a statement
@@ -462,7 +459,8 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const q = checkQuery(query);
       const row = 'dot_number' in q ? st.scoreByDot.get(env, dotKey(q.dot_number)) : st.scoreByMc.get(env, mcKey(q.mc_number));
       if (!row) return undefined;
-      return { score: scoreOfFetch(row.fetch_id, row.body), fetched_at: row.fetched_at, model_version: row.model_version, fetch_id: row.fetch_id };
+      // A cache entry always holds a score: its fetch's, or (an older entry) its own body.
+      return { score: scoreOf(row.fetch_id, row.body)!, fetched_at: row.fetched_at, model_version: row.model_version, fetch_id: row.fetch_id };
     },
 
     putNotFound(env, query, error, at) {
@@ -567,13 +565,13 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
           id: row.id,
           tender_id: row.tender_id,
           status: 'done',
-          query: row.query_kind === 'mc_number' ? { mc_number: row.query_value } : { dot_number: row.query_value },
+          query: queryOf(row),
           priority: row.priority as Screening['priority'],
           refresh: row.refresh === 1,
           action: row.action as Screening['action'],
           hold_reason: row.hold_reason,
           source: 'cache',
-          score: row.fid !== null || row.inline_score !== null ? scoreOfFetch(row.fid, row.inline_score) : null,
+          score: scoreOf(row.fid, row.inline_score),
           score_fetched_at: row.score_fetched_at,
           review: null,
           settled_by: row.settled_by as Screening['settled_by'],

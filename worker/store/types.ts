@@ -74,10 +74,10 @@ export interface Store {
 
   // Score cache, per environment and DOT number; MC numbers are aliases of the DOT.
   /**
-   * Keeps the body whole; records the MC alias (the score's, and `asked`'s when it was a lookup
-   * by MC); replaces an entry fetched earlier (never a newer one).
+   * Cache a fetched score, stored once in score_fetches. Keeps the body whole; records the MC
+   * alias (the score's, and `asked`'s when it was a lookup by MC); replaces an entry fetched
+   * earlier (never a newer one). The score_fetches id, or null when a newer one was cached.
    */
-  /** Cache a fetched score; the score_fetches id, or null when a newer one was already cached. */
   putScore(env: Env, score: SvcScore, fetchedAt?: Date, asked?: CarrierQuery): number | null;
   /** By DOT or via the MC alias, whatever its age: the caller decides freshness. */
   getScore(env: Env, query: CarrierQuery): CachedScore | undefined;
@@ -106,9 +106,10 @@ export interface Store {
   listUnfinished(): Screening[];
   /**
    * Screenings answered from the cache (done, source "cache") with a rowid above `afterRowid`,
-   * oldest first: the watch list's backlog (worker/watch/watch-backlog.ts).
+   * oldest first: the watch list's backlog (worker/watch/watch-backlog.ts). Their `review` is
+   * not read (null): the watch list does not need it.
    */
-  cacheAnswersAfter(afterRowid: number, limit: number): Array<{ rowid: number; screening: Screening }>; // review not read: null
+  cacheAnswersAfter(afterRowid: number, limit: number): Array<{ rowid: number; screening: Screening }>;
   countByStatus(): Record<ScreeningStatus, number>;
 
   // Reviews: one per held screening.

@@ -19,21 +19,18 @@ import { connectionOf } from '../store/sqlite-store.js';
 export const BACKLOG_BATCH = 50;
 
 export class WatchBacklog {
-  readonly #db: Database.Database;
   readonly #cursor: Database.Statement<[], { after_rowid: number }>;
   readonly #advance: Database.Statement<[number]>;
-  readonly #pending: Database.Statement<[number], { one: number }>;
 
   constructor(private readonly store: Store) {
-    this.#db = connectionOf(store);
-    this.#cursor = this.#db.prepare('SELECT after_rowid FROM watch_backlog WHERE id = 1');
-    this.#advance = this.#db.prepare('UPDATE watch_backlog SET after_rowid = MAX(after_rowid, ?) WHERE id = 1');
-    this.#pending = this.#db.prepare("SELECT 1 AS one FROM screenings WHERE rowid > ? AND status = 'done' AND source = 'cache' LIMIT 1");
+    const db = connectionOf(store);
+    this.#cursor = db.prepare('SELECT after_rowid FROM watch_backlog WHERE id = 1');
+    this.#advance = db.prepare('UPDATE watch_backlog SET after_rowid = MAX(after_rowid, ?) WHERE id = 1');
   }
 
   /** Whether any cache hit waits (a read: no write lock while there is nothing to do). */
   pending(): boolean {
-    return this.#pending.get(this.#cursor.get()?.after_rowid ?? 0) !== undefined;
+    return this.store.cacheAnswersAfter(this.#cursor.get()?.after_rowid ?? 0, 1).length > 0;
   }
 
   /**
