@@ -39,8 +39,6 @@ const USAGE_POLL_MS = 5 * 60_000;
 const RECONCILE_MS = 30_000;
 /** How often a worker checks that Redis still holds our state (one EXISTS). */
 const REDIS_STATE_CHECK_MS = 5_000;
-/** Cache hits join the watch list this often, a batch at a time (worker/watch/watch-backlog.ts). */
-const WATCH_BACKLOG_MS = 50;
 /** Retention: old rows pruned this often (and once at start). */
 const PRUNE_MS = 60 * 60_000;
 
@@ -294,16 +292,6 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     ],
     logger,
   );
-  // Every process records the hits it answered (and any other's): a CLI run too.
-  let catchingUp: Promise<unknown> | undefined;
-  const catchUpWatch = (): Promise<unknown> =>
-    (catchingUp ??= watch
-      .catchUp()
-      .catch((e: unknown) => logger.warn({ err: String(e) }, 'watch list backlog failed'))
-      .finally(() => (catchingUp = undefined)));
-  const backlogTimer = setInterval(() => void catchUpWatch(), WATCH_BACKLOG_MS);
-  backlogTimer.unref();
-  timers.push(backlogTimer);
   if (opts.runWorker ?? true) {
     worker = startScreeningWorker({
       connection: blocking,
@@ -516,8 +504,6 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       rebuild.stop();
       await worker?.close();
       await callbacks?.close();
-      await catchingUp;
-      await catchUpWatch(); // what this process answered from the cache is on the watch list before it stops
       await watch.close(); // watch hook
       await queue.close().catch(() => {});
       await events.close();

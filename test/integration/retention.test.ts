@@ -30,9 +30,8 @@ describe('retention', () => {
     const clock = manualClock('2022-01-10T00:00:00.000Z');
     store = openStore(db.path, { now: clock.now });
     const old = seedRetentionRows(store, 'old', clock.now());
-    // Watch history and a lifted block from then, too.
+    // A lifted block from then, too (a carrier's tenders are its screenings: they go with them).
     const raw = connectionOf(store);
-    raw.prepare("INSERT INTO watch_tenders (screening_id, carrier_key, tender_id, callback_url, created_at) VALUES ('scr_w_old', 'dot:1', 'T', NULL, ?)").run(clock.now().toISOString());
     raw.prepare("INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at, lifted_by, lifted_at) VALUES ('blk_old', 'dot:1', '1', 'r', 'x', ?1, 'y', ?1)".replaceAll('?1', '@t')).run({ t: clock.now().toISOString() });
     raw.prepare("INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at) VALUES ('blk_active', 'dot:2', '2', 'r', 'x', @t)").run({ t: clock.now().toISOString() });
     for (let i = 0; i < 40; i++) store.appendEvent('filler', { i, pad: 'x'.repeat(2_000) });
@@ -54,7 +53,6 @@ describe('retention', () => {
     expect(store.getReview(old.review)).toBeUndefined();
     expect(getCallback(store, old.delivered)).toBeUndefined();
     expect(getCallback(store, old.dead)).toBeUndefined();
-    expect(count(store, "SELECT COUNT(*) AS n FROM watch_tenders WHERE screening_id = 'scr_w_old'")).toBe(0);
     expect(count(store, "SELECT COUNT(*) AS n FROM local_blocks WHERE id = 'blk_old'")).toBe(0);
     // …but a review still pending keeps its screening, and an active block stays.
     expect(store.getScreening(old.pendingReview)).toBeDefined();
@@ -72,7 +70,7 @@ describe('retention', () => {
     expect(store.getNotFound('sandbox', { dot_number: mid.dot })).toBeUndefined();
     expect(store.getNotFound('sandbox', { dot_number: '7999999' })).toBeDefined();
 
-    expect(report).toMatchObject({ events: 42, screenings: 1, 'delivered callbacks': 2, 'dead callbacks': 1, 'watch tenders': 1, 'lifted blocks': 1 });
+    expect(report).toMatchObject({ events: 42, screenings: 1, 'delivered callbacks': 2, 'dead callbacks': 1, 'lifted blocks': 1 });
     expect(report['expired not-found answers']).toBe(2);
     // Freed pages went back to the file system (a new file is in incremental auto-vacuum).
     expect(raw.pragma('auto_vacuum', { simple: true })).toBe(2);

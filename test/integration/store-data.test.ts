@@ -427,7 +427,7 @@ describe('events', () => {
 
 describe('transactions', () => {
   it('commit every write inside together, the watch store opened on the store included', () => {
-    const watch = openWatchStore(store);
+    const watch = openWatchStore(store, { watchDays: 30 });
     const s = store.transaction(() => {
       const s = store.insertScreening({ query: { dot_number: '1000003' }, tender_id: null, priority: 'tender', refresh: false, callback_url: null });
       store.appendEvent('screening.completed', { id: s.id });
@@ -440,7 +440,7 @@ describe('transactions', () => {
   });
 
   it('roll back every write inside when the function throws, and rethrow its error', () => {
-    const watch = openWatchStore(store);
+    const watch = openWatchStore(store, { watchDays: 30 });
     let id = '';
     expect(() =>
       store.transaction(() => {

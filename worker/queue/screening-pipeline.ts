@@ -40,12 +40,11 @@ export type LookupOutcome =
 export interface WatchHooks {
   /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
   applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
+  /** The carrier a done tender screening puts on the watch list (its screening's carrier_key), if any. */
+  tenderCarrier(s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined }): string | undefined;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
   wantsReview(s: Screening, r: ScreeningResult): boolean;
-  /**
-   * The screening is final: watch membership and change detection, in the caller's transaction
-   * (after the cache hits waiting in the watch backlog). Idempotent. The changes found.
-   */
+  /** The screening is final: watch membership and change detection, in the caller's transaction. Idempotent. The changes found. */
   record(s: Screening): StoredChange[];
   /** After the commit: tell the change's tenders. */
   announceChange(c: StoredChange): Promise<void>;
@@ -240,13 +239,15 @@ export class ScreeningPipeline {
     // final: the screening is written done, in one insert.
     if (r.action === 'hold') {
       const s = store.insertScreening(n);
-      return this.#record(s.id, r, s, { watchLater: true });
+      return this.#record(s.id, r, s);
     }
-    return this.#recordDone(store.insertScreening(n, r), { watchLater: true });
+    // Its carrier named in the insert: the watch list then writes nothing more for a carrier already on it.
+    const carrier_key = this.d.watch?.tenderCarrier({ ...n, ...r, status: 'done' }) ?? null;
+    return this.#recordDone(store.insertScreening({ ...n, carrier_key }, r), {});
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
-  #record(id: string, r: ScreeningResult, current?: Screening, o: { watchLater?: boolean } = {}): Recorded {
+  #record(id: string, r: ScreeningResult, current?: Screening): Recorded {
     const { store, events } = this.d;
     // watch hook: a local block wins over the service's answer; watch re-screens rarely open reviews.
     const watch = this.d.watch;
@@ -280,16 +281,14 @@ export class ScreeningPipeline {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
-    return this.#recordDone(screening, { createdReview, joinedReview, watchLater: o.watchLater });
+    return this.#recordDone(screening, { createdReview, joinedReview });
   }
 
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
-  #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined; watchLater?: boolean }): Recorded {
+  #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined }): Recorded {
     const { store, events } = this.d;
-    // watch hook, before screening.completed. A new screening answered from the cache goes on the
-    // watch list with the next backlog batch (worker/watch/watch-backlog.ts), before anyone
-    // reads the list; the backlog takes the done screenings whose source is "cache".
-    const changes = o.watchLater === true && screening.source === 'cache' ? [] : this.#watchRecord(screening);
+    // watch hook, before screening.completed.
+    const changes = this.#watchRecord(screening);
     // The TMS's callback is owed in the same commit as the result it reports.
     oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];

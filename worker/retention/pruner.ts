@@ -71,11 +71,6 @@ export const PRUNE_TASKS: readonly PruneTask[] = [
             ORDER BY f.id LIMIT @limit)`,
   },
   {
-    name: 'watch tenders',
-    keep: 'recordsMs',
-    sql: `DELETE FROM watch_tenders WHERE screening_id IN (SELECT screening_id FROM watch_tenders WHERE created_at < @cutoff LIMIT @limit)`,
-  },
-  {
     name: 'watch screenings',
     keep: 'recordsMs',
     sql: `DELETE FROM watch_screenings WHERE screening_id IN (SELECT screening_id FROM watch_screenings WHERE created_at < @cutoff LIMIT @limit)`,

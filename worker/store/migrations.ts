@@ -6,6 +6,7 @@ import { SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
 import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
 import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
+import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
 import { StoreError } from './store-error.js';
 
 /** One numbered schema step. Steps are applied in order, each in its own transaction. */
@@ -194,6 +195,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'index of unfinished screenings only', sql: UNFINISHED_INDEX_MIGRATION_SQL },
   { version: 11, name: 'no index by query (never read)', sql: DROP_QUERY_INDEX_MIGRATION_SQL },
   { version: 12, name: 'watch list backlog of cache hits', sql: WATCH_BACKLOG_MIGRATION_SQL },
+  { version: 13, name: 'tenders read from screenings by carrier', sql: TENDER_CARRIER_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -54,12 +54,6 @@ function checkQuery(q: unknown): CarrierQuery {
   throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
 }
 
-type CacheAnswerRow = Omit<ScreeningRow, 'status' | 'source' | 'score' | 'standing_decision' | 'updated_at' | `r_${string}`> & {
-  rid: number;
-  fid: number | null;
-  inline_score: string | null;
-};
-
 interface CacheEntryRow {
   fetched_at: string;
   model_version: string;
@@ -237,9 +231,9 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       VALUES (@id, @tender_id, 'queued', @query_kind, @query_value, @priority, @refresh, @callback_url, @created_at)`),
     insertFinished: db.prepare(`
       INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at,
-        action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, completed_at)
+        action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, completed_at, carrier_key)
       VALUES (@id, @tender_id, 'done', @query_kind, @query_value, @priority, @refresh, @callback_url, @created_at,
-        @action, @hold_reason, @source, @score, @score_fetch_id, @score_fetched_at, @model_version, @error, @created_at)`),
+        @action, @hold_reason, @source, @score, @score_fetch_id, @score_fetched_at, @model_version, @error, @created_at, @carrier_key)`),
     markActive: db.prepare<[string]>("UPDATE screenings SET status = 'active' WHERE id = ? AND status = 'queued'"),
     complete: db.prepare(`
       UPDATE screenings SET status = 'done', action = @action, hold_reason = @hold_reason, source = @source,
@@ -424,23 +418,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
   const scoreOf = scoresOf(db);
 
-  // What the watch list needs of a hit, no more (a screening row read whole is ~10 µs a row).
-  // The limit is written into the SQL, one statement per limit: SQLite re-prepares a statement
-  // whose LIMIT is a bound parameter every time it is bound, which cost more than the read.
-  const cacheAnswers = new Map<number, Database.Statement<[number], CacheAnswerRow>>();
-  const cacheAnswersStatement = (limit: number): Database.Statement<[number], CacheAnswerRow> => {
-    let stmt = cacheAnswers.get(limit);
-    if (!stmt) {
-      stmt = db.prepare<[number], CacheAnswerRow>(
-        `SELECT rowid AS rid, id, tender_id, query_kind, query_value, priority, refresh, callback_url, action, hold_reason,
-           score AS inline_score, score_fetch_id AS fid, score_fetched_at, error, created_at, completed_at, settled_by
-         FROM screenings WHERE rowid > ? AND status = 'done' AND source = 'cache' ORDER BY rowid ASC LIMIT ${limit}`,
-      );
-      cacheAnswers.set(limit, stmt);
-    }
-    return stmt;
-  };
-
   let closed = false; // close() twice is harmless
 
   return {
@@ -496,7 +473,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         created_at: createdAt,
       };
       if (finished === undefined) st.insertScreening.run(row);
-      else st.insertFinished.run({ ...row, ...resultColumns(finished) });
+      else st.insertFinished.run({ ...row, ...resultColumns(finished), carrier_key: s.carrier_key ?? null });
       // What was just written, as a row would read back (no read on the hot path).
       return {
         object: 'screening',
@@ -554,36 +531,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     listUnfinished() {
       return st.listUnfinished.all().map((row) => toScreening(row, scoreOf));
-    },
-
-    cacheAnswersAfter(afterRowid, limit) {
-      if (!Number.isInteger(afterRowid) || afterRowid < 0) throw new StoreArgumentError('afterRowid must be a whole number, 0 or more', 'afterRowid');
-      return cacheAnswersStatement(checkLimit(limit)).all(afterRowid).map((row) => {
-        // Built whole in one literal: spreading the row into toScreening's shape cost more than the read.
-        const screening: Screening = {
-          object: 'screening',
-          id: row.id,
-          tender_id: row.tender_id,
-          status: 'done',
-          query: queryOf(row),
-          priority: row.priority as Screening['priority'],
-          refresh: row.refresh === 1,
-          action: row.action as Screening['action'],
-          hold_reason: row.hold_reason,
-          source: 'cache',
-          score: scoreOf(row.fid, row.inline_score),
-          score_fetched_at: row.score_fetched_at,
-          review: null,
-          settled_by: row.settled_by as Screening['settled_by'],
-          standing_decision: null,
-          error: row.error === null ? null : (JSON.parse(row.error) as Screening['error']),
-          callback_url: row.callback_url,
-          created_at: row.created_at,
-          completed_at: row.completed_at,
-          updated_at: row.completed_at ?? row.created_at,
-        };
-        return { rowid: row.rid, screening };
-      });
     },
 
     countByStatus() {

@@ -34,6 +34,8 @@ export interface NewScreening {
   priority: Priority;
   refresh: boolean;
   callback_url: string | null;
+  /** Written done at once: the carrier this tender puts on the watch list (worker/watch), if any. */
+  carrier_key?: string | null;
 }
 
 export interface ScreeningResult {
@@ -104,12 +106,6 @@ export interface Store {
   listScreenings(opts?: { limit?: number; status?: ScreeningStatus }): Screening[];
   /** queued or active, oldest first (for the reconciler). */
   listUnfinished(): Screening[];
-  /**
-   * Screenings answered from the cache (done, source "cache") with a rowid above `afterRowid`,
-   * oldest first: the watch list's backlog (worker/watch/watch-backlog.ts). Their `review` is
-   * not read (null): the watch list does not need it.
-   */
-  cacheAnswersAfter(afterRowid: number, limit: number): Array<{ rowid: number; screening: Screening }>;
   countByStatus(): Record<ScreeningStatus, number>;
 
   // Reviews: one per held screening.

@@ -39,16 +39,9 @@ export interface TenderUse {
   dot_number: string | null;
   mc_number: string | null;
   screeningId: string;
-  tenderId: string | null;
-  callbackUrl: string | null;
   at: string;
-  watchUntil: string;
-  nextCheckAt: string;
-  /**
-   * False: only the tender row; the carrier's entry is brought up to date by another tender of
-   * the same batch (the watch backlog updates each carrier's entry once or twice per batch).
-   */
-  entry?: boolean;
+  /** When a carrier new on the list (or back on it) is first re-screened. */
+  nextCheckAt: () => string;
 }
 
 export interface Observation {
@@ -71,7 +64,11 @@ export interface DueCarrier {
 }
 
 export interface WatchStore {
-  /** A tender screening used this carrier: on the watch list until `watchUntil` (never shortened). */
+  /**
+   * A tender screening used this carrier: the screening names it (the carrier's tenders and its
+   * window are read from those), and the carrier is on the list, its re-screen counted afresh
+   * when its window had ended.
+   */
   recordTender(t: TenderUse): void;
   /** POST /watchlist: watched until removed. `created` is false when it was already on the list. */
   addManual(e: { carrierKey: string; dot_number: string | null; mc_number: string | null; note: string | null; at: string; nextCheckAt: string }): {
@@ -124,8 +121,11 @@ interface EntryRow {
   note: string | null;
   manual: number;
   added_at: string;
+  /** The latest tender: of the carrier's screenings, or (before migration 13) as stored. */
   last_tender_at: string | null;
-  watch_until: string | null;
+  /** Of last_state, read by SQLite: a hit of a fetch already seen is passed over without parsing it. */
+  last_fetched_at: string | null;
+  last_screening_id: string | null;
   last_checked_at: string | null;
   next_check_at: string;
   last_state: string | null;
@@ -160,7 +160,7 @@ interface BlockRow {
   lifted_at: string | null;
 }
 
-function toEntry(r: EntryRow): WatchEntry {
+function toEntry(r: EntryRow, watchMs: number): WatchEntry {
   return {
     object: 'watch_entry',
     dot_number: r.dot_number,
@@ -169,7 +169,7 @@ function toEntry(r: EntryRow): WatchEntry {
     manual: r.manual === 1,
     added_at: r.added_at,
     last_tender_at: r.last_tender_at,
-    watch_until: r.watch_until,
+    watch_until: r.last_tender_at === null ? null : new Date(Date.parse(r.last_tender_at) + watchMs).toISOString(),
     last_checked_at: r.last_checked_at,
     next_check_at: r.next_check_at,
     last: r.last_state === null ? null : (JSON.parse(r.last_state) as CarrierSnapshot),
@@ -241,7 +241,8 @@ const newId = (prefix: 'chg' | 'blk'): string => `${prefix}_${newScreeningId().s
  * writes join the store's transactions, and the store closes the connection.
  * Failures leave as StoreError, like the Store's.
  */
-export function openWatchStore(store: Store): WatchStore {
+export function openWatchStore(store: Store, o: { watchDays: number }): WatchStore {
+  if (!(typeof o?.watchDays === 'number' && o.watchDays > 0)) throw new StoreArgumentError('watchDays must be a positive number', 'watchDays');
   const db = connectionOf(store);
   const path = store.path;
   try {
@@ -251,43 +252,68 @@ export function openWatchStore(store: Store): WatchStore {
   } catch (e) {
     throw toStoreError(e, path);
   }
-  return Object.freeze(guardMethods(build(db), db, path)) as unknown as WatchStore;
+  return Object.freeze(guardMethods(build(db, o.watchDays * DAY_MS), db, path)) as unknown as WatchStore;
 }
 
-function build(db: Database.Database): WatchStore {
-  const ACTIVE = '(manual = 1 OR watch_until > @now)';
+const DAY_MS = 86_400_000;
+
+/** A carrier's latest tender screening (screenings_by_carrier). */
+const LATEST_TENDER = (key: string) => `(SELECT s.created_at FROM screenings s WHERE s.carrier_key = ${key} ORDER BY s.created_at DESC LIMIT 1)`;
+
+/** An entry with its latest tender read from the screenings (the column holds it from before migration 13). */
+const ENTRY = `
+  SELECT e.carrier_key, e.dot_number, e.mc_number, e.note, e.manual, e.added_at, e.last_checked_at, e.next_check_at, e.last_state,
+    NULLIF(MAX(COALESCE(e.last_tender_at, ''), COALESCE(${LATEST_TENDER('e.carrier_key')}, '')), '') AS last_tender_at,
+    json_extract(e.last_state, '$.fetched_at') AS last_fetched_at, json_extract(e.last_state, '$.screening_id') AS last_screening_id
+  FROM watch_entries e`;
+
+/** Watched at @now (@since = @now - SCREEN_WATCH_DAYS): added by hand, or tendered since. */
+const ACTIVE = `(e.manual = 1 OR e.last_tender_at > @since OR EXISTS (
+  SELECT 1 FROM screenings s WHERE s.carrier_key = e.carrier_key AND s.created_at > @since))`;
+
+function build(db: Database.Database, watchMs: number): WatchStore {
+  const since = (now: string): string => new Date(Date.parse(now) - watchMs).toISOString();
   const st = {
-    entryByKey: db.prepare<[string], EntryRow>('SELECT * FROM watch_entries WHERE carrier_key = ?'),
-    upsertTender: db.prepare(`
-      INSERT INTO watch_entries (carrier_key, dot_number, mc_number, manual, added_at, last_tender_at, watch_until, next_check_at)
-      VALUES (@key, @dot, @mc, 0, @at, @at, @until, @next)
-      ON CONFLICT (carrier_key) DO UPDATE SET
-        dot_number = COALESCE(excluded.dot_number, dot_number),
-        mc_number = COALESCE(excluded.mc_number, mc_number),
-        last_tender_at = MAX(COALESCE(last_tender_at, ''), excluded.last_tender_at),
-        watch_until = MAX(COALESCE(watch_until, ''), excluded.watch_until)`),
-    // Back on the list after its window ended: count the re-screen from now. Its own statement,
-    // run first: an UPDATE that names next_check_at rewrites its index entry even when the value
-    // stays, one page more for every tender.
-    restartWindow: db.prepare(`
-      UPDATE watch_entries SET next_check_at = @next
-      WHERE carrier_key = @key AND manual = 0 AND COALESCE(watch_until, '') <= @at`),
-    insertTender: db.prepare(`
-      INSERT INTO watch_tenders (screening_id, carrier_key, tender_id, callback_url, created_at) VALUES (@id, @key, @tender, @url, @at)
-      ON CONFLICT (screening_id) DO NOTHING`),
+    entryByKey: db.prepare<[string], EntryRow>(`${ENTRY} WHERE e.carrier_key = ?`),
+    // What a tender needs of the carrier's entry: no derived columns, no last_state.
+    entryHead: db.prepare<[string], Pick<EntryRow, 'manual' | 'dot_number' | 'mc_number' | 'last_tender_at'>>(
+      'SELECT manual, dot_number, mc_number, last_tender_at FROM watch_entries WHERE carrier_key = ?',
+    ),
+    // The fast path of observe: is the fetch already on record, and nothing to merge?
+    stateHead: db.prepare<[string], { last_fetched_at: string | null; last_screening_id: string | null }>(
+      "SELECT json_extract(last_state, '$.fetched_at') AS last_fetched_at, json_extract(last_state, '$.screening_id') AS last_screening_id FROM watch_entries WHERE carrier_key = ?",
+    ),
+    hasEntry: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM watch_entries WHERE carrier_key = ?'),
+    latestTenderBut: db.prepare<{ key: string; self: string }, { created_at: string }>(
+      'SELECT created_at FROM screenings WHERE carrier_key = @key AND id != @self ORDER BY created_at DESC LIMIT 1',
+    ),
+    tagTender: db.prepare<{ id: string; key: string }>('UPDATE screenings SET carrier_key = @key WHERE id = @id AND carrier_key IS NOT @key'),
+    insertEntry: db.prepare(`
+      INSERT INTO watch_entries (carrier_key, dot_number, mc_number, manual, added_at, last_tender_at, next_check_at)
+      VALUES (@key, @dot, @mc, 0, @at, @at, @next)
+      ON CONFLICT (carrier_key) DO NOTHING`),
+    setIds: db.prepare(`
+      UPDATE watch_entries SET dot_number = COALESCE(@dot, dot_number), mc_number = COALESCE(@mc, mc_number) WHERE carrier_key = @key`),
+    // Back on the list after its window ended: count the re-screen from now.
+    restartWindow: db.prepare<{ key: string; next: string; at: string }>(
+      'UPDATE watch_entries SET next_check_at = @next, last_tender_at = @at WHERE carrier_key = @key',
+    ),
+    // The column as a floor of the latest tender, moved on at most once a window: while it says
+    // the window is open, a tender reads no more.
+    moveFloor: db.prepare<{ key: string; at: string }>('UPDATE watch_entries SET last_tender_at = @at WHERE carrier_key = @key'),
     upsertManual: db.prepare(`
       INSERT INTO watch_entries (carrier_key, dot_number, mc_number, note, manual, added_at, next_check_at)
       VALUES (@key, @dot, @mc, @note, 1, @at, @next)
       ON CONFLICT (carrier_key) DO UPDATE SET manual = 1, note = COALESCE(excluded.note, note),
         dot_number = COALESCE(excluded.dot_number, dot_number), mc_number = COALESCE(excluded.mc_number, mc_number)`),
     deleteEntry: db.prepare<[string]>('DELETE FROM watch_entries WHERE carrier_key = ?'),
-    listActive: db.prepare<{ now: string; limit: number }, EntryRow>(
-      `SELECT * FROM watch_entries WHERE ${ACTIVE} ORDER BY next_check_at ASC, carrier_key ASC LIMIT @limit`,
+    listActive: db.prepare<{ since: string; limit: number }, EntryRow>(
+      `WITH e AS (${ENTRY}) SELECT * FROM e WHERE e.manual = 1 OR e.last_tender_at > @since ORDER BY e.next_check_at ASC, e.carrier_key ASC LIMIT @limit`,
     ),
-    pruneExpired: db.prepare<{ now: string }>(`DELETE FROM watch_entries WHERE NOT ${ACTIVE}`),
-    due: db.prepare<{ now: string; limit: number }, DueCarrier & { carrierKey: string }>(`
+    pruneExpired: db.prepare<{ since: string }>(`DELETE FROM watch_entries AS e WHERE NOT ${ACTIVE}`),
+    due: db.prepare<{ now: string; since: string; limit: number }, DueCarrier & { carrierKey: string }>(`
       SELECT e.carrier_key AS carrierKey, e.dot_number, e.mc_number FROM watch_entries e
-      WHERE e.next_check_at <= @now AND (e.manual = 1 OR e.watch_until > @now)
+      WHERE e.next_check_at <= @now AND ${ACTIVE}
         AND NOT EXISTS (SELECT 1 FROM local_blocks b WHERE b.lifted_at IS NULL AND (
           b.carrier_key = e.carrier_key OR b.dot_number = e.dot_number OR b.mc_number = e.mc_number))
       ORDER BY e.next_check_at ASC LIMIT @limit`),
@@ -301,17 +327,16 @@ function build(db: Database.Database): WatchStore {
         dot_number = COALESCE(@dot, dot_number), mc_number = COALESCE(@mc, mc_number)
       WHERE carrier_key = @key`),
     renameEntry: db.prepare<[string, string]>('UPDATE watch_entries SET carrier_key = ? WHERE carrier_key = ?'),
-    renameTenders: db.prepare<[string, string]>('UPDATE watch_tenders SET carrier_key = ? WHERE carrier_key = ?'),
+    renameTenders: db.prepare<[string, string]>('UPDATE screenings SET carrier_key = ? WHERE carrier_key = ?'),
     mergeInto: db.prepare(`
       UPDATE watch_entries SET manual = MAX(manual, @manual), note = COALESCE(note, @note),
         added_at = MIN(added_at, @added_at),
         last_tender_at = NULLIF(MAX(COALESCE(last_tender_at, ''), COALESCE(@last_tender_at, '')), ''),
-        watch_until = NULLIF(MAX(COALESCE(watch_until, ''), COALESCE(@watch_until, '')), ''),
         next_check_at = MIN(next_check_at, @next_check_at)
       WHERE carrier_key = @key`),
     tendersOf: db.prepare<{ k1: string; k2: string; since: string; self: string }, { tender_id: string; screening_id: string; created_at: string; callback_url: string | null }>(`
-      SELECT tender_id, screening_id, created_at, callback_url FROM watch_tenders
-      WHERE carrier_key IN (@k1, @k2) AND created_at >= @since AND screening_id != @self
+      SELECT tender_id, id AS screening_id, created_at, callback_url FROM screenings
+      WHERE carrier_key IN (@k1, @k2) AND created_at >= @since AND id != @self AND tender_id IS NOT NULL
       ORDER BY created_at ASC, rowid ASC`),
     insertChange: db.prepare(`
       INSERT INTO carrier_changes (id, carrier_key, dot_number, mc_number, legal_name, screening_id, reasons, before_state, after_state,
@@ -373,7 +398,6 @@ function build(db: Database.Database): WatchStore {
         note: byMc.note,
         added_at: byMc.added_at,
         last_tender_at: byMc.last_tender_at,
-        watch_until: byMc.watch_until,
         next_check_at: byMc.next_check_at,
       });
       if (byMc.last_state && (!byDot.last_state || (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at))
@@ -384,24 +408,44 @@ function build(db: Database.Database): WatchStore {
     return st.entryByKey.get(first);
   };
 
-  const isActive = (r: EntryRow, now: string): boolean => r.manual === 1 || (r.watch_until !== null && r.watch_until > now);
+  const isActive = (r: EntryRow, now: string): boolean => r.manual === 1 || (r.last_tender_at !== null && r.last_tender_at > since(now));
+  const entryOf = (r: EntryRow): WatchEntry => toEntry(r, watchMs);
 
+  // Reads first, and a write only when something changes: for a carrier already on the list
+  // (almost every tender) the tender's one write is its screening's carrier_key.
   const recordTenderTx = db.transaction((t: TenderUse) => {
-    if (t.entry !== false) {
-      st.restartWindow.run({ key: t.carrierKey, at: t.at, next: t.nextCheckAt });
-      st.upsertTender.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number, at: t.at, until: t.watchUntil, next: t.nextCheckAt });
+    st.tagTender.run({ id: t.screeningId, key: t.carrierKey });
+    const row = st.entryHead.get(t.carrierKey);
+    if (!row) {
+      st.insertEntry.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number, at: t.at, next: t.nextCheckAt() });
+      return;
     }
-    if (t.tenderId !== null) st.insertTender.run({ id: t.screeningId, key: t.carrierKey, tender: t.tenderId, url: t.callbackUrl, at: t.at });
+    const windowStart = since(t.at);
+    if (row.manual === 0 && (row.last_tender_at === null || row.last_tender_at <= windowStart)) {
+      const before = st.latestTenderBut.get({ key: t.carrierKey, self: t.screeningId })?.created_at ?? null;
+      if (before === null || before <= windowStart) st.restartWindow.run({ key: t.carrierKey, next: t.nextCheckAt(), at: t.at });
+      else st.moveFloor.run({ key: t.carrierKey, at: before });
+    }
+    if ((t.dot_number !== null && t.dot_number !== row.dot_number) || (t.mc_number !== null && t.mc_number !== row.mc_number))
+      st.setIds.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number });
   });
 
   const observeTx = db.transaction((o: Observation): StoredChange | undefined => {
+    // A cache hit: the fetch is on record already and no MC-keyed entry waits to be merged.
+    const head = st.stateHead.get(o.keys[0]!);
+    if (
+      head?.last_fetched_at != null &&
+      (head.last_screening_id === o.snapshot.screening_id || o.snapshot.fetched_at <= head.last_fetched_at) &&
+      (o.keys[1] === undefined || !st.hasEntry.get(o.keys[1]))
+    )
+      return undefined;
     const entry = settleKeys(o.keys);
     if (!entry || !isActive(entry, o.at)) return undefined;
-    const before = entry.last_state === null ? undefined : (JSON.parse(entry.last_state) as CarrierSnapshot);
     const after = o.snapshot;
     // The same screening twice, an older score, or the same fetch again (a cache hit: nothing
     // new was checked, and the row is not rewritten per hit).
-    if (before && (before.screening_id === after.screening_id || after.fetched_at <= before.fetched_at)) return undefined;
+    if (entry.last_state !== null && (entry.last_screening_id === after.screening_id || after.fetched_at <= (entry.last_fetched_at ?? ''))) return undefined;
+    const before = entry.last_state === null ? undefined : (JSON.parse(entry.last_state) as CarrierSnapshot);
     st.setState.run({ key: entry.carrier_key, state: JSON.stringify(after), at: o.at, dot: o.dot_number, mc: o.mc_number });
     if (!before) return undefined;
     const reasons = o.detect(before, after);
@@ -427,7 +471,7 @@ function build(db: Database.Database): WatchStore {
   });
 
   const claimTx = db.transaction((now: string, limit: number, next: (k: string) => string): DueCarrier[] => {
-    const due = st.due.all({ now, limit });
+    const due = st.due.all({ now, since: since(now), limit });
     for (const d of due) st.setNext.run(next(d.carrierKey), d.carrierKey);
     return due;
   });
@@ -470,7 +514,7 @@ function build(db: Database.Database): WatchStore {
         // A window that ended: start afresh (new note, next re-screen counted from now).
         if (row && created) st.deleteEntry.run(e.carrierKey);
         st.upsertManual.run({ key: e.carrierKey, dot: e.dot_number, mc: e.mc_number, note: e.note, at: e.at, next: e.nextCheckAt });
-        return { entry: toEntry(st.entryByKey.get(e.carrierKey)!), created };
+        return { entry: entryOf(st.entryByKey.get(e.carrierKey)!), created };
       }).immediate();
     },
 
@@ -490,11 +534,11 @@ function build(db: Database.Database): WatchStore {
     getEntry(keys, now) {
       checkKeys(keys);
       const row = findEntry(keys);
-      return row && isActive(row, now) ? toEntry(row) : undefined;
+      return row && isActive(row, now) ? entryOf(row) : undefined;
     },
 
-    listActive: (now, limit = 500) => st.listActive.all({ now, limit: checkLimit(limit) }).map(toEntry),
-    pruneExpired: (now) => st.pruneExpired.run({ now }).changes,
+    listActive: (now, limit = 500) => st.listActive.all({ since: since(now), limit: checkLimit(limit) }).map(entryOf),
+    pruneExpired: (now) => st.pruneExpired.run({ since: since(now) }).changes,
     claimDue: (now, limit, next) => claimTx.immediate(now, checkLimit(limit), next),
     releaseDue: (key, at) => void st.setNext.run(at, key),
 

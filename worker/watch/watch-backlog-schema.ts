@@ -1,4 +1,4 @@
-/** Migration 12: how far the watch list has recorded cache hits (worker/watch/watch-backlog.ts). */
+/** Migration 12: how far the watch list had recorded cache hits (a backlog that migration 13 replaced). */
 export const WATCH_BACKLOG_MIGRATION_SQL = `
   CREATE TABLE watch_backlog (
     id          INTEGER PRIMARY KEY CHECK (id = 1),

@@ -12,7 +12,6 @@ import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, type Car
 import { oweChangeCallbacks } from './change-callbacks.js';
 import { detectChanges, snapshotOf } from './change-detector.js';
 import { LocalBlocks } from './local-blocks.js';
-import { WatchBacklog } from './watch-backlog.js';
 import { DAY_MS, maxPerTick, nextCheckAt } from './rescreen-schedule.js';
 import { DEFAULT_TICK_MS, WatchScheduler } from './watch-scheduler.js';
 
@@ -64,15 +63,13 @@ function idsOfScore(score: Screening['score']): CarrierIds | undefined {
 export class WatchService implements WatchHooks {
   readonly blocks: LocalBlocks;
   readonly #db: WatchStore;
-  readonly #backlog: WatchBacklog;
   readonly #scheduler: WatchScheduler;
   readonly #tickMs: number;
   readonly #log: Logger;
 
   constructor(private readonly d: WatchServiceDeps) {
-    this.#db = openWatchStore(d.store); // its writes join the pipeline's transactions
+    this.#db = openWatchStore(d.store, { watchDays: d.watchDays }); // its writes join the pipeline's transactions
     this.blocks = new LocalBlocks(d.store, this.#db, d.env, d.now);
-    this.#backlog = new WatchBacklog(d.store);
     this.#log = d.logger.child({ module: 'watch' });
     this.#tickMs = d.tickMs ?? DEFAULT_TICK_MS;
     this.#scheduler = new WatchScheduler(d.connection, d.prefix, this.#tickMs, () => this.tick(), d.logger);
@@ -112,120 +109,42 @@ export class WatchService implements WatchHooks {
   }
 
   /**
-   * A screening is final: the cache hits committed before it first (the backlog), then its tender
-   * membership and change detection, written to the store (carrier.changed events too) inside the
-   * caller's transaction. Safe to call twice. The changes found go to announceChange() once the
-   * transaction has committed.
+   * A screening is final: its tender membership and change detection, written to the store
+   * (carrier.changed events too) inside the caller's transaction. Safe to call twice. The change
+   * found goes to announceChange() once the transaction has committed.
    */
   record(s: Screening): StoredChange[] {
-    const changes = this.#catchUpInTransaction();
-    const own = this.#recordOne(s);
-    return own ? [...changes, own] : changes;
+    const change = this.#recordOne(s);
+    return change ? [change] : [];
   }
 
-  /**
-   * Record the cache hits waiting in the backlog (worker/watch/watch-backlog.ts), a batch per
-   * transaction, yielding between batches; then say what changed. The screener runs it often.
-   */
-  async catchUp(): Promise<number> {
-    let total = 0;
-    while (this.#backlog.pending()) {
-      const { count, results } = this.#backlog.take((batch) => this.#recordBatch(batch));
-      total += count;
-      await this.#announceAll(results.filter((c): c is StoredChange => c !== undefined));
-      if (count === 0) break;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    return total;
-  }
-
-  /** Everything waiting, inside the caller's transaction (a synchronous read or write of the list). */
-  #catchUpInTransaction(): StoredChange[] {
-    const changes: StoredChange[] = [];
-    if (!this.#backlog.pending()) return changes;
-    for (;;) {
-      const { count, results } = this.#backlog.take((batch) => this.#recordBatch(batch));
-      for (const c of results) if (c) changes.push(c);
-      if (count === 0) return changes;
-    }
-  }
-
-  /** Catch up before the watch list is read or changed; what changed is said after. */
-  #current(): void {
-    const changes = this.d.store.transaction(() => this.#catchUpInTransaction());
-    if (changes.length > 0) void this.#announceAll(changes).catch((e: unknown) => this.#log.warn({ err: String(e) }, 'change announcement failed'));
-  }
-
-  async #announceAll(changes: StoredChange[]): Promise<void> {
-    if (changes.length === 0) return;
-    await this.d.events.announce();
-    for (const c of changes) await this.announceChange(c);
-  }
-
-  /**
-   * A batch of cache hits, oldest first, as #recordOne would record them one by one. Hits of one
-   * carrier differ in their tender rows only: its entry is written for its first tender of the
-   * batch (which may restart an ended window) and its last (the latest tender wins), and one
-   * score is observed once (a later hit of the same fetch is no news).
-   */
-  #recordBatch(batch: Screening[]): Array<StoredChange | undefined> {
-    const keys = batch.map((s) => this.#tenderIds(s));
-    const first = new Map<string, number>();
-    const last = new Map<string, number>();
-    keys.forEach((k, i) => {
-      if (!k) return;
-      if (!first.has(k.key)) first.set(k.key, i);
-      last.set(k.key, i);
-    });
-    const observed = new Set<string>();
-    return batch.map((s, i) => {
-      const k = keys[i];
-      const scored = idsOfScore(s.score);
-      const observation = scored ? `${keyOf(scored)}|${s.score_fetched_at}` : undefined;
-      const firstObservation = observation !== undefined && !observed.has(observation);
-      if (observation !== undefined) observed.add(observation);
-      const o = { tender: k, entry: k !== undefined && (first.get(k.key) === i || last.get(k.key) === i), observe: firstObservation };
-      // Each in its own savepoint: one hit that cannot be recorded is logged and passed over,
-      // and never holds the backlog up (the cursor moves past the batch).
-      try {
-        return this.d.store.transaction(() => this.#recordOne(s, o));
-      } catch (e) {
-        this.#log.warn({ err: String(e), screening: s.id }, 'watch list update failed');
-        return undefined;
-      }
-    });
+  tenderCarrier(s: Parameters<WatchHooks['tenderCarrier']>[0]): string | undefined {
+    return this.#tenderIds(s)?.key;
   }
 
   /** The carrier a tender screening puts on the list; undefined when it puts none there. */
-  #tenderIds(s: Screening): { ids: CarrierIds; key: string } | undefined {
+  #tenderIds(s: Parameters<WatchHooks['tenderCarrier']>[0]): { ids: CarrierIds; key: string } | undefined {
     if (s.status !== 'done' || s.priority !== 'tender' || s.error?.code === 'carrier_not_found') return undefined;
-    if (this.#db.isWatchScreening(s.id)) return undefined;
+    if (s.id !== undefined && this.#db.isWatchScreening(s.id)) return undefined;
     const ids = idsOfScore(s.score) ?? this.blocks.resolve(idsOfQuery(s.query));
     return { ids, key: keyOf(ids) };
   }
 
-  #recordOne(
-    s: Screening,
-    o: { tender?: { ids: CarrierIds; key: string } | undefined; entry?: boolean; observe?: boolean } = { tender: this.#tenderIds(s) },
-  ): StoredChange | undefined {
+  #recordOne(s: Screening): StoredChange | undefined {
     if (s.status !== 'done') return undefined;
     const now = this.d.now();
     const scoreIds = idsOfScore(s.score);
-    if (o.tender) {
-      const { ids, key } = o.tender;
+    const tender = this.#tenderIds(s);
+    if (tender) {
+      const { ids, key } = tender;
       this.#db.recordTender({
         carrierKey: key,
         ...ids,
         screeningId: s.id,
-        tenderId: s.tender_id,
-        callbackUrl: s.callback_url,
         at: s.created_at,
-        watchUntil: new Date(Date.parse(s.created_at) + this.d.watchDays * DAY_MS).toISOString(),
-        nextCheckAt: nextCheckAt(key, now),
-        entry: o.entry ?? true,
+        nextCheckAt: () => nextCheckAt(key, now),
       });
     }
-    if (o.observe === false) return undefined;
     const snapshot = snapshotOf(s);
     if (!snapshot || !scoreIds) return undefined;
     const change = this.#db.observe({
@@ -260,7 +179,6 @@ export class WatchService implements WatchHooks {
    * gate is at the reserve or closed (the gate would refuse them anyway).
    */
   async tick(): Promise<TickResult> {
-    this.#current();
     const now = this.d.now();
     const nowIso = now.toISOString();
     this.#db.pruneExpired(nowIso);
@@ -290,7 +208,6 @@ export class WatchService implements WatchHooks {
   // ---- the watch list (intake) ----
 
   add(query: CarrierQuery, note: string | null): { entry: WatchEntry; created: boolean } {
-    this.#current();
     const ids = this.blocks.resolve(idsOfQuery(query));
     const key = keyOf(ids);
     const now = this.d.now();
@@ -299,17 +216,14 @@ export class WatchService implements WatchHooks {
 
   /** Off the list; false when it was not on it. A later tender puts it back. */
   remove(query: CarrierQuery): boolean {
-    this.#current();
     return this.#db.removeEntry(keysOf(this.blocks.resolve(idsOfQuery(query))), this.d.now().toISOString());
   }
 
   get(query: CarrierQuery): WatchEntry | undefined {
-    this.#current();
     return this.#db.getEntry(keysOf(this.blocks.resolve(idsOfQuery(query))), this.d.now().toISOString());
   }
 
   list(limit?: number): WatchEntry[] {
-    this.#current();
     return this.#db.listActive(this.d.now().toISOString(), limit);
   }
 
