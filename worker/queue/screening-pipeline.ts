@@ -248,7 +248,7 @@ export class ScreeningPipeline {
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
   #record(id: string, r: ScreeningResult, current?: Screening): Recorded {
-    const { store, events } = this.d;
+    const { store } = this.d;
     // watch hook: a local block wins over the service's answer; watch re-screens rarely open reviews.
     const watch = this.d.watch;
     const before = watch ? (current ?? store.getScreening(id)) : undefined;

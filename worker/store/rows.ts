@@ -47,7 +47,7 @@ export interface ScreeningRow {
   r_previous_decision: string | null;
 }
 
-export function queryOf(row: Pick<ScreeningRow, 'query_kind' | 'query_value'>): CarrierQuery {
+function queryOf(row: Pick<ScreeningRow, 'query_kind' | 'query_value'>): CarrierQuery {
   return row.query_kind === 'mc_number' ? { mc_number: row.query_value } : { dot_number: row.query_value };
 }
 

@@ -8,7 +8,7 @@ import type { HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
-import { queryOf, SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
+import { SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
 import { scoresOf } from './score-refs.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
 import { noteStoreFailure } from './write-failures.js';
