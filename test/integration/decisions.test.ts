@@ -62,6 +62,9 @@ describe('one review per carrier; a decision that stands', () => {
     const t1 = await screen('T-1');
     const t2 = await screen('T-2');
     expect([t1.action, t2.action]).toEqual(['hold', 'hold']);
+    // The held cache hit, answered as it was committed (written held at once, its item joined).
+    expect(t2.source).toBe('cache');
+    expect((await call('GET', `/screenings/${t2.id}`)).json).toEqual(t2);
     const reviews = await pending();
     expect(reviews).toHaveLength(1);
     expect(reviews[0]!.tenders.map((t) => t.tender_id)).toEqual(['T-1', 'T-2']);
