@@ -91,7 +91,10 @@ export class LookupCoalescer<T extends Timestamped> {
           clearInterval(renew);
           const ttl = outcome === undefined ? 0 : Math.floor(Math.min(this.opts.outcomeTtlMs, shareForMs(outcome)));
           const share = ttl >= 1 ? JSON.stringify(outcome) : '';
-          await this.#redis.eval(SETTLE, 2, lockKey, outKey, token, share, Math.max(1, ttl));
+          // Not waited for: a later claim from this process goes behind it on the same
+          // connection, another process waits for the lock to go, and a settle that fails
+          // leaves the lock to expire.
+          this.#redis.eval(SETTLE, 2, lockKey, outKey, token, share, Math.max(1, ttl)).catch(() => {});
         }
       }
       while ((await this.#redis.exists(lockKey)) === 1) await sleep(this.opts.pollMs);

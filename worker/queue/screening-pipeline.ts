@@ -170,6 +170,8 @@ export class ScreeningPipeline {
 
     const notBefore = s.refresh ? Date.parse(s.created_at) : this.d.now().getTime() - this.d.cacheTtlMs;
     let used = 0;
+    // What the answer's headers say is recorded while the screening finishes; the job ends after both.
+    const bookkeeping: Array<Promise<unknown>> = [];
     const outcome = await this.d.coalescer.run(
       `${this.d.env}:${queryKey(s.query)}`,
       notBefore,
@@ -180,7 +182,7 @@ export class ScreeningPipeline {
           const message = admission.reason === 'quota_reserved' ? 'monthly quota is down to the reserve kept for tender-time requests' : 'monthly quota exhausted until it resets or is raised';
           return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message, request_id: null } };
         }
-        const o = await this.#lookup(s.query, budget);
+        const o = await this.#lookup(s.query, budget, bookkeeping);
         used = o.attempts;
         return o;
       },
@@ -199,7 +201,11 @@ export class ScreeningPipeline {
         if (wait <= LONGEST_RATE_LIMIT_WAIT_MS) return { rateLimited: wait };
       }
     }
-    return { done: await this.finish(id, this.#resultOf(s.query, outcome)) };
+    try {
+      return { done: await this.finish(id, this.#resultOf(s.query, outcome)) };
+    } finally {
+      await Promise.all(bookkeeping);
+    }
   }
 
   /** The job can run no more (e.g. failed for good): end the screening on what we have. */
@@ -327,13 +333,14 @@ export class ScreeningPipeline {
   }
 
   /** One /v1 lookup of at most `maxAttempts` requests, turned into an outcome other screenings may share. */
-  async #lookup(query: CarrierQuery, maxAttempts: number): Promise<LookupOutcome & { attempts: number }> {
+  async #lookup(query: CarrierQuery, maxAttempts: number, bookkeeping: Array<Promise<unknown>>): Promise<LookupOutcome & { attempts: number }> {
     let attempts = maxAttempts;
-    const o = await this.#lookupOnce(query, maxAttempts, (n) => (attempts = n));
+    const o = await this.#lookupOnce(query, maxAttempts, (n) => (attempts = n), bookkeeping);
     return { ...o, attempts };
   }
 
-  async #lookupOnce(query: CarrierQuery, maxAttempts: number, made: (n: number) => void): Promise<LookupOutcome> {
+  /** `bookkeeping`: gets the recording of a score answer's headers, for the caller to wait for after finishing. */
+  async #lookupOnce(query: CarrierQuery, maxAttempts: number, made: (n: number) => void, bookkeeping: Array<Promise<unknown>>): Promise<LookupOutcome> {
     const { client, store, env, gate, now } = this.d;
     const at = (): number => now().getTime();
     this.d.logger.debug({ query }, '/v1 lookup');
@@ -353,7 +360,9 @@ export class ScreeningPipeline {
         if (env === 'live') store.recordLookup(env, fetched);
         return id;
       });
-      await Promise.all([this.#observe(res.limits), this.d.service.reachable()]);
+      const recorded = Promise.all([this.#observe(res.limits), this.d.service.reachable()]);
+      recorded.catch(() => {}); // handled: the caller waits for it (and fails on it) after finishing
+      bookkeeping.push(recorded);
       return { kind: 'score', at: at(), score: res.body, fetched_at: fetched.toISOString(), fetch_id: fetchId };
     } catch (e) {
       if (!(e instanceof SvcError)) throw e;
