@@ -53,6 +53,30 @@ describe("a carrier's tenders on the watch list", () => {
     expect(screener.watch.list().filter((e) => e.dot_number === '1000001')).toHaveLength(1);
   });
 
+  it('taking a carrier off the list takes its window: added back by hand, it shows no tender; a new tender shows only itself', async () => {
+    ctx = await withScreener();
+    const { screener } = ctx;
+    const first = await screener.screen({ dot_number: '1000001', tender_id: 'R-1' });
+    expect(screener.watch.get({ dot_number: '1000001' })!.last_tender_at).toBe(first.created_at);
+    expect(screener.watch.remove({ dot_number: '1000001' })).toBe(true);
+    expect(screener.watch.get({ dot_number: '1000001' })).toBeUndefined();
+    const { entry } = screener.watch.add({ dot_number: '1000001' }, 'by hand');
+    expect([entry.manual, entry.last_tender_at, entry.watch_until]).toEqual([true, null, null]);
+    expect(screener.watch.remove({ dot_number: '1000001' })).toBe(true);
+    const again = await screener.submit({ query: { dot_number: '1000001' }, tender_id: 'R-2', callback_url: null, priority: 'tender', refresh: false });
+    expect(again.source).toBe('cache');
+    expect(screener.watch.get({ dot_number: '1000001' })).toMatchObject({ manual: false, added_at: again.created_at, last_tender_at: again.created_at });
+  });
+
+  it('SCREEN_WATCH_DAYS=0: tenders put nobody on the list, a carrier added by hand is on it', async () => {
+    ctx = await withScreener({ env: { SCREEN_WATCH_DAYS: '0' } });
+    const { screener } = ctx;
+    expect((await screener.screen({ dot_number: '1000001', tender_id: 'Z-1' })).action).toBe('tender');
+    expect(screener.watch.get({ dot_number: '1000001' })).toBeUndefined();
+    expect(screener.watch.add({ dot_number: '1000004' }, null).entry.manual).toBe(true);
+    expect(screener.watch.list().map((e) => e.dot_number)).toEqual(['1000004']);
+  });
+
   it('a background screening or a not-found carrier puts nobody on the list', async () => {
     ctx = await withScreener();
     const { screener } = ctx;
@@ -86,6 +110,9 @@ describe('migration 13 (tenders read from screenings)', () => {
     raw.prepare(`INSERT INTO watch_entries (carrier_key, dot_number, manual, added_at, last_tender_at, watch_until, next_check_at)
       VALUES ('dot:1000001', '1000001', 0, ?1, ?1, ?2, ?2)`.replaceAll('?1', '@a').replaceAll('?2', '@b')).run({ a: at(1), b: at(59) });
     raw.prepare('UPDATE watch_backlog SET after_rowid = ? WHERE id = 1').run(recorded);
+    // Recorded after it (a lookup, not a cache hit), then taken off the list: its entry is gone.
+    insert.run({ id: 'scr_removed', tender: 'T-9', dot: '1000005', source: 'service', fetch: null, at: at(1) });
+    raw.prepare("INSERT INTO watch_tenders (screening_id, carrier_key, tender_id, callback_url, created_at) VALUES ('scr_removed', 'dot:1000005', 'T-9', NULL, ?)").run(at(1));
     // Two cache hits committed after it and never recorded (the process was killed).
     insert.run({ id: 'scr_hit_1', tender: 'T-2', dot: '1000004', source: 'cache', fetch, at: at(2) });
     insert.run({ id: 'scr_hit_2', tender: 'T-3', dot: '0001000004', source: 'cache', fetch, at: at(3) });
@@ -98,6 +125,7 @@ describe('migration 13 (tenders read from screenings)', () => {
       const keys = conn.prepare('SELECT id, carrier_key FROM screenings ORDER BY rowid').all();
       expect(keys).toEqual([
         { id: 'scr_recorded', carrier_key: 'dot:1000001' },
+        { id: 'scr_removed', carrier_key: 'dot:1000005' },
         { id: 'scr_hit_1', carrier_key: 'dot:1000004' },
         { id: 'scr_hit_2', carrier_key: 'dot:1000004' },
       ]);

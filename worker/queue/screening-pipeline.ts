@@ -201,11 +201,15 @@ export class ScreeningPipeline {
         if (wait <= LONGEST_RATE_LIMIT_WAIT_MS) return { rateLimited: wait };
       }
     }
+    let done: Screening;
     try {
-      return { done: await this.finish(id, this.#resultOf(s.query, outcome)) };
-    } finally {
-      await Promise.all(bookkeeping);
+      done = await this.finish(id, this.#resultOf(s.query, outcome));
+    } catch (e) {
+      await Promise.allSettled(bookkeeping); // the job fails on the finish, not on the bookkeeping
+      throw e;
     }
+    await Promise.all(bookkeeping);
+    return { done };
   }
 
   /** The job can run no more (e.g. failed for good): end the screening on what we have. */

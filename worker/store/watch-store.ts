@@ -242,7 +242,8 @@ const newId = (prefix: 'chg' | 'blk'): string => `${prefix}_${newScreeningId().s
  * Failures leave as StoreError, like the Store's.
  */
 export function openWatchStore(store: Store, o: { watchDays: number }): WatchStore {
-  if (!(typeof o?.watchDays === 'number' && o.watchDays > 0)) throw new StoreArgumentError('watchDays must be a positive number', 'watchDays');
+  // 0: tenders put nobody on the list (hand-added entries still are).
+  if (!(typeof o?.watchDays === 'number' && o.watchDays >= 0)) throw new StoreArgumentError('watchDays must be 0 or more', 'watchDays');
   const db = connectionOf(store);
   const path = store.path;
   try {
@@ -257,35 +258,37 @@ export function openWatchStore(store: Store, o: { watchDays: number }): WatchSto
 
 const DAY_MS = 86_400_000;
 
-/** A carrier's latest tender screening (screenings_by_carrier). */
-const LATEST_TENDER = (key: string) => `(SELECT s.created_at FROM screenings s WHERE s.carrier_key = ${key} ORDER BY s.created_at DESC LIMIT 1)`;
-
-/** An entry with its latest tender read from the screenings (the column holds it from before migration 13). */
+/**
+ * An entry with its latest tender read from the screenings (screenings_by_carrier). Only tenders
+ * since the entry was added count: an entry taken off the list takes its window with it. The
+ * column holds the latest tender from before migration 13, and serves recordTender as a floor.
+ */
 const ENTRY = `
   SELECT e.carrier_key, e.dot_number, e.mc_number, e.note, e.manual, e.added_at, e.last_checked_at, e.next_check_at, e.last_state,
-    NULLIF(MAX(COALESCE(e.last_tender_at, ''), COALESCE(${LATEST_TENDER('e.carrier_key')}, '')), '') AS last_tender_at,
+    NULLIF(MAX(COALESCE(e.last_tender_at, ''), COALESCE((SELECT s.created_at FROM screenings s
+      WHERE s.carrier_key = e.carrier_key AND s.created_at >= e.added_at ORDER BY s.created_at DESC LIMIT 1), '')), '') AS last_tender_at,
     json_extract(e.last_state, '$.fetched_at') AS last_fetched_at, json_extract(e.last_state, '$.screening_id') AS last_screening_id
   FROM watch_entries e`;
 
 /** Watched at @now (@since = @now - SCREEN_WATCH_DAYS): added by hand, or tendered since. */
 const ACTIVE = `(e.manual = 1 OR e.last_tender_at > @since OR EXISTS (
-  SELECT 1 FROM screenings s WHERE s.carrier_key = e.carrier_key AND s.created_at > @since))`;
+  SELECT 1 FROM screenings s WHERE s.carrier_key = e.carrier_key AND s.created_at > @since AND s.created_at >= e.added_at))`;
 
 function build(db: Database.Database, watchMs: number): WatchStore {
   const since = (now: string): string => new Date(Date.parse(now) - watchMs).toISOString();
   const st = {
     entryByKey: db.prepare<[string], EntryRow>(`${ENTRY} WHERE e.carrier_key = ?`),
     // What a tender needs of the carrier's entry: no derived columns, no last_state.
-    entryHead: db.prepare<[string], Pick<EntryRow, 'manual' | 'dot_number' | 'mc_number' | 'last_tender_at'>>(
-      'SELECT manual, dot_number, mc_number, last_tender_at FROM watch_entries WHERE carrier_key = ?',
+    entryHead: db.prepare<[string], Pick<EntryRow, 'manual' | 'dot_number' | 'mc_number' | 'last_tender_at' | 'added_at'>>(
+      'SELECT manual, dot_number, mc_number, last_tender_at, added_at FROM watch_entries WHERE carrier_key = ?',
     ),
     // The fast path of observe: is the fetch already on record, and nothing to merge?
     stateHead: db.prepare<[string], { last_fetched_at: string | null; last_screening_id: string | null }>(
       "SELECT json_extract(last_state, '$.fetched_at') AS last_fetched_at, json_extract(last_state, '$.screening_id') AS last_screening_id FROM watch_entries WHERE carrier_key = ?",
     ),
     hasEntry: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM watch_entries WHERE carrier_key = ?'),
-    latestTenderBut: db.prepare<{ key: string; self: string }, { created_at: string }>(
-      'SELECT created_at FROM screenings WHERE carrier_key = @key AND id != @self ORDER BY created_at DESC LIMIT 1',
+    latestTenderBut: db.prepare<{ key: string; self: string; added: string }, { created_at: string }>(
+      'SELECT created_at FROM screenings WHERE carrier_key = @key AND created_at >= @added AND id != @self ORDER BY created_at DESC LIMIT 1',
     ),
     tagTender: db.prepare<{ id: string; key: string }>('UPDATE screenings SET carrier_key = @key WHERE id = @id AND carrier_key IS NOT @key'),
     insertEntry: db.prepare(`
@@ -422,7 +425,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     }
     const windowStart = since(t.at);
     if (row.manual === 0 && (row.last_tender_at === null || row.last_tender_at <= windowStart)) {
-      const before = st.latestTenderBut.get({ key: t.carrierKey, self: t.screeningId })?.created_at ?? null;
+      const before = st.latestTenderBut.get({ key: t.carrierKey, self: t.screeningId, added: row.added_at })?.created_at ?? null;
       if (before === null || before <= windowStart) st.restartWindow.run({ key: t.carrierKey, next: t.nextCheckAt(), at: t.at });
       else st.moveFloor.run({ key: t.carrierKey, at: before });
     }
