@@ -44,8 +44,8 @@ export interface WatchHooks {
   tenderCarrier(s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined }): string | undefined;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
   wantsReview(s: Screening, r: ScreeningResult): boolean;
-  /** The screening is final: watch membership and change detection, in the caller's transaction. Idempotent. The changes found. */
-  record(s: Screening): StoredChange[];
+  /** The screening is final: watch membership and change detection, in the caller's transaction. Idempotent. */
+  record(s: Screening): StoredChange | undefined;
   /** After the commit: tell the change's tenders. */
   announceChange(c: StoredChange): Promise<void>;
 }
@@ -53,7 +53,7 @@ export interface WatchHooks {
 /** What finishing a screening wrote, for what is said about it after the commit. */
 type Recorded =
   | { screening: Screening; changed: false }
-  | { screening: Screening; changed: true; changes: StoredChange[]; appended: IntakeEvent[] };
+  | { screening: Screening; changed: true; change: StoredChange | undefined; appended: IntakeEvent[] };
 
 export interface PipelineDeps {
   env: Env;
@@ -138,10 +138,10 @@ export class ScreeningPipeline {
     if (s.status === 'done') {
       // A re-run after a crash: the record (and the callback owed, in the same commit) is
       // final; only make sure the watch list has seen it.
-      const changes = this.#watchRecord(s); // watch hook
-      if (changes.length > 0) {
+      const change = this.#watchRecord(s); // watch hook
+      if (change) {
         await this.d.events.announce();
-        for (const c of changes) await this.d.watch?.announceChange(c);
+        await this.d.watch?.announceChange(change);
       }
       return { done: s };
     }
@@ -298,7 +298,7 @@ export class ScreeningPipeline {
   #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined }): Recorded {
     const { store, events } = this.d;
     // watch hook, before screening.completed.
-    const changes = this.#watchRecord(screening);
+    const change = this.#watchRecord(screening);
     // The TMS's callback is owed in the same commit as the result it reports.
     oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
@@ -308,7 +308,7 @@ export class ScreeningPipeline {
     if (o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.joinedReview)));
     for (const d of this.d.decisions?.drainEnded() ?? []) appended.push(events.append(`decision.${d.state}`, d));
     appended.push(events.append('screening.completed', screening));
-    return { screening, changed: true, changes, appended };
+    return { screening, changed: true, change, appended };
   }
 
   /** After the commit: the log line, the events and the change alerts (the callback is in the outbox). */
@@ -320,19 +320,19 @@ export class ScreeningPipeline {
     const level = s.source === 'cache' ? 'debug' : 'info';
     this.d.logger[level]({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
     await this.d.events.announce(rec.appended);
-    for (const c of rec.changes) await this.d.watch?.announceChange(c);
+    if (rec.change) await this.d.watch?.announceChange(rec.change);
     return s;
   }
 
   /** watch hook: the screening is final; a failure here never undoes it (a savepoint rolls back alone). */
-  #watchRecord(s: Screening): StoredChange[] {
+  #watchRecord(s: Screening): StoredChange | undefined {
     const watch = this.d.watch;
-    if (!watch) return [];
+    if (!watch) return undefined;
     try {
       return this.d.store.transaction(() => watch.record(s));
     } catch (e) {
       this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
-      return [];
+      return undefined;
     }
   }
 

@@ -108,16 +108,6 @@ export class WatchService implements WatchHooks {
     return before !== undefined && before.action !== 'hold' && actionForScore(r.score).action === 'hold';
   }
 
-  /**
-   * A screening is final: its tender membership and change detection, written to the store
-   * (carrier.changed events too) inside the caller's transaction. Safe to call twice. The change
-   * found goes to announceChange() once the transaction has committed.
-   */
-  record(s: Screening): StoredChange[] {
-    const change = this.#recordOne(s);
-    return change ? [change] : [];
-  }
-
   tenderCarrier(s: Parameters<WatchHooks['tenderCarrier']>[0]): string | undefined {
     return this.#tenderIds(s)?.key;
   }
@@ -130,7 +120,12 @@ export class WatchService implements WatchHooks {
     return { ids, key: keyOf(ids) };
   }
 
-  #recordOne(s: Screening): StoredChange | undefined {
+  /**
+   * A screening is final: its tender membership and change detection, written to the store
+   * (its carrier.changed event too) inside the caller's transaction. Safe to call twice. The
+   * change found, if any, goes to announceChange() once the transaction has committed.
+   */
+  record(s: Screening): StoredChange | undefined {
     if (s.status !== 'done') return undefined;
     const now = this.d.now();
     const scoreIds = idsOfScore(s.score);
