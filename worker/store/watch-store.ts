@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { CarrierChange, CarrierSnapshot, ChangeReason, ChangeTender, LocalBlock, WatchEntry } from '../../shared/screening.js';
+import { DAY_MS } from '../watch/rescreen-schedule.js';
 import { newScreeningId } from './ids.js';
 import { connectionOf, guardMethods } from './sqlite-store.js';
 import type { Store } from './types.js';
@@ -256,8 +257,6 @@ export function openWatchStore(store: Store, o: { watchDays: number }): WatchSto
   return Object.freeze(guardMethods(build(db, o.watchDays * DAY_MS), db, path)) as unknown as WatchStore;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * An entry with its latest tender read from the screenings (screenings_by_carrier). Only tenders
  * since the entry was added count: an entry taken off the list takes its window with it. The
@@ -311,7 +310,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
         dot_number = COALESCE(excluded.dot_number, dot_number), mc_number = COALESCE(excluded.mc_number, mc_number)`),
     deleteEntry: db.prepare<[string]>('DELETE FROM watch_entries WHERE carrier_key = ?'),
     listActive: db.prepare<{ since: string; limit: number }, EntryRow>(
-      `WITH e AS (${ENTRY}) SELECT * FROM e WHERE e.manual = 1 OR e.last_tender_at > @since ORDER BY e.next_check_at ASC, e.carrier_key ASC LIMIT @limit`,
+      `${ENTRY} WHERE ${ACTIVE} ORDER BY e.next_check_at ASC, e.carrier_key ASC LIMIT @limit`,
     ),
     pruneExpired: db.prepare<{ since: string }>(`DELETE FROM watch_entries AS e WHERE NOT ${ACTIVE}`),
     due: db.prepare<{ now: string; since: string; limit: number }, DueCarrier & { carrierKey: string }>(`
@@ -411,6 +410,10 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     return st.entryByKey.get(first);
   };
 
+  /** The snapshot is of a fetch already on record for the entry (or the same screening again): nothing new. */
+  const seen = (e: Pick<EntryRow, 'last_fetched_at' | 'last_screening_id'>, s: CarrierSnapshot): boolean =>
+    e.last_fetched_at !== null && (e.last_screening_id === s.screening_id || s.fetched_at <= e.last_fetched_at);
+
   const isActive = (r: EntryRow, now: string): boolean => r.manual === 1 || (r.last_tender_at !== null && r.last_tender_at > since(now));
   const entryOf = (r: EntryRow): WatchEntry => toEntry(r, watchMs);
 
@@ -436,18 +439,13 @@ function build(db: Database.Database, watchMs: number): WatchStore {
   const observeTx = db.transaction((o: Observation): StoredChange | undefined => {
     // A cache hit: the fetch is on record already and no MC-keyed entry waits to be merged.
     const head = st.stateHead.get(o.keys[0]!);
-    if (
-      head?.last_fetched_at != null &&
-      (head.last_screening_id === o.snapshot.screening_id || o.snapshot.fetched_at <= head.last_fetched_at) &&
-      (o.keys[1] === undefined || !st.hasEntry.get(o.keys[1]))
-    )
-      return undefined;
+    if (head && seen(head, o.snapshot) && (o.keys[1] === undefined || !st.hasEntry.get(o.keys[1]))) return undefined;
     const entry = settleKeys(o.keys);
     if (!entry || !isActive(entry, o.at)) return undefined;
     const after = o.snapshot;
     // The same screening twice, an older score, or the same fetch again (a cache hit: nothing
     // new was checked, and the row is not rewritten per hit).
-    if (entry.last_state !== null && (entry.last_screening_id === after.screening_id || after.fetched_at <= (entry.last_fetched_at ?? ''))) return undefined;
+    if (seen(entry, after)) return undefined;
     const before = entry.last_state === null ? undefined : (JSON.parse(entry.last_state) as CarrierSnapshot);
     st.setState.run({ key: entry.carrier_key, state: JSON.stringify(after), at: o.at, dot: o.dot_number, mc: o.mc_number });
     if (!before) return undefined;
