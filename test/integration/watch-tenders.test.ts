@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../worker/store/index.js';
-import { MIGRATIONS } from '../../worker/store/migrations.js';
+import { latestVersion, MIGRATIONS } from '../../worker/store/migrations.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { withScreener } from '../helpers/screener.js';
 import { tempDbPath } from '../helpers/temp-db.js';
@@ -121,7 +121,7 @@ describe('migration 13 (tenders read from screenings)', () => {
     const store = openStore(db.path);
     try {
       const conn = connectionOf(store);
-      expect(conn.pragma('user_version', { simple: true })).toBe(13);
+      expect(conn.pragma('user_version', { simple: true })).toBe(latestVersion());
       const keys = conn.prepare('SELECT id, carrier_key FROM screenings ORDER BY rowid').all();
       expect(keys).toEqual([
         { id: 'scr_recorded', carrier_key: 'dot:1000001' },

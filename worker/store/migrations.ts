@@ -7,6 +7,7 @@ import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
 import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
+import { PARTIAL_INDEXES_MIGRATION_SQL } from './partial-indexes-schema.js';
 import { StoreError } from './store-error.js';
 
 /** One numbered schema step. Steps are applied in order, each in its own transaction. */
@@ -196,6 +197,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'no index by query (never read)', sql: DROP_QUERY_INDEX_MIGRATION_SQL },
   { version: 12, name: 'watch list backlog of cache hits', sql: WATCH_BACKLOG_MIGRATION_SQL },
   { version: 13, name: 'tenders read from screenings by carrier', sql: TENDER_CARRIER_MIGRATION_SQL },
+  { version: 14, name: 'no index entries nothing reads', sql: PARTIAL_INDEXES_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -77,10 +77,6 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
     where.push('s.action = ?');
     args.push(f.action);
   }
-  if (f.updated_since !== undefined) {
-    where.push('(s.created_at >= ? OR s.completed_at >= ? OR r.decided_at >= ?)');
-    args.push(f.updated_since, f.updated_since, f.updated_since);
-  }
   const cursorId = p.starting_after ?? p.ending_before;
   const backwards = p.ending_before !== undefined;
   if (cursorId !== undefined) {
@@ -91,9 +87,36 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
     args.push(at.created_at, at.created_at, at.rid);
   }
   const order = backwards ? 'ASC' : 'DESC';
-  const sql = `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
-    ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.created_at ${order}, s.rowid ${order} LIMIT ?`;
-  const rows = db.prepare(sql).all(...args, p.limit + 1) as ScreeningRow[];
+  const select = (extra: string[], limit: number, extraArgs: unknown[]): ScreeningRow[] => {
+    const terms = [...where, ...extra];
+    const sql = `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
+      ${terms.length ? `WHERE ${terms.join(' AND ')}` : ''} ORDER BY s.created_at ${order}, s.rowid ${order} LIMIT ?`;
+    return db.prepare(sql).all(...args, ...extraArgs, limit) as ScreeningRow[];
+  };
+  const want = p.limit + 1;
+  let rows: ScreeningRow[];
+  if (f.updated_since === undefined) rows = select([], want, []);
+  else {
+    // Changed since T: created since T (a range of the creation index), or created before it and
+    // finished or settled since (two small indexes). Newest first, every row of the first kind
+    // comes before every row of the second, so each is read only as far as the page needs: the
+    // old rows are never scanned (one OR over both would read the whole table when few match).
+    const since = f.updated_since;
+    const created = (limit: number) => select(['s.created_at >= ?'], limit, [since]);
+    const changedLater = (limit: number) =>
+      select(
+        [
+          `s.created_at < ? AND s.rowid IN (
+             SELECT rowid FROM screenings WHERE completed_at >= ? AND completed_at <> created_at
+             UNION SELECT s2.rowid FROM reviews r2 JOIN screenings s2 ON s2.id = r2.screening_id WHERE r2.decided_at >= ?)`,
+        ],
+        limit,
+        [since, since, since],
+      );
+    const [first, second] = backwards ? [changedLater, created] : [created, changedLater];
+    rows = first(want);
+    if (rows.length < want) rows = rows.concat(second(want - rows.length));
+  }
   const has_more = rows.length > p.limit;
   const page = rows.slice(0, p.limit);
   if (backwards) page.reverse();

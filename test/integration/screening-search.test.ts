@@ -1,0 +1,170 @@
+/**
+ * "Changed since" (GET /screenings?updated_since, worker/store/screening-search.ts) on a real
+ * SQLite file: screenings created, finished and settled at chosen times, every page of every
+ * walk compared with the plain definition (created, completed or decided at or after T, newest
+ * first), forwards and backwards; and the query plan reads indexes, never the whole table.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../worker/store/index.js';
+import { searchScreenings } from '../../worker/store/screening-search.js';
+import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { tempDbPath } from '../helpers/temp-db.js';
+
+const t = (minute: number): string => new Date(Date.UTC(2026, 10, 1, 0, minute)).toISOString();
+
+interface Row {
+  id: string;
+  created: number;
+  /** Minutes after creation it finished (0: answered at once), or null: still queued. */
+  finishedAfter: number | null;
+  /** Minutes after creation its review was decided, or null: no decided review. */
+  decidedAfter: number | null;
+}
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function storeWith(rows: Row[]): Store {
+  const db = tempDbPath();
+  const store = openStore(db.path);
+  cleanups.push(() => {
+    store.close();
+    db.cleanup();
+  });
+  const conn = connectionOf(store);
+  const screening = conn.prepare(`INSERT INTO screenings (id, status, query_kind, query_value, priority, action, created_at, completed_at)
+    VALUES (@id, @status, 'dot_number', '1000001', 'tender', @action, @created, @completed)`);
+  const review = conn.prepare(`INSERT INTO reviews (id, screening_id, state, hold_reason, decided_by, decided_at, created_at)
+    VALUES (@id, @screening, 'approved', 'manual_review', 'Dana', @decided, @created)`);
+  for (const r of rows) {
+    const done = r.finishedAfter !== null;
+    screening.run({
+      id: r.id,
+      status: done ? 'done' : 'queued',
+      action: done ? 'tender' : null,
+      created: t(r.created),
+      completed: done ? t(r.created + r.finishedAfter!) : null,
+    });
+    if (r.decidedAfter !== null && done) review.run({ id: `rev_${r.id}`, screening: r.id, decided: t(r.created + r.decidedAfter), created: t(r.created) });
+  }
+  return store;
+}
+
+/** The definition: changed (created, completed or decided) at or after `since`, newest first. */
+function expected(rows: Row[], since: number): string[] {
+  const changed = rows.filter(
+    (r) =>
+      r.created >= since ||
+      (r.finishedAfter !== null && r.created + r.finishedAfter >= since) ||
+      (r.finishedAfter !== null && r.decidedAfter !== null && r.created + r.decidedAfter >= since),
+  );
+  // Ties on created_at go by insertion (rowid), as the keyset does.
+  return changed
+    .map((r) => ({ r, i: rows.indexOf(r) }))
+    .sort((a, b) => b.r.created - a.r.created || b.i - a.i)
+    .map((x) => x.r.id);
+}
+
+function walk(store: Store, since: number, limit: number): string[] {
+  const db = connectionOf(store);
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 1000; pages++) {
+    const page = searchScreenings(
+      db,
+      { updated_since: t(since) },
+      { limit, ...(cursor === undefined ? {} : { starting_after: cursor }) },
+    );
+    expect(page.data.length).toBeLessThanOrEqual(limit);
+    ids.push(...page.data.map((s) => s.id));
+    if (!page.has_more || page.data.length === 0) return ids;
+    cursor = page.data.at(-1)!.id;
+  }
+  throw new Error('walk did not end');
+}
+
+const rowsArb = fc
+  .array(
+    fc.record({
+      created: fc.integer({ min: 0, max: 60 }),
+      finishedAfter: fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 40 })), { nil: null }),
+      decidedAfter: fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
+    }),
+    { maxLength: 40 },
+  )
+  // Creation order is insertion order, as in the store (ids and rowids grow with time).
+  .map((rs) => rs.sort((a, b) => a.created - b.created).map((r, i) => ({ ...r, id: `scr_${String(i).padStart(4, '0')}` })));
+
+describe('GET /screenings?updated_since', () => {
+  it('every walk, forwards by starting_after, equals the definition: each changed screening once, newest first', () => {
+    fc.assert(
+      fc.property(rowsArb, fc.integer({ min: 0, max: 110 }), fc.integer({ min: 1, max: 7 }), (rows, since, limit) => {
+        const store = storeWith(rows);
+        expect(walk(store, since, limit)).toEqual(expected(rows, since));
+        cleanups.pop()!();
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('after the newest (starting_after) and before the oldest (ending_before, in pages): the same list', () => {
+    fc.assert(
+      fc.property(rowsArb, fc.integer({ min: 0, max: 110 }), fc.integer({ min: 1, max: 7 }), (rows, since, limit) => {
+        const store = storeWith(rows);
+        const all = expected(rows, since);
+        if (all.length === 0) {
+          cleanups.pop()!();
+          return;
+        }
+        const db = connectionOf(store);
+        const first = searchScreenings(db, { updated_since: t(since) }, { limit: all.length, starting_after: all[0]! });
+        expect(first.data.map((s) => s.id)).toEqual(all.slice(1));
+        const newer: string[] = [];
+        let cursor = all.at(-1)!;
+        for (;;) {
+          const page = searchScreenings(db, { updated_since: t(since) }, { limit, ending_before: cursor });
+          newer.unshift(...page.data.map((s) => s.id));
+          if (!page.has_more || page.data.length === 0) break;
+          cursor = page.data[0]!.id;
+        }
+        expect(newer).toEqual(all.slice(0, -1));
+        cleanups.pop()!();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('reads a range of the creation index and two small indexes: the table is never scanned', () => {
+    const store = storeWith([{ id: 'scr_1', created: 1, finishedAfter: 0, decidedAfter: null }]);
+    const db = connectionOf(store);
+    const plans: string[] = [];
+    const prepare = db.prepare.bind(db);
+    // The statements the search prepares, explained.
+    (db as { prepare: typeof db.prepare }).prepare = ((sql: string) => {
+      if (sql.startsWith('SELECT') && sql.includes('LIMIT ?')) plans.push(...(prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill(t(0))) as Array<{ detail: string }>).map((r) => r.detail));
+      return prepare(sql);
+    }) as typeof db.prepare;
+    try {
+      searchScreenings(db, { updated_since: t(30) }, { limit: 10 });
+    } finally {
+      (db as { prepare: typeof db.prepare }).prepare = prepare;
+    }
+    expect(plans.join('\n')).toContain('screenings_by_created (created_at>?)');
+    expect(plans.join('\n')).toContain('screenings_completed_later (completed_at>?)');
+    expect(plans.join('\n')).toContain('reviews_by_decided (decided_at>?)');
+    expect(plans.some((p) => /^SCAN s\b/.test(p))).toBe(false);
+  });
+
+  it('a screening answered at once has no entry in the index of later completions', () => {
+    const store = storeWith([
+      { id: 'scr_hit', created: 1, finishedAfter: 0, decidedAfter: null },
+      { id: 'scr_lookup', created: 2, finishedAfter: 3, decidedAfter: null },
+      { id: 'scr_queued', created: 3, finishedAfter: null, decidedAfter: null },
+    ]);
+    const indexed = connectionOf(store).prepare('SELECT id FROM screenings INDEXED BY screenings_completed_later WHERE completed_at <> created_at').all();
+    expect(indexed).toEqual([{ id: 'scr_lookup' }]);
+  });
+});
