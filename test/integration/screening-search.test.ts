@@ -137,25 +137,40 @@ describe('GET /screenings?updated_since', () => {
     );
   });
 
-  it('reads a range of the creation index and two small indexes: the table is never scanned', () => {
-    const store = storeWith([{ id: 'scr_1', created: 1, finishedAfter: 0, decidedAfter: null }]);
+  it('reads ranges of the creation index in order and two small indexes: the table is never scanned or sorted whole', () => {
+    const store = storeWith([
+      { id: 'scr_1', created: 1, finishedAfter: 0, decidedAfter: null },
+      { id: 'scr_2', created: 40, finishedAfter: 0, decidedAfter: null },
+    ]);
     const db = connectionOf(store);
-    const plans: string[] = [];
+    const plans: Array<{ sql: string; plan: string }> = [];
     const prepare = db.prepare.bind(db);
     // The statements the search prepares, explained.
     (db as { prepare: typeof db.prepare }).prepare = ((sql: string) => {
-      if (sql.startsWith('SELECT') && sql.includes('LIMIT ?')) plans.push(...(prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill(t(0))) as Array<{ detail: string }>).map((r) => r.detail));
+      if (sql.includes('LIMIT ?')) {
+        const rows = prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill(t(0))) as Array<{ detail: string }>;
+        plans.push({ sql, plan: rows.map((r) => r.detail).join('\n') });
+      }
       return prepare(sql);
     }) as typeof db.prepare;
     try {
       searchScreenings(db, { updated_since: t(30) }, { limit: 10 });
+      // A later page: from a cursor inside the range created since T.
+      searchScreenings(db, { updated_since: t(30) }, { limit: 10, starting_after: 'scr_2' });
     } finally {
       (db as { prepare: typeof db.prepare }).prepare = prepare;
     }
-    expect(plans.join('\n')).toContain('screenings_by_created (created_at>?)');
-    expect(plans.join('\n')).toContain('screenings_completed_later (completed_at>?)');
-    expect(plans.join('\n')).toContain('reviews_by_decided (decided_at>?)');
-    expect(plans.some((p) => /^SCAN s\b/.test(p))).toBe(false);
+    const created = plans.filter((p) => p.sql.includes('s.created_at >= ?'));
+    expect(created).toHaveLength(2);
+    for (const p of created) {
+      expect(p.plan).toMatch(/^SEARCH s USING INDEX screenings_by_created \(created_at>\?/);
+      // Read in index order up to the page's end, not every row back to T and then sorted.
+      expect(p.plan).not.toMatch(/TEMP B-TREE|MULTI-INDEX/);
+    }
+    const later = plans.filter((p) => p.sql.includes('s.created_at < ?')).map((p) => p.plan).join('\n');
+    expect(later).toContain('screenings_completed_later (completed_at>?)');
+    expect(later).toContain('reviews_by_decided (decided_at>?)');
+    expect(plans.some((p) => /^SCAN s\b/m.test(p.plan))).toBe(false);
   });
 
   it('a screening answered at once has no entry in the index of later completions', () => {

@@ -220,8 +220,10 @@ function statements(db: Database) {
       INSERT INTO decisions (id, carrier_key, dot_number, mc_number, legal_name, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state)
       VALUES (@id, @carrier_key, @dot_number, @mc_number, @legal_name, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing')`),
     get: db.prepare('SELECT * FROM decisions WHERE id = ?'),
+    // Named: reviews_by_state (pending, parent_id IS NULL) fits this WHERE too, and without
+    // statistics SQLite may pick it and walk every carrier's open review per hold.
     openReview: db.prepare(
-      "SELECT id FROM reviews WHERE carrier_key = ? AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, rowid ASC LIMIT 1",
+      "SELECT id FROM reviews INDEXED BY reviews_open_by_carrier WHERE carrier_key = ? AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, rowid ASC LIMIT 1",
     ),
     insertReview: db.prepare(`
       INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)

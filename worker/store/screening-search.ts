@@ -83,8 +83,10 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
     const at = db.prepare('SELECT created_at, rowid AS rid FROM screenings WHERE id = ?').get(cursorId) as { created_at: string; rid: number } | undefined;
     const param = backwards ? 'ending_before' : 'starting_after';
     if (!at) throw new StoreArgumentError(`${param}: no screening ${cursorId}`, param);
-    where.push(backwards ? '(s.created_at > ? OR (s.created_at = ? AND s.rowid > ?))' : '(s.created_at < ? OR (s.created_at = ? AND s.rowid < ?))');
-    args.push(at.created_at, at.created_at, at.rid);
+    // A row value: a range of the index by time, read in order from the cursor (spelt as an OR,
+    // SQLite may read every row between the cursor and a lower bound and sort them).
+    where.push(backwards ? '(s.created_at, s.rowid) > (?, ?)' : '(s.created_at, s.rowid) < (?, ?)');
+    args.push(at.created_at, at.rid);
   }
   const order = backwards ? 'ASC' : 'DESC';
   const select = (extra: string[], limit: number, extraArgs: unknown[]): ScreeningRow[] => {
