@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { canonicalMc } from '../../shared/carrier-id.js';
 import { openStore } from '../../worker/store/index.js';
 import { latestVersion, MIGRATIONS } from '../../worker/store/migrations.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
@@ -51,6 +52,25 @@ describe("a carrier's tenders on the watch list", () => {
     expect(hits.filter((h) => h.action === 'hold')).toHaveLength(20);
     // One entry per carrier, whatever the number of tenders.
     expect(screener.watch.list().filter((e) => e.dot_number === '1000001')).toHaveLength(1);
+  });
+
+  it("a cache hit of a fetch already on record still folds in an entry kept under the carrier's MC", async () => {
+    ctx = await withScreener();
+    const { screener } = ctx;
+    const first = await screener.screen({ dot_number: '1000001', tender_id: 'M-1' });
+    const mc = first.score?.carrier.mc_number;
+    expect(typeof mc).toBe('string');
+    // An entry made while only the MC was known (added by hand before any score named it).
+    const conn = connectionOf(screener.store);
+    conn
+      .prepare("INSERT INTO watch_entries (carrier_key, mc_number, note, manual, added_at, next_check_at) VALUES (?, ?, 'added by MC', 1, ?, ?)")
+      .run(`mc:${canonicalMc(mc as string)}`, canonicalMc(mc as string), first.created_at, first.created_at);
+    const hit = await screener.screen({ dot_number: '1000001', tender_id: 'M-2' });
+    expect(hit.source).toBe('cache');
+    const keys = (conn.prepare('SELECT carrier_key, manual, note FROM watch_entries ORDER BY carrier_key').all() as Array<{ carrier_key: string }>).filter((e) =>
+      e.carrier_key.endsWith('1000001'),
+    );
+    expect(keys).toEqual([{ carrier_key: 'dot:1000001', manual: 1, note: 'added by MC' }]);
   });
 
   it('taking a carrier off the list takes its window: added back by hand, it shows no tender; a new tender shows only itself', async () => {

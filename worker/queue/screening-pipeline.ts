@@ -37,15 +37,25 @@ export type LookupOutcome =
   | { kind: 'quota_refused'; at: number; reason: 'quota_exhausted' | 'quota_reserved'; error: ScreeningError };
 
 /** Hooks of worker/watch (docs/watchlist.md): local do-not-use list, watch list, change alerts. */
+/** The carrier a tender screening puts on the watch list: its key (screenings.carrier_key) and numbers. */
+export interface TenderCarrier {
+  key: string;
+  dot_number: string | null;
+  mc_number: string | null;
+}
+
 export interface WatchHooks {
   /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
   applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
   /** The carrier a done tender screening puts on the watch list (its screening's carrier_key), if any. */
-  tenderCarrier(s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined }): string | undefined;
+  tenderCarrier(s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined }): TenderCarrier | undefined;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
   wantsReview(s: Screening, r: ScreeningResult): boolean;
-  /** The screening is final: watch membership and change detection, in the caller's transaction. Idempotent. */
-  record(s: Screening): StoredChange | undefined;
+  /**
+   * The screening is final: watch membership and change detection, in the caller's transaction.
+   * Idempotent. `named`: what tenderCarrier() gave for it, already written in its insert.
+   */
+  record(s: Screening, named?: TenderCarrier): StoredChange | undefined;
   /** After the commit: tell the change's tenders. */
   announceChange(c: StoredChange): Promise<void>;
 }
@@ -252,8 +262,8 @@ export class ScreeningPipeline {
       return this.#record(s.id, r, s);
     }
     // Its carrier named in the insert: the watch list then writes nothing more for a carrier already on it.
-    const carrier_key = this.d.watch?.tenderCarrier({ ...n, ...r, status: 'done' }) ?? null;
-    return this.#recordDone(store.insertScreening({ ...n, carrier_key }, r), {});
+    const tender = this.d.watch?.tenderCarrier({ ...n, ...r, status: 'done' });
+    return this.#recordDone(store.insertScreening({ ...n, carrier_key: tender?.key ?? null }, r), {}, tender);
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
@@ -295,10 +305,10 @@ export class ScreeningPipeline {
   }
 
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
-  #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined }): Recorded {
+  #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined }, tender?: TenderCarrier): Recorded {
     const { store, events } = this.d;
     // watch hook, before screening.completed.
-    const change = this.#watchRecord(screening);
+    const change = this.#watchRecord(screening, tender);
     // The TMS's callback is owed in the same commit as the result it reports.
     oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
@@ -325,11 +335,11 @@ export class ScreeningPipeline {
   }
 
   /** watch hook: the screening is final; a failure here never undoes it (a savepoint rolls back alone). */
-  #watchRecord(s: Screening): StoredChange | undefined {
+  #watchRecord(s: Screening, tender?: TenderCarrier): StoredChange | undefined {
     const watch = this.d.watch;
     if (!watch) return undefined;
     try {
-      return this.d.store.transaction(() => watch.record(s));
+      return this.d.store.transaction(() => watch.record(s, tender));
     } catch (e) {
       this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
       return undefined;

@@ -40,6 +40,8 @@ export interface TenderUse {
   dot_number: string | null;
   mc_number: string | null;
   screeningId: string;
+  /** The screening's insert already named the carrier (screenings.carrier_key). */
+  tagged?: boolean;
   at: string;
   /** When a carrier new on the list (or back on it) is first re-screened. */
   nextCheckAt: () => string;
@@ -281,11 +283,13 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     entryHead: db.prepare<[string], Pick<EntryRow, 'manual' | 'dot_number' | 'mc_number' | 'last_tender_at' | 'added_at'>>(
       'SELECT manual, dot_number, mc_number, last_tender_at, added_at FROM watch_entries WHERE carrier_key = ?',
     ),
-    // The fast path of observe: is the fetch already on record, and nothing to merge?
-    stateHead: db.prepare<[string], { last_fetched_at: string | null; last_screening_id: string | null }>(
-      "SELECT json_extract(last_state, '$.fetched_at') AS last_fetched_at, json_extract(last_state, '$.screening_id') AS last_screening_id FROM watch_entries WHERE carrier_key = ?",
+    // The fast path of observe, in one read: is the fetch already on record, and does an entry
+    // under the carrier's other key (its MC) wait to be merged?
+    stateHead: db.prepare<{ key: string; other: string | null }, { last_fetched_at: string | null; last_screening_id: string | null; other_waiting: number }>(
+      `SELECT json_extract(last_state, '$.fetched_at') AS last_fetched_at, json_extract(last_state, '$.screening_id') AS last_screening_id,
+         EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = @other) AS other_waiting
+       FROM watch_entries WHERE carrier_key = @key`,
     ),
-    hasEntry: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM watch_entries WHERE carrier_key = ?'),
     latestTenderBut: db.prepare<{ key: string; self: string; added: string }, { created_at: string }>(
       'SELECT created_at FROM screenings WHERE carrier_key = @key AND created_at >= @added AND id != @self ORDER BY created_at DESC LIMIT 1',
     ),
@@ -420,7 +424,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
   // Reads first, and a write only when something changes: for a carrier already on the list
   // (almost every tender) the tender's one write is its screening's carrier_key.
   const recordTenderTx = db.transaction((t: TenderUse) => {
-    st.tagTender.run({ id: t.screeningId, key: t.carrierKey });
+    if (!t.tagged) st.tagTender.run({ id: t.screeningId, key: t.carrierKey });
     const row = st.entryHead.get(t.carrierKey);
     if (!row) {
       st.insertEntry.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number, at: t.at, next: t.nextCheckAt() });
@@ -438,8 +442,8 @@ function build(db: Database.Database, watchMs: number): WatchStore {
 
   const observeTx = db.transaction((o: Observation): StoredChange | undefined => {
     // A cache hit: the fetch is on record already and no MC-keyed entry waits to be merged.
-    const head = st.stateHead.get(o.keys[0]!);
-    if (head && seen(head, o.snapshot) && (o.keys[1] === undefined || !st.hasEntry.get(o.keys[1]))) return undefined;
+    const head = st.stateHead.get({ key: o.keys[0]!, other: o.keys[1] ?? null });
+    if (head && seen(head, o.snapshot) && head.other_waiting === 0) return undefined;
     const entry = settleKeys(o.keys);
     if (!entry || !isActive(entry, o.at)) return undefined;
     const after = o.snapshot;

@@ -5,7 +5,7 @@ import type { CarrierChange, Priority, Screening, WatchEntry } from '../../share
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
-import type { WatchHooks } from '../queue/screening-pipeline.js';
+import type { TenderCarrier, WatchHooks } from '../queue/screening-pipeline.js';
 import { newScreeningId, type Env, type ScreeningResult, type Store } from '../store/index.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, type CarrierIds } from './carrier-key.js';
@@ -108,16 +108,12 @@ export class WatchService implements WatchHooks {
     return before !== undefined && before.action !== 'hold' && actionForScore(r.score).action === 'hold';
   }
 
-  tenderCarrier(s: Parameters<WatchHooks['tenderCarrier']>[0]): string | undefined {
-    return this.#tenderIds(s)?.key;
-  }
-
   /** The carrier a tender screening puts on the list; undefined when it puts none there. */
-  #tenderIds(s: Parameters<WatchHooks['tenderCarrier']>[0]): { ids: CarrierIds; key: string } | undefined {
+  tenderCarrier(s: Parameters<WatchHooks['tenderCarrier']>[0]): TenderCarrier | undefined {
     if (s.status !== 'done' || s.priority !== 'tender' || s.error?.code === 'carrier_not_found') return undefined;
     if (s.id !== undefined && this.#db.isWatchScreening(s.id)) return undefined;
-    const ids = idsOfScore(s.score) ?? this.blocks.resolve(idsOfQuery(s.query));
-    return { ids, key: keyOf(ids) };
+    const ids: CarrierIds = idsOfScore(s.score) ?? this.blocks.resolve(idsOfQuery(s.query));
+    return { key: keyOf(ids), dot_number: ids.dot_number, mc_number: ids.mc_number };
   }
 
   /**
@@ -125,17 +121,20 @@ export class WatchService implements WatchHooks {
    * (its carrier.changed event too) inside the caller's transaction. Safe to call twice. The
    * change found, if any, goes to announceChange() once the transaction has committed.
    */
-  record(s: Screening): StoredChange | undefined {
+  record(s: Screening, named?: TenderCarrier): StoredChange | undefined {
     if (s.status !== 'done') return undefined;
     const now = this.d.now();
     const scoreIds = idsOfScore(s.score);
-    const tender = this.#tenderIds(s);
+    const tender = named ?? this.tenderCarrier(s);
     if (tender) {
-      const { ids, key } = tender;
+      const { key } = tender;
       this.#db.recordTender({
         carrierKey: key,
-        ...ids,
+        dot_number: tender.dot_number,
+        mc_number: tender.mc_number,
         screeningId: s.id,
+        // Its insert named the carrier: no UPDATE of the screening.
+        tagged: named !== undefined,
         at: s.created_at,
         nextCheckAt: () => nextCheckAt(key, now),
       });
