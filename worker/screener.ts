@@ -351,11 +351,11 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
 
     async submit(request: ScreeningRequest): Promise<Screening> {
       // Every producer (intake, CLI, watch list) gets the one normal form of the number here.
-      const req = { ...request, query: parseCarrierQuery(request.query as { dot_number?: unknown; mc_number?: unknown }) };
+      const query = parseCarrierQuery(request.query as { dot_number?: unknown; mc_number?: unknown });
       // A screening with a callback: refuse before writing anything when Redis cannot take the
       // callback job (a hit is answered at once and owes it). Without a callback, a cache hit
       // needs no Redis and is answered even during an outage; a miss finds out from queue.add.
-      if (req.callback_url) {
+      if (request.callback_url) {
         try {
           await producer.ping();
         } catch {
@@ -363,11 +363,11 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         }
       }
       const accepted = {
-        query: req.query,
-        tender_id: req.tender_id ?? null,
-        priority: req.priority ?? 'tender',
-        refresh: req.refresh ?? false,
-        callback_url: req.callback_url ?? null,
+        query,
+        tender_id: request.tender_id ?? null,
+        priority: request.priority ?? 'tender',
+        refresh: request.refresh ?? false,
+        callback_url: request.callback_url ?? null,
       };
       // Answered from the cache or a local block, or written queued (pipeline.accept).
       const { done, screening: s } = await pipeline.accept(accepted);

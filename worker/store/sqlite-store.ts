@@ -67,19 +67,26 @@ function checkResult(r: ScreeningResult): void {
     throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
 }
 
-/** A result as the screening's columns. */
-function resultColumns(r: ScreeningResult) {
-  return {
-    action: r.action,
-    hold_reason: r.hold_reason,
-    source: r.source,
+/**
+ * A result's columns, bound by position in this order: named binding looks every name up on the
+ * object per call, and a hit writes a screening per request.
+ */
+const RESULT_COLUMNS = ['action', 'hold_reason', 'source', 'score', 'score_fetch_id', 'score_fetched_at', 'model_version', 'error'] as const;
+const RESULT_PLACEHOLDERS = RESULT_COLUMNS.map(() => '?').join(', ');
+
+/** A result as the values of RESULT_COLUMNS. */
+function resultValues(r: ScreeningResult): unknown[] {
+  return [
+    r.action,
+    r.hold_reason,
+    r.source,
     // A reference to the fetch when there is one: the score's JSON is stored once per fetch.
-    score: r.score === null || (r.score_fetch_id ?? null) !== null ? null : JSON.stringify(r.score),
-    score_fetch_id: r.score === null ? null : (r.score_fetch_id ?? null),
-    score_fetched_at: r.score_fetched_at,
-    model_version: r.score?.model_version ?? null,
-    error: r.error === null ? null : JSON.stringify(r.error),
-  };
+    r.score === null || (r.score_fetch_id ?? null) !== null ? null : JSON.stringify(r.score),
+    r.score === null ? null : (r.score_fetch_id ?? null),
+    r.score_fetched_at,
+    r.score?.model_version ?? null,
+    r.error === null ? null : JSON.stringify(r.error),
+  ];
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -228,18 +235,15 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     insertScreening: db.prepare(`
       INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at)
-      VALUES (@id, @tender_id, 'queued', @query_kind, @query_value, @priority, @refresh, @callback_url, @created_at)`),
+      VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?)`),
     insertFinished: db.prepare(`
       INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at,
-        action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, completed_at, carrier_key)
-      VALUES (@id, @tender_id, 'done', @query_kind, @query_value, @priority, @refresh, @callback_url, @created_at,
-        @action, @hold_reason, @source, @score, @score_fetch_id, @score_fetched_at, @model_version, @error, @created_at, @carrier_key)`),
+        ${RESULT_COLUMNS.join(', ')}, completed_at, carrier_key)
+      VALUES (?, ?, 'done', ?, ?, ?, ?, ?, ?, ${RESULT_PLACEHOLDERS}, ?, ?)`),
     markActive: db.prepare<[string]>("UPDATE screenings SET status = 'active' WHERE id = ? AND status = 'queued'"),
     complete: db.prepare(`
-      UPDATE screenings SET status = 'done', action = @action, hold_reason = @hold_reason, source = @source,
-        score = @score, score_fetch_id = @score_fetch_id, score_fetched_at = @score_fetched_at, model_version = @model_version, error = @error,
-        completed_at = @completed_at
-      WHERE id = @id AND status != 'done'`),
+      UPDATE screenings SET status = 'done', ${RESULT_COLUMNS.map((c) => `${c} = ?`).join(', ')}, completed_at = ?
+      WHERE id = ? AND status != 'done'`),
     // A resolved review's decision outlives a late (re-run) completion.
     keepReviewDecision: db.prepare<[string]>(`
       UPDATE screenings SET action = (
@@ -362,7 +366,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   });
 
   const completeTx = db.transaction((id: string, r: ScreeningResult): { screening: Screening; changed: boolean } => {
-    const info = st.complete.run({ id, ...resultColumns(r), completed_at: now().toISOString() });
+    const info = st.complete.run(...resultValues(r), now().toISOString(), id);
     if (info.changes > 0) st.keepReviewDecision.run(id);
     return { screening: mustScreening(id), changed: info.changes > 0 };
   });
@@ -462,23 +466,16 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       if (finished !== undefined) checkResult(finished);
       const [kind, value] = 'dot_number' in q ? (['dot_number', q.dot_number] as const) : (['mc_number', q.mc_number] as const);
       const createdAt = now().toISOString();
-      const row = {
-        id,
-        tender_id: s.tender_id ?? null,
-        query_kind: kind,
-        query_value: value,
-        priority: s.priority,
-        refresh: s.refresh ? 1 : 0,
-        callback_url: s.callback_url ?? null,
-        created_at: createdAt,
-      };
-      if (finished === undefined) st.insertScreening.run(row);
-      else st.insertFinished.run({ ...row, ...resultColumns(finished), carrier_key: s.carrier_key ?? null });
+      const tenderId = s.tender_id ?? null;
+      const callbackUrl = s.callback_url ?? null;
+      const refresh = s.refresh ? 1 : 0;
+      if (finished === undefined) st.insertScreening.run(id, tenderId, kind, value, s.priority, refresh, callbackUrl, createdAt);
+      else st.insertFinished.run(id, tenderId, kind, value, s.priority, refresh, callbackUrl, createdAt, ...resultValues(finished), createdAt, s.carrier_key ?? null);
       // What was just written, as a row would read back (no read on the hot path).
       return {
         object: 'screening',
         id,
-        tender_id: row.tender_id,
+        tender_id: tenderId,
         status: finished ? 'done' : 'queued',
         query: q,
         priority: s.priority,
@@ -492,7 +489,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         settled_by: null,
         standing_decision: null,
         error: finished?.error ?? null,
-        callback_url: row.callback_url,
+        callback_url: callbackUrl,
         created_at: createdAt,
         completed_at: finished ? createdAt : null,
         updated_at: createdAt,
