@@ -88,6 +88,8 @@ describe('one review per carrier; a decision that stands', () => {
     const t3 = await screen('T-3');
     expect([t3.action, t3.settled_by, t3.source]).toEqual(['tender', 'standing_decision', 'cache']);
     expect(t3.standing_decision).toMatchObject({ decision: 'approved', decided_by: 'Dana Dispatcher' });
+    // Settled in the commit that answered it: the answer is the screening as stored.
+    expect((await call('GET', `/screenings/${t3.id}`)).json).toEqual(t3);
     expect(await pending()).toHaveLength(0);
     const list = (await call('GET', '/decisions?dot_number=1000003&state=standing')).json.data as Decision[];
     expect(list).toHaveLength(1);
@@ -101,8 +103,12 @@ describe('one review per carrier; a decision that stands', () => {
     expect([revoked.status, revoked.json.state, revoked.json.ended_by]).toEqual([200, 'revoked', 'Sam Supervisor']);
     expect((await call('POST', `/decisions/${d!.id}/revoke`, { by: 'x' })).json.error.code).toBe('decision_conflict');
     const t4 = await screen('T-4');
-    expect([t4.action, t4.settled_by]).toEqual(['hold', null]);
-    expect(await pending()).toHaveLength(1);
+    expect([t4.action, t4.settled_by, t4.source]).toEqual(['hold', null, 'cache']);
+    // A held cache hit that opened the carrier's review: answered as stored, its own item pending.
+    expect((await call('GET', `/screenings/${t4.id}`)).json).toEqual(t4);
+    const open = await pending();
+    expect(open).toHaveLength(1);
+    expect(t4.review).toEqual({ id: open[0]!.id, state: 'pending', decided_by: null, decided_at: null, note: null });
   });
 
   it('a rejection stands the same way: block at once', async () => {

@@ -52,8 +52,11 @@ export interface CarrierDecisionsOptions {
 /** What a hold came to: settled at once by a standing decision, or a review (opened or joined). */
 export type HoldOutcome =
   | { kind: 'settled'; result: ScreeningResult; decision: StandingDecisionRef }
-  /** `review`: read only for a new review; a tender that joins one gets its id (reading every waiting tender per hold would grow with them). */
-  | { kind: 'review'; reviewId: string; review: Review | undefined; created: boolean; joined: boolean };
+  /**
+   * `review`: read only for a new review; a tender that joins one gets its id (reading every
+   * waiting tender per hold would grow with them). `ownId`: the screening's own review item.
+   */
+  | { kind: 'review'; reviewId: string; review: Review | undefined; created: boolean; joined: boolean; ownId: string };
 
 export class CarrierDecisions {
   readonly #db: Database;
@@ -111,10 +114,11 @@ export class CarrierDecisions {
     }
     const id = newReviewId();
     const created = this.#st.insertReview.run(id, s.id, r.hold_reason ?? 'manual_review', this.o.now().toISOString(), key, open?.id ?? null, previous).changes > 0;
-    const own = this.#st.reviewOfScreening.get(s.id) as { id: string; parent_id: string | null };
+    // Written just now, or there already (a re-run): read only then.
+    const own = created ? { id, parent_id: open?.id ?? null } : (this.#st.reviewOfScreening.get(s.id) as { id: string; parent_id: string | null });
     const joined = own.parent_id !== null;
     const reviewId = own.parent_id ?? own.id;
-    return { kind: 'review', reviewId, review: joined ? undefined : this.o.store.getReview(reviewId)!, created, joined };
+    return { kind: 'review', reviewId, review: joined ? undefined : this.o.store.getReview(reviewId)!, created, joined, ownId: own.id };
   }
 
   /** The screening was settled (a standing decision, or its review): say so on it. */

@@ -252,27 +252,39 @@ export class ScreeningPipeline {
     return { done: true, screening: await this.#announce(out.recorded) };
   }
 
-  /** A new screening answered at once (a cache hit, a local block): accepted and finished in the caller's transaction. */
+  /**
+   * A new screening answered at once (a cache hit, a local block): accepted and finished in the
+   * caller's transaction, written done in one insert that names the carrier it puts on the
+   * watch list (the watch list then writes nothing more for a carrier already on it). The local
+   * block was applied by the caller; a new screening is no watch re-screen, so a hold always
+   * goes to the carrier's review.
+   */
   #answerNow(n: NewScreening, r: ScreeningResult): Recorded {
-    const { store } = this.d;
-    // A hold may open or join a review, which needs the screening first; tender and block are
-    // final: the screening is written done, in one insert.
-    if (r.action === 'hold') {
-      const s = store.insertScreening(n);
-      return this.#record(s.id, r, s);
-    }
-    // Its carrier named in the insert: the watch list then writes nothing more for a carrier already on it.
+    const { store, decisions } = this.d;
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
     const tender = this.d.watch?.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
-    const s = store.insertScreening(
-      { id: n.id, query: n.query, tender_id: n.tender_id, priority: n.priority, refresh: n.refresh, callback_url: n.callback_url, carrier_key: tender?.key ?? null },
-      r,
-    );
-    return this.#recordDone(s, {}, tender);
+    const row = { id: n.id, query: n.query, tender_id: n.tender_id, priority: n.priority, refresh: n.refresh, callback_url: n.callback_url, carrier_key: tender?.key ?? null };
+    if (r.action !== 'hold') return this.#recordDone(store.insertScreening(row, r), {}, tender);
+    if (!decisions) {
+      // Without standing decisions (a bare pipeline): the review item of the screening, as a queued one finishes.
+      const s = store.insertScreening(row);
+      return this.#record(s.id, r, s, tender);
+    }
+    // Written held, then the carrier's review opened or joined (it refers to the screening).
+    const held = store.insertScreening(row, r);
+    const o = decisions.onHold(held, r);
+    if (o.kind === 'settled') {
+      // A standing decision answers it: as it is written (rare; read back).
+      decisions.markSettled(held.id, o.result.action as 'tender' | 'block', 'standing_decision', o.decision);
+      return this.#recordDone(store.getScreening(held.id)!, {}, tender);
+    }
+    // Its own review item, just written: pending, undecided (what a read of it would give).
+    held.review = { id: o.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
+    return this.#recordDone(held, !o.created ? {} : o.joined ? { joinedReview: o.reviewId } : { createdReview: o.review }, tender);
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
-  #record(id: string, r: ScreeningResult, current?: Screening): Recorded {
+  #record(id: string, r: ScreeningResult, current?: Screening, tender?: TenderCarrier): Recorded {
     const { store } = this.d;
     // watch hook: a local block wins over the service's answer; watch re-screens rarely open reviews.
     const watch = this.d.watch;
@@ -306,7 +318,7 @@ export class ScreeningPipeline {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
-    return this.#recordDone(screening, { createdReview, joinedReview });
+    return this.#recordDone(screening, { createdReview, joinedReview }, tender);
   }
 
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
