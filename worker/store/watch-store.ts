@@ -423,7 +423,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
 
   // Reads first, and a write only when something changes: for a carrier already on the list
   // (almost every tender) the tender's one write is its screening's carrier_key.
-  const recordTenderTx = db.transaction((t: TenderUse) => {
+  const recordTenderBody = (t: TenderUse): void => {
     if (!t.tagged) st.tagTender.run({ id: t.screeningId, key: t.carrierKey });
     const row = st.entryHead.get(t.carrierKey);
     if (!row) {
@@ -438,9 +438,11 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     }
     if ((t.dot_number !== null && t.dot_number !== row.dot_number) || (t.mc_number !== null && t.mc_number !== row.mc_number))
       st.setIds.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number });
-  });
+  };
+  const recordTenderTx = db.transaction(recordTenderBody);
 
-  const observeTx = db.transaction((o: Observation): StoredChange | undefined => {
+
+  const observeBody = (o: Observation): StoredChange | undefined => {
     // A cache hit: the fetch is on record already and no MC-keyed entry waits to be merged.
     const head = st.stateHead.get({ key: o.keys[0]!, other: o.keys[1] ?? null });
     if (head && seen(head, o.snapshot) && head.other_waiting === 0) return undefined;
@@ -473,7 +475,9 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       at: o.at,
     });
     return inserted.changes > 0 ? toChange(st.changeById.get(id)!) : undefined;
-  });
+  };
+  const observeTx = db.transaction(observeBody);
+
 
   const claimTx = db.transaction((now: string, limit: number, next: (k: string) => string): DueCarrier[] => {
     const due = st.due.all({ now, since: since(now), limit });
@@ -510,7 +514,8 @@ function build(db: Database.Database, watchMs: number): WatchStore {
   });
 
   return {
-    recordTender: (t) => recordTenderTx.immediate(t),
+    // Inside a caller's transaction (the pipeline's savepoint per watch record): no savepoint of its own.
+    recordTender: (t) => (db.inTransaction ? recordTenderBody(t) : recordTenderTx.immediate(t)),
 
     addManual(e) {
       return db.transaction(() => {
@@ -557,7 +562,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
 
     observe(o) {
       checkKeys(o.keys);
-      return observeTx.immediate(o);
+      return db.inTransaction ? observeBody(o) : observeTx.immediate(o);
     },
     getChange(id) {
       const row = st.changeById.get(id);
