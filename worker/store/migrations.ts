@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
-import { SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
+import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
 import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
 import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
@@ -198,6 +198,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'watch list backlog of cache hits', sql: WATCH_BACKLOG_MIGRATION_SQL },
   { version: 13, name: 'tenders read from screenings by carrier', sql: TENDER_CARRIER_MIGRATION_SQL },
   { version: 14, name: 'no index entries nothing reads', sql: PARTIAL_INDEXES_MIGRATION_SQL },
+  { version: 15, name: 'cache entries refer to their fetch without a copy of its body', sql: CACHE_BODY_BY_FETCH_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

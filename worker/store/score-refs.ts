@@ -25,6 +25,15 @@ export const SCORE_FETCHES_MIGRATION_SQL = `
   CREATE INDEX score_cache_by_fetch ON score_cache (fetch_id) WHERE fetch_id IS NOT NULL;
 `;
 
+/**
+ * Migration 15: a cache entry refers to its fetch and keeps no copy of the body ('' when
+ * fetch_id is set). The copy sat before the columns a hit reads (fetched_at, fetch_id), so every
+ * cache read walked its ~3 KB of overflow pages to reach them, and every lookup wrote it twice.
+ */
+export const CACHE_BODY_BY_FETCH_MIGRATION_SQL = `
+  UPDATE score_cache SET body = '' WHERE fetch_id IS NOT NULL;
+`;
+
 /** A screening's score JSON (alias `s`): its own copy (older rows) or the fetch it refers to. */
 export const SCORE_SQL = '(COALESCE(s.score, (SELECT f.body FROM score_fetches f WHERE f.id = s.score_fetch_id)))';
 

@@ -347,7 +347,8 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     const body = JSON.stringify(score);
     // The fetch, stored once: screenings of this score refer to it.
     const fetchId = Number(st.putFetch.run(env, dot, body, fetchedAt).lastInsertRowid);
-    const replaced = st.putScore.run(env, dot, body, score.model_version, fetchedAt, fetchId).changes > 0;
+    // The entry refers to the fetch: no copy of the body (migration 15).
+    const replaced = st.putScore.run(env, dot, '', score.model_version, fetchedAt, fetchId).changes > 0;
     if (!replaced) {
       st.dropFetch.run(fetchId); // a newer entry is already there (another process fetched later)
       return null;
