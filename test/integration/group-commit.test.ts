@@ -1,6 +1,6 @@
 /**
- * Group commit (worker/store/group-commit.ts) on a real SQLite file: work arriving in one turn
- * of the event loop shares one transaction; a failing piece rolls back alone and rejects only
+ * Group commit (worker/store/group-commit.ts) on a real SQLite file: work arriving within two
+ * turns of the event loop shares one transaction; a failing piece rolls back alone and rejects only
  * its caller; every caller is answered after the COMMIT.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,11 +1,16 @@
 import type { Store } from './types.js';
 
 /**
- * Group commit: the pieces of work that arrive in one turn of the event loop share one SQLite
- * transaction, so a burst of cache hits pays for one COMMIT, not one each. Each piece runs in
- * its own savepoint (a failure rolls back that piece alone and rejects only its caller), and
- * every caller is answered after the shared COMMIT: what a 200 promises — the screening is
- * committed — holds. The wait is one turn of the event loop.
+ * Group commit: the pieces of work that arrive within two turns of the event loop share one
+ * SQLite transaction, so a burst of cache hits pays for one BEGIN and COMMIT, not one each. Each
+ * piece runs in its own savepoint (a failure rolls back that piece alone and rejects only its
+ * caller), and every caller is answered after the shared COMMIT: what a 200 promises — the
+ * screening is committed — holds.
+ *
+ * Why two turns: under load, requests whose bytes arrived while the previous batch was being
+ * answered are read in the next poll phase; waiting for it makes the batch ~1.7 times as large
+ * (4.0 -> 6.7 hits at 8 connections), and a commit costs ~150 us however few hits share it.
+ * Idle, the second turn comes at once.
  */
 export class GroupCommit {
   #pending: Array<{ work: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
@@ -18,7 +23,7 @@ export class GroupCommit {
       this.#pending.push({ work, resolve: resolve as (v: unknown) => void, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        setImmediate(() => this.#flush());
+        setImmediate(() => setImmediate(() => this.#flush()));
       }
     });
   }
