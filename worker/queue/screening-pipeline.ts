@@ -87,7 +87,7 @@ export interface PipelineDeps {
   /** Pause until the rate window resets when fewer requests than this are left in it. */
   paceBelow?: number;
   /** Standing carrier decisions: one review per carrier, decisions that stand (worker/decisions/). */
-  decisions?: CarrierDecisions;
+  decisions: CarrierDecisions;
   /** The waits between a rate-limited screening's runs (the client's schedule; default DEFAULT_BACKOFF). */
   backoff?: BackoffOptions;
 }
@@ -265,11 +265,6 @@ export class ScreeningPipeline {
     const tender = this.d.watch?.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
     const row = { id: n.id, query: n.query, tender_id: n.tender_id, priority: n.priority, refresh: n.refresh, callback_url: n.callback_url, carrier_key: tender?.key ?? null };
     if (r.action !== 'hold') return this.#recordDone(store.insertScreening(row, r), {}, tender);
-    if (!decisions) {
-      // Without standing decisions (a bare pipeline): the review item of the screening, as a queued one finishes.
-      const s = store.insertScreening(row);
-      return this.#record(s.id, r, s, tender);
-    }
     // Written held, then the carrier's review opened or joined (it refers to the screening).
     const held = store.insertScreening(row, r);
     const o = decisions.onHold(held, r);
@@ -284,7 +279,7 @@ export class ScreeningPipeline {
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
-  #record(id: string, r: ScreeningResult, current?: Screening, tender?: TenderCarrier): Recorded {
+  #record(id: string, r: ScreeningResult, current?: Screening): Recorded {
     const { store } = this.d;
     // watch hook: a local block wins over the service's answer; watch re-screens rarely open reviews.
     const watch = this.d.watch;
@@ -293,32 +288,28 @@ export class ScreeningPipeline {
     let createdReview = undefined;
     let joinedReview = undefined;
     let standing = undefined;
-    const decisions = this.d.decisions;
-    const s0 = decisions ? (before ?? current ?? store.getScreening(id)) : undefined;
+    const { decisions } = this.d;
+    // Undefined only for an unknown id: completeScreening says so.
+    const s0 = before ?? current ?? store.getScreening(id);
     // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md).
-    if (decisions && s0 && r.score && r.source === 'service') decisions.observe(s0, r.score);
-    if (r.action === 'hold' && (!watch || !before || watch.wantsReview(before, r))) {
-      if (decisions && s0) {
-        const o = decisions.onHold(s0, r);
-        if (o.kind === 'settled') {
-          r = o.result;
-          standing = o.decision;
-        } else if (o.created) {
-          if (o.joined) joinedReview = o.reviewId;
-          else createdReview = o.review;
-        }
-      } else {
-        const { review, created } = store.createReview(id, r.hold_reason ?? 'manual_review');
-        if (created) createdReview = review;
+    if (s0 && r.score && r.source === 'service') decisions.observe(s0, r.score);
+    if (s0 && r.action === 'hold' && (!watch || !before || watch.wantsReview(before, r))) {
+      const o = decisions.onHold(s0, r);
+      if (o.kind === 'settled') {
+        r = o.result;
+        standing = o.decision;
+      } else if (o.created) {
+        if (o.joined) joinedReview = o.reviewId;
+        else createdReview = o.review;
       }
     }
     let { screening, changed } = store.completeScreening(id, r);
     if (!changed) return { screening, changed };
-    if (standing && decisions && (r.action === 'tender' || r.action === 'block')) {
+    if (standing && (r.action === 'tender' || r.action === 'block')) {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
-    return this.#recordDone(screening, { createdReview, joinedReview }, tender);
+    return this.#recordDone(screening, { createdReview, joinedReview });
   }
 
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
@@ -333,7 +324,7 @@ export class ScreeningPipeline {
     // Another tender now waits on the carrier's open review: the review, with it listed.
     // By reference: the review as it is when someone reads the event (not a copy of every waiting tender per hold).
     if (o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.joinedReview)));
-    for (const d of this.d.decisions?.drainEnded() ?? []) appended.push(events.append(`decision.${d.state}`, d));
+    for (const d of this.d.decisions.drainEnded()) appended.push(events.append(`decision.${d.state}`, d));
     appended.push(events.append('screening.completed', screening));
     return { screening, changed: true, change, appended };
   }
