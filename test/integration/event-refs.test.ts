@@ -37,6 +37,10 @@ describe('events refer to their screening', () => {
     expect(rc).toMatchObject({ object: 'review', state: 'pending', screening: { id: s.id, action: 'hold' } });
     // Live listeners got the same, whole.
     expect(live.some((e) => (e as { data: Screening }).data.id === s.id && (e as { data: Screening }).data.score !== null)).toBe(true);
+    // The new review as a read of it gives it, its tender already held (a lookup's, like a cache hit's).
+    const liveCreated = live.find((e) => (e as { event: string }).event === 'review.created') as { data: Review } | undefined;
+    expect(s.source).toBe('service');
+    expect(liveCreated!.data.tenders.map((t) => [t.screening_id, t.action])).toEqual([[s.id, 'hold']]);
   });
 
   it('other events are stored as they are; a pruned screening says so', () => {

@@ -305,6 +305,8 @@ export class ScreeningPipeline {
     }
     let { screening, changed } = store.completeScreening(id, r);
     if (!changed) return { screening, changed };
+    // A new review as a read of it gives it now, its tender finished (as a held cache hit's is).
+    if (createdReview) createdReview = store.getReview(createdReview.id) ?? createdReview;
     if (standing && (r.action === 'tender' || r.action === 'block')) {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
