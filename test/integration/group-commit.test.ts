@@ -1,7 +1,8 @@
 /**
  * Group commit (worker/store/group-commit.ts) on a real SQLite file: work arriving within two
- * turns of the event loop shares one transaction; a failing piece rolls back alone and rejects only
- * its caller; every caller is answered after the COMMIT.
+ * turns of the event loop shares one transaction, first without savepoints; when a piece fails
+ * the batch is done again with a savepoint per piece, so a failing piece rolls back alone and
+ * rejects only its caller; every caller is answered after the COMMIT.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../worker/store/group-commit.js';
@@ -16,28 +17,68 @@ afterEach(() => {
   tmp?.cleanup();
 });
 
+/** The store, counting what GroupCommit asks of it: batches without savepoints, batches with, savepoints. */
+function counted(s: Store) {
+  const n = { fast: 0, fastKept: 0, slow: 0, savepoints: 0 };
+  let depth = 0;
+  return {
+    n,
+    transactionWithoutSavepoints<T>(fn: () => T) {
+      n.fast++;
+      const out = s.transactionWithoutSavepoints(fn);
+      if (out) n.fastKept++;
+      return out;
+    },
+    transaction<T>(fn: () => T): T {
+      if (depth === 0) n.slow++;
+      else n.savepoints++;
+      depth++;
+      try {
+        return s.transaction(fn);
+      } finally {
+        depth--;
+      }
+    },
+  };
+}
+
+function setUp() {
+  tmp = tempDbPath();
+  store = openStore(tmp.path);
+  const db = connectionOf(store);
+  db.exec('CREATE TABLE t (n INTEGER PRIMARY KEY)');
+  const insert = db.prepare('INSERT INTO t (n) VALUES (?)');
+  const rows = (): number[] => (db.prepare('SELECT n FROM t ORDER BY n').all() as Array<{ n: number }>).map((r) => r.n);
+  /** Whether another connection sees row n (it was committed). */
+  const committed = (n: number): boolean => {
+    const other = openStore(store!.path);
+    try {
+      return (connectionOf(other).prepare('SELECT COUNT(*) AS c FROM t WHERE n = ?').get(n) as { c: number }).c === 1;
+    } finally {
+      other.close();
+    }
+  };
+  return { db, insert, rows, committed };
+}
+
 describe('group commit', () => {
-  it('one transaction for a burst; a failing piece rolls back alone; answers come after the commit', async () => {
-    tmp = tempDbPath();
-    store = openStore(tmp.path);
-    const db = connectionOf(store);
-    db.exec('CREATE TABLE t (n INTEGER PRIMARY KEY)');
-    let outer = 0;
-    let depth = 0;
-    const counting = {
-      transaction<T>(fn: () => T): T {
-        if (depth === 0) outer++;
-        depth++;
-        try {
-          return store!.transaction(fn);
-        } finally {
-          depth--;
-        }
-      },
-    };
-    const group = new GroupCommit(counting);
-    const insert = db.prepare('INSERT INTO t (n) VALUES (?)');
-    const seenCommitted: boolean[] = [];
+  it('a burst in one transaction without savepoints; answers come after the commit', async () => {
+    const { insert, rows, committed } = setUp();
+    const c = counted(store!);
+    const group = new GroupCommit(c);
+    const seen = await Promise.all([1, 2, 3, 4].map((n) => group.run(() => (insert.run(n), n)).then((v) => committed(v))));
+    expect(seen).toEqual([true, true, true, true]);
+    expect(rows()).toEqual([1, 2, 3, 4]);
+    expect(c.n).toEqual({ fast: 1, fastKept: 1, slow: 0, savepoints: 0 });
+    // The next turn is a new transaction.
+    await group.run(() => insert.run(5));
+    expect(c.n.fast).toBe(2);
+  });
+
+  it('a failing piece: the batch again with a savepoint per piece, the piece rolled back alone, only its caller rejected', async () => {
+    const { insert, rows, committed } = setUp();
+    const c = counted(store!);
+    const group = new GroupCommit(c);
     const runs = [1, 2, 3, 4, 5].map((n) =>
       group
         .run(() => {
@@ -45,24 +86,42 @@ describe('group commit', () => {
           if (n === 3) throw new Error('piece 3 fails');
           return n;
         })
-        .then((v) => {
-          // Answered after the COMMIT: another connection sees the row.
-          const other = openStore(store!.path);
-          try {
-            seenCommitted.push((connectionOf(other).prepare('SELECT COUNT(*) AS c FROM t WHERE n = ?').get(v) as { c: number }).c === 1);
-          } finally {
-            other.close();
-          }
-          return v;
-        }),
+        .then((v) => (committed(v) ? v : -v)),
     );
     const settled = await Promise.allSettled(runs);
-    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
-    expect(outer).toBe(1);
-    expect((db.prepare('SELECT n FROM t ORDER BY n').all() as Array<{ n: number }>).map((r) => r.n)).toEqual([1, 2, 4, 5]);
-    expect(seenCommitted).toEqual([true, true, true, true]);
-    // The next turn is a new transaction.
-    await group.run(() => insert.run(6));
-    expect(outer).toBe(2);
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([1, 2, 'piece 3 fails', 4, 5]);
+    expect(rows()).toEqual([1, 2, 4, 5]);
+    expect(c.n).toEqual({ fast: 1, fastKept: 0, slow: 1, savepoints: 5 });
+  });
+
+  it('a nested transaction that throws inside a piece, caught there: again with savepoints, so only the nested writes are undone', async () => {
+    const { insert, rows } = setUp();
+    const c = counted(store!);
+    const group = new GroupCommit(c);
+    const logged: string[] = [];
+    // Like the pipeline's watch record: its failure is logged and never undoes the screening.
+    const piece = (n: number) => () => {
+      insert.run(n);
+      try {
+        store!.transaction(() => {
+          insert.run(n * 100);
+          if (n === 2) throw new Error(`nested ${n} fails`);
+        });
+      } catch (e) {
+        logged.push((e as Error).message);
+      }
+      return n;
+    };
+    const out = await Promise.all([1, 2, 3].map((n) => group.run(piece(n))));
+    expect(out).toEqual([1, 2, 3]);
+    expect(rows()).toEqual([1, 2, 3, 100, 300]);
+    // Logged in each attempt: without savepoints (all rolled back), then with.
+    expect(logged).toEqual(['nested 2 fails', 'nested 2 fails']);
+    expect(c.n).toEqual({ fast: 1, fastKept: 0, slow: 1, savepoints: 3 });
+  });
+
+  it('cannot be nested', () => {
+    setUp();
+    expect(() => store!.transaction(() => store!.transactionWithoutSavepoints(() => 1))).toThrow(/cannot be nested/);
   });
 });

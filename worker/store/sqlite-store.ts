@@ -401,8 +401,19 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     release: db.prepare('RELEASE nested'),
     rollbackTo: db.prepare('ROLLBACK TO nested'),
   };
+  // transactionWithoutSavepoints: nested transactions run inline, and whether one threw.
+  let inline = false;
+  let inlineThrew = false;
   const runTransaction = <T>(fn: () => T): T => {
     const nested = db.inTransaction;
+    if (nested && inline) {
+      try {
+        return fn();
+      } catch (e) {
+        inlineThrew = true;
+        throw e;
+      }
+    }
     (nested ? tx.savepoint : tx.begin).run();
     try {
       const result = fn();
@@ -643,6 +654,37 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     transaction(fn) {
       if (typeof fn !== 'function') throw new StoreArgumentError('fn must be a function', 'fn');
       return runTransaction(fn);
+    },
+
+    transactionWithoutSavepoints(fn) {
+      if (typeof fn !== 'function') throw new StoreArgumentError('fn must be a function', 'fn');
+      if (db.inTransaction) throw new StoreArgumentError('transactionWithoutSavepoints cannot be nested', 'fn');
+      tx.begin.run();
+      inline = true;
+      inlineThrew = false;
+      let value;
+      let ok = false;
+      try {
+        value = fn();
+        if (value instanceof Promise) throw new TypeError('a transaction cannot return a promise');
+        ok = !inlineThrew;
+      } catch {
+        ok = false;
+      } finally {
+        inline = false;
+      }
+      // SQLite may already have rolled back the whole transaction (e.g. SQLITE_FULL).
+      if (!ok) {
+        if (db.inTransaction) tx.rollback.run();
+        return undefined;
+      }
+      try {
+        tx.commit.run();
+      } catch (e) {
+        if (db.inTransaction) tx.rollback.run();
+        throw e;
+      }
+      return { value: value as never };
     },
 
     integrityCheck() {

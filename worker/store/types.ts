@@ -140,6 +140,14 @@ export interface Store {
    * `fn` must be synchronous.
    */
   transaction<T>(fn: () => T): T;
+  /**
+   * Run `fn` as one write transaction in which nested transactions take no savepoints (a savepoint
+   * copies every page it touches into a statement journal). Nothing inside can then be undone
+   * alone: when anything inside threw — a nested transaction's throw too, even one its caller
+   * caught — everything is rolled back and the answer is undefined, for the caller to do it again
+   * with savepoints. Must not be nested. `fn` must be synchronous.
+   */
+  transactionWithoutSavepoints<T>(fn: () => T): { value: T } | undefined;
 
   integrityCheck(): string;
   close(): void;
