@@ -120,6 +120,35 @@ describe('group commit', () => {
     expect(c.n).toEqual({ fast: 1, fastKept: 0, slow: 1, savepoints: 3 });
   });
 
+  it('SQLite rolling the whole transaction back inside a caught nested one (a full disk): nothing kept, nothing twice, every caller rejected', async () => {
+    const { db, insert, rows } = setUp();
+    const group = new GroupCommit(store!);
+    const piece = (n: number) => () => {
+      insert.run(n);
+      try {
+        store!.transaction(() => {
+          // What SQLITE_FULL or an I/O error does to the whole transaction.
+          if (n === 2) {
+            db.exec('ROLLBACK');
+            throw new Error('disk full');
+          }
+        });
+      } catch {
+        // the caller carries on (as the pipeline does when its watch record fails)
+      }
+      insert.run(n * 10);
+      return n;
+    };
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => group.run(piece(n))));
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((settled[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'sqlite_error' });
+    expect(rows()).toEqual([]);
+    expect(db.inTransaction).toBe(false);
+    // The store works on.
+    await group.run(() => insert.run(7));
+    expect(rows()).toEqual([7]);
+  });
+
   it('cannot be nested', () => {
     setUp();
     expect(() => store!.transaction(() => store!.transactionWithoutSavepoints(() => 1))).toThrow(/cannot be nested/);

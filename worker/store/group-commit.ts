@@ -40,7 +40,13 @@ export class GroupCommit {
     try {
       // First without savepoints (each copies the pages its piece touches); when anything in the
       // batch threw, all of it was rolled back: again, each piece in its own savepoint.
-      const fast = this.store.transactionWithoutSavepoints(() => batch.map((item) => item.work()));
+      const fast = this.store.transactionWithoutSavepoints(() =>
+        batch.map((item) => {
+          const value = item.work();
+          if (value instanceof Promise) throw new TypeError('a group-committed piece cannot return a promise');
+          return value;
+        }),
+      );
       results = fast ? fast.value.map((value) => ({ ok: true as const, value })) : this.#eachInSavepoint(batch);
     } catch (error) {
       // The shared COMMIT failed (a full disk, a lock): nothing of the batch was kept.

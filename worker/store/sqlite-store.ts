@@ -404,6 +404,15 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   // transactionWithoutSavepoints: nested transactions run inline, and whether one threw.
   let inline = false;
   let inlineThrew = false;
+  // SQLite rolled the whole transaction back inside a nested one (SQLITE_FULL, IOERR, NOMEM):
+  // a new one is begun at once, so that whatever a caller that caught the error writes next is
+  // not committed on its own, and the outermost transaction fails instead of committing.
+  let lost = false;
+  const holdLostTransaction = (): void => {
+    if (db.inTransaction) return;
+    lost = true;
+    tx.begin.run();
+  };
   const runTransaction = <T>(fn: () => T): T => {
     const nested = db.inTransaction;
     if (nested && inline) {
@@ -411,13 +420,16 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         return fn();
       } catch (e) {
         inlineThrew = true;
+        holdLostTransaction();
         throw e;
       }
     }
     (nested ? tx.savepoint : tx.begin).run();
+    if (!nested) lost = false;
     try {
       const result = fn();
       if (result instanceof Promise) throw new TypeError('a transaction cannot return a promise');
+      if (!nested && lost) throw new StoreError('sqlite_error', `SQLite store ${path}: the transaction was rolled back after an error inside it; nothing of it was kept`);
       (nested ? tx.release : tx.commit).run();
       return result;
     } catch (e) {
@@ -427,7 +439,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
           tx.rollbackTo.run();
           tx.release.run();
         } else tx.rollback.run();
-      }
+      } else if (nested) holdLostTransaction();
       throw e;
     }
   };
@@ -662,12 +674,13 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       tx.begin.run();
       inline = true;
       inlineThrew = false;
+      lost = false;
       let value;
       let ok = false;
       try {
         value = fn();
         if (value instanceof Promise) throw new TypeError('a transaction cannot return a promise');
-        ok = !inlineThrew;
+        ok = !inlineThrew && !lost;
       } catch {
         ok = false;
       } finally {
