@@ -49,14 +49,15 @@ export interface CarrierDecisionsOptions {
   now: () => Date;
 }
 
+/**
+ * A hold that went to its carrier's review. `reviewId`: the carrier's review; the caller reads a
+ * new one once the screening is finished (a tender that joins one is told by id: reading every
+ * waiting tender per hold would grow with them). `ownId`: the screening's own review item.
+ */
+export type ReviewOutcome = { kind: 'review'; reviewId: string; created: boolean; joined: boolean; ownId: string };
+
 /** What a hold came to: settled at once by a standing decision, or a review (opened or joined). */
-export type HoldOutcome =
-  | { kind: 'settled'; result: ScreeningResult; decision: StandingDecisionRef }
-  /**
-   * `review`: read only for a new review; a tender that joins one gets its id (reading every
-   * waiting tender per hold would grow with them). `ownId`: the screening's own review item.
-   */
-  | { kind: 'review'; reviewId: string; review: Review | undefined; created: boolean; joined: boolean; ownId: string };
+export type HoldOutcome = { kind: 'settled'; result: ScreeningResult; decision: StandingDecisionRef } | ReviewOutcome;
 
 export class CarrierDecisions {
   readonly #db: Database;
@@ -118,7 +119,7 @@ export class CarrierDecisions {
     const own = created ? { id, parent_id: open?.id ?? null } : (this.#st.reviewOfScreening.get(s.id) as { id: string; parent_id: string | null });
     const joined = own.parent_id !== null;
     const reviewId = own.parent_id ?? own.id;
-    return { kind: 'review', reviewId, review: joined ? undefined : this.o.store.getReview(reviewId)!, created, joined, ownId: own.id };
+    return { kind: 'review', reviewId, created, joined, ownId: own.id };
   }
 
   /** The screening was settled (a standing decision, or its review): say so on it. */

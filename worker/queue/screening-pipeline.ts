@@ -4,7 +4,7 @@ import type { IntakeEvent, Review, Screening, ScreeningError } from '../../share
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
-import type { CarrierDecisions } from '../decisions/carrier-decisions.js';
+import type { CarrierDecisions, ReviewOutcome } from '../decisions/carrier-decisions.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
@@ -275,7 +275,7 @@ export class ScreeningPipeline {
     }
     // Its own review item, just written: pending, undecided (what a read of it would give).
     held.review = { id: o.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
-    return this.#recordDone(held, !o.created ? {} : o.joined ? { joinedReview: o.reviewId } : { createdReview: o.review }, tender);
+    return this.#recordDone(held, this.#reviewNews(o), tender);
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
@@ -285,8 +285,7 @@ export class ScreeningPipeline {
     const watch = this.d.watch;
     const before = watch ? (current ?? store.getScreening(id)) : undefined;
     if (watch && before) r = watch.applyLocalBlock(before.query, r) ?? r;
-    let createdReview = undefined;
-    let joinedReview = undefined;
+    let review: ReviewOutcome | undefined;
     let standing = undefined;
     const { decisions } = this.d;
     // Undefined only for an unknown id: completeScreening says so.
@@ -298,20 +297,24 @@ export class ScreeningPipeline {
       if (o.kind === 'settled') {
         r = o.result;
         standing = o.decision;
-      } else if (o.created) {
-        if (o.joined) joinedReview = o.reviewId;
-        else createdReview = o.review;
-      }
+      } else review = o;
     }
     let { screening, changed } = store.completeScreening(id, r);
     if (!changed) return { screening, changed };
-    // A new review as a read of it gives it now, its tender finished (as a held cache hit's is).
-    if (createdReview) createdReview = store.getReview(createdReview.id) ?? createdReview;
     if (standing && (r.action === 'tender' || r.action === 'block')) {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
-    return this.#recordDone(screening, { createdReview, joinedReview });
+    return this.#recordDone(screening, review ? this.#reviewNews(review) : {});
+  }
+
+  /**
+   * What a hold did to its carrier's review, for its events: a new review as a read of it gives
+   * it (read once its tender is finished), or the id of the one it joined.
+   */
+  #reviewNews(o: ReviewOutcome): { createdReview?: Review | undefined; joinedReview?: string | undefined } {
+    if (!o.created) return {};
+    return o.joined ? { joinedReview: o.reviewId } : { createdReview: this.d.store.getReview(o.reviewId) };
   }
 
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
