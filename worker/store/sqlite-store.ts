@@ -402,6 +402,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     rollbackTo: db.prepare('ROLLBACK TO nested'),
   };
   // transactionWithoutSavepoints: nested transactions run inline, and whether one threw.
+  const UNDONE = Symbol('rolled back, to be done again with savepoints');
   let inline = false;
   let inlineThrew = false;
   // SQLite rolled the whole transaction back inside a nested one (SQLITE_FULL, IOERR, NOMEM):
@@ -671,33 +672,27 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     transactionWithoutSavepoints(fn) {
       if (typeof fn !== 'function') throw new StoreArgumentError('fn must be a function', 'fn');
       if (db.inTransaction) throw new StoreArgumentError('transactionWithoutSavepoints cannot be nested', 'fn');
-      tx.begin.run();
       inline = true;
       inlineThrew = false;
-      lost = false;
-      let value;
-      let ok = false;
       try {
-        value = fn();
-        if (value instanceof Promise) throw new TypeError('a transaction cannot return a promise');
-        ok = !inlineThrew && !lost;
-      } catch {
-        ok = false;
+        // A throw inside (or one a nested transaction saw) rolls it all back: undefined, not the
+        // error. A failed COMMIT is thrown.
+        return runTransaction(() => {
+          let value;
+          try {
+            value = fn();
+          } catch {
+            throw UNDONE;
+          }
+          if (inlineThrew || value instanceof Promise) throw UNDONE;
+          return { value };
+        });
+      } catch (e) {
+        if (e === UNDONE) return undefined;
+        throw e;
       } finally {
         inline = false;
       }
-      // SQLite may already have rolled back the whole transaction (e.g. SQLITE_FULL).
-      if (!ok) {
-        if (db.inTransaction) tx.rollback.run();
-        return undefined;
-      }
-      try {
-        tx.commit.run();
-      } catch (e) {
-        if (db.inTransaction) tx.rollback.run();
-        throw e;
-      }
-      return { value: value as never };
     },
 
     integrityCheck() {
