@@ -200,6 +200,20 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     sendError(reply, new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`));
   });
 
+  /** Who the request is, and whether its token's role may use the route (401, 403). */
+  function checkCaller(req: FastifyRequest): void {
+    if (req.routeOptions.config.public === true) return;
+    const caller = authenticate(req.headers.authorization);
+    if (!caller) throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <token> (INTAKE_TOKEN, or one from `carrier-screen token create`)');
+    req.caller = caller;
+    // An unknown route has no role of its own: the not-found handler answers it.
+    const url = req.routeOptions.url;
+    if (url === undefined) return;
+    const needed = roleNeeded(req.method, url);
+    if (!mayUse(caller.role, needed))
+      throw new HttpError(403, 'forbidden', `${req.method} ${url} needs a ${needed} token (or admin); this token's role is ${caller.role}`);
+  }
+
   // Hooks in callback style: an async hook costs promises on every request, and a cache hit is
   // a request of ~200 us.
   app.addHook('onRequest', (req, _reply, done) => {
@@ -215,18 +229,6 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     }
     done();
   });
-  function checkCaller(req: FastifyRequest): void {
-    if (req.routeOptions.config.public === true) return;
-    const caller = authenticate(req.headers.authorization);
-    if (!caller) throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <token> (INTAKE_TOKEN, or one from `carrier-screen token create`)');
-    req.caller = caller;
-    // An unknown route has no role of its own: the not-found handler answers it.
-    const url = req.routeOptions.url;
-    if (url === undefined) return;
-    const needed = roleNeeded(req.method, url);
-    if (!mayUse(caller.role, needed))
-      throw new HttpError(403, 'forbidden', `${req.method} ${url} needs a ${needed} token (or admin); this token's role is ${caller.role}`);
-  }
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.header('x-content-type-options', 'nosniff');

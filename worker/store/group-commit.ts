@@ -15,6 +15,7 @@ import type { Store } from './types.js';
  * Idle, the second turn comes at once.
  */
 type Pending = { work: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void };
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export class GroupCommit {
   #pending: Pending[] = [];
@@ -36,7 +37,7 @@ export class GroupCommit {
     this.#scheduled = false;
     const batch = this.#pending;
     this.#pending = [];
-    let results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>;
+    let results: Outcome[];
     try {
       // First without savepoints (each copies the pages its piece touches); when anything in the
       // batch threw, all of it was rolled back: again, each piece in its own savepoint.
@@ -61,8 +62,8 @@ export class GroupCommit {
   }
 
   /** Each piece in its own savepoint of one transaction: a failure rolls back that piece alone. */
-  #eachInSavepoint(batch: Pending[]): Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
-    const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+  #eachInSavepoint(batch: Pending[]): Outcome[] {
+    const results: Outcome[] = [];
     this.store.transaction(() => {
       for (const item of batch) {
         try {

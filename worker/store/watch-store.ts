@@ -421,6 +421,15 @@ function build(db: Database.Database, watchMs: number): WatchStore {
   const isActive = (r: EntryRow, now: string): boolean => r.manual === 1 || (r.last_tender_at !== null && r.last_tender_at > since(now));
   const entryOf = (r: EntryRow): WatchEntry => toEntry(r, watchMs);
 
+  /**
+   * `body` as one transaction of its own, or, inside a caller's (the pipeline's savepoint per
+   * watch record), as part of it: no savepoint of its own.
+   */
+  const ownOrCallers = <A, R>(body: (a: A) => R): ((a: A) => R) => {
+    const own = db.transaction(body);
+    return (a) => (db.inTransaction ? body(a) : own.immediate(a));
+  };
+
   // Reads first, and a write only when something changes: for a carrier already on the list
   // (almost every tender) the tender's one write is its screening's carrier_key.
   const recordTenderBody = (t: TenderUse): void => {
@@ -439,8 +448,6 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     if ((t.dot_number !== null && t.dot_number !== row.dot_number) || (t.mc_number !== null && t.mc_number !== row.mc_number))
       st.setIds.run({ key: t.carrierKey, dot: t.dot_number, mc: t.mc_number });
   };
-  const recordTenderTx = db.transaction(recordTenderBody);
-
 
   const observeBody = (o: Observation): StoredChange | undefined => {
     // A cache hit: the fetch is on record already and no MC-keyed entry waits to be merged.
@@ -476,8 +483,8 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     });
     return inserted.changes > 0 ? toChange(st.changeById.get(id)!) : undefined;
   };
-  const observeTx = db.transaction(observeBody);
 
+  const observeInTx = ownOrCallers(observeBody);
 
   const claimTx = db.transaction((now: string, limit: number, next: (k: string) => string): DueCarrier[] => {
     const due = st.due.all({ now, since: since(now), limit });
@@ -514,8 +521,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
   });
 
   return {
-    // Inside a caller's transaction (the pipeline's savepoint per watch record): no savepoint of its own.
-    recordTender: (t) => (db.inTransaction ? recordTenderBody(t) : recordTenderTx.immediate(t)),
+    recordTender: ownOrCallers(recordTenderBody),
 
     addManual(e) {
       return db.transaction(() => {
@@ -562,7 +568,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
 
     observe(o) {
       checkKeys(o.keys);
-      return db.inTransaction ? observeBody(o) : observeTx.immediate(o);
+      return observeInTx(o);
     },
     getChange(id) {
       const row = st.changeById.get(id);
