@@ -6,18 +6,23 @@
 #   source scripts/node24.sh      # in a shell: node, npm and npm ci use Node 24 from here on
 #   bash scripts/node24.sh CMD…   # one command on Node 24, e.g. bash scripts/node24.sh npm test
 #
-# CARRIER_SCREEN_NODE_CACHE picks the cache folder (default ~/.cache/carrier-screen).
+# CARRIER_SCREEN_NODE_CACHE picks the cache folder: by default /var/cache/carrier-screen for root
+# (readable by every user: tests run the same node as an unprivileged user, who cannot enter a
+# mode-700 home), ~/.cache/carrier-screen for anyone else.
 _cs_node24() {
   local want=24 have
   have=$(node --version 2>/dev/null || true)
   if [[ "$have" == v$want.* ]]; then
     return 0
   fi
-  local cache="${CARRIER_SCREEN_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/carrier-screen}"
+  local cache="${CARRIER_SCREEN_NODE_CACHE:-}"
+  if [ -z "$cache" ]; then
+    if [ "$(id -u)" = 0 ]; then cache=/var/cache/carrier-screen; else cache="${XDG_CACHE_HOME:-$HOME/.cache}/carrier-screen"; fi
+  fi
   local dir
   dir=$(ls -d "$cache"/node-v$want.* 2>/dev/null | sort -V | tail -n 1 || true)
   if [ -z "$dir" ] || [ ! -x "$dir/bin/node" ]; then
-    mkdir -p "$cache"
+    mkdir -p -m 755 "$cache"
     local tmp
     tmp=$(mktemp -d "$cache/.fetch.XXXXXX")
     # npm pack fetches the tarball through the configured registry and prints its file name.

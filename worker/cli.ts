@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First, for its side effect: a Node too old for better-sqlite3 is refused before anything loads it.
+import './runtime-check.js';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import { createLogger } from './log.js';

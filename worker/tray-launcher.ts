@@ -33,7 +33,7 @@ export async function runTray(o: { args?: string[]; env?: NodeJS.ProcessEnv } = 
     /* not installed */
   }
   if (!electronBin || !existsSync(electronBin)) {
-    process.stderr.write('carrier-screen tray: the Electron binary is not installed (npm ci with ELECTRON_SKIP_BINARY_DOWNLOAD=1?): run npm ci without it, or install the packaged tray app\n');
+    process.stderr.write('carrier-screen tray: the Electron binary is not installed (npm ci leaves it out): run `node node_modules/electron/install.js` once, or install the packaged tray app\n');
     return 2;
   }
   const build = spawnSync(process.execPath, [join(root, 'electron', 'build.mjs')], { stdio: 'inherit', cwd: root });

@@ -11,8 +11,8 @@ import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
  * The real tray app in Electron, driven by Playwright, against the real stack. It runs where
- * the Electron binary exists; our build machines install electron with
- * ELECTRON_SKIP_BINARY_DOWNLOAD=1, so there it says so and skips.
+ * the Electron binary exists. npm ci does not fetch it (package.json allowScripts denies
+ * electron's download, which our build machines cannot reach): there it says so and skips.
  */
 
 function electronBinary(): string | null {
@@ -27,7 +27,7 @@ function electronBinary(): string | null {
 
 const binary = electronBinary();
 const display = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
-if (!binary) console.log('SKIPPED: Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD)');
+if (!binary) console.log('SKIPPED: Electron binary not installed (node node_modules/electron/install.js fetches it)');
 else if (!display) console.log('SKIPPED: no display for Electron (run under xvfb-run)');
 
 describe('tray app in Electron', () => {

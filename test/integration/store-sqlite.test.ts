@@ -40,9 +40,7 @@ function copyRuntimeModules(from: string, to: string): void {
   const parts = [
     'better-sqlite3/package.json',
     'better-sqlite3/lib',
-    'better-sqlite3/build/Release/better_sqlite3.node',
-    'bindings',
-    'file-uri-to-path',
+    'better-sqlite3/prebuilds',
   ];
   for (const part of parts) cpSync(join(from, part), join(to, part), { recursive: true });
 }
