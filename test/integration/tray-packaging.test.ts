@@ -1,8 +1,11 @@
 /**
  * What goes inside the tray installer, checked by its contents: the tray bundle is packed with
  * the real electron-builder 26.17.0 (through npx, as `npm run dist` does) and a stub Electron
- * distribution (the real binary cannot be downloaded here), then the packed app.asar is read
- * back: the tray bundle alone — no node_modules, no native module, no unpacked folder, small.
+ * distribution (the real binary cannot be downloaded here), then read back: the packed app.asar
+ * holds the tray bundle alone — no node_modules, no native module, no unpacked folder, small —
+ * and the binary's fuse wire is flipped as electron-builder.yml says. The stub carries a fuse
+ * wire laid out as Electron's own (sentinel, version, length, one byte a fuse) with Electron's
+ * defaults, so electron-builder's @electron/fuses finds and flips it as it would the real one.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,6 +18,38 @@ const root = resolve(import.meta.dirname, '../..');
 let dir: string;
 let run: { code: number | null; output: string };
 let offline = false;
+
+/** Electron's fuse wire: this sentinel, then the wire version (1), its length, a byte a fuse. */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+const FUSES = [
+  'runAsNode',
+  'enableCookieEncryption',
+  'enableNodeOptionsEnvironmentVariable',
+  'enableNodeCliInspectArguments',
+  'enableEmbeddedAsarIntegrityValidation',
+  'onlyLoadAppFromAsar',
+  'loadBrowserProcessSpecificV8Snapshot',
+  'grantFileProtocolExtraPrivileges',
+] as const;
+/** Electron 45's defaults, '1' on and '0' off, in wire order. */
+const ELECTRON_DEFAULT_WIRE = '10110001';
+
+function fuseWire(file: string): Record<string, boolean> {
+  const buf = readFileSync(file);
+  const at = buf.indexOf(FUSE_SENTINEL);
+  if (at < 0) throw new Error(`no fuse wire in ${file}`);
+  const pos = at + FUSE_SENTINEL.length;
+  expect(buf[pos]).toBe(1);
+  const length = buf[pos + 1]!;
+  return Object.fromEntries(FUSES.slice(0, length).map((name, i) => [name, buf[pos + 2 + i] === 0x31]));
+}
+
+/** The version electron-builder says it packed ("packaging platform=linux arch=x64 electron=45.5.0"). */
+function packedElectronVersion(output: string): string | undefined {
+  // eslint-disable-next-line no-control-regex -- electron-builder colours its key=value pairs
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  return /packaging\s+platform=linux.*?electron=(\S+)/.exec(plain)?.[1];
+}
 
 /** The file list of an asar archive: its header is a JSON tree after 16 bytes of sizes. */
 function asarFiles(file: string): Array<{ path: string; size: number; unpacked: boolean }> {
@@ -45,12 +80,24 @@ beforeAll(async () => {
   // A stub Electron distribution: what electron-builder copies and renames (the binary, a licence).
   const stub = join(dir, 'electron-stub');
   mkdirSync(join(stub, 'resources'), { recursive: true });
-  writeFileSync(join(stub, 'electron'), '#!/bin/sh\necho "stub electron: the real binary cannot be downloaded here"\n');
+  writeFileSync(
+    join(stub, 'electron'),
+    Buffer.concat([
+      Buffer.from('#!/bin/sh\necho "stub electron: the real binary cannot be downloaded here"\nexit 0\n# '),
+      Buffer.from(FUSE_SENTINEL),
+      Buffer.from([1, FUSES.length]),
+      Buffer.from(ELECTRON_DEFAULT_WIRE),
+      Buffer.from('\n'),
+    ]),
+  );
   chmodSync(join(stub, 'electron'), 0o755);
   writeFileSync(join(stub, 'LICENSE'), 'stub');
   run = await new Promise((done) => {
     const args = ['--yes', 'electron-builder@26.17.0', '--linux', 'dir', '--config', 'electron-builder.yml', `-c.directories.app=${app}`, `-c.directories.output=${join(dir, 'out')}`, `-c.electronDist=${stub}`];
-    const p = spawn('npx', args, { cwd: root, env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CSC_IDENTITY_AUTO_DISCOVERY: 'false' } });
+    // Without VITEST in its environment: electron-builder keeps quiet under vitest, and its log
+    // is what names the Electron version it packed.
+    const { VITEST: _vitest, ...env } = process.env;
+    const p = spawn('npx', args, { cwd: root, env: { ...env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' } });
     let output = '';
     p.stdout.on('data', (c: Buffer) => (output += c.toString()));
     p.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -69,6 +116,32 @@ describe('the packed tray app (electron-builder 26.17.0, stub Electron)', () => 
   it('packs without error', (ctx) => {
     if (offline) return ctx.skip();
     expect(run.code, run.output.slice(-3000)).toBe(0);
+  });
+
+  it('packs the Electron that package.json names, a supported major (45, 44 or 43)', (ctx) => {
+    if (offline) return ctx.skip();
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const packed = packedElectronVersion(run.output);
+    expect(packed, run.output.slice(-2000)).toBe(pkg.devDependencies.electron);
+    expect([43, 44, 45]).toContain(Number(packed!.split('.')[0]));
+  });
+
+  it('flips the fuses: no run-as-node, NODE_OPTIONS or --inspect; the app only from its asar, integrity-checked; no extra file:// privileges', (ctx) => {
+    if (offline) return ctx.skip();
+    const before = fuseWire(join(dir, 'electron-stub', 'electron'));
+    expect(before.runAsNode).toBe(true); // the stub starts as Electron ships
+    const binary = join(dir, 'out', 'linux-unpacked', 'carrier-screen-tray');
+    const packedBinary = existsSync(binary) ? binary : join(dir, 'out', 'linux-unpacked', readdirSync(join(dir, 'out', 'linux-unpacked')).find((f) => !f.includes('.') && f !== 'resources' && f !== 'locales')!);
+    expect(fuseWire(packedBinary)).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      loadBrowserProcessSpecificV8Snapshot: false,
+      grantFileProtocolExtraPrivileges: false,
+    });
   });
 
   it('holds the tray bundle alone: no node_modules, no native module, no unpacked folder, a small asar', (ctx) => {
