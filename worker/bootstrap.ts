@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -7,16 +7,11 @@ import type { Config } from '../shared/config.js';
 import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../emulator/index.js';
 
 /**
- * What `start`, `worker` and `screen` need before the screening core can run: the .env
- * file, a /v1 service (the bundled sandbox emulator when no key is set) and a reachable
+ * What `start`, `worker` and `screen` need before the screening core can run (after the env
+ * files, worker/env-files.ts): a /v1 service (the bundled sandbox emulator when no key is set) and a reachable
  * Redis (a private redis-server with persistence in the data dir when none is and
  * REDIS_URL was not given).
  */
-
-/** Read `.env` from the working directory when there is one (real env vars win). */
-export function loadDotEnv(path = '.env'): void {
-  if (existsSync(path)) process.loadEnvFile(path);
-}
 
 export interface ServiceTarget {
   baseUrl: string;
