@@ -49,7 +49,7 @@ export async function runBackup(config: Config, target: string, o: BackupOptions
   const tmp = `${file}${PARTIAL}${process.pid}`;
   const expected = usedBytes(source);
   const stopOnSignal = (): void => {
-    rmSync(tmp, { force: true });
+    removeCopy(tmp);
     process.stderr.write(`\ncarrier-screen backup: interrupted; removed ${tmp}\n`);
     process.exit(130);
   };
@@ -67,7 +67,7 @@ export async function runBackup(config: Config, target: string, o: BackupOptions
     renameSync(tmp, file);
     fsyncFile(dir); // the rename itself survives a power cut
   } catch (e) {
-    rmSync(tmp, { force: true });
+    removeCopy(tmp);
     progress?.('\n');
     throw e;
   } finally {
@@ -124,6 +124,11 @@ function checkCopy(path: string): { screenings: number; version: number } {
   }
 }
 
+/** A temporary copy and what SQLite may have made beside it while writing it (its rollback journal). */
+function removeCopy(path: string): void {
+  for (const side of ['', '-journal', '-wal', '-shm']) rmSync(`${path}${side}`, { force: true });
+}
+
 /** fsync a file or a directory. */
 export function fsyncFile(path: string): void {
   const fd = openSync(path, 'r');
@@ -140,7 +145,7 @@ function sweepStalePartials(file: string): string[] {
   const swept: string[] = [];
   for (const name of readdirSync(dirname(file))) {
     if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length));
+    const pid = Number(/^\d+/.exec(name.slice(prefix.length))?.[0]);
     if (!Number.isInteger(pid) || pid <= 0 || pidAlive(pid)) continue;
     rmSync(join(dirname(file), name), { force: true });
     swept.push(join(dirname(file), name));
