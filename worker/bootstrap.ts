@@ -42,6 +42,13 @@ async function redisAnswers(url: string): Promise<boolean> {
 
 export class RedisMissingError extends Error {
   override readonly name = 'RedisMissingError';
+  constructor(
+    message: string,
+    /** Redis may answer in a moment (e.g. still starting at boot): a service manager should try again. */
+    readonly transient = false,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -50,7 +57,7 @@ export class RedisMissingError extends Error {
  */
 export async function ensureRedis(config: Config, logger: Logger): Promise<{ url: string; stop?: () => void }> {
   if (await redisAnswers(config.redisUrl)) return { url: config.redisUrl };
-  if (config.redisUrlGiven) throw new RedisMissingError(`REDIS_URL does not answer: is Redis running there?`);
+  if (config.redisUrlGiven) throw new RedisMissingError(`REDIS_URL does not answer: is Redis running there?`, true);
   const which = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
   const bin = which.stdout.trim();
   if (which.status !== 0 || bin === '')
@@ -77,5 +84,5 @@ export async function ensureRedis(config: Config, logger: Logger): Promise<{ url
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
-  throw new RedisMissingError(`started redis-server on port ${port} but it did not answer`);
+  throw new RedisMissingError(`started redis-server on port ${port} but it did not answer`, true);
 }

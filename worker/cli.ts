@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from '../shared/config.js';
 import { InvalidIdentifierError, normalizeDot, normalizeMc } from '../shared/carrier-id.js';
 import { ensureRedis, RedisMissingError } from './bootstrap.js';
 import { loadEnvFiles, requireDatabase } from './env-files.js';
+import { BUILD_INFO } from './build-info.js';
 import { KeyCheckError } from './svc/index.js';
 import { UnavailableError } from './screener-types.js';
 
@@ -27,7 +28,8 @@ function fail(e: unknown): never {
   const pathError = e instanceof Error && (e.name === 'DatabaseMissingError' || e.name === 'EnvFileError');
   if (e instanceof ConfigError || e instanceof KeyCheckError || e instanceof RedisMissingError || e instanceof UnavailableError || storeError || tokenError || pathError) {
     process.stderr.write(`carrier-screen: ${e.message}\n`);
-    process.exit(2);
+    // 2: fix something first (the unit does not restart on it); a Redis that may come up in a moment is 1 (restarted).
+    process.exit(e instanceof RedisMissingError && e.transient ? 1 : 2);
   }
   process.stderr.write(`carrier-screen: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
@@ -71,7 +73,10 @@ function onSignals(stop: () => Promise<void>, log: Logger): void {
     });
 }
 
-const program = new Command('carrier-screen').description('Tender-time carrier screening for a TMS').showHelpAfterError();
+const program = new Command('carrier-screen')
+  .description('Tender-time carrier screening for a TMS')
+  .version(`carrier-screen ${BUILD_INFO.version} (Node ${BUILD_INFO.node})`, '-V, --version')
+  .showHelpAfterError();
 
 /** `start` and `worker` differ only in whether the intake API runs. */
 async function serve(withIntake: boolean): Promise<void> {
@@ -85,6 +90,7 @@ async function serve(withIntake: boolean): Promise<void> {
   }, log);
   // Only `start` may make a new database; a `worker` elsewhere would quietly work on an empty one.
   const ready = await setup(log, { existingDb: !withIntake });
+  log.info({ version: BUILD_INFO.version, node: BUILD_INFO.node, db: ready.config.dbPath }, `carrier-screen ${BUILD_INFO.version} starting`);
   cleanup = ready.cleanup;
   const { runStart } = await import('./start.js');
   stop = await runStart(ready.config, log, { withIntake });

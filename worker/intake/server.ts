@@ -418,7 +418,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       '/healthz',
       { config: { public: true }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
       async (req, reply) => {
-        let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean };
+        let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean; svc_key_rejected?: boolean };
         try {
           h = await screener.health();
         } catch (err) {

@@ -2,6 +2,7 @@ import { statfsSync } from 'node:fs';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Screening, StatusReport } from '../../shared/screening.js';
 import { onWriteRefused } from '../store/write-failures.js';
+import { BUILD_INFO } from '../build-info.js';
 
 /**
  * Prometheus metrics (`GET /metrics`, docs/operations.md), one registry per process.
@@ -63,6 +64,13 @@ const writesRefused = new Counter({
   registers: [registry],
 });
 onWriteRefused((code) => writesRefused.inc({ code }));
+
+new Gauge({
+  name: 'carrier_screen_build_info',
+  help: 'Always 1; the labels say what runs: version (package.json) and node (per process)',
+  labelNames: ['version', 'node'] as const,
+  registers: [registry],
+}).set({ version: BUILD_INFO.version, node: BUILD_INFO.node }, 1);
 
 // ---- shared state, set from /status at scrape time ----
 const gauge = (name: string, help: string, labelNames: string[] = []): Gauge<string> =>
