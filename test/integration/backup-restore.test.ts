@@ -50,7 +50,7 @@ function bigDatabase(path: string, mb: number): void {
   const db = connectionOf(store);
   db.exec('CREATE TABLE ballast (b BLOB NOT NULL)');
   const put = db.prepare('INSERT INTO ballast (b) VALUES (randomblob(?))');
-  for (let done = 0; done < mb; done += 50) db.transaction(() => { for (let i = 0; i < 50; i++) put.run(MB); })();
+  for (let done = 0; done < mb; done += 50) db.transaction(() => { for (let i = done; i < Math.min(mb, done + 50); i++) put.run(MB); })();
   store.close();
 }
 
@@ -183,6 +183,36 @@ describe('backup under traffic, restore on another host', () => {
     expect(next.out).toContain(`removed ${join(out, `b.db.partial-${gone}`)}, left by a backup that was killed`);
     expect(readdirSync(out)).toEqual(['b.db']);
   }, 120_000);
+});
+
+describe('restore refuses what it cannot trust', () => {
+  it('a damaged backup or a file that is not ours: exit 2, the database and its secret files untouched', async () => {
+    const host = join(dir, 'refuse');
+    const dbPath = join(host, 'carrier-screen.db');
+    bigDatabase(dbPath, 1);
+    writeFileSync(join(host, 'intake-token'), 'the-current-token', { mode: 0o600 });
+    const before = readFileSync(dbPath);
+    const damaged = join(dir, 'damaged.db');
+    const bytes = Buffer.from(before);
+    bytes.fill(0x5a, 4096 * 3, 4096 * 3 + 2048); // half a b-tree page of garbage
+    writeFileSync(damaged, bytes);
+    writeFileSync(`${damaged}.intake-token`, 'a-token-from-the-backup', { mode: 0o600 });
+    const other = join(dir, 'other.db');
+    const o = new Database(other);
+    o.exec('CREATE TABLE notes (x)');
+    o.close();
+    for (const [file, said] of [
+      [damaged, /failed its integrity check|not a readable SQLite database/],
+      [other, /is not a carrier-screen database/],
+      [join(dir, 'missing.db'), /no backup at/],
+    ] as const) {
+      const r = await run(['restore', file], { SCREEN_DB: dbPath });
+      expect([r.code, r.err], file).toEqual([2, expect.stringMatching(said)]);
+    }
+    expect(readFileSync(dbPath).equals(before)).toBe(true);
+    expect(readFileSync(join(host, 'intake-token'), 'utf8')).toBe('the-current-token');
+    expect(readdirSync(host).sort()).toEqual(['carrier-screen.db', 'intake-token']);
+  }, 60_000);
 });
 
 describe('paths that cannot drift', () => {
