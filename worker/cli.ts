@@ -88,9 +88,10 @@ async function serve(withIntake: boolean): Promise<void> {
     await stop?.();
     for (const c of cleanup) await c();
   }, log);
+  // First, so even a start refused below says what was running.
+  log.info({ version: BUILD_INFO.version, node: BUILD_INFO.node }, `carrier-screen ${BUILD_INFO.version} starting`);
   // Only `start` may make a new database; a `worker` elsewhere would quietly work on an empty one.
   const ready = await setup(log, { existingDb: !withIntake });
-  log.info({ version: BUILD_INFO.version, node: BUILD_INFO.node, db: ready.config.dbPath }, `carrier-screen ${BUILD_INFO.version} starting`);
   cleanup = ready.cleanup;
   const { runStart } = await import('./start.js');
   stop = await runStart(ready.config, log, { withIntake });
@@ -173,8 +174,8 @@ program
   .option('--json', 'print the raw status JSON')
   .action(async (o: { url?: string; json?: boolean }) => {
     // The token file lives beside the database: without INTAKE_TOKEN, the database must be where we look.
-    loadEnvFiles();
-    const config = settings({ existingDb: process.env.INTAKE_TOKEN === undefined || process.env.INTAKE_TOKEN.trim() === '' });
+    const config = settings({ existingDb: false });
+    if (config.intakeToken === undefined) requireDatabase(config);
     const { readIntakeToken } = await import('./start.js');
     const { runStatus } = await import('./status-cli.js');
     const url = o.url ?? `http://${config.intakeHost}:${config.intakePort}`;

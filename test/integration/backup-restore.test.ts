@@ -216,10 +216,10 @@ describe('restore refuses what it cannot trust', () => {
 });
 
 describe('paths that cannot drift', () => {
-  it('from another directory with no SCREEN_DB, token create and backup stop with exit 2 naming the path and SCREEN_DB, and make nothing', async () => {
+  it('from another directory with no SCREEN_DB, token, backup, worker, screen and status stop with exit 2 naming the path and SCREEN_DB, and make nothing', async () => {
     const cwd = mkdirTemp('cs-elsewhere-');
     try {
-      for (const args of [['token', 'create', '--role', 'tms'], ['token', 'list'], ['backup', join(cwd, 'b.db')], ['worker']]) {
+      for (const args of [['token', 'create', '--role', 'tms'], ['token', 'list'], ['backup', join(cwd, 'b.db')], ['worker'], ['screen', '--dot', '1000003'], ['status']]) {
         const r = await run(args, { REDIS_URL: inject('redisUrl'), SCREEN_ENV_FILE: join(cwd, 'no-such-env') }, { cwd });
         expect([r.code, r.err], args.join(' ')).toEqual([2, expect.stringContaining(`no database at ${join(cwd, 'data', 'carrier-screen.db')} (SCREEN_DB is not set`)]);
       }
