@@ -50,7 +50,10 @@ function bigDatabase(path: string, mb: number): void {
   const db = connectionOf(store);
   db.exec('CREATE TABLE ballast (b BLOB NOT NULL)');
   const put = db.prepare('INSERT INTO ballast (b) VALUES (randomblob(?))');
-  for (let done = 0; done < mb; done += 50) db.transaction(() => { for (let i = done; i < Math.min(mb, done + 50); i++) put.run(MB); })();
+  for (let done = 0; done < mb; done += 50)
+    db.transaction(() => {
+      for (let i = done; i < Math.min(mb, done + 50); i++) put.run(MB);
+    })();
   store.close();
 }
 
