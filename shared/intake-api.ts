@@ -1869,13 +1869,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description ok, degraded (/v1 unreachable or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down */
+                        /** @description ok, degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down */
                         status: string;
                         redis: boolean;
                         sqlite: boolean;
                         /** @description false when a write probe failed or a write was refused in the last minute (a full disk) */
                         sqlite_writable?: boolean;
                         svc: boolean;
+                        /** @description true when /v1 refused the API key at the last call (svc is false then) */
+                        svc_key_rejected?: boolean;
                         error?: {
                             code: string;
                             message: string;
@@ -1890,13 +1892,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description ok, degraded (/v1 unreachable or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down */
+                        /** @description ok, degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down */
                         status: string;
                         redis: boolean;
                         sqlite: boolean;
                         /** @description false when a write probe failed or a write was refused in the last minute (a full disk) */
                         sqlite_writable?: boolean;
                         svc: boolean;
+                        /** @description true when /v1 refused the API key at the last call (svc is false then) */
+                        svc_key_rejected?: boolean;
                         error?: {
                             code: string;
                             message: string;

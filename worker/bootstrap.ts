@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -7,16 +7,11 @@ import type { Config } from '../shared/config.js';
 import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../emulator/index.js';
 
 /**
- * What `start`, `worker` and `screen` need before the screening core can run: the .env
- * file, a /v1 service (the bundled sandbox emulator when no key is set) and a reachable
+ * What `start`, `worker` and `screen` need before the screening core can run (after the env
+ * files, worker/env-files.ts): a /v1 service (the bundled sandbox emulator when no key is set) and a reachable
  * Redis (a private redis-server with persistence in the data dir when none is and
  * REDIS_URL was not given).
  */
-
-/** Read `.env` from the working directory when there is one (real env vars win). */
-export function loadDotEnv(path = '.env'): void {
-  if (existsSync(path)) process.loadEnvFile(path);
-}
 
 export interface ServiceTarget {
   baseUrl: string;
@@ -47,6 +42,13 @@ async function redisAnswers(url: string): Promise<boolean> {
 
 export class RedisMissingError extends Error {
   override readonly name = 'RedisMissingError';
+  constructor(
+    message: string,
+    /** Redis may answer in a moment (e.g. still starting at boot): a service manager should try again. */
+    readonly transient = false,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -55,7 +57,7 @@ export class RedisMissingError extends Error {
  */
 export async function ensureRedis(config: Config, logger: Logger): Promise<{ url: string; stop?: () => void }> {
   if (await redisAnswers(config.redisUrl)) return { url: config.redisUrl };
-  if (config.redisUrlGiven) throw new RedisMissingError(`REDIS_URL does not answer: is Redis running there?`);
+  if (config.redisUrlGiven) throw new RedisMissingError(`REDIS_URL does not answer: is Redis running there?`, true);
   const which = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
   const bin = which.stdout.trim();
   if (which.status !== 0 || bin === '')
@@ -82,5 +84,5 @@ export async function ensureRedis(config: Config, logger: Logger): Promise<{ url
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
-  throw new RedisMissingError(`started redis-server on port ${port} but it did not answer`);
+  throw new RedisMissingError(`started redis-server on port ${port} but it did not answer`, true);
 }

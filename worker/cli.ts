@@ -6,7 +6,9 @@ import type { Logger } from 'pino';
 import { createLogger } from './log.js';
 import { ConfigError, loadConfig, type Config } from '../shared/config.js';
 import { InvalidIdentifierError, normalizeDot, normalizeMc } from '../shared/carrier-id.js';
-import { loadDotEnv, ensureRedis, RedisMissingError } from './bootstrap.js';
+import { ensureRedis, RedisMissingError } from './bootstrap.js';
+import { loadEnvFiles, requireDatabase } from './env-files.js';
+import { BUILD_INFO } from './build-info.js';
 import { KeyCheckError } from './svc/index.js';
 import { UnavailableError } from './screener-types.js';
 
@@ -25,17 +27,26 @@ function fail(e: unknown): never {
   // StoreError (read-only, full, corrupt database …) by name: importing it would load SQLite for every command.
   const storeError = e instanceof Error && e.name === 'StoreError';
   const tokenError = e instanceof Error && e.name === 'TokenArgumentError';
-  if (e instanceof ConfigError || e instanceof KeyCheckError || e instanceof RedisMissingError || e instanceof UnavailableError || storeError || tokenError) {
+  const pathError = e instanceof Error && (e.name === 'DatabaseMissingError' || e.name === 'EnvFileError');
+  if (e instanceof ConfigError || e instanceof KeyCheckError || e instanceof RedisMissingError || e instanceof UnavailableError || storeError || tokenError || pathError) {
     process.stderr.write(`carrier-screen: ${e.message}\n`);
-    process.exit(2);
+    // 2: fix something first (the unit does not restart on it); a Redis that may come up in a moment is 1 (restarted).
+    process.exit(e instanceof RedisMissingError && e.transient ? 1 : 2);
   }
   process.stderr.write(`carrier-screen: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 }
 
-async function setup(log: Logger): Promise<{ config: Config; cleanup: Array<() => unknown> }> {
-  loadDotEnv();
-  let config = loadConfig();
+/** The settings every command reads (worker/env-files.ts); with `existingDb`, a missing database stops it. */
+function settings(o: { existingDb: boolean }): Config {
+  loadEnvFiles();
+  const config = loadConfig();
+  if (o.existingDb) requireDatabase(config);
+  return config;
+}
+
+async function setup(log: Logger, o: { existingDb: boolean }): Promise<{ config: Config; cleanup: Array<() => unknown> }> {
+  let config = settings(o);
   const cleanup: Array<() => unknown> = [];
   const redis = await ensureRedis(config, log);
   if (redis.stop) cleanup.push(redis.stop);
@@ -64,7 +75,10 @@ function onSignals(stop: () => Promise<void>, log: Logger): void {
     });
 }
 
-const program = new Command('carrier-screen').description('Tender-time carrier screening for a TMS').showHelpAfterError();
+const program = new Command('carrier-screen')
+  .description('Tender-time carrier screening for a TMS')
+  .version(`carrier-screen ${BUILD_INFO.version} (Node ${BUILD_INFO.node})`, '-V, --version')
+  .showHelpAfterError();
 
 /** `start` and `worker` differ only in whether the intake API runs. */
 async function serve(withIntake: boolean): Promise<void> {
@@ -76,7 +90,10 @@ async function serve(withIntake: boolean): Promise<void> {
     await stop?.();
     for (const c of cleanup) await c();
   }, log);
-  const ready = await setup(log);
+  // First, so even a start refused below says what was running.
+  log.info({ version: BUILD_INFO.version, node: BUILD_INFO.node }, `carrier-screen ${BUILD_INFO.version} starting`);
+  // Only `start` may make a new database; a `worker` elsewhere would quietly work on an empty one.
+  const ready = await setup(log, { existingDb: !withIntake });
   cleanup = ready.cleanup;
   const { runStart } = await import('./start.js');
   stop = await runStart(ready.config, log, { withIntake });
@@ -145,7 +162,7 @@ program
     if (given !== 1) program.error('screen: give exactly one of --dot, --mc or --file');
     // `screen` prints its result and progress; log lines only for problems, unless LOG_LEVEL says otherwise.
     const log = logger('warn');
-    const { config, cleanup } = await setup(log);
+    const { config, cleanup } = await setup(log, { existingDb: true });
     const { runScreen } = await import('./screen-cli.js');
     const code = await runScreen(config, log, o);
     for (const c of cleanup) await c();
@@ -158,8 +175,9 @@ program
   .option('--url <url>', 'intake URL (default http://INTAKE_HOST:INTAKE_PORT)')
   .option('--json', 'print the raw status JSON')
   .action(async (o: { url?: string; json?: boolean }) => {
-    loadDotEnv();
-    const config = loadConfig();
+    // The token file lives beside the database: without INTAKE_TOKEN, the database must be where we look.
+    const config = settings({ existingDb: false });
+    if (config.intakeToken === undefined) requireDatabase(config);
     const { readIntakeToken } = await import('./start.js');
     const { runStatus } = await import('./status-cli.js');
     const url = o.url ?? `http://${config.intakeHost}:${config.intakePort}`;
@@ -168,17 +186,32 @@ program
 
 program
   .command('backup')
-  .description('a consistent copy of the SQLite database while workers run (online backup), integrity-checked')
+  .description('a consistent copy of the SQLite database while workers run (VACUUM INTO), integrity-checked, with the token and secret files')
   .argument('<file>', 'where to write the copy')
   .option('--force', 'replace the file if it exists')
   .action(async (file: string, o: { force?: boolean }) => {
-    loadDotEnv();
-    const config = loadConfig();
+    const config = settings({ existingDb: true });
     const { runBackup } = await import('./backup-cli.js');
     try {
       process.exit(await runBackup(config, file, o));
     } catch (e) {
       process.stderr.write(`carrier-screen backup: ${(e as Error).message}\n`);
+      process.exit(2);
+    }
+  });
+
+program
+  .command('restore')
+  .description('put a backup (and the token and secret files beside it) back at SCREEN_DB; refuses while a worker runs')
+  .argument('<file>', 'the backup to restore')
+  .action(async (file: string) => {
+    // Restore may make the database (a new host): it is the one command besides start that may.
+    const config = settings({ existingDb: false });
+    const { runRestore } = await import('./restore-cli.js');
+    try {
+      process.exit(runRestore(config, file));
+    } catch (e) {
+      process.stderr.write(`carrier-screen restore: ${(e as Error).message}\n`);
       process.exit(2);
     }
   });
@@ -190,27 +223,27 @@ token
   .requiredOption('--role <role>', 'tms, desk or admin')
   .option('--name <name>', "who uses it: the default `by` of what it decides (e.g. the dispatcher's name)")
   .action(async (o: { role: string; name?: string }) => {
-    loadDotEnv();
+    const config = settings({ existingDb: true });
     const { runTokenCreate } = await import('./tokens/token-cli.js');
-    process.exit(runTokenCreate(loadConfig(), o));
+    process.exit(runTokenCreate(config, o));
   });
 token
   .command('list')
   .description('every token: id, role, prefix, state, last use, name (never the token)')
   .option('--json', 'print JSON')
   .action(async (o: { json?: boolean }) => {
-    loadDotEnv();
+    const config = settings({ existingDb: true });
     const { runTokenList } = await import('./tokens/token-cli.js');
-    process.exit(runTokenList(loadConfig(), o));
+    process.exit(runTokenList(config, o));
   });
 token
   .command('revoke')
   .description('revoke a token by its id or prefix: it is refused from the next request on')
   .argument('<id>', 'the token id (tok_…) or its prefix (cs_desk_…)')
   .action(async (id: string) => {
-    loadDotEnv();
+    const config = settings({ existingDb: true });
     const { runTokenRevoke } = await import('./tokens/token-cli.js');
-    process.exit(runTokenRevoke(loadConfig(), id));
+    process.exit(runTokenRevoke(config, id));
   });
 
 program

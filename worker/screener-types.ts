@@ -36,7 +36,7 @@ export interface Screener {
   resume(): Promise<void>;
   readonly events: EventFeed;
   /** sqlite: reads work; sqlite_writable: a write probe committed and no write was refused lately. */
-  health(): Promise<{ redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean }>;
+  health(): Promise<{ redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean; svc_key_rejected?: boolean }>;
   close(): Promise<void>;
 }
 

@@ -477,7 +477,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       await queueChanged();
     },
 
-    async health(): Promise<{ redis: boolean; sqlite: boolean; sqlite_writable: boolean; svc: boolean }> {
+    async health(): Promise<{ redis: boolean; sqlite: boolean; sqlite_writable: boolean; svc: boolean; svc_key_rejected: boolean }> {
       const redisOk = await producer.ping().then(
         () => true,
         () => false,
@@ -492,8 +492,10 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       const writable = sqliteOk && probeSqliteWrite(store).writable;
       // A hold-off (Retry-After) means no /v1 calls: degraded, like an unreachable service.
       const sv = redisOk ? (await service.report()).service : undefined;
-      const svcOk = sv ? sv.reachable && sv.hold_off_until === null : false;
-      return { redis: redisOk, sqlite: sqliteOk, sqlite_writable: writable, svc: svcOk };
+      // A refused key answers every call, but with no score: as good as unreachable.
+      const keyRejected = sv?.key_rejected === true;
+      const svcOk = sv ? sv.reachable && !keyRejected && sv.hold_off_until === null : false;
+      return { redis: redisOk, sqlite: sqliteOk, sqlite_writable: writable, svc: svcOk, svc_key_rejected: keyRejected };
     },
 
     reconcile: () => reconciler.run(),

@@ -82,41 +82,60 @@ function tryMountTmpfs(dir: string, size: string): boolean {
 }
 
 describe('a full disk while the worker runs', () => {
-  it.runIf(hasPrlimit)('writes refused by the file system (a file-size limit on the process): 503 storage_unavailable, reads still served, no crash', async () => {
+  it.runIf(hasPrlimit)('writes refused by the file system (a file-size limit on the process), an Idempotency-Key on every request: 503 storage_unavailable, never 500, reads and replays still served, counted in /metrics, no crash', async () => {
     const emu = await emulator();
     const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { LOG_LEVEL: 'warn' } });
     cleanup.push(() => inst.close());
     // Every file the process writes may grow to 1 MB and no further (EFBIG, as on a disk with no
     // room left). Set at start: lowering a running process's limit is not allowed everywhere.
     const { client, proc } = await inst.start({}, ['prlimit', `--fsize=${1024 * 1024}`]);
-    const first = await client.screen({ dot_number: '8000001' }, '?wait=10');
+    // An Idempotency-Key on every request, as the README tells a TMS to send: its own writes
+    // (claim, complete, release) must meet a full disk as the screening's do.
+    const post = (path: string, body: Record<string, unknown>, key: string) => client.call('POST', path, { body, headers: { 'idempotency-key': key } });
+    const first = await post('/screenings?wait=10', { dot_number: '8000001' }, 'full-first');
     expect(first.status).toBe(200);
     let refused: Answer | undefined;
     let accepted = 0;
     for (let i = 0; i < 3_000 && !refused; i++) {
-      const a = await client.screen({ dot_number: String(8_100_000 + i * 7) });
+      const a = await post('/screenings', { dot_number: String(8_100_000 + i * 7) }, `full-${i}`);
       if (a.status === 200 || a.status === 202) accepted++;
       else refused = a;
     }
     expect(refused, 'the file-size limit was never reached').toBeDefined();
-    const again = await client.screen({ dot_number: '8000002' });
-    const review = await client.call('POST', '/reviews/rev_aaaaaaaaaaaaaaaaaaaaaaaaaa/approve', { body: { by: 'x' } });
+    // Past the limit: every answer is a screening (SQLite may fit a write in pages it has) or a 503, never a 500.
+    const after: Answer[] = [];
+    for (let i = 0; i < 300; i++) after.push(await post('/screenings', { dot_number: String(8_500_000 + i * 7) }, `full-after-${i}`));
+    const again = await post('/screenings', { dot_number: '8000002' }, 'full-again');
+    const replay = await post('/screenings?wait=10', { dot_number: '8000001' }, 'full-first');
+    const review = await post('/reviews/rev_aaaaaaaaaaaaaaaaaaaaaaaaaa/approve', { by: 'x' }, 'full-review');
     const read = await client.call('GET', `/screenings/${first.json.id}`);
     const status = await client.call('GET', '/status');
     const health = await client.call('GET', '/healthz', { authorization: null });
+    const metrics = await client.call('GET', '/metrics');
+    const tally = new Map<string, number>();
+    for (const a of after) tally.set(`${a.status} ${a.json?.error?.code ?? ''}`.trim(), (tally.get(`${a.status} ${a.json?.error?.code ?? ''}`.trim()) ?? 0) + 1);
     console.info(
-      `sqlite-full (file-size limit): accepted ${accepted}, then POST /screenings ${refused!.status} ${refused!.json?.error?.code} "${refused!.json?.error?.message}"; ` +
-        `again ${again.status}; review ${review.status}; GET /screenings/:id ${read.status}; GET /status ${status.status}; /healthz ${health.status}`,
+      `sqlite-full (file-size limit, Idempotency-Key on every request): accepted ${accepted}, then POST /screenings ${refused!.status} ${refused!.json?.error?.code} "${refused!.json?.error?.message}"; ` +
+        `the next 300: ${[...tally].map(([k, n]) => `${n}× ${k}`).join(', ')}; again ${again.status}; replay ${replay.status}; review ${review.status}; GET /screenings/:id ${read.status}; GET /status ${status.status}; /healthz ${health.status}; ` +
+        `${/carrier_screen_store_writes_refused_total\{[^}]*\} \d+/.exec(metrics.text)?.[0]}; ${/^carrier_screen_data_dir_free_bytes \S+/m.exec(metrics.text)?.[0]}`,
     );
     expectStorageError(refused!, /disk|I\/O|full/i);
     expectStorageError(again, /disk|I\/O|full/i);
+    for (const a of after) if (a.status !== 200 && a.status !== 202) expectStorageError(a, /disk|I\/O|full/i);
+    expect(after.filter((a) => a.status === 503).length).toBeGreaterThan(0);
     expect(JSON.stringify(refused!.json)).not.toContain(inst.dbPath); // no internals in the answer
+    // A retried request that was accepted before the disk filled gets its screening: replaying writes nothing.
+    expect([replay.status, replay.headers['idempotent-replayed'], replay.json.id]).toEqual([200, 'true', first.json.id]);
     expect([404, 503]).toContain(review.status);
     expect(read.status).toBe(200);
     expect(status.status).toBe(200);
     // Reads work, writes are refused: degraded, not ok.
     expect(health.status).toBe(200);
     expect(health.json).toMatchObject({ status: 'degraded', sqlite: true, sqlite_writable: false });
+    // The refusals are counted, and the free bytes are there to alert on.
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(/carrier_screen_store_writes_refused_total\{code="sqlite_(full|ioerr)"\} [1-9]/);
+    expect(metrics.text).toMatch(/carrier_screen_data_dir_free_bytes \d+/);
     expect(proc.alive()).toBe(true);
     expect(inst.logs()).not.toMatch(/"level":60|uncaught|unhandled/i);
     await proc.stop();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Store } from '../store/index.js';
-import { connectionOf } from '../store/sqlite-store.js';
+import { connectionOf, guardCall } from '../store/sqlite-store.js';
 
 /**
  * Idempotency-Key, Stripe's semantics, kept in SQLite so a restart keeps them:
@@ -72,7 +72,8 @@ export class IdempotencyKeys {
 
   /** Take the key for this request, or say what it already stands for. One transaction. */
   claim(scope: string, key: string, hash: string): Claim {
-    return this.#db.transaction((): Claim => {
+    // guardCall: a full disk is a StoreError (503 storage_unavailable), not a raw SQLite error (500).
+    return guardCall(this.#db, () => this.#db.transaction((): Claim => {
       const t = this.now().getTime();
       const row = this.#st.get.get(scope, key);
       const live = row && t - Date.parse(row.created_at) < IDEMPOTENCY_WINDOW_MS;
@@ -83,16 +84,16 @@ export class IdempotencyKeys {
       }
       this.#st.put.run(scope, key, hash, new Date(t).toISOString());
       return { kind: 'new' };
-    }).immediate();
+    }).immediate());
   }
 
   /** The request made `resourceId`: later requests with the key get it. */
   complete(scope: string, key: string, resourceId: string): void {
-    this.#st.done.run(resourceId, scope, key);
+    guardCall(this.#db, () => this.#st.done.run(resourceId, scope, key));
   }
 
   /** The request failed before it made anything (e.g. 503): the key is free again. */
   release(scope: string, key: string): void {
-    this.#st.drop.run(scope, key);
+    guardCall(this.#db, () => this.#st.drop.run(scope, key));
   }
 }

@@ -1,7 +1,9 @@
 import { InvalidIdentifierError } from '../../shared/carrier-id.js';
 import type { IntakeErrorBody } from '../../shared/screening.js';
 import { UnavailableError } from '../screener-types.js';
-import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError } from '../store/index.js';
+import Database from 'better-sqlite3';
+import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from '../store/index.js';
+import { noteWriteRefused } from '../store/write-failures.js';
 
 /** An error the intake answers with `{"error":{"code","message","param?"}}`. */
 export class HttpError extends Error {
@@ -70,6 +72,12 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof NotFoundError) return notFound(err.message || undefined);
   if (err instanceof UnavailableError)
     return new HttpError(503, 'unavailable', err.message || 'the queue (Redis) is unavailable; nothing was accepted, try again later');
+  // A module working on the connection itself let a SQLite error through: the same answer as the store's.
+  if (err instanceof Database.SqliteError) {
+    const e = toStoreError(err, 'the screening database');
+    noteWriteRefused(e);
+    return toHttpError(e);
+  }
   if (err instanceof StoreError) {
     const msg = STORE_MESSAGES[err.code];
     if (msg) return new HttpError(503, 'storage_unavailable', msg);

@@ -36,12 +36,21 @@ export async function idempotent<T extends { id: string }>(
       return out;
     }
   }
+  let out: T;
   try {
-    const out = await run();
-    keys.complete(scope, key, out.id);
-    return out;
+    out = await run();
   } catch (e) {
-    keys.release(scope, key);
+    try {
+      keys.release(scope, key);
+    } catch {
+      // The disk refused this too: the request's own error is the answer; the key is taken over after a minute.
+    }
     throw e;
   }
+  try {
+    keys.complete(scope, key, out.id);
+  } catch {
+    // Made, but the key could not record it: answer what was made rather than a 503 inviting a second one.
+  }
+  return out;
 }

@@ -118,10 +118,13 @@ export const ListOf = (item: { $ref: string }) =>
   Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Ref(item.$ref)), has_more: Type.Boolean({ description: 'More objects beyond this page in the direction asked.' }) });
 
 export const HealthSchema = Type.Object({
-  status: Type.String({ description: 'ok, degraded (/v1 unreachable or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down' }),
+  status: Type.String({
+    description: 'ok, degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down',
+  }),
   redis: Type.Boolean(),
   sqlite: Type.Boolean(),
   sqlite_writable: Type.Optional(Type.Boolean({ description: 'false when a write probe failed or a write was refused in the last minute (a full disk)' })),
   svc: Type.Boolean(),
+  svc_key_rejected: Type.Optional(Type.Boolean({ description: 'true when /v1 refused the API key at the last call (svc is false then)' })),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
 });

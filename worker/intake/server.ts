@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type
 import { randomBytesPooled } from '../../shared/random-pool.js';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { canonicalDot, normalizeMc, parseCarrierQuery } from '../../shared/carrier-id.js';
 import type { Screening } from '../../shared/screening.js';
@@ -138,6 +138,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
   const keys = new IdempotencyKeys(screener.store);
   const authenticate = authenticator(o.token, new IntakeTokens(connectionOf(screener.store)));
+  // For the free-bytes gauge: the file system the database grows on (':memory:' in some tests).
+  const dataDir = dirname(resolve(connectionOf(screener.store).name));
   const uiDir = resolve(o.uiDir ?? 'dist/electron/renderer');
   const baseLogger = o.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const logger = baseLogger.child({ module: 'intake' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
@@ -416,7 +418,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       '/healthz',
       { config: { public: true }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
       async (req, reply) => {
-        let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean };
+        let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean; svc_key_rejected?: boolean };
         try {
           h = await screener.health();
         } catch (err) {
@@ -444,7 +446,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     r.get(
       '/metrics',
       { schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody } } },
-      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status())) as never),
+      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir })) as never),
     );
 
     r.get('/openapi.json', { schema: { hide: true } }, async () => r.swagger());

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -7,6 +7,10 @@ import { join } from 'node:path';
  * first start, mode 0600, reused after. Callers use the environment value instead when set
  * (INTAKE_TOKEN / CALLBACK_SECRET).
  */
+
+/** The secret files beside the database; a backup copies them and a restore puts them back. */
+export const SECRET_FILES = ['intake-token', 'callback-secret'] as const;
+export type SecretFile = (typeof SECRET_FILES)[number];
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
@@ -52,4 +56,28 @@ export function ensureSecret(dir: string, name: string): string {
     chmodSync(path, 0o600);
   }
   return value;
+}
+
+/**
+ * Copy a secret file byte for byte to `to` with mode 0600 (replacing it), synced to disk.
+ * False when there is no `from`.
+ */
+export function copySecretFile(from: string, to: string): boolean {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(from);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new Error(`cannot read ${from}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  // Mode at creation, and again for a file that was there before with a looser one.
+  writeFileSync(to, bytes, { mode: 0o600 });
+  chmodSync(to, 0o600);
+  const fd = openSync(to, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }

@@ -1,5 +1,8 @@
+import { statfsSync } from 'node:fs';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Screening, StatusReport } from '../../shared/screening.js';
+import { onWriteRefused } from '../store/write-failures.js';
+import { BUILD_INFO } from '../build-info.js';
 
 /**
  * Prometheus metrics (`GET /metrics`, docs/operations.md), one registry per process.
@@ -54,6 +57,21 @@ const callbacks = new Counter({
   registers: [registry],
 });
 
+const writesRefused = new Counter({
+  name: 'carrier_screen_store_writes_refused_total',
+  help: 'SQLite writes the disk refused in this process, by code: sqlite_full, sqlite_ioerr, sqlite_readonly (per process)',
+  labelNames: ['code'] as const,
+  registers: [registry],
+});
+onWriteRefused((code) => writesRefused.inc({ code }));
+
+new Gauge({
+  name: 'carrier_screen_build_info',
+  help: 'Always 1; the labels say what runs: version (package.json) and node (per process)',
+  labelNames: ['version', 'node'] as const,
+  registers: [registry],
+}).set({ version: BUILD_INFO.version, node: BUILD_INFO.node }, 1);
+
 // ---- shared state, set from /status at scrape time ----
 const gauge = (name: string, help: string, labelNames: string[] = []): Gauge<string> =>
   new Gauge({ name, help: `${help} (shared state)`, labelNames, registers: [registry] });
@@ -100,7 +118,9 @@ const sharedUp = new Gauge({
  * everything. When the shared state cannot be read (Redis down) the scrape still succeeds —
  * the process is up — and says so in carrier_screen_shared_state_up.
  */
-export async function metricsText(status: () => Promise<StatusReport>, now = () => Date.now()): Promise<string> {
+export async function metricsText(status: () => Promise<StatusReport>, o: { dataDir?: string; now?: () => number } = {}): Promise<string> {
+  const now = o.now ?? (() => Date.now());
+  if (o.dataDir !== undefined) setFreeBytes(o.dataDir);
   try {
     setShared(await status(), now());
     sharedUp.set(1);
@@ -129,6 +149,21 @@ function setShared(status: StatusReport, now: number): void {
   const until = status.service.hold_off_until ? Date.parse(status.service.hold_off_until) : 0;
   holdOff.set(until > now ? 1 : 0);
   holdOffSeconds.set(until > now ? (until - now) / 1000 : 0);
+}
+
+const dataDirFree = new Gauge({
+  name: 'carrier_screen_data_dir_free_bytes',
+  help: 'Bytes free for this process on the file system of the SQLite data directory (NaN when it cannot be read)',
+  registers: [registry],
+});
+
+function setFreeBytes(dir: string): void {
+  try {
+    const fs = statfsSync(dir);
+    dataDirFree.set(fs.bavail * fs.bsize); // what an unprivileged writer may still use
+  } catch {
+    dataDirFree.set(Number.NaN);
+  }
 }
 
 export const METRICS_CONTENT_TYPE = registry.contentType;

@@ -118,6 +118,21 @@ export function connectionOf(store: Store): Database.Database {
 }
 
 /**
+ * Run `fn` on `db` as a store method runs: SQLite/file errors leave as StoreError, and a write
+ * the disk refused is noted (/healthz's write probe, metrics). Every store method runs through
+ * it; code that uses the connection itself calls it too.
+ */
+export function guardCall<T>(db: Database.Database, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    const e = toStoreError(err, db.name);
+    noteStoreFailure(db, e);
+    throw e;
+  }
+}
+
+/**
  * `impl` with every method wrapped so SQLite/file errors leave only as StoreError (our own
  * argument, not-found and conflict errors pass as they are); other values are copied.
  * The Store and the watch store both go through it.
@@ -131,13 +146,7 @@ export function guardMethods(impl: object, db: Database.Database, path: string):
     }
     out[name] = (...args: unknown[]) => {
       if (!db.open && name !== 'close') throw new StoreError('store_closed', `SQLite store ${path}: the store is closed`);
-      try {
-        return (value as (...a: unknown[]) => unknown)(...args);
-      } catch (err) {
-        const e = toStoreError(err, path);
-        noteStoreFailure(db, e); // for /healthz's write probe
-        throw e;
-      }
+      return guardCall(db, () => (value as (...a: unknown[]) => unknown)(...args));
     };
   }
   return out;
