@@ -51,6 +51,8 @@ import { RouteTable } from './route-table.js';
 import { COMPONENTS } from './components.js';
 import { operationIdOf } from './operations.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
+import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../../shared/config.js';
+import { TLS_MIN_VERSION, type IntakeTls } from './transport.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
 
@@ -66,6 +68,12 @@ export interface IntakeOptions {
   uiDir?: string;
   /** SSE heartbeat interval (default 15 s). */
   heartbeatMs?: number;
+  /** HTTPS with this certificate and key (TLS 1.2 and later); plain HTTP when absent. */
+  tls?: IntakeTls;
+  /** Time-outs, connection and stream caps, rate limit (default DEFAULT_INTAKE_LIMITS). */
+  limits?: Partial<IntakeLimits>;
+  /** How often open /events streams are checked for a revoked token (default 2 s). */
+  revocationCheckMs?: number;
 }
 
 /** This API's version (dated, as Stripe's): answers carry it; a request may pin it (docs/api.md). */
@@ -137,13 +145,28 @@ function parseLastEventId(req: FastifyRequest, fromQuery: number | undefined): n
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
   const keys = new IdempotencyKeys(screener.store);
-  const authenticate = authenticator(o.token, new IntakeTokens(connectionOf(screener.store)));
+  const tokens = new IntakeTokens(connectionOf(screener.store));
+  const authenticate = authenticator(o.token, tokens);
   const uiDir = resolve(o.uiDir ?? 'dist/electron/renderer');
   const baseLogger = o.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const logger = baseLogger.child({ module: 'intake' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
-  const streams = new Set<EventStream>();
+  /** Open /events streams and the token each was opened with (null: INTAKE_TOKEN). */
+  const streams = new Map<EventStream, string | null>();
+  const limits: IntakeLimits = { ...DEFAULT_INTAKE_LIMITS, ...o.limits };
+  // Node's own guards against slow clients: the request line and headers, then the whole
+  // request, must arrive in time, checked every second (Node's default is every 30 s). They
+  // act before any hook runs, so before auth.
+  const nodeServer = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: 1_000,
+  };
 
   const app = Fastify({
+    ...(o.tls ? { https: { ...nodeServer, cert: o.tls.cert, key: o.tls.key, minVersion: TLS_MIN_VERSION } } : { http: nodeServer }),
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     loggerInstance: logger as FastifyBaseLogger,
     // One debug line per request (the onResponse hook), not two info lines: at info the log is about screenings.
     logController: new LogController({ disableRequestLogging: true }),
@@ -161,7 +184,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       const v = req.headers['x-request-id'];
       return typeof v === 'string' && REQUEST_ID_RE.test(v) ? v : `req_${randomBytesPooled(12).toString('hex')}`;
     },
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as IntakeApp;
+  // Beyond the cap a new connection is closed at once, before a byte of it is read.
+  app.server.maxConnections = limits.maxConnections;
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
   // Response schemas document only: plain JSON keeps every field of the /v1 score.
@@ -248,8 +273,22 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   });
   // Open event streams never end by themselves: end them so close() does not hang.
   app.addHook('preClose', async () => {
-    for (const s of streams) s.close();
+    clearInterval(revocationCheck);
+    for (const s of streams.keys()) s.close();
   });
+  // A token revoked from another process (`carrier-screen token revoke`) ends its open streams
+  // within seconds; new requests are refused at once by the auth hook.
+  const revocationCheck = setInterval(() => {
+    const ids = new Set([...streams.values()].filter((id): id is string => id !== null));
+    if (ids.size === 0) return;
+    try {
+      const gone = new Set([...ids].filter((id) => !tokens.isActive(id)));
+      for (const [s, id] of streams) if (id !== null && gone.has(id)) s.close();
+    } catch (err) {
+      logger.warn({ err }, 'could not check the open event streams for revoked tokens');
+    }
+  }, o.revocationCheckMs ?? 2_000);
+  revocationCheck.unref();
 
   void app.register(swagger, {
     openapi: {
@@ -403,12 +442,17 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       },
       async (req, reply) => {
         const last = parseLastEventId(req, req.query.last_event_id);
+        const tokenId = req.caller?.token_id ?? null;
+        let open = 0;
+        for (const id of streams.values()) if (id === tokenId) open++;
+        if (open >= limits.ssePerToken)
+          throw new HttpError(429, 'too_many_streams', `this token already has ${open} open /events streams (INTAKE_SSE_PER_TOKEN); close one before opening another`);
         reply.hijack();
         const stream = openEventStream(reply.raw, screener.events, last, {
           ...(o.heartbeatMs === undefined ? {} : { heartbeatMs: o.heartbeatMs }),
           onClose: () => streams.delete(stream),
         });
-        streams.add(stream);
+        streams.set(stream, tokenId);
       },
     );
 
@@ -479,6 +523,6 @@ export async function startIntake(o: IntakeOptions & { host: string; port: numbe
   const addr = app.server.address();
   if (addr === null || typeof addr === 'string') throw new Error('intake: no TCP address');
   const host = addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.address;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+  const url = `${o.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
   return { url, app, close: () => app.close() };
 }
