@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -11,8 +12,8 @@ import type { Screening } from '../../shared/screening.js';
 import type { Screener } from '../screener-types.js';
 import { authenticator } from './auth.js';
 import { IntakeTokens } from '../tokens/intake-tokens.js';
-import { byOf, type IntakeApp } from './intake-app.js';
-import { mayUse, roleNeeded } from '../tokens/roles.js';
+import { byOf, checkRefresh, type IntakeApp } from './intake-app.js';
+import { mayUse } from '../tokens/roles.js';
 import { openEventStream, type EventStream } from './event-stream.js';
 import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
 import { LIST_CAP, pageOf, pageParams } from './paging.js';
@@ -210,6 +211,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   });
   const routes = new RouteTable();
   app.addHook('onRoute', (route) => {
+    // A route that forgot its role must not start (rather than default to the weakest).
+    const config = route.config as { public?: boolean; role?: string } | undefined;
+    if (config?.public !== true && config?.role === undefined) throw new Error(`intake route ${String(route.method)} ${route.url} declares neither config.role nor config.public`);
     routes.add(route.url, route.method);
     // Every documented operation is named (a client generated from /openapi.json uses the names).
     const schema = route.schema as { hide?: boolean; operationId?: string } | undefined;
@@ -234,7 +238,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // An unknown route has no role of its own: the not-found handler answers it.
     const url = req.routeOptions.url;
     if (url === undefined) return;
-    const needed = roleNeeded(req.method, url);
+    // The route's own role: a HEAD route carries its GET's config, so HEAD needs what GET needs.
+    const needed = req.routeOptions.config.role;
+    if (needed === undefined) throw new HttpError(500, 'api_error', `${req.method} ${url} declares no role`);
     if (!mayUse(caller.role, needed))
       throw new HttpError(403, 'forbidden', `${req.method} ${url} needs a ${needed} token (or admin); this token's role is ${caller.role}`);
   }
@@ -290,6 +296,19 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   }, o.revocationCheckMs ?? 2_000);
   revocationCheck.unref();
 
+  // Per-token rate limit (in this process's memory: one intake per worker installation). A
+  // route-level hook, so it runs after the auth hook and counts per token, not per address.
+  if (limits.ratePerMinute > 0)
+    void app.register(rateLimit, {
+      global: true,
+      max: limits.ratePerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (req) => (req.caller ? (req.caller.token_id ?? 'intake_token') : `ip:${req.ip}`),
+      // Retry-After in seconds, with the error envelope every other refusal has.
+      errorResponseBuilder: (_req, ctx) =>
+        new HttpError(429, 'rate_limited', `more than ${ctx.max} requests a minute with this token (INTAKE_RATE_LIMIT); retry in ${ctx.after}`),
+    });
+
   void app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -303,23 +322,25 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
   void app.register(async (plugin) => {
     const r = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
+    const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
     r.post(
       '/screenings',
       {
+        config: { role: 'tms' },
         schema: {
           summary: 'Screen a carrier',
           description: 'Exactly one of dot_number or mc_number. 200 with the finished screening when done within `wait` seconds, else 202 queued.',
           querystring: ScreeningCreateQuery,
           body: ScreeningBody,
-          response: { 200: ScreeningSchema, 202: ScreeningSchema, 413: ErrorBody, 415: ErrorBody, ...errors },
+          response: { 200: ScreeningSchema, 202: ScreeningSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
         },
       },
       async (req, reply) => {
         const b = req.body;
         const query = parseCarrierQuery(b);
         const callback_url = b.callback_url == null ? null : checkCallbackUrl(b.callback_url);
+        checkRefresh(req, b.refresh);
         let s: Screening = await idempotent(
           keys,
           req,
@@ -344,7 +365,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
     r.get(
       '/screenings',
-      { schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
+      { config: { role: 'tms' }, schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
       async (req) => {
         const q = req.query;
         const filter: ScreeningFilter = {
@@ -361,13 +382,13 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
     r.get(
       '/screenings/:id',
-      { schema: { summary: 'One screening', params: ScreeningParams, querystring: NoQuery, response: { 200: ScreeningSchema, ...errors } } },
+      { config: { role: 'tms' }, schema: { summary: 'One screening', params: ScreeningParams, querystring: NoQuery, response: { 200: ScreeningSchema, ...errors } } },
       async (req) => screener.get(req.params.id) ?? Promise.reject(notFound(`no screening ${req.params.id}`)),
     );
 
     r.get(
       '/reviews',
-      { schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
+      { config: { role: 'tms' }, schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
       async (req) => {
         const state = req.query.state === 'all' ? undefined : req.query.state;
         return pageOf(screener.store.listReviews(state, LIST_CAP), (rv) => rv.id, pageParams(req.query));
@@ -376,7 +397,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
     r.get(
       '/reviews/:id',
-      { schema: { summary: 'One review item', params: ReviewParams, querystring: NoQuery, response: { 200: ReviewSchema, ...errors } } },
+      { config: { role: 'tms' }, schema: { summary: 'One review item', params: ReviewParams, querystring: NoQuery, response: { 200: ReviewSchema, ...errors } } },
       async (req) => screener.store.getReview(req.params.id) ?? Promise.reject(notFound(`no review ${req.params.id}`)),
     );
 
@@ -384,6 +405,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       r.post(
         `/reviews/:id/${decision}`,
         {
+          config: { role: 'desk' },
           schema: {
             summary: decision === 'approve' ? 'Approve a held carrier (action becomes tender)' : 'Reject a held carrier (action becomes block)',
             params: ReviewParams,
@@ -414,17 +436,17 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       );
     }
 
-    r.get('/status', { schema: { summary: 'Queue, quota, rate limit, reviews, /v1 reachability', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, () =>
+    r.get('/status', { config: { role: 'tms' }, schema: { summary: 'Queue, quota, rate limit, reviews, /v1 reachability', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, () =>
       screener.status(),
     );
-    r.get('/usage/daily', { schema: { summary: 'Live lookups per UTC day this month', querystring: NoQuery, response: { 200: DailyUsageSchema, ...errors } } }, async () =>
+    r.get('/usage/daily', { config: { role: 'tms' }, schema: { summary: 'Live lookups per UTC day this month', querystring: NoQuery, response: { 200: DailyUsageSchema, ...errors } } }, async () =>
       screener.dailyUsage(),
     );
-    r.post('/queue/pause', { schema: { summary: 'Stop calling /v1 (intake keeps accepting)', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
+    r.post('/queue/pause', { config: { role: 'admin' }, schema: { summary: 'Stop calling /v1 (intake keeps accepting)', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
       await screener.pause();
       return screener.status();
     });
-    r.post('/queue/resume', { schema: { summary: 'Resume calling /v1', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
+    r.post('/queue/resume', { config: { role: 'admin' }, schema: { summary: 'Resume calling /v1', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
       await screener.resume();
       return screener.status();
     });
@@ -432,12 +454,15 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     r.get(
       '/events',
       {
+        config: { role: 'tms' },
         // A HEAD would open a stream that never ends.
         exposeHeadRoute: false,
         schema: {
           summary: 'Server-Sent Events: screening.completed, review.created, review.resolved, quota.changed, queue.changed',
-          description: 'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed.',
+          description:
+            'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed. At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token\'s streams end within seconds.',
           querystring: EventsQuery,
+          response: { 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
         },
       },
       async (req, reply) => {
@@ -458,7 +483,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
     r.get(
       '/healthz',
-      { config: { public: true }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
+      { config: { public: true, rateLimit: false }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
       async (req, reply) => {
         let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean };
         try {
@@ -478,7 +503,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     const watch = watchOf(screener);
     if (watch) registerWatchRoutes(r, watch);
     // /screenings/batch: a load board at once, one answer per item (207).
-    registerBatchRoutes(r, screener);
+    registerBatchRoutes(r, screener, keys);
     // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
     registerCallbackRoutes(r, screener.store);
     // /decisions: standing carrier decisions (docs/decisions.md).
@@ -487,14 +512,14 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
     r.get(
       '/metrics',
-      { schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody } } },
+      { config: { role: 'tms' }, schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody, 429: ErrorBody } } },
       async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status())) as never),
     );
 
-    r.get('/openapi.json', { schema: { hide: true } }, async () => r.swagger());
+    r.get('/openapi.json', { config: { role: 'tms' }, schema: { hide: true } }, async () => r.swagger());
 
-    r.get('/ui', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/', 301));
-    r.get('/ui/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+    r.get('/ui', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/', 301));
+    r.get('/ui/*', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (req, reply) => {
       const rel = (req.params as { '*'?: string })['*'] ?? '';
       const file = await readUiFile(uiDir, rel === '' ? 'index.html' : rel);
       if (!file) throw notFound(rel === '' ? 'the tray UI is not built (run the build first)' : `no UI file ${rel}`);
