@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Config } from '../shared/config.js';
+import { createPrivateFile, makeDatabasePrivate } from './store/private-files.js';
 
 /**
  * `carrier-screen backup <file>`: a consistent copy of the SQLite database while workers keep
@@ -16,10 +17,13 @@ export async function runBackup(config: Config, target: string, o: { force?: boo
   if (!existsSync(config.dbPath)) throw new Error(`no database at ${resolve(config.dbPath)} (SCREEN_DB)`);
   const db = new Database(config.dbPath, { readonly: true, fileMustExist: true });
   try {
+    // Mode 0600 before the first page is written: a backup is the whole database.
+    createPrivateFile(file);
     await db.backup(file);
   } finally {
     db.close();
   }
+  makeDatabasePrivate(file);
   const copy = new Database(file, { readonly: true });
   try {
     const check = copy.pragma('integrity_check', { simple: true });

@@ -8,7 +8,9 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { ensureBuilt, mkdirTemp, spawnCli, until } from '../helpers/processes.js';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, until } from '../helpers/processes.js';
 import { makeTestCerts, type TestCerts } from '../helpers/test-ca.js';
 import { startRecordingEmulator, type RecordingEmulator } from './support/recording-emulator.js';
 import { installation, type Installation } from './support/worker-stack.js';
@@ -208,5 +210,33 @@ describe('a revoked token', () => {
     const ended = await until('the stream to end', 15_000, () => gone || got.endsWith('\r\n0\r\n\r\n')).catch(() => false);
     socket.destroy();
     expect(ended).toBe(true);
+  });
+});
+
+describe('private files', () => {
+  it('with umask 000: data directory 0700; database, WAL, SHM, intake-token, callback-secret and a backup 0600', async () => {
+    const root = mkdirTemp('cs-modes-');
+    const dataDir = join(root, 'var', 'data');
+    const dbPath = join(dataDir, 'carrier-screen.db');
+    // The loosest umask there is: every mode below is the program's own doing.
+    const umask0 = ['sh', '-c', 'umask 000; exec "$0" "$@"'];
+    const base = install();
+    const env = { ...base.env, SCREEN_DB: dbPath, INTAKE_TOKEN: undefined, CALLBACK_SECRET: undefined };
+    const proc = await startIntakeProcess(env, { cwd: root, wrapper: umask0 });
+    try {
+      const mode = (p: string): string => (statSync(p).mode & 0o777).toString(8);
+      expect(mode(dataDir)).toBe('700');
+      expect(mode(join(root, 'var'))).toBe('700');
+      for (const f of ['carrier-screen.db', 'carrier-screen.db-wal', 'carrier-screen.db-shm', 'intake-token', 'callback-secret']) {
+        expect(existsSync(join(dataDir, f)), f).toBe(true);
+        expect(mode(join(dataDir, f)), f).toBe('600');
+      }
+      const backup = join(root, 'backup.db');
+      const b = spawnCli(['backup', backup], { cwd: root, env: { ...env }, wrapper: umask0 });
+      expect((await b.exited).code).toBe(0);
+      expect(mode(backup)).toBe('600');
+    } finally {
+      await proc.stop();
+    }
   });
 });
