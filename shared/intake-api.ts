@@ -184,7 +184,7 @@ export interface paths {
         };
         /**
          * Server-Sent Events: screening.completed, review.created, review.resolved, quota.changed, queue.changed
-         * @description Send Last-Event-ID (header) or last_event_id (query) to replay what was missed.
+         * @description Send Last-Event-ID (header) or last_event_id (query) to replay what was missed. At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token's streams end within seconds.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -1104,7 +1104,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1190,7 +1208,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1209,6 +1245,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1267,7 +1312,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1338,7 +1401,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1397,7 +1478,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1465,6 +1564,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1493,6 +1601,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1562,6 +1679,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1590,6 +1716,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1645,7 +1780,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1701,7 +1854,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1757,7 +1928,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1813,7 +2002,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1844,12 +2051,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description Every 4xx and 5xx answer. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -1956,7 +2183,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2033,6 +2278,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2052,6 +2306,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2110,7 +2373,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2174,7 +2455,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2245,7 +2544,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2304,7 +2621,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2370,6 +2705,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2398,6 +2742,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2468,7 +2821,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2538,6 +2909,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2566,6 +2946,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2624,7 +3013,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2686,6 +3093,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2696,6 +3112,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2761,6 +3186,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2789,6 +3223,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2880,6 +3323,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2890,6 +3342,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2960,7 +3421,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3019,7 +3498,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3078,6 +3575,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,6 +3594,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3131,6 +3646,24 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3203,7 +3736,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3262,7 +3813,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3330,6 +3899,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3366,6 +3944,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3387,6 +3974,15 @@ export interface operations {
         responses: {
             /** @description Every 4xx and 5xx answer. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
