@@ -473,11 +473,17 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         if (open >= limits.ssePerToken)
           throw new HttpError(429, 'too_many_streams', `this token already has ${open} open /events streams (INTAKE_SSE_PER_TOKEN); close one before opening another`);
         reply.hijack();
-        const stream = openEventStream(reply.raw, screener.events, last, {
+        // A stream may end while it opens (the event log unreadable): then it is never counted.
+        let ended = false;
+        let stream: EventStream | undefined;
+        stream = openEventStream(reply.raw, screener.events, last, {
           ...(o.heartbeatMs === undefined ? {} : { heartbeatMs: o.heartbeatMs }),
-          onClose: () => streams.delete(stream),
+          onClose: () => {
+            ended = true;
+            if (stream) streams.delete(stream);
+          },
         });
-        streams.set(stream, tokenId);
+        if (!ended) streams.set(stream, tokenId);
       },
     );
 
