@@ -19,6 +19,12 @@ export interface Config {
   intakeHost: string;
   intakePort: number;
   intakeToken: string | undefined;
+  /** INTAKE_TLS_CERT / INTAKE_TLS_KEY: PEM file paths; both or neither (docs/operations.md "TLS"). */
+  intakeTls: { certPath: string; keyPath: string } | undefined;
+  /** INTAKE_INSECURE_HTTP=1: plain HTTP on a wide address is meant (a TLS proxy is in front). */
+  intakeInsecureHttp: boolean;
+  /** What the intake tolerates of one client (docs/operations.md "Limits at the door"). */
+  intakeLimits: IntakeLimits;
   callbackSecret: string | undefined;
   watchDays: number;
   /** Key prefix for every Redis key (BullMQ queues included). */
@@ -34,6 +40,30 @@ export interface Config {
   /** SCREEN_DECISION_TTL: how long a dispatcher's decision stands while the score's basis is unchanged (default 30d). */
   decisionTtlMs: number;
 }
+
+export interface IntakeLimits {
+  /** INTAKE_HEADERS_TIMEOUT: the request line and headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** INTAKE_REQUEST_TIMEOUT: the whole request (headers and body) must arrive within this. */
+  requestTimeoutMs: number;
+  /** INTAKE_KEEPALIVE_TIMEOUT: an idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** INTAKE_MAX_CONNECTIONS: open connections beyond this are dropped at once. */
+  maxConnections: number;
+  /** INTAKE_SSE_PER_TOKEN: open /events streams per token. */
+  ssePerToken: number;
+  /** INTAKE_RATE_LIMIT: requests per minute per token (0: no limit). */
+  ratePerMinute: number;
+}
+
+export const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1024,
+  ssePerToken: 8,
+  ratePerMinute: 1200,
+};
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -86,6 +116,19 @@ function parseCount(text: string, variable: string): number {
   return n;
 }
 
+function parseWhole(text: string, variable: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new ConfigError(`"${text}" is not a whole number from ${min} to ${max}`, variable);
+  return n;
+}
+
+/** A time-out of 1 s to 1 h: 0 (none) would let a slow client hold a connection for ever. */
+function parseTimeout(text: string, variable: string): number {
+  const ms = parseDuration(text, variable);
+  if (ms < 1_000 || ms > 3_600_000) throw new ConfigError(`"${text}" is not from 1s to 1h`, variable);
+  return ms;
+}
+
 function parseUrl(text: string, variable: string): string {
   let u: URL;
   try {
@@ -111,6 +154,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('is set but SVC_API_KEY is not: set both, or neither to use the bundled emulator', 'SVC_BASE_URL');
   if (key !== undefined && baseUrl === undefined)
     throw new ConfigError('is set but SVC_BASE_URL is not: set the base URL matching the key', 'SVC_API_KEY');
+  const tlsCert = v('INTAKE_TLS_CERT');
+  const tlsKey = v('INTAKE_TLS_KEY');
+  if ((tlsCert === undefined) !== (tlsKey === undefined))
+    throw new ConfigError('is set but its pair is not: set both INTAKE_TLS_CERT and INTAKE_TLS_KEY (PEM files), or neither', tlsCert === undefined ? 'INTAKE_TLS_KEY' : 'INTAKE_TLS_CERT');
+  const insecure = v('INTAKE_INSECURE_HTTP');
+  if (insecure !== undefined && insecure !== '0' && insecure !== '1') throw new ConfigError(`"${insecure}" is neither 1 nor 0`, 'INTAKE_INSECURE_HTTP');
+  const D = DEFAULT_INTAKE_LIMITS;
+  const intakeLimits: IntakeLimits = {
+    headersTimeoutMs: parseTimeout(v('INTAKE_HEADERS_TIMEOUT') ?? `${D.headersTimeoutMs}ms`, 'INTAKE_HEADERS_TIMEOUT'),
+    requestTimeoutMs: parseTimeout(v('INTAKE_REQUEST_TIMEOUT') ?? `${D.requestTimeoutMs}ms`, 'INTAKE_REQUEST_TIMEOUT'),
+    keepAliveTimeoutMs: parseTimeout(v('INTAKE_KEEPALIVE_TIMEOUT') ?? `${D.keepAliveTimeoutMs}ms`, 'INTAKE_KEEPALIVE_TIMEOUT'),
+    maxConnections: parseWhole(v('INTAKE_MAX_CONNECTIONS') ?? String(D.maxConnections), 'INTAKE_MAX_CONNECTIONS', 1, 1_000_000),
+    ssePerToken: parseWhole(v('INTAKE_SSE_PER_TOKEN') ?? String(D.ssePerToken), 'INTAKE_SSE_PER_TOKEN', 1, 10_000),
+    ratePerMinute: parseWhole(v('INTAKE_RATE_LIMIT') ?? String(D.ratePerMinute), 'INTAKE_RATE_LIMIT', 0, 10_000_000),
+  };
+  // Node answers 408 only once the headers time-out is within the request time-out.
+  if (intakeLimits.headersTimeoutMs > intakeLimits.requestTimeoutMs)
+    throw new ConfigError('must not be longer than INTAKE_REQUEST_TIMEOUT', 'INTAKE_HEADERS_TIMEOUT');
   const watchDays = Number(v('SCREEN_WATCH_DAYS') ?? '14');
   if (!Number.isInteger(watchDays) || watchDays < 0) throw new ConfigError('must be a whole number of days', 'SCREEN_WATCH_DAYS');
   return {
@@ -125,6 +186,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     intakeHost: v('INTAKE_HOST') ?? '127.0.0.1',
     intakePort: parsePort(v('INTAKE_PORT') ?? '8787', 'INTAKE_PORT'),
     intakeToken: v('INTAKE_TOKEN'),
+    intakeTls: tlsCert === undefined || tlsKey === undefined ? undefined : { certPath: tlsCert, keyPath: tlsKey },
+    intakeInsecureHttp: insecure === '1',
+    intakeLimits,
     callbackSecret: v('CALLBACK_SECRET'),
     watchDays,
     redisPrefix: v('SCREEN_REDIS_PREFIX') ?? 'carrier-screen',

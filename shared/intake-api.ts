@@ -184,7 +184,7 @@ export interface paths {
         };
         /**
          * Server-Sent Events: screening.completed, review.created, review.resolved, quota.changed, queue.changed
-         * @description Send Last-Event-ID (header) or last_event_id (query) to replay what was missed.
+         * @description Send Last-Event-ID (header) or last_event_id (query) to replay what was missed. At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token's streams end within seconds.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -1104,7 +1104,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1190,7 +1208,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1209,6 +1245,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1267,7 +1312,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1338,7 +1401,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1397,7 +1478,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1465,6 +1564,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1493,6 +1601,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1562,6 +1679,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1590,6 +1716,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1645,7 +1780,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1701,7 +1854,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1757,7 +1928,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1813,7 +2002,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1844,12 +2051,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description Every 4xx and 5xx answer. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -1960,7 +2187,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2037,6 +2282,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2056,6 +2310,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2114,7 +2377,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2178,7 +2459,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2249,7 +2548,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2308,7 +2625,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2374,6 +2709,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2402,6 +2746,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2472,7 +2825,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2542,6 +2913,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2570,6 +2950,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2628,7 +3017,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2690,6 +3097,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2700,6 +3116,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2765,6 +3190,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2793,6 +3227,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2884,6 +3327,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2894,6 +3346,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2964,7 +3425,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3023,7 +3502,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3082,6 +3579,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3092,6 +3598,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3135,6 +3650,24 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3207,7 +3740,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3266,7 +3817,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3334,6 +3903,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3370,6 +3948,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3391,6 +3978,15 @@ export interface operations {
         responses: {
             /** @description Every 4xx and 5xx answer. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

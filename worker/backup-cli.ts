@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Config } from '../shared/config.js';
 import { SECRET_FILES, copySecretFile, type SecretFile } from './intake/token-file.js';
+import { createPrivateFile, makeDatabasePrivate } from './store/private-files.js';
 
 /**
  * `carrier-screen backup <file>`: a consistent copy of the SQLite database while workers keep
@@ -57,6 +58,8 @@ export async function runBackup(config: Config, target: string, o: BackupOptions
   process.once('SIGTERM', stopOnSignal);
   let figures: { screenings: number; version: number };
   try {
+    // Mode 0600 before the first page is written (VACUUM INTO takes an empty file): a backup is the whole database.
+    createPrivateFile(tmp);
     await vacuumInto(source, tmp, (elapsed) => {
       const done = existsSync(tmp) ? statSync(tmp).size : 0;
       progress?.(`\rbacking up: ${(done / MB).toFixed(0)} of ~${(expected / MB).toFixed(0)} MB, ${(elapsed / 1000).toFixed(1)} s   `);
@@ -64,6 +67,7 @@ export async function runBackup(config: Config, target: string, o: BackupOptions
     progress?.(`\rchecking the copy (integrity_check), ${((Date.now() - started) / 1000).toFixed(1)} s          `);
     figures = checkCopy(tmp);
     fsyncFile(tmp);
+    makeDatabasePrivate(tmp);
     renameSync(tmp, file);
     fsyncFile(dir); // the rename itself survives a power cut
   } catch (e) {

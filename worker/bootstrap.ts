@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../shared/config.js';
+import { ensurePrivateDir } from './store/private-files.js';
 import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../emulator/index.js';
 
 /**
@@ -68,7 +68,7 @@ export async function ensureRedis(config: Config, logger: Logger): Promise<{ url
         '  or point REDIS_URL at a running Redis.',
     );
   const dir = resolve(dirname(config.dbPath), 'redis');
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const port = Number(new URL(config.redisUrl).port || 6379);
   const child = spawn(
     bin,

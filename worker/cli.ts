@@ -92,11 +92,15 @@ async function serve(withIntake: boolean): Promise<void> {
   }, log);
   // First, so even a start refused below says what was running.
   log.info({ version: BUILD_INFO.version, node: BUILD_INFO.node }, `carrier-screen ${BUILD_INFO.version} starting`);
+  // Refused before anything starts: plain HTTP on a wide address, an unreadable certificate.
+  loadEnvFiles();
+  const { intakeTransport } = await import('./intake/transport.js');
+  const tls = withIntake ? intakeTransport(loadConfig()) : undefined;
   // Only `start` may make a new database; a `worker` elsewhere would quietly work on an empty one.
   const ready = await setup(log, { existingDb: !withIntake });
   cleanup = ready.cleanup;
   const { runStart } = await import('./start.js');
-  stop = await runStart(ready.config, log, { withIntake });
+  stop = await runStart(ready.config, log, { withIntake, ...(tls ? { tls } : {}) });
 }
 
 program
@@ -172,7 +176,7 @@ program
 program
   .command('status')
   .description('queue, quota and reviews of a running worker (from its /status)')
-  .option('--url <url>', 'intake URL (default http://INTAKE_HOST:INTAKE_PORT)')
+  .option('--url <url>', 'intake URL (default INTAKE_URL, else http(s)://INTAKE_HOST:INTAKE_PORT; a custom CA via NODE_EXTRA_CA_CERTS)')
   .option('--json', 'print the raw status JSON')
   .action(async (o: { url?: string; json?: boolean }) => {
     // The token file lives beside the database: without INTAKE_TOKEN, the database must be where we look.
@@ -180,7 +184,10 @@ program
     if (config.intakeToken === undefined) requireDatabase(config);
     const { readIntakeToken } = await import('./start.js');
     const { runStatus } = await import('./status-cli.js');
-    const url = o.url ?? `http://${config.intakeHost}:${config.intakePort}`;
+    const { intakeScheme } = await import('./intake/transport.js');
+    // A wide bind address is not a place to connect to: this host's loopback is.
+    const host = config.intakeHost === '0.0.0.0' || config.intakeHost === '::' ? '127.0.0.1' : config.intakeHost;
+    const url = o.url ?? process.env.INTAKE_URL ?? `${intakeScheme(config)}://${host.includes(':') ? `[${host}]` : host}:${config.intakePort}`;
     process.exit(await runStatus({ url, token: readIntakeToken(config), json: o.json ?? false }));
   });
 

@@ -5,6 +5,7 @@ import { ensureService } from './bootstrap.js';
 import { createCallbacks } from './callbacks/index.js';
 import { startIntake } from './intake/server.js';
 import { ensureSecret, readSecret } from './intake/token-file.js';
+import type { IntakeTls } from './intake/transport.js';
 import { createScreener } from './screener.js';
 
 /** Where the intake token lives unless INTAKE_TOKEN is set: beside the database. */
@@ -21,7 +22,7 @@ export function readIntakeToken(config: Config): string | undefined {
  * `start` and `worker`: the screening core with a queue worker, the callback sender, and
  * (for `start`) the intake API. Returns a function that stops it all.
  */
-export async function runStart(config: Config, log: Logger, o: { withIntake: boolean }): Promise<() => Promise<void>> {
+export async function runStart(config: Config, log: Logger, o: { withIntake: boolean; tls?: IntakeTls }): Promise<() => Promise<void>> {
   const svc = await ensureService(config, log);
   const dataDir = dirname(config.dbPath);
   const callbackSecret = config.callbackSecret ?? ensureSecret(dataDir, 'callback-secret');
@@ -35,7 +36,15 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
   let intake: Awaited<ReturnType<typeof startIntake>> | undefined;
   if (o.withIntake) {
     const token = config.intakeToken ?? ensureSecret(dataDir, 'intake-token');
-    intake = await startIntake({ screener, token, logger: log, host: config.intakeHost, port: config.intakePort });
+    intake = await startIntake({
+      screener,
+      token,
+      logger: log,
+      host: config.intakeHost,
+      port: config.intakePort,
+      limits: config.intakeLimits,
+      ...(o.tls ? { tls: o.tls } : {}),
+    });
     const where = config.intakeToken ? 'from INTAKE_TOKEN' : `in ${tokenPath(config)} (mode 0600)`;
     process.stdout.write(
       [

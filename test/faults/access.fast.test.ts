@@ -175,7 +175,9 @@ describe('where the intake listens', () => {
   });
 
   it('binds another address only when INTAKE_HOST says so', async () => {
-    const other = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { INTAKE_HOST: '0.0.0.0' } });
+    // Plain HTTP on a wide address also needs INTAKE_INSECURE_HTTP=1 (a TLS proxy in front);
+    // without it the start is refused (test/faults/intake-door.fast.test.ts).
+    const other = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { INTAKE_HOST: '0.0.0.0', INTAKE_INSECURE_HTTP: '1' } });
     try {
       const { proc } = await other.start();
       expect(listening(proc.port)).toContain('00000000');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { inject } from 'vitest';
 import { DEMO_KEYS, startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.js';
-import { loadConfig } from '../../shared/config.js';
+import { loadConfig, type IntakeLimits } from '../../shared/config.js';
 import { createCallbacks } from '../../worker/callbacks/index.js';
 import { startIntake } from '../../worker/intake/server.js';
 import { createScreener } from '../../worker/screener.js';
@@ -41,6 +41,8 @@ export interface StackOptions {
   logger?: Logger;
   /** A Redis of the test's own (e.g. one it stops); default the shared test Redis. */
   redisUrl?: string;
+  /** The intake's door limits; by default no rate limit (property tests send thousands a minute). */
+  limits?: Partial<IntakeLimits>;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       port: 0,
       ...(opts.uiDir ? { uiDir: opts.uiDir } : {}),
       ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+      limits: { ratePerMinute: 0, ...opts.limits },
     });
     const s = screener;
     return {

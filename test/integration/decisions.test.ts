@@ -174,7 +174,9 @@ describe('Idempotency-Key', () => {
     const { IdempotencyKeys, requestHash } = await import('../../worker/decisions/idempotency.js');
     const fresh = openStore(stack.dbPath);
     try {
-      expect(new IdempotencyKeys(fresh).claim('POST /screenings', 'tms-req-0001', requestHash('POST /screenings', body))).toEqual({ kind: 'replay', resourceId: first.json.id });
+      // Keys are per token: this one was sent with INTAKE_TOKEN.
+      const scope = 'intake_token POST /screenings';
+      expect(new IdempotencyKeys(fresh).claim(scope, 'tms-req-0001', requestHash(scope, body))).toEqual({ kind: 'replay', resourceId: first.json.id });
     } finally {
       fresh.close();
     }

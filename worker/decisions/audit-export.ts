@@ -8,7 +8,8 @@ import { connectionOf } from '../store/sqlite-store.js';
  * The due-diligence record as CSV (`GET /audit.csv?from=&to=`): one row per screening created
  * in [from, to), with the score it was decided on, who decided and on what standing decision.
  * Read in pages of PAGE rows (keyset, never OFFSET) and written through csv-stringify as the
- * client reads, so a year of screenings is exported in constant memory; RFC 4180 quoting.
+ * client reads, so a year of screenings is exported in constant memory; RFC 4180 quoting,
+ * formulas escaped (OWASP's CSV injection rule).
  */
 
 export const AUDIT_COLUMNS = [
@@ -77,7 +78,9 @@ export function auditCsv(store: Store, from: string, to: string): Readable {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
-  const csv = stringify({ header: true, columns: [...AUDIT_COLUMNS] });
+  // A cell starting with = + - @ (a tender id, a name, a note, the service's legal_name) is
+  // prefixed with ' so a spreadsheet shows it as text instead of running it as a formula.
+  const csv = stringify({ header: true, columns: [...AUDIT_COLUMNS], escape_formulas: true });
   // A store error mid-way ends the download with an error rather than a short file.
   pipeline(Readable.from(rows()), csv, (err) => {
     if (err) csv.destroy(err);

@@ -1,17 +1,21 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { parseCarrierQuery } from '../../shared/carrier-id.js';
 import type { Screener } from '../screener-types.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { toHttpError } from './http-error.js';
-import type { IntakeApp } from './intake-app.js';
+import { checkRefresh, type IntakeApp } from './intake-app.js';
+import type { FastifyRequest } from 'fastify';
 import { ErrorBody, NoQuery, ScreeningBody, ScreeningSchema } from './schemas.js';
 import { describeValidation } from './validation.js';
+import { idempotent } from './idempotent.js';
+import type { IdempotencyKeys } from '../decisions/idempotency.js';
 
 /**
  * POST /screenings/batch: a load board screened at once. Up to 100 items, each with its own
  * tender_id; each is accepted or refused on its own (207 Multi-Status), so one bad row does not
- * cost the others. An accepted item is exactly what POST /screenings would have made.
+ * cost the others. An accepted item is exactly what POST /screenings would have made. With an
+ * Idempotency-Key the whole batch is replayed: the same screenings, none made again.
  */
 
 export const BATCH_MAX = 100;
@@ -37,40 +41,78 @@ const BatchResult = Type.Object({ object: Type.Literal('batch_result'), data: Ty
 
 const checkItem = Compile(ScreeningBody);
 
-export function registerBatchRoutes(r: IntakeApp, screener: Screener): void {
+type Item = Static<typeof BatchItem>;
+type Result = { object: 'batch_result'; data: Item[] };
+/** What a batch's Idempotency-Key keeps: each item's screening id, or its refusal. */
+type Recorded = { index: number; screening_id?: string; status?: number; error?: Item['error'] };
+
+export function registerBatchRoutes(r: IntakeApp, screener: Screener, keys: IdempotencyKeys): void {
+  async function screenAll(req: FastifyRequest, items: readonly unknown[]): Promise<Item[]> {
+    const data: Item[] = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        if (!checkItem.Check(item)) {
+          const d = describeValidation(checkItem.Errors(item) as unknown[], 'body', ScreeningBody);
+          data.push({ index, status: 400, error: { code: 'invalid_request', message: d.message, param: `screenings[${index}].${d.param}` } });
+          continue;
+        }
+        const b = item;
+        const query = parseCarrierQuery(b);
+        const callback_url = b.callback_url == null ? null : checkCallbackUrl(b.callback_url);
+        checkRefresh(req, b.refresh);
+        const s = await screener.submit({ query, tender_id: b.tender_id ?? null, callback_url, priority: b.priority ?? 'tender', refresh: b.refresh ?? false });
+        data.push({ index, status: s.status === 'done' ? 200 : 202, screening: s });
+      } catch (err) {
+        const e = toHttpError(err);
+        const body = e.body().error;
+        data.push({ index, status: e.statusCode, error: { ...body, ...(body.param ? { param: `screenings[${index}].${body.param}` } : {}) } });
+      }
+    }
+    return data;
+  }
+
+  const recordOf = (res: Result): string =>
+    JSON.stringify(res.data.map((d): Recorded => (d.screening ? { index: d.index, screening_id: (d.screening as { id: string }).id } : { index: d.index, status: d.status, error: d.error })));
+
+  /** The first answer again, each screening as it is now; undefined when one is gone (pruned). */
+  function replayOf(recorded: string): Result | undefined {
+    const data: Item[] = [];
+    for (const it of JSON.parse(recorded) as Recorded[]) {
+      if (it.screening_id === undefined) {
+        data.push({ index: it.index, status: it.status ?? 500, ...(it.error ? { error: it.error } : {}) });
+        continue;
+      }
+      const s = screener.get(it.screening_id);
+      if (!s) return undefined;
+      data.push({ index: it.index, status: s.status === 'done' ? 200 : 202, screening: s });
+    }
+    return { object: 'batch_result', data };
+  }
+
   r.post(
     '/screenings/batch',
     {
+      config: { role: 'tms' },
       // The body may be a whole load board: allow more than the 16 KiB of a single screening.
       bodyLimit: 1024 * 1024,
       schema: {
         summary: `Screen up to ${BATCH_MAX} carriers at once; each item is answered on its own (207)`,
         querystring: NoQuery,
         body: BatchBody,
-        response: { 207: BatchResult, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody },
+        response: { 207: BatchResult, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 503: ErrorBody },
       },
     },
     async (req, reply) => {
-      const data = [];
-      for (const [index, item] of req.body.screenings.entries()) {
-        try {
-          if (!checkItem.Check(item)) {
-            const d = describeValidation(checkItem.Errors(item) as unknown[], 'body', ScreeningBody);
-            data.push({ index, status: 400, error: { code: 'invalid_request', message: d.message, param: `screenings[${index}].${d.param}` } });
-            continue;
-          }
-          const b = item;
-          const query = parseCarrierQuery(b);
-          const callback_url = b.callback_url == null ? null : checkCallbackUrl(b.callback_url);
-          const s = await screener.submit({ query, tender_id: b.tender_id ?? null, callback_url, priority: b.priority ?? 'tender', refresh: b.refresh ?? false });
-          data.push({ index, status: s.status === 'done' ? 200 : 202, screening: s });
-        } catch (err) {
-          const e = toHttpError(err);
-          const body = e.body().error;
-          data.push({ index, status: e.statusCode, error: { ...body, ...(body.param ? { param: `screenings[${index}].${body.param}` } : {}) } });
-        }
-      }
-      return reply.code(207).send({ object: 'batch_result' as const, data });
+      const result = await idempotent(
+        keys,
+        req,
+        reply,
+        'POST /screenings/batch',
+        async () => ({ object: 'batch_result' as const, data: await screenAll(req, req.body.screenings) }),
+        replayOf,
+        recordOf,
+      );
+      return reply.code(207).send(result);
     },
   );
 }

@@ -29,11 +29,11 @@ const CallbackListQuery = Type.Object(
 );
 
 export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Date = () => new Date()): void {
-  const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
+  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
   r.get(
     '/callbacks',
-    { schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'dead';
       const all =
@@ -46,13 +46,14 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Da
 
   r.get(
     '/callbacks/:id',
-    { schema: { summary: 'One callback delivery', params: CallbackParams, querystring: NoQuery, response: { 200: CallbackSchema, ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'One callback delivery', params: CallbackParams, querystring: NoQuery, response: { 200: CallbackSchema, ...errors } } },
     async (req) => getCallback(store, req.params.id) ?? Promise.reject(notFound(`no callback ${req.params.id}`)),
   );
 
   r.post(
     '/callbacks/:id/retry',
     {
+      config: { role: 'admin' },
       schema: {
         summary: 'Send a callback again now, with a fresh 24 h retry window (409 when already delivered)',
         params: CallbackParams,

@@ -31,17 +31,18 @@ const AuditQuery = Type.Object(
 );
 
 export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: () => Date = () => new Date()): void {
-  const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
+  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
   r.get(
     '/audit.csv',
     {
+      config: { role: 'desk' },
       schema: {
         summary: 'The due-diligence record: one CSV row per screening created in [from, to), streamed',
         description: `Columns: ${AUDIT_COLUMNS.join(', ')}. RFC 4180 quoting.`,
         querystring: AuditQuery,
         produces: ['text/csv'],
-        response: { 400: ErrorBody, 401: ErrorBody, 503: ErrorBody },
+        response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody },
       },
     },
     async (req, reply) => {
@@ -56,7 +57,7 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
 
   r.get(
     '/decisions',
-    { schema: { summary: 'Carrier decisions, newest first', querystring: DecisionListQuery, response: { 200: ListOf(DecisionSchema), ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'Carrier decisions, newest first', querystring: DecisionListQuery, response: { 200: ListOf(DecisionSchema), ...errors } } },
     async (req) => {
       const { dot_number, state } = req.query;
       const all = screener.listDecisions({
@@ -70,13 +71,14 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
 
   r.get(
     '/decisions/:id',
-    { schema: { summary: 'One carrier decision', params: DecisionParams, querystring: NoQuery, response: { 200: DecisionSchema, ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'One carrier decision', params: DecisionParams, querystring: NoQuery, response: { 200: DecisionSchema, ...errors } } },
     async (req) => screener.getDecision(req.params.id) ?? Promise.reject(notFound(`no decision ${req.params.id}`)),
   );
 
   r.post(
     '/decisions/:id/revoke',
     {
+      config: { role: 'desk' },
       schema: {
         summary: 'End a standing decision: the next hold of the carrier opens a review (409 when it no longer stands)',
         params: DecisionParams,

@@ -6,14 +6,19 @@ import { HttpError, badRequest } from './http-error.js';
  * Run a state-changing route under the caller's `Idempotency-Key` (when it sent one): a replay
  * answers with what the first request made and `Idempotent-Replayed: true`; another body with
  * the same key is 409 `idempotency_conflict` (worker/decisions/idempotency.ts).
+ *
+ * Keys belong to the token that sent them: another token's same key is another key, so no
+ * caller can replay, or turn into a 409, what another caller sent.
+ * `idOf` names what the request made (default: its `id`); `replay` gets that name back.
  */
-export async function idempotent<T extends { id: string }>(
+export async function idempotent<T>(
   keys: IdempotencyKeys,
   req: FastifyRequest,
   reply: FastifyReply,
-  scope: string,
+  route: string,
   run: () => Promise<T>,
   replay: (id: string) => T | undefined,
+  idOf: (out: T) => string = (out) => (out as { id: string }).id,
 ): Promise<T> {
   const header = req.headers['idempotency-key'];
   if (header === undefined) return run();
@@ -24,6 +29,7 @@ export async function idempotent<T extends { id: string }>(
     if (e instanceof IdempotencyKeyError) throw badRequest(e.message, 'Idempotency-Key');
     throw e;
   }
+  const scope = `${req.caller?.token_id ?? 'intake_token'} ${route}`;
   const claim = keys.claim(scope, key, requestHash(scope, req.body ?? null));
   if (claim.kind === 'conflict')
     throw new HttpError(409, 'idempotency_conflict', 'this Idempotency-Key was used with another request in the last 24 h; use a new key', 'Idempotency-Key');
@@ -48,7 +54,7 @@ export async function idempotent<T extends { id: string }>(
     throw e;
   }
   try {
-    keys.complete(scope, key, out.id);
+    keys.complete(scope, key, idOf(out));
   } catch {
     // Made, but the key could not record it: answer what was made rather than a 503 inviting a second one.
   }

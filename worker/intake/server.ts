@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -11,8 +12,8 @@ import type { Screening } from '../../shared/screening.js';
 import type { Screener } from '../screener-types.js';
 import { authenticator } from './auth.js';
 import { IntakeTokens } from '../tokens/intake-tokens.js';
-import { byOf, type IntakeApp } from './intake-app.js';
-import { mayUse, roleNeeded } from '../tokens/roles.js';
+import { byOf, checkRefresh, type IntakeApp } from './intake-app.js';
+import { mayUse } from '../tokens/roles.js';
 import { openEventStream, type EventStream } from './event-stream.js';
 import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
 import { LIST_CAP, pageOf, pageParams } from './paging.js';
@@ -51,6 +52,8 @@ import { RouteTable } from './route-table.js';
 import { COMPONENTS } from './components.js';
 import { operationIdOf } from './operations.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
+import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../../shared/config.js';
+import { TLS_MIN_VERSION, type IntakeTls } from './transport.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
 
@@ -66,6 +69,12 @@ export interface IntakeOptions {
   uiDir?: string;
   /** SSE heartbeat interval (default 15 s). */
   heartbeatMs?: number;
+  /** HTTPS with this certificate and key (TLS 1.2 and later); plain HTTP when absent. */
+  tls?: IntakeTls;
+  /** Time-outs, connection and stream caps, rate limit (default DEFAULT_INTAKE_LIMITS). */
+  limits?: Partial<IntakeLimits>;
+  /** How often open /events streams are checked for a revoked token (default 2 s). */
+  revocationCheckMs?: number;
 }
 
 /** This API's version (dated, as Stripe's): answers carry it; a request may pin it (docs/api.md). */
@@ -137,15 +146,30 @@ function parseLastEventId(req: FastifyRequest, fromQuery: number | undefined): n
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
   const keys = new IdempotencyKeys(screener.store);
-  const authenticate = authenticator(o.token, new IntakeTokens(connectionOf(screener.store)));
+  const tokens = new IntakeTokens(connectionOf(screener.store));
+  const authenticate = authenticator(o.token, tokens);
   // For the free-bytes gauge: the file system the database grows on (':memory:' in some tests).
   const dataDir = dirname(resolve(connectionOf(screener.store).name));
   const uiDir = resolve(o.uiDir ?? 'dist/electron/renderer');
   const baseLogger = o.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const logger = baseLogger.child({ module: 'intake' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
-  const streams = new Set<EventStream>();
+  /** Open /events streams and the token each was opened with (null: INTAKE_TOKEN). */
+  const streams = new Map<EventStream, string | null>();
+  const limits: IntakeLimits = { ...DEFAULT_INTAKE_LIMITS, ...o.limits };
+  // Node's own guards against slow clients: the request line and headers, then the whole
+  // request, must arrive in time, checked every second (Node's default is every 30 s). They
+  // act before any hook runs, so before auth.
+  const nodeServer = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: 1_000,
+  };
 
   const app = Fastify({
+    ...(o.tls ? { https: { ...nodeServer, cert: o.tls.cert, key: o.tls.key, minVersion: TLS_MIN_VERSION } } : { http: nodeServer }),
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     loggerInstance: logger as FastifyBaseLogger,
     // One debug line per request (the onResponse hook), not two info lines: at info the log is about screenings.
     logController: new LogController({ disableRequestLogging: true }),
@@ -163,7 +187,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       const v = req.headers['x-request-id'];
       return typeof v === 'string' && REQUEST_ID_RE.test(v) ? v : `req_${randomBytesPooled(12).toString('hex')}`;
     },
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as IntakeApp;
+  // Beyond the cap a new connection is closed at once, before a byte of it is read.
+  app.server.maxConnections = limits.maxConnections;
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
   // Response schemas document only: plain JSON keeps every field of the /v1 score.
@@ -187,6 +213,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   });
   const routes = new RouteTable();
   app.addHook('onRoute', (route) => {
+    // A route that forgot its role must not start (rather than default to the weakest).
+    const config = route.config as { public?: boolean; role?: string } | undefined;
+    if (config?.public !== true && config?.role === undefined) throw new Error(`intake route ${String(route.method)} ${route.url} declares neither config.role nor config.public`);
     routes.add(route.url, route.method);
     // Every documented operation is named (a client generated from /openapi.json uses the names).
     const schema = route.schema as { hide?: boolean; operationId?: string } | undefined;
@@ -211,7 +240,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // An unknown route has no role of its own: the not-found handler answers it.
     const url = req.routeOptions.url;
     if (url === undefined) return;
-    const needed = roleNeeded(req.method, url);
+    // The route's own role: a HEAD route carries its GET's config, so HEAD needs what GET needs.
+    const needed = req.routeOptions.config.role;
+    if (needed === undefined) throw new HttpError(500, 'api_error', `${req.method} ${url} declares no role`);
     if (!mayUse(caller.role, needed))
       throw new HttpError(403, 'forbidden', `${req.method} ${url} needs a ${needed} token (or admin); this token's role is ${caller.role}`);
   }
@@ -250,8 +281,35 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   });
   // Open event streams never end by themselves: end them so close() does not hang.
   app.addHook('preClose', async () => {
-    for (const s of streams) s.close();
+    clearInterval(revocationCheck);
+    for (const s of streams.keys()) s.close();
   });
+  // A token revoked from another process (`carrier-screen token revoke`) ends its open streams
+  // within seconds; new requests are refused at once by the auth hook.
+  const revocationCheck = setInterval(() => {
+    const ids = new Set([...streams.values()].filter((id): id is string => id !== null));
+    if (ids.size === 0) return;
+    try {
+      const gone = new Set([...ids].filter((id) => !tokens.isActive(id)));
+      for (const [s, id] of streams) if (id !== null && gone.has(id)) s.close();
+    } catch (err) {
+      logger.warn({ err }, 'could not check the open event streams for revoked tokens');
+    }
+  }, o.revocationCheckMs ?? 2_000);
+  revocationCheck.unref();
+
+  // Per-token rate limit (in this process's memory: one intake per worker installation). A
+  // route-level hook, so it runs after the auth hook and counts per token, not per address.
+  if (limits.ratePerMinute > 0)
+    void app.register(rateLimit, {
+      global: true,
+      max: limits.ratePerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (req) => (req.caller ? (req.caller.token_id ?? 'intake_token') : `ip:${req.ip}`),
+      // Retry-After in seconds, with the error envelope every other refusal has.
+      errorResponseBuilder: (_req, ctx) =>
+        new HttpError(429, 'rate_limited', `more than ${ctx.max} requests a minute with this token (INTAKE_RATE_LIMIT); retry in ${ctx.after}`),
+    });
 
   void app.register(swagger, {
     openapi: {
@@ -266,23 +324,25 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
   void app.register(async (plugin) => {
     const r = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
+    const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
     r.post(
       '/screenings',
       {
+        config: { role: 'tms' },
         schema: {
           summary: 'Screen a carrier',
           description: 'Exactly one of dot_number or mc_number. 200 with the finished screening when done within `wait` seconds, else 202 queued.',
           querystring: ScreeningCreateQuery,
           body: ScreeningBody,
-          response: { 200: ScreeningSchema, 202: ScreeningSchema, 413: ErrorBody, 415: ErrorBody, ...errors },
+          response: { 200: ScreeningSchema, 202: ScreeningSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
         },
       },
       async (req, reply) => {
         const b = req.body;
         const query = parseCarrierQuery(b);
         const callback_url = b.callback_url == null ? null : checkCallbackUrl(b.callback_url);
+        checkRefresh(req, b.refresh);
         let s: Screening = await idempotent(
           keys,
           req,
@@ -307,7 +367,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
     r.get(
       '/screenings',
-      { schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
+      { config: { role: 'tms' }, schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
       async (req) => {
         const q = req.query;
         const filter: ScreeningFilter = {
@@ -324,13 +384,13 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
     r.get(
       '/screenings/:id',
-      { schema: { summary: 'One screening', params: ScreeningParams, querystring: NoQuery, response: { 200: ScreeningSchema, ...errors } } },
+      { config: { role: 'tms' }, schema: { summary: 'One screening', params: ScreeningParams, querystring: NoQuery, response: { 200: ScreeningSchema, ...errors } } },
       async (req) => screener.get(req.params.id) ?? Promise.reject(notFound(`no screening ${req.params.id}`)),
     );
 
     r.get(
       '/reviews',
-      { schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
+      { config: { role: 'tms' }, schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
       async (req) => {
         const state = req.query.state === 'all' ? undefined : req.query.state;
         return pageOf(screener.store.listReviews(state, LIST_CAP), (rv) => rv.id, pageParams(req.query));
@@ -339,7 +399,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
 
     r.get(
       '/reviews/:id',
-      { schema: { summary: 'One review item', params: ReviewParams, querystring: NoQuery, response: { 200: ReviewSchema, ...errors } } },
+      { config: { role: 'tms' }, schema: { summary: 'One review item', params: ReviewParams, querystring: NoQuery, response: { 200: ReviewSchema, ...errors } } },
       async (req) => screener.store.getReview(req.params.id) ?? Promise.reject(notFound(`no review ${req.params.id}`)),
     );
 
@@ -347,6 +407,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       r.post(
         `/reviews/:id/${decision}`,
         {
+          config: { role: 'desk' },
           schema: {
             summary: decision === 'approve' ? 'Approve a held carrier (action becomes tender)' : 'Reject a held carrier (action becomes block)',
             params: ReviewParams,
@@ -377,17 +438,17 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       );
     }
 
-    r.get('/status', { schema: { summary: 'Queue, quota, rate limit, reviews, /v1 reachability', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, () =>
+    r.get('/status', { config: { role: 'tms' }, schema: { summary: 'Queue, quota, rate limit, reviews, /v1 reachability', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, () =>
       screener.status(),
     );
-    r.get('/usage/daily', { schema: { summary: 'Live lookups per UTC day this month', querystring: NoQuery, response: { 200: DailyUsageSchema, ...errors } } }, async () =>
+    r.get('/usage/daily', { config: { role: 'tms' }, schema: { summary: 'Live lookups per UTC day this month', querystring: NoQuery, response: { 200: DailyUsageSchema, ...errors } } }, async () =>
       screener.dailyUsage(),
     );
-    r.post('/queue/pause', { schema: { summary: 'Stop calling /v1 (intake keeps accepting)', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
+    r.post('/queue/pause', { config: { role: 'admin' }, schema: { summary: 'Stop calling /v1 (intake keeps accepting)', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
       await screener.pause();
       return screener.status();
     });
-    r.post('/queue/resume', { schema: { summary: 'Resume calling /v1', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
+    r.post('/queue/resume', { config: { role: 'admin' }, schema: { summary: 'Resume calling /v1', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
       await screener.resume();
       return screener.status();
     });
@@ -395,28 +456,42 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     r.get(
       '/events',
       {
+        config: { role: 'tms' },
         // A HEAD would open a stream that never ends.
         exposeHeadRoute: false,
         schema: {
           summary: 'Server-Sent Events: screening.completed, review.created, review.resolved, quota.changed, queue.changed',
-          description: 'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed.',
+          description:
+            'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed. At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token\'s streams end within seconds.',
           querystring: EventsQuery,
+          response: { 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
         },
       },
       async (req, reply) => {
         const last = parseLastEventId(req, req.query.last_event_id);
+        const tokenId = req.caller?.token_id ?? null;
+        let open = 0;
+        for (const id of streams.values()) if (id === tokenId) open++;
+        if (open >= limits.ssePerToken)
+          throw new HttpError(429, 'too_many_streams', `this token already has ${open} open /events streams (INTAKE_SSE_PER_TOKEN); close one before opening another`);
         reply.hijack();
-        const stream = openEventStream(reply.raw, screener.events, last, {
+        // A stream may end while it opens (the event log unreadable): then it is never counted.
+        let ended = false;
+        let stream: EventStream | undefined;
+        stream = openEventStream(reply.raw, screener.events, last, {
           ...(o.heartbeatMs === undefined ? {} : { heartbeatMs: o.heartbeatMs }),
-          onClose: () => streams.delete(stream),
+          onClose: () => {
+            ended = true;
+            if (stream) streams.delete(stream);
+          },
         });
-        streams.add(stream);
+        if (!ended) streams.set(stream, tokenId);
       },
     );
 
     r.get(
       '/healthz',
-      { config: { public: true }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
+      { config: { public: true, rateLimit: false }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
       async (req, reply) => {
         let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean; svc_key_rejected?: boolean };
         try {
@@ -436,7 +511,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     const watch = watchOf(screener);
     if (watch) registerWatchRoutes(r, watch);
     // /screenings/batch: a load board at once, one answer per item (207).
-    registerBatchRoutes(r, screener);
+    registerBatchRoutes(r, screener, keys);
     // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
     registerCallbackRoutes(r, screener.store);
     // /decisions: standing carrier decisions (docs/decisions.md).
@@ -445,14 +520,14 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
     r.get(
       '/metrics',
-      { schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody } } },
+      { config: { role: 'tms' }, schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody, 429: ErrorBody } } },
       async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir })) as never),
     );
 
-    r.get('/openapi.json', { schema: { hide: true } }, async () => r.swagger());
+    r.get('/openapi.json', { config: { role: 'tms' }, schema: { hide: true } }, async () => r.swagger());
 
-    r.get('/ui', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/', 301));
-    r.get('/ui/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+    r.get('/ui', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/', 301));
+    r.get('/ui/*', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (req, reply) => {
       const rel = (req.params as { '*'?: string })['*'] ?? '';
       const file = await readUiFile(uiDir, rel === '' ? 'index.html' : rel);
       if (!file) throw notFound(rel === '' ? 'the tray UI is not built (run the build first)' : `no UI file ${rel}`);
@@ -481,6 +556,6 @@ export async function startIntake(o: IntakeOptions & { host: string; port: numbe
   const addr = app.server.address();
   if (addr === null || typeof addr === 'string') throw new Error('intake: no TCP address');
   const host = addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.address;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+  const url = `${o.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
   return { url, app, close: () => app.close() };
 }

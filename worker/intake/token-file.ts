@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../store/private-files.js';
 
 /**
  * Secrets kept beside the database (the intake token, the callback HMAC key): generated on
@@ -41,7 +42,7 @@ export function ensureSecret(dir: string, name: string): string {
   const existing = readSecret(dir, name);
   if (existing !== undefined) return existing;
   const path = secretPath(dir, name);
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const value = randomBytes(32).toString('base64url');
   try {
     // 'wx': when another process created it a moment ago, theirs wins and we read it.

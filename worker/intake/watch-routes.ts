@@ -105,25 +105,26 @@ export function watchOf(screener: Screener): WatchService | undefined {
 }
 
 export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
-  const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
+  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
   const bodyErrors = { 413: ErrorBody, 415: ErrorBody, ...errors };
 
   // ---- watch list ----
   r.get(
     '/watchlist',
-    { schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
     async (req) => pageOf(watch.list(LIST_CAP), watchKey, pageParams(req.query)),
   );
 
   r.get(
     '/watchlist/:dot',
-    { schema: { summary: 'One watched carrier (by DOT or MC number)', params: CarrierParams, querystring: NoQuery, response: { 200: WatchEntrySchema, ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'One watched carrier (by DOT or MC number)', params: CarrierParams, querystring: NoQuery, response: { 200: WatchEntrySchema, ...errors } } },
     async (req) => watch.get(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the watch list`)),
   );
 
   r.post(
     '/watchlist',
     {
+      config: { role: 'tms' },
       schema: {
         summary: 'Watch a carrier until removed',
         description: '201 when added, 200 when it was already watched (the note is kept unless a new one is sent).',
@@ -141,7 +142,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
 
   r.delete(
     '/watchlist/:dot',
-    { schema: { summary: 'Stop watching a carrier (a later tender puts it back)', params: CarrierParams, querystring: NoQuery, response: { 200: WatchRemovedSchema, ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'Stop watching a carrier (a later tender puts it back)', params: CarrierParams, querystring: NoQuery, response: { 200: WatchRemovedSchema, ...errors } } },
     async (req) => {
       const query = carrierOfParam(req.params.dot);
       if (!watch.remove(query)) throw notFound(`carrier ${req.params.dot} is not on the watch list`);
@@ -156,7 +157,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   // ---- changes (the tray's Changes list) ----
   r.get(
     '/changes',
-    { schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
     async (req) => {
       const state = req.query.state === 'all' ? undefined : req.query.state;
       return pageOf(watch.changes(state, LIST_CAP), (c) => c.id, pageParams(req.query));
@@ -165,13 +166,14 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
 
   r.get(
     '/changes/:id',
-    { schema: { summary: 'One change', params: ChangeParams, querystring: NoQuery, response: { 200: CarrierChangeSchema, ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'One change', params: ChangeParams, querystring: NoQuery, response: { 200: CarrierChangeSchema, ...errors } } },
     async (req) => watch.getChange(req.params.id) ?? Promise.reject(notFound(`no change ${req.params.id}`)),
   );
 
   r.post(
     '/changes/:id/acknowledge',
     {
+      config: { role: 'desk' },
       schema: {
         summary: 'Acknowledge a change (409 when already acknowledged)',
         params: ChangeParams,
@@ -186,7 +188,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   // ---- local do-not-use list ----
   r.get(
     '/blocks',
-    { schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'active';
       return pageOf(watch.blocks.list(state === 'all' ? undefined : state, LIST_CAP), (b) => b.id, pageParams(req.query));
@@ -195,13 +197,14 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
 
   r.get(
     '/blocks/:dot',
-    { schema: { summary: "A carrier's active block (by DOT or MC number)", params: CarrierParams, querystring: NoQuery, response: { 200: LocalBlockSchema, ...errors } } },
+    { config: { role: 'tms' }, schema: { summary: "A carrier's active block (by DOT or MC number)", params: CarrierParams, querystring: NoQuery, response: { 200: LocalBlockSchema, ...errors } } },
     async (req) => watch.blocks.find(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
   );
 
   r.post(
     '/blocks',
     {
+      config: { role: 'desk' },
       schema: {
         summary: 'Put a carrier on the local do-not-use list: every screening of it is blocked, without asking /v1',
         querystring: NoQuery,
@@ -230,6 +233,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.delete(
     '/blocks/:dot',
     {
+      config: { role: 'desk' },
       schema: {
         summary: 'Lift a local block (recorded, not deleted); who lifts it in ?by= (no body)',
         params: CarrierParams,
@@ -242,6 +246,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.post(
     '/blocks/:dot/lift',
     {
+      config: { role: 'desk' },
       schema: {
         summary: 'Lift a local block (the same as DELETE /blocks/:dot, with who lifts it in the body)',
         params: CarrierParams,

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { createPrivateFile, ensurePrivateDir, makeDatabasePrivate } from './private-files.js';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
@@ -175,7 +175,10 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
 
   let db: Database.Database | undefined;
   try {
-    if (!memory && !readonly) mkdirSync(dirname(file), { recursive: true });
+    if (!memory && !readonly) {
+      ensurePrivateDir(dirname(file));
+      createPrivateFile(file);
+    }
     db = new Database(file, { readonly, fileMustExist: readonly, timeout: busyTimeout });
     db.pragma(`busy_timeout = ${busyTimeout}`);
     db.pragma('foreign_keys = ON');
@@ -191,7 +194,11 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     } else {
       // A new file: let retention give freed pages back in small steps (PRAGMA incremental_vacuum).
       if (!memory && (db.pragma('page_count', { simple: true }) as number) === 0) db.pragma('auto_vacuum = INCREMENTAL');
-      if (!memory) db.pragma('journal_mode = WAL');
+      if (!memory) {
+        db.pragma('journal_mode = WAL');
+        // -wal and -shm of an older, looser install too.
+        makeDatabasePrivate(file);
+      }
       db.pragma('synchronous = NORMAL'); // with WAL: never corrupts; a power cut may lose the latest commits
       const version = migrate(db, file, undefined, now);
       probeWritable(db, version);

@@ -47,6 +47,7 @@ export class IntakeTokens {
     this.#st = {
       insert: db.prepare('INSERT INTO intake_tokens (id, name, role, hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
       byHash: db.prepare<[string], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at FROM intake_tokens WHERE hash = ? AND revoked_at IS NULL'),
+      active: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM intake_tokens WHERE id = ? AND revoked_at IS NULL'),
       list: db.prepare<[], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at FROM intake_tokens ORDER BY created_at DESC, rowid DESC'),
       revoke: db.prepare('UPDATE intake_tokens SET revoked_at = ? WHERE (id = ? OR prefix = ?) AND revoked_at IS NULL'),
       // At most once a minute per token: a used-at column must not cost a write per request.
@@ -75,6 +76,11 @@ export class IntakeTokens {
   /** Revoke by id or prefix; false when no active token matched. */
   revoke(idOrPrefix: string): boolean {
     return this.#st.revoke.run(this.now().toISOString(), idOrPrefix, idOrPrefix).changes > 0;
+  }
+
+  /** False once the token is revoked (e.g. by `carrier-screen token revoke` in another process). */
+  isActive(id: string): boolean {
+    return this.#st.active.get(id) !== undefined;
   }
 
   /** The caller a bearer token names, or undefined. */

@@ -3,30 +3,18 @@
  * - tms: screen, read everything, manage the watch list, listen to events;
  * - desk: also decide reviews, blocks, carrier changes and standing decisions, export the audit;
  * - admin: also pause and resume the queue and retry dead callbacks. INTAKE_TOKEN is admin.
+ * Each route declares the role it needs (`config: { role }`); a HEAD route has its GET's.
  */
 
 export type Role = 'tms' | 'desk' | 'admin';
 export const ROLES: readonly Role[] = ['tms', 'desk', 'admin'];
 const RANK: Record<Role, number> = { tms: 1, desk: 2, admin: 3 };
 
-/** Routes above `tms`, by method and Fastify route URL. Every other route is `tms`. */
-const NEEDS: Record<string, Role> = {
-  'POST /reviews/:id/approve': 'desk',
-  'POST /reviews/:id/reject': 'desk',
-  'POST /blocks': 'desk',
-  'DELETE /blocks/:dot': 'desk',
-  'POST /blocks/:dot/lift': 'desk',
-  'POST /changes/:id/acknowledge': 'desk',
-  'POST /decisions/:id/revoke': 'desk',
-  'GET /audit.csv': 'desk',
-  'POST /queue/pause': 'admin',
-  'POST /queue/resume': 'admin',
-  'POST /callbacks/:id/retry': 'admin',
-};
-
-export function roleNeeded(method: string, routeUrl: string): Role {
-  return NEEDS[`${method.toUpperCase()} ${routeUrl}`] ?? 'tms';
-}
+/**
+ * `refresh: true` skips the cache and spends live quota: desk and admin tokens only. A TMS gets
+ * fresh scores through the cache's own rules (SCREEN_CACHE_TTL) and cannot drain the month.
+ */
+export const REFRESH_ROLE: Role = 'desk';
 
 export function mayUse(role: Role, needed: Role): boolean {
   return RANK[role] >= RANK[needed];
