@@ -23,7 +23,7 @@ const logger = pino(
 const started = (async () => {
   const screener = await createScreener(config, {
     logger,
-    callbacks: ({ store, logger: log }) => createCallbacks({ secret, store, logger: log }),
+    callbacks: (deps) => createCallbacks({ ...deps, secret }),
   });
   const intake = await startIntake({ screener, token, logger, host: '127.0.0.1', port: 0 });
   return { screener, intake };

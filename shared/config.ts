@@ -1,3 +1,5 @@
+import { parseCallbackAllow, type CallbackAllow } from './callback-allow.js';
+
 /**
  * Configuration from the environment (DESIGN.md, "Configuration"). One parser, one place for
  * defaults; a bad value is a ConfigError naming the variable.
@@ -20,6 +22,8 @@ export interface Config {
   intakePort: number;
   intakeToken: string | undefined;
   callbackSecret: string | undefined;
+  /** CALLBACK_ALLOW: where callbacks may go; unset: loopback only, while the intake binds loopback (docs/callbacks.md). */
+  callbackAllow: CallbackAllow | undefined;
   watchDays: number;
   /** Key prefix for every Redis key (BullMQ queues included). */
   redisPrefix: string;
@@ -111,6 +115,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('is set but SVC_API_KEY is not: set both, or neither to use the bundled emulator', 'SVC_BASE_URL');
   if (key !== undefined && baseUrl === undefined)
     throw new ConfigError('is set but SVC_BASE_URL is not: set the base URL matching the key', 'SVC_API_KEY');
+  const allow = v('CALLBACK_ALLOW');
+  let callbackAllow: CallbackAllow | undefined;
+  try {
+    callbackAllow = allow === undefined ? undefined : parseCallbackAllow(allow);
+  } catch (e) {
+    throw new ConfigError((e as Error).message, 'CALLBACK_ALLOW');
+  }
   const watchDays = Number(v('SCREEN_WATCH_DAYS') ?? '14');
   if (!Number.isInteger(watchDays) || watchDays < 0) throw new ConfigError('must be a whole number of days', 'SCREEN_WATCH_DAYS');
   return {
@@ -126,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     intakePort: parsePort(v('INTAKE_PORT') ?? '8787', 'INTAKE_PORT'),
     intakeToken: v('INTAKE_TOKEN'),
     callbackSecret: v('CALLBACK_SECRET'),
+    callbackAllow,
     watchDays,
     redisPrefix: v('SCREEN_REDIS_PREFIX') ?? 'carrier-screen',
     rateWindowMs: parseDuration(v('SCREEN_RATE_WINDOW') ?? '60s', 'SCREEN_RATE_WINDOW'),
