@@ -269,6 +269,28 @@ describe('destinations do not wait on each other', () => {
   });
 });
 
+describe('failure categories', () => {
+  it('a receiver that never answers is a timeout; one that answers 503 is http_status with the status; nothing else is shown', async () => {
+    const hung = await receiver(() => 'hold');
+    const busy = await receiver(() => 503);
+    const db = tempDbPath();
+    const store = openStore(db.path);
+    const sender = new CallbackSender({ store, secret: 's', logger: log, policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }), timeoutMs: 300 });
+    try {
+      const a = writeCallback(store, { kind: 'k', url: `${hung.url}/slow`, deliveryId: 'slow', payload: {} }).id;
+      const b = writeCallback(store, { kind: 'k', url: `${busy.url}/busy`, deliveryId: 'busy', payload: {} }).id;
+      expect(await sender.drainOnce()).toBe(2);
+      expect(getCallback(store, a)).toMatchObject({ state: 'pending', last_error: 'timeout', last_status: null });
+      expect(getCallback(store, b)).toMatchObject({ state: 'pending', last_error: 'http_status', last_status: 503 });
+    } finally {
+      await sender.close(100);
+      store.close();
+      db.cleanup();
+      await Promise.all([hung.close(), busy.close()]);
+    }
+  });
+});
+
 describe('cancelling deliveries', () => {
   let stack: Stack;
   beforeAll(async () => {
