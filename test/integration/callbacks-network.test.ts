@@ -400,4 +400,24 @@ describe('ordering the TMS can trust', () => {
       await rx.close();
     }
   });
+
+  it("a newer state waits while an older one of the same screening is owed; an older one is not retried after a newer one (409 callback_superseded)", async () => {
+    const failing = await receiver(() => 503);
+    const fine = await receiver();
+    try {
+      const store = stack.screener.store;
+      const older = writeCallback(store, { kind: 'screening.completed', url: `${failing.url}/a`, deliveryId: 'ord-old', payload: {}, order: { subject: 'scr_ord', version: 3 } }).id;
+      const newer = writeCallback(store, { kind: 'review.resolved', url: `${fine.url}/b`, deliveryId: 'ord-new', payload: {}, order: { subject: 'scr_ord', version: 5 } }).id;
+      await until('the older one failed twice', 20_000, () => getCallback(store, older)!.attempts >= 2);
+      expect(getCallback(store, newer)).toMatchObject({ state: 'pending', attempts: 0 });
+      expect(fine.arrivals).toHaveLength(0);
+      expect((await api(stack, 'POST', `/callbacks/${older}/cancel`)).json.state).toBe('cancelled');
+      await until('the newer one delivered', 20_000, () => getCallback(store, newer)!.state === 'delivered');
+      const retry = await api(stack, 'POST', `/callbacks/${older}/retry`);
+      expect([retry.status, retry.json.error.code, retry.json.error.resource_id]).toEqual([409, 'callback_superseded', newer]);
+      expect(getCallback(store, older)!.state).toBe('cancelled');
+    } finally {
+      await Promise.all([failing.close(), fine.close()]);
+    }
+  });
 });

@@ -82,7 +82,7 @@ export class Destinations {
     return [...this.#d.keys()].filter((k) => !this.mayStart(k, nowMs));
   }
 
-  /** Open breakers, for logs: destination and until when. */
+  /** Is the breaker of `dest` open now (for log lines)? */
   isOpen(dest: string, nowMs: number): boolean {
     const d = this.#d.get(dest);
     return d !== undefined && d.failures >= this.limits.failuresToOpen && nowMs < d.openUntil;
