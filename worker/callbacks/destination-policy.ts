@@ -89,6 +89,8 @@ export class DestinationPolicy {
   readonly #loopbackByDefault: boolean;
   /** For log lines and messages. */
   readonly summary: string;
+  /** checkUrl's recent verdicts by host name. */
+  readonly #verdicts = new Map<string, { refusal: string | undefined; until: number }>();
 
   constructor(o: { allow: CallbackAllow | undefined; intakeHost: string }) {
     this.#hosts = new Set(o.allow?.hosts ?? []);
@@ -122,22 +124,37 @@ export class DestinationPolicy {
    * is what holds). A name that does not resolve now is let through: the sender decides when
    * it sends, and a DNS blip should not refuse a tender.
    */
-  async checkUrl(url: URL, resolve: (host: string) => Promise<string[]> = resolveAll): Promise<string | undefined> {
+  async checkUrl(url: URL, resolve?: (host: string) => Promise<string[]>): Promise<string | undefined> {
     const host = url.hostname;
     if (normalizeAddress(host)) return this.refusal(host, host);
+    // A TMS sends the same host with every tender: its verdict is kept briefly (only this early
+    // check; the send-time check resolves on every connection).
+    const memo = resolve ? undefined : this.#verdicts.get(host);
+    if (memo && memo.until > Date.now()) return memo.refusal;
     let addresses: string[];
     try {
-      addresses = await resolve(host);
+      addresses = await (resolve ?? resolveAll)(host);
     } catch {
       return undefined;
     }
+    let refusal: string | undefined;
     for (const a of addresses) {
       const why = this.refusal(host, a);
-      if (why) return `${host} resolves to ${a}: ${why}`;
+      if (why) {
+        refusal = `${host} resolves to ${a}: ${why}`;
+        break;
+      }
     }
-    return undefined;
+    if (!resolve) {
+      if (this.#verdicts.size >= VERDICTS_KEPT) this.#verdicts.clear();
+      this.#verdicts.set(host, { refusal, until: Date.now() + VERDICT_TTL_MS });
+    }
+    return refusal;
   }
 }
+
+const VERDICT_TTL_MS = 30_000;
+const VERDICTS_KEPT = 1_000;
 
 const INTAKE_LOOKUP_MS = 2_000;
 
