@@ -63,7 +63,8 @@ export class Destinations {
       return;
     }
     d.failures++;
-    if (d.failures >= this.limits.failuresToOpen) {
+    // Attempts already on the wire when it opened do not open it again (nor double the cool-down).
+    if (d.failures >= this.limits.failuresToOpen && nowMs >= d.openUntil) {
       d.opens++;
       d.openUntil = nowMs + Math.min(this.limits.maxCoolDownMs, this.limits.coolDownMs * 2 ** Math.min(d.opens - 1, 20));
     }
