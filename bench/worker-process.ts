@@ -23,7 +23,7 @@ const logger = pino(
 const started = (async () => {
   const screener = await createScreener(config, {
     logger,
-    callbacks: ({ store, logger: log }) => createCallbacks({ secret, store, logger: log }),
+    callbacks: (deps) => createCallbacks({ ...deps, secret }),
   });
   // The bench drives thousands of requests a minute through one token: it measures the worker,
   // not the per-token rate limit (INTAKE_RATE_LIMIT), which would answer most of them 429.

@@ -1,3 +1,5 @@
+import { parseCallbackAllow, type CallbackAllow } from './callback-allow.js';
+
 /**
  * Configuration from the environment (DESIGN.md, "Configuration"). One parser, one place for
  * defaults; a bad value is a ConfigError naming the variable.
@@ -26,6 +28,8 @@ export interface Config {
   /** What the intake tolerates of one client (docs/operations.md "Limits at the door"). */
   intakeLimits: IntakeLimits;
   callbackSecret: string | undefined;
+  /** CALLBACK_ALLOW: where callbacks may go; unset: loopback only, while the intake binds loopback (docs/callbacks.md). */
+  callbackAllow: CallbackAllow | undefined;
   watchDays: number;
   /** Key prefix for every Redis key (BullMQ queues included). */
   redisPrefix: string;
@@ -172,6 +176,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Node answers 408 only once the headers time-out is within the request time-out.
   if (intakeLimits.headersTimeoutMs > intakeLimits.requestTimeoutMs)
     throw new ConfigError('must not be longer than INTAKE_REQUEST_TIMEOUT', 'INTAKE_HEADERS_TIMEOUT');
+  const allow = v('CALLBACK_ALLOW');
+  let callbackAllow: CallbackAllow | undefined;
+  try {
+    callbackAllow = allow === undefined ? undefined : parseCallbackAllow(allow);
+  } catch (e) {
+    throw new ConfigError((e as Error).message, 'CALLBACK_ALLOW');
+  }
   const watchDays = Number(v('SCREEN_WATCH_DAYS') ?? '14');
   if (!Number.isInteger(watchDays) || watchDays < 0) throw new ConfigError('must be a whole number of days', 'SCREEN_WATCH_DAYS');
   return {
@@ -190,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     intakeInsecureHttp: insecure === '1',
     intakeLimits,
     callbackSecret: v('CALLBACK_SECRET'),
+    callbackAllow,
     watchDays,
     redisPrefix: v('SCREEN_REDIS_PREFIX') ?? 'carrier-screen',
     rateWindowMs: parseDuration(v('SCREEN_RATE_WINDOW') ?? '60s', 'SCREEN_RATE_WINDOW'),

@@ -423,6 +423,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/callbacks/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a pending or dead callback: it is never sent unless retried (409 when already delivered) */
+        post: operations["cancelCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callbacks/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop every callback still owed to one URL (pending and dead ones): e.g. a TMS endpoint that is gone */
+        post: operations["cancelCallbacksToUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit.csv": {
         parameters: {
             query?: never;
@@ -521,7 +555,7 @@ export interface components {
          */
         Error: {
             error: {
-                /** @description What went wrong, for programs (the catalogue is in docs/api.md). Known values: invalid_request, unauthorized, forbidden, resource_missing, route_not_found, method_not_allowed, review_conflict, block_conflict, change_conflict, decision_conflict, callback_delivered, idempotency_conflict, idempotency_in_progress, payload_too_large, unsupported_media_type, headers_too_large, request_timeout, unavailable, storage_unavailable, internal_error; others may appear. */
+                /** @description What went wrong, for programs (the catalogue is in docs/api.md). Known values: invalid_request, unauthorized, forbidden, resource_missing, route_not_found, method_not_allowed, review_conflict, block_conflict, change_conflict, decision_conflict, callback_delivered, callback_superseded, idempotency_conflict, idempotency_in_progress, payload_too_large, unsupported_media_type, headers_too_large, request_timeout, unavailable, storage_unavailable, internal_error; others may appear. */
                 code: string;
                 /** @description What went wrong, for people. */
                 message: string;
@@ -652,6 +686,8 @@ export interface components {
              * @description When it last changed: created, completed or settled by its review.
              */
             updated_at: string;
+            /** @description Grows with every change of this screening; apply a callback or a read only when its version is newer than the one you hold (docs/callbacks.md). */
+            version: number;
         } & {
             [key: string]: unknown;
         };
@@ -933,7 +969,10 @@ export interface components {
             delivery_id: string;
             event: string;
             url: string;
-            state: "pending" | "delivered" | "dead";
+            /** @description cancelled: stopped by POST /callbacks/:id/cancel or POST /callbacks/cancel; never sent unless retried. */
+            state: "pending" | "delivered" | "dead" | "cancelled";
+            screening_id: string | null;
+            version: number | null;
             attempts: number;
             next_attempt_at: string | null;
             last_status: number | null;
@@ -949,6 +988,7 @@ export interface components {
              */
             updated_at: string;
             delivered_at: string | null;
+            cancelled_at: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -1001,6 +1041,7 @@ export interface components {
                 pending: number;
                 delivered: number;
                 dead: number;
+                cancelled?: number;
             } & {
                 [key: string]: unknown;
             };
@@ -3376,8 +3417,8 @@ export interface operations {
     listCallbacks: {
         parameters: {
             query?: {
-                /** @description pending, delivered, dead or all (default dead) */
-                state?: "pending" | "delivered" | "dead" | "all";
+                /** @description pending, delivered, dead, cancelled or all (default dead) */
+                state?: "pending" | "delivered" | "dead" | "cancelled" | "all";
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */
@@ -3607,6 +3648,145 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a callback id: "cb_" and 26 characters a–z, 2–7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One callback owed to a TMS, from the outbox (docs/callbacks.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Callback"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelCallbacksToUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The callback_url whose deliveries to stop (compared after URL normalisation, as stored). */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "callback_cancellation";
+                        url: string;
+                        /** @description How many pending or dead deliveries were cancelled. */
+                        cancelled: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -53,6 +53,11 @@ export interface Screening {
   completed_at: string | null;
   /** When it last changed: created, completed, or settled by its review (GET /screenings?updated_since=). */
   updated_at: string;
+  /**
+   * Grows with every change of this screening (its result, its review, what settled it). A TMS
+   * applies a callback or a read only when its version is newer than the one it holds (docs/callbacks.md).
+   */
+  version: number;
 }
 
 export interface ScreeningRequest {
@@ -156,7 +161,7 @@ export interface StatusReport {
   /** pending: carriers waiting for a dispatcher; oldest_pending_at: when the longest-waiting one was held. */
   reviews: { pending: number; oldest_pending_at?: string | null };
   /** The callback outbox: owed, delivered (kept a while), given up (POST /callbacks/:id/retry); absent from older workers. */
-  callbacks?: { pending: number; delivered: number; dead: number };
+  callbacks?: { pending: number; delivered: number; dead: number; cancelled?: number };
   /**
    * hold_off_until: /v1 asked (Retry-After) for no calls until then; none are made (at most 1 h ahead).
    * environment_mismatch: an answer came from the other environment than the key's; no calls until restarted with a matching key and URL.

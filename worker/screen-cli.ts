@@ -51,7 +51,7 @@ export async function runScreen(config: Config, log: Logger, o: ScreenOptions): 
   const screener = await createScreener(config, {
     svc,
     logger: log,
-    callbacks: ({ store, logger }) => createCallbacks({ secret: callbackSecret, store, logger }),
+    callbacks: (deps) => createCallbacks({ ...deps, secret: callbackSecret }),
   });
   try {
     if (!o.file) {

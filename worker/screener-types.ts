@@ -1,4 +1,5 @@
 import type { DailyUsage, Decision, IntakeEvent, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import type { DestinationPolicy } from './callbacks/destination-policy.js';
 import type { DecisionFilter } from './decisions/carrier-decisions.js';
 import type { Store } from './store/index.js';
 
@@ -9,6 +10,8 @@ import type { Store } from './store/index.js';
 export interface Screener {
   readonly environment: 'sandbox' | 'live';
   readonly store: Store;
+  /** Where callbacks may go (CALLBACK_ALLOW, INTAKE_HOST): the intake refuses a callback_url outside it. */
+  readonly callbackPolicy: DestinationPolicy;
   /**
    * Accept a validated request. A fresh cache hit (unless `refresh`) is answered at once
    * (status done, source cache) without touching the queue. Otherwise the screening is

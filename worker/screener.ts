@@ -6,6 +6,7 @@ import type { DailyUsage, Review, Screening, ScreeningRequest, StatusReport } fr
 import { WatchConflictError } from './store/watch-store.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
 import { oweScreeningCallback } from './callbacks/callbacks.js';
+import { DestinationPolicy } from './callbacks/destination-policy.js';
 import { callbackCounts } from './callbacks/outbox.js';
 import { SharedEventFeed } from './events/event-feed.js';
 import { LookupCoalescer } from './queue/lookup-coalescer.js';
@@ -53,7 +54,7 @@ export interface ScreenerOptions {
    * Builds this process's callback outbox sender once the store exists (worker/callbacks). Any
    * process with a sender delivers whatever callbacks any process owed.
    */
-  callbacks?: (deps: { store: Store; logger: Logger }) => { startWorker?(): void; close(): Promise<void> };
+  callbacks?: (deps: { store: Store; logger: Logger; policy: DestinationPolicy }) => { startWorker?(): void; close(): Promise<void> };
   /** Client tuning for tests (e.g. a short time-out against a hanging emulator). */
   svcTimeoutMs?: number;
   /** Override the wait between /v1 retries (tests). */
@@ -155,7 +156,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   const events = new SharedEventFeed(store, blocking, `${keyPrefix}:events`);
   await events.start(subscriber);
   const queue = new ScreeningQueue(producer, prefix);
-  const callbacks = opts.callbacks?.({ store, logger });
+  const callbackPolicy = new DestinationPolicy({ allow: config.callbackAllow, intakeHost: config.intakeHost });
+  const callbacks = opts.callbacks?.({ store, logger, policy: callbackPolicy });
   // watch hook: the watch list, its daily re-screen, change alerts, local blocks.
   const watch = new WatchService({
     env: environment,
@@ -345,6 +347,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
 
   const screener = {
     environment,
+    callbackPolicy,
     store,
     events,
     watch,

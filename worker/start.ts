@@ -29,7 +29,7 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
   const screener = await createScreener(config, {
     svc,
     logger: log,
-    callbacks: ({ store, logger }) => createCallbacks({ secret: callbackSecret, store, logger }),
+    callbacks: (deps) => createCallbacks({ ...deps, secret: callbackSecret }),
   });
   log.info({ environment: screener.environment, db: config.dbPath }, 'screening worker running');
 

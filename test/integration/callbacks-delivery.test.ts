@@ -130,7 +130,7 @@ describe('signed callbacks to a real receiver', () => {
       return r?.state === 'dead' && r;
     });
     expect(dead.attempts).toBeGreaterThanOrEqual(2);
-    expect(dead).toMatchObject({ last_status: 503, last_error: 'receiver answered HTTP 503', event: 'screening.completed' });
+    expect(dead).toMatchObject({ last_status: 503, last_error: 'http_status', event: 'screening.completed' });
     const status = await call('GET', '/status');
     expect(status.json.callbacks.dead).toBeGreaterThanOrEqual(1);
     const listed = await call('GET', '/callbacks?state=dead');

@@ -6,6 +6,7 @@ import {
   CallbackDeliveredError,
   CallbackNotFoundError,
   CallbackSender,
+  DestinationPolicy,
   callbackCounts,
   getCallback,
   listCallbacks,
@@ -23,6 +24,8 @@ import { tempDbPath } from '../helpers/temp-db.js';
 
 const SECRET = 'outbox-test-secret';
 const log = pino({ level: 'silent' });
+/** The default policy of a loopback intake: the receiver below is on 127.0.0.1. */
+const policy = new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' });
 let server: Server;
 let base: string;
 const received: Array<{ headers: IncomingMessage['headers']; raw: string; path: string }> = [];
@@ -73,7 +76,7 @@ describe('writing to the outbox', () => {
       }),
     ).toThrow('the change failed');
     store.transaction(() => owe('d-committed'));
-    expect(callbackCounts(store)).toEqual({ pending: 1, delivered: 0, dead: 0 });
+    expect(callbackCounts(store)).toEqual({ pending: 1, delivered: 0, dead: 0, cancelled: 0 });
     expect(listCallbacks(store, 'pending').map((c) => c.delivery_id)).toEqual(['d-committed']);
   });
 
@@ -88,13 +91,13 @@ describe('writing to the outbox', () => {
   it('refuses bad input with the parameter named, writing nothing', () => {
     expect(() => writeCallback(store, { kind: '', url: base, deliveryId: 'x', payload: {} })).toThrow(expect.objectContaining({ param: 'kind' }));
     expect(() => writeCallback(store, { kind: 'k', url: base, deliveryId: '', payload: {} })).toThrow(expect.objectContaining({ param: 'deliveryId' }));
-    expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 0 });
+    expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 0, cancelled: 0 });
   });
 });
 
 describe('the sender', () => {
   const sender = (o: Partial<ConstructorParameters<typeof CallbackSender>[0]> = {}, s: Store = store) =>
-    new CallbackSender({ store: s, secret: SECRET, logger: log, now: clock.now, backoffMs: 1_000, ...o });
+    new CallbackSender({ store: s, secret: SECRET, logger: log, policy, now: clock.now, backoffMs: 1_000, ...o });
 
   it('delivers signed, with the delivery id and event headers, and records it', async () => {
     const { id } = owe('d-1');
@@ -114,7 +117,7 @@ describe('the sender', () => {
     const { id } = owe('d-retry');
     const s = sender();
     expect(await s.drainOnce()).toBe(1);
-    expect(getCallback(store, id)).toMatchObject({ state: 'pending', attempts: 1, last_status: 500, last_error: 'receiver answered HTTP 500' });
+    expect(getCallback(store, id)).toMatchObject({ state: 'pending', attempts: 1, last_status: 500, last_error: 'http_status' });
     expect(await s.drainOnce()).toBe(0); // not due yet
     clock.advance(retryDelayMs(1, 1_000));
     expect(await s.drainOnce()).toBe(1);
@@ -136,10 +139,11 @@ describe('the sender', () => {
       if (next) clock.set(next);
     }
     const row = getCallback(store, id)!;
-    expect(row).toMatchObject({ state: 'dead', last_error: 'connect ECONNREFUSED', next_attempt_at: null });
+    // A category, never the raw error (it would tell callers which ports are open).
+    expect(row).toMatchObject({ state: 'dead', last_error: 'unreachable', next_attempt_at: null });
     expect(Date.parse(row.updated_at) - Date.parse('2026-05-01T00:00:00.000Z')).toBeGreaterThanOrEqual(24 * 3_600_000);
     expect(attempts).toBeGreaterThan(20); // hourly at the end, not a handful
-    expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 1 });
+    expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 1, cancelled: 0 });
 
     const again = retryCallback(store, id, clock.now());
     expect(again).toMatchObject({ state: 'pending', attempts: 0 });
@@ -152,7 +156,7 @@ describe('the sender', () => {
   it('a URL that can never be sent to is dead at once', async () => {
     const { id } = writeCallback(store, { kind: 'screening.completed', url: 'ftp://example.test/x', deliveryId: 'd-ftp', payload: {}, at: clock.now() });
     await sender().drainOnce();
-    expect(getCallback(store, id)).toMatchObject({ state: 'dead', last_error: 'callback_url must be http or https' });
+    expect(getCallback(store, id)).toMatchObject({ state: 'dead', last_error: 'refused_by_policy' });
     expect(received).toHaveLength(0);
   });
 
@@ -183,7 +187,7 @@ describe('the sender', () => {
   });
 
   it('a running sender wakes when a transaction owes a callback (no poll needed)', async () => {
-    const s = new CallbackSender({ store, secret: SECRET, logger: log, pollMs: 3_600_000 });
+    const s = new CallbackSender({ store, secret: SECRET, logger: log, policy, pollMs: 3_600_000 });
     s.start();
     try {
       await new Promise((r) => setTimeout(r, 50)); // its first pass found nothing and sleeps for an hour
@@ -201,7 +205,7 @@ describe('stopping the sender', () => {
     const s2 = openStore(db2.path);
     try {
       const { id } = writeCallback(s2, { kind: 'screening.completed', url: `${base}/hang`, deliveryId: 'd-hang', payload: {} });
-      const hanging = new CallbackSender({ store: s2, secret: SECRET, logger: log, fetch: () => new Promise<number>(() => {}), timeoutMs: 3_600_000 });
+      const hanging = new CallbackSender({ store: s2, secret: SECRET, logger: log, policy, fetch: () => new Promise<number>(() => {}), timeoutMs: 3_600_000 });
       hanging.start();
       await until('claimed', 10_000, () => getCallback(s2, id)!.attempts === 1);
       await hanging.close(200); // resolves (the attempt itself never does)

@@ -77,6 +77,8 @@ const TABLE: Array<{ op: string; path: string; body?: unknown; needs: Role }> = 
   { op: 'GET /callbacks', path: '/callbacks', needs: 'tms' },
   { op: 'GET /callbacks/{id}', path: `/callbacks/${CB}`, needs: 'tms' },
   { op: 'POST /callbacks/{id}/retry', path: `/callbacks/${CB}/retry`, needs: 'admin' },
+  { op: 'POST /callbacks/{id}/cancel', path: `/callbacks/${CB}/cancel`, needs: 'admin' },
+  { op: 'POST /callbacks/cancel', path: '/callbacks/cancel', body: { url: 'http://127.0.0.1:9/nothing-owed' }, needs: 'admin' },
   { op: 'GET /decisions', path: '/decisions', needs: 'tms' },
   { op: 'GET /decisions/{id}', path: `/decisions/${DEC}`, needs: 'tms' },
   { op: 'POST /decisions/{id}/revoke', path: `/decisions/${DEC}/revoke`, body: {}, needs: 'desk' },

@@ -70,7 +70,7 @@ describe('retention', () => {
     expect(store.getNotFound('sandbox', { dot_number: mid.dot })).toBeUndefined();
     expect(store.getNotFound('sandbox', { dot_number: '7999999' })).toBeDefined();
 
-    expect(report).toMatchObject({ events: 42, screenings: 1, 'delivered callbacks': 2, 'dead callbacks': 1, 'lifted blocks': 1 });
+    expect(report).toMatchObject({ events: 42, screenings: 1, 'delivered callbacks': 2, 'dead and cancelled callbacks': 1, 'lifted blocks': 1 });
     expect(report['expired not-found answers']).toBe(2);
     // Freed pages went back to the file system (a new file is in incremental auto-vacuum).
     expect(raw.pragma('auto_vacuum', { simple: true })).toBe(2);

@@ -199,12 +199,16 @@ describe('screenings', () => {
       created_at: T0.toISOString(),
       completed_at: null,
       updated_at: T0.toISOString(),
+      version: 1,
     });
     expect(Object.keys(s)).toEqual([
       'object', 'id', 'tender_id', 'status', 'query', 'priority', 'refresh', 'action', 'hold_reason', 'source',
-      'score', 'score_fetched_at', 'review', 'settled_by', 'standing_decision', 'error', 'callback_url', 'created_at', 'completed_at', 'updated_at',
+      'score', 'score_fetched_at', 'review', 'settled_by', 'standing_decision', 'error', 'callback_url', 'created_at', 'completed_at', 'updated_at', 'version',
     ]);
     expect(store.getScreening(s.id)).toEqual(s);
+    // Every change of it is a new version (screenings.version, kept by triggers).
+    store.markActive(s.id);
+    expect(store.getScreening(s.id)!.version).toBe(2);
   });
 
   it('keeps a caller-chosen id and refuses a duplicate with a StoreError', () => {

@@ -20,16 +20,24 @@ export function deliveryId(screening: Screening, kind: CallbackKind): string {
 }
 
 export function callbackBody(kind: CallbackKind, delivery: string, screening: Screening): string {
-  return JSON.stringify({ event: kind, delivery_id: delivery, screening });
+  return JSON.stringify({ event: kind, delivery_id: delivery, version: screening.version, screening });
 }
 
 /**
  * Owe the TMS this screening's callback, in the caller's transaction; a no-op without a
- * callback_url. The screening is sent as it is now: a retry sends the same body.
+ * callback_url. The screening is sent as it is now, with its version (`version` on the body and
+ * on the screening): a retry sends the same body, and no older state follows a newer one.
  */
 export function oweScreeningCallback(store: Store, screening: Screening, kind: CallbackKind, at?: Date): void {
   if (!screening.callback_url) return;
-  writeCallback(store, { kind, url: screening.callback_url, deliveryId: deliveryId(screening, kind), payload: { screening }, ...(at ? { at } : {}) });
+  writeCallback(store, {
+    kind,
+    url: screening.callback_url,
+    deliveryId: deliveryId(screening, kind),
+    payload: { version: screening.version, screening },
+    order: { subject: screening.id, version: screening.version },
+    ...(at ? { at } : {}),
+  });
 }
 
 /** What a process's sender needs: the outbox sender's own options (worker/callbacks/sender.ts). */

@@ -9,11 +9,18 @@ export {
   getCallbackByDelivery,
   listCallbacks,
   retryCallback,
+  cancelCallback,
+  cancelCallbacksTo,
+  destinationOf,
   CallbackNotFoundError,
   CallbackDeliveredError,
+  CallbackSupersededError,
   CALLBACK_STATES,
   type CallbackState,
   type CallbackRecord,
   type NewCallback,
 } from './outbox.js';
 export { CallbackSender, retryDelayMs, DEFAULT_BACKOFF_MS, DEFAULT_MAX_BACKOFF_MS, DEFAULT_DEAD_AFTER_MS, type CallbackTransport, type SenderOptions } from './sender.js';
+export { DestinationPolicy, normalizeAddress, isLoopbackHost } from './destination-policy.js';
+export { failureOf, policyLookup, policyTransport, CallbackPolicyError, DELIVERY_FAILURES, type DeliveryFailure } from './callback-transport.js';
+export { Destinations, DEFAULT_DESTINATION_LIMITS, type DestinationLimits } from './destinations.js';

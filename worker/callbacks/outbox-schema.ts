@@ -23,3 +23,52 @@ export const OUTBOX_MIGRATION_SQL = `
   CREATE INDEX callback_outbox_due ON callback_outbox (next_attempt_at) WHERE state = 'pending';
   CREATE INDEX callback_outbox_by_state ON callback_outbox (state, updated_at);
 `;
+
+/**
+ * Migration 18: each row knows its destination (the origin its own queue and breaker key on),
+ * the screening whose state it carries and that state's version (rows of one screening go out
+ * in version order), and may be `cancelled`. last_error becomes a category (unreachable,
+ * timeout, http_status, refused_by_policy): raw network errors told callers which ports were open.
+ */
+export const OUTBOX_DESTINATIONS_MIGRATION_SQL = `
+  CREATE TABLE callback_outbox_v18 (
+    id              TEXT PRIMARY KEY,
+    delivery_id     TEXT NOT NULL UNIQUE,
+    kind            TEXT NOT NULL,
+    url             TEXT NOT NULL,
+    destination     TEXT NOT NULL,                    -- the url's origin: one queue and breaker each
+    subject         TEXT,                             -- the screening whose state the body carries
+    version         INTEGER,                          -- that state's screening version
+    body            TEXT NOT NULL,
+    state           TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'dead', 'cancelled')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    retry_since     INTEGER NOT NULL,
+    last_status     INTEGER,
+    last_error      TEXT CHECK (last_error IN ('unreachable', 'timeout', 'http_status', 'refused_by_policy')),
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL,
+    delivered_at    TEXT,
+    cancelled_at    TEXT
+  );
+  INSERT INTO callback_outbox_v18 (id, delivery_id, kind, url, destination, subject, version, body, state, attempts,
+      next_attempt_at, retry_since, last_status, last_error, created_at, updated_at, delivered_at)
+    SELECT id, delivery_id, kind, url,
+      lower(substr(url, 1, instr(substr(url, instr(url, '://') + 3) || '/', '/') + instr(url, '://') + 1)),
+      CASE WHEN kind IN ('screening.completed', 'review.resolved') THEN substr(delivery_id, 1, instr(delivery_id, ':') - 1) END,
+      CASE kind WHEN 'screening.completed' THEN 3 WHEN 'review.resolved' THEN 5 END,
+      body, state, attempts, next_attempt_at, retry_since, last_status,
+      CASE WHEN last_error IS NULL THEN NULL
+           WHEN last_status IS NOT NULL THEN 'http_status'
+           WHEN last_error LIKE 'callback_url%' THEN 'refused_by_policy'
+           WHEN lower(last_error) LIKE '%timeout%' OR lower(last_error) LIKE '%timed out%' OR lower(last_error) LIKE '%abort%' THEN 'timeout'
+           ELSE 'unreachable' END,
+      created_at, updated_at, delivered_at
+    FROM callback_outbox;
+  DROP TABLE callback_outbox;
+  ALTER TABLE callback_outbox_v18 RENAME TO callback_outbox;
+  CREATE INDEX callback_outbox_due ON callback_outbox (next_attempt_at) WHERE state = 'pending';
+  CREATE INDEX callback_outbox_by_state ON callback_outbox (state, updated_at);
+  CREATE INDEX callback_outbox_by_subject ON callback_outbox (subject, version) WHERE subject IS NOT NULL;
+  CREATE INDEX callback_outbox_by_url ON callback_outbox (url) WHERE state IN ('pending', 'dead');
+`;

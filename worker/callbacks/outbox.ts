@@ -3,6 +3,7 @@ import { newCallbackId } from '../store/ids.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { StoreArgumentError } from '../store/store-error.js';
 import type { Store } from '../store/types.js';
+import type { DeliveryFailure } from './callback-transport.js';
 
 /**
  * The callback outbox: every callback owed to a TMS is a row, written in the SAME SQLite
@@ -21,10 +22,12 @@ import type { Store } from '../store/types.js';
  * (every attempt sends the same bytes). `deliveryId` must be stable per event: writing the same
  * id again is a no-op, so a re-run never owes a second delivery. Senders in this process wake
  * right after the transaction ends; senders in other processes find the row on their next poll.
+ * A row that carries a state of a screening names it (`order`): rows of one screening are sent
+ * in version order, never an older state after a newer one.
  */
 
-export type CallbackState = 'pending' | 'delivered' | 'dead';
-export const CALLBACK_STATES: readonly CallbackState[] = ['pending', 'delivered', 'dead'];
+export type CallbackState = 'pending' | 'delivered' | 'dead' | 'cancelled';
+export const CALLBACK_STATES: readonly CallbackState[] = ['pending', 'delivered', 'dead', 'cancelled'];
 
 export interface NewCallback {
   /** X-Carrier-Screen-Event, e.g. 'screening.completed', 'review.resolved', 'carrier.changed'. */
@@ -37,6 +40,8 @@ export interface NewCallback {
   payload: Record<string, unknown>;
   /** When it was owed (default: now). */
   at?: Date;
+  /** The screening whose state the body carries, and that state's version (Screening.version). */
+  order?: { subject: string; version: number };
 }
 
 /** A row as the API shows it (GET /callbacks, /status). */
@@ -47,13 +52,18 @@ export interface CallbackRecord {
   event: string;
   url: string;
   state: CallbackState;
+  /** The screening whose state it carries, and that state's version; null for other events (carrier.changed). */
+  screening_id: string | null;
+  version: number | null;
   attempts: number;
   next_attempt_at: string | null;
   last_status: number | null;
-  last_error: string | null;
+  /** What the last failed attempt met, as a category (never the raw network error); last_status with http_status. */
+  last_error: DeliveryFailure | null;
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  cancelled_at: string | null;
 }
 
 export interface OutboxRow {
@@ -61,16 +71,20 @@ export interface OutboxRow {
   delivery_id: string;
   kind: string;
   url: string;
+  destination: string;
+  subject: string | null;
+  version: number | null;
   body: string;
   state: CallbackState;
   attempts: number;
   next_attempt_at: number;
   retry_since: number;
   last_status: number | null;
-  last_error: string | null;
+  last_error: DeliveryFailure | null;
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  cancelled_at: string | null;
 }
 
 type Db = Database.Database;
@@ -109,16 +123,24 @@ function scheduleWake(db: Db): void {
 function statements(db: Db) {
   return {
     insert: db.prepare(`
-      INSERT INTO callback_outbox (id, delivery_id, kind, url, body, state, attempts, next_attempt_at, retry_since, created_at, updated_at)
-      VALUES (@id, @delivery_id, @kind, @url, @body, 'pending', 0, @at_ms, @at_ms, @at, @at)
+      INSERT INTO callback_outbox (id, delivery_id, kind, url, destination, subject, version, body, state, attempts, next_attempt_at, retry_since, created_at, updated_at)
+      VALUES (@id, @delivery_id, @kind, @url, @destination, @subject, @version, @body, 'pending', 0, @at_ms, @at_ms, @at, @at)
       ON CONFLICT (delivery_id) DO NOTHING`),
     byId: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE id = ?'),
     byDelivery: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE delivery_id = ?'),
     counts: db.prepare<[], { state: CallbackState; n: number }>('SELECT state, COUNT(*) AS n FROM callback_outbox GROUP BY state'),
     list: db.prepare<[string, number], OutboxRow>('SELECT * FROM callback_outbox WHERE state = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
     retry: db.prepare<[number, number, string, string]>(`
-      UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, retry_since = ?, updated_at = ?
+      UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, retry_since = ?, updated_at = ?, cancelled_at = NULL
       WHERE id = ? AND state != 'delivered'`),
+    // A newer state of the same screening delivered or on its way: this older one must not follow it.
+    newerOwed: db.prepare<[string], { id: string }>(`
+      SELECT n.id FROM callback_outbox o JOIN callback_outbox n ON n.subject = o.subject AND n.version > o.version
+      WHERE o.id = ? AND n.state IN ('pending', 'delivered') LIMIT 1`),
+    cancel: db.prepare<[string, string, string]>(`
+      UPDATE callback_outbox SET state = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ? AND state IN ('pending', 'dead')`),
+    cancelTo: db.prepare<[string, string, string]>(`
+      UPDATE callback_outbox SET state = 'cancelled', cancelled_at = ?, updated_at = ? WHERE url = ? AND state IN ('pending', 'dead')`),
   };
 }
 const cache = new WeakMap<Db, ReturnType<typeof statements>>();
@@ -138,17 +160,31 @@ export function writeCallback(target: Db | Store, c: NewCallback): { id: string;
   if (typeof c.url !== 'string' || c.url === '') throw new StoreArgumentError('url must be a non-empty string', 'url');
   if (typeof c.deliveryId !== 'string' || c.deliveryId === '') throw new StoreArgumentError('deliveryId must be a non-empty string', 'deliveryId');
   if (!c.payload || typeof c.payload !== 'object') throw new StoreArgumentError('payload must be an object', 'payload');
+  if (c.order !== undefined && (typeof c.order.subject !== 'string' || !Number.isSafeInteger(c.order.version)))
+    throw new StoreArgumentError('order must be { subject: string, version: integer }', 'order');
   const at = c.at ?? new Date();
   const body = JSON.stringify({ event: c.kind, delivery_id: c.deliveryId, ...c.payload });
   const s = st(db);
-  const created = s.insert.run({ id: newCallbackId(), delivery_id: c.deliveryId, kind: c.kind, url: c.url, body, at_ms: at.getTime(), at: at.toISOString() }).changes > 0;
+  const created =
+    s.insert.run({
+      id: newCallbackId(),
+      delivery_id: c.deliveryId,
+      kind: c.kind,
+      url: c.url,
+      destination: destinationOf(c.url),
+      subject: c.order?.subject ?? null,
+      version: c.order?.version ?? null,
+      body,
+      at_ms: at.getTime(),
+      at: at.toISOString(),
+    }).changes > 0;
   if (created) scheduleWake(db);
   return { id: s.byDelivery.get(c.deliveryId)!.id, created };
 }
 
 /** How many outbox rows are in each state (the metrics and /status read this). */
 export function callbackCounts(target: Db | Store): Record<CallbackState, number> {
-  const counts: Record<CallbackState, number> = { pending: 0, delivered: 0, dead: 0 };
+  const counts: Record<CallbackState, number> = { pending: 0, delivered: 0, dead: 0, cancelled: 0 };
   for (const { state, n } of st(dbOf(target)).counts.all()) counts[state] = n;
   return counts;
 }
@@ -161,6 +197,8 @@ export function toCallbackRecord(r: OutboxRow): CallbackRecord {
     event: r.kind,
     url: r.url,
     state: r.state,
+    screening_id: r.subject,
+    version: r.version,
     attempts: r.attempts,
     next_attempt_at: r.state === 'pending' ? new Date(r.next_attempt_at).toISOString() : null,
     last_status: r.last_status,
@@ -168,6 +206,7 @@ export function toCallbackRecord(r: OutboxRow): CallbackRecord {
     created_at: r.created_at,
     updated_at: r.updated_at,
     delivered_at: r.delivered_at,
+    cancelled_at: r.cancelled_at,
   };
 }
 
@@ -197,17 +236,69 @@ export class CallbackDeliveredError extends Error {
   readonly code = 'callback_delivered';
 }
 
+/** Retrying it would send an older state of its screening after a newer one. */
+export class CallbackSupersededError extends Error {
+  override readonly name = 'CallbackSupersededError';
+  readonly code = 'callback_superseded';
+  constructor(
+    message: string,
+    /** The newer delivery of the same screening. */
+    readonly newer: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
- * Send again now, with a fresh retry window: a `dead` row goes back to `pending`; a pending
- * row's next attempt is brought forward. A delivered row is not sent again (409).
+ * Send again now, with a fresh retry window: a `dead` or `cancelled` row goes back to
+ * `pending`; a pending row's next attempt is brought forward. A delivered row is not sent again
+ * (409), nor one whose screening has a newer state delivered or owed (409: it would arrive after it).
  */
 export function retryCallback(target: Db | Store, id: string, now = new Date()): CallbackRecord {
   const db = dbOf(target);
   const s = st(db);
-  const changed = s.retry.run(now.getTime(), now.getTime(), now.toISOString(), id).changes > 0;
+  return db.transaction(() => {
+    const before = s.byId.get(id);
+    if (!before) throw new CallbackNotFoundError(`no callback with id ${id}`);
+    if (before.state === 'delivered') throw new CallbackDeliveredError(`callback ${id} was delivered at ${before.delivered_at}; it is not sent again`);
+    const newer = s.newerOwed.get(id);
+    if (newer && before.state !== 'pending')
+      throw new CallbackSupersededError(`callback ${id} carries an older state of screening ${before.subject} than callback ${newer.id}; it is not sent after it`, newer.id);
+    s.retry.run(now.getTime(), now.getTime(), now.toISOString(), id);
+    scheduleWake(db);
+    return toCallbackRecord(s.byId.get(id)!);
+  })();
+}
+
+/**
+ * Stop a delivery: a pending or dead row becomes `cancelled` and is never sent (an attempt
+ * already on the wire may still arrive). Cancelling a cancelled row returns it as it is; a
+ * delivered one is a 409. POST /callbacks/:id/retry sends a cancelled row after all.
+ */
+export function cancelCallback(target: Db | Store, id: string, now = new Date()): CallbackRecord {
+  const db = dbOf(target);
+  const s = st(db);
+  s.cancel.run(now.toISOString(), now.toISOString(), id);
   const row = s.byId.get(id);
   if (!row) throw new CallbackNotFoundError(`no callback with id ${id}`);
-  if (!changed) throw new CallbackDeliveredError(`callback ${id} was delivered at ${row.delivered_at}; it is not sent again`);
-  scheduleWake(db);
+  if (row.state === 'delivered') throw new CallbackDeliveredError(`callback ${id} was delivered at ${row.delivered_at}; there is nothing to cancel`);
+  scheduleWake(db); // a later state of its screening may have waited on it
   return toCallbackRecord(row);
+}
+
+/** Stop every delivery still owed to `url` (exactly that URL, as stored): how many were cancelled. */
+export function cancelCallbacksTo(target: Db | Store, url: string, now = new Date()): number {
+  const db = dbOf(target);
+  const n = st(db).cancelTo.run(now.toISOString(), now.toISOString(), url).changes;
+  if (n > 0) scheduleWake(db);
+  return n;
+}
+
+/** The origin a URL's callbacks go to: its own queue, concurrency and circuit breaker. */
+export function destinationOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(invalid url)';
+  }
 }

@@ -1,9 +1,11 @@
 import type Database from 'better-sqlite3';
 import { observe } from '../metrics/metrics.js';
 import type { Logger } from 'pino';
-import { request } from 'undici';
 import { connectionOf } from '../store/sqlite-store.js';
 import type { Store } from '../store/types.js';
+import { failureOf, policyTransport, type CallbackTransport, type DeliveryFailure } from './callback-transport.js';
+import type { DestinationPolicy } from './destination-policy.js';
+import { DEFAULT_DESTINATION_LIMITS, Destinations, type DestinationLimits } from './destinations.js';
 import { onCallbackWritten, type OutboxRow } from './outbox.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signCallback } from './signature.js';
 
@@ -13,19 +15,22 @@ import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signCallback } from '.
  * the row's next_attempt_at past the attempt's time-out (a lease), so each attempt is made by
  * one process, and a process that dies mid-attempt leaves the row due again once the lease ends.
  * Needs no Redis: a flushed Redis loses nothing owed.
+ *
+ * Each destination (origin) has its own slots and circuit breaker (destinations.ts): an
+ * attempt is started as soon as its destination has a free slot, never held back by another
+ * destination's slow attempt. Rows of one screening go out in version order (the claim skips a
+ * row while an older one of its screening is still owed).
  */
 
-/** What a delivery attempt needs from HTTP: POST and report the status code. */
-export type CallbackTransport = (
-  url: string,
-  init: { headers: Record<string, string>; body: string; timeoutMs: number },
-) => Promise<number>;
+export type { CallbackTransport } from './callback-transport.js';
 
 export interface SenderOptions {
   store: Store;
   secret: string;
   logger: Logger;
-  /** The HTTP POST; undici `request` by default. */
+  /** Where callbacks may go (CALLBACK_ALLOW; checked at send time on every resolved address). */
+  policy: DestinationPolicy;
+  /** The HTTP POST (tests); the policy's transport by default. A transport given here bypasses the policy. */
   fetch?: CallbackTransport;
   /** First retry delay; doubles each attempt (default 5 s)… */
   backoffMs?: number;
@@ -35,8 +40,10 @@ export interface SenderOptions {
   deadAfterMs?: number;
   /** Per-attempt time-out (default 10 s). */
   timeoutMs?: number;
-  /** Attempts in flight at once (default 8). */
+  /** Attempts in flight at once, all destinations together (default 64). */
   concurrency?: number;
+  /** Per destination: slots and circuit breaker (destinations.ts). */
+  destinations?: Partial<DestinationLimits>;
   /** How often to look for rows other processes wrote (default 1 s). */
   pollMs?: number;
   now?: () => Date;
@@ -51,49 +58,31 @@ export function retryDelayMs(attempt: number, backoffMs = DEFAULT_BACKOFF_MS, ma
   return Math.min(maxBackoffMs, backoffMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
 }
 
-const undiciTransport: CallbackTransport = async (url, init) => {
-  const res = await request(url, {
-    method: 'POST',
-    headers: init.headers,
-    body: init.body,
-    headersTimeout: init.timeoutMs,
-    bodyTimeout: init.timeoutMs,
-    signal: AbortSignal.timeout(init.timeoutMs),
-  });
-  // Read and drop the answer so the socket goes back to the pool.
-  await res.body.dump().catch(() => {});
-  return res.statusCode;
-};
-
-/** Where a callback goes, without path or query (they may hold the receiver's own token). */
-function originOf(url: string): string {
+/** Not http(s): no attempt can ever reach it, the row goes `dead` at once. */
+function unsendable(url: string): boolean {
   try {
-    return new URL(url).origin;
+    const u = new URL(url);
+    return u.protocol !== 'http:' && u.protocol !== 'https:';
   } catch {
-    return '(invalid url)';
+    return true;
   }
 }
 
-/** A URL no attempt can ever reach: the row goes `dead` at once. */
-function unsendable(url: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return 'callback_url is not a URL';
-  }
-  return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'callback_url must be http or https';
-}
+type Outcome = { ok: true; status: number } | { ok: false; status: number | null; failure: DeliveryFailure; final: boolean };
 
 export class CallbackSender {
   readonly #db: Database.Database;
   readonly #log: Logger;
   readonly #send: CallbackTransport;
+  readonly #closeTransport: () => Promise<void>;
   readonly #now: () => Date;
   readonly #timeoutMs: number;
   readonly #concurrency: number;
   readonly #pollMs: number;
+  readonly #destinations: Destinations;
   readonly #st;
+  /** Attempts on the wire from this process. */
+  readonly #inFlight = new Set<Promise<void>>();
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -103,17 +92,32 @@ export class CallbackSender {
   constructor(private readonly o: SenderOptions) {
     this.#db = connectionOf(o.store);
     this.#log = o.logger.child({ module: 'callbacks' });
-    this.#send = o.fetch ?? undiciTransport;
+    const limits = { ...DEFAULT_DESTINATION_LIMITS, ...o.destinations };
+    this.#destinations = new Destinations(limits);
+    if (o.fetch) {
+      this.#send = o.fetch;
+      this.#closeTransport = async () => {};
+    } else {
+      const t = policyTransport(o.policy, { perDestination: limits.perDestination });
+      this.#send = t.send;
+      this.#closeTransport = t.close;
+    }
     this.#now = o.now ?? (() => new Date());
     this.#timeoutMs = o.timeoutMs ?? 10_000;
-    this.#concurrency = o.concurrency ?? 8;
+    this.#concurrency = o.concurrency ?? 64;
     this.#pollMs = o.pollMs ?? 1_000;
     const db = this.#db;
+    // Not yet ordered after an older state of the same screening still owed.
+    const inOrder = `(c.subject IS NULL OR NOT EXISTS (
+        SELECT 1 FROM callback_outbox o WHERE o.subject = c.subject AND o.version < c.version AND o.state = 'pending'))`;
     this.#st = {
-      claim: db.prepare<[number, string, number, number], OutboxRow>(`
-        UPDATE callback_outbox SET attempts = attempts + 1, next_attempt_at = ?, updated_at = ?
-        WHERE id IN (SELECT id FROM callback_outbox WHERE state = 'pending' AND next_attempt_at <= ?
-                     ORDER BY next_attempt_at LIMIT ?)
+      due: db.prepare<[number, string, number], Pick<OutboxRow, 'id' | 'destination'>>(`
+        SELECT c.id, c.destination FROM callback_outbox c
+        WHERE c.state = 'pending' AND c.next_attempt_at <= ? AND c.destination NOT IN (SELECT value FROM json_each(?)) AND ${inOrder}
+        ORDER BY c.next_attempt_at LIMIT ?`),
+      claim: db.prepare<[number, string, string, number], OutboxRow>(`
+        UPDATE callback_outbox AS c SET attempts = attempts + 1, next_attempt_at = ?, updated_at = ?
+        WHERE c.id = ? AND c.state = 'pending' AND c.next_attempt_at <= ? AND ${inOrder}
         RETURNING *`),
       delivered: db.prepare<[number, string, string, string]>(`
         UPDATE callback_outbox SET state = 'delivered', last_status = ?, last_error = NULL, delivered_at = ?, updated_at = ?
@@ -131,40 +135,82 @@ export class CallbackSender {
     if (this.#running) return;
     this.#running = true;
     this.#unsubscribe = onCallbackWritten(this.#db, () => this.wake());
+    this.#log.info({ policy: this.o.policy.summary }, 'callback sender running');
     this.#loop = this.#run();
   }
 
-  /** Look for due rows now (a commit in this process wrote one). */
+  /** Look for due rows now (a commit in this process wrote one, or an attempt ended). */
   wake(): void {
     this.#woken = true;
     this.#wake?.();
   }
 
-  /** One pass: claim what is due and attempt it; returns how many rows were attempted. */
-  async drainOnce(): Promise<number> {
-    if (!this.#db.open) return 0;
+  /**
+   * Claim what is due and may start now: free slots of this process, per destination, oldest
+   * due first; a destination whose slots are full (or whose breaker is open) is left out of the
+   * next query, so its backlog never crowds out the others. Each claimed row is counted on its
+   * destination until its attempt ends.
+   */
+  #claim(): OutboxRow[] {
+    if (!this.#db.open) return [];
     const now = this.#now();
+    const nowMs = now.getTime();
     // Lease: long enough for the attempt to time out; a dead process's claim runs out.
-    const lease = now.getTime() + this.#timeoutMs + 30_000;
-    const rows = this.#st.claim.all(lease, now.toISOString(), now.getTime(), this.#concurrency);
-    await Promise.all(rows.map((r) => this.#attempt(r)));
+    const lease = nowMs + this.#timeoutMs + 30_000;
+    const claimed: OutboxRow[] = [];
+    const skip = new Set(this.#destinations.busy(nowMs));
+    for (let round = 0; round < 20; round++) {
+      const free = this.#concurrency - this.#inFlight.size - claimed.length;
+      if (free <= 0) break;
+      const rows = this.#st.due.all(nowMs, JSON.stringify([...skip]), Math.max(free * 2, 16));
+      if (rows.length === 0) break;
+      const skipped = skip.size;
+      for (const r of rows) {
+        if (this.#inFlight.size + claimed.length >= this.#concurrency) break;
+        if (skip.has(r.destination)) continue;
+        if (!this.#destinations.mayStart(r.destination, nowMs)) {
+          skip.add(r.destination);
+          continue;
+        }
+        const row = this.#st.claim.get(lease, now.toISOString(), r.id, nowMs);
+        if (!row) continue; // another process took it
+        this.#destinations.started(row.destination);
+        claimed.push(row);
+      }
+      // Another round only when this one found destinations to leave out (their rows may hide others').
+      if (skip.size === skipped) break;
+    }
+    return claimed;
+  }
+
+  /** Start the attempt of a claimed row; the returned promise ends with it. */
+  #dispatch(r: OutboxRow): Promise<void> {
+    const p = this.#attempt(r).finally(() => {
+      this.#inFlight.delete(p);
+      this.wake();
+    });
+    this.#inFlight.add(p);
+    return p;
+  }
+
+  /** One pass: claim what is due and wait for those attempts; returns how many rows were attempted. */
+  async drainOnce(): Promise<number> {
+    const rows = this.#claim();
+    await Promise.all(rows.map((r) => this.#dispatch(r)));
     return rows.length;
   }
 
   async #run(): Promise<void> {
     while (this.#running) {
-      let n = 0;
+      this.#woken = false;
       try {
-        n = await this.drainOnce();
+        // Started, not awaited: each attempt wakes the loop when it ends.
+        for (const r of this.#claim()) void this.#dispatch(r);
       } catch (e) {
         this.#log.warn({ err: String(e) }, 'callback outbox pass failed');
       }
       if (!this.#running) break;
-      if (n >= this.#concurrency) continue; // more may be due
-      if (this.#woken) {
-        this.#woken = false;
-        continue;
-      }
+      if (this.#woken) continue;
       await new Promise<void>((resolve) => {
         const t = setTimeout(done, this.#pollMs);
         function done(): void {
@@ -174,18 +220,17 @@ export class CallbackSender {
         this.#wake = done;
       });
       this.#wake = undefined;
-      this.#woken = false;
     }
   }
 
   async #attempt(r: OutboxRow): Promise<void> {
-    const cannot = unsendable(r.url);
-    if (cannot) {
-      this.#finish(r, { ok: false, status: null, error: cannot, final: true });
+    if (unsendable(r.url)) {
+      this.#finish(r, { ok: false, status: null, failure: 'refused_by_policy', final: true });
       return;
     }
     // Signed at each attempt: a retry hours later still passes the receiver's time tolerance.
     const t = Math.floor(this.#now().getTime() / 1000);
+    let out: Outcome;
     try {
       const status = await this.#send(r.url, {
         headers: {
@@ -198,18 +243,24 @@ export class CallbackSender {
         body: r.body,
         timeoutMs: this.#timeoutMs,
       });
-      if (status >= 200 && status <= 299) this.#finish(r, { ok: true, status });
-      else this.#finish(r, { ok: false, status, error: `receiver answered HTTP ${status}`, final: false });
+      out = status >= 200 && status <= 299 ? { ok: true, status } : { ok: false, status, failure: 'http_status', final: false };
     } catch (e) {
-      this.#finish(r, { ok: false, status: null, error: (e as Error).message || String(e), final: false });
+      const failure = failureOf(e);
+      // The raw error stays in this process's log (the operator's), never on the row callers read.
+      this.#log.debug({ delivery: r.delivery_id, to: r.destination, err: (e as Error).message }, 'callback attempt failed');
+      out = { ok: false, status: null, failure, final: failure === 'refused_by_policy' };
     }
+    this.#finish(r, out);
   }
 
-  #finish(r: OutboxRow, out: { ok: true; status: number } | { ok: false; status: number | null; error: string; final: boolean }): void {
-    if (!this.#db.open) return;
+  #finish(r: OutboxRow, out: Outcome): void {
     const now = this.#now();
+    const to = r.destination;
+    // A refusal says nothing about the receiver: it does not count towards its breaker.
+    if (!out.ok && out.failure === 'refused_by_policy') this.#destinations.released(to);
+    else this.#destinations.finished(to, out.ok, now.getTime());
+    if (!this.#db.open) return;
     const nowIso = now.toISOString();
-    const to = originOf(r.url);
     if (out.ok) {
       this.#st.delivered.run(out.status, nowIso, nowIso, r.id);
       this.#log.info({ delivery: r.delivery_id, to, attempt: r.attempts }, 'callback delivered');
@@ -218,14 +269,15 @@ export class CallbackSender {
     }
     const deadAfter = this.o.deadAfterMs ?? DEFAULT_DEAD_AFTER_MS;
     if (out.final || now.getTime() - r.retry_since >= deadAfter) {
-      this.#st.dead.run(out.status, out.error, nowIso, r.id);
-      this.#log.error({ delivery: r.delivery_id, to, attempt: r.attempts, err: out.error, callback: r.id }, 'callback dead: retry it with POST /callbacks/:id/retry');
+      this.#st.dead.run(out.status, out.failure, nowIso, r.id);
+      this.#log.error({ delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, callback: r.id }, 'callback dead: retry it with POST /callbacks/:id/retry');
       observe.callback('dead');
       return;
     }
     const next = now.getTime() + retryDelayMs(r.attempts, this.o.backoffMs, this.o.maxBackoffMs);
-    this.#st.failed.run(out.status, out.error, next, nowIso, r.id);
-    this.#log.warn({ delivery: r.delivery_id, to, attempt: r.attempts, err: out.error }, 'callback failed; will retry');
+    this.#st.failed.run(out.status, out.failure, next, nowIso, r.id);
+    const breaker = this.#destinations.isOpen(to, now.getTime()) ? '; its destination is backed off' : '';
+    this.#log.warn({ delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, status: out.status }, `callback failed; will retry${breaker}`);
     observe.callback('retry');
   }
 
@@ -239,7 +291,9 @@ export class CallbackSender {
     this.#unsubscribe?.();
     this.#wake?.();
     let t: NodeJS.Timeout | undefined;
-    await Promise.race([this.#loop, new Promise<void>((r) => (t = setTimeout(r, graceMs)))]);
+    await Promise.race([Promise.all([this.#loop, ...this.#inFlight]), new Promise<void>((r) => (t = setTimeout(r, graceMs)))]);
     clearTimeout(t);
+    // Attempts still on the wire are dropped with their sockets; their rows stay claimed.
+    await this.#closeTransport().catch(() => {});
   }
 }

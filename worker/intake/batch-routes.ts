@@ -58,7 +58,7 @@ export function registerBatchRoutes(r: IntakeApp, screener: Screener, keys: Idem
         }
         const b = item;
         const query = parseCarrierQuery(b);
-        const callback_url = b.callback_url == null ? null : checkCallbackUrl(b.callback_url);
+        const callback_url = b.callback_url == null ? null : await checkCallbackUrl(b.callback_url, screener.callbackPolicy);
         checkRefresh(req, b.refresh);
         const s = await screener.submit({ query, tender_id: b.tender_id ?? null, callback_url, priority: b.priority ?? 'tender', refresh: b.refresh ?? false });
         data.push({ index, status: s.status === 'done' ? 200 : 202, screening: s });

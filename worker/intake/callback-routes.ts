@@ -1,27 +1,45 @@
 import { Type } from 'typebox';
 import {
+  CALLBACK_STATES,
   CallbackDeliveredError,
   CallbackNotFoundError,
+  CallbackSupersededError,
+  cancelCallback,
+  cancelCallbacksTo,
   getCallback,
   listCallbacks,
   retryCallback,
 } from '../callbacks/index.js';
 import type { Store } from '../store/index.js';
-import { conflict, notFound } from './http-error.js';
+import { badRequest, conflict, notFound } from './http-error.js';
 import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
 import { CallbackSchema, ErrorBody, ListOf, NoQuery } from './schemas.js';
 import type { IntakeApp } from './intake-app.js';
 
-/** Intake routes of the callback outbox (docs/callbacks.md): look at deliveries, retry a dead one. */
+/** Intake routes of the callback outbox (docs/callbacks.md): look at deliveries, retry or cancel them. */
 
 
 const CallbackParams = Type.Object({
   id: Type.String({ pattern: '^cb_[a-z2-7]{26}$', description: 'a callback id: "cb_" and 26 characters a–z, 2–7' }),
 });
+const CancelByUrlBody = Type.Object(
+  { url: Type.String({ minLength: 1, maxLength: 2048, description: 'The callback_url whose deliveries to stop (compared after URL normalisation, as stored).' }) },
+  { additionalProperties: false },
+);
+const CancellationSchema = Type.Object(
+  {
+    object: Type.Literal('callback_cancellation'),
+    url: Type.String(),
+    cancelled: Type.Integer({ description: 'How many pending or dead deliveries were cancelled.' }),
+  },
+  { additionalProperties: true },
+);
 const CallbackListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead'), Type.Literal('all')], { description: 'pending, delivered, dead or all (default dead)' }),
+      Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead'), Type.Literal('cancelled'), Type.Literal('all')], {
+        description: 'pending, delivered, dead, cancelled or all (default dead)',
+      }),
     ),
     ...PageQueryFields,
   },
@@ -38,7 +56,7 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Da
       const state = req.query.state ?? 'dead';
       const all =
         state === 'all'
-          ? (['pending', 'delivered', 'dead'] as const).flatMap((s) => listCallbacks(store, s, LIST_CAP)).sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id))
+          ? CALLBACK_STATES.flatMap((s) => listCallbacks(store, s, LIST_CAP)).sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id))
           : listCallbacks(store, state, LIST_CAP);
       return pageOf(all, (c) => c.id, pageParams(req.query));
     },
@@ -67,8 +85,53 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Da
       } catch (e) {
         if (e instanceof CallbackNotFoundError) throw notFound(e.message);
         if (e instanceof CallbackDeliveredError) throw conflict(e.code, e.message, req.params.id);
+        if (e instanceof CallbackSupersededError) throw conflict(e.code, e.message, e.newer);
         throw e;
       }
+    },
+  );
+
+  r.post(
+    '/callbacks/:id/cancel',
+    {
+      config: { role: 'admin' },
+      schema: {
+        summary: 'Stop a pending or dead callback: it is never sent unless retried (409 when already delivered)',
+        params: CallbackParams,
+        querystring: NoQuery,
+        response: { 200: CallbackSchema, 409: ErrorBody, ...errors },
+      },
+    },
+    async (req) => {
+      try {
+        return cancelCallback(store, req.params.id, now());
+      } catch (e) {
+        if (e instanceof CallbackNotFoundError) throw notFound(e.message);
+        if (e instanceof CallbackDeliveredError) throw conflict(e.code, e.message, req.params.id);
+        throw e;
+      }
+    },
+  );
+
+  r.post(
+    '/callbacks/cancel',
+    {
+      config: { role: 'admin' },
+      schema: {
+        summary: 'Stop every callback still owed to one URL (pending and dead ones): e.g. a TMS endpoint that is gone',
+        querystring: NoQuery,
+        body: CancelByUrlBody,
+        response: { 200: CancellationSchema, ...errors },
+      },
+    },
+    async (req) => {
+      let url: string;
+      try {
+        url = new URL(req.body.url).toString();
+      } catch {
+        throw badRequest('url must be an absolute URL, as given in callback_url', 'url');
+      }
+      return { object: 'callback_cancellation' as const, url, cancelled: cancelCallbacksTo(store, url, now()) };
     },
   );
 }

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'change_conflict',
   'decision_conflict',
   'callback_delivered',
+  'callback_superseded',
   'idempotency_conflict',
   'idempotency_in_progress',
   'payload_too_large',
@@ -112,6 +113,7 @@ export const Screening = Obj('Screening', 'One screening of one carrier for one 
   created_at: Time(),
   completed_at: Nullable(Time()),
   updated_at: Time('When it last changed: created, completed or settled by its review.'),
+  version: Type.Integer({ minimum: 1, description: 'Grows with every change of this screening; apply a callback or a read only when its version is newer than the one you hold (docs/callbacks.md).' }),
 });
 
 const PreviousDecision = Type.Object(
@@ -243,14 +245,19 @@ export const Callback = Obj('Callback', 'One callback owed to a TMS, from the ou
   delivery_id: Type.String({ description: 'Stable across attempts: the X-Delivery-Id the TMS sees.' }),
   event: Type.String(),
   url: Type.String(),
-  state: Enum(['pending', 'delivered', 'dead']),
+  state: Enum(['pending', 'delivered', 'dead', 'cancelled'], 'cancelled: stopped by POST /callbacks/:id/cancel or POST /callbacks/cancel; never sent unless retried.'),
+  screening_id: Nullable(Type.String({ description: 'The screening whose state it carries; null for other events (carrier.changed).' })),
+  version: Nullable(Type.Integer({ description: "That screening's version in the body; one screening's callbacks are sent in version order." })),
   attempts: Type.Integer(),
   next_attempt_at: Nullable(Time()),
-  last_status: Nullable(Type.Integer()),
-  last_error: Nullable(Type.String()),
+  last_status: Nullable(Type.Integer({ description: 'The HTTP status of the last answer (with last_error http_status).' })),
+  last_error: Nullable(
+    Open(['unreachable', 'timeout', 'http_status', 'refused_by_policy'], 'What the last failed attempt met, as a category (never the raw network error).'),
+  ),
   created_at: Time(),
   updated_at: Time(),
   delivered_at: Nullable(Time()),
+  cancelled_at: Nullable(Time()),
 });
 
 export const Status = Obj('Status', 'Queue, quota, rate limit, reviews, callbacks and /v1 reachability.', {
@@ -272,7 +279,7 @@ export const Status = Obj('Status', 'Queue, quota, rate limit, reviews, callback
   ),
   rate_limit: Type.Object({ per_minute: Nullable(Type.Integer()), remaining: Nullable(Type.Integer()), resets_at: Nullable(Time()) }, { additionalProperties: true }),
   reviews: Type.Object({ pending: Type.Integer(), oldest_pending_at: Type.Optional(Nullable(Time())) }, { additionalProperties: true }),
-  callbacks: Type.Optional(Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), dead: Type.Integer() }, { additionalProperties: true })),
+  callbacks: Type.Optional(Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), dead: Type.Integer(), cancelled: Type.Optional(Type.Integer()) }, { additionalProperties: true })),
   service: Type.Object(
     {
       reachable: Type.Boolean(),

@@ -33,6 +33,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /callbacks': 'listCallbacks',
   'GET /callbacks/:id': 'getCallback',
   'POST /callbacks/:id/retry': 'retryCallback',
+  'POST /callbacks/:id/cancel': 'cancelCallback',
+  'POST /callbacks/cancel': 'cancelCallbacksToUrl',
   'GET /decisions': 'listDecisions',
   'GET /decisions/:id': 'getDecision',
   'POST /decisions/:id/revoke': 'revokeDecision',

@@ -341,7 +341,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       async (req, reply) => {
         const b = req.body;
         const query = parseCarrierQuery(b);
-        const callback_url = b.callback_url == null ? null : checkCallbackUrl(b.callback_url);
+        const callback_url = b.callback_url == null ? null : await checkCallbackUrl(b.callback_url, screener.callbackPolicy);
         checkRefresh(req, b.refresh);
         let s: Screening = await idempotent(
           keys,

@@ -84,7 +84,7 @@ const quotaGate = gauge('carrier_screen_quota_gate', '1 for the quota gate state
 const rateRemaining = gauge('carrier_screen_rate_limit_remaining', 'Requests left in the current /v1 rate window (NaN when not known)');
 const reviewsPending = gauge('carrier_screen_reviews_pending', 'Carriers waiting for a dispatcher');
 const oldestReview = gauge('carrier_screen_reviews_oldest_pending_seconds', 'Age of the oldest pending review (0 when none)');
-const callbackRows = gauge('carrier_screen_callbacks', 'Callbacks in the outbox by state: pending, delivered (kept 7 days), dead', ['state']);
+const callbackRows = gauge('carrier_screen_callbacks', 'Callbacks in the outbox by state: pending, delivered (kept 7 days), dead, cancelled', ['state']);
 const svcReachable = gauge('carrier_screen_svc_reachable', '1 when /v1 answered the last call');
 const svcKeyRejected = gauge('carrier_screen_svc_key_rejected', '1 when /v1 rejected the API key');
 const holdOff = gauge('carrier_screen_svc_hold_off', '1 while /v1 asked (Retry-After) for no calls');
@@ -143,7 +143,7 @@ function setShared(status: StatusReport, now: number): void {
   const oldest = status.reviews.oldest_pending_at;
   oldestReview.set(oldest ? Math.max(0, (now - Date.parse(oldest)) / 1000) : 0);
   const cb = (status as { callbacks?: Record<string, number> }).callbacks ?? {};
-  for (const state of ['pending', 'delivered', 'dead']) callbackRows.set({ state }, cb[state] ?? 0);
+  for (const state of ['pending', 'delivered', 'dead', 'cancelled']) callbackRows.set({ state }, cb[state] ?? 0);
   svcReachable.set(status.service.reachable ? 1 : 0);
   svcKeyRejected.set(status.service.key_rejected ? 1 : 0);
   const until = status.service.hold_off_until ? Date.parse(status.service.hold_off_until) : 0;

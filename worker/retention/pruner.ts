@@ -6,8 +6,8 @@ import type { Store } from '../store/types.js';
 /**
  * Retention (docs/operations.md → Retention): what the worker keeps and for how long.
  * - the event log (SSE replay) and delivered callbacks: SCREEN_EVENTS_RETENTION (7 days);
- * - screenings with their reviews, carrier changes, watch history, lifted blocks, dead
- *   callbacks: SCREEN_RETENTION (3 years: the due-diligence record);
+ * - screenings with their reviews, carrier changes, watch history, lifted blocks, dead and
+ *   cancelled callbacks: SCREEN_RETENTION (3 years: the due-diligence record);
  * - not-found answers once past their cache time.
  * Rows go in small batches, each its own short transaction with a pause between, so no
  * pruning pass holds the write lock long enough to delay a screening. Freed pages are given
@@ -46,10 +46,10 @@ export const PRUNE_TASKS: readonly PruneTask[] = [
             SELECT id FROM callback_outbox WHERE state = 'delivered' AND updated_at < @cutoff ORDER BY updated_at LIMIT @limit)`,
   },
   {
-    name: 'dead callbacks',
+    name: 'dead and cancelled callbacks',
     keep: 'recordsMs',
     sql: `DELETE FROM callback_outbox WHERE id IN (
-            SELECT id FROM callback_outbox WHERE state = 'dead' AND updated_at < @cutoff ORDER BY updated_at LIMIT @limit)`,
+            SELECT id FROM callback_outbox WHERE state IN ('dead', 'cancelled') AND updated_at < @cutoff ORDER BY updated_at LIMIT @limit)`,
   },
   {
     // Their reviews go with them (ON DELETE CASCADE); a review still pending keeps its screening.

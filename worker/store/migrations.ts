@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
+import { OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
@@ -8,6 +8,7 @@ import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.
 import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
 import { PARTIAL_INDEXES_MIGRATION_SQL } from './partial-indexes-schema.js';
+import { SCREENING_VERSION_MIGRATION_SQL } from './screening-version-schema.js';
 import { StoreError } from './store-error.js';
 
 /** One numbered schema step. Steps are applied in order, each in its own transaction. */
@@ -199,6 +200,15 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'tenders read from screenings by carrier', sql: TENDER_CARRIER_MIGRATION_SQL },
   { version: 14, name: 'no index entries nothing reads', sql: PARTIAL_INDEXES_MIGRATION_SQL },
   { version: 15, name: 'cache entries refer to their fetch without a copy of its body', sql: CACHE_BODY_BY_FETCH_MIGRATION_SQL },
+  // 16 and 17 are other branches' steps (issue 26); these placeholders keep this branch's
+  // numbering contiguous and are replaced by those steps at merge.
+  { version: 16, name: 'placeholder (another branch)', sql: '' },
+  { version: 17, name: 'placeholder (another branch)', sql: '' },
+  {
+    version: 18,
+    name: 'screening versions; callbacks by destination, in version order, cancellable, failures as categories',
+    sql: SCREENING_VERSION_MIGRATION_SQL + OUTBOX_DESTINATIONS_MIGRATION_SQL,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

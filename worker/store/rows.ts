@@ -6,7 +6,7 @@ import type { ScoreOf } from './score-refs.js';
 export const SCREENING_COLUMNS = `
   s.id, s.tender_id, s.status, s.query_kind, s.query_value, s.priority, s.refresh, s.callback_url,
   s.action, s.hold_reason, s.source, s.score, s.score_fetch_id AS score_fid, s.score_fetched_at, s.error, s.created_at, s.completed_at,
-  s.settled_by, s.standing_decision,
+  s.settled_by, s.standing_decision, s.version,
   MAX(s.created_at, COALESCE(s.completed_at, ''), COALESCE(r.decided_at, '')) AS updated_at,
   r.id AS r_id, r.state AS r_state, r.hold_reason AS r_hold_reason, r.decided_by AS r_decided_by,
   r.decided_at AS r_decided_at, r.note AS r_note, r.created_at AS r_created_at,
@@ -36,6 +36,7 @@ export interface ScreeningRow {
   standing_decision: string | null;
   /** When it last changed: created, completed, or settled by its review. */
   updated_at: string;
+  version: number;
   r_id: string | null;
   r_state: string | null;
   r_hold_reason: string | null;
@@ -83,6 +84,7 @@ export function toScreening(row: ScreeningRow, scoreOf: ScoreOf): Screening {
     created_at: row.created_at,
     completed_at: row.completed_at,
     updated_at: row.updated_at,
+    version: row.version,
   };
 }
 

@@ -534,6 +534,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         created_at: createdAt,
         completed_at: finished ? createdAt : null,
         updated_at: createdAt,
+        version: 1,
       };
     },
 

@@ -2,7 +2,7 @@
  * What each role may do on the intake API, in one table (docs/api.md "Tokens and roles"):
  * - tms: screen, read everything, manage the watch list, listen to events;
  * - desk: also decide reviews, blocks, carrier changes and standing decisions, export the audit;
- * - admin: also pause and resume the queue and retry dead callbacks. INTAKE_TOKEN is admin.
+ * - admin: also pause and resume the queue, retry and cancel callbacks. INTAKE_TOKEN is admin.
  * Each route declares the role it needs (`config: { role }`); a HEAD route has its GET's.
  */
 
