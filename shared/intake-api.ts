@@ -432,7 +432,7 @@ export interface paths {
         };
         /**
          * The due-diligence record: one CSV row per screening created in [from, to), streamed
-         * @description Columns: screening_id, created_at, completed_at, tender_id, dot_number, mc_number, legal_name, action, hold_reason, source, score, grade, decision, model_version, score_fetched_at, review_id, review_state, decided_by, decided_at, note, standing_decision_id. RFC 4180 quoting.
+         * @description Columns: screening_id, created_at, completed_at, tender_id, dot_number, mc_number, legal_name, action, hold_reason, source, score, grade, decision, model_version, score_fetched_at, review_id, review_state, decided_by, token_id, decided_at, note, standing_decision_id. RFC 4180 quoting.
          */
         get: operations["exportAudit"];
         put?: never;
@@ -521,7 +521,7 @@ export interface components {
          */
         Error: {
             error: {
-                /** @description What went wrong, for programs (the catalogue is in docs/api.md). Known values: invalid_request, unauthorized, forbidden, resource_missing, route_not_found, method_not_allowed, review_conflict, block_conflict, change_conflict, decision_conflict, callback_delivered, idempotency_conflict, idempotency_in_progress, payload_too_large, unsupported_media_type, headers_too_large, request_timeout, unavailable, storage_unavailable, internal_error; others may appear. */
+                /** @description What went wrong, for programs (the catalogue is in docs/api.md). Known values: invalid_request, unauthorized, forbidden, resource_missing, route_not_found, method_not_allowed, review_conflict, review_stale, block_conflict, change_conflict, decision_conflict, callback_delivered, idempotency_conflict, idempotency_in_progress, payload_too_large, unsupported_media_type, headers_too_large, request_timeout, unavailable, storage_unavailable, internal_error; others may appear. */
                 code: string;
                 /** @description What went wrong, for people. */
                 message: string;
@@ -529,6 +529,7 @@ export interface components {
                 param?: string;
                 /** @description On a 409 *_conflict: the object already in the state asked for. */
                 resource_id?: string;
+                review?: components["schemas"]["Review"];
             } & {
                 [key: string]: unknown;
             };
@@ -588,6 +589,7 @@ export interface components {
             review_id: string;
             decision: "approved" | "rejected";
             decided_by: string;
+            token_id?: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -628,7 +630,7 @@ export interface components {
             score_fetched_at: string | null;
             review: {
                 id: string;
-                state: "pending" | "approved" | "rejected";
+                state: "pending" | "approved" | "rejected" | "closed";
                 decided_by: string | null;
                 decided_at: string | null;
                 note: string | null;
@@ -665,7 +667,24 @@ export interface components {
             /** @description "rev_" and 26 characters a–z, 2–7 */
             id: string;
             screening_id: string;
-            state: "pending" | "approved" | "rejected";
+            /** @description closed: ended without a person by a blocking score or a local block (closed_by); its tenders are blocked. */
+            state: "pending" | "approved" | "rejected" | "closed";
+            /** @description The version of the facts it shows: 1 when opened, +1 whenever they change (a newer score, closed). Send it as review_version with approve/reject. */
+            version: number;
+            /** @description The newest facts about the carrier. */
+            latest: {
+                /** @description The screening the newest score came with (the review's own until a newer one). */
+                screening_id: string;
+                score: components["schemas"]["Score"] | null;
+                score_fetched_at: string | null;
+                /** @description What differs from the score the review was opened on, e.g. "grade D → F". */
+                changes: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            closed_by: ("blocking_score" | "local_block") | null;
+            closed_reason: string | null;
+            token_id: string | null;
             /** @description Why the carrier was held. Known values: manual_review, unknown_decision, scoring_unavailable, quota_exhausted, service_error, local_block; others may appear. */
             hold_reason: string;
             decided_by: string | null;
@@ -699,6 +718,7 @@ export interface components {
                 review_id: string;
                 decision: "approved" | "rejected";
                 decided_by: string;
+                token_id?: string | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601, UTC
@@ -749,6 +769,7 @@ export interface components {
             };
             model_version: string | null;
             decided_by: string;
+            token_id: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -761,6 +782,7 @@ export interface components {
             expires_at: string;
             ended_at: string | null;
             ended_by: string | null;
+            ended_token_id: string | null;
             end_reason: string | null;
             /**
              * Format: date-time
@@ -911,8 +933,10 @@ export interface components {
              * @description ISO 8601, UTC
              */
             blocked_at: string;
+            token_id: string | null;
             lifted_by: string | null;
             lifted_at: string | null;
+            lifted_token_id: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -1289,8 +1313,8 @@ export interface operations {
     listReviews: {
         parameters: {
             query?: {
-                /** @description pending, approved, rejected or all (default all) */
-                state?: "pending" | "approved" | "rejected" | "all";
+                /** @description pending, approved, rejected, closed or all (default all) */
+                state?: "pending" | "approved" | "rejected" | "closed" | "all";
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */
@@ -1429,10 +1453,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description who decided: 1 to 100 characters, not only spaces (default: the token's name) */
+                    /** @description who decided, 1 to 100 characters: taken only from an admin token (acting for that person); a desk token decides as its own name */
                     by?: string;
                     /** @description a note of at most 2000 characters */
                     note?: string | null;
+                    /** @description the review's `version` as you saw it (default 1: the facts it was opened with); 409 review_stale when the carrier's facts changed since */
+                    review_version?: number;
                 };
             };
         };
@@ -1524,10 +1550,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description who decided: 1 to 100 characters, not only spaces (default: the token's name) */
+                    /** @description who decided, 1 to 100 characters: taken only from an admin token (acting for that person); a desk token decides as its own name */
                     by?: string;
                     /** @description a note of at most 2000 characters */
                     note?: string | null;
+                    /** @description the review's `version` as you saw it (default 1: the facts it was opened with); 409 review_stale when the carrier's facts changed since */
+                    review_version?: number;
                     /** @description also put the carrier on the local do-not-use list (/blocks), with the note as its reason */
                     block?: boolean;
                 };
@@ -3294,7 +3322,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description who decided: 1 to 100 characters, not only spaces (default: the token's name) */
+                    /** @description who decided, 1 to 100 characters: taken only from an admin token (acting for that person); a desk token decides as its own name */
                     by?: string;
                     /** @description a note of at most 2000 characters */
                     note?: string | null;
