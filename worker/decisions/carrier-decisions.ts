@@ -359,9 +359,9 @@ function statements(db: Database) {
     // Closed: the carrier's review and every item waiting on it; its facts changed (a new version that any earlier one is stale against).
     close: db.prepare("UPDATE reviews SET state = 'closed', closed_by = ?, closed_reason = ?, decided_at = ? WHERE (id = ? OR parent_id = ?) AND state = 'pending'"),
     closedVersion: db.prepare('UPDATE reviews SET version = version + 1, basis_since = version + 1, facts_screening_id = COALESCE(?, facts_screening_id) WHERE id = ?'),
-    // A newer score shown: a new version; a new basis too when it differs (?1).
+    // A newer score shown: a new version; a new basis too when it differs (the first value, 1).
     showFacts: db.prepare(
-      "UPDATE reviews SET version = version + 1, basis_since = CASE WHEN ?1 THEN version + 1 ELSE basis_since END, facts_screening_id = ?2 WHERE id = ?3 AND state = 'pending'",
+      "UPDATE reviews SET version = version + 1, basis_since = CASE WHEN ? THEN version + 1 ELSE basis_since END, facts_screening_id = ? WHERE id = ? AND state = 'pending'",
     ),
     settle: db.prepare("UPDATE screenings SET action = ?, settled_by = ?, standing_decision = ? WHERE id = ? AND status = 'done'"),
   };
