@@ -82,7 +82,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve a held carrier (action becomes tender) */
+        /**
+         * Approve a held carrier (action becomes tender)
+         * @description Send review_version, the version of the review you decided on: 409 review_stale (with the review as it is now) when the carrier's facts changed since. Who decided is the token's name; `by` counts only from an admin token (docs/decisions.md).
+         */
         post: operations["approveReview"];
         delete?: never;
         options?: never;
@@ -99,7 +102,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a held carrier (action becomes block) */
+        /**
+         * Reject a held carrier (action becomes block)
+         * @description Send review_version, the version of the review you decided on: 409 review_stale (with the review as it is now) when the carrier's facts changed since. Who decided is the token's name; `by` counts only from an admin token (docs/decisions.md).
+         */
         post: operations["rejectReview"];
         delete?: never;
         options?: never;

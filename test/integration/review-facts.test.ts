@@ -244,6 +244,11 @@ describe('who decided comes from the credential', () => {
     expect(Object.keys(rows[0]!)).toContain('token_id');
     const row = rows.find((x) => x.tender_id === 'I-1')!;
     expect([row.decided_by, row.token_id, row.review_state, row.action]).toEqual(['Dana Desk', deskId, 'rejected', 'block']);
+    // A review closed without a person: closed, blocked, what closed it as the note, no one's credential.
+    const closedRow = rows.find((x) => x.tender_id === 'B-1')!;
+    expect([closedRow.review_state, closedRow.action, closedRow.decided_by, closedRow.token_id]).toEqual(['closed', 'block', '', '']);
+    expect(closedRow.note).toContain('double-brokered a load');
+    expect(rows.find((x) => x.tender_id === 'K-1')!.note).toContain('AUTHORITY_INACTIVE');
     // A tender that waited on the review carries the credential that settled it.
     const waited = rows.find((x) => x.tender_id === 'D-2')!;
     expect([waited.decided_by, waited.token_id]).toEqual(['Dana Desk', deskId]);

@@ -56,7 +56,8 @@ function page(db: Database) {
       -- The credential that decided: the review's, or the standing decision's (docs/decisions.md).
       COALESCE(r.token_id, json_extract(s.standing_decision, '$.token_id')) AS token_id,
       COALESCE(r.decided_at, json_extract(s.standing_decision, '$.decided_at')) AS decided_at,
-      r.note, json_extract(s.standing_decision, '$.id') AS standing_decision_id
+      -- A review closed without a person: what closed it, as its note.
+      COALESCE(r.note, r.closed_reason) AS note, json_extract(s.standing_decision, '$.id') AS standing_decision_id
     FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
       -- The score: the screening's own copy (older rows) or the fetch it refers to (worker/store/score-refs.ts).
       LEFT JOIN score_fetches f ON f.id = s.score_fetch_id

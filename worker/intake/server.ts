@@ -347,6 +347,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         {
           schema: {
             summary: decision === 'approve' ? 'Approve a held carrier (action becomes tender)' : 'Reject a held carrier (action becomes block)',
+            description:
+              'Send review_version, the version of the review you decided on: 409 review_stale (with the review as it is now) when the carrier\'s facts changed since. Who decided is the token\'s name; `by` counts only from an admin token (docs/decisions.md).',
             params: ReviewParams,
             querystring: NoQuery,
             body: decision === 'reject' ? RejectBody : ReviewDecisionBody,
