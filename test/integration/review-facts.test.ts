@@ -16,6 +16,10 @@ import { liveCarrier } from '../../emulator/index.js';
 import { applyDatedChange, type DatedChange } from '../../emulator/dated-changes.js';
 import type { Review, Screening } from '../../shared/screening.js';
 import { verifyCallback } from '../../worker/callbacks/index.js';
+import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
+import { closedReviewNews } from '../../worker/decisions/review-news.js';
+import type { SharedEventFeed } from '../../worker/events/event-feed.js';
+import { GroupCommit } from '../../worker/store/group-commit.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { manualClock } from '../helpers/emulator.js';
@@ -61,6 +65,8 @@ const SAME = find(held);
 const IDENT = find(held);
 /** Held for review: blocked behind the review's back (no review closed then), then screened from the cache. */
 const LATE = find(held);
+/** Held for review: closed inside a group commit whose batch is run twice. */
+const TWICE = find(held);
 
 const DATED: DatedChange[] = [
   { dot: KNOCKED, from: '2026-03-03T00:00:00Z', change: 'authority_revoked' },
@@ -139,6 +145,7 @@ describe('a local block ends the open review at once', () => {
     const events = stack.screener.events.since(0).filter((e) => e.event === 'review.resolved' && (e.data as any).screening.id === t1.id);
     expect(events.map((e) => [(e.data as Review).state, (e.data as Review).closed_by])).toEqual([['closed', 'local_block']]);
     expect((await call(stack.token, 'GET', '/reviews?state=pending')).json.data.map((r: Review) => r.id)).not.toContain(closed.id);
+    expect((await call(stack.token, 'GET', '/reviews?state=closed')).json.data.map((r: Review) => r.id)).toContain(closed.id);
 
     // The dispatcher approves what they saw (version 1): refused, with the review as it is now.
     const stale = await call(desk, 'POST', `/reviews/${t1.review!.id}/approve`, { review_version: 1 });
@@ -161,6 +168,37 @@ describe('a local block ends the open review at once', () => {
     expect(await review(t1.review!.id)).toMatchObject({ state: 'closed', closed_by: 'local_block' });
     expect((await screening(t1.id)).action).toBe('block');
     await until('the closed review\'s callback', 15_000, () => resolvedCallbacks('L-1').length === 1);
+  });
+});
+
+describe('the group-commit rule: a batched piece may run twice', () => {
+  it('a closing run twice (its batch rolled back by a sibling that threw) closes once: one callback row and one event per tender', async () => {
+    const t1 = await tender(TWICE, 'G-1');
+    expect(t1.action).toBe('hold');
+    const store = stack.screener.store;
+    stack.screener.watch.blocks.add({ dot_number: TWICE }, 'Old Tool', 'blocked elsewhere');
+    const decisions = new CarrierDecisions({ store, env: 'live', ttlMs: 86_400_000, now: clock.now });
+    const blockedHit = { id: 'scr_twice', query: { dot_number: TWICE } };
+    const r = { action: 'block' as const, hold_reason: null, source: 'cache' as const, score: null, score_fetched_at: null, error: { code: 'local_block', message: 'on the local do-not-use list: blocked elsewhere', request_id: null } };
+    let runs = 0;
+    const commits = new GroupCommit(store);
+    const piece = commits.run(() => {
+      runs++;
+      const out = decisions.onFacts(blockedHit, r);
+      return out?.kind === 'closed' ? closedReviewNews(store, stack.screener.events as SharedEventFeed, out, clock.now()).map((e) => e.id) : [];
+    });
+    const failing = commits.run(() => {
+      throw new Error('a sibling piece fails');
+    });
+    const [events, sibling] = await Promise.allSettled([piece, failing]);
+    expect([runs, sibling.status]).toEqual([2, 'rejected']);
+    expect(events.status === 'fulfilled' && events.value).toHaveLength(1);
+    expect(await review(t1.review!.id)).toMatchObject({ state: 'closed', closed_by: 'local_block', version: 2 });
+    const db = connectionOf(store);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM callback_outbox WHERE delivery_id = ?').get(`${t1.id}:review.resolved:closed`)).toEqual({ n: 1 });
+    const told = stack.screener.events.since(0).filter((e) => e.event === 'review.resolved' && (e.data as any).screening.id === t1.id);
+    expect(told).toHaveLength(1);
+    await (stack.screener.events as SharedEventFeed).announce();
   });
 });
 
