@@ -241,7 +241,8 @@ describe('a newer score on the open review', () => {
     expect([noVersion.status, noVersion.json.error.code, noVersion.json.error.review.version]).toEqual([409, 'review_stale', 2]);
     const old = await call(desk, 'POST', `/reviews/${t2.review!.id}/reject`, { review_version: 1 });
     expect([old.status, old.json.error.code]).toEqual([409, 'review_stale']);
-    expect((await call(desk, 'POST', `/reviews/${t1.review!.id}/approve`, { review_version: 3 })).json.error).toMatchObject({ code: 'invalid_request', param: 'review_version' });
+    for (const bad of [3, 0, 'two', 1.5])
+      expect((await call(desk, 'POST', `/reviews/${t1.review!.id}/approve`, { review_version: bad })).json.error).toMatchObject({ code: 'invalid_request', param: 'review_version' });
     expect([(await screening(t1.id)).action, (await screening(t2.id)).action]).toEqual(['hold', 'hold']);
 
     // Approving what is shown now: both tenders tendered; the decision stands on the newer facts.
