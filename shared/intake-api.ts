@@ -703,7 +703,7 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description When it last changed: opened, a tender joined it, or decided.
+             * @description When it last changed: opened, a tender joined it, newer facts shown, decided or closed.
              */
             updated_at: string;
             screening: components["schemas"]["Screening"];

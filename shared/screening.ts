@@ -76,7 +76,7 @@ export interface Review {
   decided_at: string | null;
   note: string | null;
   created_at: string;
-  /** When it last changed: opened, a tender joined it, or decided. */
+  /** When it last changed: opened, a tender joined it, newer facts shown, decided or closed. */
   updated_at: string;
   /** The screening that opened the review (the carrier's first held tender). */
   screening: Screening;

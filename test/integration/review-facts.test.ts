@@ -234,6 +234,7 @@ describe('a newer score on the open review', () => {
     const now = await review(t1.review!.id);
     expect([now.state, now.version, now.latest.screening_id, now.tenders.length]).toEqual(['pending', 2, t2.id, 2]);
     expect(now.latest.changes).toContain('decision approved → review');
+    expect(now.updated_at).toBe(t2.completed_at);
     // The review's own first score is kept as it was: the record of what it was opened on.
     expect(now.screening.score?.decision).toBe('approved');
 

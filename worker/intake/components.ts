@@ -157,7 +157,7 @@ export const Review = Obj('Review', "A carrier held for a person: one open revie
   decided_at: Nullable(Time()),
   note: Nullable(Type.String()),
   created_at: Time(),
-  updated_at: Time('When it last changed: opened, a tender joined it, or decided.'),
+  updated_at: Time('When it last changed: opened, a tender joined it, newer facts shown, decided or closed.'),
   screening: Type.Ref('Screening'),
   tenders: Type.Array(
     Type.Object({ screening_id: Type.String(), tender_id: Nullable(Type.String()), action: Nullable(Enum(['tender', 'hold', 'block'])), created_at: Time() }),

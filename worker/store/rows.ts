@@ -104,8 +104,11 @@ export function withFacts(r: Omit<Review, 'version' | 'latest' | 'closed_by' | '
   const f = facts ?? r.screening;
   const first = r.screening.score;
   const changes = f === r.screening ? [] : first && f.score ? basisChanges(basisOf(first), basisOf(f.score)) : f.score ? ['a score is now available'] : [];
+  // Newer facts are a change of the review too.
+  const shownAt = f === r.screening ? null : (f.completed_at ?? f.created_at);
   return {
     ...r,
+    updated_at: shownAt !== null && shownAt > r.updated_at ? shownAt : r.updated_at,
     version: x.version,
     latest: { screening_id: f.id, score: f.score, score_fetched_at: f.score_fetched_at, changes },
     closed_by: x.closed_by as ReviewClosedBy | null,
