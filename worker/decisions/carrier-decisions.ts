@@ -14,7 +14,10 @@ import { basisChanges, basisOf, type Basis } from './basis.js';
  * - resolving it settles every waiting tender and records a decision;
  * - the decision stands for later screenings while the score's basis is unchanged, until its
  *   TTL or a revoke; a fresh score with another basis ends it, and the next hold reopens a
- *   review that shows the previous decision and what changed.
+ *   review that shows the previous decision and what changed;
+ * - an open review shows the carrier's newest facts under a version; a decision names the
+ *   version it saw and is refused when the facts changed since (onFacts, resolve); a blocking
+ *   score or a local block closes the review and blocks its tenders at once.
  * Every method runs inside the caller's SQLite transaction (synchronous, no I/O but SQLite).
  */
 
