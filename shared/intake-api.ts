@@ -82,7 +82,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve a held carrier (action becomes tender) */
+        /**
+         * Approve a held carrier (action becomes tender)
+         * @description Send review_version, the version of the review you decided on: 409 review_stale (with the review as it is now) when the carrier's facts changed since. Who decided is the token's name; `by` counts only from an admin token (docs/decisions.md).
+         */
         post: operations["approveReview"];
         delete?: never;
         options?: never;
@@ -99,7 +102,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a held carrier (action becomes block) */
+        /**
+         * Reject a held carrier (action becomes block)
+         * @description Send review_version, the version of the review you decided on: 409 review_stale (with the review as it is now) when the carrier's facts changed since. Who decided is the token's name; `by` counts only from an admin token (docs/decisions.md).
+         */
         post: operations["rejectReview"];
         delete?: never;
         options?: never;
@@ -466,7 +472,7 @@ export interface paths {
         };
         /**
          * The due-diligence record: one CSV row per screening created in [from, to), streamed
-         * @description Columns: screening_id, created_at, completed_at, tender_id, dot_number, mc_number, legal_name, action, hold_reason, source, score, grade, decision, model_version, score_fetched_at, review_id, review_state, decided_by, decided_at, note, standing_decision_id. RFC 4180 quoting.
+         * @description Columns: screening_id, created_at, completed_at, tender_id, dot_number, mc_number, legal_name, action, hold_reason, source, score, grade, decision, model_version, score_fetched_at, review_id, review_state, decided_by, token_id, decided_at, note, standing_decision_id. RFC 4180 quoting.
          */
         get: operations["exportAudit"];
         put?: never;
@@ -555,7 +561,7 @@ export interface components {
          */
         Error: {
             error: {
-                /** @description What went wrong, for programs (the catalogue is in docs/api.md). Known values: invalid_request, unauthorized, forbidden, resource_missing, route_not_found, method_not_allowed, review_conflict, block_conflict, change_conflict, decision_conflict, callback_delivered, callback_superseded, idempotency_conflict, idempotency_in_progress, payload_too_large, unsupported_media_type, headers_too_large, request_timeout, unavailable, storage_unavailable, internal_error; others may appear. */
+                /** @description What went wrong, for programs (the catalogue is in docs/api.md). Known values: invalid_request, unauthorized, forbidden, resource_missing, route_not_found, method_not_allowed, review_conflict, review_stale, block_conflict, change_conflict, decision_conflict, callback_delivered, callback_superseded, idempotency_conflict, idempotency_in_progress, payload_too_large, unsupported_media_type, headers_too_large, request_timeout, unavailable, storage_unavailable, internal_error; others may appear. */
                 code: string;
                 /** @description What went wrong, for people. */
                 message: string;
@@ -563,6 +569,7 @@ export interface components {
                 param?: string;
                 /** @description On a 409 *_conflict: the object already in the state asked for. */
                 resource_id?: string;
+                review?: components["schemas"]["Review"];
             } & {
                 [key: string]: unknown;
             };
@@ -622,6 +629,7 @@ export interface components {
             review_id: string;
             decision: "approved" | "rejected";
             decided_by: string;
+            token_id?: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -662,7 +670,7 @@ export interface components {
             score_fetched_at: string | null;
             review: {
                 id: string;
-                state: "pending" | "approved" | "rejected";
+                state: "pending" | "approved" | "rejected" | "closed";
                 decided_by: string | null;
                 decided_at: string | null;
                 note: string | null;
@@ -701,7 +709,24 @@ export interface components {
             /** @description "rev_" and 26 characters a–z, 2–7 */
             id: string;
             screening_id: string;
-            state: "pending" | "approved" | "rejected";
+            /** @description closed: ended without a person by a blocking score or a local block (closed_by); its tenders are blocked. */
+            state: "pending" | "approved" | "rejected" | "closed";
+            /** @description The version of the facts it shows: 1 when opened, +1 whenever they change (a newer score, closed). Send it as review_version with approve/reject. */
+            version: number;
+            /** @description The newest facts about the carrier. */
+            latest: {
+                /** @description The screening the newest score came with (the review's own until a newer one). */
+                screening_id: string;
+                score: components["schemas"]["Score"] | null;
+                score_fetched_at: string | null;
+                /** @description What differs from the score the review was opened on, e.g. "grade D → F". */
+                changes: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            closed_by: ("blocking_score" | "local_block") | null;
+            closed_reason: string | null;
+            token_id: string | null;
             /** @description Why the carrier was held. Known values: manual_review, unknown_decision, scoring_unavailable, quota_exhausted, service_error, local_block; others may appear. */
             hold_reason: string;
             decided_by: string | null;
@@ -714,7 +739,7 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description When it last changed: opened, a tender joined it, or decided.
+             * @description When it last changed: opened, a tender joined it, newer facts shown, decided or closed.
              */
             updated_at: string;
             screening: components["schemas"]["Screening"];
@@ -735,6 +760,7 @@ export interface components {
                 review_id: string;
                 decision: "approved" | "rejected";
                 decided_by: string;
+                token_id?: string | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601, UTC
@@ -785,6 +811,7 @@ export interface components {
             };
             model_version: string | null;
             decided_by: string;
+            token_id: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -797,6 +824,7 @@ export interface components {
             expires_at: string;
             ended_at: string | null;
             ended_by: string | null;
+            ended_token_id: string | null;
             end_reason: string | null;
             /**
              * Format: date-time
@@ -947,8 +975,10 @@ export interface components {
              * @description ISO 8601, UTC
              */
             blocked_at: string;
+            token_id: string | null;
             lifted_by: string | null;
             lifted_at: string | null;
+            lifted_token_id: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -1393,8 +1423,8 @@ export interface operations {
     listReviews: {
         parameters: {
             query?: {
-                /** @description pending, approved, rejected or all (default all) */
-                state?: "pending" | "approved" | "rejected" | "all";
+                /** @description pending, approved, rejected, closed or all (default all) */
+                state?: "pending" | "approved" | "rejected" | "closed" | "all";
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */
@@ -1569,10 +1599,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description who decided: 1 to 100 characters, not only spaces (default: the token's name) */
+                    /** @description who decided, 1 to 100 characters: taken only from an admin token (acting for that person); a desk token decides as its own name */
                     by?: string;
                     /** @description a note of at most 2000 characters */
                     note?: string | null;
+                    /** @description the review's `version` as you saw it (default 1: the facts it was opened with); 409 review_stale when the carrier's facts changed since */
+                    review_version?: number;
                 };
             };
         };
@@ -1682,10 +1714,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description who decided: 1 to 100 characters, not only spaces (default: the token's name) */
+                    /** @description who decided, 1 to 100 characters: taken only from an admin token (acting for that person); a desk token decides as its own name */
                     by?: string;
                     /** @description a note of at most 2000 characters */
                     note?: string | null;
+                    /** @description the review's `version` as you saw it (default 1: the facts it was opened with); 409 review_stale when the carrier's facts changed since */
+                    review_version?: number;
                     /** @description also put the carrier on the local do-not-use list (/blocks), with the note as its reason */
                     block?: boolean;
                 };
@@ -3706,6 +3740,15 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3716,6 +3759,15 @@ export interface operations {
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3786,7 +3838,25 @@ export interface operations {
                 };
             };
             /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4047,7 +4117,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description who decided: 1 to 100 characters, not only spaces (default: the token's name) */
+                    /** @description who decided, 1 to 100 characters: taken only from an admin token (acting for that person); a desk token decides as its own name */
                     by?: string;
                     /** @description a note of at most 2000 characters */
                     note?: string | null;

@@ -7,7 +7,9 @@ import type { HoldReason, TenderAction } from './tender-rules.js';
 export type ScreeningStatus = 'queued' | 'active' | 'done';
 export type ScreeningSource = 'cache' | 'service' | 'stale_cache' | 'none';
 export type Priority = 'tender' | 'background';
-export type ReviewState = 'pending' | 'approved' | 'rejected';
+export type ReviewState = 'pending' | 'approved' | 'rejected' | 'closed';
+/** What closed a review without a person (docs/decisions.md): a blocking score, or the carrier put on the do-not-use list. */
+export type ReviewClosedBy = 'blocking_score' | 'local_block';
 
 export interface ScreeningError {
   code: string;
@@ -79,7 +81,7 @@ export interface Review {
   decided_at: string | null;
   note: string | null;
   created_at: string;
-  /** When it last changed: opened, a tender joined it, or decided. */
+  /** When it last changed: opened, a tender joined it, newer facts shown, decided or closed. */
   updated_at: string;
   /** The screening that opened the review (the carrier's first held tender). */
   screening: Screening;
@@ -89,6 +91,29 @@ export interface Review {
   waits_on: string | null;
   /** A review opened after the carrier's decision lapsed: that decision and what changed. */
   previous_decision: PreviousDecision | null;
+  /**
+   * The version of the facts the review shows: 1 when opened, +1 whenever they change (a newer
+   * score attached, the review closed). A decision names the version it saw (`review_version`).
+   * A tender's own item shows its carrier's review's.
+   */
+  version: number;
+  /** The newest facts about the carrier: the screening whose score the review shows now. */
+  latest: ReviewFacts;
+  /** Set when state is `closed`: what closed it, in words too. */
+  closed_by: ReviewClosedBy | null;
+  closed_reason: string | null;
+  /** The credential that decided (an intake token's id, or `intake_token`); null until decided or when closed. */
+  token_id: string | null;
+}
+
+/** The newest facts a review shows (docs/decisions.md). */
+export interface ReviewFacts {
+  /** The screening the newest score came with (the review's own until a newer one arrives). */
+  screening_id: string;
+  score: SvcScore | null;
+  score_fetched_at: string | null;
+  /** What differs between the score the review was opened on and this one (basis.ts); empty when none. */
+  changes: string[];
 }
 
 export interface ReviewTender {
@@ -104,6 +129,8 @@ export interface StandingDecisionRef {
   review_id: string;
   decision: 'approved' | 'rejected';
   decided_by: string;
+  /** The credential that decided (absent on decisions made before token ids were recorded). */
+  token_id?: string | null;
   decided_at: string;
   expires_at: string;
   model_version: string | null;
@@ -134,6 +161,8 @@ export interface Decision extends StandingDecisionRef {
   basis: Record<string, unknown>;
   ended_at: string | null;
   ended_by: string | null;
+  /** The credential that revoked it; null for a lapse. */
+  ended_token_id: string | null;
   /** Why it ended: what changed in the score's basis, the TTL, or a revoke's note. */
   end_reason: string | null;
   updated_at: string;
@@ -201,8 +230,11 @@ export interface IntakeEvent<T = unknown> {
 
 /** Error body of the intake API. */
 export interface IntakeErrorBody {
-  /** `resource_id`: on a 409 conflict, the object that is already in the state asked for. */
-  error: { code: string; message: string; param?: string; resource_id?: string };
+  /**
+   * `resource_id`: on a 409 conflict, the object that is already in the state asked for.
+   * `review`: on a 409 review_stale, the review as it is now (its newest facts and version).
+   */
+  error: { code: string; message: string; param?: string; resource_id?: string; review?: Review };
 }
 
 // ---- watch list, carrier changes, local do-not-use list (docs/watchlist.md) ----
@@ -279,7 +311,10 @@ export interface LocalBlock {
   state: 'active' | 'lifted';
   blocked_by: string;
   blocked_at: string;
+  /** The credentials that blocked and lifted it (null on blocks made before token ids were recorded). */
+  token_id: string | null;
   lifted_by: string | null;
   lifted_at: string | null;
+  lifted_token_id: string | null;
   updated_at: string;
 }

@@ -2,6 +2,7 @@ import type { DailyUsage, Decision, IntakeEvent, Review, Screening, ScreeningReq
 import type { DestinationPolicy } from './callbacks/destination-policy.js';
 import type { DecisionFilter } from './decisions/carrier-decisions.js';
 import type { Store } from './store/index.js';
+import type { Actor } from './tokens/intake-tokens.js';
 
 /**
  * What the intake (and any producer in the same process) uses of the screening core.
@@ -24,14 +25,18 @@ export interface Screener {
   /** submit + waitFor. */
   screen(req: ScreeningRequest, opts?: { waitMs?: number }): Promise<Screening>;
   get(id: string): Screening | undefined;
-  /** Records who and when, emits review.resolved and sends the second callback. */
-  /** `block` (reject only): also put the carrier on the local do-not-use list, in the same commit. */
-  resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null, opts?: { block?: boolean }): Promise<Review>;
+  /**
+   * Records who (and with which credential) and when, emits review.resolved and sends the second
+   * callback. `block` (reject only): also put the carrier on the local do-not-use list, in the
+   * same commit. `version`: the review version its maker saw (docs/decisions.md); ReviewStaleError
+   * when the carrier's facts changed since.
+   */
+  resolveReview(id: string, decision: 'approve' | 'reject', actor: Actor, note: string | null, opts?: { block?: boolean; version?: number }): Promise<Review>;
   /** Standing carrier decisions (docs/decisions.md). */
   listDecisions(f?: DecisionFilter): Decision[];
   getDecision(id: string): Decision | undefined;
   /** Ends a standing decision; emits decision.revoked. Conflict when it no longer stands. */
-  revokeDecision(id: string, by: string, note: string | null): Promise<Decision>;
+  revokeDecision(id: string, actor: Actor, note: string | null): Promise<Decision>;
   status(): Promise<StatusReport>;
   dailyUsage(): DailyUsage;
   /** Intake keeps accepting; workers stop calling /v1. */

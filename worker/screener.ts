@@ -2,7 +2,9 @@ import type { Worker } from 'bullmq';
 import { pino, type Logger } from 'pino';
 import { parseCarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';
-import type { DailyUsage, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import type { DailyUsage, IntakeEvent, LocalBlock, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import { closedReviewNews } from './decisions/review-news.js';
+import type { Actor } from './tokens/intake-tokens.js';
 import { WatchConflictError } from './store/watch-store.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
 import { oweScreeningCallback } from './callbacks/callbacks.js';
@@ -27,7 +29,7 @@ import { Pruner } from './retention/pruner.js';
 import { redisConnection, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
-import { openStore, type Store } from './store/index.js';
+import { ReviewStaleError, openStore, type Store } from './store/index.js';
 import { KeyCheckError, SvcClient, environmentMismatch, verifyKey } from './svc/index.js';
 import { WatchService, type WatchOptions } from './watch/index.js';
 
@@ -131,7 +133,14 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   }
 
   const store = openStore(config.dbPath, { now, backgroundCheckpoints: true });
-  const decisions = new CarrierDecisions({ store, env: environment, ttlMs: config.decisionTtlMs, now });
+  const decisions: CarrierDecisions = new CarrierDecisions({
+    store,
+    env: environment,
+    ttlMs: config.decisionTtlMs,
+    now,
+    // Read only once the watch service below exists (a decision comes long after start).
+    blockOf: (q, score): LocalBlock | undefined => watch.blocks.find(q, score),
+  });
   const prefix = config.redisPrefix;
   const keyPrefix = `${prefix}:${environment}`;
   const producer = redisConnection(config.redisUrl, 'failFast');
@@ -159,7 +168,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   const callbackPolicy = new DestinationPolicy({ allow: config.callbackAllow, intakeHost: config.intakeHost });
   const callbacks = opts.callbacks?.({ store, logger, policy: callbackPolicy });
   // watch hook: the watch list, its daily re-screen, change alerts, local blocks.
-  const watch = new WatchService({
+  const watch: WatchService = new WatchService({
     env: environment,
     store,
     events,
@@ -171,6 +180,11 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     watchDays: config.watchDays,
     ratePerMinute,
     enqueue: (id, priority) => queue.add(id, priority),
+    // A carrier put on the do-not-use list: its open review closes in the same commit.
+    onBlock: (block): IntakeEvent[] => {
+      const closed = decisions.onLocalBlock(block);
+      return closed ? closedReviewNews(store, events, closed, now()) : [];
+    },
     ...opts.watch,
   });
 
@@ -205,12 +219,13 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     },
   });
   /** Reject + block: the carrier onto the local do-not-use list (already there: nothing to add). */
-  function blockCarrier(s: Screening, by: string, reason: string): void {
+  function blockCarrier(s: Screening, actor: Actor, reason: string): IntakeEvent[] {
     const dot = s.score?.carrier.dot_number;
     try {
-      watch.blocks.add(dot ? { dot_number: dot } : s.query, by, reason);
+      return watch.addBlock(dot ? { dot_number: dot } : s.query, actor, reason).appended;
     } catch (e) {
       if (!(e instanceof WatchConflictError)) throw e;
+      return [];
     }
   }
   const reconciler = new Reconciler(store, queue, pipeline, logger, 5_000, now);
@@ -412,31 +427,35 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       return store.getScreening(id);
     },
 
-    async resolveReview(id: string, decision: 'approve' | 'reject', by: string, note: string | null, o: { block?: boolean } = {}): Promise<Review> {
+    async resolveReview(id: string, decision: 'approve' | 'reject', actor: Actor, note: string | null, o: { block?: boolean; version?: number } = {}): Promise<Review> {
       // The decision's event and callback need Redis: without it, change nothing.
       await redisUp('the review was not changed');
       // The decision and the callback it owes the TMS: one commit.
       // The carrier's decision settles every tender waiting on it; each is owed its callback.
-      const { review, resolved } = store.transaction(() => {
-        const out = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', by, note);
-        if (o.block && decision === 'reject') blockCarrier(out.review.screening, by, note ?? `rejected in review ${out.review.id}`);
-        const each = out.settled.map((sid) => {
+      const out = store.transaction(() => {
+        const r = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
+        // Refused: a local block found only now closed the review (committed, and told, before the 409).
+        if (r.kind === 'stale') return { ...r, appended: r.closed ? closedReviewNews(store, events, r.closed, now()) : [] };
+        const appended = o.block && decision === 'reject' ? blockCarrier(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`) : [];
+        const resolved = r.settled.map((sid) => {
           const s = store.getScreening(sid)!;
           oweScreeningCallback(store, s, 'review.resolved', now());
           return s;
         });
-        return { review: out.review, resolved: each };
+        return { ...r, resolved, appended };
       });
-      for (const s of resolved) await events.publish('review.resolved', { ...review, screening: s });
+      await events.announce(out.appended);
+      if (out.kind === 'stale') throw new ReviewStaleError(`the carrier's facts changed since you saw the review: ${out.reason}; look again`, store.getReview(id)!);
+      for (const s of out.resolved) await events.publish('review.resolved', { ...out.review, screening: s });
       // A decision this one replaced has lapsed: say so now, not with the next screening.
       for (const d of decisions.drainEnded()) await events.publish(`decision.${d.state}`, d);
-      return review;
+      return out.review;
     },
 
     listDecisions: (f?: DecisionFilter) => decisions.list(f),
     getDecision: (id: string) => decisions.get(id),
-    async revokeDecision(id: string, by: string, note: string | null) {
-      const d = store.transaction(() => decisions.revoke(id, by, note));
+    async revokeDecision(id: string, actor: Actor, note: string | null) {
+      const d = store.transaction(() => decisions.revoke(id, actor, note));
       decisions.drainEnded();
       await events.publish('decision.revoked', d);
       return d;

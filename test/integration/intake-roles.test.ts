@@ -126,13 +126,20 @@ describe('every role against every route', () => {
 });
 
 describe('who did it, and revoking', () => {
-  it("a desk token's name is the default `by`; a `by` in the body still wins", async () => {
+  it("a desk token decides as its own name, whatever `by` says; an admin token may act for a person named in `by`", async () => {
     const held = await call(secret.tms, 'POST', '/screenings?wait=10', { dot_number: '1000003', tender_id: 'ROLE-1' });
     expect(held.json.action).toBe('hold');
     const approved = (await call(secret.desk, 'POST', `/reviews/${held.json.review.id}/approve`, {})).json as Review;
     expect(approved.decided_by).toBe('Dana Desk');
+    const deskId = tokens.list().find((t) => t.name === 'Dana Desk')!.id;
+    expect(approved.token_id).toBe(deskId);
+    // A desk token's `by` is ignored: the credential says who it is.
     const block = await call(secret.desk, 'POST', '/blocks', { dot_number: '1000005', by: 'Eli', reason: 'named in the body' });
-    expect(block.json.blocked_by).toBe('Eli');
+    expect([block.json.blocked_by, block.json.token_id]).toEqual(['Dana Desk', deskId]);
+    // An admin token acts for the person named, recorded with its own id.
+    const adminId = tokens.list().find((t) => t.name === 'admin token')!.id;
+    const lifted = await call(secret.admin, 'POST', '/blocks/1000005/lift', { by: 'Eli' });
+    expect([lifted.json.lifted_by, lifted.json.lifted_token_id]).toEqual(['Eli', adminId]);
     // INTAKE_TOKEN has no name: `by` is required.
     const noName = await call(stack.token, 'DELETE', '/blocks/1000005');
     expect([noName.status, noName.json.error.param]).toEqual([400, 'by']);

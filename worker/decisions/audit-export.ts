@@ -31,6 +31,7 @@ export const AUDIT_COLUMNS = [
   'review_id',
   'review_state',
   'decided_by',
+  'token_id',
   'decided_at',
   'note',
   'standing_decision_id',
@@ -53,8 +54,11 @@ function page(db: Database) {
       json_extract(COALESCE(s.score, f.body), '$.decision') AS decision, s.model_version, s.score_fetched_at,
       COALESCE(r.parent_id, r.id) AS review_id, r.state AS review_state,
       COALESCE(r.decided_by, json_extract(s.standing_decision, '$.decided_by')) AS decided_by,
+      -- The credential that decided: the review's, or the standing decision's (docs/decisions.md).
+      COALESCE(r.token_id, json_extract(s.standing_decision, '$.token_id')) AS token_id,
       COALESCE(r.decided_at, json_extract(s.standing_decision, '$.decided_at')) AS decided_at,
-      r.note, json_extract(s.standing_decision, '$.id') AS standing_decision_id
+      -- A review closed without a person: what closed it, as its note.
+      COALESCE(r.note, r.closed_reason) AS note, json_extract(s.standing_decision, '$.id') AS standing_decision_id
     FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
       -- The score: the screening's own copy (older rows) or the fetch it refers to (worker/store/score-refs.ts).
       LEFT JOIN score_fetches f ON f.id = s.score_fetch_id

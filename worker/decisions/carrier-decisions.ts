@@ -1,8 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import { canonicalDot, queryKey } from '../../shared/carrier-id.js';
-import type { Decision, DecisionState, Review, ReviewState, Screening, StandingDecisionRef } from '../../shared/screening.js';
+import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
+import type { Decision, DecisionState, Review, ReviewClosedBy, ReviewState, Screening, StandingDecisionRef } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { NotFoundError, ReviewConflictError, newDecisionId, newReviewId, type Env, type ScreeningResult, type Store } from '../store/index.js';
+import { LOCAL_BLOCK_CODE, actionForScore } from '../../shared/tender-rules.js';
+import type { Actor } from '../tokens/intake-tokens.js';
+import { NotFoundError, ReviewConflictError, StoreArgumentError, newDecisionId, newReviewId, type Env, type ScreeningResult, type Store } from '../store/index.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { basisChanges, basisOf, type Basis } from './basis.js';
 
@@ -12,7 +14,10 @@ import { basisChanges, basisOf, type Basis } from './basis.js';
  * - resolving it settles every waiting tender and records a decision;
  * - the decision stands for later screenings while the score's basis is unchanged, until its
  *   TTL or a revoke; a fresh score with another basis ends it, and the next hold reopens a
- *   review that shows the previous decision and what changed.
+ *   review that shows the previous decision and what changed;
+ * - an open review shows the carrier's newest facts under a version; a decision names the
+ *   version it saw and is refused when the facts changed since (onFacts, resolve); a blocking
+ *   score or a local block closes the review and blocks its tenders at once.
  * Every method runs inside the caller's SQLite transaction (synchronous, no I/O but SQLite).
  */
 
@@ -33,6 +38,8 @@ interface DecisionRow {
   ended_at: string | null;
   ended_by: string | null;
   end_reason: string | null;
+  token_id: string | null;
+  ended_token_id: string | null;
 }
 
 export interface DecisionFilter {
@@ -47,6 +54,37 @@ export interface CarrierDecisionsOptions {
   /** SCREEN_DECISION_TTL. */
   ttlMs: number;
   now: () => Date;
+  /** The carrier's active local block, if any (worker/watch): a decision is never taken past one. */
+  blockOf?: (query: CarrierQuery, score: SvcScore | null) => { id: string; reason: string; blocked_by: string } | undefined;
+}
+
+/**
+ * A carrier's open review closed without a person (docs/decisions.md): by a blocking score or
+ * a local block. `settled`: the screenings it set to `block` (each owes its callback and event).
+ */
+export interface ClosedReview {
+  reviewId: string;
+  closedBy: ReviewClosedBy;
+  settled: string[];
+}
+
+/** What a screening's facts did to its carrier's open review: shown (a newer score), or closed. */
+export type FactsOutcome = { kind: 'updated'; reviewId: string } | ({ kind: 'closed' } & ClosedReview);
+
+/** What a decision on a review came to: done, or refused because the facts changed (the caller commits any closing first). */
+export type ResolveOutcome = { kind: 'resolved'; review: Review; settled: string[] } | { kind: 'stale'; reason: string; closed?: ClosedReview };
+
+interface ReviewHeadRow {
+  id: string;
+  parent_id: string | null;
+  state: ReviewState;
+  carrier_key: string | null;
+  screening_id: string;
+  version: number;
+  basis_since: number;
+  facts_screening_id: string | null;
+  closed_by: string | null;
+  closed_reason: string | null;
 }
 
 /**
@@ -129,27 +167,46 @@ export class CarrierDecisions {
 
   /**
    * Resolve a carrier's review (or the review a tender waits on): every waiting tender is
-   * settled, and the decision stands. Returns the review and the screenings it settled.
+   * settled, and the decision stands. `seenVersion`: the review version its maker saw (none:
+   * the facts it was opened with, version 1). When the carrier's facts changed since (another
+   * basis, a blocking score, a local block) nothing is decided: `stale`. A local block not yet
+   * applied to the review closes it here, for the caller to commit and tell.
    */
-  resolve(reviewId: string, state: 'approved' | 'rejected', by: string, note: string | null): { review: Review; settled: string[] } {
-    const head = this.#st.reviewHead.get(reviewId) as { id: string; parent_id: string | null; state: ReviewState; carrier_key: string | null; screening_id: string } | undefined;
+  resolve(reviewId: string, state: 'approved' | 'rejected', actor: Actor, note: string | null, seenVersion?: number): ResolveOutcome {
+    const head = this.#st.reviewHead.get(reviewId) as ReviewHeadRow | undefined;
     if (!head) throw new NotFoundError(`no review with id ${reviewId}`);
     const primaryId = head.parent_id ?? head.id;
+    const p = head.parent_id === null ? head : ((this.#st.reviewHead.get(primaryId) as ReviewHeadRow | undefined) ?? head);
+    const seen = seenVersion ?? 1;
+    if (seen > p.version) throw new StoreArgumentError(`review_version ${seen} is newer than the review (version ${p.version})`, 'review_version');
+    if (p.state === 'closed') {
+      if (seen < p.version) return { kind: 'stale', reason: `the review was closed since version ${seen}: ${p.closed_reason ?? p.closed_by}` };
+      throw new ReviewConflictError(`review ${primaryId} is already closed (${p.closed_by})`, primaryId);
+    }
+    if (p.state === 'pending') {
+      const facts = this.o.store.getScreening(p.facts_screening_id ?? p.screening_id);
+      const block = this.o.blockOf?.(facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
+      if (block) {
+        const closed = this.#close(p, 'local_block', `on the local do-not-use list: ${block.reason} (${block.id}, blocked by ${block.blocked_by})`, null);
+        return { kind: 'stale', reason: `the carrier is on the local do-not-use list (${block.id})`, closed };
+      }
+      if (seen < p.basis_since) return { kind: 'stale', reason: `the carrier's facts changed since version ${seen} (now version ${p.version})` };
+    }
     const waiting = this.#st.waiting.all(primaryId) as Array<{ id: string; screening_id: string }>;
     // Settles the carrier's own review item and screening (a conflict if already decided).
-    const primary = this.o.store.resolveReview(primaryId, state, by, note);
+    const primary = this.o.store.resolveReview(primaryId, state, actor.by, note, actor.token_id);
     const decidedAt = primary.decided_at ?? this.o.now().toISOString();
-    this.#st.resolveWaiting.run(state, by, decidedAt, note, primaryId);
+    this.#st.resolveWaiting.run(state, actor.by, decidedAt, note, actor.token_id, primaryId);
     const action = state === 'approved' ? 'tender' : 'block';
     const settled = [primary.screening_id, ...waiting.map((w) => w.screening_id)];
     for (const id of settled) this.markSettled(id, action, 'review', null);
 
-    // The decision stands for the carrier while the score's basis holds.
-    const score = primary.screening.score;
+    // The decision stands for the carrier while the basis of the facts decided on holds.
+    const score = primary.latest.score ?? primary.screening.score;
     if (score) {
       const key = head.carrier_key ?? this.carrierKey(primary.screening, score);
       const old = this.#st.standing.get(key) as DecisionRow | undefined;
-      if (old) this.#end(old, 'lapsed', by, 'replaced by a newer decision');
+      if (old) this.#end(old, 'lapsed', actor, 'replaced by a newer decision');
       this.#st.insert.run({
         id: newDecisionId(),
         carrier_key: key,
@@ -160,12 +217,74 @@ export class CarrierDecisions {
         decision: state,
         basis: JSON.stringify(basisOf(score)),
         model_version: score.model_version ?? null,
-        decided_by: by,
+        decided_by: actor.by,
         decided_at: decidedAt,
         expires_at: new Date(Date.parse(decidedAt) + this.o.ttlMs).toISOString(),
+        token_id: actor.token_id,
       });
     }
-    return { review: this.o.store.getReview(primaryId)!, settled };
+    return { kind: 'resolved', review: this.o.store.getReview(primaryId)!, settled };
+  }
+
+  /**
+   * New facts about a carrier, as a screening finishes (in its transaction; store writes only,
+   * so a group commit may run it twice): a newer score from /v1 is shown on the carrier's open
+   * review (version + 1); a blocking score or a local block closes the review and blocks every
+   * tender waiting on it. Undefined when there is no open review or nothing new.
+   */
+  onFacts(s: Pick<Screening, 'id' | 'query'>, r: ScreeningResult): FactsOutcome | undefined {
+    const localBlock = r.error?.code === LOCAL_BLOCK_CODE;
+    // A cache hit's score was shown when it was fetched: only /v1's answers and blocks are news.
+    if (!localBlock && !(r.score && r.source === 'service')) return undefined;
+    const p = this.#openReviewOf(s.query, r.score);
+    if (!p || p.screening_id === s.id || p.facts_screening_id === s.id) return undefined;
+    const facts = this.o.store.getScreening(p.facts_screening_id ?? p.screening_id);
+    const newer = r.score !== null && (!facts?.score_fetched_at || (r.score_fetched_at !== null && r.score_fetched_at > facts.score_fetched_at));
+    if (localBlock) return { kind: 'closed', ...this.#close(p, 'local_block', r.error!.message, newer ? s.id : null) };
+    if (!newer || !r.score) return undefined;
+    const verdict = actionForScore(r.score);
+    if (verdict.action === 'block') return { kind: 'closed', ...this.#close(p, 'blocking_score', blockingWhy(r.score), s.id) };
+    const changed = !facts?.score || basisChanges(basisOf(facts.score), basisOf(r.score)).length > 0;
+    this.#st.showFacts.run(changed ? 1 : 0, s.id, p.id);
+    return { kind: 'updated', reviewId: p.id };
+  }
+
+  /**
+   * The carrier was put on the local do-not-use list (in that transaction): its open review, if
+   * any, is closed and every tender waiting on it blocked.
+   */
+  onLocalBlock(block: { id: string; dot_number: string | null; mc_number: string | null; reason: string; blocked_by: string }): ClosedReview | undefined {
+    const queries: CarrierQuery[] = [];
+    if (block.dot_number) queries.push({ dot_number: block.dot_number });
+    if (block.mc_number) queries.push({ mc_number: block.mc_number });
+    for (const q of queries) {
+      const p = this.#openReviewOf(q, null);
+      if (p) return this.#close(p, 'local_block', `on the local do-not-use list: ${block.reason} (${block.id}, blocked by ${block.blocked_by})`, null);
+    }
+    return undefined;
+  }
+
+  /** The carrier's open review: by the key a screening of it is reviewed under, or its DOT or MC number. */
+  #openReviewOf(query: CarrierQuery, score: SvcScore | null): ReviewHeadRow | undefined {
+    const keys = new Set([`${this.o.env}:${queryKey(query)}`]);
+    if (score) {
+      keys.add(this.carrierKey({ query }, score));
+      if (typeof score.carrier.mc_number === 'string' && score.carrier.mc_number !== '') keys.add(`${this.o.env}:mc:${canonicalMc(score.carrier.mc_number)}`);
+    }
+    for (const key of keys) {
+      const open = this.#st.openReview.get(key) as { id: string } | undefined;
+      if (open) return this.#st.reviewHead.get(open.id) as ReviewHeadRow;
+    }
+    return undefined;
+  }
+
+  /** Close an open review and its waiting items: every tender on it becomes `block`. */
+  #close(p: ReviewHeadRow, by: ReviewClosedBy, reason: string, factsScreeningId: string | null): ClosedReview {
+    const settled = (this.#st.onReview.all(p.id, p.id) as Array<{ screening_id: string }>).map((x) => x.screening_id);
+    this.#st.close.run(by, reason, this.o.now().toISOString(), p.id, p.id);
+    this.#st.closedVersion.run(factsScreeningId, p.id);
+    for (const id of settled) this.markSettled(id, 'block', 'review', null);
+    return { reviewId: p.id, closedBy: by, settled };
   }
 
   get(id: string): Decision | undefined {
@@ -189,11 +308,11 @@ export class CarrierDecisions {
   }
 
   /** A person ends a standing decision: the next hold of the carrier opens a review. */
-  revoke(id: string, by: string, note: string | null): Decision {
+  revoke(id: string, actor: Actor, note: string | null): Decision {
     const row = this.#st.get.get(id) as DecisionRow | undefined;
     if (!row) throw new NotFoundError(`no decision with id ${id}`);
     if (row.state !== 'standing') throw new ReviewConflictError(`decision ${id} is already ${row.state}`, id);
-    return this.#end(row, 'revoked', by, note ?? 'revoked')!;
+    return this.#end(row, 'revoked', actor, note ?? 'revoked')!;
   }
 
   /** Why a standing decision no longer holds for this score: expired, or the basis changed. */
@@ -203,8 +322,8 @@ export class CarrierDecisions {
     return changes.length ? changes : undefined;
   }
 
-  #end(d: DecisionRow, state: 'lapsed' | 'revoked', by: string | null, reason: string): Decision | undefined {
-    if (this.#st.end.run(state, this.o.now().toISOString(), by, reason, d.id).changes === 0) return undefined;
+  #end(d: DecisionRow, state: 'lapsed' | 'revoked', actor: Actor | null, reason: string): Decision | undefined {
+    if (this.#st.end.run(state, this.o.now().toISOString(), actor?.by ?? null, actor?.token_id ?? null, reason, d.id).changes === 0) return undefined;
     const ended = decisionOf(this.#st.get.get(d.id) as DecisionRow);
     this.#ended.push(ended);
     return ended;
@@ -220,10 +339,10 @@ function statements(db: Database) {
   return {
     standing: db.prepare("SELECT * FROM decisions WHERE carrier_key = ? AND state = 'standing'"),
     lastEnded: db.prepare("SELECT * FROM decisions WHERE carrier_key = ? AND state IN ('lapsed', 'revoked') ORDER BY ended_at DESC, rowid DESC LIMIT 1"),
-    end: db.prepare("UPDATE decisions SET state = ?, ended_at = ?, ended_by = ?, end_reason = ? WHERE id = ? AND state = 'standing'"),
+    end: db.prepare("UPDATE decisions SET state = ?, ended_at = ?, ended_by = ?, ended_token_id = ?, end_reason = ? WHERE id = ? AND state = 'standing'"),
     insert: db.prepare(`
-      INSERT INTO decisions (id, carrier_key, dot_number, mc_number, legal_name, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state)
-      VALUES (@id, @carrier_key, @dot_number, @mc_number, @legal_name, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing')`),
+      INSERT INTO decisions (id, carrier_key, dot_number, mc_number, legal_name, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state, token_id)
+      VALUES (@id, @carrier_key, @dot_number, @mc_number, @legal_name, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing', @token_id)`),
     get: db.prepare('SELECT * FROM decisions WHERE id = ?'),
     // Named: reviews_by_state (pending, parent_id IS NULL) fits this WHERE too, and without
     // statistics SQLite may pick it and walk every carrier's open review per hold.
@@ -234,9 +353,19 @@ function statements(db: Database) {
       INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
       VALUES (?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (screening_id) DO NOTHING`),
     reviewOfScreening: db.prepare('SELECT id, parent_id FROM reviews WHERE screening_id = ?'),
-    reviewHead: db.prepare('SELECT id, parent_id, state, carrier_key, screening_id FROM reviews WHERE id = ?'),
+    reviewHead: db.prepare(
+      'SELECT id, parent_id, state, carrier_key, screening_id, version, basis_since, facts_screening_id, closed_by, closed_reason FROM reviews WHERE id = ?',
+    ),
     waiting: db.prepare("SELECT id, screening_id FROM reviews WHERE parent_id = ? AND state = 'pending'"),
-    resolveWaiting: db.prepare("UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ? WHERE parent_id = ? AND state = 'pending'"),
+    resolveWaiting: db.prepare("UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ?, token_id = ? WHERE parent_id = ? AND state = 'pending'"),
+    onReview: db.prepare("SELECT screening_id FROM reviews WHERE (id = ? OR parent_id = ?) AND state = 'pending'"),
+    // Closed: the carrier's review and every item waiting on it; its facts changed (a new version that any earlier one is stale against).
+    close: db.prepare("UPDATE reviews SET state = 'closed', closed_by = ?, closed_reason = ?, decided_at = ? WHERE (id = ? OR parent_id = ?) AND state = 'pending'"),
+    closedVersion: db.prepare('UPDATE reviews SET version = version + 1, basis_since = version + 1, facts_screening_id = COALESCE(?, facts_screening_id) WHERE id = ?'),
+    // A newer score shown: a new version; a new basis too when it differs (the first value, 1).
+    showFacts: db.prepare(
+      "UPDATE reviews SET version = version + 1, basis_since = CASE WHEN ? THEN version + 1 ELSE basis_since END, facts_screening_id = ? WHERE id = ? AND state = 'pending'",
+    ),
     settle: db.prepare("UPDATE screenings SET action = ?, settled_by = ?, standing_decision = ? WHERE id = ? AND status = 'done'"),
   };
 }
@@ -250,7 +379,14 @@ function refOf(d: DecisionRow): StandingDecisionRef {
     decided_at: d.decided_at,
     expires_at: d.expires_at,
     model_version: d.model_version,
+    token_id: d.token_id ?? null,
   };
+}
+
+/** Why a score blocks, in words a dispatcher reads. */
+function blockingWhy(score: SvcScore): string {
+  const codes = score.knockout?.triggered ? score.knockout.reasons.map((r) => r.code) : [];
+  return codes.length ? `knockout ${codes.join(', ')} (decision ${score.decision})` : `decision ${score.decision}, grade ${score.grade}`;
 }
 
 function decisionOf(d: DecisionRow): Decision {
@@ -264,6 +400,7 @@ function decisionOf(d: DecisionRow): Decision {
     basis: JSON.parse(d.basis) as Record<string, unknown>,
     ended_at: d.ended_at,
     ended_by: d.ended_by,
+    ended_token_id: d.ended_token_id ?? null,
     end_reason: d.end_reason,
     updated_at: d.ended_at ?? d.decided_at,
   };

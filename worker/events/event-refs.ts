@@ -21,11 +21,18 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScreening = (v: unknown): v is Screening => isObj(v) && v.object === 'screening' && typeof v.id === 'string';
 
+/** A review's newest facts (`latest`) name their screening: the score is read back from it. */
+const FACTS_SCORE_REF = 'score_ref';
+
 /** What to store for an event's data. */
 export function compactEvent(event: string, data: unknown): unknown {
   if (event === 'screening.completed' && isScreening(data)) return { [REF]: data.id };
   if (isObj(data) && isScreening(data.screening)) {
     const { screening, ...rest } = data;
+    if (isObj(rest.latest) && 'score' in rest.latest) {
+      const { score: _score, ...facts } = rest.latest;
+      rest.latest = { ...facts, [FACTS_SCORE_REF]: true };
+    }
     return { ...rest, [REF]: screening.id };
   }
   return data;
@@ -39,5 +46,10 @@ export function expandEvent(event: string, stored: unknown, getScreening: (id: s
   // A screening pruned before its event (retention shorter than the event log's): say so.
   const screening = getScreening(id) ?? { object: 'screening', id, pruned: true };
   if (event === 'screening.completed' && Object.keys(rest).length === 0) return screening;
+  if (isObj(rest.latest) && rest.latest[FACTS_SCORE_REF] === true) {
+    const { [FACTS_SCORE_REF]: _ref, ...facts } = rest.latest;
+    const from = typeof facts.screening_id === 'string' ? getScreening(facts.screening_id) : undefined;
+    rest.latest = { ...facts, score: from?.score ?? null };
+  }
   return { ...rest, screening };
 }

@@ -16,6 +16,8 @@ const Obj = <P extends Record<string, TSchema>>($id: string, description: string
 
 export const HOLD_REASONS = ['manual_review', 'unknown_decision', 'scoring_unavailable', 'quota_exhausted', 'service_error', 'local_block'] as const;
 
+export const REVIEW_STATES = ['pending', 'approved', 'rejected', 'closed'] as const;
+
 /** Every error code the intake answers with (docs/api.md "Errors"). */
 export const ERROR_CODES = [
   'invalid_request',
@@ -25,6 +27,7 @@ export const ERROR_CODES = [
   'route_not_found',
   'method_not_allowed',
   'review_conflict',
+  'review_stale',
   'block_conflict',
   'change_conflict',
   'decision_conflict',
@@ -49,6 +52,7 @@ export const Error = Type.Object(
         message: Type.String({ description: 'What went wrong, for people.' }),
         param: Type.Optional(Type.String({ description: 'The parameter, field or header at fault.' })),
         resource_id: Type.Optional(Type.String({ description: 'On a 409 *_conflict: the object already in the state asked for.' })),
+        review: Type.Optional(Type.Ref('Review', { description: "On a 409 review_stale: the review as it is now, with the carrier's newest facts and version." })),
       },
       { additionalProperties: true },
     ),
@@ -85,6 +89,7 @@ export const StandingDecisionRef = Obj('StandingDecisionRef', 'A standing carrie
   review_id: Type.String(),
   decision: Enum(['approved', 'rejected']),
   decided_by: Type.String(),
+  token_id: Type.Optional(Nullable(Type.String({ description: 'The credential that decided: an intake token id, or "intake_token".' }))),
   decided_at: Time(),
   expires_at: Time(),
   model_version: Nullable(Type.String()),
@@ -104,7 +109,7 @@ export const Screening = Obj('Screening', 'One screening of one carrier for one 
   score: Nullable(Type.Ref('Score')),
   score_fetched_at: Nullable(Time('When the score was fetched from /v1 (its age when served from cache).')),
   review: Nullable(
-    Type.Object({ id: Type.String(), state: Enum(['pending', 'approved', 'rejected']), decided_by: Nullable(Type.String()), decided_at: Nullable(Time()), note: Nullable(Type.String()) }),
+    Type.Object({ id: Type.String(), state: Enum(REVIEW_STATES), decided_by: Nullable(Type.String()), decided_at: Nullable(Time()), note: Nullable(Type.String()) }),
   ),
   settled_by: Nullable(Open(['review', 'standing_decision'], 'What settled a held screening.')),
   standing_decision: Nullable(Type.Ref('StandingDecisionRef')),
@@ -132,13 +137,29 @@ export const Review = Obj('Review', "A carrier held for a person: one open revie
   object: Type.Literal('review'),
   id: Type.String({ description: '"rev_" and 26 characters a–z, 2–7' }),
   screening_id: Type.String(),
-  state: Enum(['pending', 'approved', 'rejected']),
+  state: Enum(REVIEW_STATES, 'closed: ended without a person by a blocking score or a local block (closed_by); its tenders are blocked.'),
+  version: Type.Integer({
+    minimum: 1,
+    description: 'The version of the facts it shows: 1 when opened, +1 whenever they change (a newer score, closed). Send it as review_version with approve/reject.',
+  }),
+  latest: Type.Object(
+    {
+      screening_id: Type.String({ description: 'The screening the newest score came with (the review\'s own until a newer one).' }),
+      score: Nullable(Type.Ref('Score')),
+      score_fetched_at: Nullable(Time()),
+      changes: Type.Array(Type.String(), { description: 'What differs from the score the review was opened on, e.g. "grade D → F".' }),
+    },
+    { additionalProperties: true, description: 'The newest facts about the carrier.' },
+  ),
+  closed_by: Nullable(Enum(['blocking_score', 'local_block'], 'What closed it (state closed).')),
+  closed_reason: Nullable(Type.String({ description: 'What closed it, in words: the knockout codes, or the block and its reason.' })),
+  token_id: Nullable(Type.String({ description: 'The credential that decided: an intake token id, or "intake_token" (INTAKE_TOKEN).' })),
   hold_reason: Open(HOLD_REASONS, 'Why the carrier was held.'),
   decided_by: Nullable(Type.String()),
   decided_at: Nullable(Time()),
   note: Nullable(Type.String()),
   created_at: Time(),
-  updated_at: Time('When it last changed: opened, a tender joined it, or decided.'),
+  updated_at: Time('When it last changed: opened, a tender joined it, newer facts shown, decided or closed.'),
   screening: Type.Ref('Screening'),
   tenders: Type.Array(
     Type.Object({ screening_id: Type.String(), tender_id: Nullable(Type.String()), action: Nullable(Enum(['tender', 'hold', 'block'])), created_at: Time() }),
@@ -169,10 +190,12 @@ export const Decision = Obj('Decision', "A dispatcher's decision about a carrier
   ),
   model_version: Nullable(Type.String()),
   decided_by: Type.String(),
+  token_id: Nullable(Type.String({ description: 'The credential that decided: an intake token id, or "intake_token" (null before token ids were recorded).' })),
   decided_at: Time(),
   expires_at: Time(),
   ended_at: Nullable(Time()),
   ended_by: Nullable(Type.String()),
+  ended_token_id: Nullable(Type.String({ description: 'The credential that revoked it; null for a lapse.' })),
   end_reason: Nullable(Type.String({ description: "Why it ended: what changed, the TTL, or a revoke's note." })),
   updated_at: Time(),
 });
@@ -234,8 +257,10 @@ export const LocalBlock = Obj('LocalBlock', 'A carrier on the local do-not-use l
   state: Enum(['active', 'lifted']),
   blocked_by: Type.String(),
   blocked_at: Time(),
+  token_id: Nullable(Type.String({ description: 'The credential that blocked it (null before token ids were recorded).' })),
   lifted_by: Nullable(Type.String()),
   lifted_at: Nullable(Time()),
+  lifted_token_id: Nullable(Type.String()),
   updated_at: Time(),
 });
 

@@ -4,7 +4,7 @@ import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
 import { DecisionSchema, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
-import { byOf, type IntakeApp } from './intake-app.js';
+import { actorOf, type IntakeApp } from './intake-app.js';
 
 /** Intake routes of standing carrier decisions (docs/decisions.md): list, look at, revoke. */
 
@@ -88,11 +88,11 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
       },
     },
     async (req) => {
-      const by = byOf(req, req.body.by);
+      const actor = actorOf(req, req.body.by);
       const d = screener.getDecision(req.params.id);
       if (!d) throw notFound(`no decision ${req.params.id}`);
       if (d.state !== 'standing') throw conflict('decision_conflict', `decision ${d.id} is already ${d.state}${d.ended_by ? ` by ${d.ended_by}` : ''}`, d.id);
-      return screener.revokeDecision(req.params.id, by, req.body.note ?? null);
+      return screener.revokeDecision(req.params.id, actor, req.body.note ?? null);
     },
   );
 }

@@ -2,7 +2,7 @@ import { InvalidIdentifierError } from '../../shared/carrier-id.js';
 import type { IntakeErrorBody } from '../../shared/screening.js';
 import { UnavailableError } from '../screener-types.js';
 import Database from 'better-sqlite3';
-import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from '../store/index.js';
+import { NotFoundError, ReviewConflictError, ReviewStaleError, StoreArgumentError, StoreError, toStoreError } from '../store/index.js';
 import { noteWriteRefused } from '../store/write-failures.js';
 
 /** An error the intake answers with `{"error":{"code","message","param?"}}`. */
@@ -15,6 +15,8 @@ export class HttpError extends Error {
     readonly param?: string,
     /** A conflict's existing object (error.resource_id). */
     readonly resourceId?: string,
+    /** More of the error object (review_stale: the review as it is now). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -26,6 +28,7 @@ export class HttpError extends Error {
         message: this.message,
         ...(this.param === undefined ? {} : { param: this.param }),
         ...(this.resourceId === undefined ? {} : { resource_id: this.resourceId }),
+        ...this.extra,
       },
     };
   }
@@ -68,6 +71,8 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof InvalidIdentifierError) return badRequest(err.message, err.param);
   if (err instanceof StoreArgumentError) return badRequest(err.message, err.param);
+  // The carrier's facts changed since the version the decision names: the review as it is now, to look again.
+  if (err instanceof ReviewStaleError) return new HttpError(409, 'review_stale', err.message, 'review_version', undefined, { review: err.review });
   if (err instanceof ReviewConflictError) return new HttpError(409, 'review_conflict', err.message || 'the review is already resolved', undefined, err.resourceId);
   if (err instanceof NotFoundError) return notFound(err.message || undefined);
   if (err instanceof UnavailableError)

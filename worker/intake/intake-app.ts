@@ -7,7 +7,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import type { Caller } from '../tokens/intake-tokens.js';
+import { INTAKE_TOKEN_ID, type Actor, type Caller } from '../tokens/intake-tokens.js';
 import { REFRESH_ROLE, mayUse, type Role } from '../tokens/roles.js';
 import { HttpError, badRequest } from './http-error.js';
 
@@ -31,11 +31,18 @@ declare module 'fastify' {
   }
 }
 
-/** Who did it: the body's `by`, else the token's name (docs/api.md "Tokens and roles"). */
-export function byOf(req: FastifyRequest, given: string | undefined): string {
-  const by = given?.trim() || req.caller?.name;
-  if (!by) throw badRequest("by is required: who did it (a scoped token's name is used when by is left out)", 'by');
-  return by;
+/**
+ * Who did it, from the credential (docs/api.md "Tokens and roles"): a desk (or tms) token acts
+ * as itself, its name, whatever the body's `by` says; only an admin token may act for a person
+ * named in `by` (its own name when left out). INTAKE_TOKEN has no name: `by` is required.
+ * `token_id` is recorded with the act either way.
+ */
+export function actorOf(req: FastifyRequest, given: string | undefined): Actor {
+  const c = req.caller;
+  const named = given?.trim() || undefined;
+  const by = c?.role === 'admin' ? (named ?? c.name) : (c?.name ?? named);
+  if (!by) throw badRequest("by is required with INTAKE_TOKEN: who did it (a scoped token's name is used, and a desk token's always)", 'by');
+  return { by, token_id: c ? (c.token_id ?? INTAKE_TOKEN_ID) : null };
 }
 
 /** 403 for `refresh: true` from a token below REFRESH_ROLE (a tms token): it spends live quota. */

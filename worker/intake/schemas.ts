@@ -65,8 +65,8 @@ export const ReviewParams = Type.Object({
 export const ReviewListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('all')], {
-        description: 'pending, approved, rejected or all (default all)',
+      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('closed'), Type.Literal('all')], {
+        description: 'pending, approved, rejected, closed or all (default all)',
       }),
     ),
     ...PageQueryFields,
@@ -76,8 +76,26 @@ export const ReviewListQuery = Type.Object(
 
 export const ResolveBody = Type.Object(
   {
-    by: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: "who decided: 1 to 100 characters, not only spaces (default: the token's name)" })),
+    by: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '\\S',
+        description: "who decided, 1 to 100 characters: taken only from an admin token (acting for that person); a desk token decides as its own name",
+      }),
+    ),
     note: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], { description: 'a note of at most 2000 characters' })),
+  },
+  { additionalProperties: false },
+);
+
+/** An approve or reject names the review version its maker saw (docs/decisions.md "Approve what you saw"). */
+export const ReviewDecisionBody = Type.Object(
+  {
+    ...ResolveBody.properties,
+    review_version: Type.Optional(
+      Type.Integer({ minimum: 1, description: "the review's `version` as you saw it (default 1: the facts it was opened with); 409 review_stale when the carrier's facts changed since" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -85,7 +103,7 @@ export const ResolveBody = Type.Object(
 /** A rejection may also put the carrier on the local do-not-use list in the same step. */
 export const RejectBody = Type.Object(
   {
-    ...ResolveBody.properties,
+    ...ReviewDecisionBody.properties,
     block: Type.Optional(Type.Boolean({ description: 'also put the carrier on the local do-not-use list (/blocks), with the note as its reason' })),
   },
   { additionalProperties: false },

@@ -12,7 +12,7 @@ import type { Screening } from '../../shared/screening.js';
 import type { Screener } from '../screener-types.js';
 import { authenticator } from './auth.js';
 import { IntakeTokens } from '../tokens/intake-tokens.js';
-import { byOf, checkRefresh, type IntakeApp } from './intake-app.js';
+import { actorOf, checkRefresh, type IntakeApp } from './intake-app.js';
 import { mayUse } from '../tokens/roles.js';
 import { openEventStream, type EventStream } from './event-stream.js';
 import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
@@ -28,7 +28,7 @@ import {
   ListOf,
   NoQuery,
   RejectBody,
-  ResolveBody,
+  ReviewDecisionBody,
   ReviewListQuery,
   ReviewParams,
   ReviewSchema,
@@ -410,15 +410,17 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
           config: { role: 'desk' },
           schema: {
             summary: decision === 'approve' ? 'Approve a held carrier (action becomes tender)' : 'Reject a held carrier (action becomes block)',
+            description:
+              'Send review_version, the version of the review you decided on: 409 review_stale (with the review as it is now) when the carrier\'s facts changed since. Who decided is the token\'s name; `by` counts only from an admin token (docs/decisions.md).',
             params: ReviewParams,
             querystring: NoQuery,
-            body: decision === 'reject' ? RejectBody : ResolveBody,
+            body: decision === 'reject' ? RejectBody : ReviewDecisionBody,
             response: { 200: ReviewSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
           },
         },
         async (req, reply) => {
-          // Bad input is refused before anything is looked up.
-          const by = byOf(req, req.body.by);
+          // Bad input is refused before anything is looked up. Who decides: the credential (actorOf).
+          const actor = actorOf(req, req.body.by);
           return idempotent(
             keys,
             req,
@@ -427,10 +429,12 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
             async () => {
               const existing = screener.store.getReview(req.params.id);
               if (!existing) throw notFound(`no review ${req.params.id}`);
-              if (existing.state !== 'pending')
+              // A review closed by new facts is not a conflict but news (review_stale, from resolveReview).
+              if (existing.state !== 'pending' && existing.state !== 'closed')
                 throw conflict('review_conflict', `review ${existing.id} is already ${existing.state} by ${existing.decided_by ?? 'someone'}`, existing.id);
               const block = (req.body as { block?: boolean }).block === true;
-              return screener.resolveReview(req.params.id, decision, by, req.body.note ?? null, { block });
+              const version = req.body.review_version;
+              return screener.resolveReview(req.params.id, decision, actor, req.body.note ?? null, { block, ...(version === undefined ? {} : { version }) });
             },
             (id) => screener.store.getReview(id),
           );

@@ -7,7 +7,7 @@ import type { WatchService } from '../watch/index.js';
 import { badRequest, conflict, notFound } from './http-error.js';
 import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
 import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
-import { byOf, type IntakeApp } from './intake-app.js';
+import { actorOf, type IntakeApp } from './intake-app.js';
 
 /**
  * Intake routes of the watch list, carrier changes and the local do-not-use list
@@ -182,7 +182,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
         response: { 200: CarrierChangeSchema, 409: ErrorBody, ...bodyErrors },
       },
     },
-    async (req) => watch.acknowledge(req.params.id, byOf(req, req.body.by)).catch(rethrowConflict),
+    async (req) => watch.acknowledge(req.params.id, actorOf(req, req.body.by).by).catch(rethrowConflict),
   );
 
   // ---- local do-not-use list ----
@@ -214,18 +214,17 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     },
     async (req, reply) => {
       const query = parseCarrierQuery(req.body);
-      try {
-        return reply.code(201).send(watch.blocks.add(query, byOf(req, req.body.by), req.body.reason.trim()));
-      } catch (e) {
-        rethrowConflict(e);
-      }
+      const actor = actorOf(req, req.body.by);
+      // The block and what it ends (the carrier's open review, its tenders blocked): one commit.
+      const block = await watch.block(query, actor, req.body.reason.trim()).catch(rethrowConflict);
+      return reply.code(201).send(block);
     },
   );
 
   const lift = (req: FastifyRequest, dot: string, by: string | undefined) => {
-    const who = byOf(req, by);
+    const who = actorOf(req, by);
     try {
-      return watch.blocks.lift(carrierOfParam(dot), who);
+      return watch.blocks.lift(carrierOfParam(dot), who.by, who.token_id);
     } catch (e) {
       return rethrowConflict(e);
     }

@@ -4,7 +4,8 @@ import type { IntakeEvent, Review, Screening, ScreeningError } from '../../share
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
-import type { CarrierDecisions, ReviewOutcome } from '../decisions/carrier-decisions.js';
+import type { CarrierDecisions, FactsOutcome, ReviewOutcome } from '../decisions/carrier-decisions.js';
+import { closedReviewNews } from '../decisions/review-news.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
@@ -264,7 +265,11 @@ export class ScreeningPipeline {
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
     const tender = this.d.watch?.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
     const row = { id: n.id, query: n.query, tender_id: n.tender_id, priority: n.priority, refresh: n.refresh, callback_url: n.callback_url, carrier_key: tender?.key ?? null };
-    if (r.action !== 'hold') return this.#recordDone(store.insertScreening(row, r), {}, tender);
+    if (r.action !== 'hold') {
+      const done = store.insertScreening(row, r);
+      // A local block is news for the carrier's open review (closed); a cache hit's score is not.
+      return this.#recordDone(done, { facts: decisions.onFacts(done, r) }, tender);
+    }
     // Written held, then the carrier's review opened or joined (it refers to the screening).
     const held = store.insertScreening(row, r);
     const o = decisions.onHold(held, r);
@@ -305,7 +310,9 @@ export class ScreeningPipeline {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
-    return this.#recordDone(screening, review ? this.#reviewNews(review) : {});
+    // A newer score (or a block) is shown on the carrier's open review, or closes it (docs/decisions.md).
+    const facts = decisions.onFacts(screening, r);
+    return this.#recordDone(screening, { ...(review ? this.#reviewNews(review) : {}), facts });
   }
 
   /**
@@ -318,7 +325,11 @@ export class ScreeningPipeline {
   }
 
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
-  #recordDone(screening: Screening, o: { createdReview?: Review | undefined; joinedReview?: string | undefined }, tender?: TenderCarrier): Recorded {
+  #recordDone(
+    screening: Screening,
+    o: { createdReview?: Review | undefined; joinedReview?: string | undefined; facts?: FactsOutcome | undefined },
+    tender?: TenderCarrier,
+  ): Recorded {
     const { store, events } = this.d;
     // watch hook, before screening.completed.
     const change = this.#watchRecord(screening, tender);
@@ -329,6 +340,9 @@ export class ScreeningPipeline {
     // Another tender now waits on the carrier's open review: the review, with it listed.
     // By reference: the review as it is when someone reads the event (not a copy of every waiting tender per hold).
     if (o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.joinedReview)));
+    // Newer facts on the carrier's open review: a new version; a closing blocks its tenders, each with its callback.
+    if (o.facts?.kind === 'updated' && o.facts.reviewId !== o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.facts.reviewId)));
+    if (o.facts?.kind === 'closed') appended.push(...closedReviewNews(store, events, o.facts, this.d.now()));
     for (const d of this.d.decisions.drainEnded()) appended.push(events.append(`decision.${d.state}`, d));
     appended.push(events.append('screening.completed', screening));
     return { screening, changed: true, change, appended };

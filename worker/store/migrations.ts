@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
-import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL } from '../decisions/schema.js';
+import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
 import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
@@ -200,9 +200,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'tenders read from screenings by carrier', sql: TENDER_CARRIER_MIGRATION_SQL },
   { version: 14, name: 'no index entries nothing reads', sql: PARTIAL_INDEXES_MIGRATION_SQL },
   { version: 15, name: 'cache entries refer to their fetch without a copy of its body', sql: CACHE_BODY_BY_FETCH_MIGRATION_SQL },
-  // 16 and 17 are other branches' steps (issue 26); these placeholders keep this branch's
-  // numbering contiguous and are replaced by those steps at merge.
-  { version: 16, name: 'placeholder (another branch)', sql: '' },
+  { version: 16, name: 'review versions, closed reviews, token ids', sql: REVIEW_FACTS_MIGRATION_SQL },
   { version: 17, name: 'placeholder (another branch)', sql: '' },
   {
     version: 18,

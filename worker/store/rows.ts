@@ -1,5 +1,6 @@
 import type { CarrierQuery } from '../../shared/carrier-id.js';
-import type { Review, ReviewState, Screening, ScreeningStatus } from '../../shared/screening.js';
+import type { Review, ReviewClosedBy, ReviewState, Screening, ScreeningStatus } from '../../shared/screening.js';
+import { basisChanges, basisOf } from '../decisions/basis.js';
 import type { ScoreOf } from './score-refs.js';
 
 /** The columns every screening read selects: the screening plus its review, if any (r_*). */
@@ -88,8 +89,38 @@ export function toScreening(row: ScreeningRow, scoreOf: ScoreOf): Screening {
   };
 }
 
+/** A review's own columns a review read adds (migration 16); `version` is its carrier review's. */
+export interface ReviewExtraRow {
+  version: number;
+  facts_screening_id: string | null;
+  closed_by: string | null;
+  closed_reason: string | null;
+  token_id: string | null;
+}
+
+/**
+ * The review with its version, closing, credential and newest facts: `facts`, the screening
+ * whose score is newest (undefined: the review's own screening's).
+ */
+export function withFacts(r: Omit<Review, 'version' | 'latest' | 'closed_by' | 'closed_reason' | 'token_id'>, x: ReviewExtraRow, facts: Screening | undefined): Review {
+  const f = facts ?? r.screening;
+  const first = r.screening.score;
+  const changes = f === r.screening ? [] : first && f.score ? basisChanges(basisOf(first), basisOf(f.score)) : f.score ? ['a score is now available'] : [];
+  // Newer facts are a change of the review too.
+  const shownAt = f === r.screening ? null : (f.completed_at ?? f.created_at);
+  return {
+    ...r,
+    updated_at: shownAt !== null && shownAt > r.updated_at ? shownAt : r.updated_at,
+    version: x.version,
+    latest: { screening_id: f.id, score: f.score, score_fetched_at: f.score_fetched_at, changes },
+    closed_by: x.closed_by as ReviewClosedBy | null,
+    closed_reason: x.closed_reason,
+    token_id: x.token_id,
+  };
+}
+
 /** A joined row (review present) as the Review of shared/screening.ts, its screening and its carrier's waiting tenders included. */
-export function toReview(row: ScreeningRow, scoreOf: ScoreOf, tenders: Review['tenders'] = []): Review {
+export function toReview(row: ScreeningRow, scoreOf: ScoreOf, tenders: Review['tenders'] = []): Omit<Review, 'version' | 'latest' | 'closed_by' | 'closed_reason' | 'token_id'> {
   return {
     object: 'review',
     id: row.r_id!,

@@ -8,7 +8,7 @@ import type { HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
-import { SCREENING_COLUMNS, toReview, toScreening, type ScreeningRow } from './rows.js';
+import { SCREENING_COLUMNS, toReview, toScreening, withFacts, type ReviewExtraRow, type ScreeningRow } from './rows.js';
 import { scoresOf } from './score-refs.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
 import { noteStoreFailure } from './write-failures.js';
@@ -310,8 +310,13 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       `SELECT s.id AS screening_id, s.tender_id, s.action, s.created_at FROM reviews r JOIN screenings s ON s.id = r.screening_id
        WHERE r.id = ? OR r.parent_id = ? ORDER BY s.created_at ASC, s.rowid ASC`,
     ),
-    resolveReview: db.prepare<[string, string, string, string | null, string]>(
-      "UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND state = 'pending'",
+    resolveReview: db.prepare<[string, string, string, string | null, string | null, string]>(
+      "UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ?, token_id = ? WHERE id = ? AND state = 'pending'",
+    ),
+    // What a review read adds to the joined row: its own closing and credential, its carrier
+    // review's version and newest facts (a tender's own item shows its carrier's).
+    reviewExtra: db.prepare<[string], ReviewExtraRow>(
+      'SELECT version, facts_screening_id, closed_by, closed_reason, token_id FROM reviews WHERE id = ?',
     ),
     actionAfterReview: db.prepare<[string, string]>(
       'UPDATE screenings SET action = ? WHERE id = (SELECT screening_id FROM reviews WHERE id = ?)',
@@ -349,8 +354,13 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     ),
   };
 
-  const reviewOf = (row: ScreeningRow): Review =>
-    toReview(row, scoreOf, st.tendersOf.all(row.r_id!, row.r_id!).map((t) => ({ ...t, action: t.action as Review['tenders'][number]['action'] })));
+  const reviewOf = (row: ScreeningRow): Review => {
+    const own = st.reviewExtra.get(row.r_id!)!;
+    const head = row.r_parent_id === null ? own : (st.reviewExtra.get(row.r_parent_id) ?? own);
+    const base = toReview(row, scoreOf, st.tendersOf.all(row.r_id!, row.r_id!).map((t) => ({ ...t, action: t.action as Review['tenders'][number]['action'] })));
+    const factsRow = head.facts_screening_id === null ? undefined : st.screening.get(head.facts_screening_id);
+    return withFacts(base, { ...own, version: head.version }, factsRow ? toScreening(factsRow, scoreOf) : undefined);
+  };
 
   const mustScreening = (id: string): Screening => {
     const row = st.screening.get(id);
@@ -395,8 +405,8 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     return { review: reviewOf(st.review.get(id)!), created };
   });
 
-  const resolveTx = db.transaction((id: string, state: 'approved' | 'rejected', by: string, note: string | null): Review => {
-    const info = st.resolveReview.run(state, by, now().toISOString(), note, id);
+  const resolveTx = db.transaction((id: string, state: 'approved' | 'rejected', by: string, note: string | null, tokenId: string | null): Review => {
+    const info = st.resolveReview.run(state, by, now().toISOString(), note, tokenId, id);
     if (info.changes === 0) {
       const current = st.reviewState.get(id);
       if (!current) throw new NotFoundError(`no review with id ${id}`);
@@ -595,17 +605,17 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const n = checkLimit(limit);
       if (state === undefined) return st.reviewsAll.all(n).map((row) => reviewOf(row));
       if (state === 'pending') return st.reviewsPending.all(n).map((row) => reviewOf(row));
-      if (state === 'approved' || state === 'rejected') return st.reviewsByState.all(state, n).map((row) => reviewOf(row));
-      throw new StoreArgumentError(`state must be "pending", "approved" or "rejected", got ${JSON.stringify(state)}`, 'state');
+      if (state === 'approved' || state === 'rejected' || state === 'closed') return st.reviewsByState.all(state, n).map((row) => reviewOf(row));
+      throw new StoreArgumentError(`state must be "pending", "approved", "rejected" or "closed", got ${JSON.stringify(state)}`, 'state');
     },
 
-    resolveReview(id, state, by, note) {
+    resolveReview(id, state, by, note, tokenId = null) {
       checkId(id);
       if (state !== 'approved' && state !== 'rejected')
         throw new StoreArgumentError(`state must be "approved" or "rejected", got ${JSON.stringify(state)}`, 'state');
       if (typeof by !== 'string' || by.trim() === '') throw new StoreArgumentError('by must name who decided', 'by');
       if (note !== null && typeof note !== 'string') throw new StoreArgumentError('note must be a string or null', 'note');
-      return resolveTx(id, state, by, note);
+      return resolveTx(id, state, by, note, tokenId);
     },
 
     countPendingReviews() {

@@ -1,3 +1,4 @@
+import type { Review } from '../../shared/screening.js';
 import Database from 'better-sqlite3';
 
 /**
@@ -36,6 +37,20 @@ export class ReviewConflictError extends Error {
     message: string,
     /** The review (or decision) already in that state. */
     readonly resourceId?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A decision on facts its maker did not see (docs/decisions.md): the carrier's facts changed
+ * since the review version named. `review`: the review as it is now, with the newest facts.
+ */
+export class ReviewStaleError extends Error {
+  override readonly name = 'ReviewStaleError';
+  constructor(
+    message: string,
+    readonly review: Review,
   ) {
     super(message);
   }

@@ -117,7 +117,7 @@ export interface Store {
    * Atomic (UPDATE … WHERE state='pending'). Also sets the screening's action to the
    * dispatcher's decision: approved -> tender, rejected -> block (hold_reason kept as history).
    */
-  resolveReview(id: string, state: 'approved' | 'rejected', by: string, note: string | null): Review;
+  resolveReview(id: string, state: 'approved' | 'rejected', by: string, note: string | null, tokenId?: string | null): Review;
   countPendingReviews(): number;
 
   // Usage for the quota chart.

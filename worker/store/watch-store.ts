@@ -107,9 +107,9 @@ export interface WatchStore {
   listChanges(state?: 'new' | 'acknowledged', limit?: number): StoredChange[];
   acknowledgeChange(id: string, by: string, at: string): StoredChange;
 
-  addBlock(b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string }): LocalBlock;
+  addBlock(b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string; token_id?: string | null }): LocalBlock;
   /** Lift an active block; NotFoundError when there is no such block, WatchConflictError when already lifted. */
-  liftBlock(id: string, by: string, at: string): LocalBlock;
+  liftBlock(id: string, by: string, at: string, tokenId?: string | null): LocalBlock;
   /** The active block matching any of these ids, if any. */
   activeBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
   /** Whether any block is active: most installations have none, and then no carrier needs resolving. */
@@ -161,6 +161,8 @@ interface BlockRow {
   blocked_at: string;
   lifted_by: string | null;
   lifted_at: string | null;
+  token_id: string | null;
+  lifted_token_id: string | null;
 }
 
 function toEntry(r: EntryRow, watchMs: number): WatchEntry {
@@ -213,8 +215,10 @@ function toBlock(r: BlockRow): LocalBlock {
     state: r.lifted_at === null ? 'active' : 'lifted',
     blocked_by: r.blocked_by,
     blocked_at: r.blocked_at,
+    token_id: r.token_id ?? null,
     lifted_by: r.lifted_by,
     lifted_at: r.lifted_at,
+    lifted_token_id: r.lifted_token_id ?? null,
     updated_at: latest(r.blocked_at, r.lifted_at),
   };
 }
@@ -359,8 +363,8 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     ),
 
     insertBlock: db.prepare(`
-      INSERT INTO local_blocks (id, carrier_key, dot_number, mc_number, reason, blocked_by, blocked_at)
-      VALUES (@id, @key, @dot, @mc, @reason, @by, @at)`),
+      INSERT INTO local_blocks (id, carrier_key, dot_number, mc_number, reason, blocked_by, blocked_at, token_id)
+      VALUES (@id, @key, @dot, @mc, @reason, @by, @at, @token)`),
     anyActiveBlock: db.prepare<[], { one: number }>('SELECT 1 AS one FROM local_blocks WHERE lifted_at IS NULL LIMIT 1'),
     activeBlockByKeys: db.prepare<[string, string], BlockRow>(
       'SELECT * FROM local_blocks WHERE lifted_at IS NULL AND carrier_key IN (?, ?) LIMIT 1',
@@ -368,7 +372,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     activeBlockByIds: db.prepare<{ dot: string | null; mc: string | null }, BlockRow>(`
       SELECT * FROM local_blocks WHERE lifted_at IS NULL AND (dot_number = @dot OR mc_number = @mc)
       ORDER BY blocked_at ASC LIMIT 1`),
-    lift: db.prepare<[string, string, string]>('UPDATE local_blocks SET lifted_by = ?, lifted_at = ? WHERE id = ? AND lifted_at IS NULL'),
+    lift: db.prepare<[string, string, string | null, string]>('UPDATE local_blocks SET lifted_by = ?, lifted_at = ?, lifted_token_id = ? WHERE id = ? AND lifted_at IS NULL'),
     blockById: db.prepare<[string], BlockRow>('SELECT * FROM local_blocks WHERE id = ?'),
     blocksAll: db.prepare<[number], BlockRow>('SELECT * FROM local_blocks ORDER BY blocked_at DESC, rowid DESC LIMIT ?'),
     blocksActive: db.prepare<[number], BlockRow>(
@@ -493,22 +497,22 @@ function build(db: Database.Database, watchMs: number): WatchStore {
   });
 
   const addBlockTx = db.transaction(
-    (b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string }): LocalBlock => {
+    (b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string; token_id?: string | null }): LocalBlock => {
       const existing =
         st.activeBlockByKeys.get(b.carrierKey, b.carrierKey) ?? st.activeBlockByIds.get({ dot: b.dot_number, mc: b.mc_number });
       if (existing)
         throw new WatchConflictError('block_conflict', `the carrier is already blocked (by ${existing.blocked_by} at ${existing.blocked_at}, block ${existing.id})`, existing.id);
       const id = newId('blk');
-      st.insertBlock.run({ id, key: b.carrierKey, dot: b.dot_number, mc: b.mc_number, reason: b.reason, by: b.by, at: b.at });
+      st.insertBlock.run({ id, key: b.carrierKey, dot: b.dot_number, mc: b.mc_number, reason: b.reason, by: b.by, at: b.at, token: b.token_id ?? null });
       return toBlock(st.blockById.get(id)!);
     },
   );
 
-  const liftTx = db.transaction((id: string, by: string, at: string): LocalBlock => {
+  const liftTx = db.transaction((id: string, by: string, at: string, tokenId: string | null): LocalBlock => {
     const row = st.blockById.get(id);
     if (!row) throw new NotFoundError(`no local block ${id}`);
     if (row.lifted_at !== null) throw new WatchConflictError('block_conflict', `block ${id} was already lifted by ${row.lifted_by ?? 'someone'}`, id);
-    st.lift.run(by, at, row.id);
+    st.lift.run(by, at, tokenId, row.id);
     return toBlock(st.blockById.get(row.id)!);
   });
 
@@ -584,7 +588,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     acknowledgeChange: (id, by, at) => ackTx.immediate(id, by, at),
 
     addBlock: (b) => addBlockTx.immediate(b),
-    liftBlock: (id, by, at) => liftTx.immediate(id, by, at),
+    liftBlock: (id, by, at, tokenId) => liftTx.immediate(id, by, at, tokenId ?? null),
     hasActiveBlocks() {
       return st.anyActiveBlock.get() !== undefined;
     },

@@ -27,6 +27,18 @@ export interface Caller {
   token_id: string | null;
 }
 
+/**
+ * Who did something, as the record keeps it: `by` the person, `token_id` the credential
+ * (docs/api.md "Tokens and roles"). INTAKE_TOKEN has no row: it is recorded as INTAKE_TOKEN_ID.
+ */
+export interface Actor {
+  by: string;
+  token_id: string | null;
+}
+
+/** The token id recorded for INTAKE_TOKEN (the one credential not in intake_tokens). */
+export const INTAKE_TOKEN_ID = 'intake_token';
+
 type Row = Omit<TokenRecord, 'object'>;
 
 export function hashToken(token: string): string {

@@ -59,16 +59,17 @@ export class LocalBlocks {
     return { action: v.action, hold_reason: v.hold_reason, source: 'none', score: null, score_fetched_at: null, error };
   }
 
-  add(query: CarrierQuery, by: string, reason: string): LocalBlock {
+  /** Only the block: WatchService.addBlock also ends what a block ends (the carrier's open review). */
+  add(query: CarrierQuery, by: string, reason: string, tokenId: string | null = null): LocalBlock {
     const ids = this.resolve(idsOfQuery(query));
-    return this.watchStore.addBlock({ carrierKey: keyOf(ids), ...ids, reason, by, at: this.now().toISOString() });
+    return this.watchStore.addBlock({ carrierKey: keyOf(ids), ...ids, reason, by, at: this.now().toISOString(), token_id: tokenId });
   }
 
   /** Lift the carrier's active block; NotFoundError when it has none. */
-  lift(query: CarrierQuery, by: string): LocalBlock {
+  lift(query: CarrierQuery, by: string, tokenId: string | null = null): LocalBlock {
     const block = this.watchStore.activeBlock(this.resolve(idsOfQuery(query)));
     if (!block) throw new NotFoundError('the carrier has no active local block');
-    return this.watchStore.liftBlock(block.id, by, this.now().toISOString());
+    return this.watchStore.liftBlock(block.id, by, this.now().toISOString(), tokenId);
   }
 
   list(state?: 'active' | 'lifted', limit?: number): LocalBlock[] {

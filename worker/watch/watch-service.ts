@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CarrierQuery } from '../../shared/carrier-id.js';
-import type { CarrierChange, Priority, Screening, WatchEntry } from '../../shared/screening.js';
+import type { CarrierChange, IntakeEvent, LocalBlock, Priority, Screening, WatchEntry } from '../../shared/screening.js';
+import type { Actor } from '../tokens/intake-tokens.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
@@ -41,6 +42,11 @@ export interface WatchServiceDeps extends WatchOptions {
   ratePerMinute: number;
   /** Put a screening on the queue "screenings". */
   enqueue(screeningId: string, priority: Priority): Promise<void>;
+  /**
+   * A carrier was just put on the do-not-use list, in the block's transaction: what else that
+   * ends (its open review, worker/decisions), as events appended there to announce after the commit.
+   */
+  onBlock?: (block: LocalBlock) => IntakeEvent[];
 }
 
 export type TickResult = { submitted: number; screenings: string[]; skipped?: 'quota_reserve' | 'quota_closed' };
@@ -199,6 +205,27 @@ export class WatchService implements WatchHooks {
     }
     if (screenings.length > 0) this.#log.info({ submitted: screenings.length }, 'watch re-screens queued');
     return { submitted: screenings.length, screenings };
+  }
+
+  // ---- the do-not-use list (intake) ----
+
+  /**
+   * Put a carrier on the local do-not-use list; in the same transaction, what that ends (the
+   * carrier's open review: its tenders blocked, with their callbacks and events). Joins the
+   * caller's transaction when there is one (then the caller announces `appended`).
+   */
+  addBlock(query: CarrierQuery, actor: Actor, reason: string): { block: LocalBlock; appended: IntakeEvent[] } {
+    return this.d.store.transaction(() => {
+      const block = this.blocks.add(query, actor.by, reason, actor.token_id);
+      return { block, appended: this.d.onBlock?.(block) ?? [] };
+    });
+  }
+
+  /** addBlock from the intake: committed, then its events announced. */
+  async block(query: CarrierQuery, actor: Actor, reason: string): Promise<LocalBlock> {
+    const { block, appended } = this.addBlock(query, actor, reason);
+    await this.d.events.announce(appended);
+    return block;
   }
 
   // ---- the watch list (intake) ----

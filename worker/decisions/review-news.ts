@@ -1,0 +1,19 @@
+import type { IntakeEvent } from '../../shared/screening.js';
+import { oweScreeningCallback } from '../callbacks/callbacks.js';
+import type { SharedEventFeed } from '../events/event-feed.js';
+import type { Store } from '../store/index.js';
+import type { ClosedReview } from './carrier-decisions.js';
+
+/**
+ * What a review closed without a person owes (docs/decisions.md): every tender it blocked gets
+ * its `review.resolved` callback (the outbox) and event, written in the caller's transaction
+ * (the one that closed it); announce the events after the commit. Store writes only.
+ */
+export function closedReviewNews(store: Store, events: Pick<SharedEventFeed, 'append'>, c: ClosedReview, now: Date): IntakeEvent[] {
+  const review = store.getReview(c.reviewId)!;
+  return c.settled.map((id) => {
+    const s = store.getScreening(id)!;
+    oweScreeningCallback(store, s, 'review.resolved', now);
+    return events.append('review.resolved', { ...review, screening: s });
+  });
+}
