@@ -4,7 +4,7 @@ import type { Decision, DecisionState, Review, ReviewState, Screening, StandingD
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { NotFoundError, ReviewConflictError, newDecisionId, newReviewId, type Env, type ScreeningResult, type Store } from '../store/index.js';
 import { connectionOf } from '../store/sqlite-store.js';
-import { basisChanges, basisOf, type Basis } from './basis.js';
+import { basisChanges, basisOf, uncheckableApproval, type Basis } from './basis.js';
 
 /**
  * A dispatcher decides a carrier, not a tender (docs/decisions.md):
@@ -199,7 +199,10 @@ export class CarrierDecisions {
   /** Why a standing decision no longer holds for this score: expired, or the basis changed. */
   #whyEnds(d: DecisionRow, score: SvcScore): string[] | undefined {
     if (Date.parse(d.expires_at) <= this.o.now().getTime()) return [`expired ${d.expires_at} (SCREEN_DECISION_TTL)`];
-    const changes = basisChanges(JSON.parse(d.basis) as Basis, basisOf(score));
+    const before = JSON.parse(d.basis) as Basis;
+    const changes = basisChanges(before, basisOf(score));
+    const old = uncheckableApproval(d.decision, before);
+    if (old) changes.push(old);
     return changes.length ? changes : undefined;
   }
 
