@@ -626,9 +626,10 @@ export interface components {
             source: string | null;
             score: components["schemas"]["Score"] | null;
             score_fetched_at: string | null;
+            score_age_seconds: number | null;
             review: {
                 id: string;
-                state: "pending" | "approved" | "rejected";
+                state: "pending" | "approved" | "rejected" | "superseded";
                 decided_by: string | null;
                 decided_at: string | null;
                 note: string | null;
@@ -665,7 +666,8 @@ export interface components {
             /** @description "rev_" and 26 characters a–z, 2–7 */
             id: string;
             screening_id: string;
-            state: "pending" | "approved" | "rejected";
+            /** @description superseded: closed by a re-screen after an outage that gave tender or block (no person decided). */
+            state: "pending" | "approved" | "rejected" | "superseded";
             /** @description Why the carrier was held. Known values: manual_review, unknown_decision, scoring_unavailable, quota_exhausted, service_error, local_block; others may appear. */
             hold_reason: string;
             decided_by: string | null;
@@ -1289,8 +1291,8 @@ export interface operations {
     listReviews: {
         parameters: {
             query?: {
-                /** @description pending, approved, rejected or all (default all) */
-                state?: "pending" | "approved" | "rejected" | "all";
+                /** @description pending, approved, rejected, superseded (closed by a re-screen after an outage) or all (default all) */
+                state?: "pending" | "approved" | "rejected" | "superseded" | "all";
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */

@@ -16,6 +16,9 @@ import { basisChanges, basisOf, uncheckableApproval, type Basis } from './basis.
  * Every method runs inside the caller's SQLite transaction (synchronous, no I/O but SQLite).
  */
 
+/** Who closes a review a re-screen superseded (reviews.decided_by): no person decided it. */
+export const SUPERSEDED_BY = 'carrier-screen (re-screen)';
+
 interface DecisionRow {
   id: string;
   carrier_key: string;
@@ -123,7 +126,7 @@ export class CarrierDecisions {
   }
 
   /** The screening was settled (a standing decision, or its review): say so on it. */
-  markSettled(screeningId: string, action: 'tender' | 'block', by: 'review' | 'standing_decision', decision: StandingDecisionRef | null): void {
+  markSettled(screeningId: string, action: 'tender' | 'block', by: 'review' | 'standing_decision' | 'rescreen', decision: StandingDecisionRef | null): void {
     this.#st.settle.run(action, by, decision ? JSON.stringify(decision) : null, screeningId);
   }
 
@@ -166,6 +169,27 @@ export class CarrierDecisions {
       });
     }
     return { review: this.o.store.getReview(primaryId)!, settled };
+  }
+
+  /**
+   * A held screening was screened again after an outage and came to tender or block: its own
+   * review item is closed as `superseded` by carrier-screen, with why. When it was its
+   * carrier's review and other tenders still wait on it, the oldest of them becomes the
+   * carrier's review (they are not decided by this). Returns the closed item, or undefined
+   * when there was none pending.
+   */
+  supersede(screeningId: string, note: string): Review | undefined {
+    const own = this.#st.reviewOfScreening.get(screeningId) as { id: string; parent_id: string | null } | undefined;
+    if (!own) return undefined;
+    if (this.#st.supersede.run(SUPERSEDED_BY, this.o.now().toISOString(), note, own.id).changes === 0) return undefined;
+    if (own.parent_id === null) {
+      const next = this.#st.firstWaiting.get(own.id) as { id: string } | undefined;
+      if (next) {
+        this.#st.promote.run(next.id);
+        this.#st.reparent.run(next.id, own.id);
+      }
+    }
+    return this.o.store.getReview(own.id);
   }
 
   get(id: string): Decision | undefined {
@@ -240,6 +264,10 @@ function statements(db: Database) {
     reviewHead: db.prepare('SELECT id, parent_id, state, carrier_key, screening_id FROM reviews WHERE id = ?'),
     waiting: db.prepare("SELECT id, screening_id FROM reviews WHERE parent_id = ? AND state = 'pending'"),
     resolveWaiting: db.prepare("UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ? WHERE parent_id = ? AND state = 'pending'"),
+    supersede: db.prepare("UPDATE reviews SET state = 'superseded', decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND state = 'pending'"),
+    firstWaiting: db.prepare("SELECT id FROM reviews WHERE parent_id = ? AND state = 'pending' ORDER BY created_at ASC, rowid ASC LIMIT 1"),
+    promote: db.prepare('UPDATE reviews SET parent_id = NULL WHERE id = ?'),
+    reparent: db.prepare("UPDATE reviews SET parent_id = ? WHERE parent_id = ? AND state = 'pending'"),
     settle: db.prepare("UPDATE screenings SET action = ?, settled_by = ?, standing_decision = ? WHERE id = ? AND status = 'done'"),
   };
 }

@@ -102,10 +102,16 @@ export const Screening = Obj('Screening', 'One screening of one carrier for one 
   source: Nullable(Open(['cache', 'service', 'stale_cache', 'none'], 'Where the score came from.')),
   score: Nullable(Type.Ref('Score')),
   score_fetched_at: Nullable(Time('When the score was fetched from /v1 (its age when served from cache).')),
-  review: Nullable(
-    Type.Object({ id: Type.String(), state: Enum(['pending', 'approved', 'rejected']), decided_by: Nullable(Type.String()), decided_at: Nullable(Time()), note: Nullable(Type.String()) }),
+  score_age_seconds: Nullable(
+    Type.Integer({
+      minimum: 0,
+      description: 'How old the score was when the screening was answered (completed_at − score_fetched_at), in seconds; null without a score. With source "stale_cache": the age of the score an outage left us with (at most SCREEN_STALE_IF_ERROR).',
+    }),
   ),
-  settled_by: Nullable(Open(['review', 'standing_decision'], 'What settled a held screening.')),
+  review: Nullable(
+    Type.Object({ id: Type.String(), state: Enum(['pending', 'approved', 'rejected', 'superseded']), decided_by: Nullable(Type.String()), decided_at: Nullable(Time()), note: Nullable(Type.String()) }),
+  ),
+  settled_by: Nullable(Open(['review', 'standing_decision', 'rescreen'], 'What settled a held screening: its review, a standing decision, or a re-screen after an outage (docs/decisions.md).')),
   standing_decision: Nullable(Type.Ref('StandingDecisionRef')),
   error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), request_id: Nullable(Type.String()) }, { description: "What /v1 answered when there is no score (its code, message, request id)." })),
   callback_url: Nullable(Type.String()),
@@ -130,7 +136,7 @@ export const Review = Obj('Review', "A carrier held for a person: one open revie
   object: Type.Literal('review'),
   id: Type.String({ description: '"rev_" and 26 characters a–z, 2–7' }),
   screening_id: Type.String(),
-  state: Enum(['pending', 'approved', 'rejected']),
+  state: Enum(['pending', 'approved', 'rejected', 'superseded'], 'superseded: closed by a re-screen after an outage that gave tender or block (no person decided).'),
   hold_reason: Open(HOLD_REASONS, 'Why the carrier was held.'),
   decided_by: Nullable(Type.String()),
   decided_at: Nullable(Time()),

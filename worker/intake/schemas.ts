@@ -65,8 +65,8 @@ export const ReviewParams = Type.Object({
 export const ReviewListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('all')], {
-        description: 'pending, approved, rejected or all (default all)',
+      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('superseded'), Type.Literal('all')], {
+        description: 'pending, approved, rejected, superseded (closed by a re-screen after an outage) or all (default all)',
       }),
     ),
     ...PageQueryFields,

@@ -8,6 +8,7 @@ import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.
 import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
 import { PARTIAL_INDEXES_MIGRATION_SQL } from './partial-indexes-schema.js';
+import { OUTAGE_RESCREEN_MIGRATION_SQL } from '../recovery/outage-rescreen-schema.js';
 import { StoreError } from './store-error.js';
 
 /** One numbered schema step. Steps are applied in order, each in its own transaction. */
@@ -199,6 +200,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'tenders read from screenings by carrier', sql: TENDER_CARRIER_MIGRATION_SQL },
   { version: 14, name: 'no index entries nothing reads', sql: PARTIAL_INDEXES_MIGRATION_SQL },
   { version: 15, name: 'cache entries refer to their fetch without a copy of its body', sql: CACHE_BODY_BY_FETCH_MIGRATION_SQL },
+  // Issue 25b's number is 17; 16 is another branch's (this placeholder goes at the merge).
+  { version: 16, name: 'placeholder for another branch (replaced at merge)', sql: '' },
+  { version: 17, name: 'superseded reviews and re-screens after an outage', sql: OUTAGE_RESCREEN_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
