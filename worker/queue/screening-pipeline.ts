@@ -290,7 +290,7 @@ export class ScreeningPipeline {
     const appended: IntakeEvent[] = [];
     if (r.action === 'hold') {
       // A person must look after all: the card stays, and now shows the score.
-      appended.push(this.d.events.append('review.updated', reviewRef(s.review?.id ?? '')));
+      if (s.review) appended.push(this.d.events.append('review.updated', reviewRef(s.review.id)));
       for (const d of decisions.drainEnded()) appended.push(this.d.events.append(`decision.${d.state}`, d));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
