@@ -7,7 +7,8 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { liveCarrier, scoreBody, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { actionForScore } from '../../shared/tender-rules.js';
 import type { Review, Screening } from '../../shared/screening.js';
 import { startCallbackListener, type CallbackListener } from '../helpers/callback-listener.js';
 import { until } from '../helpers/processes.js';
@@ -78,5 +79,51 @@ describe('holds of an outage are screened again when /v1 answers', () => {
 
     // Done: another pass finds nothing to do.
     expect(await stack.screener.rescreenOutageHolds()).toEqual({ queued: 0 });
+  });
+});
+
+describe('holds of a closed quota are screened again when the quota returns', () => {
+  let qclock = Date.parse('2026-11-30T23:00:00.000Z');
+  const qnow = (): Date => new Date(qclock);
+  let live: Stack;
+  let listener: CallbackListener;
+  beforeAll(async () => {
+    live = await startStack({ mode: 'live', now: qnow, emulator: { monthlyQuota: 3, datedChanges: [] }, callbackBackoffMs: 50 });
+    listener = await startCallbackListener();
+  });
+  afterAll(async () => {
+    await live?.close();
+    await listener?.close();
+  });
+
+  it('quota_exhausted holds wait while the gate is closed, and get their new action once the month turns', async () => {
+    // Live carriers whose score tenders or blocks (a re-screen then settles them).
+    const dots: string[] = [];
+    for (let d = 4_300_000; dots.length < 5; d++) {
+      const p = liveCarrier(String(d));
+      if (p && actionForScore(scoreBody(p, 'live', qnow())).action !== 'hold') dots.push(String(d));
+    }
+    const post = async (dot: string, tender: string): Promise<Screening> => {
+      const res = await request(`${live.intakeUrl}/screenings?wait=20`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${live.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ dot_number: dot, tender_id: tender, callback_url: listener.url }),
+      });
+      return (await res.body.json()) as Screening;
+    };
+    for (const [i, dot] of dots.slice(0, 3).entries()) expect((await post(dot, `Q-${i}`)).source).toBe('service'); // the month's 3 lookups
+    const held = [await post(dots[3]!, 'Q-3'), await post(dots[4]!, 'Q-4')];
+    for (const s of held) expect([s.action, s.hold_reason]).toEqual(['hold', 'quota_exhausted']);
+    expect(await live.screener.rescreenOutageHolds()).toEqual({ queued: 0 }); // the gate is closed
+
+    qclock = Date.parse('2026-12-01T00:30:00.000Z'); // the quota resets on the 1st
+    expect(await live.screener.rescreenOutageHolds()).toEqual({ queued: 2 });
+    await until('two review.resolved callbacks', 20_000, () => listener.received.filter((b) => b.event === 'review.resolved').length >= 2);
+    for (const b of listener.received.filter((x) => x.event === 'review.resolved')) {
+      const expected = actionForScore(b.screening.score).action;
+      expect([b.screening.tender_id, b.screening.action, b.screening.settled_by, b.screening.review.state]).toEqual([b.screening.tender_id, expected, 'rescreen', 'superseded']);
+      expect(['Q-3', 'Q-4']).toContain(b.screening.tender_id);
+    }
+    expect(live.screener.store.countPendingReviews()).toBe(0);
   });
 });

@@ -263,8 +263,10 @@ export class ScreeningPipeline {
     }
     const rec = store.transaction(() => this.#recordRescreen(s, r));
     await Promise.all(bookkeeping);
-    if (!rec) return 'held';
-    await this.#announce(rec);
+    if (!rec?.changed) return 'held';
+    // Not #announce: the screening was counted done when it was first answered (/metrics).
+    this.d.logger.info({ screening: id, action: rec.screening.action, source: rec.screening.source }, 're-screened after an outage');
+    await this.d.events.announce(rec.appended);
     return rec.screening.action === 'hold' ? 'held' : 'settled';
   }
 

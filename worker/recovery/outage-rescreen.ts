@@ -61,23 +61,27 @@ export class OutageRescreen {
   async run(): Promise<{ queued: number }> {
     const t = this.o.now().getTime();
     const due = this.#due.all(new Date(t - this.o.withinMs).toISOString(), new Date(t - RESCREEN_RETRY_MS).toISOString());
-    if (due.length === 0 || !(await this.#usable())) return { queued: 0 };
-    for (const s of due) await this.o.queue.addRescreen(s.id, s.priority, t);
-    this.o.logger.info({ queued: due.length }, '/v1 usable again: holds from the outage queued for a re-screen');
-    return { queued: due.length };
+    if (due.length === 0) return { queued: 0 };
+    const usable = await this.#usable();
+    // Down to the reserve: only tender-time holds may spend quota; background ones wait for room.
+    const go = usable === 'no' ? [] : usable === 'reserve' ? due.filter((s) => s.priority === 'tender') : due;
+    for (const s of go) await this.o.queue.addRescreen(s.id, s.priority, t);
+    if (go.length > 0) this.o.logger.info({ queued: go.length }, '/v1 usable again: holds from the outage queued for a re-screen');
+    return { queued: go.length };
   }
 
-  /** Whether a lookup may be made now; asks the free health check when /v1 was last unreachable. */
-  async #usable(): Promise<boolean> {
+  /** Whether lookups may be made now, and for whom; asks the free health check when /v1 was last unreachable. */
+  async #usable(): Promise<'no' | 'reserve' | 'open'> {
     const [{ service }, quota] = await Promise.all([this.o.service.report(), this.o.gate.status()]);
-    if (service.hold_off_until !== null || service.environment_mismatch !== null || service.key_rejected || quota.gate === 'closed') return false;
-    if (service.reachable) return true;
-    try {
-      await this.o.probe();
-    } catch {
-      return false;
+    if (service.hold_off_until !== null || service.environment_mismatch !== null || service.key_rejected || quota.gate === 'closed') return 'no';
+    if (!service.reachable) {
+      try {
+        await this.o.probe();
+      } catch {
+        return 'no';
+      }
+      await this.o.service.reachable();
     }
-    await this.o.service.reachable();
-    return true;
+    return quota.gate === 'reserve' ? 'reserve' : 'open';
   }
 }
