@@ -56,3 +56,34 @@ describe('the stale fallback under an outage, with the defaults', () => {
     expect([past.action, past.hold_reason, past.source, past.score, past.score_age_seconds]).toEqual(['hold', 'scoring_unavailable', 'none', null, null]);
   });
 });
+
+describe('a stale score only keeps a standing decision', () => {
+  it('a carrier a dispatcher approved is tendered on its stale score of the same basis, settled by that decision', async () => {
+    // The outage above is still on: a new stack for a carrier that needs a person.
+    const other = await startStack({ now: () => new Date(clock), callbackBackoffMs: 50 });
+    try {
+      const post = async (body: Record<string, unknown>): Promise<Screening> => {
+        const res = await request(`${other.intakeUrl}/screenings?wait=20`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return (await res.body.json()) as Screening;
+      };
+      const held = await post({ dot_number: '1000003', tender_id: 'SD-1' });
+      expect(held.action).toBe('hold');
+      const res = await request(`${other.intakeUrl}/reviews/${held.review!.id}/approve`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ by: 'Dana Dispatcher' }),
+      });
+      expect(res.statusCode).toBe(200);
+      await other.emulator.close();
+      clock += 5 * HOUR;
+      const stale = await post({ dot_number: '1000003', tender_id: 'SD-2' });
+      expect([stale.action, stale.settled_by, stale.source, stale.score_age_seconds]).toEqual(['tender', 'standing_decision', 'stale_cache', 5 * 3600]);
+    } finally {
+      await other.close().catch(() => {});
+    }
+  });
+});
