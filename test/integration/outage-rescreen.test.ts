@@ -7,7 +7,10 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveCarrier, scoreBody, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { pino } from 'pino';
+import { DEMO_KEYS, liveCarrier, scoreBody, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { createScreener } from '../../worker/screener.js';
+import { testConfig } from '../helpers/screener.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { Review, Screening } from '../../shared/screening.js';
 import { startCallbackListener, type CallbackListener } from '../helpers/callback-listener.js';
@@ -125,5 +128,38 @@ describe('holds of a closed quota are screened again when the quota returns', ()
       expect(['Q-3', 'Q-4']).toContain(b.screening.tender_id);
     }
     expect(live.screener.store.countPendingReviews()).toBe(0);
+  });
+});
+
+describe('across processes', () => {
+  it('a pass in a process without a worker queues the holds; a worker process settles them; passes in both queue each hold once', async () => {
+    let pclock = Date.now();
+    const pnow = (): Date => new Date(pclock);
+    const first = await startEmulator({ port: 0, now: pnow });
+    const config = testConfig();
+    const common = { svc: { baseUrl: first.baseUrl, apiKey: DEMO_KEYS.sandbox }, logger: pino({ level: 'silent' }), now: pnow, svcBackoff: { baseMs: 20, capMs: 200, jitterMs: 10 } };
+    // The intake's process (no worker) and a worker process: one SQLite file, one Redis.
+    const intake = await createScreener(config, { ...common, runWorker: false });
+    const worker = await createScreener(config, { ...common, runWorker: true });
+    let again: RunningEmulator | undefined;
+    try {
+      await first.close();
+      const held = await worker.screen({ dot_number: '1000005', tender_id: 'X-1' }, { waitMs: 20_000 });
+      expect([held.action, held.hold_reason]).toEqual(['hold', 'scoring_unavailable']);
+
+      pclock += 60_000;
+      again = await startEmulator({ port: first.port, now: pnow });
+      const [a, b] = await Promise.all([intake.rescreenOutageHolds(), worker.rescreenOutageHolds()]);
+      expect(a.queued + b.queued).toBeGreaterThanOrEqual(1);
+      await until('the hold settled by the worker process', 20_000, () => intake.get(held.id)?.settled_by === 'rescreen');
+      expect(intake.get(held.id)).toMatchObject({ action: 'block', review: { state: 'superseded' } });
+      // However many passes queued it, one lookup.
+      expect(again.stats().byDot).toEqual({ '1000005': 1 });
+    } finally {
+      await worker.close();
+      await intake.close();
+      await again?.close();
+      config.cleanup();
+    }
   });
 });
