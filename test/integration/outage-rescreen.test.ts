@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { DEMO_KEYS, liveCarrier, scoreBody, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { createScreener } from '../../worker/screener.js';
+import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { testConfig } from '../helpers/screener.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { Review, Screening } from '../../shared/screening.js';
@@ -160,6 +161,38 @@ describe('across processes', () => {
       await intake.close();
       await again?.close();
       config.cleanup();
+    }
+  });
+});
+
+describe('a carrier /v1 keeps failing', () => {
+  it('is tried again with growing waits (1, 2, 4… minutes), at most two requests a try', async () => {
+    let c = Date.now();
+    const s = await startStack({ now: () => new Date(c) });
+    try {
+      const db = connectionOf(s.screener.store);
+      const rescreenedAt = (id: string): string | null => (db.prepare('SELECT rescreened_at FROM screenings WHERE id = ?').get(id) as { rescreened_at: string | null }).rescreened_at;
+      // The sandbox's simulated outage: 503 for this carrier, whatever else answers.
+      const held = await s.screener.screen({ dot_number: '1000503', tender_id: 'F-1' }, { waitMs: 20_000 });
+      expect([held.action, held.hold_reason]).toEqual(['hold', 'scoring_unavailable']);
+      const tryOnce = async (): Promise<void> => {
+        const before = rescreenedAt(held.id);
+        const requests = s.emulator.stats().scoreRequests;
+        expect(await s.screener.rescreenOutageHolds()).toEqual({ queued: 1 });
+        await until('the re-screen ran', 20_000, () => rescreenedAt(held.id) !== before);
+        expect(s.emulator.stats().scoreRequests - requests).toBeLessThanOrEqual(2);
+        expect(s.screener.get(held.id)!.action).toBe('hold');
+      };
+      await tryOnce(); // at once
+      expect(await s.screener.rescreenOutageHolds()).toEqual({ queued: 0 });
+      c += 120_000;
+      await tryOnce(); // two minutes on: it had waited two minutes, so the next wait is two
+      c += 90_000;
+      expect(await s.screener.rescreenOutageHolds()).toEqual({ queued: 0 });
+      c += 40_000;
+      await tryOnce();
+    } finally {
+      await s.close();
     }
   });
 });

@@ -95,6 +95,9 @@ export interface PipelineDeps {
 /** `attempts`: /v1 requests this run made for the screening (0 when a cache or another's lookup answered). */
 export type ProcessResult = { done: Screening; attempts: number } | { rateLimited: number; attempts: number };
 
+/** /v1 requests one re-screen may make (it is tried again later, with growing waits). */
+const RESCREEN_ATTEMPTS = 2;
+
 /** Holds a re-screen after an outage settles (worker/recovery/outage-rescreen.ts). */
 export const RESCREEN_HOLD_REASONS: readonly string[] = ['scoring_unavailable', 'quota_exhausted', 'quota_reserved'];
 
@@ -255,7 +258,8 @@ export class ScreeningPipeline {
         async (): Promise<LookupOutcome> => {
           const admission = await this.d.gate.admit(s.priority);
           if (!admission.ok) return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message: 'monthly quota still closed', request_id: null } };
-          return this.#lookup(s.query, MAX_ATTEMPTS_PER_SCREENING, bookkeeping);
+          // Two requests at most: a re-screen that gets no answer is tried again at a later pass.
+          return this.#lookup(s.query, RESCREEN_ATTEMPTS, bookkeeping);
         },
         (o) => (o.kind === 'score' || o.kind === 'not_found' ? Number.POSITIVE_INFINITY : 0),
       );

@@ -18,7 +18,11 @@ import type { Store } from '../store/index.js';
  * waits, Redis the work list: a pass after Redis lost its data queues them again.
  */
 
-/** A hold a pass found still held is left this long before the next try. */
+/**
+ * A hold a re-screen left held (its carrier still gets no answer) waits before the next try at
+ * least this long, and at least as long as it had waited when last tried: 1, 2, 4, 8… minutes,
+ * so a carrier /v1 keeps failing costs a handful of lookups within SCREEN_RESCREEN_WITHIN.
+ */
 export const RESCREEN_RETRY_MS = 60_000;
 /** Holds queued per pass (the rest wait for the next pass). */
 const BATCH = 500;
@@ -53,14 +57,15 @@ export class OutageRescreen {
         AND s.hold_reason IN ('scoring_unavailable', 'quota_exhausted', 'quota_reserved')
         AND s.created_at >= ? AND s.status = 'done'
         AND (r.id IS NULL OR r.state = 'pending')
-        AND (s.rescreened_at IS NULL OR s.rescreened_at < ?)
+        AND (s.rescreened_at IS NULL
+          OR (julianday(?) - julianday(s.rescreened_at)) * 86400000 >= MAX(${RESCREEN_RETRY_MS}, (julianday(s.rescreened_at) - julianday(s.created_at)) * 86400000))
       ORDER BY s.created_at ASC LIMIT ${BATCH}`);
   }
 
   /** One pass: how many holds were queued for a re-screen (0 while /v1 or the quota is still out). */
   async run(): Promise<{ queued: number }> {
     const t = this.o.now().getTime();
-    const due = this.#due.all(new Date(t - this.o.withinMs).toISOString(), new Date(t - RESCREEN_RETRY_MS).toISOString());
+    const due = this.#due.all(new Date(t - this.o.withinMs).toISOString(), new Date(t).toISOString());
     if (due.length === 0) return { queued: 0 };
     const usable = await this.#usable();
     // Down to the reserve: only tender-time holds may spend quota; background ones wait for room.
