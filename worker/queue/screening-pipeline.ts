@@ -257,7 +257,7 @@ export class ScreeningPipeline {
         notBefore,
         async (): Promise<LookupOutcome> => {
           const admission = await this.d.gate.admit(s.priority);
-          if (!admission.ok) return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message: 'monthly quota still closed', request_id: null } };
+          if (!admission.ok) return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message: admission.reason === 'quota_reserved' ? 'monthly quota is still down to the reserve kept for tender-time requests' : 'monthly quota still exhausted', request_id: null } };
           // Two requests at most: a re-screen that gets no answer is tried again at a later pass.
           return this.#lookup(s.query, RESCREEN_ATTEMPTS, bookkeeping);
         },
