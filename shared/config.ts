@@ -16,6 +16,8 @@ export interface Config {
   dbPath: string;
   cacheTtlMs: number;
   staleIfErrorMs: number;
+  /** SCREEN_RESCREEN_WITHIN: holds of an outage are screened again on recovery only for tenders younger than this (default 2h). */
+  rescreenWithinMs: number;
   /** Below this share (0–1) or absolute count of the monthly quota, only tender requests spend quota. */
   quotaReserve: { kind: 'share'; value: number } | { kind: 'count'; value: number };
   intakeHost: string;
@@ -192,7 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrlGiven: v('REDIS_URL') !== undefined,
     dbPath: v('SCREEN_DB') ?? './data/carrier-screen.db',
     cacheTtlMs: parseDuration(v('SCREEN_CACHE_TTL') ?? '4h', 'SCREEN_CACHE_TTL'),
-    staleIfErrorMs: parseDuration(v('SCREEN_STALE_IF_ERROR') ?? '24h', 'SCREEN_STALE_IF_ERROR'),
+    staleIfErrorMs: parseDuration(v('SCREEN_STALE_IF_ERROR') ?? '6h', 'SCREEN_STALE_IF_ERROR'),
+    rescreenWithinMs: parseDuration(v('SCREEN_RESCREEN_WITHIN') ?? '2h', 'SCREEN_RESCREEN_WITHIN'),
     quotaReserve: parseReserve(v('SCREEN_QUOTA_RESERVE') ?? '5%', 'SCREEN_QUOTA_RESERVE'),
     intakeHost: v('INTAKE_HOST') ?? '127.0.0.1',
     intakePort: parsePort(v('INTAKE_PORT') ?? '8787', 'INTAKE_PORT'),

@@ -668,9 +668,10 @@ export interface components {
             source: string | null;
             score: components["schemas"]["Score"] | null;
             score_fetched_at: string | null;
+            score_age_seconds: number | null;
             review: {
                 id: string;
-                state: "pending" | "approved" | "rejected" | "closed";
+                state: "pending" | "approved" | "rejected" | "closed" | "superseded";
                 decided_by: string | null;
                 decided_at: string | null;
                 note: string | null;
@@ -709,8 +710,8 @@ export interface components {
             /** @description "rev_" and 26 characters a–z, 2–7 */
             id: string;
             screening_id: string;
-            /** @description closed: ended without a person by a blocking score or a local block (closed_by); its tenders are blocked. */
-            state: "pending" | "approved" | "rejected" | "closed";
+            /** @description closed: ended without a person by a blocking score or a local block (closed_by); its tenders are blocked. superseded: closed by a re-screen after an outage that gave tender or block (no person decided). */
+            state: "pending" | "approved" | "rejected" | "closed" | "superseded";
             /** @description The version of the facts it shows: 1 when opened, +1 whenever they change (a newer score, closed). Send it as review_version with approve/reject. */
             version: number;
             /** @description The newest facts about the carrier. */
@@ -1423,8 +1424,8 @@ export interface operations {
     listReviews: {
         parameters: {
             query?: {
-                /** @description pending, approved, rejected, closed or all (default all) */
-                state?: "pending" | "approved" | "rejected" | "closed" | "all";
+                /** @description pending, approved, rejected, closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all) */
+                state?: "pending" | "approved" | "rejected" | "closed" | "superseded" | "all";
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */

@@ -7,7 +7,8 @@ import type { HoldReason, TenderAction } from './tender-rules.js';
 export type ScreeningStatus = 'queued' | 'active' | 'done';
 export type ScreeningSource = 'cache' | 'service' | 'stale_cache' | 'none';
 export type Priority = 'tender' | 'background';
-export type ReviewState = 'pending' | 'approved' | 'rejected' | 'closed';
+/** closed: ended without a person by a blocking score or a local block; superseded: by a re-screen after an outage that gave tender or block. */
+export type ReviewState = 'pending' | 'approved' | 'rejected' | 'closed' | 'superseded';
 /** What closed a review without a person (docs/decisions.md): a blocking score, or the carrier put on the do-not-use list. */
 export type ReviewClosedBy = 'blocking_score' | 'local_block';
 
@@ -41,12 +42,18 @@ export interface Screening {
   score: SvcScore | null;
   /** When the score was fetched from /v1 (its age when served from cache). */
   score_fetched_at: string | null;
+  /**
+   * How old the score was when the screening was answered, in seconds (completed_at −
+   * score_fetched_at); null without a score. With `source: "stale_cache"` it says how old the
+   * score /v1's outage left us with was.
+   */
+  score_age_seconds: number | null;
   review: ReviewSummary | null;
   /**
    * What settled a held screening: its carrier's review, or a standing decision
    * (docs/decisions.md). `action` is what to do now; `hold_reason` stays as why it was held.
    */
-  settled_by: 'review' | 'standing_decision' | null;
+  settled_by: 'review' | 'standing_decision' | 'rescreen' | null;
   /** The standing decision that settled this screening at once (no new review), as it was then. */
   standing_decision: StandingDecisionRef | null;
   error: ScreeningError | null;

@@ -25,9 +25,14 @@ const BLOCK: ActionVerdict = { action: 'block', hold_reason: null, needs_review:
 const TENDER: ActionVerdict = { action: 'tender', hold_reason: null, needs_review: false };
 const hold = (hold_reason: HoldReason): ActionVerdict => ({ action: 'hold', hold_reason, needs_review: true });
 
-/** Action for a score. Knockout wins over everything; an unknown decision is never guessed. */
+/**
+ * Action for a score. Knockout wins over everything; an unknown decision is never guessed.
+ * A knockout is `triggered: true` or any entry in `knockout.reasons` (the /v1 document: "one
+ * entry per knockout"; a triggered knockout makes the decision `rejected`). A score that lists a
+ * knockout but says `triggered: false` contradicts itself, and is read the safe way: block.
+ */
 export function actionForScore(score: Pick<SvcScore, 'decision' | 'needs_manual_review' | 'knockout'>): ActionVerdict {
-  if (score.knockout?.triggered) return BLOCK;
+  if (score.knockout?.triggered || (score.knockout?.reasons?.length ?? 0) > 0) return BLOCK;
   switch (score.decision) {
     case 'rejected':
     case 'high_risk':
@@ -48,6 +53,21 @@ export type NoScoreCause = 'carrier_not_found' | 'scoring_unavailable' | 'quota_
 export function actionWithoutScore(cause: NoScoreCause): ActionVerdict {
   if (cause === 'carrier_not_found') return BLOCK;
   return hold(cause);
+}
+
+/**
+ * Action for a stale score: /v1 gave no answer (`cause`) and the last score is past
+ * SCREEN_CACHE_TTL but within SCREEN_STALE_IF_ERROR. It may block or hold as it says, but it
+ * never tenders by itself: past the broker's own freshness bound nobody has checked the
+ * carrier, so an `approved` stale score is held for `cause` (re-screened when /v1 or the quota
+ * returns). Only a dispatcher's standing decision on the same basis settles it as `tender`.
+ */
+export function actionForStaleScore(
+  score: Pick<SvcScore, 'decision' | 'needs_manual_review' | 'knockout'>,
+  cause: 'scoring_unavailable' | 'quota_exhausted' | 'quota_reserved',
+): ActionVerdict {
+  const v = actionForScore(score);
+  return v.action === 'tender' ? hold(cause) : v;
 }
 
 /** The screening error code of a local block (the broker's own do-not-use list). */

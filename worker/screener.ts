@@ -24,6 +24,7 @@ import { startScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
 import { probeSqliteWrite } from './health/sqlite-write-probe.js';
 import { queuePaused, setQueuePaused } from './recovery/operator-state.js';
+import { OutageRescreen } from './recovery/outage-rescreen.js';
 import { RedisRebuild } from './recovery/redis-rebuild.js';
 import { Pruner } from './retention/pruner.js';
 import { redisConnection, waitReady } from './redis-connection.js';
@@ -40,6 +41,8 @@ export type { Screener } from './screener-types.js';
 const NOT_FOUND_TTL_MS = 15 * 60_000;
 const USAGE_POLL_MS = 5 * 60_000;
 const RECONCILE_MS = 30_000;
+/** How often a worker looks for holds of an outage to screen again (worker/recovery/outage-rescreen.ts). */
+const RESCREEN_PASS_MS = 30_000;
 /** How often a worker checks that Redis still holds our state (one EXISTS). */
 const REDIS_STATE_CHECK_MS = 5_000;
 /** Retention: old rows pruned this often (and once at start). */
@@ -88,6 +91,8 @@ function toRequest(input: ScreeningInput | ScreeningRequest): ScreeningRequest {
 export async function createScreener(config: Config, opts: ScreenerOptions = {}): Promise<Screener & {
   screen(input: ScreeningInput | ScreeningRequest, o?: { waitMs?: number }): Promise<Screening>;
   reconcile(): Promise<{ requeued: number; ended: number }>;
+  /** One pass of the re-screen after an outage (it also runs every 30 s in a worker). */
+  rescreenOutageHolds(): Promise<{ queued: number }>;
   pollUsage(): Promise<void>;
   /** watch hook: watch list, changes, local blocks. */
   watch: WatchService;
@@ -229,6 +234,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     }
   }
   const reconciler = new Reconciler(store, queue, pipeline, logger, 5_000, now);
+  const outageRescreen = new OutageRescreen({ store, queue, service, gate, probe: () => client.health(), withinMs: config.rescreenWithinMs, now, logger });
 
   async function pollUsage(): Promise<void> {
     try {
@@ -328,6 +334,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       timers.push(t);
     };
     every(RECONCILE_MS, () => reconciler.run());
+    every(RESCREEN_PASS_MS, () => outageRescreen.run());
     rebuild.start(REDIS_STATE_CHECK_MS);
     every(PRUNE_MS, () => pruner.run());
     void pruner.run().catch((e: unknown) => logger.warn({ err: String(e) }, 'retention pass failed'));
@@ -521,6 +528,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     },
 
     reconcile: () => reconciler.run(),
+    rescreenOutageHolds: () => outageRescreen.run(),
     pollUsage,
 
     async close(): Promise<void> {

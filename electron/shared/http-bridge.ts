@@ -40,7 +40,7 @@ export interface HttpBridgeOptions {
   fetch?: (input: string | Request, init?: RequestInit) => Promise<Response>;
 }
 
-const REVIEW_STATES: readonly ReviewState[] = ['pending', 'approved', 'rejected'];
+const REVIEW_STATES: readonly ReviewState[] = ['pending', 'approved', 'rejected', 'superseded'];
 /** Pages of 100 a list call follows at most: 2 000 items. */
 const LIST_PAGES = 20;
 

@@ -233,3 +233,31 @@ describe('reject and block in one step', () => {
     expect((await call('POST', `/reviews/${held.review!.id}/approve`, { by: 'x', block: true })).status).toBe(400);
   });
 });
+
+describe('a broader basis: severity, flags, data_confidence (docs/decisions.md, "What ends a decision")', () => {
+  it('the same check escalating medium → critical ends a standing approval: the next tender is held, the review says why', async () => {
+    // The carrier off the do-not-use list the test above put it on, and nothing standing.
+    expect((await call('POST', '/blocks/1000003/lift', { by: 'test' })).status).toBe(200);
+    for (const d of (await call('GET', '/decisions?state=standing')).json.data as Decision[]) await call('POST', `/decisions/${d.id}/revoke`, { by: 'test' });
+    for (const rv of await pending()) await call('POST', `/reviews/${rv.id}/reject`, { by: 'test' });
+    const held = await screen('T-sev-1', { refresh: true });
+    expect(held.action).toBe('hold');
+    expect((await call('POST', `/reviews/${held.review!.id}/approve`, { by: 'Dana Dispatcher' })).status).toBe(200);
+    // Standing: the next tender is settled at once.
+    expect((await screen('T-sev-2')).settled_by).toBe('standing_decision');
+
+    // /v1's next answer for the carrier: the same check, now critical (everything else the same).
+    const store = stack.screener.store;
+    const escalated = structuredClone(store.getScore('sandbox', { dot_number: '1000003' })!.score);
+    expect(escalated.reasons[0]!.severity).toBe('medium');
+    escalated.reasons[0]!.severity = 'critical';
+    store.putScore('sandbox', escalated, new Date(clock), { dot_number: '1000003' });
+
+    const next = await screen('T-sev-3');
+    expect([next.action, next.settled_by]).toEqual(['hold', null]);
+    const lapsed = (await call('GET', '/decisions?dot_number=1000003&state=lapsed')).json.data as Decision[];
+    expect(lapsed[0]!.end_reason).toBe(`severity of ${escalated.reasons[0]!.check}: medium → critical`);
+    const [open] = await pending();
+    expect(open!.previous_decision!.changes).toEqual([`severity of ${escalated.reasons[0]!.check}: medium → critical`]);
+  });
+});

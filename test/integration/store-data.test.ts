@@ -191,6 +191,7 @@ describe('screenings', () => {
       source: null,
       score: null,
       score_fetched_at: null,
+      score_age_seconds: null,
       review: null,
       settled_by: null,
       standing_decision: null,
@@ -203,7 +204,7 @@ describe('screenings', () => {
     });
     expect(Object.keys(s)).toEqual([
       'object', 'id', 'tender_id', 'status', 'query', 'priority', 'refresh', 'action', 'hold_reason', 'source',
-      'score', 'score_fetched_at', 'review', 'settled_by', 'standing_decision', 'error', 'callback_url', 'created_at', 'completed_at', 'updated_at', 'version',
+      'score', 'score_fetched_at', 'score_age_seconds', 'review', 'settled_by', 'standing_decision', 'error', 'callback_url', 'created_at', 'completed_at', 'updated_at', 'version',
     ]);
     expect(store.getScreening(s.id)).toEqual(s);
     // Every change of it is a new version (screenings.version, kept by triggers).

@@ -10,7 +10,9 @@ describe('configuration', () => {
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(c.dbPath).toBe('./data/carrier-screen.db');
     expect(c.cacheTtlMs).toBe(4 * 3_600_000);
-    expect(c.staleIfErrorMs).toBe(24 * 3_600_000);
+    // "A few hours" (the /v1 document): at most 6h (DESIGN.md).
+    expect(c.staleIfErrorMs).toBe(6 * 3_600_000);
+    expect(c.rescreenWithinMs).toBe(2 * 3_600_000);
     expect(c.quotaReserve).toEqual({ kind: 'share', value: 0.05 });
     expect([c.intakeHost, c.intakePort]).toEqual(['127.0.0.1', 8787]);
     expect(c.svcApiKey).toBeUndefined();

@@ -6,7 +6,7 @@ import { LOCAL_BLOCK_CODE, actionForScore } from '../../shared/tender-rules.js';
 import type { Actor } from '../tokens/intake-tokens.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, newDecisionId, newReviewId, type Env, type ScreeningResult, type Store } from '../store/index.js';
 import { connectionOf } from '../store/sqlite-store.js';
-import { basisChanges, basisOf, type Basis } from './basis.js';
+import { basisChanges, basisOf, uncheckableApproval, type Basis } from './basis.js';
 
 /**
  * A dispatcher decides a carrier, not a tender (docs/decisions.md):
@@ -20,6 +20,9 @@ import { basisChanges, basisOf, type Basis } from './basis.js';
  *   score or a local block closes the review and blocks its tenders at once.
  * Every method runs inside the caller's SQLite transaction (synchronous, no I/O but SQLite).
  */
+
+/** Who closes a review a re-screen superseded (reviews.decided_by): no person decided it. */
+export const SUPERSEDED_BY = 'carrier-screen (re-screen)';
 
 interface DecisionRow {
   id: string;
@@ -161,7 +164,7 @@ export class CarrierDecisions {
   }
 
   /** The screening was settled (a standing decision, or its review): say so on it. */
-  markSettled(screeningId: string, action: 'tender' | 'block', by: 'review' | 'standing_decision', decision: StandingDecisionRef | null): void {
+  markSettled(screeningId: string, action: 'tender' | 'block', by: 'review' | 'standing_decision' | 'rescreen', decision: StandingDecisionRef | null): void {
     this.#st.settle.run(action, by, decision ? JSON.stringify(decision) : null, screeningId);
   }
 
@@ -287,6 +290,27 @@ export class CarrierDecisions {
     return { reviewId: p.id, closedBy: by, settled };
   }
 
+  /**
+   * A held screening was screened again after an outage and came to tender or block: its own
+   * review item is closed as `superseded` by carrier-screen, with why. When it was its
+   * carrier's review and other tenders still wait on it, the oldest of them becomes the
+   * carrier's review (they are not decided by this). Returns the closed item, or undefined
+   * when there was none pending.
+   */
+  supersede(screeningId: string, note: string): Review | undefined {
+    const own = this.#st.reviewOfScreening.get(screeningId) as { id: string; parent_id: string | null } | undefined;
+    if (!own) return undefined;
+    if (this.#st.supersede.run(SUPERSEDED_BY, this.o.now().toISOString(), note, own.id).changes === 0) return undefined;
+    if (own.parent_id === null) {
+      const next = this.#st.firstWaiting.get(own.id) as { id: string } | undefined;
+      if (next) {
+        this.#st.promote.run(next.id);
+        this.#st.reparent.run(next.id, own.id);
+      }
+    }
+    return this.o.store.getReview(own.id);
+  }
+
   get(id: string): Decision | undefined {
     const row = this.#st.get.get(id) as DecisionRow | undefined;
     return row ? decisionOf(row) : undefined;
@@ -318,7 +342,10 @@ export class CarrierDecisions {
   /** Why a standing decision no longer holds for this score: expired, or the basis changed. */
   #whyEnds(d: DecisionRow, score: SvcScore): string[] | undefined {
     if (Date.parse(d.expires_at) <= this.o.now().getTime()) return [`expired ${d.expires_at} (SCREEN_DECISION_TTL)`];
-    const changes = basisChanges(JSON.parse(d.basis) as Basis, basisOf(score));
+    const before = JSON.parse(d.basis) as Basis;
+    const changes = basisChanges(before, basisOf(score));
+    const old = uncheckableApproval(d.decision, before);
+    if (old) changes.push(old);
     return changes.length ? changes : undefined;
   }
 
@@ -366,6 +393,10 @@ function statements(db: Database) {
     showFacts: db.prepare(
       "UPDATE reviews SET version = version + 1, basis_since = CASE WHEN ? THEN version + 1 ELSE basis_since END, facts_screening_id = ? WHERE id = ? AND state = 'pending'",
     ),
+    supersede: db.prepare("UPDATE reviews SET state = 'superseded', decided_by = ?, decided_at = ?, note = ?, version = version + 1, basis_since = version + 1 WHERE id = ? AND state = 'pending'"),
+    firstWaiting: db.prepare("SELECT id FROM reviews WHERE parent_id = ? AND state = 'pending' ORDER BY created_at ASC, rowid ASC LIMIT 1"),
+    promote: db.prepare('UPDATE reviews SET parent_id = NULL WHERE id = ?'),
+    reparent: db.prepare("UPDATE reviews SET parent_id = ? WHERE parent_id = ? AND state = 'pending'"),
     settle: db.prepare("UPDATE screenings SET action = ?, settled_by = ?, standing_decision = ? WHERE id = ? AND status = 'done'"),
   };
 }

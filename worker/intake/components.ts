@@ -16,7 +16,7 @@ const Obj = <P extends Record<string, TSchema>>($id: string, description: string
 
 export const HOLD_REASONS = ['manual_review', 'unknown_decision', 'scoring_unavailable', 'quota_exhausted', 'service_error', 'local_block'] as const;
 
-export const REVIEW_STATES = ['pending', 'approved', 'rejected', 'closed'] as const;
+export const REVIEW_STATES = ['pending', 'approved', 'rejected', 'closed', 'superseded'] as const;
 
 /** Every error code the intake answers with (docs/api.md "Errors"). */
 export const ERROR_CODES = [
@@ -108,10 +108,16 @@ export const Screening = Obj('Screening', 'One screening of one carrier for one 
   source: Nullable(Open(['cache', 'service', 'stale_cache', 'none'], 'Where the score came from.')),
   score: Nullable(Type.Ref('Score')),
   score_fetched_at: Nullable(Time('When the score was fetched from /v1 (its age when served from cache).')),
+  score_age_seconds: Nullable(
+    Type.Integer({
+      minimum: 0,
+      description: 'How old the score was when the screening was answered (completed_at − score_fetched_at), in seconds; null without a score. With source "stale_cache": the age of the score an outage left us with (at most SCREEN_STALE_IF_ERROR).',
+    }),
+  ),
   review: Nullable(
     Type.Object({ id: Type.String(), state: Enum(REVIEW_STATES), decided_by: Nullable(Type.String()), decided_at: Nullable(Time()), note: Nullable(Type.String()) }),
   ),
-  settled_by: Nullable(Open(['review', 'standing_decision'], 'What settled a held screening.')),
+  settled_by: Nullable(Open(['review', 'standing_decision', 'rescreen'], 'What settled a held screening: its review, a standing decision, or a re-screen after an outage (docs/decisions.md).')),
   standing_decision: Nullable(Type.Ref('StandingDecisionRef')),
   error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), request_id: Nullable(Type.String()) }, { description: "What /v1 answered when there is no score (its code, message, request id)." })),
   callback_url: Nullable(Type.String()),
@@ -137,7 +143,7 @@ export const Review = Obj('Review', "A carrier held for a person: one open revie
   object: Type.Literal('review'),
   id: Type.String({ description: '"rev_" and 26 characters a–z, 2–7' }),
   screening_id: Type.String(),
-  state: Enum(REVIEW_STATES, 'closed: ended without a person by a blocking score or a local block (closed_by); its tenders are blocked.'),
+  state: Enum(REVIEW_STATES, 'closed: ended without a person by a blocking score or a local block (closed_by); its tenders are blocked. superseded: closed by a re-screen after an outage that gave tender or block (no person decided).'),
   version: Type.Integer({
     minimum: 1,
     description: 'The version of the facts it shows: 1 when opened, +1 whenever they change (a newer score, closed). Send it as review_version with approve/reject.',

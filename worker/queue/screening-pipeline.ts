@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { IntakeEvent, Review, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { actionForScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
+import { actionForScore, actionForStaleScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { CarrierDecisions, FactsOutcome, ReviewOutcome } from '../decisions/carrier-decisions.js';
 import { closedReviewNews } from '../decisions/review-news.js';
@@ -95,6 +95,12 @@ export interface PipelineDeps {
 
 /** `attempts`: /v1 requests this run made for the screening (0 when a cache or another's lookup answered). */
 export type ProcessResult = { done: Screening; attempts: number } | { rateLimited: number; attempts: number };
+
+/** /v1 requests one re-screen may make (it is tried again later, with growing waits). */
+const RESCREEN_ATTEMPTS = 2;
+
+/** Holds a re-screen after an outage settles (worker/recovery/outage-rescreen.ts). */
+export const RESCREEN_HOLD_REASONS: readonly string[] = ['scoring_unavailable', 'quota_exhausted', 'quota_reserved'];
 
 /** The spec's schedule: at most five requests per screening, client retries and queue re-runs together. */
 export const MAX_ATTEMPTS_PER_SCREENING = 5;
@@ -221,6 +227,90 @@ export class ScreeningPipeline {
     }
     await Promise.all(bookkeeping);
     return { done };
+  }
+
+  /**
+   * A held screening, screened again after an outage (worker/recovery/outage-rescreen.ts):
+   * one lookup per carrier (a score fetched at or after `notBefore`, the cache's or the
+   * coalescer's, answers every re-screen of the carrier), paced like any other. Tender or block:
+   * the screening is settled (`settled_by: "rescreen"`), its review closed as superseded, the
+   * TMS owed a `review.resolved` callback. Still no answer: left as it is, for the next pass.
+   * A score that needs a person: the card stays, with the score on it.
+   */
+  async rescreen(id: string, notBefore: number): Promise<'settled' | 'held' | 'skipped'> {
+    const { store, env } = this.d;
+    const s = store.getScreening(id);
+    if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? '')) return 'skipped';
+    let r = this.d.watch?.applyLocalBlock(s.query);
+    if (!r) {
+      const hit = store.getScore(env, s.query);
+      if (hit && Date.parse(hit.fetched_at) >= notBefore) r = this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
+    }
+    const bookkeeping: Array<Promise<unknown>> = [];
+    if (!r) {
+      const { holdOffUntil, envMismatch } = await this.d.service.callsBlocked();
+      if (holdOffUntil !== null || envMismatch) {
+        store.markRescreened(id);
+        return 'held';
+      }
+      const outcome = await this.d.coalescer.run(
+        `${env}:${queryKey(s.query)}`,
+        notBefore,
+        async (): Promise<LookupOutcome> => {
+          const admission = await this.d.gate.admit(s.priority);
+          if (!admission.ok) return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message: admission.reason === 'quota_reserved' ? 'monthly quota is still down to the reserve kept for tender-time requests' : 'monthly quota still exhausted', request_id: null } };
+          // Two requests at most: a re-screen that gets no answer is tried again at a later pass.
+          return this.#lookup(s.query, RESCREEN_ATTEMPTS, bookkeeping);
+        },
+        (o) => (o.kind === 'score' || o.kind === 'not_found' ? Number.POSITIVE_INFINITY : 0),
+      );
+      r = this.#resultOf(s.query, outcome);
+    }
+    const rec = store.transaction(() => this.#recordRescreen(s, r));
+    await Promise.all(bookkeeping);
+    if (!rec?.changed) return 'held';
+    // Not #announce: the screening was counted done when it was first answered (/metrics).
+    this.d.logger.info({ screening: id, action: rec.screening.action, source: rec.screening.source }, 're-screened after an outage');
+    await this.d.events.announce(rec.appended);
+    return rec.screening.action === 'hold' ? 'held' : 'settled';
+  }
+
+  /** The writes of a re-screen, in the caller's transaction; undefined when nothing changed for the TMS. */
+  #recordRescreen(s: Screening, r: ScreeningResult): Recorded | undefined {
+    const { store, decisions } = this.d;
+    if (r.score && r.source === 'service') decisions.observe(s, r.score);
+    let standing = undefined;
+    if (r.action === 'hold' && r.score) {
+      // A dispatcher's standing decision on the same basis settles it, as for any hold.
+      const o = decisions.onHold(s, r);
+      if (o.kind === 'settled') {
+        r = o.result;
+        standing = o.decision;
+      }
+    }
+    if (r.action === 'hold' && (r.score === null || RESCREEN_HOLD_REASONS.includes(r.hold_reason ?? ''))) {
+      // Still no usable answer: the next pass tries again.
+      store.markRescreened(s.id);
+      return undefined;
+    }
+    if (!store.rescreenResult(s.id, r)) return undefined;
+    const appended: IntakeEvent[] = [];
+    if (r.action === 'hold') {
+      // A person must look after all: the card stays, and now shows the score.
+      if (s.review) appended.push(this.d.events.append('review.updated', reviewRef(s.review.id)));
+      for (const d of decisions.drainEnded()) appended.push(this.d.events.append(`decision.${d.state}`, d));
+      return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
+    }
+    const action = r.action as 'tender' | 'block';
+    decisions.markSettled(s.id, action, 'rescreen', standing ?? null);
+    const review = decisions.supersede(s.id, `re-screened after ${s.hold_reason}: ${action}`);
+    const screening = store.getScreening(s.id)!;
+    // The TMS learns the new action as it learns a decided review: review.resolved.
+    oweScreeningCallback(store, screening, 'review.resolved', this.d.now());
+    if (review) appended.push(this.d.events.append('review.resolved', { ...review, screening }));
+    for (const d of decisions.drainEnded()) appended.push(this.d.events.append(`decision.${d.state}`, d));
+    appended.push(this.d.events.append('screening.completed', screening));
+    return { screening, changed: true, change: undefined, appended };
   }
 
   /** The job can run no more (e.g. failed for good): end the screening on what we have. */
@@ -480,8 +570,11 @@ export class ScreeningPipeline {
     holdReason?: string,
   ): ScreeningResult {
     const stale = this.d.store.getScore(this.d.env, query);
-    if (cause !== 'service_error' && stale && this.d.now().getTime() - Date.parse(stale.fetched_at) <= this.d.staleIfErrorMs)
-      return this.#fromScore(stale.score, stale.fetched_at, 'stale_cache', error, stale.fetch_id);
+    if (cause !== 'service_error' && stale && this.d.now().getTime() - Date.parse(stale.fetched_at) <= this.d.staleIfErrorMs) {
+      // A stale score may block or hold, never tender by itself (shared/tender-rules.ts).
+      const v = actionForStaleScore(stale.score, (holdReason as 'quota_reserved' | undefined) ?? cause);
+      return { action: v.action, hold_reason: v.hold_reason, source: 'stale_cache', score: stale.score, score_fetched_at: stale.fetched_at, error, score_fetch_id: stale.fetch_id };
+    }
     const v = actionWithoutScore(cause);
     return { action: v.action, hold_reason: holdReason ?? v.hold_reason, source: 'none', score: null, score_fetched_at: null, error };
   }

@@ -5,6 +5,8 @@ import type { Priority, StatusReport } from '../../shared/screening.js';
 /** The producer side of queue "screenings": one job per accepted screening. */
 
 export const SCREENINGS_QUEUE = 'screenings';
+/** The job name of a re-screen after an outage (the others are 'screen'). */
+export const RESCREEN_JOB = 'rescreen';
 
 /** BullMQ priorities: lower runs first. Tender-time requests go ahead of background ones. */
 export const PRIORITY: Record<Priority, number> = { tender: 1, background: 10 };
@@ -13,6 +15,8 @@ export interface ScreeningJobData {
   screeningId: string;
   /** /v1 requests earlier runs of this job made (a rate-limited job runs again). */
   svcAttempts?: number;
+  /** A re-screen: ms epoch (the worker's clock) of the pass that queued it; scores fetched since answer it. */
+  notBefore?: number;
 }
 
 export class ScreeningQueue {
@@ -40,6 +44,19 @@ export class ScreeningQueue {
         removeOnComplete: { age: 3_600, count: 1_000 },
         removeOnFail: { age: 7 * 86_400 },
       },
+    );
+  }
+
+  /**
+   * A held screening screened again after an outage (worker/recovery/outage-rescreen.ts): job
+   * id `rescreen-<screening id>`, so passes in several processes queue it once; behind new
+   * screenings of its priority; removed once done, so a later pass may queue it again.
+   */
+  async addRescreen(screeningId: string, priority: Priority, notBefore: number): Promise<void> {
+    await this.queue.add(
+      RESCREEN_JOB,
+      { screeningId, notBefore },
+      { jobId: `rescreen-${screeningId}`, priority: PRIORITY[priority] + 1, attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: true, removeOnFail: true },
     );
   }
 

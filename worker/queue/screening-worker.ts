@@ -2,7 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { LONGEST_RATE_LIMIT_WAIT_MS, type ScreeningPipeline } from './screening-pipeline.js';
-import { SCREENINGS_QUEUE, type ScreeningJobData } from './screening-queue.js';
+import { RESCREEN_JOB, SCREENINGS_QUEUE, type ScreeningJobData } from './screening-queue.js';
 
 /**
  * The consumer side of queue "screenings".
@@ -34,6 +34,8 @@ export function startScreeningWorker(o: ScreeningWorkerOptions): Worker<Screenin
   const worker = new Worker<ScreeningJobData>(
     SCREENINGS_QUEUE,
     async (job: Job<ScreeningJobData>) => {
+      // A re-screen after an outage: scores fetched since it was queued answer it (one lookup per carrier).
+      if (job.name === RESCREEN_JOB) return { rescreen: await o.pipeline.rescreen(job.data.screeningId, job.data.notBefore ?? job.timestamp) };
       const attemptsUsed = job.data.svcAttempts ?? 0;
       const r = await o.pipeline.process(job.data.screeningId, { attemptsUsed });
       if ('rateLimited' in r) {
@@ -58,8 +60,8 @@ export function startScreeningWorker(o: ScreeningWorkerOptions): Worker<Screenin
   worker.on('failed', (job, err) => {
     if (!job) return;
     void (async () => {
-      // Only a job that will not be tried again ends its screening here.
-      if (!(await job.isFailed())) return;
+      // Only a job that will not be tried again ends its screening here; a failed re-screen leaves its hold as it was.
+      if (job.name === RESCREEN_JOB || !(await job.isFailed())) return;
       o.logger.error({ screening: job.data.screeningId, err: err.message }, 'screening job failed for good');
       await o.pipeline.giveUp(job.data.screeningId, `processing failed: ${err.message}`);
     })().catch((e: unknown) => o.logger.error({ err: String(e) }, 'could not end a failed screening'));

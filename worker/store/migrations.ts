@@ -9,6 +9,7 @@ import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
 import { PARTIAL_INDEXES_MIGRATION_SQL } from './partial-indexes-schema.js';
 import { SCREENING_VERSION_MIGRATION_SQL } from './screening-version-schema.js';
+import { OUTAGE_RESCREEN_MIGRATION_SQL } from '../recovery/outage-rescreen-schema.js';
 import { StoreError } from './store-error.js';
 
 /** One numbered schema step. Steps are applied in order, each in its own transaction. */
@@ -201,7 +202,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'no index entries nothing reads', sql: PARTIAL_INDEXES_MIGRATION_SQL },
   { version: 15, name: 'cache entries refer to their fetch without a copy of its body', sql: CACHE_BODY_BY_FETCH_MIGRATION_SQL },
   { version: 16, name: 'review versions, closed reviews, token ids', sql: REVIEW_FACTS_MIGRATION_SQL },
-  { version: 17, name: 'placeholder (another branch)', sql: '' },
+  { version: 17, name: 'superseded reviews and re-screens after an outage', sql: OUTAGE_RESCREEN_MIGRATION_SQL },
   {
     version: 18,
     name: 'screening versions; callbacks by destination, in version order, cancellable, failures as categories',

@@ -53,6 +53,12 @@ function queryOf(row: Pick<ScreeningRow, 'query_kind' | 'query_value'>): Carrier
   return row.query_kind === 'mc_number' ? { mc_number: row.query_value } : { dot_number: row.query_value };
 }
 
+/** How old the score was when the screening was answered (whole seconds), or null without one. */
+export function scoreAgeSeconds(completedAt: string | null, fetchedAt: string | null): number | null {
+  if (completedAt === null || fetchedAt === null) return null;
+  return Math.max(0, Math.floor((Date.parse(completedAt) - Date.parse(fetchedAt)) / 1000));
+}
+
 /** A row as the Screening of shared/screening.ts; JSON columns parsed back (unknown fields kept). */
 export function toScreening(row: ScreeningRow, scoreOf: ScoreOf): Screening {
   return {
@@ -68,6 +74,7 @@ export function toScreening(row: ScreeningRow, scoreOf: ScoreOf): Screening {
     source: row.source as Screening['source'],
     score: scoreOf(row.score_fid, row.score),
     score_fetched_at: row.score_fetched_at,
+    score_age_seconds: scoreAgeSeconds(row.completed_at, row.score_fetched_at),
     review:
       row.r_id === null
         ? null

@@ -8,7 +8,7 @@ import type { HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
-import { SCREENING_COLUMNS, toReview, toScreening, withFacts, type ReviewExtraRow, type ScreeningRow } from './rows.js';
+import { SCREENING_COLUMNS, scoreAgeSeconds, toReview, toScreening, withFacts, type ReviewExtraRow, type ScreeningRow } from './rows.js';
 import { scoresOf } from './score-refs.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
 import { noteStoreFailure } from './write-failures.js';
@@ -257,6 +257,11 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         ${RESULT_COLUMNS.join(', ')}, completed_at, carrier_key)
       VALUES (?, ?, 'done', ?, ?, ?, ?, ?, ?, ${RESULT_PLACEHOLDERS}, ?, ?)`),
     markActive: db.prepare<[string]>("UPDATE screenings SET status = 'active' WHERE id = ? AND status = 'queued'"),
+    rescreen: db.prepare(`
+      UPDATE screenings SET action = ?, hold_reason = COALESCE(?, hold_reason), source = ?, score = ?, score_fetch_id = ?,
+        score_fetched_at = ?, model_version = ?, error = ?, rescreened_at = ?
+      WHERE id = ? AND status = 'done' AND action = 'hold' AND settled_by IS NULL`),
+    markRescreened: db.prepare<[string, string]>('UPDATE screenings SET rescreened_at = ? WHERE id = ?'),
     complete: db.prepare(`
       UPDATE screenings SET status = 'done', ${RESULT_COLUMNS.map((c) => `${c} = ?`).join(', ')}, completed_at = ?
       WHERE id = ? AND status != 'done'`),
@@ -264,9 +269,9 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     keepReviewDecision: db.prepare<[string]>(`
       UPDATE screenings SET action = (
         SELECT CASE r.state WHEN 'approved' THEN 'tender' ELSE 'block' END FROM reviews r
-        WHERE r.screening_id = screenings.id AND r.state != 'pending')
+        WHERE r.screening_id = screenings.id AND r.state IN ('approved', 'rejected'))
       WHERE id = ? AND action = 'hold'
-        AND EXISTS (SELECT 1 FROM reviews r WHERE r.screening_id = screenings.id AND r.state != 'pending')`),
+        AND EXISTS (SELECT 1 FROM reviews r WHERE r.screening_id = screenings.id AND r.state IN ('approved', 'rejected'))`),
     discard: db.prepare<[string]>("DELETE FROM screenings WHERE id = ? AND status = 'queued'"),
     exists: db.prepare<[string], { id: string }>('SELECT id FROM screenings WHERE id = ?'),
     screening: db.prepare<[string], ScreeningRow>(
@@ -536,6 +541,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         source: finished?.source ?? null,
         score: finished?.score ?? null,
         score_fetched_at: finished?.score_fetched_at ?? null,
+        score_age_seconds: finished ? scoreAgeSeconds(createdAt, finished.score_fetched_at) : null,
         review: null,
         settled_by: null,
         standing_decision: null,
@@ -551,6 +557,17 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     markActive(id) {
       checkId(id);
       if (st.markActive.run(id).changes === 0 && !st.exists.get(id)) throw new NotFoundError(`no screening with id ${id}`);
+    },
+
+    rescreenResult(id, r) {
+      checkId(id);
+      checkResult(r);
+      return st.rescreen.run(...resultValues(r), now().toISOString(), id).changes > 0;
+    },
+
+    markRescreened(id) {
+      checkId(id);
+      st.markRescreened.run(now().toISOString(), id);
     },
 
     completeScreening(id, r) {
@@ -605,8 +622,8 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const n = checkLimit(limit);
       if (state === undefined) return st.reviewsAll.all(n).map((row) => reviewOf(row));
       if (state === 'pending') return st.reviewsPending.all(n).map((row) => reviewOf(row));
-      if (state === 'approved' || state === 'rejected' || state === 'closed') return st.reviewsByState.all(state, n).map((row) => reviewOf(row));
-      throw new StoreArgumentError(`state must be "pending", "approved", "rejected" or "closed", got ${JSON.stringify(state)}`, 'state');
+      if (state === 'approved' || state === 'rejected' || state === 'closed' || state === 'superseded') return st.reviewsByState.all(state, n).map((row) => reviewOf(row));
+      throw new StoreArgumentError(`state must be "pending", "approved", "rejected", "closed" or "superseded", got ${JSON.stringify(state)}`, 'state');
     },
 
     resolveReview(id, state, by, note, tokenId = null) {

@@ -97,6 +97,14 @@ export interface Store {
   /** Idempotent: an already-done screening is returned as it is with changed=false. */
   completeScreening(id: string, r: ScreeningResult): { screening: Screening; changed: boolean };
   /**
+   * A held screening screened again after an outage (worker/recovery/outage-rescreen.ts): its
+   * result becomes `r` (its hold_reason kept unless `r` holds for another reason), and
+   * rescreened_at is now. False unless it is done, held and not settled.
+   */
+  rescreenResult(id: string, r: ScreeningResult): boolean;
+  /** A re-screen left it as it was (still no answer): note when, so a pass leaves it a while. */
+  markRescreened(id: string): void;
+  /**
    * Remove a screening that is still queued (e.g. it could not be put on the queue, so it was
    * never accepted). True when removed; a screening already active or done is kept (false).
    */

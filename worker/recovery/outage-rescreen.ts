@@ -1,0 +1,92 @@
+import type { Statement } from 'better-sqlite3';
+import type { Logger } from 'pino';
+import type { QuotaGate } from '../queue/quota-gate.js';
+import type { ScreeningQueue } from '../queue/screening-queue.js';
+import type { ServiceState } from '../queue/service-state.js';
+import { connectionOf } from '../store/sqlite-store.js';
+import type { Store } from '../store/index.js';
+
+/**
+ * Holds made while /v1 was down or the quota closed (`scoring_unavailable`, `quota_exhausted`,
+ * `quota_reserved`) are screened again once it answers or the quota returns (docs/decisions.md,
+ * "After an outage"). Each pass, in every worker process: when /v1 is usable (reachable — a
+ * free health check asks when it was not — no hold-off, no environment mismatch, the quota
+ * gate not closed), every such hold younger than SCREEN_RESCREEN_WITHIN whose review still
+ * waits is put on the screenings queue as a `rescreen` job (job id per screening: several
+ * processes queue it once), behind new tenders. The queue's limiter and the rate gate pace
+ * them; ScreeningPipeline.rescreen makes one lookup per carrier. SQLite is the record of what
+ * waits, Redis the work list: a pass after Redis lost its data queues them again.
+ */
+
+/**
+ * A hold a re-screen left held (its carrier still gets no answer) waits before the next try at
+ * least this long, and at least as long as it had waited when last tried: 1, 2, 4, 8… minutes,
+ * so a carrier /v1 keeps failing costs a handful of lookups within SCREEN_RESCREEN_WITHIN.
+ */
+export const RESCREEN_RETRY_MS = 60_000;
+/** Holds queued per pass (the rest wait for the next pass). */
+const BATCH = 500;
+
+export interface OutageRescreenOptions {
+  store: Store;
+  queue: ScreeningQueue;
+  service: ServiceState;
+  gate: QuotaGate;
+  /** GET /v1/health: resolves when /v1 answers. */
+  probe: () => Promise<unknown>;
+  /** SCREEN_RESCREEN_WITHIN: holds of tenders older than this are left to a person. */
+  withinMs: number;
+  now: () => Date;
+  logger: Logger;
+}
+
+interface DueRow {
+  id: string;
+  priority: 'tender' | 'background';
+}
+
+export class OutageRescreen {
+  readonly #due: Statement<[string, string], DueRow>;
+
+  constructor(private readonly o: OutageRescreenOptions) {
+    // Reads screenings_held_for_rescreen; a hold whose review was decided is not waiting.
+    this.#due = connectionOf(o.store).prepare<[string, string], DueRow>(`
+      SELECT s.id, s.priority FROM screenings s INDEXED BY screenings_held_for_rescreen
+      LEFT JOIN reviews r ON r.screening_id = s.id
+      WHERE s.action = 'hold' AND s.settled_by IS NULL
+        AND s.hold_reason IN ('scoring_unavailable', 'quota_exhausted', 'quota_reserved')
+        AND s.created_at >= ? AND s.status = 'done'
+        AND (r.id IS NULL OR r.state = 'pending')
+        AND (s.rescreened_at IS NULL
+          OR (julianday(?) - julianday(s.rescreened_at)) * 86400000 >= MAX(${RESCREEN_RETRY_MS}, (julianday(s.rescreened_at) - julianday(s.created_at)) * 86400000))
+      ORDER BY s.created_at ASC LIMIT ${BATCH}`);
+  }
+
+  /** One pass: how many holds were queued for a re-screen (0 while /v1 or the quota is still out). */
+  async run(): Promise<{ queued: number }> {
+    const t = this.o.now().getTime();
+    const due = this.#due.all(new Date(t - this.o.withinMs).toISOString(), new Date(t).toISOString());
+    if (due.length === 0) return { queued: 0 };
+    const usable = await this.#usable();
+    // Down to the reserve: only tender-time holds may spend quota; background ones wait for room.
+    const go = usable === 'no' ? [] : usable === 'reserve' ? due.filter((s) => s.priority === 'tender') : due;
+    for (const s of go) await this.o.queue.addRescreen(s.id, s.priority, t);
+    if (go.length > 0) this.o.logger.info({ queued: go.length }, '/v1 usable again: holds from the outage queued for a re-screen');
+    return { queued: go.length };
+  }
+
+  /** Whether lookups may be made now, and for whom; asks the free health check when /v1 was last unreachable. */
+  async #usable(): Promise<'no' | 'reserve' | 'open'> {
+    const [{ service }, quota] = await Promise.all([this.o.service.report(), this.o.gate.status()]);
+    if (service.hold_off_until !== null || service.environment_mismatch !== null || service.key_rejected || quota.gate === 'closed') return 'no';
+    if (!service.reachable) {
+      try {
+        await this.o.probe();
+      } catch {
+        return 'no';
+      }
+      await this.o.service.reachable();
+    }
+    return quota.gate === 'reserve' ? 'reserve' : 'open';
+  }
+}
