@@ -84,6 +84,20 @@ export interface Review {
   waits_on: string | null;
   /** A review opened after the carrier's decision lapsed: that decision and what changed. */
   previous_decision: PreviousDecision | null;
+  /**
+   * Goes up whenever the facts the review shows change. A decision names the version it was
+   * made on (`review_version`); a stale one is refused with 409 `review_stale`. Absent from
+   * workers before issue 25.
+   */
+  version?: number;
+}
+
+/** Who a bearer token is (GET /me); `token_id` and `name` are null for INTAKE_TOKEN. */
+export interface Caller {
+  object: 'caller';
+  token_id: string | null;
+  name: string | null;
+  role: 'tms' | 'desk' | 'admin';
 }
 
 export interface ReviewTender {
@@ -196,8 +210,11 @@ export interface IntakeEvent<T = unknown> {
 
 /** Error body of the intake API. */
 export interface IntakeErrorBody {
-  /** `resource_id`: on a 409 conflict, the object that is already in the state asked for. */
-  error: { code: string; message: string; param?: string; resource_id?: string };
+  /**
+   * `resource_id`: on a 409 conflict, the object that is already in the state asked for.
+   * `review`: on a 409 `review_stale`, the review as it is now (the newest facts).
+   */
+  error: { code: string; message: string; param?: string; resource_id?: string; review?: Review };
 }
 
 // ---- watch list, carrier changes, local do-not-use list (docs/watchlist.md) ----
