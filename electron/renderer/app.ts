@@ -67,6 +67,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
   };
 
   const envBadge = h('span', { class: 'env-badge' });
+  const signedIn = h('span', { class: 'signed-in', attrs: { id: 'signed-in' } });
   const conn = h('span', { class: 'conn', attrs: { id: 'connection' } });
   const banner = h('div', { class: 'banner', attrs: { role: 'status' } });
   const deskCount = h('span', { class: 'tab-count', attrs: { id: 'desk-count' } });
@@ -96,6 +97,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
         tab('decisions', 'Decisions', '5'),
         settings ? tab('settings', 'Settings', '6') : null,
       ),
+      signedIn,
       conn,
     ),
     banner,
@@ -124,6 +126,10 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     const s = model.status;
     envBadge.textContent = s ? s.environment : '';
     envBadge.className = `env-badge env-${s?.environment ?? 'none'}`;
+    const me = model.me;
+    signedIn.textContent = me === null ? '' : me.name !== null ? `Signed in as ${me.name}` : `Signed in with the ${me.role} token (no name: type yours when you decide)`;
+    signedIn.title = me === null ? '' : `${me.role} token${me.token_id ? ` ${me.token_id}` : ' (INTAKE_TOKEN)'}`;
+    signedIn.hidden = me === null;
     conn.textContent = CONNECTION_TEXT[model.connection] ?? model.connection;
     conn.className = `conn conn-${model.connection}`;
     const pending = model.pending.length;
@@ -146,6 +152,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 
   model.subscribe((changed) => {
     renderHeader();
+    if (changed.has('me')) for (const v of [desk, changes, decisions]) v.render();
     if (changed.has('pending') || changed.has('decided') || changed.has('connection')) desk.render();
     if (changed.has('status') || changed.has('screenings')) queue.render();
     if (changed.has('status') || changed.has('usage')) quota.render();
