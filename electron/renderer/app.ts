@@ -67,7 +67,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
   };
 
   const envBadge = h('span', { class: 'env-badge' });
-  const signedIn = h('span', { class: 'signed-in', attrs: { id: 'signed-in' } });
+  const signedInWho = h('span', { class: 'signed-in-who' });
+  const signedIn = h('span', { class: 'signed-in', attrs: { id: 'signed-in' } }, h('span', { class: 'signed-in-label' }, 'Signed in as '), signedInWho);
   const conn = h('span', { class: 'conn', attrs: { id: 'connection' } });
   const banner = h('div', { class: 'banner', attrs: { role: 'status' } });
   const deskCount = h('span', { class: 'tab-count', attrs: { id: 'desk-count' } });
@@ -127,8 +128,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     envBadge.textContent = s ? s.environment : '';
     envBadge.className = `env-badge env-${s?.environment ?? 'none'}`;
     const me = model.me;
-    signedIn.textContent = me === null ? '' : me.name !== null ? `Signed in as ${me.name}` : `Signed in with the ${me.role} token (no name: type yours when you decide)`;
-    signedIn.title = me === null ? '' : `${me.role} token${me.token_id ? ` ${me.token_id}` : ' (INTAKE_TOKEN)'}`;
+    signedInWho.textContent = me === null ? '' : (me.name ?? `the ${me.role} token (no name)`);
+    signedIn.title = me === null ? '' : `${me.role} token${me.token_id ? ` ${me.token_id}` : ' (INTAKE_TOKEN)'}${me.name === null ? ': it has no name, so type yours when you decide' : ''}`;
     signedIn.hidden = me === null;
     conn.textContent = CONNECTION_TEXT[model.connection] ?? model.connection;
     conn.className = `conn conn-${model.connection}`;
@@ -153,7 +154,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
   model.subscribe((changed) => {
     renderHeader();
     if (changed.has('me')) for (const v of [desk, changes, decisions]) v.render();
-    if (changed.has('pending') || changed.has('decided') || changed.has('connection')) desk.render();
+    if (changed.has('pending') || changed.has('decided') || changed.has('decisionHistory') || changed.has('connection')) desk.render();
     if (changed.has('status') || changed.has('screenings')) queue.render();
     if (changed.has('status') || changed.has('usage')) quota.render();
     if (changed.has('changes') || changed.has('changeHistory') || changed.has('connection')) changes.render();

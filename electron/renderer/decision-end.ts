@@ -14,8 +14,13 @@ const LEGACY: ReadonlyArray<[RegExp, string]> = [
   [/^knockout gone: /, 'knockout cleared: '],
 ];
 
-/** One basis change, in the words of the current worker. */
+/** The TTL's end as the worker writes it: "expired <ISO> (SCREEN_DECISION_TTL)". */
+const EXPIRED = /^expired (\d{4}-\d{2}-\d{2})T[\d:.]+Z \(SCREEN_DECISION_TTL\)$/;
+
+/** One basis change, in the words of the current worker (and a TTL end as a day). */
 export function readableChange(change: string): string {
+  const ttl = EXPIRED.exec(change);
+  if (ttl) return `its time limit passed on ${ttl[1]}`;
   for (const [re, now] of LEGACY) if (re.test(change)) return change.replace(re, now);
   return change;
 }

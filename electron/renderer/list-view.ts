@@ -105,7 +105,8 @@ export class ListView<T extends { id: string }> {
   /** Why nothing was recorded and what to do (the facts changed): stays until the next action or move. */
   private readonly noticeEl = h('div', { class: 'dp-notice', attrs: { role: 'alert' } });
   private readonly nameLabel: HTMLElement;
-  private readonly signedInEl = h('div', { class: 'dp-signed-in' });
+  private readonly signedInName = h('strong', { class: 'dp-signed-in-name' });
+  private readonly signedInEl = h('div', { class: 'dp-label dp-signed-in' }, 'Dispatcher', this.signedInName, h('span', { class: 'dp-signed-in-hint' }, "this desk's token: recorded with what you decide"));
   private readonly drafts = new Drafts();
   private readonly draftFields: ReadonlyArray<HTMLInputElement | HTMLTextAreaElement>;
   private readonly startButtons: HTMLButtonElement[];
@@ -324,7 +325,7 @@ export class ListView<T extends { id: string }> {
     const signed = this.spec.signedInAs();
     this.nameLabel.hidden = signed !== null;
     this.signedInEl.hidden = signed === null;
-    this.signedInEl.textContent = signed === null ? '' : `Recorded as ${signed} (the name of this desk's token)`;
+    this.signedInName.textContent = signed ?? '';
     const action = this.spec.actions.find((a) => a.mode === this.mode);
     if (action && item) {
       const by = this.who().name;

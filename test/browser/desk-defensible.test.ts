@@ -88,7 +88,8 @@ describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a t
     await page.locator('.rv-item', { hasText: 'DOT 1000004' }).waitFor();
     // No free-text name: the panel says whose name is recorded.
     expect(await page.locator('#dispatcher-name').isVisible()).toBe(false);
-    expect(await page.locator('.decision-panel .dp-signed-in').innerText()).toContain('Recorded as Dana Desk');
+    expect(await page.locator('.decision-panel .dp-signed-in-name').innerText()).toBe('Dana Desk');
+    expect(await page.locator('.decision-panel .dp-signed-in').innerText()).toContain("this desk's token");
 
     // a → straight to the note (no name step) → Enter.
     await page.keyboard.press('a');
@@ -208,13 +209,15 @@ describe.skipIf(!hasChromium)('ended decisions are drawn as ended (sandbox, a cl
     const previous = page.locator('.d-previous');
     expect(await previous.locator('.badge-ended').innerText()).toMatch(/lapsed/i);
     expect(await previous.locator('s').innerText()).toContain('Approved by Ana');
-    expect(await previous.innerText()).toContain('lapsed: expired');
+    expect(await previous.innerText()).toContain('lapsed: its time limit passed on 2026-12-02');
+    // The earlier approvals under "Recently decided" say they ended, in words.
+    await expect.poll(() => page.locator('.rv-decided .rv-done-ended .badge-ended').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/revoked/i), expect.stringMatching(/lapsed/i)]));
     await shoot(page, 'desk-reopened-lapsed');
 
     await page.keyboard.press('5');
     const history = page.locator('.dc-history .dc-done');
     await expect.poll(() => history.count()).toBe(2);
-    for (const [state, line] of [['revoked', 'Revoked by Sam'], ['lapsed', 'Lapsed: expired']] as const) {
+    for (const [state, line] of [['revoked', 'Revoked by Sam'], ['lapsed', 'Lapsed: its time limit passed on 2026-12-02']] as const) {
       await page.locator(`.dc-history .dc-${state}`).click();
       const head = page.locator('.decisions-detail .d-score');
       await expect.poll(() => head.getAttribute('class')).toContain(`dc-ended-${state}`);

@@ -4,7 +4,7 @@ import type { DeskModel } from '../desk-model.js';
 import { h, replaceChildren, type Child } from '../dom.js';
 import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
 import { chip } from '../chip.js';
-import { endedText, lapseChanges } from '../decision-end.js';
+import { endedText } from '../decision-end.js';
 import { ListView } from '../list-view.js';
 import type { Toaster } from '../toaster.js';
 import { decisionTerm } from '../vocabulary.js';
@@ -164,8 +164,7 @@ export function decisionDetail(d: Decision): HTMLElement[] {
     ),
   );
   if (ended?.state === 'revoked' && ended.note) out.push(h('div', { class: 'd-previous' }, h('span', { class: 'd-k' }, 'Note'), h('strong', null, ended.note)));
-  if (ended?.state === 'lapsed' && d.end_reason)
-    out.push(h('div', { class: 'd-previous' }, h('span', { class: 'd-k' }, 'What changed'), h('strong', null, lapseChanges(d.end_reason).join('; '))));
+
 
   const b = d.basis as { decision?: unknown; grade?: unknown; needs_manual_review?: unknown; knockout_codes?: unknown; reason_checks?: unknown };
   const codes = (v: unknown): Child => (Array.isArray(v) && v.length ? h('span', { class: 'dc-basis' }, ...v.map((c) => h('code', null, String(c)))) : h('span', { class: 'muted' }, 'none'));

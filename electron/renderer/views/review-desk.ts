@@ -98,15 +98,21 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
           ],
         };
       },
-      historyRow: (r) => ({
-        class: `rv-done rv-done-${r.state}`,
-        dataset: { reviewId: r.id },
-        children: [
-          h('span', { class: `badge tone-${r.state === 'approved' ? 'ok' : 'bad'}` }, r.state),
-          h('span', { class: 'rv-done-name' }, carrierNames(r.screening).name),
-          h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(r.decided_at) } }, `${r.decided_by ?? '?'} · ${fmtAge(r.decided_at)}`),
-        ],
-      }),
+      historyRow: (r) => {
+        // A decision that has since ended is not drawn as a live approval.
+        const ended = model.decisionHistory.find((d) => d.review_id === r.id);
+        return {
+          class: `rv-done rv-done-${r.state}${ended ? ` rv-done-ended` : ''}`,
+          dataset: { reviewId: r.id },
+          children: [
+            ended
+              ? h('span', { class: `badge badge-ended badge-${ended.state}`, attrs: { title: `${r.state}, then ${ended.state}` } }, ended.state)
+              : h('span', { class: `badge tone-${r.state === 'approved' ? 'ok' : 'bad'}` }, r.state),
+            h('span', { class: 'rv-done-name' }, carrierNames(r.screening).name, ended ? h('span', null, ' · ', h('s', null, r.state)) : null),
+            h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(r.decided_at) } }, `${r.decided_by ?? '?'} · ${fmtAge(r.decided_at)}`),
+          ],
+        };
+      },
       emptyList: () => {
         const err = model.errors.get('pending');
         return err ? `Could not load reviews: ${err}` : 'Nothing waiting. New holds appear here as they happen.';
