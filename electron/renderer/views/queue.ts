@@ -131,7 +131,10 @@ export class QueueView {
           ? s.review.state === 'pending'
             ? h('span', { class: 'chip tone-warn' }, 'pending →')
             : h('span', { class: `chip tone-${s.review.state === 'approved' ? 'ok' : 'bad'}`, attrs: { title: s.review.note ?? '' } }, `${s.review.state} by ${s.review.decided_by ?? '?'}`)
-          : '—',
+          : s.action === 'hold' && s.status === 'done' && s.priority === 'background' && s.tender_id === null
+            ? // No load waits on it and it has no score: nothing for a person to decide (shared/tender-rules.ts).
+              h('span', { class: 'chip tone-muted', attrs: { title: 'Background screening with no tender and no score: no desk card; it is screened again when the quota allows' } }, 'no card (background)')
+            : '—',
       ),
     );
     return tr;
