@@ -256,11 +256,15 @@ export class DeskModel {
       this.applyLocalDecision(done);
       return done;
     } catch (err) {
-      if (err instanceof IntakeError && err.code === 'review_stale') this.applyNewestFacts(id, err.review);
+      if (err instanceof IntakeError && err.code === 'review_stale') {
+        // Nothing was decided here: a decision of it from now on is news.
+        this.decidingHere.delete(id);
+        this.applyNewestFacts(id, err.review);
+      }
       throw err;
     } finally {
       // Keep the mark a little: the event may arrive after the answer.
-      setTimeout(() => this.decidingHere.delete(id), 60_000);
+      if (this.decidingHere.has(id)) setTimeout(() => this.decidingHere.delete(id), 60_000);
     }
   }
 
