@@ -217,7 +217,7 @@ describe.skipIf(!hasChromium)('ended decisions are drawn as ended (sandbox, a cl
     await page.keyboard.press('5');
     const history = page.locator('.dc-history .dc-done');
     await expect.poll(() => history.count()).toBe(2);
-    for (const [state, line] of [['revoked', 'Revoked by Sam'], ['lapsed', 'Lapsed: its time limit passed on 2026-12-02']] as const) {
+    for (const [state, label, line] of [['revoked', 'Revoked', 'by Sam'], ['lapsed', 'Lapsed', 'its time limit passed on 2026-12-02']] as const) {
       await page.locator(`.dc-history .dc-${state}`).click();
       const head = page.locator('.decisions-detail .d-score');
       await expect.poll(() => head.getAttribute('class')).toContain(`dc-ended-${state}`);
@@ -225,7 +225,8 @@ describe.skipIf(!hasChromium)('ended decisions are drawn as ended (sandbox, a cl
       expect((await head.locator('.dc-verdict').innerText()).toLowerCase()).toBe(state);
       expect(await head.locator('s').innerText()).toBe('approved');
       expect(await head.getAttribute('class')).not.toContain('tone-ok');
-      expect(await page.locator('.decisions-detail .d-held').innerText()).toContain(line);
+      expect(await page.locator('.decisions-detail .d-held .d-held-label').innerText()).toBe(label);
+      expect(await page.locator('.decisions-detail .d-held .d-held-hint').innerText()).toMatch(new RegExp(`^${line}`));
       expect(await page.locator(`.dc-history .dc-${state} .badge-ended`).innerText()).toMatch(new RegExp(state, 'i'));
       await shoot(page, `decisions-${state}`);
     }

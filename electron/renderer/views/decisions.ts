@@ -154,7 +154,7 @@ export function decisionDetail(d: Decision): HTMLElement[] {
   const standing =
     d.state === 'standing'
       ? `Stands until ${fmtLocal(d.expires_at)} (${expires > Date.now() ? `${Math.ceil((expires - Date.now()) / 86_400_000)} days left` : 'expired: lapses at the next screening'}) unless the score changes or someone revokes it. Later tenders of this carrier are ${d.decision === 'approved' ? 'tendered' : 'blocked'} at once, without a review.`
-      : `${ended!.line.charAt(0).toUpperCase()}${ended!.line.slice(1)} — ${fmtAge(d.ended_at)} (${fmtLocal(d.ended_at)}). It no longer settles tenders: the carrier's next hold goes to the review desk.`;
+      : `${ended!.line.replace(/^(revoked |lapsed: )/, '')} — ${fmtAge(d.ended_at)} (${fmtLocal(d.ended_at)}). It no longer settles tenders: the carrier's next hold goes to the review desk.`;
   out.push(
     h(
       'div',
