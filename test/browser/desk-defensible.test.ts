@@ -314,3 +314,39 @@ describe.skipIf(!hasChromium)('a decision on facts that changed (live, dated cha
     await page.close();
   });
 });
+
+describe.skipIf(!hasChromium)('background holds that no tender waits on (live, quota down to the reserve)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ mode: 'live', uiDir: join(uiOut, 'renderer'), emulator: { monthlyQuota: 10 }, env: { SCREEN_QUOTA_RESERVE: '8' } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+  const api = stackApi(() => stack);
+
+  it('open no desk card, and the Queue lists them with a reason a dispatcher reads', async () => {
+    const dots: string[] = [];
+    for (let d = 4_000_000; dots.length < 3; d += 7) if (liveCarrier(String(d))) dots.push(String(d));
+    const { page, errors } = await openDashboard(browser, stack);
+    await page.getByText('Nothing waiting').waitFor();
+    for (const d of dots.slice(0, 2)) await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: d, priority: 'background' } });
+    // Down to the reserve: a roster screening gets no lookup and no score.
+    const roster = await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dots[2], priority: 'background' } });
+    expect([roster.action, roster.hold_reason, roster.review]).toEqual(['hold', 'quota_reserved', null]);
+    expect((await api<{ data: Review[] }>('/reviews?state=pending')).data).toEqual([]);
+
+    await page.keyboard.press('2');
+    const row = page.locator(`.screenings tbody tr[data-screening-id="${roster.id}"]`);
+    await row.waitFor();
+    // The hold reason in words (not the code, which the score column shows as the service's error).
+    expect(await row.locator('td').nth(5).innerText()).toBe('Quota kept for tenders');
+    expect(await row.innerText()).toContain('no card');
+    await shoot(page, 'queue-background-hold');
+    await page.keyboard.press('1');
+    expect(await page.locator('.rv-item').count()).toBe(0);
+    expect(await page.locator('#desk-count').innerText()).toBe('');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
