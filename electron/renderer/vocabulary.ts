@@ -81,7 +81,7 @@ export const HOLD_REASON_TERMS: Readonly<Record<HoldReason, Term>> = {
     label: 'Quota kept for tenders',
     tone: 'warn',
     known: true,
-    hint: 'Background work (a roster or re-screen) may not spend the last part of the monthly quota, which is kept for tenders; it is screened again when the quota allows.',
+    hint: 'Background work (a roster or re-screen) may not spend the last part of the monthly quota, which is kept for tenders; no lookup was made. Screen it again when the quota allows.',
   },
   service_error: {
     label: 'Service error',

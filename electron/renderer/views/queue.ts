@@ -134,7 +134,7 @@ export class QueueView {
             : h('span', { class: `chip tone-${s.review.state === 'approved' ? 'ok' : 'bad'}`, attrs: { title: s.review.note ?? '' } }, `${s.review.state} by ${s.review.decided_by ?? '?'}`)
           : s.action === 'hold' && s.status === 'done' && !holdOpensReview(s, { action: s.action, score: s.score })
             ? // No load waits on it and it has no score: nothing for a person to decide.
-              h('span', { class: 'chip tone-muted', attrs: { title: 'Background screening with no tender and no score: no desk card; it is screened again when the quota allows' } }, 'no card')
+              h('span', { class: 'chip tone-muted', attrs: { title: 'Background screening with no tender and no score: no desk card (no load waits on it); screen it again when the quota allows' } }, 'no card')
             : '—',
       ),
     );
