@@ -130,6 +130,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the bearer token is: its id, name and role */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/usage/daily": {
         parameters: {
             query?: never;
@@ -728,7 +745,7 @@ export interface components {
             closed_by: ("blocking_score" | "local_block") | null;
             closed_reason: string | null;
             token_id: string | null;
-            /** @description Why the carrier was held. Known values: manual_review, unknown_decision, scoring_unavailable, quota_exhausted, service_error, local_block; others may appear. */
+            /** @description Why the carrier was held. Known values: manual_review, unknown_decision, scoring_unavailable, quota_exhausted, quota_reserved, service_error; others may appear. */
             hold_reason: string;
             decided_by: string | null;
             decided_at: string | null;
@@ -1086,6 +1103,19 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * Caller
+         * @description Who a bearer token is (GET /me): what the desk shows as signed in, and whose name its decisions carry.
+         */
+        Caller: {
+            /** @enum {string} */
+            object: "caller";
+            token_id: string | null;
+            name: string | null;
+            role: "tms" | "desk" | "admin";
         } & {
             [key: string]: unknown;
         };
@@ -1835,6 +1865,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who a bearer token is (GET /me): what the desk shows as signed in, and whose name its decisions carry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Caller"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */

@@ -123,6 +123,14 @@ export interface ReviewFacts {
   changes: string[];
 }
 
+/** Who a bearer token is (GET /me); `token_id` and `name` are null for INTAKE_TOKEN. */
+export interface Caller {
+  object: 'caller';
+  token_id: string | null;
+  name: string | null;
+  role: 'tms' | 'desk' | 'admin';
+}
+
 export interface ReviewTender {
   screening_id: string;
   tender_id: string | null;

@@ -5,14 +5,24 @@ import type { SvcScore } from './svc-contract.js';
  * can act on. This file is the only place these rules live.
  */
 
-export type TenderAction = 'tender' | 'hold' | 'block';
-export type HoldReason =
-  | 'manual_review'
-  | 'unknown_decision'
-  | 'scoring_unavailable'
-  | 'quota_exhausted'
-  | 'service_error'
-  | (string & {});
+/**
+ * The vocabulary, once: every action and hold reason the worker can give. The OpenAPI enums
+ * (worker/intake/components.ts), shared/screening.ts, the README table and the tray's words
+ * (electron/renderer/vocabulary.ts) derive from these lists; test/unit/vocabulary-drift.test.ts
+ * fails when one of them drifts.
+ */
+export const TENDER_ACTIONS = ['tender', 'hold', 'block'] as const;
+export type TenderAction = (typeof TENDER_ACTIONS)[number];
+
+export const HOLD_REASONS = [
+  'manual_review',
+  'unknown_decision',
+  'scoring_unavailable',
+  'quota_exhausted',
+  'quota_reserved',
+  'service_error',
+] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
 
 export interface ActionVerdict {
   action: TenderAction;
@@ -46,8 +56,8 @@ export function actionForScore(score: Pick<SvcScore, 'decision' | 'needs_manual_
   }
 }
 
-/** Why no score could be had. */
-export type NoScoreCause = 'carrier_not_found' | 'scoring_unavailable' | 'quota_exhausted' | 'service_error';
+/** Why no score could be had. `quota_reserved`: background work refused below the quota's reserve. */
+export type NoScoreCause = 'carrier_not_found' | 'scoring_unavailable' | 'quota_exhausted' | 'quota_reserved' | 'service_error';
 
 /** Action when there is no usable score (no fresh answer and no usable cached one). */
 export function actionWithoutScore(cause: NoScoreCause): ActionVerdict {
@@ -68,6 +78,16 @@ export function actionForStaleScore(
 ): ActionVerdict {
   const v = actionForScore(score);
   return v.action === 'tender' ? hold(cause) : v;
+}
+
+/**
+ * Whether a hold goes to a person (a review item, a desk card). Not a background screening that
+ * no tender waits on and that has no score: there is no load and nothing to decide on (a roster
+ * screening refused by the quota reserve); it stays listed as held and is screened again later.
+ */
+export function holdOpensReview(s: { priority: 'tender' | 'background'; tender_id: string | null }, r: { action: TenderAction; score: unknown }): boolean {
+  if (r.action !== 'hold') return false;
+  return !(s.priority === 'background' && s.tender_id === null && r.score === null);
 }
 
 /** The screening error code of a local block (the broker's own do-not-use list). */

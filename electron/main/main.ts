@@ -186,7 +186,7 @@ function result<T>(fn: () => Promise<T>): Promise<IpcResult<T>> {
       ok: false as const,
       error:
         err instanceof IntakeError
-          ? { message: err.message, status: err.status, code: err.code, ...(err.param ? { param: err.param } : {}) }
+          ? { message: err.message, status: err.status, code: err.code, ...(err.param ? { param: err.param } : {}), ...(err.review ? { review: err.review } : {}) }
           : { message: err instanceof Error ? err.message : String(err), status: 0, code: 'tray_error' },
     }),
   );
@@ -208,6 +208,7 @@ function handle(channel: string, fn: (...args: unknown[]) => Promise<unknown>): 
 
 function registerIpc(): void {
   handle(IpcChannel.getStatus, () => result(() => requireBridge().getStatus()));
+  handle(IpcChannel.whoAmI, () => result(() => requireBridge().whoAmI()));
   handle(IpcChannel.listReviews, (state) => result(() => requireBridge().listReviews(state as never)));
   handle(IpcChannel.resolveReview, (id, verdict, decision) =>
     result(() => requireBridge().resolveReview(id as string, verdict as never, decision as never)),
@@ -232,7 +233,7 @@ function registerIpc(): void {
   handle(IpcChannel.listChanges, (state) => result(() => requireBridge().listChanges(state as never)));
   handle(IpcChannel.acknowledgeChange, (id, by) =>
     result(async () => {
-      const c = await requireBridge().acknowledgeChange(id as string, by as string);
+      const c = await requireBridge().acknowledgeChange(id as string, by as string | null);
       void controller?.refresh();
       return c;
     }),
@@ -249,7 +250,7 @@ function registerIpc(): void {
   });
   handle(IpcChannel.liftBlock, (carrier, by) => result(() => requireBridge().liftBlock(carrier as string, by as string)));
   handle(IpcChannel.listDecisions, (state) => result(() => requireBridge().listDecisions(state as never)));
-  handle(IpcChannel.revokeDecision, (id, by, note) => result(() => requireBridge().revokeDecision(id as string, by as string, note as string)));
+  handle(IpcChannel.revokeDecision, (id, by, note) => result(() => requireBridge().revokeDecision(id as string, by as string | null, note as string)));
   handle(IpcChannel.recheckCarrier, (input) => {
     const i = (input ?? {}) as Partial<Record<'dot_number' | 'mc_number', unknown>>;
     const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -19,9 +19,15 @@ function subscribe<T>(channel: string, cb: (value: T) => void): () => void {
 const desk: DeskIpcApi = {
   kind: 'electron',
   getStatus: () => ipcRenderer.invoke(IpcChannel.getStatus),
+  whoAmI: () => ipcRenderer.invoke(IpcChannel.whoAmI),
   listReviews: (state) => ipcRenderer.invoke(IpcChannel.listReviews, state),
   resolveReview: (id, verdict, decision) =>
-    ipcRenderer.invoke(IpcChannel.resolveReview, id, verdict, { by: decision.by, note: decision.note, block: decision.block === true }),
+    ipcRenderer.invoke(IpcChannel.resolveReview, id, verdict, {
+      by: decision.by ?? null,
+      note: decision.note,
+      block: decision.block === true,
+      review_version: decision.review_version ?? null,
+    }),
   listScreenings: (limit) => ipcRenderer.invoke(IpcChannel.listScreenings, limit),
   getScreening: (id) => ipcRenderer.invoke(IpcChannel.getScreening, id),
   dailyUsage: () => ipcRenderer.invoke(IpcChannel.dailyUsage),

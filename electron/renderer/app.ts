@@ -67,6 +67,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
   };
 
   const envBadge = h('span', { class: 'env-badge' });
+  const signedInWho = h('span', { class: 'signed-in-who' });
+  const signedIn = h('span', { class: 'signed-in', attrs: { id: 'signed-in' } }, h('span', { class: 'signed-in-label' }, 'Signed in as '), signedInWho);
   const conn = h('span', { class: 'conn', attrs: { id: 'connection' } });
   const banner = h('div', { class: 'banner', attrs: { role: 'status' } });
   const deskCount = h('span', { class: 'tab-count', attrs: { id: 'desk-count' } });
@@ -96,6 +98,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
         tab('decisions', 'Decisions', '5'),
         settings ? tab('settings', 'Settings', '6') : null,
       ),
+      signedIn,
       conn,
     ),
     banner,
@@ -124,6 +127,10 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     const s = model.status;
     envBadge.textContent = s ? s.environment : '';
     envBadge.className = `env-badge env-${s?.environment ?? 'none'}`;
+    const me = model.me;
+    signedInWho.textContent = me === null ? '' : (me.name ?? `the ${me.role} token (no name)`);
+    signedIn.title = me === null ? '' : `${me.role} token${me.token_id ? ` ${me.token_id}` : ' (INTAKE_TOKEN)'}${me.name === null ? ': it has no name, so type yours when you decide' : ''}`;
+    signedIn.hidden = me === null;
     conn.textContent = CONNECTION_TEXT[model.connection] ?? model.connection;
     conn.className = `conn conn-${model.connection}`;
     const pending = model.pending.length;
@@ -146,7 +153,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 
   model.subscribe((changed) => {
     renderHeader();
-    if (changed.has('pending') || changed.has('decided') || changed.has('connection')) desk.render();
+    if (changed.has('me')) for (const v of [desk, changes, decisions]) v.render();
+    if (changed.has('pending') || changed.has('decided') || changed.has('decisionHistory') || changed.has('connection')) desk.render();
     if (changed.has('status') || changed.has('screenings')) queue.render();
     if (changed.has('status') || changed.has('usage')) quota.render();
     if (changed.has('changes') || changed.has('changeHistory') || changed.has('connection')) changes.render();

@@ -1,4 +1,4 @@
-import type { CarrierChange, DailyUsage, Decision, IntakeEvent, Review, Screening, StatusReport } from '../../shared/screening.js';
+import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, Review, Screening, StatusReport } from '../../shared/screening.js';
 import { IntakeError, type ConnectionState, type DeskBridge, type RecheckInput } from '../shared/bridge.js';
 import { isCarrierChange } from '../shared/change-text.js';
 
@@ -8,8 +8,8 @@ import { isCarrierChange } from '../shared/change-text.js';
  * have been missed while it was down. Views subscribe and re-render.
  */
 
-export type Resource = 'status' | 'pending' | 'decided' | 'screenings' | 'usage' | 'changes' | 'changeHistory' | 'decisions' | 'decisionHistory';
-const RESOURCES: readonly Resource[] = ['status', 'pending', 'decided', 'screenings', 'usage', 'changes', 'changeHistory', 'decisions', 'decisionHistory'];
+export type Resource = 'me' | 'status' | 'pending' | 'decided' | 'screenings' | 'usage' | 'changes' | 'changeHistory' | 'decisions' | 'decisionHistory';
+const RESOURCES: readonly Resource[] = ['me', 'status', 'pending', 'decided', 'screenings', 'usage', 'changes', 'changeHistory', 'decisions', 'decisionHistory'];
 
 export const SCREENINGS_SHOWN = 50;
 const DECIDED_SHOWN = 12;
@@ -17,6 +17,8 @@ export const CHANGE_HISTORY_SHOWN = 25;
 export const DECISION_HISTORY_SHOWN = 25;
 
 export class DeskModel {
+  /** Who the desk's token is (GET /me); null until known, or from a worker without /me. */
+  me: Caller | null = null;
   status: StatusReport | null = null;
   pending: Review[] = [];
   decided: Review[] = [];
@@ -94,6 +96,9 @@ export class DeskModel {
   private async fetch(r: Resource): Promise<void> {
     const b = this.bridge;
     switch (r) {
+      case 'me':
+        this.me = await b.whoAmI();
+        return;
       case 'status':
         this.status = await b.getStatus();
         return;
@@ -232,17 +237,45 @@ export class DeskModel {
     if (changed.size > 0) this.emit(changed);
   }
 
-  /** Decide a review from this window; its own resolved event is then not reported as news. */
-  async decide(id: string, verdict: 'approve' | 'reject', by: string, note: string, block = false): Promise<Review> {
+  /** The name decisions are recorded under when the token has one; null: a name is typed. */
+  signedInName(): string | null {
+    return this.me?.name ?? null;
+  }
+
+  /**
+   * Decide a review from this window, on the facts shown: `review` as the desk has it (its
+   * version goes with the decision). `by`: a typed name, null for the token's name. A 409
+   * `review_stale` puts the newest review in place of the shown one (nothing was decided) and
+   * is thrown on for the view to say so. Its own resolved event is not reported as news.
+   */
+  async decide(review: Review, verdict: 'approve' | 'reject', by: string | null, note: string, block = false): Promise<Review> {
+    const id = review.id;
     this.decidingHere.add(id);
     try {
-      const done = await this.bridge.resolveReview(id, verdict, { by, note, ...(block ? { block: true } : {}) });
+      const done = await this.bridge.resolveReview(id, verdict, { by, note, ...(block ? { block: true } : {}), review_version: review.version ?? null });
       this.applyLocalDecision(done);
       return done;
+    } catch (err) {
+      if (err instanceof IntakeError && err.code === 'review_stale') {
+        // Nothing was decided here: a decision of it from now on is news.
+        this.decidingHere.delete(id);
+        this.applyNewestFacts(id, err.review);
+      }
+      throw err;
     } finally {
       // Keep the mark a little: the event may arrive after the answer.
-      setTimeout(() => this.decidingHere.delete(id), 60_000);
+      if (this.decidingHere.has(id)) setTimeout(() => this.decidingHere.delete(id), 60_000);
     }
+  }
+
+  /** The facts moved on under a review: show the newest (or re-read them when the answer had none). */
+  private applyNewestFacts(id: string, newest: Review | undefined): void {
+    if (newest && newest.id === id) {
+      this.pending = newest.state === 'pending' ? sortPending(this.pending.map((r) => (r.id === id ? newest : r))) : this.pending.filter((r) => r.id !== id);
+      this.emit(new Set(['pending']));
+    }
+    void this.load('pending');
+    void this.load('decided');
   }
 
   private applyLocalDecision(review: Review): void {
@@ -254,7 +287,7 @@ export class DeskModel {
   }
 
   /** Acknowledge a change from this window; its own acknowledged event is then not reported as news. */
-  async acknowledge(id: string, by: string): Promise<CarrierChange> {
+  async acknowledge(id: string, by: string | null): Promise<CarrierChange> {
     this.acknowledgingHere.add(id);
     try {
       const done = await this.bridge.acknowledgeChange(id, by);
@@ -273,7 +306,7 @@ export class DeskModel {
   }
 
   /** Revoke a standing decision from this window; its own revoked event is then not news. */
-  async revoke(id: string, by: string, note: string): Promise<Decision> {
+  async revoke(id: string, by: string | null, note: string): Promise<Decision> {
     this.revokingHere.add(id);
     try {
       const done = await this.bridge.revokeDecision(id, by, note);

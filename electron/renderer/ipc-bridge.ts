@@ -13,6 +13,7 @@ export class IpcBridge implements DeskBridge {
   }
 
   getStatus = () => unwrap(this.api.getStatus());
+  whoAmI = () => unwrap(this.api.whoAmI());
   listReviews = (state: Parameters<DeskBridge['listReviews']>[0]) => unwrap(this.api.listReviews(state));
   resolveReview = (...a: Parameters<DeskBridge['resolveReview']>) => unwrap(this.api.resolveReview(...a));
   listScreenings = (limit: number) => unwrap(this.api.listScreenings(limit));
@@ -21,12 +22,12 @@ export class IpcBridge implements DeskBridge {
   pauseQueue = () => unwrap(this.api.pauseQueue());
   resumeQueue = () => unwrap(this.api.resumeQueue());
   listChanges = (state: Parameters<DeskBridge['listChanges']>[0]) => unwrap(this.api.listChanges(state));
-  acknowledgeChange = (id: string, by: string) => unwrap(this.api.acknowledgeChange(id, by));
+  acknowledgeChange = (id: string, by: string | null) => unwrap(this.api.acknowledgeChange(id, by));
   listBlocks = (state: Parameters<DeskBridge['listBlocks']>[0]) => unwrap(this.api.listBlocks(state));
   blockCarrier = (input: Parameters<DeskBridge['blockCarrier']>[0]) => unwrap(this.api.blockCarrier(input));
   liftBlock = (carrier: string, by: string) => unwrap(this.api.liftBlock(carrier, by));
   listDecisions = (state: Parameters<DeskBridge['listDecisions']>[0]) => unwrap(this.api.listDecisions(state));
-  revokeDecision = (id: string, by: string, note: string) => unwrap(this.api.revokeDecision(id, by, note));
+  revokeDecision = (id: string, by: string | null, note: string) => unwrap(this.api.revokeDecision(id, by, note));
   recheckCarrier = (input: Parameters<DeskBridge['recheckCarrier']>[0]) => unwrap(this.api.recheckCarrier(input));
   auditCsv = (from: string, to: string) => unwrap(this.api.auditCsv(from, to));
 
@@ -63,5 +64,5 @@ export class IpcBridge implements DeskBridge {
 async function unwrap<T>(p: Promise<IpcResult<T>>): Promise<T> {
   const r = await p;
   if (r.ok) return r.value;
-  throw new IntakeError(r.error.message, r.error.status, r.error.code, r.error.param);
+  throw new IntakeError(r.error.message, r.error.status, r.error.code, r.error.param, r.error.review);
 }

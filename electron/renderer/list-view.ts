@@ -1,15 +1,27 @@
 import { loadDispatcherName, saveDispatcherName } from './dispatcher-name.js';
 import { h, replaceChildren, type Child } from './dom.js';
+import { Drafts, fillFields, readFields } from './drafts.js';
 import { stepSelection } from './list-navigation.js';
 import type { Toaster } from './toaster.js';
 
 /**
  * The skeleton the desk's list views share (review desk, carrier changes, decisions): a list of
  * open items, a history under it, the selected item's detail, and a panel where a person starts
- * an action, types their name (remembered) and maybe a note, and confirms. Keyboard first: j/k
- * move, an action's key starts it, Enter moves from the name to the note and then confirms, Esc
- * cancels. The name and note fields survive live updates; a view supplies only what differs.
+ * an action, types their name (remembered; only when the token has none) and maybe a note, and
+ * confirms. Keyboard first: j/k move, an action's key starts it, Enter moves from the name to the
+ * note and then confirms, Esc cancels. The note and a view's draft fields belong to the selected
+ * item: kept per item across moves and live updates, cleared when it is decided. A view supplies
+ * only what differs.
  */
+
+/** Who acts: the signed-in token's name, or a name typed on this machine (the token has none). */
+export interface Who {
+  name: string;
+  typed: boolean;
+}
+
+/** What a refused action leaves: a toast (the item is done elsewhere), or a notice on the panel (decide again). */
+export type ConflictOutcome = string | { notice: string } | null;
 
 export interface ListRow {
   class: string;
@@ -46,6 +58,10 @@ export interface ListViewSpec<T extends { id: string }> {
   actions: readonly ListAction<T>[];
   /** Panel controls shown only while confirming the action named by their `data-mode`. */
   modeExtras?: readonly HTMLElement[];
+  /** Fields kept per item with the note (e.g. the "also block" box). */
+  draftFields?: readonly HTMLInputElement[];
+  /** The signed-in token's name (GET /me); null: the token has none, a name is typed. */
+  signedInAs(): string | null;
   /** Put under the lists (e.g. an export form). */
   sideExtras?: Child;
   items(): readonly T[];
@@ -63,9 +79,12 @@ export interface ListViewSpec<T extends { id: string }> {
   /** Toast text when the selected item is history. */
   alreadyDone(item: T): string;
   /** Do it; resolves to the toast text. */
-  perform(mode: string, item: T, by: string, note: string): Promise<string>;
-  /** Someone else was first: refresh, and the toast text; null when `err` is not that. */
-  conflict(err: unknown, item: T): Promise<string | null>;
+  perform(mode: string, item: T, who: Who, note: string): Promise<string>;
+  /**
+   * Refused for a reason the view knows: someone else was first (refresh, and the toast text), or
+   * the facts changed (refresh, and a notice: decide again); null when `err` is not one of those.
+   */
+  conflict(err: unknown, item: T): Promise<ConflictOutcome>;
   /** Things done elsewhere since the last render, to tell as toasts. */
   doneElsewhere(): string[];
   /** Whose name is asked, for the error when it is missing ("the decision"). */
@@ -83,6 +102,13 @@ export class ListView<T extends { id: string }> {
   private readonly panel: HTMLElement;
   private readonly modeLine = h('div', { class: 'dp-mode' });
   private readonly formError = h('div', { class: 'dp-error', attrs: { role: 'alert' } });
+  /** Why nothing was recorded and what to do (the facts changed): stays until the next action or move. */
+  private readonly noticeEl = h('div', { class: 'dp-notice', attrs: { role: 'alert' } });
+  private readonly nameLabel: HTMLElement;
+  private readonly signedInName = h('strong', { class: 'dp-signed-in-name' });
+  private readonly signedInEl = h('div', { class: 'dp-label dp-signed-in' }, 'Dispatcher', this.signedInName, h('span', { class: 'dp-signed-in-hint' }, "this desk's token: recorded with what you decide"));
+  private readonly drafts = new Drafts();
+  private readonly draftFields: ReadonlyArray<HTMLInputElement | HTMLTextAreaElement>;
   private readonly startButtons: HTMLButtonElement[];
   private readonly confirmBtn: HTMLButtonElement;
   private readonly cancelBtn: HTMLButtonElement;
@@ -114,6 +140,8 @@ export class ListView<T extends { id: string }> {
     this.noteInput = spec.note
       ? h('textarea', { class: 'dp-note', attrs: { id: spec.note.id, rows: 2, placeholder: spec.note.placeholder, maxlength: 2000 } })
       : null;
+    this.draftFields = [...(this.noteInput ? [this.noteInput] : []), ...(spec.draftFields ?? [])];
+    this.nameLabel = h('label', { class: 'dp-label' }, 'Dispatcher', this.nameInput);
     this.startButtons = spec.actions.map((a) =>
       h('button', { class: `btn ${a.buttonClass}`, attrs: { type: 'button', id: a.buttonId ?? null }, on: { click: () => this.start(a.mode) } }, a.label, h('kbd', null, a.key.toUpperCase())),
     );
@@ -124,10 +152,12 @@ export class ListView<T extends { id: string }> {
       'form',
       { class: spec.panel.class, attrs: { 'aria-label': spec.panel.label }, on: { submit: (e) => e.preventDefault() } },
       this.modeLine,
+      this.noticeEl,
       h(
         'div',
         { class: 'dp-fields' },
-        h('label', { class: 'dp-label' }, 'Dispatcher', this.nameInput),
+        this.nameLabel,
+        this.signedInEl,
         this.noteInput ? h('label', { class: 'dp-label dp-label-note' }, 'Note', this.noteInput) : null,
       ),
       ...(spec.modeExtras ?? []),
@@ -170,13 +200,34 @@ export class ListView<T extends { id: string }> {
   select(id: string): void {
     if (this.selectedId === id) return;
     if (this.mode !== null) this.cancel();
-    this.selectedId = id;
+    this.moveTo(id);
     this.fromHistory = !this.spec.items().some((x) => x.id === id);
     this.render();
   }
 
+  /**
+   * The selection moves: what was typed about the old item is put away under it (while it is
+   * still open) and the new item's own draft comes back, so a note never rides on to another one.
+   */
+  private moveTo(id: string | null): void {
+    if (id === this.selectedId) return;
+    const old = this.selectedId;
+    if (old !== null && this.spec.items().some((x) => x.id === old)) this.drafts.put(old, readFields(this.draftFields));
+    else if (old !== null) this.drafts.drop(old);
+    this.selectedId = id;
+    fillFields(this.draftFields, id === null ? undefined : this.drafts.get(id));
+    this.noticeEl.textContent = '';
+  }
+
+  /** The token's name when it has one, else the typed name. */
+  private who(): Who {
+    const signed = this.spec.signedInAs();
+    return signed !== null ? { name: signed, typed: false } : { name: this.nameInput.value.trim(), typed: true };
+  }
+
   /** The view is shown: take up a name typed in another view meanwhile. */
   onShow(): void {
+    if (this.mode === null) this.noticeEl.textContent = '';
     if (document.activeElement !== this.nameInput) this.nameInput.value = loadDispatcherName() || this.nameInput.value;
     this.render();
   }
@@ -184,13 +235,16 @@ export class ListView<T extends { id: string }> {
   render(): void {
     for (const text of this.spec.doneElsewhere()) this.toast.show(text, 'info');
     const list = this.spec.items();
+    this.drafts.keepOnly(list.map((x) => x.id));
     if (!list.some((x) => x.id === this.selectedId) && !(this.fromHistory && this.selected())) {
       if (this.mode !== null) this.cancel(); // done (here or elsewhere) while on screen
+      // What was typed was about the item that is gone: never let it ride on to the next one.
+      fillFields(this.draftFields, undefined);
       // Keep the place in the list: take the one that moved into the old position. When the
       // list is empty keep the id: the one just done shows once the history has it.
       const next = list[Math.min(this.lastIndex, list.length - 1)];
       if (next) {
-        this.selectedId = next.id;
+        this.moveTo(next.id);
         this.fromHistory = false;
       }
     }
@@ -268,9 +322,13 @@ export class ListView<T extends { id: string }> {
     this.confirmBtn.disabled = this.busy;
     if (this.noteInput) this.noteInput.disabled = !open;
     for (const el of this.spec.modeExtras ?? []) el.hidden = el.dataset.mode !== this.mode;
+    const signed = this.spec.signedInAs();
+    this.nameLabel.hidden = signed !== null;
+    this.signedInEl.hidden = signed === null;
+    this.signedInName.textContent = signed ?? '';
     const action = this.spec.actions.find((a) => a.mode === this.mode);
     if (action && item) {
-      const by = this.nameInput.value.trim();
+      const by = this.who().name;
       const step = by === '' ? 'Type your name, Enter' : this.noteInput ? 'Add a note' : '';
       const rest = `${step ? `${step}; ` : ''}Enter confirms, Esc cancels.`;
       this.modeLine.textContent = `${action.question(item, by || '…')} ${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
@@ -352,8 +410,9 @@ export class ListView<T extends { id: string }> {
     }
     this.mode = mode;
     this.formError.textContent = '';
+    this.noticeEl.textContent = '';
     this.renderPanel();
-    if (this.nameInput.value.trim() === '') this.nameInput.focus();
+    if (this.who().name === '') this.nameInput.focus();
     else if (this.noteInput) this.noteInput.focus();
     else (document.activeElement as HTMLElement | null)?.blur();
   }
@@ -369,26 +428,33 @@ export class ListView<T extends { id: string }> {
     const item = this.selected();
     const mode = this.mode;
     if (!item || mode === null || this.busy) return;
-    const by = this.nameInput.value.trim();
-    if (by === '') {
+    const who = this.who();
+    if (who.name === '') {
       this.formError.textContent = `Enter your name first: it is recorded with ${this.spec.recordName}.`;
       this.nameInput.focus();
       return;
     }
-    saveDispatcherName(by);
+    if (who.typed) saveDispatcherName(who.name);
     this.busy = true;
     this.renderPanel();
     try {
-      const done = await this.spec.perform(mode, item, by, this.noteInput?.value.trim() ?? '');
-      if (this.noteInput) this.noteInput.value = '';
+      const done = await this.spec.perform(mode, item, who, this.noteInput?.value.trim() ?? '');
+      // Decided: its draft is spent (the fields show the next item's once the selection moves).
+      this.drafts.drop(item.id);
+      if (this.selectedId === item.id) fillFields(this.draftFields, undefined);
       this.mode = null;
       this.toast.show(done, 'ok');
       (document.activeElement as HTMLElement | null)?.blur();
     } catch (err) {
       const conflict = await this.spec.conflict(err, item);
-      if (conflict !== null) {
+      if (typeof conflict === 'string') {
         this.mode = null;
         this.toast.show(conflict, 'info');
+      } else if (conflict !== null) {
+        // Nothing was recorded; the draft stays for the same item, to decide again on what is shown now.
+        this.mode = null;
+        this.noticeEl.textContent = conflict.notice;
+        (document.activeElement as HTMLElement | null)?.blur();
       } else {
         this.formError.textContent = `Not recorded: ${err instanceof Error ? err.message : String(err)}`;
       }

@@ -1,4 +1,5 @@
 import type { SvcReason } from '../../shared/svc-contract.js';
+import type { HoldReason, TenderAction } from '../../shared/tender-rules.js';
 import { CHANGE_REASON_TEXT } from '../shared/change-text.js';
 
 /**
@@ -50,7 +51,8 @@ export function decisionTerm(decision: string): Term {
   return DECISIONS[decision] ?? unknown(decision, 'Decision');
 }
 
-const HOLD_REASONS: Record<string, Term> = {
+/** Words for every hold reason of shared/tender-rules.ts (the type makes a missing one a compile error). */
+export const HOLD_REASON_TERMS: Readonly<Record<HoldReason, Term>> = {
   manual_review: {
     label: 'Manual review requested',
     tone: 'warn',
@@ -75,6 +77,12 @@ const HOLD_REASONS: Record<string, Term> = {
     known: true,
     hint: 'The monthly quota is used up and no usable cached score exists.',
   },
+  quota_reserved: {
+    label: 'Quota kept for tenders',
+    tone: 'warn',
+    known: true,
+    hint: 'Background work (a roster or re-screen) may not spend the last part of the monthly quota, which is kept for tenders; no lookup was made. Screen it again when the quota allows.',
+  },
   service_error: {
     label: 'Service error',
     tone: 'bad',
@@ -85,7 +93,7 @@ const HOLD_REASONS: Record<string, Term> = {
 
 export function holdReasonTerm(reason: string | null): Term {
   if (reason === null) return { label: 'not held', tone: 'muted', known: true };
-  return HOLD_REASONS[reason] ?? unknown(reason, 'Hold reason');
+  return Object.hasOwn(HOLD_REASON_TERMS, reason) ? HOLD_REASON_TERMS[reason as HoldReason] : unknown(reason, 'Hold reason');
 }
 
 const FLAGS: Record<string, Term> = {
@@ -97,7 +105,7 @@ export function flagTerm(flag: string): Term {
   return FLAGS[flag] ?? unknown(flag, 'Flag');
 }
 
-const ACTIONS: Record<string, Term> = {
+export const ACTION_TERMS: Readonly<Record<TenderAction, Term>> = {
   tender: { label: 'tender', tone: 'ok', known: true, hint: 'Book it.' },
   hold: { label: 'hold', tone: 'warn', known: true, hint: 'A dispatcher decides.' },
   block: { label: 'block', tone: 'bad', known: true, hint: 'Do not book.' },
@@ -105,7 +113,7 @@ const ACTIONS: Record<string, Term> = {
 
 export function actionTerm(action: string | null): Term {
   if (action === null) return { label: 'pending', tone: 'muted', known: true };
-  return ACTIONS[action] ?? unknown(action, 'Action');
+  return Object.hasOwn(ACTION_TERMS, action) ? ACTION_TERMS[action as TenderAction] : unknown(action, 'Action');
 }
 
 const SOURCES: Record<string, Term> = {

@@ -1,4 +1,4 @@
-import type { CarrierChange, DailyUsage, Decision, DecisionState, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type { Caller, CarrierChange, DailyUsage, Decision, DecisionState, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 
 /**
  * What the dashboard needs from the worker, and nothing more. Two implementations:
@@ -18,11 +18,13 @@ export type ConnectionState =
 export type ReviewVerdict = 'approve' | 'reject';
 
 export interface ReviewDecision {
-  /** The dispatcher's name, as recorded on the review. */
-  by: string;
+  /** A typed name, only when the token has none (GET /me): a named token's name is recorded. */
+  by?: string | null;
   note: string;
   /** Reject only: also put the carrier on the local do-not-use list, in the same step. */
   block?: boolean;
+  /** The version of the review the dispatcher saw (Review.version): refused as `review_stale` when the facts moved on. */
+  review_version?: number | null;
 }
 
 export type DecisionListState = DecisionState | 'all';
@@ -76,6 +78,8 @@ export interface DeskSettingsBridge {
 
 export interface DeskBridge {
   getStatus(): Promise<StatusReport>;
+  /** Who the token is (GET /me). */
+  whoAmI(): Promise<Caller>;
   listReviews(state: ReviewState): Promise<Review[]>;
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review>;
   listScreenings(limit: number): Promise<Screening[]>;
@@ -85,8 +89,8 @@ export interface DeskBridge {
   resumeQueue(): Promise<StatusReport>;
   /** Changes of watched carriers, newest first. */
   listChanges(state: ChangeState): Promise<CarrierChange[]>;
-  /** Record that `by` has seen the change; IntakeError `change_conflict` (409) when someone already did. */
-  acknowledgeChange(id: string, by: string): Promise<CarrierChange>;
+  /** Record that `by` (null: the token's name) has seen the change; IntakeError `change_conflict` (409) when someone already did. */
+  acknowledgeChange(id: string, by: string | null): Promise<CarrierChange>;
   /** The local do-not-use list. */
   listBlocks(state: BlockListState): Promise<LocalBlock[]>;
   blockCarrier(input: BlockInput): Promise<LocalBlock>;
@@ -94,8 +98,8 @@ export interface DeskBridge {
   liftBlock(carrier: string, by: string): Promise<LocalBlock>;
   /** Standing carrier decisions (docs/decisions.md), newest first. */
   listDecisions(state: DecisionListState): Promise<Decision[]>;
-  /** End a standing decision; IntakeError `decision_conflict` (409) when it no longer stands. */
-  revokeDecision(id: string, by: string, note: string): Promise<Decision>;
+  /** End a standing decision (`by` null: the token's name); IntakeError `decision_conflict` (409) when it no longer stands. */
+  revokeDecision(id: string, by: string | null, note: string): Promise<Decision>;
   /** A fresh score from /v1 (spends a lookup); waits a few seconds for the result. */
   recheckCarrier(input: RecheckInput): Promise<Screening>;
   /** The audit CSV of screenings created in [from, to) (ISO dates), as text. */
@@ -115,6 +119,8 @@ export class IntakeError extends Error {
     readonly status: number,
     readonly code: string,
     readonly param?: string,
+    /** On 409 `review_stale`: the review as it is now. */
+    readonly review?: Review,
   ) {
     super(message);
   }
@@ -126,6 +132,7 @@ export interface IntakeErrorShape {
   status: number;
   code: string;
   param?: string;
+  review?: Review;
 }
 
 export function isIntakeErrorShape(v: unknown): v is IntakeErrorShape {

@@ -1,4 +1,4 @@
-import type { CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import {
   BLOCK_LIST_STATES,
@@ -101,6 +101,10 @@ export class HttpBridge implements DeskBridge {
     return this.call('/status', (o) => this.api.GET('/status', o));
   }
 
+  whoAmI(): Promise<Caller> {
+    return this.call('/me', (o) => this.api.GET('/me', o));
+  }
+
   /** Every item of a state (following the cursor, at most LIST_PAGES pages): the desk shows them all. */
   async listReviews(state: ReviewState): Promise<Review[]> {
     if (!REVIEW_STATES.includes(state)) throw new TypeError(`state must be one of ${REVIEW_STATES.join(', ')}, got ${JSON.stringify(state)}`);
@@ -110,8 +114,15 @@ export class HttpBridge implements DeskBridge {
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review> {
     requireId(id, 'id');
     if (verdict !== 'approve' && verdict !== 'reject') throw new TypeError(`verdict must be approve or reject, got ${JSON.stringify(verdict)}`);
-    if (typeof decision?.by !== 'string' || decision.by.trim() === '') throw new TypeError('by must be the dispatcher\'s name');
-    const body = { by: decision.by.trim(), note: typeof decision.note === 'string' ? decision.note : '' };
+    const by = optionalName(decision?.by, 'by');
+    const version = decision?.review_version;
+    if (version != null && !(Number.isInteger(version) && version >= 0)) throw new TypeError(`review_version must be a whole number, got ${JSON.stringify(version)}`);
+    // No `by` with a named token: the intake records the token's name. The version of what was shown, always when known.
+    const body: { by?: string; note: string } = {
+      ...(by === null ? {} : { by }),
+      note: typeof decision?.note === 'string' ? decision.note : '',
+      ...(version == null ? {} : { review_version: version }),
+    };
     const path = { params: { path: { id } } };
     return verdict === 'approve'
       ? this.call(`/reviews/${id}/approve`, (o) => this.api.POST('/reviews/{id}/approve', { ...o, ...path, body }))
@@ -123,11 +134,11 @@ export class HttpBridge implements DeskBridge {
     return this.all<Decision>('/decisions', (after, o) => this.api.GET('/decisions', { ...o, params: { query: { state, limit: 100, ...after } } }));
   }
 
-  revokeDecision(id: string, by: string, note: string): Promise<Decision> {
+  revokeDecision(id: string, by: string | null, note: string): Promise<Decision> {
     requireId(id, 'id');
-    const name = requireName(by, 'by');
+    const name = optionalName(by, 'by');
     return this.call(`/decisions/${id}/revoke`, (o) =>
-      this.api.POST('/decisions/{id}/revoke', { ...o, params: { path: { id } }, body: { by: name, note: typeof note === 'string' ? note : '' } }),
+      this.api.POST('/decisions/{id}/revoke', { ...o, params: { path: { id } }, body: { ...(name === null ? {} : { by: name }), note: typeof note === 'string' ? note : '' } }),
     );
   }
 
@@ -175,10 +186,10 @@ export class HttpBridge implements DeskBridge {
     return this.all<CarrierChange>('/changes', (after, o) => this.api.GET('/changes', { ...o, params: { query: { state, limit: 100, ...after } } }));
   }
 
-  acknowledgeChange(id: string, by: string): Promise<CarrierChange> {
+  acknowledgeChange(id: string, by: string | null): Promise<CarrierChange> {
     requireId(id, 'id');
-    const name = requireName(by, 'by');
-    return this.call(`/changes/${id}/acknowledge`, (o) => this.api.POST('/changes/{id}/acknowledge', { ...o, params: { path: { id } }, body: { by: name } }));
+    const name = optionalName(by, 'by');
+    return this.call(`/changes/${id}/acknowledge`, (o) => this.api.POST('/changes/{id}/acknowledge', { ...o, params: { path: { id } }, body: name === null ? {} : { by: name } }));
   }
 
   async listBlocks(state: BlockListState): Promise<LocalBlock[]> {
@@ -217,10 +228,11 @@ export class HttpBridge implements DeskBridge {
       throw new IntakeError(`worker unreachable at ${this.base}: ${errorText(err)}`, 0, 'unreachable');
     }
     if (!r.response.ok) {
-      const e = (r.error as { error?: { code?: unknown; message?: unknown; param?: unknown } } | undefined)?.error;
+      const e = (r.error as { error?: { code?: unknown; message?: unknown; param?: unknown; review?: unknown } } | undefined)?.error;
       const code = typeof e?.code === 'string' ? e.code : `http_${r.response.status}`;
       const message = typeof e?.message === 'string' ? e.message : `${path} answered HTTP ${r.response.status}`;
-      throw new IntakeError(message, r.response.status, code, typeof e?.param === 'string' ? e.param : undefined);
+      const review = typeof e?.review === 'object' && e.review !== null && (e.review as { object?: unknown }).object === 'review' ? (e.review as Review) : undefined;
+      throw new IntakeError(message, r.response.status, code, typeof e?.param === 'string' ? e.param : undefined, review);
     }
     if (r.data === undefined) throw new IntakeError(`${path} answered with a body that is not JSON`, r.response.status, 'bad_response');
     return r.data as T;
@@ -402,6 +414,12 @@ function requireId(id: unknown, param: string): void {
 function requireName(by: unknown, param: string): string {
   if (typeof by !== 'string' || by.trim() === '') throw new TypeError(`${param} must be the dispatcher's name`);
   return by.trim();
+}
+
+/** A name given (trimmed), or null for "the token's name"; an empty or blank string is refused. */
+function optionalName(by: unknown, param: string): string | null {
+  if (by === undefined || by === null) return null;
+  return requireName(by, param);
 }
 
 function errorText(err: unknown): string {

@@ -1,4 +1,4 @@
-import type { CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 import type {
   BlockInput,
   BlockListState,
@@ -15,6 +15,7 @@ import type {
 /** IPC channel names shared by the preload and the main; one place so they cannot drift. */
 export const IpcChannel = {
   getStatus: 'desk:get-status',
+  whoAmI: 'desk:who-am-i',
   listReviews: 'desk:list-reviews',
   resolveReview: 'desk:resolve-review',
   listScreenings: 'desk:list-screenings',
@@ -41,12 +42,13 @@ export const IpcChannel = {
 } as const;
 
 /** What an invoke answers: errors travel as data, since IPC flattens thrown errors to a message. */
-export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { message: string; status: number; code: string; param?: string } };
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { message: string; status: number; code: string; param?: string; review?: Review } };
 
 /** What the preload exposes as `window.desk`: results as data; the renderer wraps it into a DeskBridge. */
 export interface DeskIpcApi {
   readonly kind: 'electron';
   getStatus(): Promise<IpcResult<StatusReport>>;
+  whoAmI(): Promise<IpcResult<Caller>>;
   listReviews(state: ReviewState): Promise<IpcResult<Review[]>>;
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<IpcResult<Review>>;
   listScreenings(limit: number): Promise<IpcResult<Screening[]>>;
@@ -55,12 +57,12 @@ export interface DeskIpcApi {
   pauseQueue(): Promise<IpcResult<StatusReport>>;
   resumeQueue(): Promise<IpcResult<StatusReport>>;
   listChanges(state: ChangeState): Promise<IpcResult<CarrierChange[]>>;
-  acknowledgeChange(id: string, by: string): Promise<IpcResult<CarrierChange>>;
+  acknowledgeChange(id: string, by: string | null): Promise<IpcResult<CarrierChange>>;
   listBlocks(state: BlockListState): Promise<IpcResult<LocalBlock[]>>;
   blockCarrier(input: BlockInput): Promise<IpcResult<LocalBlock>>;
   liftBlock(carrier: string, by: string): Promise<IpcResult<LocalBlock>>;
   listDecisions(state: DecisionListState): Promise<IpcResult<Decision[]>>;
-  revokeDecision(id: string, by: string, note: string): Promise<IpcResult<Decision>>;
+  revokeDecision(id: string, by: string | null, note: string): Promise<IpcResult<Decision>>;
   recheckCarrier(input: RecheckInput): Promise<IpcResult<Screening>>;
   auditCsv(from: string, to: string): Promise<IpcResult<string>>;
   connectionState(): Promise<ConnectionState>;

@@ -9,7 +9,7 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
  */
 export function seedRetentionRows(store: Store, tag: string, at: Date): { decided: string; pendingReview: string; review: string; delivered: string; dead: string; dot: string } {
   const dot = String(7_000_000 + Math.floor(Math.random() * 900_000));
-  const hold = { action: 'hold' as const, hold_reason: 'manual_review', source: 'none' as const, score: null, score_fetched_at: null, error: null };
+  const hold = { action: 'hold' as const, hold_reason: 'manual_review' as const, source: 'none' as const, score: null, score_fetched_at: null, error: null };
   const a = store.insertScreening({ query: { dot_number: dot }, tender_id: `${tag}-a`, priority: 'tender', refresh: false, callback_url: 'http://127.0.0.1:9/hook' });
   const { review } = store.createReview(a.id, 'manual_review');
   store.completeScreening(a.id, hold);

@@ -92,6 +92,9 @@ describe('the generated client against the real stack', () => {
 
     const status = (await api.GET('/status')).data!;
     expect(unnamed('Status', status)).toEqual([]);
+    const me = (await api.GET('/me')).data!;
+    expect(unnamed('Caller', me)).toEqual([]);
+    expect(me).toEqual({ object: 'caller', token_id: null, name: null, role: 'admin' });
     const usage = (await api.GET('/usage/daily')).data!;
     expect(unnamed('DailyUsage', usage)).toEqual([]);
     const watch = (await api.GET('/watchlist')).data!.data;

@@ -58,6 +58,7 @@ const TABLE: Array<{ op: string; path: string; body?: unknown; needs: Role }> = 
   { op: 'POST /reviews/{id}/approve', path: `/reviews/${REV}/approve`, body: {}, needs: 'desk' },
   { op: 'POST /reviews/{id}/reject', path: `/reviews/${REV}/reject`, body: {}, needs: 'desk' },
   { op: 'GET /status', path: '/status', needs: 'tms' },
+  { op: 'GET /me', path: '/me', needs: 'tms' },
   { op: 'GET /usage/daily', path: '/usage/daily', needs: 'tms' },
   { op: 'POST /queue/pause', path: '/queue/pause', needs: 'admin' },
   { op: 'POST /queue/resume', path: '/queue/resume', needs: 'admin' },
@@ -143,6 +144,16 @@ describe('who did it, and revoking', () => {
     // INTAKE_TOKEN has no name: `by` is required.
     const noName = await call(stack.token, 'DELETE', '/blocks/1000005');
     expect([noName.status, noName.json.error.param]).toEqual([400, 'by']);
+  });
+
+  it('GET /me says who the token is: its id, name and role (no name for INTAKE_TOKEN)', async () => {
+    const record = tokens.list().find((t) => t.name === 'Dana Desk')!;
+    expect((await call(secret.desk, 'GET', '/me')).json).toEqual({ object: 'caller', token_id: record.id, name: 'Dana Desk', role: 'desk' });
+    expect((await call(secret.tms, 'GET', '/me')).json).toMatchObject({ object: 'caller', name: 'tms token', role: 'tms' });
+    expect((await call(stack.token, 'GET', '/me')).json).toEqual({ object: 'caller', token_id: null, name: null, role: 'admin' });
+    expect((await call('cs_desk_notarealtokenatall', 'GET', '/me')).status).toBe(401);
+    const bad = await call(secret.desk, 'GET', '/me?name=x');
+    expect([bad.status, bad.json.error.code]).toEqual([400, 'invalid_request']);
   });
 
   it('a revoked token is refused from the next request; the database keeps only hashes', async () => {

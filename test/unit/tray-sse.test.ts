@@ -226,6 +226,32 @@ describe('HttpBridge JSON calls against a real HTTP server', () => {
     await expect(bridge.listScreenings(5)).rejects.toMatchObject({ status: 500, code: 'http_500' });
   });
 
+  it('a decision sends the review version it was made on and no `by` for a named token; a review_stale answer carries the newest review', async () => {
+    const seen: string[] = [];
+    const newest = { object: 'review', id: 'rev_3', version: 4, state: 'pending' };
+    const base = await serve((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${body}`);
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/me') return void res.end('{"object":"caller","token_id":"tok_1","name":"Dana Desk","role":"desk"}');
+        res.writeHead(409).end(JSON.stringify({ error: { code: 'review_stale', message: 'the facts changed', param: 'review_version', review: newest } }));
+      });
+    });
+    bridge = new HttpBridge({ baseUrl: base, token: 'tok' });
+    expect(await bridge.whoAmI()).toEqual({ object: 'caller', token_id: 'tok_1', name: 'Dana Desk', role: 'desk' });
+    const stale = await bridge.resolveReview('rev_3', 'reject', { note: 'wrong insurer', block: true, review_version: 3 }).catch((e: unknown) => e);
+    expect(stale).toMatchObject({ status: 409, code: 'review_stale', param: 'review_version', review: newest });
+    expect(seen[1]).toBe('POST /reviews/rev_3/reject {"note":"wrong insurer","review_version":3,"block":true}');
+    // A typed name (a token without one) goes as `by`; a worker without versions gets none.
+    await bridge.resolveReview('rev_3', 'approve', { by: 'Eli', note: '' }).catch(() => undefined);
+    expect(seen[2]).toBe('POST /reviews/rev_3/approve {"by":"Eli","note":""}');
+    await bridge.acknowledgeChange('chg_1', null).catch(() => undefined);
+    expect(seen[3]).toBe('POST /changes/chg_1/acknowledge {}');
+    expect(() => bridge!.resolveReview('rev_3', 'approve', { note: '', review_version: 1.5 })).toThrow(/review_version must be/);
+  });
+
   it('says the worker is unreachable when nothing listens', async () => {
     const base = await serve(() => undefined);
     server?.close();

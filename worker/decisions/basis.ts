@@ -58,14 +58,16 @@ export function basisChanges(before: Basis, after: Basis): string[] {
   if (before.grade !== after.grade) out.push(`grade ${before.grade} → ${after.grade}`);
   if (before.needs_manual_review !== after.needs_manual_review)
     out.push(after.needs_manual_review ? 'now needs manual review' : 'no longer needs manual review');
-  const diff = (label: string, a: string[], b: string[]): void => {
+  // Said in the direction it went. A reason is a check that found a problem, named for what it
+  // looks at ("BIPD insurance on file"): a reason appearing is that check failing, not the thing added.
+  const diff = (a: string[], b: string[], appeared: string, went: string): void => {
     const added = b.filter((x) => !a.includes(x));
     const removed = a.filter((x) => !b.includes(x));
-    if (added.length) out.push(`${label} added: ${added.join(', ')}`);
-    if (removed.length) out.push(`${label} gone: ${removed.join(', ')}`);
+    if (added.length) out.push(`${appeared}: ${added.join(', ')}`);
+    if (removed.length) out.push(`${went}: ${removed.join(', ')}`);
   };
-  diff('knockout', before.knockout_codes, after.knockout_codes);
-  diff('reason', before.reason_checks, after.reason_checks);
+  diff(before.knockout_codes, after.knockout_codes, 'new knockout', 'knockout cleared');
+  diff(before.reason_checks, after.reason_checks, 'check now failing', 'check passing again');
   // An older basis kept none of these: the caller decides what that means (basisCheckable).
   if (before.version !== 2 || after.version !== 2) return out;
   for (const check of before.reason_checks.filter((c) => after.reason_checks.includes(c))) {
@@ -73,7 +75,7 @@ export function basisChanges(before: Basis, after: Basis): string[] {
     const b = after.reason_severities?.[check];
     if (a !== b) out.push(`severity of ${check}: ${a ?? '?'} → ${b ?? '?'}`);
   }
-  diff('flag', before.flags ?? [], after.flags ?? []);
+  diff(before.flags ?? [], after.flags ?? [], 'flag added', 'flag gone');
   const c0 = before.data_confidence ?? null;
   const c1 = after.data_confidence ?? null;
   if (c0 !== null && c1 === null) out.push(`data_confidence ${c0} → unknown`);

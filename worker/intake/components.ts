@@ -1,4 +1,6 @@
 import { Type, type TSchema } from 'typebox';
+import { HOLD_REASONS, TENDER_ACTIONS } from '../../shared/tender-rules.js';
+import { ROLES } from '../tokens/roles.js';
 
 /**
  * The objects the intake answers with, as named OpenAPI components (`#/components/schemas/…`,
@@ -13,8 +15,6 @@ const Enum = (values: readonly string[], description?: string) => Type.Union(val
 const Open = (values: readonly string[], description: string) => Type.String({ description: `${description} Known values: ${values.join(', ')}; others may appear.`, 'x-extensible-enum': values });
 const Time = (description = 'ISO 8601, UTC') => Type.String({ format: 'date-time', description });
 const Obj = <P extends Record<string, TSchema>>($id: string, description: string, props: P) => Type.Object(props, { $id, title: $id, description, additionalProperties: true });
-
-export const HOLD_REASONS = ['manual_review', 'unknown_decision', 'scoring_unavailable', 'quota_exhausted', 'service_error', 'local_block'] as const;
 
 export const REVIEW_STATES = ['pending', 'approved', 'rejected', 'closed', 'superseded'] as const;
 
@@ -103,7 +103,7 @@ export const Screening = Obj('Screening', 'One screening of one carrier for one 
   query: Type.Object({ dot_number: Type.Optional(Type.String()), mc_number: Type.Optional(Type.String()) }, { description: 'What was asked, normalised: exactly one of the two.' }),
   priority: Enum(['tender', 'background']),
   refresh: Type.Boolean({ description: 'The request skipped the cache (a re-check).' }),
-  action: Nullable(Enum(['tender', 'hold', 'block'], 'What to do now; null until done.')),
+  action: Nullable(Enum(TENDER_ACTIONS, 'What to do now; null until done.')),
   hold_reason: Nullable(Open(HOLD_REASONS, 'Why it was held; kept after it is settled.')),
   source: Nullable(Open(['cache', 'service', 'stale_cache', 'none'], 'Where the score came from.')),
   score: Nullable(Type.Ref('Score')),
@@ -168,7 +168,7 @@ export const Review = Obj('Review', "A carrier held for a person: one open revie
   updated_at: Time('When it last changed: opened, a tender joined it, newer facts shown, decided or closed.'),
   screening: Type.Ref('Screening'),
   tenders: Type.Array(
-    Type.Object({ screening_id: Type.String(), tender_id: Nullable(Type.String()), action: Nullable(Enum(['tender', 'hold', 'block'])), created_at: Time() }),
+    Type.Object({ screening_id: Type.String(), tender_id: Nullable(Type.String()), action: Nullable(Enum(TENDER_ACTIONS)), created_at: Time() }),
     { description: 'Every held tender of the carrier on this review, oldest first.' },
   ),
   waits_on: Nullable(Type.String({ description: "A tender's own item: the carrier's open review it waits on." })),
@@ -208,7 +208,7 @@ export const Decision = Obj('Decision', "A dispatcher's decision about a carrier
 
 const CarrierSnapshot = Type.Object(
   {
-    action: Enum(['tender', 'hold', 'block']),
+    action: Enum(TENDER_ACTIONS),
     hold_reason: Nullable(Open(HOLD_REASONS, 'Why it would be held.')),
     decision: Type.String(),
     score: Nullable(Type.Number()),
@@ -324,6 +324,13 @@ export const Status = Obj('Status', 'Queue, quota, rate limit, reviews, callback
   ),
 });
 
+export const Caller = Obj('Caller', 'Who a bearer token is (GET /me): what the desk shows as signed in, and whose name its decisions carry.', {
+  object: Type.Literal('caller'),
+  token_id: Nullable(Type.String({ description: 'The scoped token\'s id ("tok_…"); null for INTAKE_TOKEN.' })),
+  name: Nullable(Type.String({ description: "The token's name (the `by` of what it decides); null for INTAKE_TOKEN, which has none." })),
+  role: Enum(ROLES),
+});
+
 export const DailyUsage = Obj('DailyUsage', 'Live lookups per UTC day this month.', {
   object: Type.Literal('usage_daily'),
   month: Type.String(),
@@ -332,7 +339,7 @@ export const DailyUsage = Obj('DailyUsage', 'Live lookups per UTC day this month
 });
 
 /** Registered with app.addSchema: each becomes #/components/schemas/<$id>. */
-export const COMPONENTS = [Error, Score, StandingDecisionRef, Screening, Review, Decision, WatchEntry, CarrierChange, LocalBlock, Callback, Status, DailyUsage] as const;
+export const COMPONENTS = [Error, Score, StandingDecisionRef, Screening, Review, Decision, WatchEntry, CarrierChange, LocalBlock, Callback, Status, Caller, DailyUsage] as const;
 
 /** `{ object: "list", data: [<$id>], has_more }`. */
 export const ListOfRef = ($id: string) =>

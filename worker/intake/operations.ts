@@ -12,6 +12,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /reviews/:id/approve': 'approveReview',
   'POST /reviews/:id/reject': 'rejectReview',
   'GET /status': 'getStatus',
+  'GET /me': 'getMe',
   'GET /usage/daily': 'getDailyUsage',
   'POST /queue/pause': 'pauseQueue',
   'POST /queue/resume': 'resumeQueue',

@@ -125,6 +125,7 @@ export const ScreeningSchema = Type.Ref('Screening');
 export const ReviewSchema = Type.Ref('Review');
 export const DecisionSchema = Type.Ref('Decision');
 export const StatusSchema = Type.Ref('Status');
+export const CallerSchema = Type.Ref('Caller');
 export const DailyUsageSchema = Type.Ref('DailyUsage');
 export const WatchEntrySchema = Type.Ref('WatchEntry');
 export const CarrierChangeSchema = Type.Ref('CarrierChange');

@@ -21,6 +21,7 @@ import { connectionOf } from '../store/sqlite-store.js';
 import { searchScreenings, type ScreeningFilter } from '../store/screening-search.js';
 import { replyJson } from './reply-json.js';
 import {
+  CallerSchema,
   DailyUsageSchema,
   ErrorBody,
   EventsQuery,
@@ -445,6 +446,11 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     r.get('/status', { config: { role: 'tms' }, schema: { summary: 'Queue, quota, rate limit, reviews, /v1 reachability', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, () =>
       screener.status(),
     );
+    // Who this token is: the desk shows it and needs no typed name when the token has one.
+    r.get('/me', { config: { role: 'tms' }, schema: { summary: 'Who the bearer token is: its id, name and role', querystring: NoQuery, response: { 200: CallerSchema, ...errors } } }, async (req) => {
+      const c = req.caller!;
+      return { object: 'caller' as const, token_id: c.token_id, name: c.name, role: c.role };
+    });
     r.get('/usage/daily', { config: { role: 'tms' }, schema: { summary: 'Live lookups per UTC day this month', querystring: NoQuery, response: { 200: DailyUsageSchema, ...errors } } }, async () =>
       screener.dailyUsage(),
     );

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { IntakeEvent, Review, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { actionForScore, actionForStaleScore, actionWithoutScore, type NoScoreCause } from '../../shared/tender-rules.js';
+import { actionForScore, actionForStaleScore, actionWithoutScore, holdOpensReview, type NoScoreCause } from '../../shared/tender-rules.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { CarrierDecisions, FactsOutcome, ReviewOutcome } from '../decisions/carrier-decisions.js';
 import { closedReviewNews } from '../decisions/review-news.js';
@@ -355,10 +355,10 @@ export class ScreeningPipeline {
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
     const tender = this.d.watch?.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
     const row = { id: n.id, query: n.query, tender_id: n.tender_id, priority: n.priority, refresh: n.refresh, callback_url: n.callback_url, carrier_key: tender?.key ?? null };
-    if (r.action !== 'hold') {
+    if (!holdOpensReview(n, r)) {
       const done = store.insertScreening(row, r);
       // A local block is news for the carrier's open review (closed); a cache hit's score is not.
-      return this.#recordDone(done, { facts: decisions.onFacts(done, r) }, tender);
+      return this.#recordDone(done, r.action === 'hold' ? {} : { facts: decisions.onFacts(done, r) }, tender);
     }
     // Written held, then the carrier's review opened or joined (it refers to the screening).
     const held = store.insertScreening(row, r);
@@ -387,7 +387,7 @@ export class ScreeningPipeline {
     const s0 = before ?? current ?? store.getScreening(id);
     // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md).
     if (s0 && r.score && r.source === 'service') decisions.observe(s0, r.score);
-    if (s0 && r.action === 'hold' && (!watch || !before || watch.wantsReview(before, r))) {
+    if (s0 && holdOpensReview(s0, r) && (!watch || !before || watch.wantsReview(before, r))) {
       const o = decisions.onHold(s0, r);
       if (o.kind === 'settled') {
         r = o.result;
@@ -558,7 +558,7 @@ export class ScreeningPipeline {
       case 'rate_limited':
         return this.#fallback(query, 'scoring_unavailable', o.error);
       case 'quota_refused':
-        return this.#fallback(query, 'quota_exhausted', o.error, o.reason);
+        return this.#fallback(query, o.reason, o.error);
     }
   }
 
@@ -567,16 +567,15 @@ export class ScreeningPipeline {
     query: CarrierQuery,
     cause: Exclude<NoScoreCause, 'carrier_not_found'>,
     error: ScreeningError,
-    holdReason?: string,
   ): ScreeningResult {
     const stale = this.d.store.getScore(this.d.env, query);
     if (cause !== 'service_error' && stale && this.d.now().getTime() - Date.parse(stale.fetched_at) <= this.d.staleIfErrorMs) {
       // A stale score may block or hold, never tender by itself (shared/tender-rules.ts).
-      const v = actionForStaleScore(stale.score, (holdReason as 'quota_reserved' | undefined) ?? cause);
+      const v = actionForStaleScore(stale.score, cause);
       return { action: v.action, hold_reason: v.hold_reason, source: 'stale_cache', score: stale.score, score_fetched_at: stale.fetched_at, error, score_fetch_id: stale.fetch_id };
     }
     const v = actionWithoutScore(cause);
-    return { action: v.action, hold_reason: holdReason ?? v.hold_reason, source: 'none', score: null, score_fetched_at: null, error };
+    return { action: v.action, hold_reason: v.hold_reason, source: 'none', score: null, score_fetched_at: null, error };
   }
 
   #fromScore(score: SvcScore, fetchedAt: string, source: 'cache' | 'service' | 'stale_cache', error: ScreeningError | null, fetchId: number | null): ScreeningResult {

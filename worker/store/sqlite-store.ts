@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { IntakeEvent, Review, ReviewState, Screening, ScreeningError, ScreeningStatus } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import type { HoldReason } from '../../shared/tender-rules.js';
+import { HOLD_REASONS, type HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
@@ -607,8 +607,8 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     createReview(screeningId, holdReason) {
       checkId(screeningId, 'screeningId');
-      if (typeof holdReason !== 'string' || holdReason === '')
-        throw new StoreArgumentError('holdReason must be a non-empty string', 'holdReason');
+      if (!(HOLD_REASONS as readonly unknown[]).includes(holdReason))
+        throw new StoreArgumentError(`holdReason must be one of ${HOLD_REASONS.join(', ')}`, 'holdReason');
       return createReviewTx(screeningId, holdReason);
     },
 

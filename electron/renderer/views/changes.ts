@@ -86,9 +86,10 @@ export function changesView(model: DeskModel, toast: Toaster): ListView<CarrierC
       nothingToAct: 'Nothing to acknowledge: no carrier changes.',
       alreadyDone: (c) => `Already acknowledged${c.acknowledged_by ? ` by ${c.acknowledged_by}` : ''}.`,
       recordName: 'the acknowledgement',
-      perform: async (_mode, c, by) => {
-        await model.acknowledge(c.id, by);
-        return `Acknowledged: ${changeCarrierName(c)} (${changeSummary(c)}). Recorded for ${by}.`;
+      signedInAs: () => model.signedInName(),
+      perform: async (_mode, c, who) => {
+        await model.acknowledge(c.id, who.typed ? who.name : null);
+        return `Acknowledged: ${changeCarrierName(c)} (${changeSummary(c)}). Recorded for ${who.name}.`;
       },
       conflict: async (err, c) => {
         if (!(err instanceof IntakeError && err.code === 'change_conflict')) return null;

@@ -4,6 +4,7 @@ import type { DeskModel } from '../desk-model.js';
 import { h, replaceChildren, type Child } from '../dom.js';
 import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
 import { chip } from '../chip.js';
+import { endedText } from '../decision-end.js';
 import { ListView } from '../list-view.js';
 import type { Toaster } from '../toaster.js';
 import { decisionTerm } from '../vocabulary.js';
@@ -55,15 +56,18 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
           ),
         ],
       }),
-      historyRow: (d) => ({
-        class: `rv-done dc-done dc-${d.state}`,
-        dataset: { decisionId: d.id },
-        children: [
-          h('span', { class: `badge tone-${d.state === 'revoked' ? 'bad' : 'muted'}` }, d.state),
-          h('span', { class: 'rv-done-name' }, `${nameOf(d)} · ${d.decision}`),
-          h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(d.ended_at) } }, `${d.ended_by ?? (d.state === 'lapsed' ? 'score changed' : '?')} · ${fmtAge(d.ended_at)}`),
-        ],
-      }),
+      historyRow: (d) => {
+        const ended = endedText(d);
+        return {
+          class: `rv-done dc-done dc-${d.state}`,
+          dataset: { decisionId: d.id },
+          children: [
+            h('span', { class: `badge badge-ended badge-${d.state}` }, d.state),
+            h('span', { class: 'rv-done-name' }, nameOf(d), ' · ', h('s', { attrs: { title: 'no longer stands' } }, d.decision)),
+            h('span', { class: 'rv-done-by', attrs: { title: `${ended?.line ?? ''} · ${fmtUtc(d.ended_at)}` } }, `${ended?.line ?? d.state} · ${fmtAge(d.ended_at)}`),
+          ],
+        };
+      },
       emptyList: () => {
         const err = model.errors.get('decisions');
         return err ? `Could not load decisions: ${err}` : 'No standing decisions. Approving or rejecting a review makes one.';
@@ -84,9 +88,10 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
       nothingToAct: 'Nothing to revoke: no standing decision.',
       alreadyDone: (d) => `This decision is already ${d.state}.`,
       recordName: 'the revoke',
-      perform: async (_mode, d, by, note) => {
-        await model.revoke(d.id, by, note);
-        return `Revoked: the ${d.decision === 'approved' ? 'approval' : 'rejection'} of ${nameOf(d)}. Recorded for ${by}.`;
+      signedInAs: () => model.signedInName(),
+      perform: async (_mode, d, who, note) => {
+        await model.revoke(d.id, who.typed ? who.name : null, note);
+        return `Revoked: the ${d.decision === 'approved' ? 'approval' : 'rejection'} of ${nameOf(d)}. Recorded for ${who.name}.`;
       },
       conflict: async (err, d) => {
         if (!(err instanceof IntakeError && err.code === 'decision_conflict')) return null;
@@ -118,6 +123,7 @@ function field(label: string, ...value: Child[]): HTMLElement[] {
 /** One decision: what it settles, until when, on what basis, and how it ended. */
 export function decisionDetail(d: Decision): HTMLElement[] {
   const out: HTMLElement[] = [];
+  const ended = endedText(d);
   out.push(
     h(
       'header',
@@ -128,24 +134,37 @@ export function decisionDetail(d: Decision): HTMLElement[] {
         h('h2', { class: 'd-legal' }, nameOf(d)),
         h('div', { class: 'd-ids' }, h('span', { class: 'id' }, 'DOT ', h('strong', null, d.dot_number ?? '—')), h('span', { class: 'id' }, h('strong', null, d.mc_number ?? 'MC —'))),
       ),
-      h(
-        'div',
-        { class: `d-score tone-${d.decision === 'approved' ? 'ok' : 'bad'}` },
-        h('div', { class: 'd-score-num dc-verdict' }, d.decision),
-        h('div', { class: 'd-score-grade' }, d.state),
-      ),
+      // An ended decision is drawn as ended: its state in words, the decision struck through, no live colour.
+      ended
+        ? h(
+            'div',
+            { class: `d-score tone-muted dc-ended dc-ended-${ended.state}` },
+            h('div', { class: 'd-score-num dc-verdict' }, ended.state),
+            h('div', { class: 'd-score-grade' }, h('s', { attrs: { title: 'no longer stands' } }, d.decision), ' · no longer stands'),
+          )
+        : h(
+            'div',
+            { class: `d-score tone-${d.decision === 'approved' ? 'ok' : 'bad'}` },
+            h('div', { class: 'd-score-num dc-verdict' }, d.decision),
+            h('div', { class: 'd-score-grade' }, d.state),
+          ),
     ),
   );
   const expires = Date.parse(d.expires_at);
   const standing =
     d.state === 'standing'
       ? `Stands until ${fmtLocal(d.expires_at)} (${expires > Date.now() ? `${Math.ceil((expires - Date.now()) / 86_400_000)} days left` : 'expired: lapses at the next screening'}) unless the score changes or someone revokes it. Later tenders of this carrier are ${d.decision === 'approved' ? 'tendered' : 'blocked'} at once, without a review.`
-      : d.state === 'revoked'
-        ? `Revoked by ${d.ended_by ?? '?'} ${fmtAge(d.ended_at)} (${fmtLocal(d.ended_at)}).`
-        : `Lapsed ${fmtAge(d.ended_at)} (${fmtLocal(d.ended_at)}).`;
-  out.push(h('div', { class: `d-held tone-${d.state === 'standing' ? 'ok' : 'muted'}` }, h('span', { class: 'd-held-label' }, d.state === 'standing' ? 'Standing' : 'Ended'), h('span', { class: 'd-held-hint' }, standing)));
-  if (d.state !== 'standing' && d.end_reason)
-    out.push(h('div', { class: 'd-previous' }, h('span', { class: 'd-k' }, d.state === 'revoked' ? 'Note' : 'What changed'), h('strong', null, d.end_reason)));
+      : `${ended!.line.replace(/^(revoked |lapsed: )/, '')} — ${fmtAge(d.ended_at)} (${fmtLocal(d.ended_at)}). It no longer settles tenders: the carrier's next hold goes to the review desk.`;
+  out.push(
+    h(
+      'div',
+      { class: `d-held ${ended ? `dc-ended-line dc-ended-${ended.state}` : 'tone-ok'}` },
+      h('span', { class: 'd-held-label' }, ended ? (ended.state === 'revoked' ? 'Revoked' : 'Lapsed') : 'Standing'),
+      h('span', { class: 'd-held-hint' }, standing),
+    ),
+  );
+  if (ended?.state === 'revoked' && ended.note) out.push(h('div', { class: 'd-previous' }, h('span', { class: 'd-k' }, 'Note'), h('strong', null, ended.note)));
+
 
   const b = d.basis as { decision?: unknown; grade?: unknown; needs_manual_review?: unknown; knockout_codes?: unknown; reason_checks?: unknown };
   const codes = (v: unknown): Child => (Array.isArray(v) && v.length ? h('span', { class: 'dc-basis' }, ...v.map((c) => h('code', null, String(c)))) : h('span', { class: 'muted' }, 'none'));

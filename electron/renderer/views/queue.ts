@@ -6,6 +6,7 @@ import { chip } from '../chip.js';
 import { fmtAge, fmtCount, fmtLocal, fmtUtc } from '../format.js';
 import type { Toaster } from '../toaster.js';
 import { actionTerm, decisionTerm, holdReasonTerm, sourceTerm } from '../vocabulary.js';
+import { holdOpensReview } from '../../../shared/tender-rules.js';
 
 /** Live queue counts, pause/resume, and the latest screenings with the action each got. */
 export class QueueView {
@@ -131,7 +132,10 @@ export class QueueView {
           ? s.review.state === 'pending'
             ? h('span', { class: 'chip tone-warn' }, 'pending →')
             : h('span', { class: `chip tone-${s.review.state === 'approved' ? 'ok' : 'bad'}`, attrs: { title: s.review.note ?? '' } }, `${s.review.state} by ${s.review.decided_by ?? '?'}`)
-          : '—',
+          : s.action === 'hold' && s.status === 'done' && !holdOpensReview(s, { action: s.action, score: s.score })
+            ? // No load waits on it and it has no score: nothing for a person to decide.
+              h('span', { class: 'chip tone-muted', attrs: { title: 'Background screening with no tender and no score: no desk card (no load waits on it); screen it again when the quota allows' } }, 'no card')
+            : '—',
       ),
     );
     return tr;

@@ -2,6 +2,8 @@ import type { Review, Screening } from '../../../shared/screening.js';
 import type { SvcScore } from '../../../shared/svc-contract.js';
 import { IntakeError } from '../../shared/bridge.js';
 import { carrierNames, idLine } from '../carrier-facts.js';
+import { previousEndedText } from '../decision-end.js';
+import { factsChanged } from '../review-facts.js';
 import type { DeskModel } from '../desk-model.js';
 import { h, type Child } from '../dom.js';
 import { chip } from '../chip.js';
@@ -31,6 +33,8 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
     ' Also put the carrier on the do-not-use list (every later screening is blocked until someone lifts it)',
   );
   const rechecking = new Set<string>();
+  /** Reviews whose facts changed under a decision (409 review_stale): what the card says until decided. */
+  const staleNotes = new Map<string, string>();
 
   async function recheck(r: Review): Promise<void> {
     const s = r.screening;
@@ -70,6 +74,8 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
         { mode: 'reject', label: 'Reject', key: 'r', buttonClass: 'btn-reject', question: (r) => `Reject ${carrierNames(r.screening).name} (${idLine(r.screening)})${tendersText(r)}?` },
       ],
       modeExtras: [blockLine],
+      draftFields: [blockBox],
+      signedInAs: () => model.signedInName(),
       items: () => model.pending,
       history: () => model.decided,
       row: (r) => {
@@ -92,39 +98,56 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
           ],
         };
       },
-      historyRow: (r) => ({
-        class: `rv-done rv-done-${r.state}`,
-        dataset: { reviewId: r.id },
-        children: [
-          h('span', { class: `badge tone-${r.state === 'approved' ? 'ok' : 'bad'}` }, r.state),
-          h('span', { class: 'rv-done-name' }, carrierNames(r.screening).name),
-          h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(r.decided_at) } }, `${r.decided_by ?? '?'} · ${fmtAge(r.decided_at)}`),
-        ],
-      }),
+      historyRow: (r) => {
+        // A decision that has since ended is not drawn as a live approval.
+        const ended = model.decisionHistory.find((d) => d.review_id === r.id);
+        return {
+          class: `rv-done rv-done-${r.state}${ended ? ` rv-done-ended` : ''}`,
+          dataset: { reviewId: r.id },
+          children: [
+            ended
+              ? h('span', { class: `badge badge-ended badge-${ended.state}`, attrs: { title: `${r.state}, then ${ended.state}` } }, ended.state)
+              : h('span', { class: `badge tone-${r.state === 'approved' ? 'ok' : 'bad'}` }, r.state),
+            h('span', { class: 'rv-done-name' }, carrierNames(r.screening).name, ended ? h('span', null, ' · ', h('s', null, r.state)) : null),
+            h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(r.decided_at) } }, `${r.decided_by ?? '?'} · ${fmtAge(r.decided_at)}`),
+          ],
+        };
+      },
       emptyList: () => {
         const err = model.errors.get('pending');
         return err ? `Could not load reviews: ${err}` : 'Nothing waiting. New holds appear here as they happen.';
       },
       emptyHistory: () => 'No decisions yet.',
       emptyDetail: () => [h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier on hold.'), h('p', null, 'Screenings that need a person land here, live.'))],
-      detail: (r) => screeningDetail(r, r.screening, { recheck: () => void recheck(r), rechecking: rechecking.has(r.id) }),
+      detail: (r) => screeningDetail(r, r.screening, { recheck: () => void recheck(r), rechecking: rechecking.has(r.id), stale: staleNotes.get(r.id) ?? null }),
       idleLine: (r) => (r ? 'Decide: Approve books the carrier, Reject blocks it. The decision stands for later tenders while the score does not change.' : 'Nothing to decide.'),
       nothingToAct: 'Nothing to decide: no carrier is on hold.',
       alreadyDone: (r) => `${carrierNames(r.screening).name} is already decided.`,
       recordName: 'the decision',
-      perform: async (mode, r, by, note) => {
+      perform: async (mode, r, who, note) => {
         const verdict = mode === 'approve' ? 'approve' : 'reject';
         const block = verdict === 'reject' && blockBox.checked;
-        await model.decide(r.id, verdict, by, note, block);
-        blockBox.checked = false;
+        // On the facts this card shows: its version goes with the decision.
+        await model.decide(r, verdict, who.typed ? who.name : null, note, block);
+        staleNotes.delete(r.id);
         const n = carrierNames(r.screening).name;
-        return `${verdict === 'approve' ? 'Approved' : 'Rejected'}: ${n}${block ? ' (on the do-not-use list)' : ''}. Recorded for ${by}.`;
+        return `${verdict === 'approve' ? 'Approved' : 'Rejected'}: ${n}${block ? ' (on the do-not-use list)' : ''}. Recorded for ${who.name}.`;
       },
       conflict: async (err, r) => {
-        if (!(err instanceof IntakeError && err.code === 'review_conflict')) return null;
+        if (!(err instanceof IntakeError)) return null;
+        const n = carrierNames(r.screening).name;
+        if (err.code === 'review_stale') {
+          // Nothing was decided. The card now shows the newest facts (the model put them in place).
+          const newest = err.review;
+          const what = newest ? factsChanged(r, newest) : [];
+          const text = `The facts about ${n} changed since this card was shown${what.length ? `: ${what.join('; ')}` : ''}. Nothing was recorded. Read the card again and decide again.`;
+          staleNotes.set(r.id, text);
+          return newest && newest.state !== 'pending' ? text : { notice: text };
+        }
+        if (err.code !== 'review_conflict') return null;
         void model.load('pending');
         void model.load('decided');
-        return `${carrierNames(r.screening).name} was already decided by someone else.`;
+        return `${n} was already decided by someone else.`;
       },
       doneElsewhere: () =>
         model.takeResolvedElsewhere().map((gone) => `${carrierNames(gone.screening).name} was ${gone.state}${gone.decided_by ? ` by ${gone.decided_by}` : ''} elsewhere`),
@@ -153,7 +176,7 @@ function field(label: string, ...value: Child[]): HTMLElement[] {
 }
 
 /** Everything about one held screening, most important first. */
-export function screeningDetail(r: Review, s: Screening, actions: { recheck?: () => void; rechecking?: boolean } = {}): HTMLElement[] {
+export function screeningDetail(r: Review, s: Screening, actions: { recheck?: () => void; rechecking?: boolean; stale?: string | null } = {}): HTMLElement[] {
   const n = carrierNames(s);
   const score = s.score;
   const held = holdReasonTerm(r.hold_reason);
@@ -187,6 +210,10 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
     ),
   );
 
+  // A decision was refused because the facts moved on: say so above them, until decided again.
+  if (actions.stale)
+    out.push(h('div', { class: 'd-stale', attrs: { role: 'status' } }, h('strong', { class: 'd-stale-title' }, 'Facts changed — decide again'), h('span', null, actions.stale)));
+
   // A dispatcher decides the carrier: every tender waiting on this review (docs/decisions.md).
   const tenders = r.tenders ?? [];
   if (tenders.length > 1)
@@ -200,18 +227,23 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
       ),
     );
   const prev = r.previous_decision;
-  if (prev)
+  if (prev) {
+    // An ended decision, drawn as ended: its badge says so in words, never the live green.
+    const ended = previousEndedText(prev);
     out.push(
       h(
         'div',
-        { class: 'd-previous' },
+        { class: `d-previous d-previous-${ended.state}` },
         h('span', { class: 'd-k' }, 'Decided before'),
-        `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${prev.decided_at.slice(0, 10)}; `,
-        prev.state === 'revoked'
-          ? h('strong', null, `revoked${prev.ended_by ? ` by ${prev.ended_by}` : ''}${prev.note && prev.note !== 'revoked' ? `: ${prev.note}` : ''}`)
-          : h('span', null, 'since then: ', h('strong', null, prev.changes.length ? prev.changes.join('; ') : 'it expired')),
+        h('span', { class: `badge badge-ended badge-${ended.state}` }, ended.state === 'revoked' ? 'revoked' : 'lapsed'),
+        ' ',
+        h('s', { class: 'd-previous-was', attrs: { title: 'no longer stands' } }, `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${prev.decided_at.slice(0, 10)}`),
+        ' — ',
+        h('strong', { class: 'd-previous-end' }, ended.line),
+        ended.note ? h('span', null, `: ${ended.note}`) : null,
       ),
     );
+  }
 
   out.push(
     h(
