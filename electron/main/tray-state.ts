@@ -11,6 +11,10 @@ export interface TrayInput extends StatusInput {
   usage?: DailyUsage | null;
   /** For the forecast (tests inject it). */
   now?: Date;
+  /** Whether admin actions (Pause/Resume) are offered: false for a desk token. Absent: true. */
+  canAdmin?: boolean;
+  /** The app's version, shown at the foot of the menu. */
+  appVersion?: string;
 }
 
 /** How many changes wait for a dispatcher; null when not known. */
@@ -76,15 +80,19 @@ export function computeTrayView(input: TrayInput): TrayView {
         enabled: false,
       });
     menu.push({ kind: 'separator' });
-    menu.push(
-      s.queue.paused
-        ? { kind: 'item', label: 'Resume queue', enabled: online, command: 'resume-queue' }
-        : { kind: 'item', label: 'Pause queue', enabled: online, command: 'pause-queue' },
-    );
+    // Pause/Resume need an admin token: a desk token is not offered what the worker would refuse.
+    if (input.canAdmin !== false)
+      menu.push(
+        s.queue.paused
+          ? { kind: 'item', label: 'Resume queue', enabled: online, command: 'resume-queue' }
+          : { kind: 'item', label: 'Pause queue', enabled: online, command: 'pause-queue' },
+      );
   }
   menu.push({ kind: 'item', label: 'Open dashboard', enabled: true, command: 'open-dashboard' });
+  menu.push({ kind: 'item', label: 'Export audit CSV…', enabled: online, command: 'export-audit' });
   menu.push({ kind: 'item', label: 'Settings…', enabled: true, command: 'settings' });
   menu.push({ kind: 'separator' });
+  if (input.appVersion) menu.push({ kind: 'item', label: `Carrier Screen ${input.appVersion}`, enabled: false });
   menu.push({ kind: 'item', label: 'Quit Carrier Screen', enabled: true, command: 'quit' });
   return { icon, headline, problems, tooltip, menu };
 }

@@ -74,7 +74,17 @@ export interface DeskSettingsBridge {
   save(input: DeskSettingsInput): Promise<DeskSettingsView>;
 }
 
+/** GET /me: who the token is (tms, desk or admin). `role` decides which tray actions are offered. */
+export interface Caller {
+  object: 'caller';
+  token_id: string | null;
+  name: string | null;
+  role: string;
+}
+
 export interface DeskBridge {
+  /** Who the token is; absent where the bridge cannot ask (IPC), IntakeError 404 from a worker without /me. */
+  me?(): Promise<Caller>;
   getStatus(): Promise<StatusReport>;
   listReviews(state: ReviewState): Promise<Review[]>;
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review>;

@@ -97,10 +97,11 @@ describe('tray tooltip and menu', () => {
       'Rate limit: 58 of 60 left this minute',
       'Pause queue',
       'Open dashboard',
+      'Export audit CSV…',
       'Settings…',
       'Quit Carrier Screen',
     ]);
-    expect(menuCommands(v.menu)).toEqual(['open-desk', 'open-changes', 'pause-queue', 'open-dashboard', 'settings', 'quit']);
+    expect(menuCommands(v.menu)).toEqual(['open-desk', 'open-changes', 'pause-queue', 'open-dashboard', 'export-audit', 'settings', 'quit']);
     expect(v.tooltip).toBe('Carrier Screen (live)\n1 carrier waiting for review');
   });
 
