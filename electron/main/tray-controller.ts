@@ -40,6 +40,7 @@ export class TrayController {
   private role: string | null = null;
   /** The worker answered 403 to an admin action: offer none again for this token. */
   private adminRefused = false;
+  private activity: string | null = null;
   private unsubscribe: Array<() => void> = [];
   private poll: ReturnType<typeof setInterval> | undefined;
   private inFlight: Promise<void> | undefined;
@@ -69,6 +70,12 @@ export class TrayController {
     this.unsubscribe = [];
     if (this.poll !== undefined) clearInterval(this.poll);
     this.gate.clear();
+  }
+
+  /** Show what the tray is doing for the user (an export's progress); null when done. */
+  setActivity(text: string | null): void {
+    this.activity = text;
+    this.render();
   }
 
   /** Who the token is: a desk token is not offered Pause/Resume. */
@@ -183,6 +190,7 @@ export class TrayController {
       statusError: this.statusError,
       changes: this.changes,
       usage: this.usage,
+      activity: this.activity,
       canAdmin: this.role !== null ? this.role === 'admin' : !this.adminRefused,
       ...(this.opts.appVersion ? { appVersion: this.opts.appVersion } : {}),
     };

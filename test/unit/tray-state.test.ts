@@ -145,3 +145,19 @@ describe('tray texts when the worker is away or not set up', () => {
     expect(v.tooltip).not.toMatch(/refused/);
   });
 });
+
+describe('tray menu extras', () => {
+  it('shows an activity (an export in progress) under the headline and in the tooltip, and offers no second export meanwhile', () => {
+    const v = computeTrayView({ status: status(), connection: 'open', workerUrl: URL_, statusError: null, activity: 'Exporting audit CSV: 12.3 MB…' });
+    expect(labels(v).slice(0, 2)).toEqual(['All clear', 'Exporting audit CSV: 12.3 MB…']);
+    expect(v.tooltip.split('\n')[1]).toBe('Exporting audit CSV: 12.3 MB…');
+    expect(menuCommands(v.menu)).not.toContain('export-audit');
+  });
+
+  it('hides Pause/Resume when admin actions are not allowed, and shows the version', () => {
+    const v = computeTrayView({ status: status({ queue: { paused: true } }), connection: 'open', workerUrl: URL_, statusError: null, canAdmin: false, appVersion: '2.0.1' });
+    expect(menuCommands(v.menu)).not.toContain('resume-queue');
+    expect(menuCommands(v.menu)).not.toContain('pause-queue');
+    expect(labels(v)).toContain('Carrier Screen 2.0.1');
+  });
+});
