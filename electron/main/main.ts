@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { IntakeError, type BlockInput, type ConnectionState, type DeskSettingsInput } from '../shared/bridge.js';
 import { HttpBridge } from '../shared/http-bridge.js';
-import { IpcChannel, type IpcResult } from '../shared/ipc-channels.js';
+import { IpcChannel, type AuditExportResult, type IpcResult } from '../shared/ipc-channels.js';
 import { RENDERER_CSP_HEADER } from './csp.js';
 import { applicationMenuTemplate } from './app-menu.js';
 import { defaultAuditFileName, defaultAuditRange, exportAuditCsv, formatBytes } from './audit-export.js';
@@ -84,7 +84,7 @@ const ports: TrayPorts = {
   setMenu: (items) => tray?.setContextMenu(Menu.buildFromTemplate(items.map(toMenuItem))),
   notify: (n) => showNotification(n),
   openWindow: (view) => openWindow(view),
-  exportAudit: () => void exportAudit(),
+  exportAudit: () => void exportAudit().catch(() => undefined), // the failure was told as a notification
   quit: () => {
     quittingFromTray = true;
     app.quit();
@@ -181,18 +181,22 @@ function toast(title: string, body: string, urgency: 'normal' | 'critical', onCl
   retention.show(note as unknown as Parameters<NotificationRetention['show']>[0], onClick);
 }
 
-/** Tray menu → Export audit CSV…: a save dialog, then streamed to that file with progress in the tray. */
-async function exportAudit(): Promise<void> {
+/**
+ * Export audit CSV… (the tray menu: the last 31 days; the dashboard: its range): a save dialog, then
+ * streamed into that file with progress in the tray and the dashboard. null: cancelled.
+ */
+async function exportAudit(asked?: { from: string; to: string }): Promise<AuditExportResult | null> {
   const current = live();
-  if (!current) return openWindow('settings');
-  if (exporting) return;
-  const range = defaultAuditRange(new Date());
-  const pick = await dialog.showSaveDialog({
+  if (!current) throw new IntakeError('The tray is not set up: add the worker URL and token in Settings', 0, 'not_configured');
+  if (exporting) throw new IntakeError('An audit export is already running', 0, 'export_running');
+  const range = asked ?? defaultAuditRange(new Date());
+  const options = {
     title: `Export audit CSV (${range.from} to ${range.to})`,
     defaultPath: join(app.getPath('documents'), defaultAuditFileName(range)),
     filters: [{ name: 'CSV', extensions: ['csv'] }],
-  });
-  if (pick.canceled || !pick.filePath) return;
+  };
+  const pick = win && !win.isDestroyed() && asked ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+  if (pick.canceled || !pick.filePath) return null;
   const file = pick.filePath;
   exporting = new AbortController();
   let shownAt = 0;
@@ -209,14 +213,17 @@ async function exportAudit(): Promise<void> {
         if (now - shownAt < 1000) return;
         shownAt = now;
         current.controller.setActivity(`Exporting audit CSV: ${formatBytes(b)}…`);
+        push(IpcChannel.auditProgress, b);
         if (win && !win.isDestroyed()) win.setProgressBar(2); // indeterminate: the total is not known
       },
     });
     log.info(`audit export ${range.from}..${range.to}: ${bytes} bytes to ${file}`);
     toast('Audit CSV saved', `${formatBytes(bytes)} in ${file}. Click to show it.`, 'normal', () => shell.showItemInFolder(file));
+    return { file, bytes };
   } catch (err) {
     log.error('audit export', err);
-    toast('Audit export failed', err instanceof Error ? err.message : String(err), 'normal', () => undefined);
+    if (!asked) toast('Audit export failed', err instanceof Error ? err.message : String(err), 'normal', () => undefined);
+    throw err;
   } finally {
     exporting = null;
     current.controller.setActivity(null);
@@ -323,14 +330,24 @@ function registerIpc(): void {
   handle(IpcChannel.dailyUsage, () => result(() => requireBridge().dailyUsage()));
   handle(IpcChannel.pauseQueue, () =>
     result(async () => {
-      const s = await requireBridge().pauseQueue();
+      const s = await requireBridge()
+        .pauseQueue()
+        .catch((err: unknown) => {
+          live()?.controller.noteAdminError(err);
+          throw err;
+        });
       void live()?.controller.refresh();
       return s;
     }),
   );
   handle(IpcChannel.resumeQueue, () =>
     result(async () => {
-      const s = await requireBridge().resumeQueue();
+      const s = await requireBridge()
+        .resumeQueue()
+        .catch((err: unknown) => {
+          live()?.controller.noteAdminError(err);
+          throw err;
+        });
       void live()?.controller.refresh();
       return s;
     }),
@@ -364,6 +381,7 @@ function registerIpc(): void {
     return result(() => requireBridge().recheckCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}) }));
   });
   handle(IpcChannel.auditCsv, (from, to) => result(() => requireBridge().auditCsv(from as string, to as string)));
+  handle(IpcChannel.auditExport, (from, to) => result(() => exportAudit({ from: String(from), to: String(to) })));
   handle(IpcChannel.connectionState, async () => connectionNow());
   handle(IpcChannel.settingsGet, () => result(async () => store.view()));
   handle(IpcChannel.settingsSave, (input) =>

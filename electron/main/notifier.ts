@@ -206,13 +206,13 @@ export class Notifier {
   }
 }
 
-/** "5 new carriers to review": `added` new holds, `pending` on hold in all. */
+/** "5 new carriers to review": `added` new holds, `pending` on hold in all ("… waiting" when all are new). */
 export function holdsNotification(added: number, pending: number): DesktopNotification {
   return {
     condition: 'reviews_pending',
     count: added,
     total: pending,
-    title: `${plural(added, 'new carrier')} to review`,
+    title: added >= pending ? `${plural(pending, 'carrier')} waiting for review` : `${plural(added, 'new carrier')} to review`,
     body: `${plural(pending, 'carrier')} on hold in all: a dispatcher decides before booking.`,
     command: 'open-desk',
     urgency: 'normal',

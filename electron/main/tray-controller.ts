@@ -72,6 +72,13 @@ export class TrayController {
     this.gate.clear();
   }
 
+  /** An admin action (from the menu or the dashboard) failed: a 403 means this token may not. */
+  noteAdminError(err: unknown): void {
+    if (!(err instanceof IntakeError && err.status === 403) || this.adminRefused) return;
+    this.adminRefused = true;
+    this.render();
+  }
+
   /** Show what the tray is doing for the user (an export's progress); null when done. */
   setActivity(text: string | null): void {
     this.activity = text;
@@ -151,7 +158,7 @@ export class TrayController {
           return this.render();
       }
     } catch (err) {
-      if (err instanceof IntakeError && err.status === 403 && (command === 'pause-queue' || command === 'resume-queue')) this.adminRefused = true;
+      if (command === 'pause-queue' || command === 'resume-queue') this.noteAdminError(err);
       this.opts.onError?.(err);
       await this.refresh();
     }

@@ -167,7 +167,7 @@ describe('tray controller over a real HTTP intake', () => {
     // Held for the burst, then one toast.
     expect(ports.notes).toEqual([]);
     clock.advance(BURST_MS);
-    expect(ports.notes.map((n) => [n.condition, n.title])).toEqual([['reviews_pending', '2 new carriers to review']]);
+    expect(ports.notes.map((n) => [n.condition, n.title])).toEqual([['reviews_pending', '2 carriers waiting for review']]);
     intake.emit('review.created', { object: 'review', id: 'rev_2' });
     await ctl.refresh();
     clock.advance(BURST_MS);

@@ -22,7 +22,7 @@ describe('notifier de-duplication', () => {
     const n = new Notifier({ quietMs: 0 });
     expect(n.update(open(status(0)))).toEqual([]);
     const first = n.update(open(status(1)));
-    expect(first.map((x) => [x.condition, x.title, x.count])).toEqual([['reviews_pending', '1 new carrier to review', 1]]);
+    expect(first.map((x) => [x.condition, x.title, x.count])).toEqual([['reviews_pending', '1 carrier waiting for review', 1]]);
     expect(first[0]?.command).toBe('open-desk');
     expect(first[0]?.body).toContain('1 carrier on hold');
     // 1 → 40: the old notifier said nothing while any hold was pending.
