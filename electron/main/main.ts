@@ -132,9 +132,11 @@ const traySession = new TraySession<Live>({
     push(IpcChannel.connection, 'unconfigured');
   },
   // A reload drops every list the dashboard holds of the old worker (and its "done elsewhere" notices).
-  resetDashboard: () => {
-    if (win && !win.isDestroyed()) win.webContents.reload();
-  },
+  // After this turn: the Save invoke's answer goes out first (it is sent when the handler resolves).
+  resetDashboard: () =>
+    void setTimeout(() => {
+      if (win && !win.isDestroyed()) win.webContents.reload();
+    }, 0),
   setOpenAtLogin: (open) => log.info(`start at login ${open}: ${applyOpenAtLogin(open, loginItemPorts)}`),
   save: (input) => store.save(input),
 });

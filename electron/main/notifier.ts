@@ -7,7 +7,8 @@ import { formatResetUtc, plural, quotaExhausted, quotaLow, type TrayInput } from
 
 /**
  * Which desktop notifications to raise. One per condition: raised when the condition
- * starts, raised again only after it has cleared. A condition we cannot observe right now
+ * starts, raised again only after it has cleared. Pending reviews are different: every rise
+ * is news ("5 new carriers to review"); notification-gate.ts sums a burst of them into one. A condition we cannot observe right now
  * (the worker is unreachable, so its status is stale) keeps its last state: not knowing
  * is not the same as cleared. Carrier changes are different: one notification per change
  * id, ever (a change does not "clear and come back"; a new one has a new id).
