@@ -94,7 +94,11 @@ const labels = () => (stub.state.trayMenus.at(-1) || []).map((i) => i.label || '
   await save(false);
   await save(true);
   const entryAfterTurnOn = fs.existsSync(process.env.AUTOSTART);
-  console.log('SAVED ' + JSON.stringify({ answer, refused, reloads: win.webContents.reloads, entryAfterSameChoice, entryAfterTurnOn }));
+  const reloadsSameWorker = win.webContents.reloads;
+  // Another worker (the same intake under another name): the dashboard drops the old one's lists.
+  await stub.state.handlers['desk:settings-save']({ senderFrame: win.webContents.mainFrame }, { workerUrl: process.env.INTAKE_URL.replace('127.0.0.1', 'localhost'), token: 'desk-tok', openAtLogin: true });
+  await new Promise((r) => setTimeout(r, 0));
+  console.log('SAVED ' + JSON.stringify({ answer, refused, reloads: reloadsSameWorker, reloadsNewWorker: win.webContents.reloads, entryAfterSameChoice, entryAfterTurnOn }));
 })().catch((e) => { console.log('FAILED ' + String(e.stack).split(String.fromCharCode(10)).join(' | ')); process.exit(1); });
 `;
 
@@ -139,9 +143,10 @@ describe('the tray main glue under a stand-in electron', () => {
     expect(saved.answer).toMatchObject({ ok: true, value: { workerUrl: url, openAtLogin: true } });
     expect(saved.refused).toMatch(/refused: IPC from a frame that is not the dashboard/);
     expect(saved.reloads).toBe(0); // the same worker: nothing to drop
+    expect(saved.reloadsNewWorker).toBe(1);
     // Same address, same token: connected again all the same (and twice more for the two saves after).
-    for (let i = 0; i < 500 && eventsTokens.length < 4; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(eventsTokens).toEqual(['Bearer desk-tok', 'Bearer desk-tok', 'Bearer desk-tok', 'Bearer desk-tok']);
+    for (let i = 0; i < 500 && eventsTokens.length < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(eventsTokens).toEqual(Array(5).fill('Bearer desk-tok'));
     // The user removed the entry in the OS; saving the same choice does not write it back; turning it on does.
     expect(saved.entryAfterSameChoice).toBe(false);
     expect(saved.entryAfterTurnOn).toBe(true);
