@@ -385,6 +385,7 @@ function registerIpc(): void {
   handle(IpcChannel.auditCsv, (from, to) => result(() => requireBridge().auditCsv(from as string, to as string)));
   handle(IpcChannel.auditExport, (from, to) => result(() => exportAudit({ from: String(from), to: String(to) })));
   handle(IpcChannel.connectionState, async () => connectionNow());
+  handle(IpcChannel.me, () => result(() => requireBridge().me()));
   handle(IpcChannel.settingsGet, () => result(async () => store.view()));
   handle(IpcChannel.settingsSave, (input) =>
     result(async () => {

@@ -41,6 +41,7 @@ const desk: DeskIpcApi = {
   auditExport: (from, to) => ipcRenderer.invoke(IpcChannel.auditExport, from, to),
   onAuditProgress: (cb) => subscribe<number>(IpcChannel.auditProgress, cb),
   connectionState: () => ipcRenderer.invoke(IpcChannel.connectionState),
+  me: () => ipcRenderer.invoke(IpcChannel.me),
   onEvent: (cb) => subscribe<IntakeEvent>(IpcChannel.event, cb),
   onConnectionChange: (cb) => subscribe<ConnectionState>(IpcChannel.connection, cb),
   onNavigate: (cb) => subscribe<string>(IpcChannel.navigate, cb),

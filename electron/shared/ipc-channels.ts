@@ -1,6 +1,7 @@
 import type { CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 import type {
   BlockInput,
+  Caller,
   BlockListState,
   ChangeState,
   ConnectionState,
@@ -34,6 +35,8 @@ export const IpcChannel = {
   /** Save the audit CSV of [from, to) to a file the user picks (main's dialog), streamed; null when cancelled. */
   auditExport: 'desk:audit-export',
   connectionState: 'desk:connection-state',
+  /** GET /me through main: who the token is ({object:"caller", token_id, name, role}). */
+  me: 'desk:me',
   settingsGet: 'desk:settings-get',
   settingsSave: 'desk:settings-save',
   /** main → renderer pushes */
@@ -77,6 +80,8 @@ export interface DeskIpcApi {
   /** Progress of a running auditExport, in bytes written. */
   onAuditProgress(cb: (bytes: number) => void): () => void;
   connectionState(): Promise<ConnectionState>;
+  /** Who the token is (GET /me); IntakeError 404 from a worker without /me. The desk hides admin actions unless role is admin. */
+  me(): Promise<IpcResult<Caller>>;
   onEvent(cb: (event: IntakeEvent) => void): () => void;
   onConnectionChange(cb: (state: ConnectionState) => void): () => void;
   /** The tray asks the window to show a view (desk, queue, quota, changes, settings). */

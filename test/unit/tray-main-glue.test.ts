@@ -88,6 +88,7 @@ const labels = () => (stub.state.trayMenus.at(-1) || []).map((i) => i.label || '
   const refused = await Promise.resolve()
     .then(() => stub.state.handlers['desk:settings-save']({ senderFrame: { url: 'file:///other.html' } }, {}))
     .then(() => 'answered', (e) => e.message);
+  const me = await stub.state.handlers['desk:me']({ senderFrame: win.webContents.mainFrame });
   const fs = require('node:fs');
   const entryAfterSameChoice = fs.existsSync(process.env.AUTOSTART);
   const save = (openAtLogin) => stub.state.handlers['desk:settings-save']({ senderFrame: win.webContents.mainFrame }, { workerUrl: process.env.INTAKE_URL, token: '', openAtLogin });
@@ -98,7 +99,7 @@ const labels = () => (stub.state.trayMenus.at(-1) || []).map((i) => i.label || '
   // Another worker (the same intake under another name): the dashboard drops the old one's lists.
   await stub.state.handlers['desk:settings-save']({ senderFrame: win.webContents.mainFrame }, { workerUrl: process.env.INTAKE_URL.replace('127.0.0.1', 'localhost'), token: 'desk-tok', openAtLogin: true });
   await new Promise((r) => setTimeout(r, 0));
-  console.log('SAVED ' + JSON.stringify({ answer, refused, reloads: reloadsSameWorker, reloadsNewWorker: win.webContents.reloads, entryAfterSameChoice, entryAfterTurnOn }));
+  console.log('SAVED ' + JSON.stringify({ answer, refused, me, reloads: reloadsSameWorker, reloadsNewWorker: win.webContents.reloads, entryAfterSameChoice, entryAfterTurnOn }));
 })().catch((e) => { console.log('FAILED ' + String(e.stack).split(String.fromCharCode(10)).join(' | ')); process.exit(1); });
 `;
 
@@ -141,6 +142,7 @@ describe('the tray main glue under a stand-in electron', () => {
 
     const saved = await line('SAVED');
     expect(saved.answer).toMatchObject({ ok: true, value: { workerUrl: url, openAtLogin: true } });
+    expect(saved.me).toEqual({ ok: true, value: { object: 'caller', token_id: 'tok_1', name: 'Dana', role: 'desk' } });
     expect(saved.refused).toMatch(/refused: IPC from a frame that is not the dashboard/);
     expect(saved.reloads).toBe(0); // the same worker: nothing to drop
     expect(saved.reloadsNewWorker).toBe(1);
