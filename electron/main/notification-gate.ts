@@ -7,7 +7,8 @@ import type { DesktopNotification } from './ports.js';
  * is 20 events in a few seconds, and should be one toast ("20 carrier changes to acknowledge").
  *
  * - A critical notification (quota used up, worker lost or refusing the token, a carrier
- *   blocked) is shown at once, never held and never limited.
+ *   blocked) is shown at once and never limited; only more of the same condition within the
+ *   burst are held and merged (20 blocked carriers: the first at once, then one for the other 19).
  * - Others are held for `burstMs` from the first of a burst, merged per condition (new holds
  *   summed, changes listed, anything else: the latest), then shown.
  * - At most `maxPerWindow` of those per `windowMs`; what is over waits, still merging, for a slot.
@@ -32,15 +33,23 @@ export class NotificationGate {
   private readonly held = new Map<string, DesktopNotification>();
   /** When the last toasts (not critical) were shown, oldest first. */
   private readonly sent: number[] = [];
+  /** When a critical one of each condition was last shown at once. */
+  private readonly criticalAt = new Map<string, number>();
   private cancel: (() => void) | undefined;
 
   constructor(private readonly o: GateOptions) {}
 
   offer(notes: readonly DesktopNotification[]): void {
+    const now = (this.o.now ?? Date.now)();
+    const burstMs = this.o.burstMs ?? BURST_MS;
     for (const n of notes) {
       if (n.urgency === 'critical') {
-        this.o.show(n);
-        continue;
+        const last = this.criticalAt.get(n.condition);
+        if (last === undefined || now - last >= burstMs) {
+          this.criticalAt.set(n.condition, now);
+          this.o.show(n);
+          continue;
+        }
       }
       const prev = this.held.get(n.condition);
       this.held.set(n.condition, prev ? merge(prev, n) : n);
@@ -77,7 +86,14 @@ export class NotificationGate {
     const max = this.o.maxPerWindow ?? TOASTS_PER_WINDOW;
     while (this.sent.length > 0 && now - this.sent[0]! >= windowMs) this.sent.shift();
     for (const [condition, n] of this.held) {
-      if (this.sent.length >= max) break;
+      // Critical: the rest of its burst, never limited.
+      if (n.urgency === 'critical') {
+        this.held.delete(condition);
+        this.criticalAt.set(condition, now);
+        this.o.show(n);
+        continue;
+      }
+      if (this.sent.length >= max) continue;
       this.held.delete(condition);
       this.sent.push(now);
       this.o.show(n);
@@ -94,7 +110,8 @@ export function merge(a: DesktopNotification, b: DesktopNotification): DesktopNo
   if (a.condition === 'carrier_changed' && b.condition === 'carrier_changed') {
     const ids = [...(a.changeIds ?? []), ...(b.changeIds ?? [])];
     const items = [...(a.items ?? [a.title]), ...(b.items ?? [b.title])];
-    return changesSummary(ids, items, false);
+    return changesSummary(ids, items, a.urgency === 'critical' || b.urgency === 'critical');
   }
-  return b; // quota, forecast, degraded: the latest says it
+  // Quota, forecast, degraded: the latest says it, as urgent as the most urgent of the two.
+  return a.urgency === 'critical' ? { ...b, urgency: 'critical' } : b;
 }

@@ -92,6 +92,22 @@ describe('toasts per burst', () => {
     expect(shown.map((n) => n.title)).toEqual([changeNotification(change(1)).title]);
   });
 
+  it('20 carriers blocked in a burst: the first at once, the other 19 in one critical summary, not limited', () => {
+    const clock = new ManualClock();
+    const shown: DesktopNotification[] = [];
+    const gate = new NotificationGate({ show: (n) => shown.push(n), now: clock.now, schedule: clock.schedule, maxPerWindow: 1 });
+    gate.offer([{ condition: 'quota_low', title: 'low', body: '', command: 'open-quota', urgency: 'normal' }]);
+    clock.advance(BURST_MS); // the one normal slot is used
+    for (let i = 1; i <= 20; i++) {
+      gate.offer([changeNotification(change(i, 'block'))]);
+      clock.advance(100);
+    }
+    expect(shown.map((n) => n.urgency)).toEqual(['normal', 'critical']);
+    clock.advance(BURST_MS);
+    expect(shown).toHaveLength(3);
+    expect(shown[2]).toMatchObject({ title: '19 carrier changes to acknowledge', urgency: 'critical', count: 19 });
+  });
+
   it('critical ones are shown at once and never limited; the rest wait for a slot and keep merging', () => {
     const clock = new ManualClock();
     const shown: DesktopNotification[] = [];
@@ -101,14 +117,14 @@ describe('toasts per burst', () => {
     gate.offer([normal('quota_low', 'low'), normal('quota_runs_out', 'runs out'), normal('service_unavailable', 'degraded')]);
     clock.advance(BURST_MS);
     expect(shown.map((n) => n.title)).toEqual(['low', 'runs out']);
-    for (let i = 0; i < 5; i++) gate.offer([critical]);
-    expect(shown.filter((n) => n.urgency === 'critical')).toHaveLength(5);
+    gate.offer([critical]);
+    expect(shown.map((n) => n.title)).toEqual(['low', 'runs out', 'Monthly quota used up']); // at once, over the limit
     gate.offer([changeNotification(change(1))]);
     gate.offer([changeNotification(change(2))]);
     clock.advance(BURST_MS);
-    expect(shown).toHaveLength(7); // the window is full
+    expect(shown).toHaveLength(3); // the window is full
     clock.advance(TOAST_WINDOW_MS);
-    expect(shown.slice(7).map((n) => n.title)).toEqual(['degraded', '2 carrier changes to acknowledge']);
+    expect(shown.slice(3).map((n) => n.title)).toEqual(['degraded', '2 carrier changes to acknowledge']);
   });
 
   it('a blocked carrier in a burst is told at once, the rest summarised', () => {
