@@ -41,6 +41,7 @@ export class TrayController {
   /** The worker answered 403 to an admin action: offer none again for this token. */
   private adminRefused = false;
   private activity: string | null = null;
+  private stopped = false;
   private unsubscribe: Array<() => void> = [];
   private poll: ReturnType<typeof setInterval> | undefined;
   private inFlight: Promise<void> | undefined;
@@ -66,6 +67,8 @@ export class TrayController {
   }
 
   stop(): void {
+    // A read or an export still running must not paint over the next worker's tray.
+    this.stopped = true;
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     if (this.poll !== undefined) clearInterval(this.poll);
@@ -204,6 +207,7 @@ export class TrayController {
   }
 
   private render(): void {
+    if (this.stopped) return;
     const input = this.input();
     const view = computeTrayView(input);
     this.view = view;

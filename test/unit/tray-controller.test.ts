@@ -341,3 +341,26 @@ describe('role-aware tray menu', () => {
     expect(menuCommands(ports.menu)).not.toContain('resume-queue');
   });
 });
+
+describe('a stopped tray controller', () => {
+  it('leaves the tray to the next one: a late read or an export\'s progress paints nothing', async () => {
+    const intake = new TinyIntake();
+    intake.role = 'desk';
+    const url = await intake.listen();
+    cleanup.push(() => intake.close());
+    const bridge = new HttpBridge({ baseUrl: url, token: 'tray-token' });
+    cleanup.push(() => bridge.close());
+    const ports = new RecordingPorts();
+    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0 });
+    await ctl.start();
+    ctl.stop();
+    ports.menu = [];
+    ports.tooltip = 'the next worker';
+    intake.status = { ...intake.status, reviews: { pending: 3 } };
+    await ctl.refresh();
+    ctl.setActivity('Exporting audit CSV: 1.0 MB…');
+    expect(ports.menu).toEqual([]);
+    expect(ports.tooltip).toBe('the next worker');
+    expect(ports.notes).toEqual([]);
+  });
+});
