@@ -6,11 +6,16 @@
 
 export interface LoginItemPorts {
   platform: string;
+  /**
+   * Whether this is an installed app (app.isPackaged). In development the entry would start a
+   * bare Electron with no app: nothing is registered. Absent: packaged.
+   */
+  packaged?: boolean;
   /** app.setLoginItemSettings({ openAtLogin }) (macOS, Windows). */
   setLoginItem(open: boolean): void;
   /** Linux: where the autostart entry goes. */
   autostartFile: string;
-  /** Linux: what the entry starts (the AppImage when run from one, else the executable). */
+  /** Linux: what the entry starts (the installed executable). */
   exec: string;
   writeFile(path: string, text: string): void;
   removeFile(path: string): void;
@@ -23,10 +28,21 @@ export function autostartEntry(exec: string): string {
   return ['[Desktop Entry]', 'Type=Application', 'Name=Carrier Screen', 'Comment=Carrier screening tray for dispatchers', `Exec=${quoted}`, 'X-GNOME-Autostart-enabled=true', 'Terminal=false', ''].join('\n');
 }
 
-export function applyOpenAtLogin(open: boolean, ports: LoginItemPorts): void {
-  if (ports.platform === 'darwin' || ports.platform === 'win32') return ports.setLoginItem(open);
+/**
+ * Register (or remove) the login entry. Called only when the user changes the setting: at launch
+ * the OS keeps what they last chose, there or here (Windows lets them turn it off in Task Manager;
+ * writing it again at every launch would override them). Answers whether anything was written.
+ */
+export function applyOpenAtLogin(open: boolean, ports: LoginItemPorts): 'set' | 'development' | 'unsupported' {
+  if (ports.packaged === false) return 'development';
+  if (ports.platform === 'darwin' || ports.platform === 'win32') {
+    ports.setLoginItem(open);
+    return 'set';
+  }
   if (ports.platform === 'linux') {
     if (open) ports.writeFile(ports.autostartFile, autostartEntry(ports.exec));
     else ports.removeFile(ports.autostartFile);
+    return 'set';
   }
+  return 'unsupported';
 }

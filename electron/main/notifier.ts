@@ -7,7 +7,8 @@ import { formatResetUtc, plural, quotaExhausted, quotaLow, type TrayInput } from
 
 /**
  * Which desktop notifications to raise. One per condition: raised when the condition
- * starts, raised again only after it has cleared. A condition we cannot observe right now
+ * starts, raised again only after it has cleared. Pending reviews are different: every rise
+ * is news ("5 new carriers to review"); notification-gate.ts sums a burst of them into one. A condition we cannot observe right now
  * (the worker is unreachable, so its status is stale) keeps its last state: not knowing
  * is not the same as cleared. Carrier changes are different: one notification per change
  * id, ever (a change does not "clear and come back"; a new one has a new id).
@@ -98,6 +99,8 @@ export class Notifier {
   private degradedSince: number | undefined;
 
   constructor(private readonly o: { quietMs?: number; now?: () => number } = {}) {}
+  /** The pending-review count last known (the mark a rise is measured from). */
+  private pendingSeen: number | undefined;
   /** Change ids already announced (insertion order: oldest first). */
   private readonly toldChanges = new Set<string>();
 
@@ -156,13 +159,16 @@ export class Notifier {
         urgency: forecastTone(f) === 'bad' ? 'critical' : 'normal',
       }));
 
-    if (c.reviewsPending !== undefined)
-      this.track('reviews_pending', c.reviewsPending > 0, out, () => ({
-        title: 'Carrier waiting for review',
-        body: `${plural(c.reviewsPending ?? 0, 'carrier')} on hold: a dispatcher decides before booking.`,
-        command: 'open-desk',
-        urgency: 'normal',
-      }));
+    if (c.reviewsPending !== undefined) {
+      // Every rise is news (1 → 40 is 39 new holds), not only the first; a drop lowers the mark,
+      // so a hold after a decision is news again. Unknown (stale) counts leave the mark alone.
+      const pending = c.reviewsPending;
+      const rise = pending - (this.pendingSeen ?? 0);
+      this.pendingSeen = pending;
+      if (pending > 0) this.active.add('reviews_pending');
+      else this.active.delete('reviews_pending');
+      if (rise > 0) out.push(holdsNotification(rise, pending));
+    }
 
     if (c.newChanges !== undefined) out.push(...this.changeNotes(c.newChanges));
     return out;
@@ -181,19 +187,8 @@ export class Notifier {
       this.toldChanges.delete(id);
     }
     if (fresh.length === 0) return [];
-    if (fresh.length > CHANGE_NOTES_AT_ONCE) {
-      const shown = fresh.slice(0, CHANGE_NOTES_AT_ONCE).map((ch) => `${changeCarrierName(ch)} ${changeSummary(ch)}`);
-      return [
-        {
-          condition: 'carrier_changed',
-          changeIds: fresh.map((ch) => ch.id),
-          title: `${plural(fresh.length, 'carrier change')} to acknowledge`,
-          body: `${shown.join('; ')} and ${fresh.length - shown.length} more.`,
-          command: 'open-changes',
-          urgency: fresh.some((ch) => ch.after.action === 'block') ? 'critical' : 'normal',
-        },
-      ];
-    }
+    if (fresh.length > CHANGE_NOTES_AT_ONCE)
+      return [changesSummary(fresh.map((ch) => ch.id), fresh.map(changeLine), fresh.some((ch) => ch.after.action === 'block'))];
     return fresh.map((ch) => changeNotification(ch));
   }
 
@@ -212,6 +207,34 @@ export class Notifier {
   }
 }
 
+/** "5 new carriers to review": `added` new holds, `pending` on hold in all ("… waiting" when all are new). */
+export function holdsNotification(added: number, pending: number): DesktopNotification {
+  return {
+    condition: 'reviews_pending',
+    count: added,
+    total: pending,
+    title: added >= pending ? `${plural(pending, 'carrier')} waiting for review` : `${plural(added, 'new carrier')} to review`,
+    body: `${plural(pending, 'carrier')} on hold in all: a dispatcher decides before booking.`,
+    command: 'open-desk',
+    urgency: 'normal',
+  };
+}
+
+/** One summary for several carrier changes (a burst, or the first look after a weekend). */
+export function changesSummary(changeIds: string[], items: string[], critical: boolean): DesktopNotification {
+  const shown = items.slice(0, CHANGE_NOTES_AT_ONCE);
+  return {
+    condition: 'carrier_changed',
+    changeIds,
+    count: changeIds.length,
+    items,
+    title: `${plural(changeIds.length, 'carrier change')} to acknowledge`,
+    body: `${shown.join('; ')}${items.length > shown.length ? ` and ${items.length - shown.length} more` : ''}.`,
+    command: 'open-changes',
+    urgency: critical ? 'critical' : 'normal',
+  };
+}
+
 /** "Carrier changed: Acme Freight approved → rejected", and in the body why, what now and which loads. */
 export function changeNotification(ch: CarrierChange): DesktopNotification {
   const ko = newKnockouts(ch);
@@ -224,11 +247,18 @@ export function changeNotification(ch: CarrierChange): DesktopNotification {
   return {
     condition: 'carrier_changed',
     changeIds: [ch.id],
-    title: `Carrier changed: ${changeCarrierName(ch)} ${changeSummary(ch)}`,
+    count: 1,
+    items: [changeLine(ch)],
+    title: `Carrier changed: ${changeLine(ch)}`,
     body,
     command: 'open-changes',
     urgency: ch.after.action === 'block' ? 'critical' : 'normal',
   };
+}
+
+/** "Acme Freight approved → rejected": one change in one line. */
+function changeLine(ch: CarrierChange): string {
+  return `${changeCarrierName(ch)} ${changeSummary(ch)}`;
 }
 
 function capitalise(s: string): string {

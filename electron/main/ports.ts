@@ -15,6 +15,7 @@ export type TrayCommand =
   | 'pause-queue'
   | 'resume-queue'
   | 'settings'
+  | 'export-audit'
   | 'quit';
 
 /** A context menu as plain data; main turns it into Menu.buildFromTemplate. */
@@ -23,10 +24,16 @@ export type MenuItemModel =
   | { kind: 'separator' };
 
 export interface DesktopNotification {
-  /** The condition that raised it (one notification per condition start; one per change for carrier_changed). */
+  /** The condition that raised it (one per condition start; per rise for reviews; per change for carrier_changed). */
   condition: NotificationCondition;
   /** carrier_changed: the change id (or ids, for a summary of several) it tells about. */
   changeIds?: string[];
+  /** How many new things it tells about (new holds, changes): bursts are summed into one. */
+  count?: number;
+  /** reviews_pending: how many are on hold in all, as last seen. */
+  total?: number;
+  /** carrier_changed: one line per change, for a summary of several. */
+  items?: string[];
   title: string;
   body: string;
   /** What clicking the notification does. */
@@ -47,5 +54,7 @@ export interface TrayPorts {
   notify(n: DesktopNotification): void;
   /** Show the dashboard (create it or bring it to front) on a view. */
   openWindow(view: DashboardView): void;
+  /** Ask where to save the audit CSV and stream it there (main: a save dialog). */
+  exportAudit?(): void;
   quit(): void;
 }

@@ -1,6 +1,7 @@
 import type { CarrierChange, DailyUsage, IntakeEvent, StatusReport } from '../../shared/screening.js';
 import { IntakeError, type ConnectionState, type DeskBridge } from '../shared/bridge.js';
 import { isCarrierChange } from '../shared/change-text.js';
+import { NotificationGate, type GateOptions } from './notification-gate.js';
 import { Notifier, conditionsFrom } from './notifier.js';
 import type { MenuItemModel, TrayCommand, TrayPorts } from './ports.js';
 import { computeTrayView, type TrayInput, type TrayView } from './tray-state.js';
@@ -21,6 +22,10 @@ export interface TrayControllerOptions {
   /** How long "degraded" must last before it is announced (default 30 s). */
   degradedQuietMs?: number;
   onError?: (err: unknown) => void;
+  /** Burst and rate limits of the toasts (tests shorten them); `show` is always ports.notify. */
+  toasts?: Omit<GateOptions, 'show'>;
+  /** The app's version, shown in the menu. */
+  appVersion?: string;
 }
 
 export class TrayController {
@@ -30,6 +35,13 @@ export class TrayController {
   private changes: CarrierChange[] | null = null;
   private usage: DailyUsage | null = null;
   private readonly notifier: Notifier;
+  private readonly gate: NotificationGate;
+  /** The token's role from GET /me; null: not known (a worker without /me, or not asked yet). */
+  private role: string | null = null;
+  /** The worker answered 403 to an admin action: offer none again for this token. */
+  private adminRefused = false;
+  private activity: string | null = null;
+  private stopped = false;
   private unsubscribe: Array<() => void> = [];
   private poll: ReturnType<typeof setInterval> | undefined;
   private inFlight: Promise<void> | undefined;
@@ -39,6 +51,7 @@ export class TrayController {
 
   constructor(private readonly opts: TrayControllerOptions) {
     this.notifier = new Notifier(opts.degradedQuietMs === undefined ? {} : { quietMs: opts.degradedQuietMs });
+    this.gate = new NotificationGate({ ...opts.toasts, show: (n) => opts.ports.notify(n) });
   }
 
   start(): Promise<void> {
@@ -50,13 +63,39 @@ export class TrayController {
     const pollMs = this.opts.pollMs ?? 30_000;
     if (pollMs > 0) this.poll = setInterval(() => void this.refresh(), pollMs);
     this.render();
-    return this.refresh();
+    return Promise.all([this.refresh(), this.readRole()]).then(() => undefined);
   }
 
   stop(): void {
+    // A read or an export still running must not paint over the next worker's tray.
+    this.stopped = true;
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     if (this.poll !== undefined) clearInterval(this.poll);
+    this.gate.clear();
+  }
+
+  /** An admin action (from the menu or the dashboard) failed: a 403 means this token may not. */
+  noteAdminError(err: unknown): void {
+    if (!(err instanceof IntakeError && err.status === 403) || this.adminRefused) return;
+    this.adminRefused = true;
+    this.render();
+  }
+
+  /** Show what the tray is doing for the user (an export's progress); null when done. */
+  setActivity(text: string | null): void {
+    this.activity = text;
+    this.render();
+  }
+
+  /** Who the token is: a desk token is not offered Pause/Resume. */
+  private async readRole(): Promise<void> {
+    try {
+      this.role = (await this.opts.bridge.whoAmI()).role;
+      this.render();
+    } catch {
+      // No /me (an older worker) or unreachable: keep offering, and learn from a 403.
+    }
   }
 
   /** The view as last shown (for tests and the e2e check). */
@@ -110,6 +149,8 @@ export class TrayController {
           return ports.openWindow('settings');
         case 'quit':
           return ports.quit();
+        case 'export-audit':
+          return ports.exportAudit?.();
         case 'pause-queue':
           this.status = await bridge.pauseQueue();
           return this.render();
@@ -118,6 +159,7 @@ export class TrayController {
           return this.render();
       }
     } catch (err) {
+      if (command === 'pause-queue' || command === 'resume-queue') this.noteAdminError(err);
       this.opts.onError?.(err);
       await this.refresh();
     }
@@ -142,7 +184,10 @@ export class TrayController {
 
   private onConnection(state: ConnectionState): void {
     this.render();
-    if (state === 'open') void this.refresh();
+    if (state === 'open') {
+      void this.refresh();
+      if (this.role === null) void this.readRole();
+    }
   }
 
   private input(): TrayInput {
@@ -153,10 +198,14 @@ export class TrayController {
       statusError: this.statusError,
       changes: this.changes,
       usage: this.usage,
+      activity: this.activity,
+      canAdmin: this.role !== null ? this.role === 'admin' : !this.adminRefused,
+      ...(this.opts.appVersion ? { appVersion: this.opts.appVersion } : {}),
     };
   }
 
   private render(): void {
+    if (this.stopped) return;
     const input = this.input();
     const view = computeTrayView(input);
     this.view = view;
@@ -169,7 +218,7 @@ export class TrayController {
       ports.setTooltip(view.tooltip);
       ports.setMenu(view.menu);
     }
-    for (const n of this.notifier.update(conditionsFrom(input))) ports.notify(n);
+    this.gate.offer(this.notifier.update(conditionsFrom(input)));
   }
 }
 

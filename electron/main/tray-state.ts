@@ -11,6 +11,12 @@ export interface TrayInput extends StatusInput {
   usage?: DailyUsage | null;
   /** For the forecast (tests inject it). */
   now?: Date;
+  /** Whether admin actions (Pause/Resume) are offered: false for a desk token. Absent: true. */
+  canAdmin?: boolean;
+  /** The app's version, shown at the foot of the menu. */
+  appVersion?: string;
+  /** Something the tray is doing for the user (an export's progress), shown under the headline. */
+  activity?: string | null;
 }
 
 /** How many changes wait for a dispatcher; null when not known. */
@@ -45,13 +51,15 @@ export function computeTrayView(input: TrayInput): TrayView {
   const headline = problems[0]?.text ?? 'All clear';
   const env = s ? ` (${s.environment})` : '';
 
-  const tooltipLines = [`Carrier Screen${env}`, ...problems.slice(0, 3).map((p) => p.text)];
+  const tooltipLines = [`Carrier Screen${env}`, ...(input.activity ? [input.activity] : []), ...problems.slice(0, 3).map((p) => p.text)];
   if (problems.length === 0 && s) tooltipLines.push(`All clear · ${quotaLine(s)}`);
   // Windows cuts tray tooltips at 127 characters.
   const tooltip = truncate(tooltipLines.join('\n'), 127);
 
   const online = input.connection === 'open' && s !== null;
-  const menu: MenuItemModel[] = [{ kind: 'item', label: headline, enabled: false }, { kind: 'separator' }];
+  const menu: MenuItemModel[] = [{ kind: 'item', label: headline, enabled: false }];
+  if (input.activity) menu.push({ kind: 'item', label: input.activity, enabled: false });
+  menu.push({ kind: 'separator' });
   const pending = s?.reviews.pending ?? 0;
   menu.push({
     kind: 'item',
@@ -76,15 +84,19 @@ export function computeTrayView(input: TrayInput): TrayView {
         enabled: false,
       });
     menu.push({ kind: 'separator' });
-    menu.push(
-      s.queue.paused
-        ? { kind: 'item', label: 'Resume queue', enabled: online, command: 'resume-queue' }
-        : { kind: 'item', label: 'Pause queue', enabled: online, command: 'pause-queue' },
-    );
+    // Pause/Resume need an admin token: a desk token is not offered what the worker would refuse.
+    if (input.canAdmin !== false)
+      menu.push(
+        s.queue.paused
+          ? { kind: 'item', label: 'Resume queue', enabled: online, command: 'resume-queue' }
+          : { kind: 'item', label: 'Pause queue', enabled: online, command: 'pause-queue' },
+      );
   }
   menu.push({ kind: 'item', label: 'Open dashboard', enabled: true, command: 'open-dashboard' });
+  menu.push({ kind: 'item', label: 'Export audit CSV…', enabled: online && !input.activity, command: 'export-audit' });
   menu.push({ kind: 'item', label: 'Settings…', enabled: true, command: 'settings' });
   menu.push({ kind: 'separator' });
+  if (input.appVersion) menu.push({ kind: 'item', label: `Carrier Screen ${input.appVersion}`, enabled: false });
   menu.push({ kind: 'item', label: 'Quit Carrier Screen', enabled: true, command: 'quit' });
   return { icon, headline, problems, tooltip, menu };
 }

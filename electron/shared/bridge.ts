@@ -78,7 +78,7 @@ export interface DeskSettingsBridge {
 
 export interface DeskBridge {
   getStatus(): Promise<StatusReport>;
-  /** Who the token is (GET /me). */
+  /** Who the token is (GET /me): its name is recorded as who decided, its role decides which tray actions are offered; IntakeError 404 from a worker without /me. */
   whoAmI(): Promise<Caller>;
   listReviews(state: ReviewState): Promise<Review[]>;
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review>;

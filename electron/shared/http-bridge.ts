@@ -36,6 +36,11 @@ export interface HttpBridgeOptions {
   /** Per-request timeout for the JSON calls. */
   requestTimeoutMs?: number;
   random?: () => number;
+  /**
+   * After the intake refused the token (401/403), try again this much later: the token may be
+   * re-enabled, or a proxy's 403 may pass. Settings → Save reconnects at once (reconnect()).
+   */
+  refusedRetryMs?: number;
   /** The fetch to use: Electron's main passes net.fetch (system proxy, OS trust store). */
   fetch?: (input: string | Request, init?: RequestInit) => Promise<Response>;
 }
@@ -64,6 +69,7 @@ export class HttpBridge implements DeskBridge {
   private readonly backoff: BackoffOptions;
   private readonly idleTimeoutMs: number;
   private readonly requestTimeoutMs: number;
+  private readonly refusedRetryMs: number;
   private readonly random: () => number;
   private readonly fetch: (input: string | Request, init?: RequestInit) => Promise<Response>;
   private readonly api: Client<paths>;
@@ -76,6 +82,8 @@ export class HttpBridge implements DeskBridge {
   private streamAbort: AbortController | undefined;
   private wake: (() => void) | undefined;
   private lastEventId = '';
+  /** Failed connection attempts in a row (the backoff step). */
+  private attempt = 0;
   /** A `retry:` from the server raises the first reconnect delay. */
   private serverRetryMs = 0;
 
@@ -86,6 +94,7 @@ export class HttpBridge implements DeskBridge {
     this.backoff = opts.backoff ?? DEFAULT_BACKOFF;
     this.idleTimeoutMs = opts.idleTimeoutMs ?? 60_000;
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 15_000;
+    this.refusedRetryMs = opts.refusedRetryMs ?? 60_000;
     this.random = opts.random ?? Math.random;
     this.fetch = opts.fetch ?? ((input, init) => fetch(input, init));
     this.api = createClient<paths>({ baseUrl: this.base, fetch: (req) => this.fetch(req) });
@@ -156,6 +165,64 @@ export class HttpBridge implements DeskBridge {
     for (const [v, param] of [[from, 'from'], [to, 'to']] as const)
       if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw new TypeError(`${param} must be an ISO 8601 date, got ${JSON.stringify(v)}`);
     return this.call('/audit.csv', (o) => this.api.GET('/audit.csv', { ...o, params: { query: { from, to } }, parseAs: 'text', headers: { ...o.headers, accept: 'text/csv, application/json' } }));
+  }
+
+  /**
+   * The audit CSV of [from, to), handed over chunk by chunk as it arrives: no overall time limit
+   * (a large range takes minutes), nothing held in memory. Only a stall (no byte for
+   * idleTimeoutMs) or `signal` stops it. Resolves with the byte count.
+   */
+  async streamAuditCsv(from: string, to: string, write: (chunk: Uint8Array) => Promise<void> | void, opts: { signal?: AbortSignal; onProgress?: (bytes: number) => void } = {}): Promise<number> {
+    for (const [v, param] of [[from, 'from'], [to, 'to']] as const)
+      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw new TypeError(`${param} must be an ISO 8601 date, got ${JSON.stringify(v)}`);
+    const ctrl = new AbortController();
+    const abortOuter = (): void => ctrl.abort(opts.signal?.reason);
+    opts.signal?.addEventListener('abort', abortOuter, { once: true });
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const armIdle = (): void => {
+      if (idle !== undefined) clearTimeout(idle);
+      idle = setTimeout(() => ctrl.abort(new Error(`no data from the worker for ${this.idleTimeoutMs / 1000} s`)), this.idleTimeoutMs);
+    };
+    const qs = new URLSearchParams({ from, to });
+    try {
+      armIdle();
+      let res: Response;
+      try {
+        res = await this.fetch(`${this.base}/audit.csv?${qs}`, { headers: { authorization: `Bearer ${this.token}`, accept: 'text/csv, application/json' }, signal: ctrl.signal, cache: 'no-store' });
+      } catch (err) {
+        throw new IntakeError(`worker unreachable at ${this.base}: ${errorText(err)}`, 0, 'unreachable');
+      }
+      if (!res.ok || res.body === null) {
+        const text = await res.text().catch(() => '');
+        let e: { code?: unknown; message?: unknown; param?: unknown } | undefined;
+        try {
+          e = (JSON.parse(text) as { error?: typeof e }).error;
+        } catch {
+          e = undefined;
+        }
+        throw new IntakeError(typeof e?.message === 'string' ? e.message : `/audit.csv answered HTTP ${res.status}`, res.status, typeof e?.code === 'string' ? e.code : `http_${res.status}`, typeof e?.param === 'string' ? e.param : undefined);
+      }
+      const reader = res.body.getReader();
+      let bytes = 0;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          armIdle();
+          await write(value);
+          bytes += value.byteLength;
+          opts.onProgress?.(bytes);
+        }
+      } catch (err) {
+        await reader.cancel().catch(() => undefined);
+        if (err instanceof IntakeError) throw err;
+        throw new IntakeError(`the audit export stopped after ${bytes} bytes: ${errorText(ctrl.signal.aborted ? (ctrl.signal.reason ?? err) : err)}`, 0, 'export_interrupted');
+      }
+      return bytes;
+    } finally {
+      if (idle !== undefined) clearTimeout(idle);
+      opts.signal?.removeEventListener('abort', abortOuter);
+    }
   }
 
   async listScreenings(limit: number): Promise<Screening[]> {
@@ -275,6 +342,15 @@ export class HttpBridge implements DeskBridge {
     };
   }
 
+  /** Try the stream again now, from the first backoff step (e.g. after Settings → Save). */
+  reconnect(): void {
+    if (this.stopped) return;
+    this.attempt = 0;
+    this.streamAbort?.abort();
+    this.wake?.();
+    if (!this.running && this.eventListeners.size > 0) void this.runStream();
+  }
+
   /** Stop the event stream for good; JSON calls still work. */
   close(): void {
     this.stopped = true;
@@ -297,23 +373,23 @@ export class HttpBridge implements DeskBridge {
 
   private async runStream(): Promise<void> {
     this.running = true;
-    let attempt = 0;
+    this.attempt = 0;
     let everOpened = false;
+    let refused = false;
     while (!this.stopped) {
-      this.setState(everOpened ? 'reconnecting' : 'connecting');
+      // While refused, say so until a try gets in: "Connecting…" would promise what a retry cannot.
+      if (!refused) this.setState(everOpened ? 'reconnecting' : 'connecting');
       const outcome = await this.connectOnce();
       if (outcome === 'opened') {
         everOpened = true;
-        attempt = 0;
+        this.attempt = 0;
       }
       if (this.stopped) break;
-      if (outcome === 'unauthorized') {
-        this.setState('unauthorized');
-        break;
-      }
-      this.setState('reconnecting');
-      const delay = Math.max(this.serverRetryMs, backoffDelay(attempt, this.backoff, this.random));
-      attempt++;
+      refused = outcome === 'unauthorized';
+      // A refusal is not final (a re-enabled token, a proxy's passing 403): try again, slowly.
+      this.setState(refused ? 'unauthorized' : 'reconnecting');
+      const delay = refused ? this.refusedRetryMs : Math.max(this.serverRetryMs, backoffDelay(this.attempt, this.backoff, this.random));
+      this.attempt++;
       await this.sleep(delay);
     }
     this.running = false;

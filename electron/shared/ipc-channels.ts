@@ -32,6 +32,8 @@ export const IpcChannel = {
   revokeDecision: 'desk:revoke-decision',
   recheckCarrier: 'desk:recheck-carrier',
   auditCsv: 'desk:audit-csv',
+  /** Save the audit CSV of [from, to) to a file the user picks (main's dialog), streamed; null when cancelled. */
+  auditExport: 'desk:audit-export',
   connectionState: 'desk:connection-state',
   settingsGet: 'desk:settings-get',
   settingsSave: 'desk:settings-save',
@@ -39,7 +41,14 @@ export const IpcChannel = {
   event: 'desk:event',
   connection: 'desk:connection',
   navigate: 'desk:navigate',
+  /** Bytes written so far by a running audit export. */
+  auditProgress: 'desk:audit-progress',
 } as const;
+
+export interface AuditExportResult {
+  file: string;
+  bytes: number;
+}
 
 /** What an invoke answers: errors travel as data, since IPC flattens thrown errors to a message. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { message: string; status: number; code: string; param?: string; review?: Review } };
@@ -65,6 +74,10 @@ export interface DeskIpcApi {
   revokeDecision(id: string, by: string | null, note: string): Promise<IpcResult<Decision>>;
   recheckCarrier(input: RecheckInput): Promise<IpcResult<Screening>>;
   auditCsv(from: string, to: string): Promise<IpcResult<string>>;
+  /** The audit CSV streamed into a file the user picks: no time limit, not held in memory. null: cancelled. */
+  auditExport(from: string, to: string): Promise<IpcResult<AuditExportResult | null>>;
+  /** Progress of a running auditExport, in bytes written. */
+  onAuditProgress(cb: (bytes: number) => void): () => void;
   connectionState(): Promise<ConnectionState>;
   onEvent(cb: (event: IntakeEvent) => void): () => void;
   onConnectionChange(cb: (state: ConnectionState) => void): () => void;

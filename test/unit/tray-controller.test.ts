@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DashboardView, DesktopNotification, MenuItemModel, TrayIconState, TrayPorts } from '../../electron/main/ports.js';
 import { TrayController, menuCommands } from '../../electron/main/tray-controller.js';
+import { BURST_MS } from '../../electron/main/notification-gate.js';
 import { HttpBridge } from '../../electron/shared/http-bridge.js';
 import { IntakeError } from '../../electron/shared/bridge.js';
 import type { CarrierChange, StatusReport } from '../../shared/screening.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 
 /** A small intake stand-in over real HTTP: /status, /queue/pause|resume, /changes, /blocks and /events. */
 class TinyIntake {
@@ -19,6 +21,10 @@ class TinyIntake {
     service: { reachable: true, checked_at: null, last_error: null, key_rejected: false },
   };
   posts: string[] = [];
+  /** GET /me's role; null answers 404 like a worker from before /me. */
+  role: string | null = null;
+  /** Roles the worker lets pause and resume. */
+  adminRoles = ['admin'];
   /** Unacknowledged changes; null answers 404 like a worker from before the watch list. */
   changes: CarrierChange[] | null = null;
   /** Every /changes and /blocks request as "METHOD url body". */
@@ -36,7 +42,12 @@ class TinyIntake {
     }
     res.setHeader('content-type', 'application/json');
     if (req.url?.startsWith('/changes') || req.url?.startsWith('/blocks')) return void this.watchRoute(req, res);
+    if (req.url === '/me') {
+      if (this.role === null) return void res.writeHead(404).end('{"error":{"code":"not_found","message":"Route not found"}}');
+      return void res.end(JSON.stringify({ object: 'caller', token_id: 'tok_1', name: 'Dana', role: this.role }));
+    }
     if (req.method === 'POST' && (req.url === '/queue/pause' || req.url === '/queue/resume')) {
+      if (!this.adminRoles.includes(this.role ?? 'desk')) return void res.writeHead(403).end('{"error":{"code":"forbidden","message":"needs an admin token"}}');
       this.posts.push(req.url);
       this.status = { ...this.status, queue: { ...this.status.queue, paused: req.url === '/queue/pause' } };
     }
@@ -127,12 +138,14 @@ afterEach(async () => {
 describe('tray controller over a real HTTP intake', () => {
   it('follows the worker: events rebuild icon and menu, menu commands reach the worker, a lost worker is trouble', async () => {
     const intake = new TinyIntake();
+    intake.role = 'admin';
     const url = await intake.listen();
     let intakeOpen = true;
     cleanup.push(() => (intakeOpen ? intake.close() : undefined));
     const bridge = new HttpBridge({ baseUrl: url, token: 'tray-token', backoff: { initialMs: 5, maxMs: 20 } });
     const ports = new RecordingPorts();
-    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0, degradedQuietMs: 0 });
+    const clock = new ManualClock();
+    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0, degradedQuietMs: 0, toasts: { now: clock.now, schedule: clock.schedule } });
     cleanup.push(() => {
       ctl.stop();
       bridge.close();
@@ -151,9 +164,13 @@ describe('tray controller over a real HTTP intake', () => {
     intake.emit('review.created', { object: 'review', id: 'rev_1' });
     await until(() => ports.icon === 'attention', () => `attention (is ${ports.icon})`);
     expect(ports.tooltip).toBe('Carrier Screen (sandbox)\n2 carriers waiting for review');
-    expect(ports.notes.map((n) => n.condition)).toEqual(['reviews_pending']);
+    // Held for the burst, then one toast.
+    expect(ports.notes).toEqual([]);
+    clock.advance(BURST_MS);
+    expect(ports.notes.map((n) => [n.condition, n.title])).toEqual([['reviews_pending', '2 carriers waiting for review']]);
     intake.emit('review.created', { object: 'review', id: 'rev_2' });
     await ctl.refresh();
+    clock.advance(BURST_MS);
     expect(ports.notes).toHaveLength(1);
 
     await ctl.run('pause-queue');
@@ -276,5 +293,74 @@ describe('tray controller and carrier changes over a real HTTP intake', () => {
     expect(() => bridge.blockCarrier({ dot_number: '1', by: 'D', reason: ' ' })).toThrow(/reason must say why/);
     expect(() => bridge.liftBlock(' ', 'Dana')).toThrow(/carrier must be a non-empty string/);
     expect(intake.watchCalls).toHaveLength(5);
+  });
+});
+
+describe('role-aware tray menu', () => {
+  async function trayFor(intake: TinyIntake) {
+    const url = await intake.listen();
+    cleanup.push(() => intake.close());
+    const bridge = new HttpBridge({ baseUrl: url, token: 'tray-token', backoff: { initialMs: 5, maxMs: 20 } });
+    const ports = new RecordingPorts();
+    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0, appVersion: '1.4.2' });
+    cleanup.push(() => {
+      ctl.stop();
+      bridge.close();
+    });
+    await ctl.start();
+    await until(() => ports.icon === 'ok', () => `icon ok (is ${ports.icon})`);
+    return { ctl, ports };
+  }
+  const labels = (menu: MenuItemModel[]) => menu.flatMap((i) => (i.kind === 'item' ? [i.label] : []));
+
+  it('a desk token (GET /me) is offered no Pause or Resume; the version is in the menu', async () => {
+    const intake = new TinyIntake();
+    intake.role = 'desk';
+    const { ports } = await trayFor(intake);
+    expect(menuCommands(ports.menu)).not.toContain('pause-queue');
+    expect(menuCommands(ports.menu)).toContain('export-audit');
+    expect(labels(ports.menu)).toContain('Carrier Screen 1.4.2');
+  });
+
+  it('an admin token is', async () => {
+    const intake = new TinyIntake();
+    intake.role = 'admin';
+    const { ports } = await trayFor(intake);
+    expect(menuCommands(ports.menu)).toContain('pause-queue');
+  });
+
+  it('a worker without /me: offered, and hidden after the worker refuses it with 403', async () => {
+    const intake = new TinyIntake();
+    intake.role = null;
+    intake.adminRoles = [];
+    const { ctl, ports } = await trayFor(intake);
+    expect(menuCommands(ports.menu)).toContain('pause-queue');
+    await ctl.run('pause-queue');
+    expect(intake.posts).toEqual([]);
+    expect(menuCommands(ports.menu)).not.toContain('pause-queue');
+    expect(menuCommands(ports.menu)).not.toContain('resume-queue');
+  });
+});
+
+describe('a stopped tray controller', () => {
+  it('leaves the tray to the next one: a late read or an export\'s progress paints nothing', async () => {
+    const intake = new TinyIntake();
+    intake.role = 'desk';
+    const url = await intake.listen();
+    cleanup.push(() => intake.close());
+    const bridge = new HttpBridge({ baseUrl: url, token: 'tray-token' });
+    cleanup.push(() => bridge.close());
+    const ports = new RecordingPorts();
+    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0 });
+    await ctl.start();
+    ctl.stop();
+    ports.menu = [];
+    ports.tooltip = 'the next worker';
+    intake.status = { ...intake.status, reviews: { pending: 3 } };
+    await ctl.refresh();
+    ctl.setActivity('Exporting audit CSV: 1.0 MB…');
+    expect(ports.menu).toEqual([]);
+    expect(ports.tooltip).toBe('the next worker');
+    expect(ports.notes).toEqual([]);
   });
 });

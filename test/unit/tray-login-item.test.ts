@@ -39,3 +39,15 @@ describe('start at login', () => {
     expect(autostartEntry('/opt/a "b" $c')).toContain('Exec="/opt/a \\"b\\" \\$c"');
   });
 });
+
+describe('start at login: development', () => {
+  it('registers nothing when not packaged: the entry would start a bare Electron', () => {
+    for (const platform of ['darwin', 'win32', 'linux']) {
+      const { p, calls } = ports(platform);
+      expect(applyOpenAtLogin(true, { ...p, packaged: false })).toBe('development');
+      expect(calls).toEqual([]);
+      expect(applyOpenAtLogin(true, { ...p, packaged: true })).toBe('set');
+      expect(calls).toHaveLength(1);
+    }
+  });
+});

@@ -18,15 +18,18 @@ const W = 'http://127.0.0.1:8787';
 const open = (s: StatusReport) => conditionsFrom({ status: s, connection: 'open', workerUrl: W });
 
 describe('notifier de-duplication', () => {
-  it('raises "review" once when reviews start pending, and again only after they cleared', () => {
+  it('announces every rise in pending holds with how many are new, and nothing on a fall', () => {
     const n = new Notifier({ quietMs: 0 });
     expect(n.update(open(status(0)))).toEqual([]);
     const first = n.update(open(status(1)));
-    expect(first.map((x) => x.condition)).toEqual(['reviews_pending']);
+    expect(first.map((x) => [x.condition, x.title, x.count])).toEqual([['reviews_pending', '1 carrier waiting for review', 1]]);
     expect(first[0]?.command).toBe('open-desk');
-    expect(first[0]?.body).toContain('1 carrier');
-    expect(n.update(open(status(2)))).toEqual([]);
-    expect(n.update(open(status(5)))).toEqual([]);
+    expect(first[0]?.body).toContain('1 carrier on hold');
+    // 1 → 40: the old notifier said nothing while any hold was pending.
+    expect(n.update(open(status(40))).map((x) => [x.title, x.total])).toEqual([['39 new carriers to review', 40]]);
+    expect(n.update(open(status(40)))).toEqual([]);
+    expect(n.update(open(status(38)))).toEqual([]);
+    expect(n.update(open(status(39))).map((x) => x.title)).toEqual(['1 new carrier to review']);
     expect(n.update(open(status(0)))).toEqual([]);
     expect(n.update(open(status(1))).map((x) => x.condition)).toEqual(['reviews_pending']);
   });

@@ -186,16 +186,42 @@ describe('HttpBridge event stream against a real HTTP server', () => {
     expect(calls).toBe(2);
   });
 
-  it('stops for good on 401 and reports unauthorized', async () => {
+  it('on 401 says unauthorized and tries again later, not never; reconnect() tries at once and a re-enabled token gets in', async () => {
+    let calls = 0;
+    let accepted = false;
+    const base = await serve((_req, res) => {
+      calls++;
+      if (!accepted) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"code":"unauthorized","message":"bad token"}}');
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('id: 1\nevent: a\ndata: {}\n\n');
+    });
+    const states: ConnectionState[] = [];
+    bridge = new HttpBridge({ baseUrl: base, token: 'wrong', backoff: { initialMs: 1, maxMs: 2 }, refusedRetryMs: 3_600_000 });
+    bridge.onConnectionChange((s) => states.push(s));
+    const events: IntakeEvent[] = [];
+    bridge.onEvent((e) => events.push(e));
+    await until(() => bridge?.connectionState() === 'unauthorized', 'unauthorized');
+    expect(calls).toBe(1);
+    // The old bridge stopped here for good. Now the token is re-enabled and Settings → Save asks again.
+    accepted = true;
+    bridge.reconnect();
+    await until(() => events.length === 1, 'an event after the refusal');
+    expect(calls).toBe(2);
+    expect(states).toEqual(['connecting', 'unauthorized', 'open']);
+  });
+
+  it('after a refusal keeps trying at the slow pace by itself', async () => {
     let calls = 0;
     const base = await serve((_req, res) => {
       calls++;
-      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"code":"unauthorized","message":"bad token"}}');
+      if (calls < 3) return void res.writeHead(403).end();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(':hb\n\n');
     });
-    bridge = new HttpBridge({ baseUrl: base, token: 'wrong', backoff: { initialMs: 1, maxMs: 2 } });
+    bridge = new HttpBridge({ baseUrl: base, token: 't', backoff: { initialMs: 1, maxMs: 2 }, refusedRetryMs: 5 });
     bridge.onEvent(() => undefined);
-    await until(() => bridge?.connectionState() === 'unauthorized', 'unauthorized');
-    expect(calls).toBe(1);
+    await until(() => bridge?.connectionState() === 'open', 'open after two refusals');
+    expect(calls).toBe(3);
   });
 });
 

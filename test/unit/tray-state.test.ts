@@ -97,10 +97,11 @@ describe('tray tooltip and menu', () => {
       'Rate limit: 58 of 60 left this minute',
       'Pause queue',
       'Open dashboard',
+      'Export audit CSV…',
       'Settings…',
       'Quit Carrier Screen',
     ]);
-    expect(menuCommands(v.menu)).toEqual(['open-desk', 'open-changes', 'pause-queue', 'open-dashboard', 'settings', 'quit']);
+    expect(menuCommands(v.menu)).toEqual(['open-desk', 'open-changes', 'pause-queue', 'open-dashboard', 'export-audit', 'settings', 'quit']);
     expect(v.tooltip).toBe('Carrier Screen (live)\n1 carrier waiting for review');
   });
 
@@ -142,5 +143,21 @@ describe('tray texts when the worker is away or not set up', () => {
     const v = computeTrayView({ status: null, connection: 'unconfigured', workerUrl: 'http://127.0.0.1:8787' });
     expect(v.headline).toBe('Not set up: add the worker address and token in Settings');
     expect(v.tooltip).not.toMatch(/refused/);
+  });
+});
+
+describe('tray menu extras', () => {
+  it('shows an activity (an export in progress) under the headline and in the tooltip, and offers no second export meanwhile', () => {
+    const v = computeTrayView({ status: status(), connection: 'open', workerUrl: URL_, statusError: null, activity: 'Exporting audit CSV: 12.3 MB…' });
+    expect(labels(v).slice(0, 2)).toEqual(['All clear', 'Exporting audit CSV: 12.3 MB…']);
+    expect(v.tooltip.split('\n')[1]).toBe('Exporting audit CSV: 12.3 MB…');
+    expect(menuCommands(v.menu)).not.toContain('export-audit');
+  });
+
+  it('hides Pause/Resume when admin actions are not allowed, and shows the version', () => {
+    const v = computeTrayView({ status: status({ queue: { paused: true } }), connection: 'open', workerUrl: URL_, statusError: null, canAdmin: false, appVersion: '2.0.1' });
+    expect(menuCommands(v.menu)).not.toContain('resume-queue');
+    expect(menuCommands(v.menu)).not.toContain('pause-queue');
+    expect(labels(v)).toContain('Carrier Screen 2.0.1');
   });
 });

@@ -1,0 +1,1 @@
+export function signingReport(env: Record<string, string | undefined>): string[];
