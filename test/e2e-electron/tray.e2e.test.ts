@@ -1,6 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron, type ElectronApplication } from 'playwright-core';
@@ -8,6 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildTray } from '../../electron/build.mjs';
 import type { Review, Screening } from '../../shared/screening.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { REPO_ROOT } from '../helpers/processes.js';
+import { installedElectron } from '../../worker/tray-launcher.js';
 
 /**
  * The real tray app in Electron, driven by Playwright, against the real stack. It runs where
@@ -16,13 +17,8 @@ import { startStack, type Stack } from '../helpers/stack.js';
  */
 
 function electronBinary(): string | null {
-  try {
-    const p = createRequire(import.meta.url)('electron') as unknown;
-    if (typeof p !== 'string' || !existsSync(p)) return null;
-    return statSync(p).mode & 0o111 ? p : null;
-  } catch {
-    return null; // node_modules/electron/path.txt is missing: the binary was never downloaded
-  }
+  const p = installedElectron(REPO_ROOT);
+  return p && statSync(p).mode & 0o111 ? p : null;
 }
 
 const binary = electronBinary();

@@ -3,15 +3,15 @@
  * `emulator --port --mode`, `start`, `worker`, `screen --dot / --mc / --file`, `status`.
  * Real Redis, a real SQLite file, the emulator over real HTTP.
  */
-import { existsSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_KEYS } from '../../emulator/index.js';
 import { freePort } from '../helpers/free-port.js';
-import { ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, type RunningProcess, type StartedIntake, type WorkerEnv } from '../helpers/processes.js';
+import { REPO_ROOT, ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, type RunningProcess, type StartedIntake, type WorkerEnv } from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
+import { installedElectron } from '../../worker/tray-launcher.js';
 
 const TOKEN = 'cli-commands-test-token-0123456789abcdef';
 let emulator: RunningProcess;
@@ -180,11 +180,7 @@ describe('carrier-screen token', () => {
 
 /** Where the Electron binary is installed (a developer's machine) this would start the app: skip there. */
 function electronInstalled(): boolean {
-  try {
-    return existsSync(createRequire(import.meta.url)('electron') as unknown as string);
-  } catch {
-    return false;
-  }
+  return installedElectron(REPO_ROOT) !== null;
 }
 
 describe.skipIf(electronInstalled())('carrier-screen tray', () => {

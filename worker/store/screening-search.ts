@@ -108,8 +108,9 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
     const changedLater = (limit: number) =>
       select(
         [
+          // Named: SQLite 3.54 (better-sqlite3 13) plans a scan of screenings here without it.
           `s.created_at < ? AND s.rowid IN (
-             SELECT rowid FROM screenings WHERE completed_at >= ? AND completed_at <> created_at
+             SELECT rowid FROM screenings INDEXED BY screenings_completed_later WHERE completed_at >= ? AND completed_at <> created_at
              UNION SELECT s2.rowid FROM reviews r2 JOIN screenings s2 ON s2.id = r2.screening_id WHERE r2.decided_at >= ?)`,
         ],
         limit,
