@@ -31,7 +31,7 @@ describe('what ends a decision (basis)', () => {
   it('a new flag, a knockout reason, a fall of data_confidence are changes; the same facts are not', () => {
     expect(basisChanges(basisOf(score()), basisOf(score()))).toEqual([]);
     expect(basisChanges(basisOf(score()), basisOf(score({ flags: ['new_authority'] })))).toEqual(['flag added: new_authority']);
-    expect(basisChanges(basisOf(score()), basisOf(score({ knockout: ['NO_BIPD'] })))).toEqual(['knockout added: NO_BIPD']);
+    expect(basisChanges(basisOf(score()), basisOf(score({ knockout: ['NO_BIPD'] })))).toEqual(['new knockout: NO_BIPD']);
     // A drop of 0.1 or more, or crossing below the floor (0.75), or becoming unknown.
     expect(basisChanges(basisOf(score({ confidence: 0.95 })), basisOf(score({ confidence: 0.85 })))).toEqual(['data_confidence 0.95 → 0.85']);
     expect(basisChanges(basisOf(score({ confidence: 0.78 })), basisOf(score({ confidence: 0.74 })))).toEqual(['data_confidence 0.78 → 0.74']);

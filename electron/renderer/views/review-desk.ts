@@ -178,7 +178,8 @@ function field(label: string, ...value: Child[]): HTMLElement[] {
 /** Everything about one held screening, most important first. */
 export function screeningDetail(r: Review, s: Screening, actions: { recheck?: () => void; rechecking?: boolean; stale?: string | null } = {}): HTMLElement[] {
   const n = carrierNames(s);
-  const score = s.score;
+  // The newest facts the review shows (a newer score than the one it opened on), else its own.
+  const score = r.latest?.score ?? s.score;
   const held = holdReasonTerm(r.hold_reason);
   const out: HTMLElement[] = [];
 
