@@ -90,12 +90,12 @@ async function serve(withIntake: boolean): Promise<void> {
     await stop?.();
     for (const c of cleanup) await c();
   }, log);
-  // First, so even a start refused below says what was running.
-  log.info({ version: BUILD_INFO.version, node: BUILD_INFO.node }, `carrier-screen ${BUILD_INFO.version} starting`);
-  // Refused before anything starts: plain HTTP on a wide address, an unreadable certificate.
+  // Refused before anything starts, in one line: plain HTTP on a wide address, an unreadable certificate.
   loadEnvFiles();
   const { intakeTransport } = await import('./intake/transport.js');
   const tls = withIntake ? intakeTransport(loadConfig()) : undefined;
+  // Then first, so even a start refused below says what was running.
+  log.info({ version: BUILD_INFO.version, node: BUILD_INFO.node }, `carrier-screen ${BUILD_INFO.version} starting`);
   // Only `start` may make a new database; a `worker` elsewhere would quietly work on an empty one.
   const ready = await setup(log, { existingDb: !withIntake });
   cleanup = ready.cleanup;

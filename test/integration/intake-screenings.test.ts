@@ -129,7 +129,7 @@ describe('POST /screenings end to end (real worker, emulator, Redis, SQLite)', (
     const res = await request(`${stack.intakeUrl}/healthz`);
     const text = await res.body.text();
     expect(res.statusCode).toBe(200);
-    expect(JSON.parse(text)).toEqual({ status: 'ok', redis: true, sqlite: true, sqlite_writable: true, svc: true });
+    expect(JSON.parse(text)).toEqual({ status: 'ok', redis: true, sqlite: true, sqlite_writable: true, svc: true, svc_key_rejected: false });
     expect(text).not.toContain(stack.token);
     expect(res.headers['x-powered-by']).toBeUndefined();
   });

@@ -212,7 +212,7 @@ describe('a blocking score ends the open review at once', () => {
     const closed = await review(t1.review!.id);
     expect(closed).toMatchObject({ state: 'closed', closed_by: 'blocking_score', version: 2, latest: { screening_id: t2.id } });
     expect(closed.closed_reason).toContain('AUTHORITY_INACTIVE');
-    expect(closed.latest.changes).toContain('knockout added: AUTHORITY_INACTIVE');
+    expect(closed.latest.changes).toContain('new knockout: AUTHORITY_INACTIVE');
     expect((await screening(t1.id)).action).toBe('block');
     await until('the closed review\'s callback', 15_000, () => resolvedCallbacks('K-1').length === 1);
     expect(resolvedCallbacks('K-1')[0]!.body.screening.action).toBe('block');

@@ -154,8 +154,10 @@ describe('a screening written done in one insert (a cache hit)', () => {
       expect(store.getScreening(done.id)).toEqual(done);
       const queued = store.insertScreening(n);
       const completed = store.completeScreening(queued.id, result).screening;
-      const shape = (s: typeof done) => ({ ...s, id: '', created_at: '', completed_at: '', updated_at: '' });
+      // The same screening, but for its version: one change written at once against two (queued, then done).
+      const shape = (s: typeof done) => ({ ...s, id: '', created_at: '', completed_at: '', updated_at: '', version: 0 });
       expect(shape(done)).toEqual(shape(completed));
+      expect([done.version, completed.version]).toEqual([1, 2]);
       // Not in the reconciler's list of unfinished work, and completing it again changes nothing.
       expect(store.listUnfinished().map((s) => s.id)).toEqual([]);
       expect(store.completeScreening(done.id, { ...result, action: 'block' }).changed).toBe(false);
