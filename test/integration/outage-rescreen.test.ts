@@ -67,7 +67,12 @@ describe('holds of an outage are screened again when /v1 answers', () => {
     await until('three review.resolved callbacks', 20_000, () => tms.received.filter((b) => b.event === 'review.resolved').length >= 3);
     const resolved = tms.received.filter((b) => b.event === 'review.resolved');
     expect(Object.fromEntries(resolved.map((b) => [b.screening.tender_id, b.screening.action]))).toEqual({ 'OK-1': 'tender', 'OK-2': 'tender', 'KO-1': 'block' });
-    for (const b of resolved) expect([b.screening.settled_by, b.screening.hold_reason, b.screening.review.state]).toEqual(['rescreen', 'scoring_unavailable', 'superseded']);
+    // A tender is settled by the re-screen (its card superseded); a blocking score closes the
+    // carrier's review as any blocking news does (docs/decisions.md), blocking its tenders.
+    for (const b of resolved)
+      expect([b.screening.settled_by, b.screening.hold_reason, b.screening.review.state]).toEqual(
+        b.screening.action === 'block' ? ['review', 'scoring_unavailable', 'closed'] : ['rescreen', 'scoring_unavailable', 'superseded'],
+      );
     // One lookup per carrier, not per tender.
     expect(back.stats().byDot).toEqual({ '1000001': 1, '1000005': 1 });
 
@@ -76,7 +81,9 @@ describe('holds of an outage are screened again when /v1 answers', () => {
     expect(pending.map((r) => r.screening.tender_id)).toEqual(['OLD-1']);
     const superseded = (await call('GET', '/reviews?state=superseded')).data as Review[];
     // (OK-2's item is listed too when OK-1's closed first: it became its carrier's card, then closed.)
-    expect(superseded.map((r) => r.screening.tender_id)).toEqual(expect.arrayContaining(['KO-1', 'OK-1']));
+    expect(superseded.map((r) => r.screening.tender_id)).toEqual(expect.arrayContaining(['OK-1']));
+    const closed = (await call('GET', '/reviews?state=closed')).data as Review[];
+    expect(closed.map((r) => [r.screening.tender_id, r.closed_by])).toEqual([['KO-1', 'blocking_score']]);
     expect(superseded[0]!.decided_by).toMatch(/re-screen/);
     const ok1 = (await call('GET', `/screenings/${held[0]!.id}`)) as Screening;
     expect([ok1.action, ok1.source, ok1.score?.decision]).toEqual(['tender', 'service', 'approved']);
@@ -125,7 +132,8 @@ describe('holds of a closed quota are screened again when the quota returns', ()
     await until('two review.resolved callbacks', 20_000, () => listener.received.filter((b) => b.event === 'review.resolved').length >= 2);
     for (const b of listener.received.filter((x) => x.event === 'review.resolved')) {
       const expected = actionForScore(b.screening.score).action;
-      expect([b.screening.tender_id, b.screening.action, b.screening.settled_by, b.screening.review.state]).toEqual([b.screening.tender_id, expected, 'rescreen', 'superseded']);
+      const [settledBy, state] = expected === 'block' ? ['review', 'closed'] : ['rescreen', 'superseded'];
+      expect([b.screening.tender_id, b.screening.action, b.screening.settled_by, b.screening.review.state]).toEqual([b.screening.tender_id, expected, settledBy, state]);
       expect(['Q-3', 'Q-4']).toContain(b.screening.tender_id);
     }
     expect(live.screener.store.countPendingReviews()).toBe(0);
@@ -152,8 +160,9 @@ describe('across processes', () => {
       again = await startEmulator({ port: first.port, now: pnow });
       const [a, b] = await Promise.all([intake.rescreenOutageHolds(), worker.rescreenOutageHolds()]);
       expect(a.queued + b.queued).toBeGreaterThanOrEqual(1);
-      await until('the hold settled by the worker process', 20_000, () => intake.get(held.id)?.settled_by === 'rescreen');
-      expect(intake.get(held.id)).toMatchObject({ action: 'block', review: { state: 'superseded' } });
+      // 1000005's knockout closes its review (blocking news), which blocks the tender.
+      await until('the hold settled by the worker process', 20_000, () => intake.get(held.id)?.action === 'block');
+      expect(intake.get(held.id)).toMatchObject({ action: 'block', settled_by: 'review', review: { state: 'closed' } });
       // However many passes queued it, one lookup.
       expect(again.stats().byDot).toEqual({ '1000005': 1 });
     } finally {

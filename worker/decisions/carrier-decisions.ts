@@ -290,6 +290,38 @@ export class CarrierDecisions {
     return { reviewId: p.id, closedBy: by, settled };
   }
 
+  /** The pending carrier review a screening's item belongs to (its own, or the one it waits on). */
+  #headOf(screeningId: string): ReviewHeadRow | undefined {
+    const own = this.#st.reviewOfScreening.get(screeningId) as { id: string; parent_id: string | null } | undefined;
+    if (!own) return undefined;
+    const head = this.#st.reviewHead.get(own.parent_id ?? own.id) as ReviewHeadRow | undefined;
+    return head?.state === 'pending' ? head : undefined;
+  }
+
+  /**
+   * A re-screen after an outage gave a held screening a score that still needs a person: the
+   * carrier's review now shows it, as a new version with a new basis (it had none), so a decision
+   * on the version shown before is refused as stale.
+   */
+  showRescreenFacts(screeningId: string): string | undefined {
+    const head = this.#headOf(screeningId);
+    if (!head) return undefined;
+    this.#st.showFacts.run(1, screeningId, head.id);
+    return head.id;
+  }
+
+  /**
+   * A re-screen after an outage came to block on a blocking score or a local block: the
+   * carrier's review is closed, as for any blocking news, and every tender waiting on it blocked.
+   */
+  closeOnRescreen(screeningId: string, r: ScreeningResult): ClosedReview | undefined {
+    const head = this.#headOf(screeningId);
+    if (!head) return undefined;
+    if (r.error?.code === LOCAL_BLOCK_CODE) return this.#close(head, 'local_block', r.error.message, r.score ? screeningId : null);
+    if (r.score && actionForScore(r.score).action === 'block') return this.#close(head, 'blocking_score', blockingWhy(r.score), screeningId);
+    return undefined;
+  }
+
   /**
    * A held screening was screened again after an outage and came to tender or block: its own
    * review item is closed as `superseded` by carrier-screen, with why. When it was its

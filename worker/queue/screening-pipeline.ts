@@ -278,6 +278,8 @@ export class ScreeningPipeline {
   /** The writes of a re-screen, in the caller's transaction; undefined when nothing changed for the TMS. */
   #recordRescreen(s: Screening, r: ScreeningResult): Recorded | undefined {
     const { store, decisions } = this.d;
+    // Checked again against the score: an MC query may only now name a blocked DOT number.
+    r = this.d.watch?.applyLocalBlock(s.query, r) ?? r;
     if (r.score && r.source === 'service') decisions.observe(s, r.score);
     let standing = undefined;
     if (r.action === 'hold' && r.score) {
@@ -296,12 +298,20 @@ export class ScreeningPipeline {
     if (!store.rescreenResult(s.id, r)) return undefined;
     const appended: IntakeEvent[] = [];
     if (r.action === 'hold') {
-      // A person must look after all: the card stays, and now shows the score.
-      if (s.review) appended.push(this.d.events.append('review.updated', reviewRef(s.review.id)));
+      // A person must look after all: the card stays, and now shows the score as a new version.
+      const shown = decisions.showRescreenFacts(s.id);
+      if (shown) appended.push(this.d.events.append('review.updated', reviewRef(shown)));
       for (const d of decisions.drainEnded()) appended.push(this.d.events.append(`decision.${d.state}`, d));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
     const action = r.action as 'tender' | 'block';
+    // Blocking news closes the carrier's review and blocks every tender on it, this one too.
+    const closed = action === 'block' ? decisions.closeOnRescreen(s.id, r) : undefined;
+    if (closed) {
+      appended.push(...closedReviewNews(store, this.d.events, closed, this.d.now()));
+      for (const d of decisions.drainEnded()) appended.push(this.d.events.append(`decision.${d.state}`, d));
+      return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
+    }
     decisions.markSettled(s.id, action, 'rescreen', standing ?? null);
     const review = decisions.supersede(s.id, `re-screened after ${s.hold_reason}: ${action}`);
     const screening = store.getScreening(s.id)!;
