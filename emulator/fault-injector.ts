@@ -5,7 +5,7 @@
 import { seededRng, type Rng } from './prng.js';
 import type { EmulatorFaults } from './types.js';
 
-export type InjectedFault = 'rate_limit' | 'error503' | 'error500' | 'malformed' | 'hang' | 'custom_error' | 'not_score' | undefined;
+export type InjectedFault = 'rate_limit' | 'error503' | 'error500' | 'malformed' | 'hang' | 'custom_error' | 'not_score' | 'drip' | undefined;
 
 export interface FaultPlan {
   fault: InjectedFault;
@@ -26,6 +26,7 @@ const SHARES = [
   'customErrorShare',
   'notScoreShare',
   'omitNullableShare',
+  'dripShare',
 ] as const;
 
 /** The faults that replace the answer; at most one per lookup, so their shares add up to ≤ 1. */
@@ -37,6 +38,7 @@ const EXCLUSIVE = [
   ['hangShare', 'hang'],
   ['customErrorShare', 'custom_error'],
   ['notScoreShare', 'not_score'],
+  ['dripShare', 'drip'],
 ] as const;
 
 export function validateFaults(f: EmulatorFaults): void {
@@ -51,7 +53,7 @@ export function validateFaults(f: EmulatorFaults): void {
     if (!c || !Number.isInteger(c.status) || c.status < 400 || c.status > 599 || typeof c.code !== 'string' || c.code === '')
       throw new Error('faults.customError must be { status: 400–599, code: a non-empty string } when customErrorShare is set');
   }
-  for (const k of ['latencyMs', 'hangMs', 'retryAfterSeconds', 'error503RetryAfterSeconds'] as const) {
+  for (const k of ['latencyMs', 'hangMs', 'retryAfterSeconds', 'error503RetryAfterSeconds', 'dripIntervalMs'] as const) {
     const v = f[k];
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new Error(`faults.${k} must be a non-negative number`);
   }
@@ -87,6 +89,11 @@ export class FaultInjector {
 
   get error503RetryAfterSeconds(): number | undefined {
     return this.f.error503RetryAfterSeconds;
+  }
+
+  /** How a dripped body is sent: bytes per chunk, ms between chunks. */
+  get drip(): { bytes: number; intervalMs: number } {
+    return { bytes: Math.max(1, Math.floor(this.f.dripBytes ?? 8)), intervalMs: this.f.dripIntervalMs ?? 100 };
   }
 
   get customError(): { status: number; code: string; retryAfterSeconds?: number } | undefined {

@@ -406,6 +406,8 @@ export class ScreeningPipeline {
           store.putNotFound(env, query, error, now());
           return { kind: 'not_found', at: at(), error };
         case 'rate_limit':
+          // After a time-out (a lookup that may have been counted) no re-run: ≤ 2 requests per screening.
+          if (e.afterTimeout) return { kind: 'failed', at: at(), cause: 'scoring_unavailable', error };
           return { kind: 'rate_limited', at: at(), retryAfterMs: e.retryAfterMs ?? 1_000, error };
         case 'quota_exhausted':
           await gate.closeUntilMonthEnd();

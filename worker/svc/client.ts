@@ -1,6 +1,6 @@
 /**
  * The /v1 client: one keep-alive undici Pool to the service's origin, `Authorization: Bearer`,
- * header/body time-outs, and retries by `isRetryable`/`backoffMs` (at most `maxAttempts`
+ * one deadline per request for headers and body together, and retries by `isRetryable`/`backoffMs` (at most `maxAttempts`
  * requests in total). The key lives only in the private `#apiKey` field: it is never part of
  * a message, an inspected object or JSON.
  */
@@ -22,7 +22,11 @@ export interface SvcClientOptions {
   /** Base URL without `/v1` (paths `/v1/…` are appended). */
   baseUrl: string;
   apiKey: string;
-  /** Per request: time allowed for the response headers, and again for the body. Default 10000. */
+  /**
+   * Per request: one deadline for connecting, the response headers and the whole body together.
+   * Default 10000. After a request that timed out (it may have been counted) at most one more
+   * is made.
+   */
   timeoutMs?: number;
   /** Requests per call, first one included. Default 5, at most 5 (the spec's schedule). */
   maxAttempts?: number;
@@ -87,6 +91,9 @@ function parseBaseUrl(raw: unknown): URL {
   return url;
 }
 
+/** Failures while connecting: no request reached the service, so nothing can have been counted. */
+const NOT_SENT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
 /** A network-level failure from undici, as an SvcError; only name/code/message are kept. */
 function networkError(err: unknown, origin: string, timeoutMs: number): SvcError {
   const e = err as { code?: unknown; name?: unknown; message?: unknown };
@@ -95,6 +102,7 @@ function networkError(err: unknown, origin: string, timeoutMs: number): SvcError
   const cause = { name: typeof e?.name === 'string' ? e.name : 'Error', code, message: detail };
   if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
     return new SvcInvalidResponseError({ message: `response from ${origin} larger than ${MAX_BODY_BYTES} bytes`, code, cause });
+  const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
   const what =
     code === 'UND_ERR_HEADERS_TIMEOUT'
       ? `timed out after ${timeoutMs} ms waiting for response headers`
@@ -103,7 +111,17 @@ function networkError(err: unknown, origin: string, timeoutMs: number): SvcError
         : code === 'UND_ERR_CONNECT_TIMEOUT'
           ? `timed out after ${timeoutMs} ms connecting`
           : `connection failed (${code ?? 'error'}: ${detail})`;
-  return new SvcNetworkError({ message: `${what} from ${origin}`, code, cause });
+  return new SvcNetworkError({ message: `${what} from ${origin}`, code, cause, sent: code === null || !NOT_SENT.has(code), timedOut });
+}
+
+/** The one deadline for headers and body together ran out (undici's body time-out only times gaps between chunks). */
+function deadlineError(origin: string, timeoutMs: number): SvcError {
+  return new SvcNetworkError({
+    message: `timed out after ${timeoutMs} ms (headers and body together) from ${origin}`,
+    code: 'deadline_exceeded',
+    sent: true,
+    timedOut: true,
+  });
 }
 
 /** The start of a body that is not what we expected, kept in the error so a person can see it. */
@@ -153,9 +171,11 @@ export class SvcClient {
     this.#now = opts.now ?? (() => new Date());
     this.#pool = new Pool(url.origin, {
       connections: positiveInt('connections', opts.connections ?? 10),
-      headersTimeout: this.#timeoutMs,
-      bodyTimeout: this.#timeoutMs,
-      connect: { timeout: this.#timeoutMs },
+      // A safety net only: the per-request deadline (#once) ends a request first.
+      headersTimeout: this.#timeoutMs + 1_000,
+      bodyTimeout: this.#timeoutMs + 1_000,
+      // Under the deadline, so a connection that never opens is told apart (nothing was sent).
+      connect: { timeout: Math.max(1, Math.floor(this.#timeoutMs * 0.9)) },
       maxResponseSize: MAX_BODY_BYTES,
     });
   }
@@ -195,6 +215,10 @@ export class SvcClient {
   }
 
   async #call<T>(path: string, parse: (b: unknown) => T, signal?: AbortSignal, textOk = false, maxAttempts = this.#maxAttempts): Promise<SvcResponse<T>> {
+    // Lowered after a request that may have been counted but gave no answer (a time-out, a
+    // connection lost after sending): one more attempt at most, so a slow service costs ≤ 2.
+    let last = maxAttempts;
+    let afterTimeout = false;
     for (let attempt = 1; ; attempt++) {
       let err: SvcError;
       try {
@@ -207,7 +231,12 @@ export class SvcClient {
         err = e;
       }
       err.attempts = attempt;
-      const giveUp = attempt >= maxAttempts || !isRetryable(err) || (err instanceof SvcRateLimitError && !this.#retryRateLimited);
+      err.afterTimeout = afterTimeout;
+      if (err.kind === 'network' && err.sent) {
+        last = Math.min(last, attempt + 1);
+        afterTimeout = true;
+      }
+      const giveUp = attempt >= last || !isRetryable(err) || (err instanceof SvcRateLimitError && !this.#retryRateLimited);
       if (giveUp) throw err;
       const wait = backoffMs(attempt, err.retryAfterMs, this.#random, this.#backoff);
       // Asked to wait longer than a caller may: hand the error back now (it carries Retry-After).
@@ -228,21 +257,25 @@ export class SvcClient {
     let text: string;
     const started = performance.now();
     const took = (): number => (performance.now() - started) / 1000;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.#timeoutMs);
     try {
       const res = await this.#pool.request({
         method: 'GET',
         path: this.#pathPrefix + path,
         headers: { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT },
-        signal: signal ?? null,
+        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
       });
       status = res.statusCode;
       headers = res.headers as HeaderBag;
       text = await res.body.text();
     } catch (e) {
       if (signal?.aborted) throw signal.reason ?? e;
-      const err = networkError(e, this.baseUrl, this.#timeoutMs);
+      const err = deadline.signal.aborted ? deadlineError(this.baseUrl, this.#timeoutMs) : networkError(e, this.baseUrl, this.#timeoutMs);
       this.#onRequest?.(/timed out/.test(err.message) ? 'timeout' : err.kind, took());
       throw err;
+    } finally {
+      clearTimeout(timer);
     }
     this.#onRequest?.(String(status), took());
     // A server that echoes what it was sent must not carry the key into our errors.

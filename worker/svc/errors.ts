@@ -27,6 +27,13 @@ export interface SvcErrorInit {
   retryAfterMs?: number | null;
   limits?: LimitsSnapshot;
   cause?: unknown;
+  /**
+   * Whether the request may have reached the service (and, on live, been counted). False only
+   * for a failure while connecting; an HTTP answer and a time-out after sending are true.
+   */
+  sent?: boolean;
+  /** The request timed out after it was sent (headers and body share one deadline). */
+  timedOut?: boolean;
 }
 
 export class SvcError extends Error {
@@ -36,8 +43,12 @@ export class SvcError extends Error {
   readonly requestId: string | null;
   readonly retryAfterMs: number | null;
   readonly limits?: LimitsSnapshot;
+  readonly sent: boolean;
+  readonly timedOut: boolean;
   /** How many requests were made before this error was thrown (set by the client). */
   attempts = 1;
+  /** An earlier attempt of the same call timed out (set by the client): no attempt is left. */
+  afterTimeout = false;
 
   constructor(init: SvcErrorInit) {
     const suffix = init.requestId ? ` (request ${init.requestId})` : '';
@@ -47,6 +58,8 @@ export class SvcError extends Error {
     this.code = init.code ?? null;
     this.requestId = init.requestId ?? null;
     this.retryAfterMs = init.retryAfterMs ?? null;
+    this.sent = init.sent ?? true;
+    this.timedOut = init.timedOut ?? false;
     if (init.limits) this.limits = init.limits;
   }
 }

@@ -1,0 +1,71 @@
+/**
+ * Issue 29, "every lookup earns its quota": each paid /v1 lookup is spent once and kept. Real
+ * emulator over HTTP, real Redis and SQLite through the screening core.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { liveCarrier } from '../../emulator/index.js';
+import { SvcClient } from '../../worker/svc/client.js';
+import { SvcNetworkError } from '../../worker/svc/errors.js';
+import { withEmulator } from '../helpers/emulator.js';
+import { withScreener } from '../helpers/screener.js';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+/** Live DOT numbers the emulator knows (every lookup of one is a real, counted score). */
+function liveDots(n: number, from: number): string[] {
+  const out: string[] = [];
+  for (let d = from; out.length < n; d += 11) if (liveCarrier(String(d))) out.push(String(d));
+  return out;
+}
+
+async function caught(p: Promise<unknown>): Promise<any> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('a slow but correct service (stop after a time-out)', () => {
+  it('a body dripped a few bytes at a time meets one deadline for headers and body, and is asked at most twice', async () => {
+    // ~3 KB at 4 bytes every 20 ms: every gap is short, the whole body takes ~15 s.
+    const emu = await withEmulator({ mode: 'live', monthlyQuota: 1000, faults: { dripShare: 1, dripBytes: 4, dripIntervalMs: 20 } });
+    cleanup.push(() => emu.close());
+    const c = new SvcClient({ baseUrl: emu.baseUrl, apiKey: emu.keys.live, timeoutMs: 400, backoff: { baseMs: 10, capMs: 20, jitterMs: 0 } });
+    cleanup.push(() => c.close());
+    const [dot] = liveDots(1, 3_400_000);
+    const e = await caught(c.getScore({ dot_number: dot! }));
+    expect(e).toBeInstanceOf(SvcNetworkError);
+    expect([e.code, e.timedOut, e.sent, e.attempts]).toEqual(['deadline_exceeded', true, true, 2]);
+    expect(e.message).toMatch(/timed out after 400 ms \(headers and body together\)/);
+    // Both were counted by the service (it sent a 200 each time): two lookups, not five.
+    expect(emu.stats().scoreRequests).toBe(2);
+  });
+
+  it('a screening against the dripping service costs at most 2 lookups and ends on its fallback', async () => {
+    const ctx = await withScreener({
+      emulator: { mode: 'live', monthlyQuota: 1000, ratePerMinute: 10_000, faults: { dripShare: 1, dripBytes: 4, dripIntervalMs: 20 } },
+      screener: { svcTimeoutMs: 400 },
+    });
+    cleanup.push(() => ctx.close());
+    const [dot] = liveDots(1, 3_410_000);
+    const s = await ctx.screener.screen({ query: { dot_number: dot! } }, { waitMs: 30_000 });
+    expect([s.status, s.action, s.hold_reason, s.error?.code]).toEqual(['done', 'hold', 'scoring_unavailable', 'deadline_exceeded']);
+    expect(ctx.emulator.stats().scoreRequests).toBeLessThanOrEqual(2);
+  });
+
+  it('a refused connection (nothing sent) is still retried under the usual rule', async () => {
+    const emu = await withEmulator({ mode: 'sandbox' });
+    const base = emu.baseUrl;
+    await emu.close(); // nothing listens there now
+    const waits: number[] = [];
+    const c = new SvcClient({ baseUrl: base, apiKey: 'svc_test_x', sleep: async (ms) => void waits.push(ms) });
+    cleanup.push(() => c.close());
+    const e = await caught(c.getUsage());
+    expect([e.kind, e.sent, e.timedOut, e.attempts]).toEqual(['network', false, false, 5]);
+  });
+});
