@@ -13,6 +13,8 @@ export interface FaultPlan {
   unknownFields: boolean;
   /** Leave the carrier's nullable fields out of a 200 answer. */
   omitNullable: boolean;
+  /** Let display fields of a 200 answer drift from the document's types. */
+  drift: boolean;
   delayMs: number;
 }
 
@@ -27,6 +29,7 @@ const SHARES = [
   'notScoreShare',
   'omitNullableShare',
   'dripShare',
+  'driftShare',
 ] as const;
 
 /** The faults that replace the answer; at most one per lookup, so their shares add up to ≤ 1. */
@@ -80,7 +83,7 @@ export class FaultInjector {
     }
     const delayMs = (f.latencyMs ?? 0) + (fault === 'hang' ? (f.hangMs ?? 30_000) : 0);
     // Both answer-shaping faults read the second draw, so adding one never shifts other faults.
-    return { fault, unknownFields: v < (f.unknownFieldsShare ?? 0), omitNullable: v < (f.omitNullableShare ?? 0), delayMs };
+    return { fault, unknownFields: v < (f.unknownFieldsShare ?? 0), omitNullable: v < (f.omitNullableShare ?? 0), drift: v < (f.driftShare ?? 0), delayMs };
   }
 
   get retryAfterSeconds(): number | undefined {
@@ -94,6 +97,10 @@ export class FaultInjector {
   /** How a dripped body is sent: bytes per chunk, ms between chunks. */
   get drip(): { bytes: number; intervalMs: number } {
     return { bytes: Math.max(1, Math.floor(this.f.dripBytes ?? 8)), intervalMs: this.f.dripIntervalMs ?? 100 };
+  }
+
+  get headerOverrides(): Record<string, string> {
+    return this.f.headerOverrides ?? {};
   }
 
   get customError(): { status: number; code: string; retryAfterSeconds?: number } | undefined {

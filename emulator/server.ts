@@ -17,7 +17,7 @@ import { SANDBOX_OUTAGE_DOT, sandboxByDot, sandboxByMc } from './sandbox-carrier
 import { scoreBody, type CarrierProfile } from './score-object.js';
 import { parseScoreQuery, QueryError, type ScoreQuery } from './score-query.js';
 import type { EmulatorAccount, EmulatorMode, EmulatorOptions, EmulatorStats } from './types.js';
-import { addUnknownFields } from './unknown-fields.js';
+import { addUnknownFields, driftDisplayFields } from './unknown-fields.js';
 
 /** The API release named in `SVC-Api-Version`. */
 export const SVC_API_VERSION = '2025-06-01';
@@ -211,6 +211,7 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     }
 
     const plan = faults.plan();
+    for (const [name, value] of Object.entries(faults.headerOverrides)) reply.header(name, value);
     if (plan.delayMs > 0) await sleeps.sleep(plan.delayMs);
     switch (plan.fault) {
       case 'rate_limit': {
@@ -263,6 +264,7 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
       return reply.code(200).type('application/json; charset=utf-8').send(text.slice(0, Math.floor(text.length / 2)));
     }
     if (plan.unknownFields) addUnknownFields(body);
+    if (plan.drift) driftDisplayFields(body);
     if (plan.omitNullable) {
       const carrier = body.carrier as unknown as Record<string, unknown>;
       for (const k of ['mc_number', 'legal_name', 'dba_name']) delete carrier[k];

@@ -50,6 +50,14 @@ export interface EmulatorFaults {
   dripShare?: number;
   dripBytes?: number;
   dripIntervalMs?: number;
+  /**
+   * Share of 200 score answers whose display fields drift from the document (decision untouched):
+   * `data_confidence` 1.0000001, a numeric `facts[].value`, a basic-format `calculated_at`,
+   * `flags: null`.
+   */
+  driftShare?: number;
+  /** Headers set on every score answer after the real ones (e.g. an out-of-range `x-ratelimit-reset`). */
+  headerOverrides?: Record<string, string>;
   /** PRNG seed (default 1): same seed and same request order give the same faults. */
   seed?: number;
 }

@@ -105,6 +105,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     beforeAttempt: (signal) => rateGate?.acquire(signal) ?? Promise.resolve(),
     onLimits: (l) => rateGate?.observe(l),
     onRequest: observe.svcRequest,
+    // A paid score with a drifted display field is kept; a header out of range is ignored: both said here.
+    onWarning: (message, detail) => logger.warn({ request_id: detail.requestId }, `/v1 answer kept with a warning: ${message}`),
     now,
     ...(opts.svcTimeoutMs ? { timeoutMs: opts.svcTimeoutMs } : {}),
     ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
@@ -215,13 +217,9 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
 
   async function pollUsage(): Promise<void> {
     try {
-      // While the service asked us to hold off, only its free health check is asked: an answer
-      // ends the hold-off early (a Retry-After may be wrong, or far longer than needed).
-      if ((await service.holdOffUntil()) !== null) {
-        await client.health();
-        await service.clearHoldOff();
-        logger.info('/v1 answers its health check again: hold-off ended');
-      }
+      // The service asked us (Retry-After) to stay away: no call at all until then. Its health
+      // check says it is up, not that our calls are welcome, so it does not end the hold-off.
+      if ((await service.holdOffUntil()) !== null) return;
       const { body, limits } = await client.getUsage();
       // Unreachable at start, so never checked: the first answer must come from the key's environment.
       const mismatch = environmentMismatch(environment, body.livemode, limits.environment, false);

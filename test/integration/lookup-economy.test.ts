@@ -2,6 +2,7 @@
  * Issue 29, "every lookup earns its quota": each paid /v1 lookup is spent once and kept. Real
  * emulator over HTTP, real Redis and SQLite through the screening core.
  */
+import { pino, type Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveCarrier } from '../../emulator/index.js';
 import { SvcClient } from '../../worker/svc/client.js';
@@ -67,5 +68,55 @@ describe('a slow but correct service (stop after a time-out)', () => {
     cleanup.push(() => c.close());
     const e = await caught(c.getUsage());
     expect([e.kind, e.sent, e.timedOut, e.attempts]).toEqual(['network', false, false, 5]);
+  });
+});
+
+/** A logger whose lines the test reads. */
+function capturedLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger: Logger = pino({ level: 'warn' }, { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
+  return { logger, lines };
+}
+
+describe('answers that almost fit (nothing paid for thrown away)', () => {
+  it('a score whose display fields drift is kept as it came, acted on, cached, with warnings logged', async () => {
+    const { logger, lines } = capturedLogger();
+    const ctx = await withScreener({
+      emulator: { mode: 'live', monthlyQuota: 1000, ratePerMinute: 10_000, faults: { driftShare: 1 } },
+      screener: { logger },
+    });
+    cleanup.push(() => ctx.close());
+    const [dot] = liveDots(1, 3_420_000);
+    const s = await ctx.screener.screen({ query: { dot_number: dot! } }, { waitMs: 30_000 });
+    expect([s.status, s.source, s.error]).toEqual(['done', 'service', null]);
+    expect(s.action).not.toBeNull();
+    const score = s.score as unknown as Record<string, any>;
+    expect(score.data_confidence).toBe(1.0000001);
+    expect(score.flags).toBeNull();
+    expect(score.calculated_at).toMatch(/^\d{8}T\d{6}Z$/);
+    expect(score.reasons.some((r: any) => r.facts.some((f: any) => f.value === 12))).toBe(true);
+    expect(ctx.emulator.stats().scoreRequests).toBe(1);
+    const warned = lines.map((l) => String(l.msg)).join('\n');
+    for (const path of ['data_confidence', 'calculated_at', 'flags', '.value']) expect(warned).toContain(path);
+    // Cached: asked again, answered without a lookup.
+    const again = await ctx.screener.screen({ query: { dot_number: dot! } }, { waitMs: 30_000 });
+    expect(again.source).toBe('cache');
+    expect(ctx.emulator.stats().scoreRequests).toBe(1);
+  });
+
+  it('an X-RateLimit-Reset out of range is ignored with a warning; the score is kept after one request', async () => {
+    const { logger, lines } = capturedLogger();
+    const ctx = await withScreener({
+      emulator: { mode: 'live', monthlyQuota: 1000, ratePerMinute: 10_000, faults: { headerOverrides: { 'x-ratelimit-reset': '9999999999999', 'x-ratelimit-remaining': '-3' } } },
+      screener: { logger },
+    });
+    cleanup.push(() => ctx.close());
+    const [dot] = liveDots(1, 3_430_000);
+    const s = await ctx.screener.screen({ query: { dot_number: dot! } }, { waitMs: 30_000 });
+    expect([s.status, s.source, s.error]).toEqual(['done', 'service', null]);
+    expect(ctx.emulator.stats().scoreRequests).toBe(1);
+    const warned = lines.map((l) => String(l.msg)).join('\n');
+    expect(warned).toMatch(/x-ratelimit-reset: 9999999999999 is more than a day from now; ignored/);
+    expect(warned).toMatch(/x-ratelimit-remaining: "-3" is not a whole number/);
   });
 });

@@ -68,11 +68,6 @@ export class ServiceState {
     return until;
   }
 
-  /** /v1 answered again (a health check): the hold-off is over. */
-  async clearHoldOff(): Promise<void> {
-    await this.#redis.del(`${this.#key}:hold-off`);
-  }
-
   /**
    * An answer came from the other environment than the key's (livemode, SVC-Environment):
    * no more /v1 calls until a start checks the key again and it matches.

@@ -45,6 +45,11 @@ export interface SvcClientOptions {
   random?: () => number;
   /** How to wait between attempts; tests pass one that records the waits. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Called for what an answer carried that we could not use and kept or ignored: a display field
+   * of a score that drifted from the contract (kept), a header out of range (ignored).
+   */
+  onWarning?: (message: string, detail: { path: string; requestId: string | null }) => void;
   /** Called with the limits read from every response, errors included. */
   onLimits?: (s: LimitsSnapshot) => void;
   /** Called after every request with its HTTP status (or the error code when there was no answer) and seconds taken (metrics). */
@@ -144,6 +149,7 @@ export class SvcClient {
   readonly #random: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #onLimits: ((s: LimitsSnapshot) => void) | undefined;
+  readonly #onWarning: SvcClientOptions['onWarning'];
   readonly #onRequest: ((code: string, seconds: number) => void) | undefined;
   readonly #beforeAttempt: ((signal?: AbortSignal) => Promise<void>) | undefined;
   readonly #now: () => Date;
@@ -166,6 +172,7 @@ export class SvcClient {
     this.#random = opts.random ?? Math.random;
     this.#sleep = opts.sleep ?? realSleep;
     this.#onLimits = opts.onLimits;
+    this.#onWarning = opts.onWarning;
     this.#onRequest = opts.onRequest;
     this.#beforeAttempt = opts.beforeAttempt;
     this.#now = opts.now ?? (() => new Date());
@@ -189,7 +196,7 @@ export class SvcClient {
     const q = parseCarrierQuery(query as { dot_number?: unknown; mc_number?: unknown });
     const params = new URLSearchParams(q as Record<string, string>);
     const max = Math.min(this.#maxAttempts, positiveInt('maxAttempts', opts.maxAttempts ?? this.#maxAttempts));
-    return this.#call(`/v1/svc-score?${params.toString()}`, parseScore, opts.signal, false, max);
+    return this.#call(`/v1/svc-score?${params.toString()}`, (b, warn) => parseScore(b, (w) => warn(w.message)), opts.signal, false, max);
   }
 
   /** GET /v1/usage: free; also the check that the key works. */
@@ -214,7 +221,7 @@ export class SvcClient {
     return { baseUrl: this.baseUrl };
   }
 
-  async #call<T>(path: string, parse: (b: unknown) => T, signal?: AbortSignal, textOk = false, maxAttempts = this.#maxAttempts): Promise<SvcResponse<T>> {
+  async #call<T>(path: string, parse: (b: unknown, warn: (m: string) => void) => T, signal?: AbortSignal, textOk = false, maxAttempts = this.#maxAttempts): Promise<SvcResponse<T>> {
     // Lowered after a request that may have been counted but gave no answer (a time-out, a
     // connection lost after sending): one more attempt at most, so a slow service costs ≤ 2.
     let last = maxAttempts;
@@ -248,7 +255,7 @@ export class SvcClient {
   /** One request. Throws SvcError for every failure except the caller's abort. */
   async #once<T>(
     path: string,
-    parse: (b: unknown) => T,
+    parse: (b: unknown, warn: (m: string) => void) => T,
     signal: AbortSignal | undefined,
     textOk: boolean,
   ): Promise<{ body: T; limits: LimitsSnapshot }> {
@@ -281,7 +288,11 @@ export class SvcClient {
     // A server that echoes what it was sent must not carry the key into our errors.
     text = text.split(this.#apiKey).join('[redacted]');
     const now = this.#now();
-    const limits = readLimits(headers, now);
+    const route = path.split('?')[0]!;
+    let requestId: string | null = null;
+    const warn = (message: string): void => this.#onWarning?.(`${route}: ${message}`, { path: route, requestId });
+    const limits = readLimits(headers, now, warn);
+    requestId = limits.requestId;
     this.#onLimits?.(limits);
 
     let json: unknown;
@@ -291,10 +302,10 @@ export class SvcClient {
     } catch {
       isJson = false;
     }
-    if (status < 200 || status > 299) throw errorFromResponse(status, isJson ? json : undefined, headers, now);
+    if (status < 200 || status > 299) throw errorFromResponse(status, isJson ? json : undefined, headers, now, () => {});
 
     if (!isJson) {
-      if (textOk) return { body: parse(text), limits };
+      if (textOk) return { body: parse(text, warn), limits };
       throw new SvcInvalidResponseError({
         message: `HTTP ${status} from ${path.split('?')[0]} with a body that is not JSON: ${excerpt(text)}`,
         status,
@@ -303,7 +314,7 @@ export class SvcClient {
       });
     }
     try {
-      return { body: parse(json), limits };
+      return { body: parse(json, warn), limits };
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       throw new SvcInvalidResponseError({

@@ -5,7 +5,7 @@
  * "<what happened> (request <id>)". The API key is never part of an error.
  */
 import { parseErrorBody } from '../../shared/svc-contract.js';
-import { readLimits, retryAfterMs, type HeaderBag, type LimitsSnapshot } from './limits.js';
+import { readLimits, retryAfterMs, untilResetMs, type HeaderBag, type HeaderWarning, type LimitsSnapshot } from './limits.js';
 
 export type SvcErrorKind =
   | 'authentication'
@@ -125,18 +125,20 @@ function classify(status: number, code: string | null): { cls: SvcErrorClass; wh
  * SvcUnknownError. The server's `error.message` is kept in the message
  * because it is what tells a mistyped key from a wrong-environment one.
  */
-export function errorFromResponse(status: number, body: unknown, headers: HeaderBag, now: Date = new Date()): SvcError {
+export function errorFromResponse(status: number, body: unknown, headers: HeaderBag, now: Date = new Date(), warn?: HeaderWarning): SvcError {
   const parsed = parseErrorBody(body);
   const code = parsed?.code ?? null;
-  const limits = readLimits(headers, now);
+  const limits = readLimits(headers, now, warn);
   const { cls, what } = classify(status, code);
   const detail = parsed ? `: ${parsed.code}: ${parsed.message}` : ` (HTTP ${status}, no error body)`;
+  // A rate-limit refusal without a readable Retry-After: the window's reset says when (then the backoff).
+  const retryAfter = retryAfterMs(headers, now) ?? (cls === SvcRateLimitError ? untilResetMs(limits, now) : null);
   return new cls({
     message: what + detail,
     status,
     code,
     requestId: limits.requestId,
-    retryAfterMs: retryAfterMs(headers, now),
+    retryAfterMs: retryAfter,
     limits,
   });
 }
