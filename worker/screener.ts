@@ -230,7 +230,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       }
       await gate.observeUsage(body);
       await service.limits(limits);
-      await service.reachable();
+      await service.keyAccepted(); // the key check passed: a refused key no longer stops calls
       store.putUsageSnapshot(environment, {
         monthly_quota: body.monthly_quota,
         used: body.live_requests_used,
@@ -252,7 +252,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       remaining: firstUsage.remaining,
       rate_limit_per_minute: firstUsage.rate_limit_per_minute,
     });
-    await service.reachable();
+    await service.keyAccepted();
     // Checked just now: a mismatch another start recorded is over.
     await service.environmentMatches();
   }

@@ -2,13 +2,17 @@
  * Issue 29, "every lookup earns its quota": each paid /v1 lookup is spent once and kept. Real
  * emulator over HTTP, real Redis and SQLite through the screening core.
  */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveCarrier } from '../../emulator/index.js';
 import { SvcClient } from '../../worker/svc/client.js';
 import { SvcNetworkError } from '../../worker/svc/errors.js';
 import { withEmulator } from '../helpers/emulator.js';
-import { withScreener } from '../helpers/screener.js';
+import { testConfig, withScreener } from '../helpers/screener.js';
+import { createScreener } from '../../worker/screener.js';
+import { KeyCheckError } from '../../worker/svc/key-check.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -119,4 +123,52 @@ describe('answers that almost fit (nothing paid for thrown away)', () => {
     expect(warned).toMatch(/x-ratelimit-reset: 9999999999999 is more than a day from now; ignored/);
     expect(warned).toMatch(/x-ratelimit-remaining: "-3" is not a whole number/);
   });
+});
+
+describe('a refused key stops calls', () => {
+  it('a 401 at runtime stops later lookups in every process until a key check passes', async () => {
+    // Score lookups answered 401 (a key revoked for scoring); GET /v1/usage, the key check, still passes.
+    const ctx = await withScreener({
+      emulator: { mode: 'live', monthlyQuota: 1000, ratePerMinute: 10_000, faults: { customErrorShare: 1, customError: { status: 401, code: 'invalid_api_key' } } },
+    });
+    cleanup.push(() => ctx.close());
+    const [a, b] = liveDots(2, 3_440_000);
+    const first = await ctx.screener.screen({ query: { dot_number: a! } }, { waitMs: 30_000 });
+    expect([first.action, first.hold_reason, first.error?.code]).toEqual(['hold', 'service_error', 'invalid_api_key']);
+    expect(ctx.emulator.stats().scoreRequests).toBe(1);
+    // Another carrier: not sent with the refused key.
+    const second = await ctx.screener.screen({ query: { dot_number: b! } }, { waitMs: 30_000 });
+    expect([second.action, second.hold_reason, second.error?.code]).toEqual(['hold', 'service_error', 'key_rejected']);
+    expect(ctx.emulator.stats().scoreRequests).toBe(1);
+    expect((await ctx.screener.status()).service.key_rejected).toBe(true);
+    // The key check passes again: lookups resume.
+    await ctx.screener.pollUsage();
+    const third = await ctx.screener.screen({ query: { dot_number: b! } }, { waitMs: 30_000 });
+    expect(third.error?.code).toBe('invalid_api_key');
+    expect(ctx.emulator.stats().scoreRequests).toBe(2);
+  });
+});
+
+describe('a wrong base URL at start', () => {
+  const answers: Array<[string, (res: ServerResponse) => void, RegExp]> = [
+    ['404', (res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'), /answered 404/],
+    ['a redirect', (res) => void res.writeHead(301, { location: 'https://elsewhere.example/' }).end(), /answered a redirect \(HTTP 301\)/],
+    ['a 200 that is not JSON', (res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>welcome</html>'), /answered HTTP 200 with a body that is not a \/v1 usage object/],
+  ];
+  for (const [what, answer, message] of answers) {
+    it(`${what} stops start with one line naming the problem`, async () => {
+      const server = createServer((_req, res) => answer(res));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const config = testConfig();
+      cleanup.push(async () => config.cleanup());
+      const e = await caught(createScreener(config, { svc: { baseUrl: url, apiKey: 'svc_live_abc123' }, logger: pino({ level: 'silent' }) }));
+      expect(e).toBeInstanceOf(KeyCheckError);
+      expect(e.code).toBe('wrong_base_url');
+      expect(e.message).toMatch(message);
+      expect(e.message).toContain(url);
+      expect(e.message).not.toContain('\n');
+    });
+  }
 });

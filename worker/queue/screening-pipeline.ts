@@ -164,9 +164,13 @@ export class ScreeningPipeline {
 
     // The service asked us (Retry-After) to stay away longer than a screening can wait, or it
     // answered from the wrong environment: no call.
-    const { holdOffUntil: holdOff, envMismatch } = await this.d.service.callsBlocked();
+    const { holdOffUntil: holdOff, envMismatch, keyRejected } = await this.d.service.callsBlocked();
     if (envMismatch) {
       const error = { code: 'environment_mismatch', message: `/v1 calls stopped: ${envMismatch}`, request_id: null };
+      return { done: await this.finish(id, this.#fallback(s.query, 'service_error', error)) };
+    }
+    if (keyRejected) {
+      const error = { code: 'key_rejected', message: `/v1 calls stopped until a key check passes: ${keyRejected}`, request_id: null };
       return { done: await this.finish(id, this.#fallback(s.query, 'service_error', error)) };
     }
     if (budget <= 0) {
