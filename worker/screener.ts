@@ -115,11 +115,13 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   let environment: 'sandbox' | 'live';
   let ratePerMinute: number;
   let firstUsage;
+  let firstLimits;
   try {
     const checked = await verifyKey(client, svc.apiKey);
     environment = checked.environment;
     ratePerMinute = checked.usage.rate_limit_per_minute;
     firstUsage = checked.usage;
+    firstLimits = checked.limits;
   } catch (e) {
     if (!(e instanceof KeyCheckError) || e.code !== 'service_unreachable') {
       await client.close();
@@ -150,6 +152,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   }
 
   rateGate = new RateGate(blocking, keyPrefix, config.rateWindowMs, ratePerMinute);
+  if (firstLimits) rateGate.observe(firstLimits); // the service's window phase, shared before our first lookup
   await rateGate.acquire(); // the start-up GET /v1/usage above
   const live = environment === 'live';
   const gate = new QuotaGate(blocking, keyPrefix, { live, reserve: config.quotaReserve, now });

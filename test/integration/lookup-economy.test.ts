@@ -5,7 +5,10 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { RateGate } from '../../worker/queue/rate-gate.js';
+import { uniquePrefix } from '../helpers/redis-prefix.js';
 import { liveCarrier } from '../../emulator/index.js';
 import { SvcClient } from '../../worker/svc/client.js';
 import { SvcNetworkError } from '../../worker/svc/errors.js';
@@ -171,4 +174,42 @@ describe('a wrong base URL at start', () => {
       expect(e.message).not.toContain('\n');
     });
   }
+});
+
+describe('one rate window for all processes', () => {
+  it('two gates on separate Redis connections count in the service window learned by either: no 429 from an off-minute emulator', async () => {
+    // Windows of 2 s that start 1 s after the clock's: a gate that assumes clock windows sends
+    // requests in the wrong window.
+    const WINDOW = 2_000;
+    const LIMIT = 4;
+    const emu = await withEmulator({ mode: 'sandbox', ratePerMinute: LIMIT, rateWindowMs: WINDOW, rateWindowOffsetMs: 1_000 });
+    cleanup.push(() => emu.close());
+    const prefix = uniquePrefix();
+    const processes = [0, 1].map(() => {
+      const redis = new Redis(inject('redisUrl'));
+      const gate = new RateGate(redis, prefix, WINDOW, LIMIT);
+      const client = new SvcClient({
+        baseUrl: emu.baseUrl,
+        apiKey: emu.keys.sandbox,
+        beforeAttempt: (signal) => gate.acquire(signal),
+        onLimits: (l) => gate.observe(l),
+        retryRateLimited: false,
+      });
+      cleanup.push(async () => {
+        await client.close();
+        redis.disconnect();
+      });
+      return { gate, client };
+    });
+    // The first process learns the window from one answer; the second has never called /v1.
+    await processes[0]!.client.getUsage();
+    await new Promise((r) => setTimeout(r, 50)); // the phase written to Redis
+    const sent: number[] = [];
+    const results = await Promise.allSettled(
+      processes.flatMap(({ client }) => Array.from({ length: 6 }, () => client.health().then(() => void sent.push(Date.now())))),
+    );
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    expect(emu.stats().rateLimited).toBe(0);
+    expect(sent).toHaveLength(12);
+  });
 });
