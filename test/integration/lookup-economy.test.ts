@@ -213,3 +213,52 @@ describe('one rate window for all processes', () => {
     expect(sent).toHaveLength(12);
   });
 });
+
+describe('a reserve that holds', () => {
+  it('a 25-carrier background roster worked by two processes beside tenders never takes the quota below the reserve', async () => {
+    const ctx = await withScreener({
+      emulator: { mode: 'live', monthlyQuota: 20, ratePerMinute: 10_000, faults: { latencyMs: 30 } },
+      env: { SCREEN_QUOTA_RESERVE: '5', SCREEN_CONCURRENCY: '8' },
+    });
+    cleanup.push(() => ctx.close());
+    // A second process on the same Redis and SQLite (as `screen --file` beside `start`).
+    const other = await createScreener(ctx.config, {
+      svc: { baseUrl: ctx.emulator.baseUrl, apiKey: ctx.emulator.keys.live },
+      logger: pino({ level: 'silent' }),
+    });
+    cleanup.push(() => other.close());
+    const roster = liveDots(25, 3_450_000);
+    const screeners = [ctx.screener, other];
+    const done = await Promise.all(
+      roster.map((dot, i) => screeners[i % 2]!.screen({ query: { dot_number: dot }, priority: 'background' }, { waitMs: 60_000 })),
+    );
+    expect(done.every((s) => s.status === 'done')).toBe(true);
+    const spent = ctx.emulator.stats().scoreLookups;
+    expect(spent).toBeLessThanOrEqual(15); // 20 − the reserve of 5
+    expect(done.filter((s) => s.hold_reason === 'quota_reserved').length).toBe(25 - spent);
+    // The reserve is there for tenders.
+    const [t] = liveDots(1, 3_460_000);
+    const tender = await ctx.screener.screen({ query: { dot_number: t! }, priority: 'tender' }, { waitMs: 30_000 });
+    expect(tender.source).toBe('service');
+  });
+
+  it('a tender that joins a background lookup refused by the reserve gets a lookup of its own', async () => {
+    const ctx = await withScreener({ emulator: { mode: 'live', monthlyQuota: 10, ratePerMinute: 10_000, faults: { latencyMs: 100 } }, env: { SCREEN_QUOTA_RESERVE: '10' } });
+    cleanup.push(() => ctx.close());
+    // Background screenings of a carrier first, then its tender while they run, at a few spacings
+    // (which of them the tender joins depends on the queue): no tender may be held quota_reserved.
+    const delays = [6, 10, 15, 20, 25, 30];
+    const dots = liveDots(delays.length, 3_470_000);
+    const rounds = [];
+    for (const [i, delay] of delays.entries()) {
+      const dot = dots[i]!;
+      const bgs = Array.from({ length: 3 }, () => ctx.screener.screen({ query: { dot_number: dot }, priority: 'background' }, { waitMs: 30_000 }));
+      await new Promise((r) => setTimeout(r, delay));
+      rounds.push(await ctx.screener.screen({ query: { dot_number: dot }, priority: 'tender' }, { waitMs: 30_000 }));
+      await Promise.all(bgs);
+    }
+    expect(rounds.map((t) => t.hold_reason)).not.toContain('quota_reserved');
+    expect(rounds.every((t) => t.source === 'service')).toBe(true);
+    expect(ctx.emulator.stats().scoreLookups).toBe(delays.length);
+  });
+});

@@ -186,25 +186,31 @@ export class ScreeningPipeline {
     let used = 0;
     // What the answer's headers say is recorded while the screening finishes; the job ends after both.
     const bookkeeping: Array<Promise<unknown>> = [];
-    const outcome = await this.d.coalescer.run(
-      `${this.d.env}:${queryKey(s.query)}`,
-      notBefore,
-      async (): Promise<LookupOutcome> => {
-        // The gate counts /v1 lookups, not screenings: only the one that calls takes quota.
-        const admission = await this.d.gate.admit(s.priority);
-        if (!admission.ok) {
-          const message = admission.reason === 'quota_reserved' ? 'monthly quota is down to the reserve kept for tender-time requests' : 'monthly quota exhausted until it resets or is raised';
-          return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message, request_id: null } };
-        }
-        const o = await this.#lookup(s.query, budget, bookkeeping);
-        used = o.attempts;
-        return o;
-      },
-      // A rate-limit refusal is shared while its Retry-After runs: followers in other processes
-      // wait it out instead of each calling (and being refused). A quota refusal is this
-      // process's gate, not an answer.
-      (o) => (o.kind === 'quota_refused' ? 0 : o.kind === 'rate_limited' ? o.retryAfterMs : Number.POSITIVE_INFINITY),
-    );
+    // A tender that joined a background lookup the reserve refused asks again as itself: the
+    // reserve is kept for tenders, so it never inherits that refusal.
+    let outcome: LookupOutcome;
+    for (let tries = 0; ; tries++) {
+      outcome = await this.d.coalescer.run(
+        `${this.d.env}:${queryKey(s.query)}`,
+        notBefore,
+        async (): Promise<LookupOutcome> => {
+          // The gate counts /v1 lookups, not screenings: only the one that calls takes quota.
+          const admission = await this.d.gate.admit(s.priority);
+          if (!admission.ok) {
+            const message = admission.reason === 'quota_reserved' ? 'monthly quota is down to the reserve kept for tender-time requests' : 'monthly quota exhausted until it resets or is raised';
+            return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message, request_id: null } };
+          }
+          const o = await this.#lookup(s.query, budget, bookkeeping);
+          used = o.attempts;
+          return o;
+        },
+        // A rate-limit refusal is shared while its Retry-After runs: followers in other processes
+        // wait it out instead of each calling (and being refused). A quota refusal is this
+        // process's gate, not an answer.
+        (o) => (o.kind === 'quota_refused' ? 0 : o.kind === 'rate_limited' ? o.retryAfterMs : Number.POSITIVE_INFINITY),
+      );
+      if (!(outcome.kind === 'quota_refused' && outcome.reason === 'quota_reserved' && s.priority === 'tender') || tries >= 2) break;
+    }
     spent(used);
     if (outcome.kind === 'rate_limited') {
       // A wait the queue can take, with attempts left: the job waits (growing, with jitter) and asks again.
