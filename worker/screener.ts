@@ -173,6 +173,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     now,
     watchDays: config.watchDays,
     ratePerMinute,
+    cacheTtlMs: config.cacheTtlMs,
     enqueue: (id, priority) => queue.add(id, priority),
     ...opts.watch,
   });
