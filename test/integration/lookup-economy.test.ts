@@ -262,3 +262,43 @@ describe('a reserve that holds', () => {
     expect(ctx.emulator.stats().scoreLookups).toBe(delays.length);
   });
 });
+
+describe('one carrier, one review', () => {
+  it('an MC-keyed hold without a score joins the review its carrier has under its DOT, where the cache links them', async () => {
+    // One lookup of quota and no stale fallback: the MC screening is held without a score.
+    const ctx = await withScreener({ emulator: { mode: 'live', monthlyQuota: 1, ratePerMinute: 10_000 }, env: { SCREEN_STALE_IF_ERROR: '0s' } });
+    cleanup.push(() => ctx.close());
+    let dot = '';
+    let mc = '';
+    for (let d = 3_480_000; !dot; d++) {
+      const p = liveCarrier(String(d));
+      if (p && p.decision === 'review' && p.carrier.mc_number) [dot, mc] = [p.carrier.dot_number, p.carrier.mc_number];
+    }
+    const byDot = await ctx.screener.screen({ query: { dot_number: dot }, tender_id: 'T-dot' }, { waitMs: 30_000 });
+    expect([byDot.action, byDot.source]).toEqual(['hold', 'service']);
+    expect(ctx.screener.store.countPendingReviews()).toBe(1);
+    const byMc = await ctx.screener.screen({ query: { mc_number: mc }, tender_id: 'T-mc', refresh: true }, { waitMs: 30_000 });
+    expect([byMc.action, byMc.hold_reason, byMc.score]).toEqual(['hold', 'quota_exhausted', null]);
+    expect(ctx.screener.store.countPendingReviews()).toBe(1);
+    expect(byMc.review?.id).not.toBe(byDot.review?.id); // its own item, waiting on the carrier's review
+    expect(ctx.screener.store.getReview(byDot.review!.id)).toBeDefined();
+  });
+
+  it('a DOT and an MC query of one carrier, linked by the cache, share one lookup', async () => {
+    const ctx = await withScreener({ emulator: { mode: 'live', monthlyQuota: 100, ratePerMinute: 10_000, faults: { latencyMs: 150 } } });
+    cleanup.push(() => ctx.close());
+    let dot = '';
+    let mc = '';
+    for (let d = 3_490_000; !dot; d++) {
+      const p = liveCarrier(String(d));
+      if (p && p.carrier.mc_number) [dot, mc] = [p.carrier.dot_number, p.carrier.mc_number];
+    }
+    await ctx.screener.screen({ query: { dot_number: dot } }, { waitMs: 30_000 }); // the cache now links the MC to the DOT
+    const [a, b] = await Promise.all([
+      ctx.screener.screen({ query: { dot_number: dot }, refresh: true }, { waitMs: 30_000 }),
+      ctx.screener.screen({ query: { mc_number: mc }, refresh: true }, { waitMs: 30_000 }),
+    ]);
+    expect([a.source, b.source]).toEqual(['service', 'service']);
+    expect(ctx.emulator.stats().scoreRequests).toBe(2);
+  });
+});

@@ -191,7 +191,7 @@ export class ScreeningPipeline {
     let outcome: LookupOutcome;
     for (let tries = 0; ; tries++) {
       outcome = await this.d.coalescer.run(
-        `${this.d.env}:${queryKey(s.query)}`,
+        this.#lookupKey(s.query),
         notBefore,
         async (): Promise<LookupOutcome> => {
           // The gate counts /v1 lookups, not screenings: only the one that calls takes quota.
@@ -230,6 +230,15 @@ export class ScreeningPipeline {
     }
     await Promise.all(bookkeeping);
     return { done };
+  }
+
+  /**
+   * What concurrent lookups of one carrier share: its DOT number, also for an MC query the cache
+   * already links to one, so a DOT and an MC query of the same carrier make one lookup.
+   */
+  #lookupKey(query: CarrierQuery): string {
+    const linked = 'mc_number' in query ? this.d.store.getScore(this.d.env, query)?.score.carrier.dot_number : undefined;
+    return `${this.d.env}:${linked ? queryKey({ dot_number: linked }) : queryKey(query)}`;
   }
 
   /** The job can run no more (e.g. failed for good): end the screening on what we have. */
