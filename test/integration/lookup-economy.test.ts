@@ -178,9 +178,9 @@ describe('a wrong base URL at start', () => {
 
 describe('one rate window for all processes', () => {
   it('two gates on separate Redis connections count in the service window learned by either: no 429 from an off-minute emulator', async () => {
-    // Windows of 2 s that start 1 s after the clock's: a gate that assumes clock windows sends
-    // requests in the wrong window.
-    const WINDOW = 2_000;
+    // Windows of 4 s that start 1 s after the clock's: a gate that assumes clock windows sends
+    // requests in the wrong window. (Whole seconds: X-RateLimit-Reset has no finer grain.)
+    const WINDOW = 4_000;
     const LIMIT = 4;
     const emu = await withEmulator({ mode: 'sandbox', ratePerMinute: LIMIT, rateWindowMs: WINDOW, rateWindowOffsetMs: 1_000 });
     cleanup.push(() => emu.close());
