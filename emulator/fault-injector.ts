@@ -5,7 +5,7 @@
 import { seededRng, type Rng } from './prng.js';
 import type { EmulatorFaults } from './types.js';
 
-export type InjectedFault = 'rate_limit' | 'error503' | 'error500' | 'malformed' | 'hang' | 'custom_error' | 'not_score' | undefined;
+export type InjectedFault = 'rate_limit' | 'error503' | 'error500' | 'malformed' | 'hang' | 'custom_error' | 'not_score' | 'drip' | undefined;
 
 export interface FaultPlan {
   fault: InjectedFault;
@@ -13,6 +13,8 @@ export interface FaultPlan {
   unknownFields: boolean;
   /** Leave the carrier's nullable fields out of a 200 answer. */
   omitNullable: boolean;
+  /** Let display fields of a 200 answer drift from the document's types. */
+  drift: boolean;
   delayMs: number;
 }
 
@@ -26,6 +28,8 @@ const SHARES = [
   'customErrorShare',
   'notScoreShare',
   'omitNullableShare',
+  'dripShare',
+  'driftShare',
 ] as const;
 
 /** The faults that replace the answer; at most one per lookup, so their shares add up to ≤ 1. */
@@ -37,6 +41,7 @@ const EXCLUSIVE = [
   ['hangShare', 'hang'],
   ['customErrorShare', 'custom_error'],
   ['notScoreShare', 'not_score'],
+  ['dripShare', 'drip'],
 ] as const;
 
 export function validateFaults(f: EmulatorFaults): void {
@@ -51,7 +56,7 @@ export function validateFaults(f: EmulatorFaults): void {
     if (!c || !Number.isInteger(c.status) || c.status < 400 || c.status > 599 || typeof c.code !== 'string' || c.code === '')
       throw new Error('faults.customError must be { status: 400–599, code: a non-empty string } when customErrorShare is set');
   }
-  for (const k of ['latencyMs', 'hangMs', 'retryAfterSeconds', 'error503RetryAfterSeconds'] as const) {
+  for (const k of ['latencyMs', 'hangMs', 'retryAfterSeconds', 'error503RetryAfterSeconds', 'dripIntervalMs'] as const) {
     const v = f[k];
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new Error(`faults.${k} must be a non-negative number`);
   }
@@ -78,7 +83,7 @@ export class FaultInjector {
     }
     const delayMs = (f.latencyMs ?? 0) + (fault === 'hang' ? (f.hangMs ?? 30_000) : 0);
     // Both answer-shaping faults read the second draw, so adding one never shifts other faults.
-    return { fault, unknownFields: v < (f.unknownFieldsShare ?? 0), omitNullable: v < (f.omitNullableShare ?? 0), delayMs };
+    return { fault, unknownFields: v < (f.unknownFieldsShare ?? 0), omitNullable: v < (f.omitNullableShare ?? 0), drift: v < (f.driftShare ?? 0), delayMs };
   }
 
   get retryAfterSeconds(): number | undefined {
@@ -87,6 +92,15 @@ export class FaultInjector {
 
   get error503RetryAfterSeconds(): number | undefined {
     return this.f.error503RetryAfterSeconds;
+  }
+
+  /** How a dripped body is sent: bytes per chunk, ms between chunks. */
+  get drip(): { bytes: number; intervalMs: number } {
+    return { bytes: Math.max(1, Math.floor(this.f.dripBytes ?? 8)), intervalMs: this.f.dripIntervalMs ?? 100 };
+  }
+
+  get headerOverrides(): Record<string, string> {
+    return this.f.headerOverrides ?? {};
   }
 
   get customError(): { status: number; code: string; retryAfterSeconds?: number } | undefined {

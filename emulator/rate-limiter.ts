@@ -16,13 +16,16 @@ export class FixedWindowRateLimiter {
   constructor(
     private readonly windowMs: number,
     private readonly now: () => Date,
+    /** Windows start this many ms after the wall-clock boundary (0: on the minute). */
+    private readonly offsetMs = 0,
   ) {
     if (!(windowMs > 0)) throw new Error('rateWindowMs must be a positive number of milliseconds');
+    if (!(offsetMs >= 0 && offsetMs < windowMs)) throw new Error('rateWindowOffsetMs must be from 0 to below rateWindowMs');
   }
 
   private window(accountId: string): { start: number; count: number; end: number; nowMs: number } {
     const nowMs = this.now().getTime();
-    const start = Math.floor(nowMs / this.windowMs) * this.windowMs;
+    const start = Math.floor((nowMs - this.offsetMs) / this.windowMs) * this.windowMs + this.offsetMs;
     let w = this.windows.get(accountId);
     if (!w || w.start !== start) {
       w = { start, count: 0 };

@@ -4,6 +4,7 @@
  * carrier lookup → 200 (counted against a live quota).
  */
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { SvcErrorBody, SvcUsage } from '../shared/svc-contract.js';
 import { AccountRegistry, type AuthFailure } from './accounts.js';
@@ -16,7 +17,7 @@ import { SANDBOX_OUTAGE_DOT, sandboxByDot, sandboxByMc } from './sandbox-carrier
 import { scoreBody, type CarrierProfile } from './score-object.js';
 import { parseScoreQuery, QueryError, type ScoreQuery } from './score-query.js';
 import type { EmulatorAccount, EmulatorMode, EmulatorOptions, EmulatorStats } from './types.js';
-import { addUnknownFields } from './unknown-fields.js';
+import { addUnknownFields, driftDisplayFields } from './unknown-fields.js';
 
 /** The API release named in `SVC-Api-Version`. */
 export const SVC_API_VERSION = '2025-06-01';
@@ -78,7 +79,7 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
 
   const now = opts.now ?? (() => new Date());
   const registry = new AccountRegistry(opts.accounts);
-  const limiter = new FixedWindowRateLimiter(opts.rateWindowMs ?? DEFAULT_RATE_WINDOW_MS, now);
+  const limiter = new FixedWindowRateLimiter(opts.rateWindowMs ?? DEFAULT_RATE_WINDOW_MS, now, opts.rateWindowOffsetMs ?? 0);
   const ledger = new MonthlyQuotaLedger(now);
   const faults = new FaultInjector(opts.faults);
   // Live records that get worse from a date on (relative to this start for the default set).
@@ -90,6 +91,8 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
   const rateFor = (a: EmulatorAccount): number => a.ratePerMinute ?? defaultRate;
   const quotaFor = (a: EmulatorAccount): number => a.monthlyQuota ?? defaultQuota;
   const contexts = new WeakMap<FastifyRequest, RequestContext>();
+  /** Bodies being dripped (the drip fault), stopped when the server closes. */
+  const drips = new Set<NodeJS.Timeout>();
   let stats = emptyStats();
 
   const app = Fastify({
@@ -176,7 +179,10 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     return payload;
   });
 
-  app.addHook('preClose', async () => sleeps.endAll());
+  app.addHook('preClose', async () => {
+    sleeps.endAll();
+    for (const t of drips) clearInterval(t);
+  });
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
@@ -205,6 +211,7 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     }
 
     const plan = faults.plan();
+    for (const [name, value] of Object.entries(faults.headerOverrides)) reply.header(name, value);
     if (plan.delayMs > 0) await sleeps.sleep(plan.delayMs);
     switch (plan.fault) {
       case 'rate_limit': {
@@ -257,6 +264,7 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
       return reply.code(200).type('application/json; charset=utf-8').send(text.slice(0, Math.floor(text.length / 2)));
     }
     if (plan.unknownFields) addUnknownFields(body);
+    if (plan.drift) driftDisplayFields(body);
     if (plan.omitNullable) {
       const carrier = body.carrier as unknown as Record<string, unknown>;
       for (const k of ['mc_number', 'legal_name', 'dba_name']) delete carrier[k];
@@ -265,8 +273,30 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     stats.scoreLookups++;
     const dot = found.profile.carrier.dot_number;
     stats.byDot[dot] = (stats.byDot[dot] ?? 0) + 1;
+    if (plan.fault === 'drip') return reply.code(200).type('application/json; charset=utf-8').send(drip(JSON.stringify(body)));
     return reply.code(200).send(body);
   });
+
+  /** The body a few bytes at a time: every gap is short, the whole takes long (the drip fault). */
+  function drip(text: string): Readable {
+    const { bytes, intervalMs } = faults.drip;
+    let i = 0;
+    const stream = new Readable({ read() {} });
+    const timer = setInterval(() => {
+      if (i >= text.length) {
+        stream.push(null);
+        return stop();
+      }
+      stream.push(text.slice(i, (i += bytes)));
+    }, intervalMs);
+    const stop = (): void => {
+      clearInterval(timer);
+      drips.delete(timer);
+    };
+    drips.add(timer);
+    stream.on('close', stop);
+    return stream;
+  }
 
   app.get('/v1/usage', async (req, reply) => {
     const ctx = contexts.get(req);

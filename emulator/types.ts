@@ -42,6 +42,22 @@ export interface EmulatorFaults {
   notScoreShare?: number;
   /** Share of 200 answers whose carrier omits mc_number, legal_name and dba_name ("string or null"). */
   omitNullableShare?: number;
+  /**
+   * Share of 200 score answers sent slowly: headers at once, then the body `dripBytes` bytes
+   * (default 8) every `dripIntervalMs` (default 100). Counted as a lookup like any 200: the
+   * service did the work, however slowly it sends it.
+   */
+  dripShare?: number;
+  dripBytes?: number;
+  dripIntervalMs?: number;
+  /**
+   * Share of 200 score answers whose display fields drift from the document (decision untouched):
+   * `data_confidence` 1.0000001, a numeric `facts[].value`, a basic-format `calculated_at`,
+   * `flags: null`.
+   */
+  driftShare?: number;
+  /** Headers set on every score answer after the real ones (e.g. an out-of-range `x-ratelimit-reset`). */
+  headerOverrides?: Record<string, string>;
   /** PRNG seed (default 1): same seed and same request order give the same faults. */
   seed?: number;
 }
@@ -56,6 +72,11 @@ export interface EmulatorOptions {
   ratePerMinute?: number;
   /** Length of the rate-limit window in ms (default 60 000). */
   rateWindowMs?: number;
+  /**
+   * Where the rate windows start, in ms after the wall-clock window boundary (default 0: on the
+   * minute). A real service's windows need not start on the minute; X-RateLimit-Reset says where.
+   */
+  rateWindowOffsetMs?: number;
   /** Monthly quota for accounts without their own (default 1000). */
   monthlyQuota?: number;
   now?: () => Date;

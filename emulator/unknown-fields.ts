@@ -43,3 +43,27 @@ export function addUnknownFields(body: SvcScore): SvcScore {
   }
   return body;
 }
+
+/**
+ * Display fields that drift from the document's types while the decision stays right (the
+ * driftShare fault): data_confidence a hair over 1, a fact's value as a number, calculated_at
+ * in ISO 8601 basic format, flags null. Changes `body` in place and returns it.
+ */
+export function driftDisplayFields(body: SvcScore): SvcScore {
+  const raw = body as unknown as Record<string, unknown>;
+  raw.data_confidence = 1.0000001;
+  raw.calculated_at = body.calculated_at.replace(/[-:]/g, '').replace(/\.\d+/, '');
+  raw.flags = null;
+  body.reasons.push({
+    check: 'Fleet size',
+    area: 'Operations & Fleet',
+    severity: 'low',
+    detail: 'Power units on the registration.',
+    facts: [{ label: 'Power units', value: 12 as unknown as string }],
+  });
+  if (body.checks && body.checks.passed > 0) {
+    body.checks.passed -= 1;
+    body.checks.triggered += 1;
+  }
+  return body;
+}

@@ -630,7 +630,8 @@ export interface components {
             checks?: {
                 [key: string]: unknown;
             };
-            flags?: string[];
+            /** @description As sent: null is kept (a display field). */
+            flags?: string[] | null;
             data_confidence: number | null;
             model_version: string;
             calculated_at: string;

@@ -25,6 +25,7 @@ export const KNOWN_SEVERITIES = ['critical', 'review', 'medium', 'low'] as const
 
 export interface SvcFact {
   label: string;
+  /** A string in the display form. A number that drifted in is kept as sent (parseScore warns): show it with String(). */
   value: string;
   [extra: string]: unknown;
 }
@@ -73,7 +74,8 @@ export interface SvcScore {
   knockout: { triggered: boolean; reasons: SvcKnockoutReason[]; [extra: string]: unknown };
   reasons: SvcReason[];
   checks?: SvcChecks;
-  flags?: Flag[];
+  /** Null or odd items are kept as sent (a display field; parseScore warns). */
+  flags?: Flag[] | null;
   data_confidence: number | null;
   model_version: string;
   calculated_at: string;
@@ -193,12 +195,32 @@ const need = {
   },
 };
 
+/** A display field that did not fit the contract but was kept as it came. */
+export type ContractWarning = (w: ContractError) => void;
+
 /**
  * Check that `body` is a score object and return it typed. Unknown fields stay on the
  * returned object (it *is* the input, not a copy), unknown enum values are accepted, and a
  * "string or null" / "number or null" field that is missing is filled in as null.
+ *
+ * A lookup is paid, so only what decides the action, the carrier and what is stored with a
+ * decision is checked strictly: `object`, `livemode`, `carrier.dot_number`/`mc_number`,
+ * `decision`, `needs_manual_review`, `knockout.triggered`, `score`, `grade`, `model_version`,
+ * and the shape of the arrays shown (`reasons`, `facts`, `knockout.reasons`). Display values
+ * that drift (`data_confidence` out of 0–1, a `facts[].value` that is a number, a
+ * `calculated_at` that is not extended ISO 8601, `flags: null`, odd `checks` counts, a names
+ * or text field of another type) are kept as they came, each reported to `warn`.
  */
-export function parseScore(body: unknown): SvcScore {
+export function parseScore(body: unknown, warn: ContractWarning = () => {}): SvcScore {
+  // A display check: a miss is reported, the value kept.
+  const soft = (check: () => void): void => {
+    try {
+      check();
+    } catch (e) {
+      if (!(e instanceof ContractError)) throw e;
+      warn(e);
+    }
+  };
   if (!isObj(body)) throw new ContractError(`score body must be an object, got ${describe(body)}`, '');
   if (body.object !== 'svc_score')
     throw new ContractError(`object must be "svc_score", got ${JSON.stringify(body.object)}`, 'object');
@@ -206,48 +228,51 @@ export function parseScore(body: unknown): SvcScore {
   const carrier = need.obj(body, 'carrier', '');
   need.str(carrier, 'dot_number', 'carrier.');
   need.strOrNull(carrier, 'mc_number', 'carrier.');
-  need.strOrNull(carrier, 'legal_name', 'carrier.');
-  need.strOrNull(carrier, 'dba_name', 'carrier.');
+  soft(() => need.strOrNull(carrier, 'legal_name', 'carrier.'));
+  soft(() => need.strOrNull(carrier, 'dba_name', 'carrier.'));
   const score = need.int(body, 'score', '');
   if (score < 0 || score > 100) throw new ContractError(`score must be 0 to 100, got ${score}`, 'score');
   need.str(body, 'grade', '');
   need.str(body, 'decision', '');
-  need.strOrNull(body, 'verdict', '');
+  soft(() => need.strOrNull(body, 'verdict', ''));
   need.bool(body, 'needs_manual_review', '');
   const knockout = need.obj(body, 'knockout', '');
   need.bool(knockout, 'triggered', 'knockout.');
   need.objects(knockout, 'reasons', 'knockout.').forEach((r, i) => {
-    need.str(r, 'code', `knockout.reasons[${i}].`);
-    need.str(r, 'message', `knockout.reasons[${i}].`);
+    soft(() => need.str(r, 'code', `knockout.reasons[${i}].`));
+    soft(() => need.str(r, 'message', `knockout.reasons[${i}].`));
   });
   need.objects(body, 'reasons', '').forEach((r, i) => {
     const p = `reasons[${i}].`;
-    need.str(r, 'check', p);
-    need.str(r, 'area', p);
-    need.str(r, 'severity', p);
-    need.str(r, 'detail', p);
+    for (const k of ['check', 'area', 'severity', 'detail']) soft(() => need.str(r, k, p));
     need.objects(r, 'facts', p).forEach((f, j) => {
-      need.str(f, 'label', `${p}facts[${j}].`);
-      need.str(f, 'value', `${p}facts[${j}].`);
+      soft(() => need.str(f, 'label', `${p}facts[${j}].`));
+      soft(() => need.str(f, 'value', `${p}facts[${j}].`));
     });
   });
-  if (body.checks !== undefined) {
-    const checks = need.obj(body, 'checks', '');
-    for (const k of ['total', 'triggered', 'passed', 'not_checked']) need.int(checks, k, 'checks.');
-  }
-  if (body.flags !== undefined) {
-    need.arr(body, 'flags', '').forEach((f, i) => {
-      if (typeof f !== 'string') throw new ContractError(`flags[${i}] must be a string`, `flags[${i}]`);
+  if (body.checks !== undefined)
+    soft(() => {
+      const checks = need.obj(body, 'checks', '');
+      for (const k of ['total', 'triggered', 'passed', 'not_checked']) soft(() => need.int(checks, k, 'checks.'));
     });
-  }
+  if (body.flags !== undefined)
+    soft(() =>
+      need.arr(body, 'flags', '').forEach((f, i) => {
+        if (typeof f !== 'string') throw new ContractError(`flags[${i}] must be a string`, `flags[${i}]`);
+      }),
+    );
   const confidence = need.numOrNull(body, 'data_confidence', '');
   if (confidence !== null && (confidence < 0 || confidence > 1))
-    throw new ContractError(`data_confidence must be 0 to 1, got ${confidence}`, 'data_confidence');
+    warn(new ContractError(`data_confidence must be 0 to 1, got ${confidence}`, 'data_confidence'));
   need.str(body, 'model_version', '');
   const at = need.str(body, 'calculated_at', '');
-  if (Number.isNaN(Date.parse(at))) throw new ContractError(`calculated_at is not a timestamp: ${at}`, 'calculated_at');
+  if (!ISO_8601_EXTENDED.test(at) || Number.isNaN(Date.parse(at)))
+    warn(new ContractError(`calculated_at is not an extended ISO 8601 timestamp: ${at}`, 'calculated_at'));
   return body as SvcScore;
 }
+
+/** `2026-11-26T10:15:00Z`, with fractions and an offset allowed: the form the spec's examples use. */
+const ISO_8601_EXTENDED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Check that `body` is a usage object. */
 export function parseUsage(body: unknown): SvcUsage {

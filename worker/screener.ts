@@ -113,6 +113,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     beforeAttempt: (signal) => rateGate?.acquire(signal) ?? Promise.resolve(),
     onLimits: (l) => rateGate?.observe(l),
     onRequest: observe.svcRequest,
+    // A paid score with a drifted display field is kept; a header out of range is ignored: both said here.
+    onWarning: (message, detail) => logger.warn({ request_id: detail.requestId }, `/v1 answer kept with a warning: ${message}`),
     now,
     ...(opts.svcTimeoutMs ? { timeoutMs: opts.svcTimeoutMs } : {}),
     ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
@@ -121,11 +123,13 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   let environment: 'sandbox' | 'live';
   let ratePerMinute: number;
   let firstUsage;
+  let firstLimits;
   try {
     const checked = await verifyKey(client, svc.apiKey);
     environment = checked.environment;
     ratePerMinute = checked.usage.rate_limit_per_minute;
     firstUsage = checked.usage;
+    firstLimits = checked.limits;
   } catch (e) {
     if (!(e instanceof KeyCheckError) || e.code !== 'service_unreachable') {
       await client.close();
@@ -163,6 +167,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   }
 
   rateGate = new RateGate(blocking, keyPrefix, config.rateWindowMs, ratePerMinute);
+  if (firstLimits) rateGate.observe(firstLimits); // the service's window phase, shared before our first lookup
   await rateGate.acquire(); // the start-up GET /v1/usage above
   const live = environment === 'live';
   const gate = new QuotaGate(blocking, keyPrefix, { live, reserve: config.quotaReserve, now });
@@ -184,6 +189,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     now,
     watchDays: config.watchDays,
     ratePerMinute,
+    cacheTtlMs: config.cacheTtlMs,
     enqueue: (id, priority) => queue.add(id, priority),
     // A carrier put on the do-not-use list: its open review closes in the same commit.
     onBlock: (block): IntakeEvent[] => {
@@ -238,13 +244,9 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
 
   async function pollUsage(): Promise<void> {
     try {
-      // While the service asked us to hold off, only its free health check is asked: an answer
-      // ends the hold-off early (a Retry-After may be wrong, or far longer than needed).
-      if ((await service.holdOffUntil()) !== null) {
-        await client.health();
-        await service.clearHoldOff();
-        logger.info('/v1 answers its health check again: hold-off ended');
-      }
+      // The service asked us (Retry-After) to stay away: no call at all until then. Its health
+      // check says it is up, not that our calls are welcome, so it does not end the hold-off.
+      if ((await service.holdOffUntil()) !== null) return;
       const { body, limits } = await client.getUsage();
       // Unreachable at start, so never checked: the first answer must come from the key's environment.
       const mismatch = environmentMismatch(environment, body.livemode, limits.environment, false);
@@ -255,7 +257,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       }
       await gate.observeUsage(body);
       await service.limits(limits);
-      await service.reachable();
+      await service.keyAccepted(); // the key check passed: a refused key no longer stops calls
       store.putUsageSnapshot(environment, {
         monthly_quota: body.monthly_quota,
         used: body.live_requests_used,
@@ -277,7 +279,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       remaining: firstUsage.remaining,
       rate_limit_per_minute: firstUsage.rate_limit_per_minute,
     });
-    await service.reachable();
+    await service.keyAccepted();
     // Checked just now: a mismatch another start recorded is over.
     await service.environmentMatches();
   }

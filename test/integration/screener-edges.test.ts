@@ -84,7 +84,7 @@ describe('retries and waits', () => {
     expect(requests(c)).toBe(1);
   });
 
-  it('an absurd Retry-After on a 429 is capped at 1 h, and the hold-off ends when /v1 answers its health check', async () => {
+  it('an absurd Retry-After on a 429 is capped at 1 h, and the hold-off lasts its time: /v1/health does not end it', async () => {
     const c = await live({ rateLimitShare: 1, retryAfterSeconds: 900_000_000 });
     const [dot] = liveDots(1, 3_500_000);
     const s = await c.screener.screen({ query: { dot_number: dot! } }, { waitMs: 30_000 });
@@ -93,10 +93,12 @@ describe('retries and waits', () => {
     const until = Date.parse((await c.screener.status()).service.hold_off_until ?? '');
     expect(until - Date.now()).toBeGreaterThan(0);
     expect(until - Date.now()).toBeLessThanOrEqual(HOLD_OFF_CAP_MS);
-    // The usage poll asks /v1/health while holding off; the emulator answers it.
+    // Health says the service is up, not that our lookups are welcome again: the poll leaves the hold-off alone.
     await c.screener.pollUsage();
-    expect((await c.screener.status()).service.hold_off_until).toBeNull();
-    expect((await c.screener.health()).svc).toBe(true);
+    expect(Date.parse((await c.screener.status()).service.hold_off_until ?? '')).toBe(until);
+    const next = await c.screener.screen({ query: { dot_number: dot! } }, { waitMs: 30_000 });
+    expect(next.hold_reason).toBe('scoring_unavailable');
+    expect(requests(c)).toBe(1);
   });
 });
 

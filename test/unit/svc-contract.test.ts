@@ -171,19 +171,38 @@ describe('parseScore rejects what is not a score, naming the path', () => {
       [(b) => (b.score = 18.5), 'score'],
       [(b) => delete b.decision, 'decision'],
       [(b) => (b.needs_manual_review = 'no'), 'needs_manual_review'],
-      [(b) => (b.knockout.reasons[1].code = null), 'knockout.reasons[1].code'],
-      [(b) => (b.reasons[0].facts[0].value = 143), 'reasons[0].facts[0].value'],
       [(b) => (b.reasons[1] = 'x'), 'reasons[1]'],
-      [(b) => (b.checks.total = '53'), 'checks.total'],
-      [(b) => (b.flags = [1]), 'flags[0]'],
-      [(b) => (b.data_confidence = 1.5), 'data_confidence'],
       [(b) => delete b.model_version, 'model_version'],
-      [(b) => (b.calculated_at = 'yesterday'), 'calculated_at'],
+      [(b) => (b.calculated_at = 12), 'calculated_at'],
+      [(b) => (b.knockout.triggered = 'yes'), 'knockout.triggered'],
     ];
     for (const [mutate, path] of cases) {
       const b = base();
       mutate(b);
       rejects(b, path);
+    }
+  });
+
+  it('display fields that drift are kept as they came, each with a warning naming its path', () => {
+    const cases: [(b: Record<string, any>) => void, string][] = [
+      [(b) => (b.knockout.reasons[1].code = null), 'knockout.reasons[1].code'],
+      [(b) => (b.reasons[0].facts[0].value = 143), 'reasons[0].facts[0].value'],
+      [(b) => (b.checks.total = '53'), 'checks.total'],
+      [(b) => (b.flags = [1]), 'flags[0]'],
+      [(b) => (b.flags = null), 'flags'],
+      [(b) => (b.data_confidence = 1.0000001), 'data_confidence'],
+      [(b) => (b.calculated_at = '20250310T120000Z'), 'calculated_at'],
+      [(b) => (b.calculated_at = 'yesterday'), 'calculated_at'],
+      [(b) => (b.carrier.legal_name = 7), 'carrier.legal_name'],
+    ];
+    for (const [mutate, path] of cases) {
+      const b = base();
+      mutate(b);
+      const copy = structuredClone(b);
+      const warnings: ContractError[] = [];
+      const out = parseScore(b, (w) => warnings.push(w));
+      expect(out).toEqual(copy);
+      expect(warnings.map((w) => w.path)).toEqual([path]);
     }
   });
 

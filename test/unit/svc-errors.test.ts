@@ -112,3 +112,24 @@ describe('errorFromResponse', () => {
     );
   });
 });
+
+describe('how long a rate-limit refusal asks us to wait', () => {
+  const now = new Date('2025-03-10T12:00:00Z');
+  const body = { error: { code: 'rate_limit_exceeded', message: 'slow down', type: 'rate_limit_error' } };
+  const reset = String(now.getTime() / 1000 + 7);
+
+  it('a fractional Retry-After is read ("2.5" is 2.5 s)', () => {
+    expect(errorFromResponse(429, body, { 'retry-after': '2.5', 'x-ratelimit-reset': reset }, now).retryAfterMs).toBe(2500);
+  });
+
+  it('without a readable Retry-After, the window reset (X-RateLimit-Reset) says when', () => {
+    expect(errorFromResponse(429, body, { 'x-ratelimit-reset': reset }, now).retryAfterMs).toBe(7000);
+    expect(errorFromResponse(429, body, { 'retry-after': 'soon', 'x-ratelimit-reset': reset }, now).retryAfterMs).toBe(7000);
+  });
+
+  it('with neither, nothing (the backoff decides); a 503 does not take the rate window for its wait', () => {
+    expect(errorFromResponse(429, body, {}, now).retryAfterMs).toBeNull();
+    const e503 = { error: { code: 'scoring_unavailable', message: 'down' } };
+    expect(errorFromResponse(503, e503, { 'x-ratelimit-reset': reset }, now).retryAfterMs).toBeNull();
+  });
+});

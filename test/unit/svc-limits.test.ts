@@ -54,12 +54,25 @@ describe('readLimits', () => {
   });
 });
 
+describe('readLimits: headers out of range', () => {
+  it('an X-RateLimit-Reset past what a Date holds (or more than a day off) is ignored with a warning, not a RangeError', () => {
+    const now = new Date('2025-03-10T12:00:00Z');
+    const warnings: string[] = [];
+    const l = readLimits({ 'x-ratelimit-reset': '9000000000000', 'x-ratelimit-limit': '60' }, now, (m) => warnings.push(m));
+    expect([l.rateResetAt, l.rateLimit]).toEqual([null, 60]);
+    expect(warnings).toEqual(['x-ratelimit-reset: 9000000000000 is more than a day from now; ignored']);
+    expect(readLimits({ 'x-ratelimit-reset': String(now.getTime() / 1000 + 30) }, now).rateResetAt).toBe('2025-03-10T12:00:30.000Z');
+  });
+});
+
 describe('retryAfterMs', () => {
   it('seconds, HTTP date, past date, garbage', () => {
     expect(retryAfterMs({ 'retry-after': '3' }, now)).toBe(3000);
     expect(retryAfterMs({ 'retry-after': 'Mon, 10 Mar 2025 12:00:45 GMT' }, now)).toBe(45_000);
     expect(retryAfterMs({ 'retry-after': 'Mon, 10 Mar 2025 11:00:00 GMT' }, now)).toBe(0);
-    expect(retryAfterMs({ 'retry-after': '1.5' }, now)).toBeNull();
+    expect(retryAfterMs({ 'retry-after': '1.5' }, now)).toBe(1500);
+    expect(retryAfterMs({ 'retry-after': '2.5' }, now)).toBe(2500);
+    expect(retryAfterMs({ 'retry-after': '1.' }, now)).toBeNull();
     expect(retryAfterMs({ 'retry-after': 'later' }, now)).toBeNull();
     expect(retryAfterMs({}, now)).toBeNull();
   });

@@ -111,9 +111,14 @@ export class CarrierDecisions {
     this.#st = statements(db);
   }
 
-  /** The carrier a screening is about, per environment: its DOT number once a score names it. */
+  /**
+   * The carrier a screening is about, per environment: its DOT number once a score names it, or
+   * once the cache links an MC number to one (so an MC-keyed hold without a score joins the
+   * review its carrier's DOT already has, instead of opening a second).
+   */
   carrierKey(s: Pick<Screening, 'query'>, score: SvcScore | null): string {
-    return `${this.o.env}:${score ? `dot:${canonicalDot(score.carrier.dot_number)}` : queryKey(s.query)}`;
+    const named = score ?? ('mc_number' in s.query ? this.o.store.getScore(this.o.env, s.query)?.score : undefined);
+    return `${this.o.env}:${named ? `dot:${canonicalDot(named.carrier.dot_number)}` : queryKey(s.query)}`;
   }
 
   /**

@@ -78,7 +78,7 @@ export const Score = Obj('Score', 'The /v1 score object exactly as the scoring s
   ),
   reasons: Type.Array(Type.Object({}, { additionalProperties: true })),
   checks: Type.Optional(Type.Object({}, { additionalProperties: true })),
-  flags: Type.Optional(Type.Array(Type.String())),
+  flags: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'As sent: null is kept (a display field).' })),
   data_confidence: Nullable(Type.Number()),
   model_version: Type.String(),
   calculated_at: Type.String(),

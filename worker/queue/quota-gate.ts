@@ -43,6 +43,19 @@ redis.call('HINCRBY', KEYS[1], 'remaining', -1)
 return 1
 `;
 
+// KEYS[1] gate hash. ARGV: remaining (header), limit (header, '' if none), month, now ISO.
+// Returns the count kept.
+const OBSERVE = `
+local rem, limit, month = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local cur = tonumber(redis.call('HGET', KEYS[1], 'remaining') or '')
+local curLimit = tonumber(redis.call('HGET', KEYS[1], 'limit') or '')
+local sameMonth = redis.call('HGET', KEYS[1], 'month') == month
+if cur and sameMonth and not (limit and curLimit and limit > curLimit) and cur < rem then rem = cur end
+redis.call('HSET', KEYS[1], 'remaining', rem, 'month', month, 'updated_at', ARGV[4])
+if limit then redis.call('HSET', KEYS[1], 'limit', limit) end
+return rem
+`;
+
 export class QuotaGate {
   readonly #redis: Redis;
   readonly #key: string;
@@ -65,17 +78,16 @@ export class QuotaGate {
     return { ok: false, reason: r === -1 ? 'quota_reserved' : 'quota_exhausted' };
   }
 
-  /** What a live response's X-Quota-* headers said. */
+  /**
+   * What a live response's X-Quota-* headers said. Never raises the shared count within a month
+   * at the same limit: an answer was counted before the lookups admitted since (in any process)
+   * reached the service, so its figure is too high by those, and taking it would let background
+   * work spend through the reserve. A raised limit or a new month is taken as it comes.
+   */
   async observe(limit: number | null, remaining: number | null): Promise<void> {
     if (!this.opts.live || remaining === null) return;
-    const fields: Record<string, string | number> = {
-      remaining,
-      month: monthOf(this.opts.now()),
-      updated_at: this.opts.now().toISOString(),
-    };
-    if (limit !== null) fields.limit = limit;
-    await this.#redis.hset(this.#key, fields);
-    if (remaining <= 0) await this.closeUntilMonthEnd();
+    const left = (await this.#redis.eval(OBSERVE, 1, this.#key, remaining, limit ?? '', monthOf(this.opts.now()), this.opts.now().toISOString())) as number;
+    if (left <= 0) await this.closeUntilMonthEnd();
   }
 
   /** 429 monthly_quota_exceeded: no live score calls until the 1st, 00:00 UTC. */

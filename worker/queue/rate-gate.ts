@@ -10,11 +10,15 @@ import type { LimitsSnapshot } from '../svc/limits.js';
  * up with X-RateLimit-Reset, so steady-state pacing never earns a 429.
  */
 
-// KEYS[1] counter key base. ARGV: now ms, window ms, phase ms, limit, guard ms. Returns ms to
+// KEYS[1] counter key base, KEYS[2] the learned phase. ARGV: now ms, window ms, phase ms, limit, guard ms. Returns ms to
 // wait (0 = go). Nothing is sent in a window's last `guard` ms: a request counted in one window
 // that reaches the service after the next has begun is counted there too, over its limit.
+// The window's phase is the one any process learned from X-RateLimit-Reset (KEYS[2]),
+// else ARGV[3]: every process counts in the service's own windows, a new one from its first request.
 const ACQUIRE = `
 local now, w, phase, limit, guard = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local learned = redis.call('GET', KEYS[2])
+if learned then phase = tonumber(learned) end
 local into = (now - phase) % w
 if into >= w - guard then return w - into end
 local id = math.floor((now - phase) / w)
@@ -22,6 +26,13 @@ local key = KEYS[1] .. ':' .. id
 local c = redis.call('INCR', key)
 if c == 1 then redis.call('PEXPIRE', key, w * 2) end
 if c > limit then return (id + 1) * w + phase - now end
+return 0
+`;
+
+// KEYS[1] one window's counter. ARGV: the service's count, TTL ms. Raises the counter to it.
+const AT_LEAST = `
+local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
 return 0
 `;
 
@@ -33,8 +44,11 @@ export function rateGuardMs(windowMs: number): number {
 export class RateGate {
   readonly #redis: Redis;
   readonly #key: string;
+  readonly #phaseKey: string;
   readonly #guardMs: number;
   #phaseMs = 0;
+  /** This process's #phaseMs is the one in Redis. */
+  #shared = false;
   #limit: number;
 
   constructor(
@@ -47,6 +61,7 @@ export class RateGate {
   ) {
     this.#redis = redis;
     this.#key = `${keyPrefix}:rate-window`;
+    this.#phaseKey = `${keyPrefix}:rate-phase`;
     this.#limit = limit;
     this.#guardMs = rateGuardMs(windowMs);
   }
@@ -54,15 +69,34 @@ export class RateGate {
   /** Wait until a request fits in the current window, then count it. */
   async acquire(signal?: AbortSignal): Promise<void> {
     for (;;) {
-      const wait = (await this.#redis.eval(ACQUIRE, 1, this.#key, this.clock(), this.windowMs, this.#phaseMs, this.#limit, this.#guardMs)) as number;
+      const wait = (await this.#redis.eval(ACQUIRE, 2, this.#key, this.#phaseKey, this.clock(), this.windowMs, this.#phaseMs, this.#limit, this.#guardMs)) as number;
       if (wait <= 0) return;
       await sleep(wait, signal);
     }
   }
 
-  /** Line the windows up with what the service said (X-RateLimit-Limit / -Reset). */
+  /**
+   * Line the windows up with what the service said (X-RateLimit-Limit / -Reset). The phase goes
+   * to Redis, where every process's next acquire reads it: one window for all processes.
+   */
   observe(l: LimitsSnapshot): void {
     if (l.rateLimit !== null && l.rateLimit > 0) this.#limit = l.rateLimit;
-    if (l.rateResetAt !== null) this.#phaseMs = Date.parse(l.rateResetAt) % this.windowMs;
+    if (l.rateResetAt === null) return;
+    const resetMs = Date.parse(l.rateResetAt);
+    // The service's own count for the window ending at reset: requests counted before the phase
+    // was known (or by others on the account) are not forgotten.
+    if (l.rateLimit !== null && l.rateRemaining !== null) {
+      const used = Math.max(0, l.rateLimit - l.rateRemaining);
+      const id = Math.round((resetMs - (resetMs % this.windowMs)) / this.windowMs) - 1;
+      if (used > 0) this.#redis.eval(AT_LEAST, 1, `${this.#key}:${id}`, used, this.windowMs * 2).catch(() => {});
+    }
+    const phase = resetMs % this.windowMs;
+    if (phase === this.#phaseMs && this.#shared) return;
+    this.#phaseMs = phase;
+    this.#shared = true;
+    // Kept a day past the last answer that said it; a lost write is made by the next answer.
+    this.#redis.set(this.#phaseKey, String(phase), 'EX', 86_400).catch(() => {
+      this.#shared = false;
+    });
   }
 }

@@ -171,9 +171,13 @@ export class ScreeningPipeline {
 
     // The service asked us (Retry-After) to stay away longer than a screening can wait, or it
     // answered from the wrong environment: no call.
-    const { holdOffUntil: holdOff, envMismatch } = await this.d.service.callsBlocked();
+    const { holdOffUntil: holdOff, envMismatch, keyRejected } = await this.d.service.callsBlocked();
     if (envMismatch) {
       const error = { code: 'environment_mismatch', message: `/v1 calls stopped: ${envMismatch}`, request_id: null };
+      return { done: await this.finish(id, this.#fallback(s.query, 'service_error', error)) };
+    }
+    if (keyRejected) {
+      const error = { code: 'key_rejected', message: `/v1 calls stopped until a key check passes: ${keyRejected}`, request_id: null };
       return { done: await this.finish(id, this.#fallback(s.query, 'service_error', error)) };
     }
     if (budget <= 0) {
@@ -189,25 +193,31 @@ export class ScreeningPipeline {
     let used = 0;
     // What the answer's headers say is recorded while the screening finishes; the job ends after both.
     const bookkeeping: Array<Promise<unknown>> = [];
-    const outcome = await this.d.coalescer.run(
-      `${this.d.env}:${queryKey(s.query)}`,
-      notBefore,
-      async (): Promise<LookupOutcome> => {
-        // The gate counts /v1 lookups, not screenings: only the one that calls takes quota.
-        const admission = await this.d.gate.admit(s.priority);
-        if (!admission.ok) {
-          const message = admission.reason === 'quota_reserved' ? 'monthly quota is down to the reserve kept for tender-time requests' : 'monthly quota exhausted until it resets or is raised';
-          return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message, request_id: null } };
-        }
-        const o = await this.#lookup(s.query, budget, bookkeeping);
-        used = o.attempts;
-        return o;
-      },
-      // A rate-limit refusal is shared while its Retry-After runs: followers in other processes
-      // wait it out instead of each calling (and being refused). A quota refusal is this
-      // process's gate, not an answer.
-      (o) => (o.kind === 'quota_refused' ? 0 : o.kind === 'rate_limited' ? o.retryAfterMs : Number.POSITIVE_INFINITY),
-    );
+    // A tender that joined a background lookup the reserve refused asks again as itself: the
+    // reserve is kept for tenders, so it never inherits that refusal.
+    let outcome: LookupOutcome;
+    for (let tries = 0; ; tries++) {
+      outcome = await this.d.coalescer.run(
+        this.#lookupKey(s.query),
+        notBefore,
+        async (): Promise<LookupOutcome> => {
+          // The gate counts /v1 lookups, not screenings: only the one that calls takes quota.
+          const admission = await this.d.gate.admit(s.priority);
+          if (!admission.ok) {
+            const message = admission.reason === 'quota_reserved' ? 'monthly quota is down to the reserve kept for tender-time requests' : 'monthly quota exhausted until it resets or is raised';
+            return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message, request_id: null } };
+          }
+          const o = await this.#lookup(s.query, budget, bookkeeping);
+          used = o.attempts;
+          return o;
+        },
+        // A rate-limit refusal is shared while its Retry-After runs: followers in other processes
+        // wait it out instead of each calling (and being refused). A quota refusal is this
+        // process's gate, not an answer.
+        (o) => (o.kind === 'quota_refused' ? 0 : o.kind === 'rate_limited' ? o.retryAfterMs : Number.POSITIVE_INFINITY),
+      );
+      if (!(outcome.kind === 'quota_refused' && outcome.reason === 'quota_reserved' && s.priority === 'tender') || tries >= 2) break;
+    }
     spent(used);
     if (outcome.kind === 'rate_limited') {
       // A wait the queue can take, with attempts left: the job waits (growing, with jitter) and asks again.
@@ -254,7 +264,7 @@ export class ScreeningPipeline {
         return 'held';
       }
       const outcome = await this.d.coalescer.run(
-        `${env}:${queryKey(s.query)}`,
+        this.#lookupKey(s.query),
         notBefore,
         async (): Promise<LookupOutcome> => {
           const admission = await this.d.gate.admit(s.priority);
@@ -321,6 +331,15 @@ export class ScreeningPipeline {
     for (const d of decisions.drainEnded()) appended.push(this.d.events.append(`decision.${d.state}`, d));
     appended.push(this.d.events.append('screening.completed', screening));
     return { screening, changed: true, change: undefined, appended };
+  }
+
+  /**
+   * What concurrent lookups of one carrier share: its DOT number, also for an MC query the cache
+   * already links to one, so a DOT and an MC query of the same carrier make one lookup.
+   */
+  #lookupKey(query: CarrierQuery): string {
+    const linked = 'mc_number' in query ? this.d.store.getScore(this.d.env, query)?.score.carrier.dot_number : undefined;
+    return `${this.d.env}:${linked ? queryKey({ dot_number: linked }) : queryKey(query)}`;
   }
 
   /** The job can run no more (e.g. failed for good): end the screening on what we have. */
@@ -520,6 +539,8 @@ export class ScreeningPipeline {
           store.putNotFound(env, query, error, now());
           return { kind: 'not_found', at: at(), error };
         case 'rate_limit':
+          // After a time-out (a lookup that may have been counted) no re-run: ≤ 2 requests per screening.
+          if (e.afterTimeout) return { kind: 'failed', at: at(), cause: 'scoring_unavailable', error };
           return { kind: 'rate_limited', at: at(), retryAfterMs: e.retryAfterMs ?? 1_000, error };
         case 'quota_exhausted':
           await gate.closeUntilMonthEnd();

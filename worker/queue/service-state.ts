@@ -42,8 +42,20 @@ export class ServiceState {
     return this.#set({ reachable: '0', last_error: message }, `down:${message}`);
   }
 
-  keyRejected(message: string): Promise<void> {
-    return this.#set({ reachable: '1', last_error: message, key_rejected: '1' }, `key:${message}`);
+  /**
+   * /v1 refused the key (401): like an environment mismatch, no more score lookups from any
+   * process until a key check (the usage poll, or a start) passes again.
+   */
+  async keyRejected(message: string): Promise<void> {
+    await this.#redis.hset(this.#key, { key_stop: message });
+    await this.#set({ reachable: '1', last_error: message, key_rejected: '1' }, `key:${message}`);
+  }
+
+  /** A key check (GET /v1/usage) passed: a refused key no longer stops calls. */
+  async keyAccepted(): Promise<void> {
+    await this.#redis.hdel(this.#key, 'key_stop');
+    this.#last = ''; // the next state is written, whatever this process wrote before
+    await this.reachable();
   }
 
   async limits(l: LimitsSnapshot): Promise<void> {
@@ -68,11 +80,6 @@ export class ServiceState {
     return until;
   }
 
-  /** /v1 answered again (a health check): the hold-off is over. */
-  async clearHoldOff(): Promise<void> {
-    await this.#redis.del(`${this.#key}:hold-off`);
-  }
-
   /**
    * An answer came from the other environment than the key's (livemode, SVC-Environment):
    * no more /v1 calls until a start checks the key again and it matches.
@@ -86,14 +93,20 @@ export class ServiceState {
     await this.#redis.hdel(this.#key, 'env_mismatch');
   }
 
-  /** What stops /v1 calls now, in one round trip: a hold-off (ms epoch) or an environment mismatch. */
-  async callsBlocked(): Promise<{ holdOffUntil: number | null; envMismatch: string | null }> {
-    const [[, until], [, mismatch]] = (await this.#redis.multi().get(`${this.#key}:hold-off`).hget(this.#key, 'env_mismatch').exec()) as [
-      [unknown, string | null],
-      [unknown, string | null],
-    ];
+  /** What stops /v1 calls now, in one round trip: a hold-off (ms epoch), an environment mismatch or a refused key. */
+  async callsBlocked(): Promise<{ holdOffUntil: number | null; envMismatch: string | null; keyRejected: string | null }> {
+    const [[, until], [, mismatch], [, key]] = (await this.#redis
+      .multi()
+      .get(`${this.#key}:hold-off`)
+      .hget(this.#key, 'env_mismatch')
+      .hget(this.#key, 'key_stop')
+      .exec()) as [[unknown, string | null], [unknown, string | null], [unknown, string | null]];
     const v = Number(until);
-    return { holdOffUntil: until !== null && Number.isFinite(v) && v > this.now().getTime() ? v : null, envMismatch: mismatch || null };
+    return {
+      holdOffUntil: until !== null && Number.isFinite(v) && v > this.now().getTime() ? v : null,
+      envMismatch: mismatch || null,
+      keyRejected: key || null,
+    };
   }
 
   /** ms epoch until which no /v1 call may be made, or null. */

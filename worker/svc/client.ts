@@ -1,6 +1,6 @@
 /**
  * The /v1 client: one keep-alive undici Pool to the service's origin, `Authorization: Bearer`,
- * header/body time-outs, and retries by `isRetryable`/`backoffMs` (at most `maxAttempts`
+ * one deadline per request for headers and body together, and retries by `isRetryable`/`backoffMs` (at most `maxAttempts`
  * requests in total). The key lives only in the private `#apiKey` field: it is never part of
  * a message, an inspected object or JSON.
  */
@@ -22,7 +22,11 @@ export interface SvcClientOptions {
   /** Base URL without `/v1` (paths `/v1/…` are appended). */
   baseUrl: string;
   apiKey: string;
-  /** Per request: time allowed for the response headers, and again for the body. Default 10000. */
+  /**
+   * Per request: one deadline for connecting, the response headers and the whole body together.
+   * Default 10000. After a request that timed out (it may have been counted) at most one more
+   * is made.
+   */
   timeoutMs?: number;
   /** Requests per call, first one included. Default 5, at most 5 (the spec's schedule). */
   maxAttempts?: number;
@@ -41,6 +45,11 @@ export interface SvcClientOptions {
   random?: () => number;
   /** How to wait between attempts; tests pass one that records the waits. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Called for what an answer carried that we could not use and kept or ignored: a display field
+   * of a score that drifted from the contract (kept), a header out of range (ignored).
+   */
+  onWarning?: (message: string, detail: { path: string; requestId: string | null }) => void;
   /** Called with the limits read from every response, errors included. */
   onLimits?: (s: LimitsSnapshot) => void;
   /** Called after every request with its HTTP status (or the error code when there was no answer) and seconds taken (metrics). */
@@ -87,6 +96,9 @@ function parseBaseUrl(raw: unknown): URL {
   return url;
 }
 
+/** Failures while connecting: no request reached the service, so nothing can have been counted. */
+const NOT_SENT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
 /** A network-level failure from undici, as an SvcError; only name/code/message are kept. */
 function networkError(err: unknown, origin: string, timeoutMs: number): SvcError {
   const e = err as { code?: unknown; name?: unknown; message?: unknown };
@@ -95,6 +107,7 @@ function networkError(err: unknown, origin: string, timeoutMs: number): SvcError
   const cause = { name: typeof e?.name === 'string' ? e.name : 'Error', code, message: detail };
   if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')
     return new SvcInvalidResponseError({ message: `response from ${origin} larger than ${MAX_BODY_BYTES} bytes`, code, cause });
+  const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
   const what =
     code === 'UND_ERR_HEADERS_TIMEOUT'
       ? `timed out after ${timeoutMs} ms waiting for response headers`
@@ -103,7 +116,17 @@ function networkError(err: unknown, origin: string, timeoutMs: number): SvcError
         : code === 'UND_ERR_CONNECT_TIMEOUT'
           ? `timed out after ${timeoutMs} ms connecting`
           : `connection failed (${code ?? 'error'}: ${detail})`;
-  return new SvcNetworkError({ message: `${what} from ${origin}`, code, cause });
+  return new SvcNetworkError({ message: `${what} from ${origin}`, code, cause, sent: code === null || !NOT_SENT.has(code), timedOut });
+}
+
+/** The one deadline for headers and body together ran out (undici's body time-out only times gaps between chunks). */
+function deadlineError(origin: string, timeoutMs: number): SvcError {
+  return new SvcNetworkError({
+    message: `timed out after ${timeoutMs} ms (headers and body together) from ${origin}`,
+    code: 'deadline_exceeded',
+    sent: true,
+    timedOut: true,
+  });
 }
 
 /** The start of a body that is not what we expected, kept in the error so a person can see it. */
@@ -126,6 +149,7 @@ export class SvcClient {
   readonly #random: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #onLimits: ((s: LimitsSnapshot) => void) | undefined;
+  readonly #onWarning: SvcClientOptions['onWarning'];
   readonly #onRequest: ((code: string, seconds: number) => void) | undefined;
   readonly #beforeAttempt: ((signal?: AbortSignal) => Promise<void>) | undefined;
   readonly #now: () => Date;
@@ -148,14 +172,17 @@ export class SvcClient {
     this.#random = opts.random ?? Math.random;
     this.#sleep = opts.sleep ?? realSleep;
     this.#onLimits = opts.onLimits;
+    this.#onWarning = opts.onWarning;
     this.#onRequest = opts.onRequest;
     this.#beforeAttempt = opts.beforeAttempt;
     this.#now = opts.now ?? (() => new Date());
     this.#pool = new Pool(url.origin, {
       connections: positiveInt('connections', opts.connections ?? 10),
-      headersTimeout: this.#timeoutMs,
-      bodyTimeout: this.#timeoutMs,
-      connect: { timeout: this.#timeoutMs },
+      // A safety net only: the per-request deadline (#once) ends a request first.
+      headersTimeout: this.#timeoutMs + 1_000,
+      bodyTimeout: this.#timeoutMs + 1_000,
+      // Under the deadline, so a connection that never opens is told apart (nothing was sent).
+      connect: { timeout: Math.max(1, Math.floor(this.#timeoutMs * 0.9)) },
       maxResponseSize: MAX_BODY_BYTES,
     });
   }
@@ -169,7 +196,7 @@ export class SvcClient {
     const q = parseCarrierQuery(query as { dot_number?: unknown; mc_number?: unknown });
     const params = new URLSearchParams(q as Record<string, string>);
     const max = Math.min(this.#maxAttempts, positiveInt('maxAttempts', opts.maxAttempts ?? this.#maxAttempts));
-    return this.#call(`/v1/svc-score?${params.toString()}`, parseScore, opts.signal, false, max);
+    return this.#call(`/v1/svc-score?${params.toString()}`, (b, warn) => parseScore(b, (w) => warn(w.message)), opts.signal, false, max);
   }
 
   /** GET /v1/usage: free; also the check that the key works. */
@@ -194,7 +221,11 @@ export class SvcClient {
     return { baseUrl: this.baseUrl };
   }
 
-  async #call<T>(path: string, parse: (b: unknown) => T, signal?: AbortSignal, textOk = false, maxAttempts = this.#maxAttempts): Promise<SvcResponse<T>> {
+  async #call<T>(path: string, parse: (b: unknown, warn: (m: string) => void) => T, signal?: AbortSignal, textOk = false, maxAttempts = this.#maxAttempts): Promise<SvcResponse<T>> {
+    // Lowered after a request that may have been counted but gave no answer (a time-out, a
+    // connection lost after sending): one more attempt at most, so a slow service costs ≤ 2.
+    let last = maxAttempts;
+    let afterTimeout = false;
     for (let attempt = 1; ; attempt++) {
       let err: SvcError;
       try {
@@ -207,7 +238,12 @@ export class SvcClient {
         err = e;
       }
       err.attempts = attempt;
-      const giveUp = attempt >= maxAttempts || !isRetryable(err) || (err instanceof SvcRateLimitError && !this.#retryRateLimited);
+      err.afterTimeout = afterTimeout;
+      if (err.kind === 'network' && err.sent) {
+        last = Math.min(last, attempt + 1);
+        afterTimeout = true;
+      }
+      const giveUp = attempt >= last || !isRetryable(err) || (err instanceof SvcRateLimitError && !this.#retryRateLimited);
       if (giveUp) throw err;
       const wait = backoffMs(attempt, err.retryAfterMs, this.#random, this.#backoff);
       // Asked to wait longer than a caller may: hand the error back now (it carries Retry-After).
@@ -219,7 +255,7 @@ export class SvcClient {
   /** One request. Throws SvcError for every failure except the caller's abort. */
   async #once<T>(
     path: string,
-    parse: (b: unknown) => T,
+    parse: (b: unknown, warn: (m: string) => void) => T,
     signal: AbortSignal | undefined,
     textOk: boolean,
   ): Promise<{ body: T; limits: LimitsSnapshot }> {
@@ -228,27 +264,35 @@ export class SvcClient {
     let text: string;
     const started = performance.now();
     const took = (): number => (performance.now() - started) / 1000;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.#timeoutMs);
     try {
       const res = await this.#pool.request({
         method: 'GET',
         path: this.#pathPrefix + path,
         headers: { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT },
-        signal: signal ?? null,
+        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
       });
       status = res.statusCode;
       headers = res.headers as HeaderBag;
       text = await res.body.text();
     } catch (e) {
       if (signal?.aborted) throw signal.reason ?? e;
-      const err = networkError(e, this.baseUrl, this.#timeoutMs);
+      const err = deadline.signal.aborted ? deadlineError(this.baseUrl, this.#timeoutMs) : networkError(e, this.baseUrl, this.#timeoutMs);
       this.#onRequest?.(/timed out/.test(err.message) ? 'timeout' : err.kind, took());
       throw err;
+    } finally {
+      clearTimeout(timer);
     }
     this.#onRequest?.(String(status), took());
     // A server that echoes what it was sent must not carry the key into our errors.
     text = text.split(this.#apiKey).join('[redacted]');
     const now = this.#now();
-    const limits = readLimits(headers, now);
+    const route = path.split('?')[0]!;
+    let requestId: string | null = null;
+    const warn = (message: string): void => this.#onWarning?.(`${route}: ${message}`, { path: route, requestId });
+    const limits = readLimits(headers, now, warn);
+    requestId = limits.requestId;
     this.#onLimits?.(limits);
 
     let json: unknown;
@@ -258,10 +302,10 @@ export class SvcClient {
     } catch {
       isJson = false;
     }
-    if (status < 200 || status > 299) throw errorFromResponse(status, isJson ? json : undefined, headers, now);
+    if (status < 200 || status > 299) throw errorFromResponse(status, isJson ? json : undefined, headers, now, () => {});
 
     if (!isJson) {
-      if (textOk) return { body: parse(text), limits };
+      if (textOk) return { body: parse(text, warn), limits };
       throw new SvcInvalidResponseError({
         message: `HTTP ${status} from ${path.split('?')[0]} with a body that is not JSON: ${excerpt(text)}`,
         status,
@@ -270,7 +314,7 @@ export class SvcClient {
       });
     }
     try {
-      return { body: parse(json), limits };
+      return { body: parse(json, warn), limits };
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       throw new SvcInvalidResponseError({

@@ -5,7 +5,7 @@
  * "<what happened> (request <id>)". The API key is never part of an error.
  */
 import { parseErrorBody } from '../../shared/svc-contract.js';
-import { readLimits, retryAfterMs, type HeaderBag, type LimitsSnapshot } from './limits.js';
+import { readLimits, retryAfterMs, untilResetMs, type HeaderBag, type HeaderWarning, type LimitsSnapshot } from './limits.js';
 
 export type SvcErrorKind =
   | 'authentication'
@@ -27,6 +27,13 @@ export interface SvcErrorInit {
   retryAfterMs?: number | null;
   limits?: LimitsSnapshot;
   cause?: unknown;
+  /**
+   * Whether the request may have reached the service (and, on live, been counted). False only
+   * for a failure while connecting; an HTTP answer and a time-out after sending are true.
+   */
+  sent?: boolean;
+  /** The request timed out after it was sent (headers and body share one deadline). */
+  timedOut?: boolean;
 }
 
 export class SvcError extends Error {
@@ -36,8 +43,12 @@ export class SvcError extends Error {
   readonly requestId: string | null;
   readonly retryAfterMs: number | null;
   readonly limits?: LimitsSnapshot;
+  readonly sent: boolean;
+  readonly timedOut: boolean;
   /** How many requests were made before this error was thrown (set by the client). */
   attempts = 1;
+  /** An earlier attempt of the same call timed out (set by the client): no attempt is left. */
+  afterTimeout = false;
 
   constructor(init: SvcErrorInit) {
     const suffix = init.requestId ? ` (request ${init.requestId})` : '';
@@ -47,6 +58,8 @@ export class SvcError extends Error {
     this.code = init.code ?? null;
     this.requestId = init.requestId ?? null;
     this.retryAfterMs = init.retryAfterMs ?? null;
+    this.sent = init.sent ?? true;
+    this.timedOut = init.timedOut ?? false;
     if (init.limits) this.limits = init.limits;
   }
 }
@@ -112,18 +125,20 @@ function classify(status: number, code: string | null): { cls: SvcErrorClass; wh
  * SvcUnknownError. The server's `error.message` is kept in the message
  * because it is what tells a mistyped key from a wrong-environment one.
  */
-export function errorFromResponse(status: number, body: unknown, headers: HeaderBag, now: Date = new Date()): SvcError {
+export function errorFromResponse(status: number, body: unknown, headers: HeaderBag, now: Date = new Date(), warn?: HeaderWarning): SvcError {
   const parsed = parseErrorBody(body);
   const code = parsed?.code ?? null;
-  const limits = readLimits(headers, now);
+  const limits = readLimits(headers, now, warn);
   const { cls, what } = classify(status, code);
   const detail = parsed ? `: ${parsed.code}: ${parsed.message}` : ` (HTTP ${status}, no error body)`;
+  // A rate-limit refusal without a readable Retry-After: the window's reset says when (then the backoff).
+  const retryAfter = retryAfterMs(headers, now) ?? (cls === SvcRateLimitError ? untilResetMs(limits, now) : null);
   return new cls({
     message: what + detail,
     status,
     code,
     requestId: limits.requestId,
-    retryAfterMs: retryAfterMs(headers, now),
+    retryAfterMs: retryAfter,
     limits,
   });
 }

@@ -8,7 +8,7 @@ import type { SvcClient } from './client.js';
 import { SvcAuthenticationError, SvcError } from './errors.js';
 import type { LimitsSnapshot } from './limits.js';
 
-export type KeyCheckCode = 'key_prefix' | 'environment_mismatch' | 'key_rejected' | 'service_unreachable';
+export type KeyCheckCode = 'key_prefix' | 'environment_mismatch' | 'key_rejected' | 'wrong_base_url' | 'service_unreachable';
 
 export class KeyCheckError extends Error {
   override readonly name = 'KeyCheckError';
@@ -55,6 +55,8 @@ export async function verifyKey(
         { cause: e },
       );
     }
+    const wrong = wrongService(e);
+    if (wrong) throw new KeyCheckError('wrong_base_url', `${client.baseUrl} is not the /v1 service: GET /v1/usage ${wrong}`, { cause: e });
     throw new KeyCheckError('service_unreachable', `could not check the API key at ${client.baseUrl}: ${e.message}`, {
       cause: e,
     });
@@ -64,6 +66,19 @@ export async function verifyKey(
   if (mismatch)
     throw new KeyCheckError('environment_mismatch', `${describeKey(keyEnv)} does not match the /v1 service at ${client.baseUrl}: ${mismatch}`);
   return { environment: keyEnv, usage, limits };
+}
+
+/**
+ * A definite wrong answer at the base URL (something answered, and it is not /v1): 404, a
+ * redirect, or a 2xx that is not a usage object. Null for what may pass (5xx, time-outs).
+ */
+function wrongService(e: SvcError): string | null {
+  const s = e.status;
+  if (s === null) return null;
+  if (s === 404) return 'answered 404 (no such route)';
+  if (s >= 300 && s <= 399) return `answered a redirect (HTTP ${s})`;
+  if (s >= 200 && s <= 299 && e.kind === 'invalid_response') return `answered HTTP ${s} with a body that is not a /v1 usage object`;
+  return null;
 }
 
 /**

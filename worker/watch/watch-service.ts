@@ -47,9 +47,12 @@ export interface WatchServiceDeps extends WatchOptions {
    * ends (its open review, worker/decisions), as events appended there to announce after the commit.
    */
   onBlock?: (block: LocalBlock) => IntakeEvent[];
+  /** SCREEN_CACHE_TTL: a carrier whose score was fetched from /v1 within it is not fetched again by a tick. */
+  cacheTtlMs?: number;
 }
 
-export type TickResult = { submitted: number; screenings: string[]; skipped?: 'quota_reserve' | 'quota_closed' };
+/** `fresh`: due carriers not re-screened because /v1 answered for them within the cache TTL. */
+export type TickResult = { submitted: number; screenings: string[]; fresh?: number; skipped?: 'quota_reserve' | 'quota_closed' };
 
 /** A change as the API and the event show it: where the callbacks go stays inside. */
 export function publicChange(c: StoredChange): CarrierChange {
@@ -188,7 +191,16 @@ export class WatchService implements WatchHooks {
     if (quota.livemode && quota.gate !== 'open') return { submitted: 0, screenings: [], skipped: quota.gate === 'closed' ? 'quota_closed' : 'quota_reserve' };
     const due = this.#db.claimDue(nowIso, maxPerTick(this.d.ratePerMinute, this.#tickMs), (key) => nextCheckAt(key, now));
     const screenings: string[] = [];
+    let fresh = 0;
     for (const c of due) {
+      // Fetched from /v1 within the cache TTL (by a tender, say): nothing new to learn, no lookup
+      // to pay. Its tender's screening already went through change detection; the claim above
+      // has moved it to its next day.
+      const cached = this.d.cacheTtlMs ? this.d.store.getScore(this.d.env, queryOf(c)) : undefined;
+      if (cached && now.getTime() - Date.parse(cached.fetched_at) < this.d.cacheTtlMs!) {
+        fresh++;
+        continue;
+      }
       const id = newScreeningId();
       // Marked before it exists, so the pipeline always knows it is a watch re-screen.
       this.#db.markWatchScreening(id, c.carrierKey, nowIso);
@@ -203,8 +215,8 @@ export class WatchService implements WatchHooks {
         break;
       }
     }
-    if (screenings.length > 0) this.#log.info({ submitted: screenings.length }, 'watch re-screens queued');
-    return { submitted: screenings.length, screenings };
+    if (screenings.length > 0 || fresh > 0) this.#log.info({ submitted: screenings.length, fresh }, 'watch re-screens queued');
+    return { submitted: screenings.length, screenings, ...(fresh > 0 ? { fresh } : {}) };
   }
 
   // ---- the do-not-use list (intake) ----

@@ -312,7 +312,7 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
               ),
               h('p', { class: 'reason-detail' }, reason.detail),
               reason.facts.length > 0
-                ? h('dl', { class: 'facts' }, ...reason.facts.flatMap((f) => [h('dt', null, f.label), h('dd', null, f.value)]))
+                ? h('dl', { class: 'facts' }, ...reason.facts.flatMap((f) => [h('dt', null, f.label), h('dd', null, String(f.value))]))
                 : null,
             );
           }),
