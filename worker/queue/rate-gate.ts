@@ -29,13 +29,6 @@ if c > limit then return (id + 1) * w + phase - now end
 return 0
 `;
 
-// KEYS[1] one window's counter. ARGV: the service's count, TTL ms. Raises the counter to it.
-const AT_LEAST = `
-local c = tonumber(redis.call('GET', KEYS[1]) or '0')
-if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
-return 0
-`;
-
 /** A window's last moments, when no request is sent: 5 % of it, at most 250 ms (a minute's 0.4 %). */
 export function rateGuardMs(windowMs: number): number {
   return Math.min(250, Math.floor(windowMs * 0.05));
@@ -82,15 +75,7 @@ export class RateGate {
   observe(l: LimitsSnapshot): void {
     if (l.rateLimit !== null && l.rateLimit > 0) this.#limit = l.rateLimit;
     if (l.rateResetAt === null) return;
-    const resetMs = Date.parse(l.rateResetAt);
-    // The service's own count for the window ending at reset: requests counted before the phase
-    // was known (or by others on the account) are not forgotten.
-    if (l.rateLimit !== null && l.rateRemaining !== null) {
-      const used = Math.max(0, l.rateLimit - l.rateRemaining);
-      const id = Math.round((resetMs - (resetMs % this.windowMs)) / this.windowMs) - 1;
-      if (used > 0) this.#redis.eval(AT_LEAST, 1, `${this.#key}:${id}`, used, this.windowMs * 2).catch(() => {});
-    }
-    const phase = resetMs % this.windowMs;
+    const phase = Date.parse(l.rateResetAt) % this.windowMs;
     if (phase === this.#phaseMs && this.#shared) return;
     this.#phaseMs = phase;
     this.#shared = true;
