@@ -33,6 +33,13 @@ module.exports = {
       to: { path: '^(worker|electron|emulator|bench|test)/' },
     },
     {
+      name: 'client-only-shared',
+      severity: 'error',
+      comment: 'The TMS client ships on its own: it knows the wire (shared/), not the worker.',
+      from: { path: '^clients/' },
+      to: { path: '^(worker|electron|emulator|bench|test)/' },
+    },
+    {
       name: 'emulator-only-shared',
       severity: 'error',
       comment: 'The emulator stands in for the /v1 service: it knows the contract, not our worker.',
