@@ -1,3 +1,5 @@
+import { exponentialBackoffMs } from '../../shared/backoff.js';
+
 /** Reconnect delays: exponential from `initialMs`, capped at `maxMs`, with jitter so many trays do not reconnect in step. */
 
 export interface BackoffOptions {
@@ -13,6 +15,6 @@ export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 500, maxMs: 30_000 }
  */
 export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BACKOFF, random: () => number = Math.random): number {
   if (!Number.isInteger(attempt) || attempt < 0) throw new RangeError(`attempt must be a whole number >= 0, got ${attempt}`);
-  const ceiling = Math.min(opts.maxMs, opts.initialMs * 2 ** Math.min(attempt, 30));
+  const ceiling = exponentialBackoffMs(attempt + 1, opts.initialMs, opts.maxMs);
   return Math.round(ceiling * (0.75 + 0.25 * random()));
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { exponentialBackoffMs } from '../../shared/backoff.js';
 import { observe } from '../metrics/metrics.js';
 import type { Logger } from 'pino';
 import { connectionOf } from '../store/sqlite-store.js';
@@ -55,7 +56,7 @@ export const DEFAULT_DEAD_AFTER_MS = 24 * 3_600_000;
 
 /** The wait after failed attempt number `attempt` (1-based). */
 export function retryDelayMs(attempt: number, backoffMs = DEFAULT_BACKOFF_MS, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
-  return Math.min(maxBackoffMs, backoffMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
+  return exponentialBackoffMs(Math.max(attempt, 1), backoffMs, maxBackoffMs);
 }
 
 /** Not http(s): no attempt can ever reach it, the row goes `dead` at once. */

@@ -7,6 +7,7 @@
  * 2xx whose body is not a valid score/usage object (the spec gives no reason to expect a
  * second try to differ, and a retry on live could spend quota twice).
  */
+import { exponentialBackoffMs } from '../../shared/backoff.js';
 import { SvcError } from './errors.js';
 
 export function isRetryable(err: SvcError): boolean {
@@ -43,13 +44,11 @@ export function backoffMs(
   random: () => number,
   opts: BackoffOptions = {},
 ): number {
-  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be a whole number ≥ 1, got ${attempt}`);
   const base = nonNegative('backoff.baseMs', opts.baseMs ?? DEFAULT_BACKOFF.baseMs);
   const cap = nonNegative('backoff.capMs', opts.capMs ?? DEFAULT_BACKOFF.capMs);
   const jitterMax = nonNegative('backoff.jitterMs', opts.jitterMs ?? DEFAULT_BACKOFF.jitterMs);
   const server = retryAfterMs === null ? 0 : nonNegative('retryAfterMs', retryAfterMs);
-  // 2^(attempt-1) overflows to Infinity for huge attempts; min() keeps it at the cap.
-  const exponential = Math.min(cap, base * 2 ** (attempt - 1));
+  const exponential = exponentialBackoffMs(attempt, base, cap);
   const r = random();
   const jitter = Math.floor((r >= 0 && r < 1 ? r : 0) * jitterMax);
   return Math.max(server, exponential) + jitter;
