@@ -153,6 +153,20 @@ describe('a callback_url aimed inward reaches nothing', () => {
     expect(target.connections()).toBe(0);
   });
 
+  it('a refusal says why in general terms: not the address a name resolved to, not the allow list', async () => {
+    // A name resolving to loopback (wide intake, no list) and a literal outside the list.
+    const byName = await api(wide, 'POST', '/screenings', { dot_number: '1000005', callback_url: `http://localhost:${target.port}/hook` });
+    const literal = await api(listed, 'POST', '/screenings', { dot_number: '1000005', callback_url: `http://0x7f000001:${target.port}/hook` });
+    for (const r of [byName, literal]) {
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.json.error).sort()).toEqual(['code', 'message', 'param']);
+      expect(r.json.error).toMatchObject({ code: 'invalid_request', param: 'callback_url', message: expect.stringMatching(/a loopback address/) });
+      expect(r.json.error.message).not.toMatch(/127\.0\.0\.1|::1|10\.20|localhost,|CALLBACK_ALLOW=|nowhere|loopback only/);
+    }
+    expect(byName.json.error.message).toMatch(/resolves to a loopback address/);
+    expect(target.connections()).toBe(0);
+  });
+
   it('an allowed host still gets its callback', async () => {
     const rx = await receiver();
     try {
