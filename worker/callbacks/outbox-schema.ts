@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import { destinationOf, normalizedUrl } from './destination-of.js';
 
 /**
@@ -76,6 +75,11 @@ export const OUTBOX_DESTINATIONS_MIGRATION_SQL = `
   CREATE INDEX callback_outbox_by_url ON callback_outbox (url) WHERE state IN ('pending', 'dead');
 `;
 
+/** What the step needs of the migration's connection (the store passes its own; no SQLite import here). */
+interface MigrationDb {
+  prepare(sql: string): { all(...params: never[]): unknown[]; run(...params: string[]): unknown };
+}
+
 /**
  * Migration 19: rows owed before migration 18 got their destination from SQL string slicing,
  * which does not parse a URL as the sender does (`http://tms:80/x` kept its default port,
@@ -83,9 +87,9 @@ export const OUTBOX_DESTINATIONS_MIGRATION_SQL = `
  * breakers of their own beside the same receiver's new rows. Every row that may still be sent
  * (not delivered) gets the URL and destination the intake and writeCallback give a new row.
  */
-export function normalizeOutboxDestinations(db: Database): void {
-  const rows = db.prepare<[], { id: string; url: string; destination: string }>("SELECT id, url, destination FROM callback_outbox WHERE state != 'delivered'").all();
-  const update = db.prepare<[string, string, string]>('UPDATE callback_outbox SET url = ?, destination = ? WHERE id = ?');
+export function normalizeOutboxDestinations(db: MigrationDb): void {
+  const rows = db.prepare("SELECT id, url, destination FROM callback_outbox WHERE state != 'delivered'").all() as Array<{ id: string; url: string; destination: string }>;
+  const update = db.prepare('UPDATE callback_outbox SET url = ?, destination = ? WHERE id = ?');
   for (const r of rows) {
     const url = /^https?:/i.test(r.url) ? normalizedUrl(r.url) : r.url;
     const destination = destinationOf(url);
