@@ -87,7 +87,24 @@ export async function buildTray({ outDir = join(root, 'dist', 'electron'), minif
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
   await writeFile(
     join(outDir, 'package.json'),
-    `${JSON.stringify({ name: 'carrier-screen-tray', productName: 'Carrier Screen', description: 'Carrier screening tray for dispatchers', author: 'Carrier Screen', version: pkg.version, private: true, type: 'commonjs', main: 'main/main.js' }, null, 2)}\n`,
+    // homepage and the author's email: the .deb and .rpm require them (maintainer, URL fields);
+    // desktopName: the window's WM_CLASS, so the dock groups it under the installed launcher.
+    `${JSON.stringify(
+      {
+        name: 'carrier-screen-tray',
+        productName: 'Carrier Screen',
+        description: 'Carrier screening tray for dispatchers',
+        author: { name: 'Carrier Screen', email: 'carrier-screen@localhost' },
+        homepage: 'https://localhost/carrier-screen',
+        desktopName: 'carrier-screen-tray.desktop',
+        version: pkg.version,
+        private: true,
+        type: 'commonjs',
+        main: 'main/main.js',
+      },
+      null,
+      2,
+    )}\n`,
   );
   return { outDir, files: ['main/main.js', 'preload/preload.js', 'renderer/app.js', 'renderer/index.html', 'renderer/app.css', 'renderer/uPlot.min.css'] };
 }

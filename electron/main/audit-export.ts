@@ -47,10 +47,3 @@ export async function exportAuditCsv(o: {
     throw err;
   }
 }
-
-/** "12.3 MB" for the progress line. */
-export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)} kB`;
-  return `${(n / 1_000_000).toFixed(1)} MB`;
-}

@@ -9,12 +9,13 @@ import { BrowserWindow, Menu, Notification, Tray, app, dialog, ipcMain, nativeIm
 import type { IpcMainInvokeEvent, MenuItemConstructorOptions } from 'electron';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { IntakeError, type BlockInput, type ConnectionState, type DeskSettingsInput } from '../shared/bridge.js';
+import { IntakeError, type AuditSaved, type BlockInput, type ConnectionState, type DeskSettingsInput } from '../shared/bridge.js';
 import { HttpBridge } from '../shared/http-bridge.js';
-import { IpcChannel, type AuditExportResult, type IpcResult } from '../shared/ipc-channels.js';
+import { IpcChannel, type IpcResult } from '../shared/ipc-channels.js';
 import { RENDERER_CSP_HEADER } from './csp.js';
 import { applicationMenuTemplate } from './app-menu.js';
-import { defaultAuditFileName, defaultAuditRange, exportAuditCsv, formatBytes } from './audit-export.js';
+import { defaultAuditFileName, defaultAuditRange, exportAuditCsv } from './audit-export.js';
+import { formatBytes } from '../shared/byte-size.js';
 import { wireBridge } from './bridge-wiring.js';
 import { isOwnFrame } from './ipc-guard.js';
 import { CrashRecovery, QUIT_QUESTION, dockWanted, firstRunHint, firstTime, onQuitRequest } from './lifecycle.js';
@@ -28,6 +29,7 @@ import { TrayController } from './tray-controller.js';
 import { TraySession } from './tray-session.js';
 import { checkForUpdates, updateFeedUrl, type UpdaterPort } from './update-check.js';
 import { CA_FILE_ENV, workerFetch, type FetchLike } from './worker-fetch.js';
+import electronUpdater from 'electron-updater';
 
 // Bundled to dist/electron/main/main.js; siblings are ../preload, ../renderer, ../assets.
 const ROOT = join(__dirname, '..');
@@ -197,7 +199,7 @@ function toast(title: string, body: string, urgency: 'normal' | 'critical', onCl
  * Export audit CSV… (the tray menu: the last 31 days; the dashboard: its range): a save dialog, then
  * streamed into that file with progress in the tray and the dashboard. null: cancelled.
  */
-async function exportAudit(asked?: { from: string; to: string }): Promise<AuditExportResult | null> {
+async function exportAudit(asked?: { from: string; to: string }): Promise<AuditSaved | null> {
   const current = live();
   if (!current) throw new IntakeError('The tray is not set up: add the worker URL and token in Settings', 0, 'not_configured');
   if (exporting) throw new IntakeError('An audit export is already running', 0, 'export_running');
@@ -393,7 +395,6 @@ function registerIpc(): void {
     const mc = text(i.mc_number);
     return result(() => requireBridge().recheckCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}) }));
   });
-  handle(IpcChannel.auditCsv, (from, to) => result(() => requireBridge().auditCsv(from as string, to as string)));
   handle(IpcChannel.auditExport, (from, to) => result(() => exportAudit({ from: String(from), to: String(to) })));
   handle(IpcChannel.connectionState, async () => connectionNow());
   handle(IpcChannel.settingsGet, () => result(async () => store.view()));
@@ -499,11 +500,8 @@ if (!app.requestSingleInstanceLock()) {
   });
 }
 
-/**
- * electron-updater is not a dependency yet (update-check.ts): to turn updates on, add it to
- * package.json and make this `() => require('electron-updater').autoUpdater`.
- */
-const loadUpdater = (): UpdaterPort | null => null;
+/** electron-updater picks the updater of the installed package type (deb, rpm, NSIS, dmg) when first read. */
+const loadUpdater = (): UpdaterPort => electronUpdater.autoUpdater;
 
 async function updateCheck(): Promise<void> {
   let url: string | null;

@@ -2,10 +2,8 @@
  * Update checks with electron-updater's generic provider: a plain HTTPS folder holding
  * latest.yml / latest-mac.yml / latest-linux.yml and the installers (what `npm run dist` makes).
  * Off unless CARRIER_SCREEN_UPDATE_URL names that folder.
- *
- * NOT WIRED YET: electron-updater is not a dependency of this repository. Adding it is one line
- * in main.ts (loadUpdater: () => require('electron-updater').autoUpdater) and the package in
- * package.json; this module and its test are the rest.
+ * main.ts hands in electron-updater's autoUpdater (bundled into main.js, a devDependency like
+ * Electron itself, since the tray ships as a bundle).
  */
 
 /** The part of electron-updater's AppUpdater this uses. */

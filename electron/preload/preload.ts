@@ -43,7 +43,6 @@ const desk: DeskIpcApi = {
   listDecisions: (state) => ipcRenderer.invoke(IpcChannel.listDecisions, state),
   revokeDecision: (id, by, note) => ipcRenderer.invoke(IpcChannel.revokeDecision, id, by, note),
   recheckCarrier: (input) => ipcRenderer.invoke(IpcChannel.recheckCarrier, { dot_number: input.dot_number, mc_number: input.mc_number }),
-  auditCsv: (from, to) => ipcRenderer.invoke(IpcChannel.auditCsv, from, to),
   auditExport: (from, to) => ipcRenderer.invoke(IpcChannel.auditExport, from, to),
   onAuditProgress: (cb) => subscribe<number>(IpcChannel.auditProgress, cb),
   connectionState: () => ipcRenderer.invoke(IpcChannel.connectionState),

@@ -29,7 +29,15 @@ export class IpcBridge implements DeskBridge {
   listDecisions = (state: Parameters<DeskBridge['listDecisions']>[0]) => unwrap(this.api.listDecisions(state));
   revokeDecision = (id: string, by: string | null, note: string) => unwrap(this.api.revokeDecision(id, by, note));
   recheckCarrier = (input: Parameters<DeskBridge['recheckCarrier']>[0]) => unwrap(this.api.recheckCarrier(input));
-  auditCsv = (from: string, to: string) => unwrap(this.api.auditCsv(from, to));
+  /** Main shows the save dialog and streams the CSV into the file; progress comes back as bytes. */
+  async saveAuditCsv(from: string, to: string, onProgress: (bytes: number) => void) {
+    const off = this.api.onAuditProgress(onProgress);
+    try {
+      return await unwrap(this.api.auditExport(from, to));
+    } finally {
+      off();
+    }
+  }
 
   onEvent(cb: (event: IntakeEvent) => void): () => void {
     return this.api.onEvent(cb);

@@ -102,13 +102,24 @@ export interface DeskBridge {
   revokeDecision(id: string, by: string | null, note: string): Promise<Decision>;
   /** A fresh score from /v1 (spends a lookup); waits a few seconds for the result. */
   recheckCarrier(input: RecheckInput): Promise<Screening>;
-  /** The audit CSV of screenings created in [from, to) (ISO dates), as text. */
-  auditCsv(from: string, to: string): Promise<string>;
+  /**
+   * The audit CSV of screenings created in [from, to) (ISO dates), saved where the bridge owns a
+   * file dialog (Electron: main streams it into the file the user picks). null: cancelled.
+   */
+  saveAuditCsv?(from: string, to: string, onProgress: (bytes: number) => void): Promise<AuditSaved | null>;
+  /** The same CSV handed to the page chunk by chunk (the browser dashboard saves it itself). */
+  streamAuditCsv?(from: string, to: string, write: (chunk: Uint8Array) => Promise<void> | void, opts?: { onProgress?: (bytes: number) => void }): Promise<number>;
   /** Live events; returns the unsubscribe function. */
   onEvent(cb: (event: IntakeEvent) => void): () => void;
   connectionState(): ConnectionState;
   onConnectionChange(cb: (state: ConnectionState) => void): () => void;
   settings?: DeskSettingsBridge;
+}
+
+/** Where a saved audit CSV went, and its size. */
+export interface AuditSaved {
+  file: string;
+  bytes: number;
 }
 
 /** An error answer of the intake, carried across the bridge with its code. */

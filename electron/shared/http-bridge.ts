@@ -161,12 +161,6 @@ export class HttpBridge implements DeskBridge {
     );
   }
 
-  async auditCsv(from: string, to: string): Promise<string> {
-    for (const [v, param] of [[from, 'from'], [to, 'to']] as const)
-      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw new TypeError(`${param} must be an ISO 8601 date, got ${JSON.stringify(v)}`);
-    return this.call('/audit.csv', (o) => this.api.GET('/audit.csv', { ...o, params: { query: { from, to } }, parseAs: 'text', headers: { ...o.headers, accept: 'text/csv, application/json' } }));
-  }
-
   /**
    * The audit CSV of [from, to), handed over chunk by chunk as it arrives: no overall time limit
    * (a large range takes minutes), nothing held in memory. Only a stall (no byte for

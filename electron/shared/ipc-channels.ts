@@ -1,5 +1,6 @@
 import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
 import type {
+  AuditSaved,
   BlockInput,
   BlockListState,
   ChangeState,
@@ -31,7 +32,6 @@ export const IpcChannel = {
   listDecisions: 'desk:list-decisions',
   revokeDecision: 'desk:revoke-decision',
   recheckCarrier: 'desk:recheck-carrier',
-  auditCsv: 'desk:audit-csv',
   /** Save the audit CSV of [from, to) to a file the user picks (main's dialog), streamed; null when cancelled. */
   auditExport: 'desk:audit-export',
   connectionState: 'desk:connection-state',
@@ -44,11 +44,6 @@ export const IpcChannel = {
   /** Bytes written so far by a running audit export. */
   auditProgress: 'desk:audit-progress',
 } as const;
-
-export interface AuditExportResult {
-  file: string;
-  bytes: number;
-}
 
 /** What an invoke answers: errors travel as data, since IPC flattens thrown errors to a message. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { message: string; status: number; code: string; param?: string; review?: Review } };
@@ -73,9 +68,8 @@ export interface DeskIpcApi {
   listDecisions(state: DecisionListState): Promise<IpcResult<Decision[]>>;
   revokeDecision(id: string, by: string | null, note: string): Promise<IpcResult<Decision>>;
   recheckCarrier(input: RecheckInput): Promise<IpcResult<Screening>>;
-  auditCsv(from: string, to: string): Promise<IpcResult<string>>;
   /** The audit CSV streamed into a file the user picks: no time limit, not held in memory. null: cancelled. */
-  auditExport(from: string, to: string): Promise<IpcResult<AuditExportResult | null>>;
+  auditExport(from: string, to: string): Promise<IpcResult<AuditSaved | null>>;
   /** Progress of a running auditExport, in bytes written. */
   onAuditProgress(cb: (bytes: number) => void): () => void;
   connectionState(): Promise<ConnectionState>;

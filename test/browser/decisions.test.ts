@@ -150,7 +150,11 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     const d3 = rows.find((r) => r.tender_id === 'LOAD-D3')!;
     expect(d3).toMatchObject({ action: 'tender', dot_number: '1000003', grade: 'D' });
     expect(d3.standing_decision_id).toMatch(/^dec_/);
-    await page.locator('.toast', { hasText: `Audit CSV: ${rows.length} screenings` }).waitFor();
+    const bytes = (await readFile((await download.path())!)).length;
+    // Streamed: the toast names the file and its size; the progress line is gone when it is done.
+    const toast = await page.locator('.toast', { hasText: 'Audit CSV saved' }).innerText();
+    expect(toast).toContain(`carrier-screen-audit-${today}-to-${today}.csv (${bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`}`);
+    expect(await page.locator('#audit-progress').innerText()).toBe('');
     // A range that ends before it starts is refused in the form, not sent.
     await page.locator('#audit-from').fill('2026-02-02');
     await page.locator('#audit-to').fill('2026-02-01');

@@ -130,7 +130,7 @@ function listening(port: number): string[] {
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
   const out: string[] = [];
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch {

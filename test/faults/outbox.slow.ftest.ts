@@ -99,7 +99,7 @@ describe('callbacks survive a down endpoint and a Redis that lost its data', () 
 
   it("SIGKILL while a review's callback is on the wire: delivered after the restart, acknowledged once", async () => {
     const { inst, receiver } = await setup({ mode: 'sandbox' });
-    let client = inst.client!;
+    const client = inst.client!;
     const held = await client.screen({ dot_number: '1000003', tender_id: 'K-1', callback_url: receiver.url }, '?wait=10');
     expect(held.json).toMatchObject({ status: 'done', action: 'hold' });
     const sid = held.json.id as string;
@@ -115,7 +115,7 @@ describe('callbacks survive a down endpoint and a Redis that lost its data', () 
     expect(receiver.acknowledged().get(delivery)).toBeUndefined();
 
     receiver.hold(undefined);
-    ({ client } = await inst.start());
+    await inst.start();
     // The dead process's claim runs out (time-out + 30 s), then the new one sends it.
     await until('the review callback acknowledged after the restart', 120_000, () => receiver.acknowledged().has(delivery) || undefined, 250);
     await new Promise((r) => setTimeout(r, 3_000)); // room for a duplicate to show up, were there one

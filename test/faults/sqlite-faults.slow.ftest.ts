@@ -16,7 +16,7 @@ import { CLI, mkdirTemp, spawnCli, until } from '../helpers/processes.js';
 import { mapLimit, type Answer } from './support/intake-client.js';
 import { startRecordingEmulator, type RecordingEmulator } from './support/recording-emulator.js';
 import { integrityProblems, screeningStates, storeFigures } from './support/store-inspect.js';
-import { installation, type Installation } from './support/worker-stack.js';
+import { installation } from './support/worker-stack.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { freePort } from './free-port.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(REPO_ROOT, 'dist', 'worker', 'cli.js');
-const SOURCE_DIRS = ['shared', 'worker', 'emulator'];
+const SOURCE_DIRS = ['shared', 'clients', 'worker', 'emulator'];
 
 // ---------- build once ----------
 

@@ -18,7 +18,7 @@ let stack: Stack;
 let server: Server;
 let receiverUrl: string;
 const received: Received[] = [];
-let waiters: Array<() => void> = [];
+const waiters: Array<() => void> = [];
 /** Status codes to answer, in order; 204 once the script runs out. */
 let script: number[] = [];
 /** Paths under /down answer 503 until this is set. */

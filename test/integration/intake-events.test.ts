@@ -24,7 +24,7 @@ async function connect(o: { lastEventId?: number; query?: string } = {}) {
   });
   const events: SseEvent[] = [];
   const comments: string[] = [];
-  let waiters: Array<() => void> = [];
+  const waiters: Array<() => void> = [];
   let buf = '';
   const pump = (async () => {
     try {

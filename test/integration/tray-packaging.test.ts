@@ -7,7 +7,7 @@
  * wire laid out as Electron's own (sentinel, version, length, one byte a fuse) with Electron's
  * defaults, so electron-builder's @electron/fuses finds and flips it as it would the real one.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import { buildTray } from '../../electron/build.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 let dir: string;
+let packages: { code: number | null; output: string };
 let run: { code: number | null; output: string };
 let offline = false;
 
@@ -92,17 +93,22 @@ beforeAll(async () => {
   );
   chmodSync(join(stub, 'electron'), 0o755);
   writeFileSync(join(stub, 'LICENSE'), 'stub');
-  run = await new Promise((done) => {
-    const args = ['--yes', 'electron-builder@26.17.0', '--linux', 'dir', '--config', 'electron-builder.yml', `-c.directories.app=${app}`, `-c.directories.output=${join(dir, 'out')}`, `-c.electronDist=${stub}`];
-    // Without VITEST in its environment: electron-builder keeps quiet under vitest, and its log
-    // is what names the Electron version it packed.
-    const { VITEST: _vitest, ...env } = process.env;
-    const p = spawn('npx', args, { cwd: root, env: { ...env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' } });
-    let output = '';
-    p.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    p.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    p.on('close', (code) => done({ code, output }));
-  });
+  const pack = (targets: string[], out: string): Promise<{ code: number | null; output: string }> =>
+    new Promise((done) => {
+      const args = ['--yes', 'electron-builder@26.17.0', '--linux', ...targets, '--config', 'electron-builder.yml', `-c.directories.app=${app}`, `-c.directories.output=${out}`, `-c.electronDist=${stub}`];
+      // Without VITEST in its environment: electron-builder keeps quiet under vitest, and its log
+      // is what names the Electron version it packed.
+      const { VITEST: _vitest, ...env } = process.env;
+      const p = spawn('npx', args, { cwd: root, env: { ...env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' } });
+      let output = '';
+      p.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      p.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      p.on('close', (code) => done({ code, output }));
+    });
+  run = await pack(['dir'], join(dir, 'out'));
+  // The supported installers. electron-builder makes both with fpm, which it fetches from GitHub:
+  // where it cannot, the run must get as far as that fetch (our metadata passed its checks).
+  packages = await pack(['deb', 'rpm'], join(dir, 'pkg'));
   // Only a machine without the npm registry may skip (CI has it): say why, in one line.
   offline = run.code !== 0 && /E(NOTFOUND|AI_AGAIN|CONNREFUSED).*registry\.npmjs\.org|npm error network/i.test(run.output);
   if (offline) console.log('SKIPPED: electron-builder 26.17.0 could not be fetched from the npm registry (offline)');
@@ -142,6 +148,24 @@ describe('the packed tray app (electron-builder 26.17.0, stub Electron)', () => 
       loadBrowserProcessSpecificV8Snapshot: false,
       grantFileProtocolExtraPrivileges: false,
     });
+  });
+
+  it('builds the .deb and .rpm, or gets to fetching fpm where GitHub is out of reach', (ctx) => {
+    if (offline) return ctx.skip();
+    const out = packages.output;
+    expect(out, out.slice(-3000)).toMatch(/building\s+target=deb/);
+    // The package metadata that a .deb or .rpm requires was accepted: no "Please specify …".
+    expect(out).not.toMatch(/Please specify/);
+    if (packages.code === 0) {
+      const deb = readdirSync(join(dir, 'pkg')).find((f) => f.endsWith('.deb'));
+      expect(deb).toBeDefined();
+      const fields = execFileSync('dpkg-deb', ['-f', join(dir, 'pkg', deb!), 'Package', 'Maintainer', 'Homepage'], { encoding: 'utf8' });
+      expect(fields).toContain('Package: carrier-screen-tray');
+      expect(readdirSync(join(dir, 'pkg')).some((f) => f.endsWith('.rpm'))).toBe(true);
+    } else {
+      expect(out.slice(-4000)).toMatch(/github\.com|fpm/i);
+      console.log('CHECKED UP TO fpm: electron-builder could not fetch fpm from GitHub, so no .deb/.rpm was written');
+    }
   });
 
   it('holds the tray bundle alone: no node_modules, no native module, no unpacked folder, a small asar', (ctx) => {

@@ -20,7 +20,7 @@ let stack: Stack;
 let server: Server;
 let receiverUrl: string;
 const received: Array<{ path: string; headers: IncomingMessage['headers']; raw: string; verified: boolean }> = [];
-let waiters: Array<() => void> = [];
+const waiters: Array<() => void> = [];
 
 /** Live carriers from `from` on that satisfy `pred`. */
 function findCarriers(from: number, n: number, pred: (dot: string) => boolean, skip: Set<string>): string[] {

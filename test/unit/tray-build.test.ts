@@ -39,6 +39,9 @@ describe('tray build', () => {
     }
     const renderer = JSON.parse(await readFile(join(out, 'renderer.meta.json'), 'utf8'));
     expect(Object.keys(renderer.inputs).some((p) => p.includes('node_modules/uplot/'))).toBe(true);
+    // The update check is part of the build: electron-updater and its generic provider are bundled.
+    const main = Object.keys(JSON.parse(await readFile(join(out, 'main.meta.json'), 'utf8')).inputs);
+    expect(main.filter((p) => /node_modules\/electron-updater\/out\/(providers\/GenericProvider|AppUpdater|DebUpdater)\.js$/.test(p)).length).toBe(3);
   });
 
   it('refuses a bundle that pulls in worker code or its dependencies', async () => {

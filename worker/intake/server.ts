@@ -489,7 +489,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         reply.hijack();
         // A stream may end while it opens (the event log unreadable): then it is never counted.
         let ended = false;
+        // `let`: onClose may run inside openEventStream, before the assignment below.
         let stream: EventStream | undefined;
+        // eslint-disable-next-line prefer-const -- see above
         stream = openEventStream(reply.raw, screener.events, last, {
           ...(o.heartbeatMs === undefined ? {} : { heartbeatMs: o.heartbeatMs }),
           onClose: () => {

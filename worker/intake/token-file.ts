@@ -28,7 +28,7 @@ export function readSecret(dir: string, name: string): string | undefined {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new Error(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, { cause: e });
   }
   const value = text.trim();
   if (value === '') return undefined;
@@ -49,7 +49,7 @@ export function ensureSecret(dir: string, name: string): string {
     // No trailing newline: the key is the file's text, byte for byte (docs/callbacks.md).
     writeFileSync(path, value, { mode: 0o600, flag: 'wx' });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, { cause: e });
     const theirs = readSecret(dir, name);
     if (theirs !== undefined) return theirs;
     // An empty file left behind by a crash: replace it.
@@ -69,7 +69,7 @@ export function copySecretFile(from: string, to: string): boolean {
     bytes = readFileSync(from);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new Error(`cannot read ${from}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new Error(`cannot read ${from}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, { cause: e });
   }
   // Mode at creation, and again for a file that was there before with a looser one.
   writeFileSync(to, bytes, { mode: 0o600 });

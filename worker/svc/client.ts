@@ -159,6 +159,7 @@ export class SvcClient {
     const url = parseBaseUrl(opts.baseUrl);
     if (typeof opts.apiKey !== 'string' || opts.apiKey === '') throw new TypeError('apiKey must be a non-empty string');
     // Whitespace or control characters would corrupt the Authorization header.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     if (/[\s\x00-\x1f\x7f]/.test(opts.apiKey)) throw new TypeError('apiKey must not contain whitespace or control characters');
     this.#apiKey = opts.apiKey;
     this.#pathPrefix = url.pathname === '/' ? '' : url.pathname;

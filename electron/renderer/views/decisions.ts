@@ -6,6 +6,8 @@ import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
 import { chip } from '../chip.js';
 import { endedText } from '../decision-end.js';
 import { ListView } from '../list-view.js';
+import { saveAuditCsv } from '../audit-save.js';
+import { formatBytes } from '../../shared/byte-size.js';
 import type { Toaster } from '../toaster.js';
 import { decisionTerm } from '../vocabulary.js';
 
@@ -192,13 +194,15 @@ export function decisionDetail(d: Decision): HTMLElement[] {
   return out;
 }
 
-/** From/to (UTC days, both included) and a button that downloads the audit CSV. */
+/** From/to (UTC days, both included) and a button that saves the audit CSV, with progress. */
 function auditExportForm(bridge: DeskBridge, toast: Toaster): HTMLElement {
   const day = (t: number): string => new Date(t).toISOString().slice(0, 10);
   const today = Date.now();
   const from = h('input', { attrs: { type: 'date', id: 'audit-from', value: day(today - 30 * 86_400_000) } });
   const to = h('input', { attrs: { type: 'date', id: 'audit-to', value: day(today) } });
   const error = h('div', { class: 'ae-error', attrs: { role: 'alert' } });
+  // Bytes so far: the total is not known until the last row.
+  const progress = h('div', { class: 'ae-progress', attrs: { role: 'status', 'aria-live': 'polite', id: 'audit-progress' } });
   const button = h('button', { class: 'btn', attrs: { type: 'button', id: 'audit-export' }, on: { click: () => void run() } }, 'Export audit CSV');
 
   async function run(): Promise<void> {
@@ -209,18 +213,16 @@ function auditExportForm(bridge: DeskBridge, toast: Toaster): HTMLElement {
     }
     const end = day(Date.parse(`${to.value}T00:00:00Z`) + 86_400_000); // the end day is included
     button.disabled = true;
+    progress.textContent = 'Exporting…';
     try {
-      const csv = await bridge.auditCsv(from.value, end);
-      const rows = Math.max(0, csvRecords(csv) - 1);
-      const a = h('a', { attrs: { href: URL.createObjectURL(new Blob([csv], { type: 'text/csv' })), download: `carrier-screen-audit-${from.value}-to-${to.value}.csv` } });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
-      toast.show(`Audit CSV: ${rows} ${rows === 1 ? 'screening' : 'screenings'} from ${from.value} to ${to.value} (UTC).`, 'ok');
+      const saved = await saveAuditCsv(bridge, { from: from.value, to: end, fileName: `carrier-screen-audit-${from.value}-to-${to.value}.csv` }, (bytes) => {
+        progress.textContent = `Exporting… ${formatBytes(bytes)}`;
+      });
+      if (saved) toast.show(`Audit CSV saved: ${saved.file} (${formatBytes(saved.bytes)}, ${from.value} to ${to.value} UTC).`, 'ok');
     } catch (err) {
       error.textContent = `Not exported: ${err instanceof Error ? err.message : String(err)}`;
     } finally {
+      progress.textContent = '';
       button.disabled = false;
     }
   }
@@ -232,18 +234,7 @@ function auditExportForm(bridge: DeskBridge, toast: Toaster): HTMLElement {
     h('label', null, 'From (UTC)', from),
     h('label', null, 'To (UTC, included)', to),
     button,
+    progress,
     error,
   );
-}
-
-/** Records in RFC 4180 text: newlines inside quoted fields do not end a record. */
-function csvRecords(csv: string): number {
-  let n = 0;
-  let quoted = false;
-  for (let i = 0; i < csv.length; i++) {
-    const c = csv[i];
-    if (c === '"') quoted = !quoted;
-    else if (c === '\n' && !quoted) n++;
-  }
-  return csv.length > 0 && !csv.endsWith('\n') ? n + 1 : n;
 }

@@ -1,0 +1,92 @@
+/**
+ * The rooms of ARCHITECTURE.md as rules: `npm run lint` fails when an import crosses a wall.
+ * A rule named `debt-…` lists today's exceptions by name, so the list can only shrink (issue 33
+ * moves them behind the store boundary); a new file that breaks the rule fails.
+ */
+
+// Modules that still take SQLite directly instead of asking the store (issue 33 removes them).
+const SQLITE_DEBT = [
+  'worker/backup-cli.ts',
+  'worker/restore-cli.ts',
+  'worker/vacuum-into-thread.ts',
+  'worker/callbacks/outbox.ts',
+  'worker/callbacks/sender.ts',
+  'worker/decisions/audit-export.ts',
+  'worker/decisions/carrier-decisions.ts',
+  'worker/decisions/idempotency.ts',
+  'worker/intake/http-error.ts',
+  'worker/recovery/operator-state.ts',
+  'worker/recovery/outage-rescreen.ts',
+  'worker/retention/pruner.ts',
+  'worker/tokens/intake-tokens.ts',
+];
+const re = (paths) => `^(${paths.map((p) => p.replace(/[.]/g, '\\.')).join('|')})$`;
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'No import circles.', from: {}, to: { circular: true } },
+    {
+      name: 'shared-imports-nothing-of-ours',
+      severity: 'error',
+      comment: 'shared/ is what both sides of a wire agree on: it depends on no program.',
+      from: { path: '^shared/' },
+      to: { path: '^(worker|electron|emulator|bench|test)/' },
+    },
+    {
+      name: 'client-only-shared',
+      severity: 'error',
+      comment: 'The TMS client ships on its own: it knows the wire (shared/), not the worker.',
+      from: { path: '^clients/' },
+      to: { path: '^(worker|electron|emulator|bench|test)/' },
+    },
+    {
+      name: 'emulator-only-shared',
+      severity: 'error',
+      comment: 'The emulator stands in for the /v1 service: it knows the contract, not our worker.',
+      from: { path: '^emulator/' },
+      to: { path: '^(worker|electron|bench|test)/' },
+    },
+    {
+      name: 'tray-never-worker',
+      severity: 'error',
+      comment: 'The tray talks to the worker over HTTP only (electron/build.mjs also refuses such a bundle).',
+      from: { path: '^electron/' },
+      to: { path: '^(worker|emulator|bench|test)/' },
+    },
+    {
+      name: 'electron-only-in-glue',
+      severity: 'error',
+      comment: 'Tray logic lives in modules that never import electron, so it is tested without the binary.',
+      from: { path: '^electron/', pathNot: '^electron/(main/main|preload/preload)\\.ts$' },
+      to: { path: '(^|/)node_modules/electron/' },
+    },
+    {
+      name: 'svc-client-only-shared',
+      severity: 'error',
+      comment: 'The /v1 client is a transport and its retry rule: it knows nothing of queues or storage.',
+      from: { path: '^worker/svc/' },
+      to: { path: '^worker/(?!svc/)' },
+    },
+    {
+      name: 'routes-never-touch-sqlite',
+      severity: 'error',
+      comment: 'A route asks a service or the store interface; it never holds a connection or writes SQL.',
+      from: { path: '^worker/intake/.*-routes\\.ts$' },
+      to: { path: '((^|/)node_modules/better-sqlite3/|^worker/store/(sqlite-store|migrations|screening-search|score-refs|group-commit)\\.ts$)' },
+    },
+    {
+      name: 'debt-sqlite-outside-store',
+      severity: 'error',
+      comment: 'Only worker/store/ opens SQLite; the listed modules are known debt (issue 33), new ones fail.',
+      from: { path: '^(worker|shared|emulator|electron)/', pathNot: `(^worker/store/|${re(SQLITE_DEBT)})` },
+      to: { path: '(^|/)node_modules/better-sqlite3/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|test-artifacts|coverage)/' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts', '.d.mts'] },
+  },
+};

@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * The rooms of ARCHITECTURE.md, enforced by dependency-cruiser (.dependency-cruiser.cjs): the
+ * repository passes, and a tree with a route that opens SQLite, tray logic that imports electron
+ * or the worker, and shared code that imports a program fails, each by its rule's name.
+ */
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '../..');
+const bin = join(root, 'node_modules', '.bin', 'depcruise');
+const config = join(root, '.dependency-cruiser.cjs');
+const tmp = mkdtempSync(join(tmpdir(), 'boundaries-'));
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function cruise(cwd: string): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout } = await run(bin, ['shared', 'worker', 'emulator', 'electron', '--config', config, '--output-type', 'err'], { cwd });
+    return { code: 0, out: stdout };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+describe('import boundaries', () => {
+  it('the repository crosses no wall', async () => {
+    const r = await cruise(root);
+    expect(r.out).toContain('no dependency violations found');
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('refuses a route that opens SQLite, tray logic that imports electron or the worker, and shared code that imports a program', async () => {
+    const files: Record<string, string> = {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
+      'node_modules/better-sqlite3/package.json': '{"name":"better-sqlite3","main":"index.js"}',
+      'node_modules/better-sqlite3/index.js': 'module.exports = {};',
+      'node_modules/electron/package.json': '{"name":"electron","main":"index.js"}',
+      'node_modules/electron/index.js': 'module.exports = {};',
+      'worker/store/sqlite-store.ts': 'export const connectionOf = 1;\n',
+      'worker/intake/review-routes.ts': "import Database from 'better-sqlite3';\nimport { connectionOf } from '../store/sqlite-store.js';\nexport const r = [Database, connectionOf];\n",
+      'electron/main/notifier.ts': "import 'electron';\nimport { r } from '../../worker/intake/review-routes.js';\nexport const n = r;\n",
+      'shared/config.ts': "import { n } from '../electron/main/notifier.js';\nexport const c = n;\n",
+      'emulator/server.ts': 'export const ok = 1;\n',
+    };
+    for (const [p, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(tmp, p)), { recursive: true });
+      writeFileSync(join(tmp, p), text);
+    }
+    const r = await cruise(tmp);
+    expect(r.code).not.toBe(0);
+    for (const rule of ['routes-never-touch-sqlite', 'debt-sqlite-outside-store', 'electron-only-in-glue', 'tray-never-worker', 'shared-imports-nothing-of-ours'])
+      expect(r.out, r.out).toContain(rule);
+  }, 60_000);
+});
