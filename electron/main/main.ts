@@ -28,6 +28,7 @@ import { SettingsStore, applyEnvOverrides, encryptionUsable, type SecretBox, typ
 import { TrayController } from './tray-controller.js';
 import { TraySession } from './tray-session.js';
 import { checkForUpdates, updateFeedUrl, type UpdaterPort } from './update-check.js';
+import { CA_FILE_ENV, workerFetch, type FetchLike } from './worker-fetch.js';
 import electronUpdater from 'electron-updater';
 
 // Bundled to dist/electron/main/main.js; siblings are ../preload, ../renderer, ../assets.
@@ -99,8 +100,17 @@ function live(): Live | null {
 
 const traySession = new TraySession<Live>({
   open: (workerUrl, token) => {
-    // net.fetch: the system proxy and the OS trust store, as the user's browser would use.
-    const bridge = new HttpBridge({ baseUrl: workerUrl, token, fetch: (input, init) => net.fetch(input, init) });
+    // net.fetch: the system proxy and the OS trust store, as the user's browser would use; with
+    // CARRIER_SCREEN_CA_FILE (a broker's own CA), Node's TLS trusting that CA (worker-fetch.ts).
+    let fetchWorker: FetchLike;
+    try {
+      fetchWorker = workerFetch({ caFile: process.env[CA_FILE_ENV], fallback: (input, init) => net.fetch(input, init) });
+    } catch (err) {
+      log.error('tray CA file', err);
+      // Every call fails saying why, so the tray shows it instead of a bare certificate error.
+      fetchWorker = () => Promise.reject(err);
+    }
+    const bridge = new HttpBridge({ baseUrl: workerUrl, token, fetch: fetchWorker });
     const unsubs = wireBridge(bridge, { connection: (state) => push(IpcChannel.connection, state), event: (e) => push(IpcChannel.event, e) });
     unsubs.push(bridge.onConnectionChange((state) => log.info(`worker ${workerUrl}: ${state}`)));
     const controller = new TrayController({

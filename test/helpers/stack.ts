@@ -27,6 +27,8 @@ export interface Stack {
 export interface StackOptions {
   mode?: 'sandbox' | 'live';
   emulator?: EmulatorOptions;
+  /** Serve the intake over https with this PEM certificate and key (test/helpers/test-ca.ts). */
+  tls?: { cert: Buffer; key: Buffer };
   /** Extra environment for loadConfig (e.g. SCREEN_CACHE_TTL). */
   env?: Record<string, string>;
   now?: () => Date;
@@ -92,6 +94,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       port: 0,
       ...(opts.uiDir ? { uiDir: opts.uiDir } : {}),
       ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+      ...(opts.tls ? { tls: opts.tls } : {}),
       limits: { ratePerMinute: 0, ...opts.limits },
     });
     const s = screener;

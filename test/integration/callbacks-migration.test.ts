@@ -1,6 +1,10 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, MIGRATIONS } from '../../worker/store/index.js';
+import { CallbackSender, DestinationPolicy, writeCallback } from '../../worker/callbacks/index.js';
+import { migrate, MIGRATIONS, openStore } from '../../worker/store/index.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
 /**
@@ -81,5 +85,64 @@ describe('migration 18', () => {
     expect(v('scr_p')).toBe(4);
     raw.prepare("UPDATE screenings SET action = 'block', settled_by = 'review' WHERE id = 'scr_p'").run();
     expect(v('scr_p')).toBe(5);
+  });
+});
+
+describe('migration 19', () => {
+  it("rows owed before 18 get the destination the sender keys on, so they share the receiver's queue and breaker with its new rows", async () => {
+    // A real receiver that always fails: every attempt counts against its one destination.
+    let arrivals = 0;
+    const server: Server = createServer((req, res) => {
+      arrivals++;
+      req.resume();
+      req.on('end', () => res.writeHead(503).end());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    // The same receiver, written three ways before 18 (as stored then): a query without a path,
+    // a hex address, the scheme in capitals; and a delivered row, which is left as it was.
+    outbox('cb_q', 'old-q', 'k', `http://127.0.0.1:${port}?via=legacy`, 'pending', null, null);
+    outbox('cb_x', 'old-x', 'k', `http://0x7f000001:${port}/hook`, 'pending', null, null);
+    outbox('cb_c', 'old-c', 'k', `HTTP://127.0.0.1:${port}/caps`, 'dead', null, 'connect ECONNREFUSED 127.0.0.1:1');
+    outbox('cb_d', 'old-d', 'k', `http://0x7f000001:${port}/done`, 'delivered', 204, null);
+    outbox('cb_f', 'old-f', 'k', 'ftp://tms.example/', 'dead', null, 'callback_url must be http or https');
+    migrate(raw, db.path, MIGRATIONS.filter((m) => m.version <= 18));
+    // What 18 made of them by slicing strings: three queues for one receiver.
+    const dests = () => Object.fromEntries((raw.prepare('SELECT id, destination FROM callback_outbox').all() as Array<{ id: string; destination: string }>).map((r) => [r.id, r.destination]));
+    expect(new Set([dests().cb_q, dests().cb_x, dests().cb_c]).size).toBe(3);
+
+    migrate(raw, db.path, MIGRATIONS);
+    const origin = `http://127.0.0.1:${port}`;
+    expect(dests()).toEqual({ cb_q: origin, cb_x: origin, cb_c: origin, cb_d: `http://0x7f000001:${port}`, cb_f: 'ftp://tms.example' });
+    expect(raw.prepare("SELECT id, url FROM callback_outbox WHERE id IN ('cb_q', 'cb_x', 'cb_c') ORDER BY id").all()).toEqual([
+      { id: 'cb_c', url: `${origin}/caps` },
+      { id: 'cb_q', url: `${origin}/?via=legacy` },
+      { id: 'cb_x', url: `${origin}/hook` },
+    ]);
+    raw.close();
+
+    // On the real sender: one slot for the destination means one attempt at a time to this
+    // receiver, legacy rows and a new row together (before 19: one per spelling).
+    const store = openStore(db.path);
+    const sender = new CallbackSender({
+      store,
+      secret: 's',
+      logger: pino({ level: 'silent' }),
+      policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
+      destinations: { perDestination: 1, failuresToOpen: 2, coolDownMs: 3_600_000 },
+    });
+    try {
+      writeCallback(store, { kind: 'k', url: `${origin}/new`, deliveryId: 'new-1', payload: {} });
+      expect(await sender.drainOnce()).toBe(1);
+      expect(await sender.drainOnce()).toBe(1);
+      // Two failures opened the receiver's one breaker: none of its rows goes now, whatever its spelling.
+      expect(await sender.drainOnce()).toBe(0);
+      expect(arrivals).toBe(2);
+    } finally {
+      await sender.close(100);
+      store.close();
+      raw = new Database(db.path); // afterEach closes it
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });

@@ -153,6 +153,20 @@ describe('a callback_url aimed inward reaches nothing', () => {
     expect(target.connections()).toBe(0);
   });
 
+  it('a refusal says why in general terms: not the address a name resolved to, not the allow list', async () => {
+    // A name resolving to loopback (wide intake, no list) and a literal outside the list.
+    const byName = await api(wide, 'POST', '/screenings', { dot_number: '1000005', callback_url: `http://localhost:${target.port}/hook` });
+    const literal = await api(listed, 'POST', '/screenings', { dot_number: '1000005', callback_url: `http://0x7f000001:${target.port}/hook` });
+    for (const r of [byName, literal]) {
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.json.error).sort()).toEqual(['code', 'message', 'param']);
+      expect(r.json.error).toMatchObject({ code: 'invalid_request', param: 'callback_url', message: expect.stringMatching(/a loopback address/) });
+      expect(r.json.error.message).not.toMatch(/127\.0\.0\.1|::1|10\.20|localhost,|CALLBACK_ALLOW=|nowhere|loopback only/);
+    }
+    expect(byName.json.error.message).toMatch(/resolves to a loopback address/);
+    expect(target.connections()).toBe(0);
+  });
+
   it('an allowed host still gets its callback', async () => {
     const rx = await receiver();
     try {
@@ -418,6 +432,62 @@ describe('ordering the TMS can trust', () => {
       expect(getCallback(store, older)!.state).toBe('cancelled');
     } finally {
       await Promise.all([failing.close(), fine.close()]);
+    }
+  });
+});
+
+describe('the retry window of a callback that waited its turn', () => {
+  it('counts from its first attempt, not from when it was owed: a newer state that waited a day behind an older one still gets its retries', async () => {
+    let up = false;
+    const rx = await receiver(() => (up ? 204 : 503));
+    const db = tempDbPath();
+    const clock = manualClock('2026-05-01T00:00:00.000Z');
+    const store = openStore(db.path, { now: clock.now });
+    const day = 24 * 3_600_000;
+    const sender = new CallbackSender({
+      store,
+      secret: 's',
+      logger: log,
+      policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
+      now: clock.now,
+      backoffMs: 1_000,
+      maxBackoffMs: 1_000,
+      deadAfterMs: day,
+    });
+    try {
+      const older = writeCallback(store, { kind: 'screening.completed', url: `${rx.url}/tms`, deliveryId: 'wait-old', payload: {}, order: { subject: 'scr_wait', version: 1 }, at: clock.now() }).id;
+      const newer = writeCallback(store, { kind: 'review.resolved', url: `${rx.url}/tms`, deliveryId: 'wait-new', payload: {}, order: { subject: 'scr_wait', version: 2 }, at: clock.now() }).id;
+      // The older one fails for a whole day and dies; the newer one waits behind it all along.
+      expect(await sender.drainOnce()).toBe(1);
+      clock.advance(day);
+      expect(await sender.drainOnce()).toBe(1);
+      expect(getCallback(store, older)).toMatchObject({ state: 'dead', attempts: 2 });
+      expect(getCallback(store, newer)).toMatchObject({ state: 'pending', attempts: 0 });
+      // Its turn: the first attempt fails too, and it is retried (not dead after one try).
+      expect(await sender.drainOnce()).toBe(1);
+      expect(getCallback(store, newer)).toMatchObject({ state: 'pending', attempts: 1, last_error: 'http_status', last_status: 503 });
+      up = true;
+      clock.advance(1_000);
+      expect(await sender.drainOnce()).toBe(1);
+      expect(getCallback(store, newer)).toMatchObject({ state: 'delivered', attempts: 2 });
+      expect(rx.arrivals.map((a) => [a.body.delivery_id, a.status])).toEqual([
+        ['wait-old', 503],
+        ['wait-old', 503],
+        ['wait-new', 503],
+        ['wait-new', 204],
+      ]);
+      // Its window still ends a day after its first attempt.
+      const late = writeCallback(store, { kind: 'k', url: `${rx.url}/late`, deliveryId: 'late', payload: {}, at: clock.now() }).id;
+      up = false;
+      expect(await sender.drainOnce()).toBe(1);
+      clock.advance(day);
+      expect(await sender.drainOnce()).toBe(1);
+      expect(getCallback(store, late)).toMatchObject({ state: 'dead', attempts: 2 });
+    } finally {
+      await sender.close(100);
+      store.close();
+      db.cleanup();
+      await rx.close();
     }
   });
 });

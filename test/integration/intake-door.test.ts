@@ -147,6 +147,24 @@ describe('refresh: true', () => {
   });
 });
 
+describe('cheap checks first', () => {
+  it('a tms token asking for refresh with a refused callback_url is told about refresh: the callback_url check (a DNS lookup for a name) comes last', async () => {
+    const before = screeningCount();
+    const callback_url = 'http://169.254.169.254/latest/meta-data/';
+    const one = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: '1000001', refresh: true, callback_url } });
+    expect([one.status, one.json.error?.code, one.json.error?.param]).toEqual([403, 'forbidden', 'refresh']);
+    const batch = await call(stack.intakeUrl, tms, 'POST', '/screenings/batch', { body: { screenings: [{ dot_number: '1000001', refresh: true, callback_url }] } });
+    expect(batch.json.data[0]).toMatchObject({ status: 403, error: { code: 'forbidden', param: 'screenings[0].refresh' } });
+    // A bad carrier id is refused before it too; the policy still refuses the URL when nothing else does.
+    const badId = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: 'x', callback_url } });
+    expect([badId.status, badId.json.error?.param]).toEqual([400, 'dot_number']);
+    const url = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: '1000001', callback_url } });
+    expect([url.status, url.json.error?.param]).toEqual([400, 'callback_url']);
+    expect(url.json.error.message).toMatch(/its host is a link-local, metadata, unspecified or multicast address/);
+    expect(screeningCount()).toBe(before);
+  });
+});
+
 describe('limits per token', () => {
   let small: RunningIntake;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCallbackAllow } from '../../shared/callback-allow.js';
 import { ConfigError, loadConfig } from '../../shared/config.js';
-import { DestinationPolicy, isLoopbackHost, normalizeAddress } from '../../worker/callbacks/destination-policy.js';
+import { DestinationPolicy, REFUSALS, isLoopbackHost, normalizeAddress } from '../../worker/callbacks/destination-policy.js';
 
 /** The callback destination rule (docs/callbacks.md "Where callbacks may go"), on its own. */
 
@@ -41,9 +41,11 @@ describe('the policy', () => {
     expect(local.refusal('127.0.0.1', '127.0.0.1')).toBeUndefined();
     expect(local.refusal('localhost', '::1')).toBeUndefined();
     expect(local.refusal('x', '::ffff:127.0.0.1')).toBeUndefined();
-    expect(local.refusal('x', '10.0.0.1')).toMatch(/outside/);
+    expect(local.refusal('x', '10.0.0.1')).toBe('a private address');
+    expect(local.refusal('x', '192.0.2.7')).toBe('an address outside the allowed callback destinations');
     const wide = policy(undefined, '0.0.0.0');
-    for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.0.0.1']) expect(wide.refusal('localhost', a)).toMatch(/outside/);
+    for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect(wide.refusal('localhost', a)).toBe('a loopback address');
+    expect(wide.refusal('localhost', '10.0.0.1')).toBe('a private address');
   });
 
   it('with CALLBACK_ALLOW: the listed names and networks, nothing else (not even loopback)', () => {
@@ -53,8 +55,18 @@ describe('the policy', () => {
     expect(p.refusal('other.example', '10.20.3.4')).toBeUndefined();
     expect(p.refusal('other.example', '::ffff:10.20.3.4')).toBeUndefined();
     expect(p.refusal('other.example', '2001:db8::5')).toBeUndefined();
-    expect(p.refusal('other.example', '10.21.0.1')).toMatch(/outside/);
-    expect(p.refusal('127.0.0.1', '127.0.0.1')).toMatch(/outside/);
+    expect(p.refusal('other.example', '10.21.0.1')).toBe('a private address');
+    expect(p.refusal('other.example', '198.51.100.1')).toBe('an address outside the allowed callback destinations');
+    expect(p.refusal('127.0.0.1', '127.0.0.1')).toBe('a loopback address');
+  });
+
+  it('says why in general terms only: never the allow list, never an address', () => {
+    const p = policy('tms.corp.example, 10.20.0.0/16');
+    for (const a of ['127.0.0.1', '::1', '10.9.9.9', '172.16.0.1', '192.168.1.1', '100.64.0.1', 'fd00::1', '198.51.100.1', '169.254.169.254', 'x']) {
+      const why = p.refusal('other.example', a)!;
+      expect(Object.values(REFUSALS)).toContain(why);
+      expect(why).not.toMatch(/tms\.corp|10\.20|CALLBACK_ALLOW|\d+\.\d+|::/);
+    }
   });
 
   it('link-local, metadata, unspecified and multicast are refused even for a listed name, unless listed by CIDR', () => {
@@ -70,11 +82,11 @@ describe('the policy', () => {
 
   it('checkUrl: literal forms at once, names by every address they resolve to; an unresolvable name is left to the send-time check', async () => {
     const wide = policy(undefined, '0.0.0.0');
-    expect(await wide.checkUrl(new URL('http://0x7f000001:6379/'))).toMatch(/outside/);
-    expect(await wide.checkUrl(new URL('http://localhost:1/'))).toMatch(/localhost resolves to 127\.0\.0\.1/);
+    expect(await wide.checkUrl(new URL('http://0x7f000001:6379/'))).toEqual({ refusal: 'a loopback address', literal: true, address: '127.0.0.1' });
+    expect(await wide.checkUrl(new URL('http://localhost:1/'))).toMatchObject({ refusal: 'a loopback address', literal: false, address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
     const p = policy('10.0.0.0/8');
     expect(await p.checkUrl(new URL('http://tms.example/'), async () => ['10.1.1.1', '10.2.2.2'])).toBeUndefined();
-    expect(await p.checkUrl(new URL('http://tms.example/'), async () => ['10.1.1.1', '127.0.0.1'])).toMatch(/127\.0\.0\.1/);
+    expect(await p.checkUrl(new URL('http://tms.example/'), async () => ['10.1.1.1', '127.0.0.1'])).toEqual({ refusal: 'a loopback address', literal: false, address: '127.0.0.1' });
     expect(await p.checkUrl(new URL('http://nowhere.example/'), async () => Promise.reject(new Error('ENOTFOUND')))).toBeUndefined();
   });
 });

@@ -35,6 +35,36 @@ const LOOPBACK = blockList([
   ['127.0.0.0', 8, 'ipv4'],
   ['::1', 128, 'ipv6'],
 ]);
+/** Private, shared (carrier-grade NAT) and unique-local ranges: only to say why in general terms. */
+const PRIVATE = blockList([
+  ['10.0.0.0', 8, 'ipv4'],
+  ['172.16.0.0', 12, 'ipv4'],
+  ['192.168.0.0', 16, 'ipv4'],
+  ['100.64.0.0', 10, 'ipv4'],
+  ['fc00::', 7, 'ipv6'],
+]);
+
+/**
+ * Why an address is refused, in general terms: what a caller may be told. Never the address a
+ * name resolved to, nor the allow list (they map the broker's network for whoever asks); the
+ * operator's log has both.
+ */
+export const REFUSALS = {
+  notAnAddress: 'not an IP address',
+  linkLocal: 'a link-local, metadata, unspecified or multicast address',
+  loopback: 'a loopback address',
+  private: 'a private address',
+  outside: 'an address outside the allowed callback destinations',
+} as const;
+export type Refusal = (typeof REFUSALS)[keyof typeof REFUSALS];
+
+/** A callback_url refused at intake: why (for the caller), and the address (the operator's log only). */
+export interface UrlRefusal {
+  refusal: Refusal;
+  /** The URL's host is itself an address (else a name that resolved to `address`). */
+  literal: boolean;
+  address: string;
+}
 
 /** The 16 bytes of an IPv6 address (an embedded dotted IPv4 tail included). */
 function ipv6Bytes(a: string): number[] {
@@ -90,7 +120,7 @@ export class DestinationPolicy {
   /** For log lines and messages. */
   readonly summary: string;
   /** checkUrl's recent verdicts by host name. */
-  readonly #verdicts = new Map<string, { refusal: string | undefined; until: number }>();
+  readonly #verdicts = new Map<string, { refusal: UrlRefusal | undefined; until: number }>();
 
   constructor(o: { allow: CallbackAllow | undefined; intakeHost: string }) {
     this.#hosts = new Set(o.allow?.hosts ?? []);
@@ -108,25 +138,35 @@ export class DestinationPolicy {
     return this.#hosts.has(host.toLowerCase().replace(/\.$/, ''));
   }
 
-  /** Why a connection to `address`, reached through the name `host`, is refused; undefined when allowed. */
-  refusal(host: string, address: string): string | undefined {
+  /**
+   * Why a connection to `address`, reached through the name `host`, is refused (in general
+   * terms, REFUSALS); undefined when allowed.
+   */
+  refusal(host: string, address: string): Refusal | undefined {
     const n = normalizeAddress(address);
-    if (!n) return 'not an IP address';
+    if (!n) return REFUSALS.notAnAddress;
     if (this.#listed.check(n.address, n.family)) return undefined;
-    if (ALWAYS_REFUSED.check(n.address, n.family)) return 'a link-local, metadata, unspecified or multicast address';
+    if (ALWAYS_REFUSED.check(n.address, n.family)) return REFUSALS.linkLocal;
     if (this.#listedByName(host)) return undefined;
-    if (this.#loopbackByDefault && LOOPBACK.check(n.address, n.family)) return undefined;
-    return `outside the callback destinations (${this.summary})`;
+    const loopback = LOOPBACK.check(n.address, n.family);
+    if (this.#loopbackByDefault && loopback) return undefined;
+    if (loopback) return REFUSALS.loopback;
+    if (PRIVATE.check(n.address, n.family)) return REFUSALS.private;
+    return REFUSALS.outside;
   }
 
   /**
    * The intake's early check of a callback_url (the send-time check on every resolved address
    * is what holds). A name that does not resolve now is let through: the sender decides when
-   * it sends, and a DNS blip should not refuse a tender.
+   * it sends, and a DNS blip should not refuse a tender. A refusal says what the URL's host is
+   * or resolves to in general terms (`literal`: the host is an address), never which address.
    */
-  async checkUrl(url: URL, resolve?: (host: string) => Promise<string[]>): Promise<string | undefined> {
+  async checkUrl(url: URL, resolve?: (host: string) => Promise<string[]>): Promise<UrlRefusal | undefined> {
     const host = url.hostname;
-    if (normalizeAddress(host)) return this.refusal(host, host);
+    if (normalizeAddress(host)) {
+      const why = this.refusal(host, host);
+      return why ? { refusal: why, literal: true, address: host } : undefined;
+    }
     // A TMS sends the same host with every tender: its verdict is kept briefly (only this early
     // check; the send-time check resolves on every connection).
     const memo = resolve ? undefined : this.#verdicts.get(host);
@@ -137,11 +177,11 @@ export class DestinationPolicy {
     } catch {
       return undefined;
     }
-    let refusal: string | undefined;
+    let refusal: UrlRefusal | undefined;
     for (const a of addresses) {
       const why = this.refusal(host, a);
       if (why) {
-        refusal = `${host} resolves to ${a}: ${why}`;
+        refusal = { refusal: why, literal: false, address: a };
         break;
       }
     }

@@ -1,3 +1,5 @@
+import { destinationOf, normalizedUrl } from './destination-of.js';
+
 /**
  * The callback outbox (worker/callbacks/outbox.ts): one row per delivery owed to a TMS,
  * written in the same transaction as the change it reports. The row is the record; nothing
@@ -72,3 +74,25 @@ export const OUTBOX_DESTINATIONS_MIGRATION_SQL = `
   CREATE INDEX callback_outbox_by_subject ON callback_outbox (subject, version) WHERE subject IS NOT NULL;
   CREATE INDEX callback_outbox_by_url ON callback_outbox (url) WHERE state IN ('pending', 'dead');
 `;
+
+/** What the step needs of the migration's connection (the store passes its own; no SQLite import here). */
+interface MigrationDb {
+  prepare(sql: string): { all(...params: never[]): unknown[]; run(...params: string[]): unknown };
+}
+
+/**
+ * Migration 19: rows owed before migration 18 got their destination from SQL string slicing,
+ * which does not parse a URL as the sender does (`http://tms:80/x` kept its default port,
+ * `http://tms?k=1` its query, `http://0x7f000001/` its hex form), so they formed queues and
+ * breakers of their own beside the same receiver's new rows. Every row that may still be sent
+ * (not delivered) gets the URL and destination the intake and writeCallback give a new row.
+ */
+export function normalizeOutboxDestinations(db: MigrationDb): void {
+  const rows = db.prepare("SELECT id, url, destination FROM callback_outbox WHERE state != 'delivered'").all() as Array<{ id: string; url: string; destination: string }>;
+  const update = db.prepare('UPDATE callback_outbox SET url = ?, destination = ? WHERE id = ?');
+  for (const r of rows) {
+    const url = /^https?:/i.test(r.url) ? normalizedUrl(r.url) : r.url;
+    const destination = destinationOf(url);
+    if (url !== r.url || destination !== r.destination) update.run(url, destination, r.id);
+  }
+}

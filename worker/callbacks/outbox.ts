@@ -4,6 +4,9 @@ import { connectionOf } from '../store/sqlite-store.js';
 import { StoreArgumentError } from '../store/store-error.js';
 import type { Store } from '../store/types.js';
 import type { DeliveryFailure } from './callback-transport.js';
+import { destinationOf } from './destination-of.js';
+
+export { destinationOf };
 
 /**
  * The callback outbox: every callback owed to a TMS is a row, written in the SAME SQLite
@@ -294,11 +297,3 @@ export function cancelCallbacksTo(target: Db | Store, url: string, now = new Dat
   return n;
 }
 
-/** The origin a URL's callbacks go to: its own queue, concurrency and circuit breaker. */
-export function destinationOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '(invalid url)';
-  }
-}

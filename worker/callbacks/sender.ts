@@ -37,7 +37,7 @@ export interface SenderOptions {
   backoffMs?: number;
   /** …up to this (default 1 h). */
   maxBackoffMs?: number;
-  /** Retried at least this long after it was owed (or retried by hand), then `dead` (default 24 h). */
+  /** Retried at least this long after its first attempt (or a retry by hand), then `dead` (default 24 h). */
   deadAfterMs?: number;
   /** Per-attempt time-out (default 10 s). */
   timeoutMs?: number;
@@ -116,8 +116,11 @@ export class CallbackSender {
         SELECT c.id, c.destination FROM callback_outbox c
         WHERE c.state = 'pending' AND c.next_attempt_at <= ? AND c.destination NOT IN (SELECT value FROM json_each(?)) AND ${inOrder}
         ORDER BY c.next_attempt_at LIMIT ?`),
-      claim: db.prepare<[number, string, string, number], OutboxRow>(`
-        UPDATE callback_outbox AS c SET attempts = attempts + 1, next_attempt_at = ?, updated_at = ?
+      // The retry window starts at a row's first attempt (attempts 0 before this one): a row that
+      // waited behind an older state of its screening, or an open breaker, gets its whole window.
+      claim: db.prepare<[number, string, number, string, number], OutboxRow>(`
+        UPDATE callback_outbox AS c SET attempts = attempts + 1, next_attempt_at = ?, updated_at = ?,
+          retry_since = CASE WHEN attempts = 0 THEN ? ELSE retry_since END
         WHERE c.id = ? AND c.state = 'pending' AND c.next_attempt_at <= ? AND ${inOrder}
         RETURNING *`),
       delivered: db.prepare<[number, string, string, string]>(`
@@ -173,7 +176,7 @@ export class CallbackSender {
           skip.add(r.destination);
           continue;
         }
-        const row = this.#st.claim.get(lease, now.toISOString(), r.id, nowMs);
+        const row = this.#st.claim.get(lease, now.toISOString(), nowMs, r.id, nowMs);
         if (!row) continue; // another process took it
         this.#destinations.started(row.destination);
         claimed.push(row);

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { parseCarrierQuery } from '../../shared/carrier-id.js';
 import type { Screener } from '../screener-types.js';
-import { checkCallbackUrl } from './callback-url.js';
+import { checkCallbackDestination, parseCallbackUrl } from './callback-url.js';
 import { toHttpError } from './http-error.js';
 import { checkRefresh, type IntakeApp } from './intake-app.js';
 import type { FastifyRequest } from 'fastify';
@@ -57,9 +57,11 @@ export function registerBatchRoutes(r: IntakeApp, screener: Screener, keys: Idem
           continue;
         }
         const b = item;
+        // Cheap checks first: the DNS lookup only for an item nothing else refuses.
         const query = parseCarrierQuery(b);
-        const callback_url = b.callback_url == null ? null : await checkCallbackUrl(b.callback_url, screener.callbackPolicy);
         checkRefresh(req, b.refresh);
+        const url = b.callback_url == null ? null : parseCallbackUrl(b.callback_url);
+        const callback_url = url === null ? null : await checkCallbackDestination(url, screener.callbackPolicy, req.log);
         const s = await screener.submit({ query, tender_id: b.tender_id ?? null, callback_url, priority: b.priority ?? 'tender', refresh: b.refresh ?? false });
         data.push({ index, status: s.status === 'done' ? 200 : 202, screening: s });
       } catch (err) {

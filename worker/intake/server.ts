@@ -43,7 +43,7 @@ import {
 import { UI_CSP, readUiFile } from './static-ui.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
 import { registerBatchRoutes } from './batch-routes.js';
-import { checkCallbackUrl } from './callback-url.js';
+import { checkCallbackDestination, parseCallbackUrl } from './callback-url.js';
 import { registerCallbackRoutes } from './callback-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { idempotent } from './idempotent.js';
@@ -341,19 +341,21 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       },
       async (req, reply) => {
         const b = req.body;
+        // Cheap checks first; the callback_url's DNS lookup only for a request nothing else refuses
+        // (and not for a replayed Idempotency-Key).
         const query = parseCarrierQuery(b);
-        const callback_url = b.callback_url == null ? null : await checkCallbackUrl(b.callback_url, screener.callbackPolicy);
         checkRefresh(req, b.refresh);
+        const url = b.callback_url == null ? null : parseCallbackUrl(b.callback_url);
         let s: Screening = await idempotent(
           keys,
           req,
           reply,
           'POST /screenings',
-          () =>
+          async () =>
             screener.submit({
               query,
               tender_id: b.tender_id ?? null,
-              callback_url,
+              callback_url: url === null ? null : await checkCallbackDestination(url, screener.callbackPolicy, req.log),
               priority: b.priority ?? 'tender',
               refresh: b.refresh ?? false,
             }),

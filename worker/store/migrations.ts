@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
+import { OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL, normalizeOutboxDestinations } from '../callbacks/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
@@ -17,6 +17,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** A data step that SQL cannot say (e.g. parsing URLs), run after `sql` in the same transaction. */
+  run?: (db: Database) => void;
 }
 
 /** The schema, step by step. Never edit a released step: add a new one. */
@@ -208,6 +210,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'screening versions; callbacks by destination, in version order, cancellable, failures as categories',
     sql: SCREENING_VERSION_MIGRATION_SQL + OUTBOX_DESTINATIONS_MIGRATION_SQL,
   },
+  { version: 19, name: 'callback destinations of rows owed before 18 parsed as the sender does', sql: '', run: normalizeOutboxDestinations },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
@@ -245,7 +248,8 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
       if (v > latest) throw tooNew(v);
       if (v >= m.version) return; // another process got here first
       ensureTable.run();
-      db.exec(m.sql);
+      if (m.sql) db.exec(m.sql);
+      m.run?.(db);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, now().toISOString());
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
