@@ -4,12 +4,15 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { request } from 'undici';
 import { pino, type Logger } from 'pino';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { RateGate } from '../../worker/queue/rate-gate.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
-import { liveCarrier } from '../../emulator/index.js';
+import { buildEmulator, DEMO_KEYS, liveCarrier } from '../../emulator/index.js';
+import { ensureBuilt, mkdirTemp, startIntakeProcess, type StartedIntake } from '../helpers/processes.js';
 import { SvcClient } from '../../worker/svc/client.js';
 import { SvcNetworkError } from '../../worker/svc/errors.js';
 import { withEmulator } from '../helpers/emulator.js';
@@ -212,6 +215,77 @@ describe('one rate window for all processes', () => {
     expect(emu.stats().rateLimited).toBe(0);
     expect(sent).toHaveLength(12);
   });
+
+  it('two `carrier-screen start` processes on one Redis and database: no 429, and at most the limit in each service window', async () => {
+    await ensureBuilt();
+    // Windows of 4 s starting 1 s after the clock's, 4 requests each. Every counted request
+    // (each start-up key check, every lookup) is labelled with its window by the service's
+    // own X-RateLimit-Reset, recorded here as the emulator answers.
+    const WINDOW = 4_000;
+    const OFFSET = 1_000;
+    const LIMIT = 4;
+    const app = buildEmulator({ mode: 'live', host: '127.0.0.1', port: 0, ratePerMinute: LIMIT, rateWindowMs: WINDOW, rateWindowOffsetMs: OFFSET, monthlyQuota: 100_000 });
+    const perWindow = new Map<string, number>();
+    app.addHook('onResponse', async (_req, reply) => {
+      if (reply.statusCode === 429) return;
+      const reset = String(reply.getHeader('x-ratelimit-reset'));
+      perWindow.set(reset, (perWindow.get(reset) ?? 0) + 1);
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    cleanup.push(() => app.close());
+    const dir = mkdirTemp('cs-two-starts-');
+    const token = 'lookup-economy-two-starts-0123456789abcdef';
+    const env = {
+      SVC_API_KEY: DEMO_KEYS.live,
+      SVC_BASE_URL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+      REDIS_URL: inject('redisUrl'),
+      SCREEN_DB: join(dir, 'screen.db'),
+      SCREEN_REDIS_PREFIX: uniquePrefix(),
+      SCREEN_RATE_WINDOW: '4s',
+      // 4 lookups in flight at once across the two: the queue's pause on a low
+      // X-RateLimit-Remaining comes too late for them, only the rate gate can hold them.
+      SCREEN_CONCURRENCY: '2',
+      INTAKE_TOKEN: token,
+    };
+    // One after the other, as an operator would: the second starts after the first learned the window.
+    const starts: StartedIntake[] = [];
+    for (let i = 0; i < 2; i++) {
+      const p = await startIntakeProcess(env, { readyMs: 60_000 });
+      cleanup.push(async () => void (await p.stop()));
+      starts.push(p);
+    }
+    const screen = (dots: string[], from: number): Promise<unknown[]> =>
+      Promise.all(
+        dots.map(async (dot, i) => {
+          const res = await request(`${starts[i % 2]!.url}/screenings?wait=30`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ dot_number: dot, tender_id: `T-two-${from + i}` }),
+          });
+          return [res.statusCode, ((await res.body.json()) as { source: string }).source];
+        }),
+      );
+    const at = async (t: number): Promise<void> => void (await new Promise((r) => setTimeout(r, Math.max(0, t - Date.now()))));
+    const dots = liveDots(7, 3_500_000);
+    // A service window W that begins after both key checks. 2 lookups early in W, then 4 at once
+    // just after the clock's window begins, 1 s before W ends. Gates counting in the clock's
+    // windows would let all 4 go (6 in W: 429s); gates in the service's window let 2 go and hold
+    // 2 for the next. One lookup 1 s before W starts the queue's own limiter window (BullMQ's,
+    // 4 s from its first job), so that window ends before the 4 and does not hold them itself.
+    const start = (Math.floor((Date.now() - OFFSET) / WINDOW) + 2) * WINDOW + OFFSET;
+    await at(start - 1_000);
+    const primer = await screen(dots.slice(0, 1), 0);
+    await at(start + 200);
+    const early = await screen(dots.slice(1, 3), 1);
+    await at(start + WINDOW - OFFSET + 100);
+    const late = await screen(dots.slice(3), 3);
+    expect([...primer, ...early, ...late]).toEqual(dots.map(() => [200, 'service']));
+    expect(app.emulatorStats().rateLimited).toBe(0);
+    expect(app.emulatorStats().scoreLookups).toBe(7);
+    // 2 key checks + 7 lookups, each service window at most its limit.
+    expect([...perWindow.values()].reduce((a, b) => a + b, 0)).toBe(9);
+    expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(LIMIT);
+  }, 180_000); // a build of dist/ when stale, two process starts and up to three 4 s windows
 });
 
 describe('a reserve that holds', () => {
