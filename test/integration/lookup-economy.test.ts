@@ -289,7 +289,7 @@ describe('one rate window for all processes', () => {
 });
 
 describe('a reserve that holds', () => {
-  it('a 25-carrier background roster worked by two processes beside tenders never takes the quota below the reserve', async () => {
+  it('a 25-carrier background roster worked by two processes, with tenders beside it in both, never takes the quota below the reserve', async () => {
     const ctx = await withScreener({
       emulator: { mode: 'live', monthlyQuota: 20, ratePerMinute: 10_000, faults: { latencyMs: 30 } },
       env: { SCREEN_QUOTA_RESERVE: '5', SCREEN_CONCURRENCY: '8' },
@@ -302,17 +302,27 @@ describe('a reserve that holds', () => {
     });
     cleanup.push(() => other.close());
     const roster = liveDots(25, 3_450_000);
+    const tenderDots = liveDots(4, 3_460_000);
     const screeners = [ctx.screener, other];
+    // Three tenders beside the roster, in both processes, at a few moments while it runs.
+    const tenders = Promise.all(
+      tenderDots.slice(0, 3).map(async (dot, i) => {
+        await new Promise((r) => setTimeout(r, 5 + 15 * i));
+        return screeners[i % 2]!.screen({ query: { dot_number: dot }, priority: 'tender', tender_id: `T-beside-${i}` }, { waitMs: 30_000 });
+      }),
+    );
     const done = await Promise.all(
       roster.map((dot, i) => screeners[i % 2]!.screen({ query: { dot_number: dot }, priority: 'background' }, { waitMs: 60_000 })),
     );
+    const beside = await tenders;
     expect(done.every((s) => s.status === 'done')).toBe(true);
-    const spent = ctx.emulator.stats().scoreLookups;
-    expect(spent).toBeLessThanOrEqual(15); // 20 − the reserve of 5
-    expect(done.filter((s) => s.hold_reason === 'quota_reserved').length).toBe(25 - spent);
-    // The reserve is there for tenders.
-    const [t] = liveDots(1, 3_460_000);
-    const tender = await ctx.screener.screen({ query: { dot_number: t! }, priority: 'tender' }, { waitMs: 30_000 });
+    expect(beside.map((t) => t.source)).toEqual(['service', 'service', 'service']);
+    const background = done.filter((s) => s.source === 'service').length;
+    expect(background).toBeLessThanOrEqual(15); // 20 − the reserve of 5: background never goes below it
+    expect(done.filter((s) => s.hold_reason === 'quota_reserved').length).toBe(25 - background);
+    expect(ctx.emulator.stats().scoreLookups).toBe(background + 3);
+    // What is left of the reserve is still there for a tender.
+    const tender = await ctx.screener.screen({ query: { dot_number: tenderDots[3]! }, priority: 'tender' }, { waitMs: 30_000 });
     expect(tender.source).toBe('service');
   });
 
