@@ -12,7 +12,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { RateGate } from '../../worker/queue/rate-gate.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
 import { buildEmulator, DEMO_KEYS, liveCarrier } from '../../emulator/index.js';
-import { ensureBuilt, mkdirTemp, startIntakeProcess, type StartedIntake } from '../helpers/processes.js';
+import { ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, type StartedIntake } from '../helpers/processes.js';
 import { SvcClient } from '../../worker/svc/client.js';
 import { SvcNetworkError } from '../../worker/svc/errors.js';
 import { withEmulator } from '../helpers/emulator.js';
@@ -177,6 +177,35 @@ describe('a wrong base URL at start', () => {
       expect(e.message).not.toContain('\n');
     });
   }
+});
+
+describe('a wrong base URL at start: the real `carrier-screen start`', () => {
+  it('exits 2 with one line naming the URL and its 404, before it serves anything', async () => {
+    await ensureBuilt();
+    const server = createServer((_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = mkdirTemp('cs-wrong-url-');
+    const p = spawnCli(['start'], {
+      env: {
+        SVC_API_KEY: DEMO_KEYS.live,
+        SVC_BASE_URL: url,
+        REDIS_URL: inject('redisUrl'),
+        SCREEN_DB: join(dir, 'screen.db'),
+        SCREEN_REDIS_PREFIX: uniquePrefix(),
+        INTAKE_TOKEN: 'lookup-economy-wrong-url-0123456789abcdef',
+      },
+    });
+    cleanup.push(async () => void (await p.kill()));
+    const exit = await p.exited;
+    expect(exit.code).toBe(2);
+    const lines = p.stderr().split('\n').filter((l) => l.startsWith('carrier-screen: '));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(url);
+    expect(lines[0]).toMatch(/answered 404/);
+    expect(p.stdout()).not.toMatch(/carrier-screen is running/);
+  }, 120_000);
 });
 
 describe('one rate window for all processes', () => {
