@@ -4,6 +4,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { pino, type Logger } from 'pino';
@@ -187,6 +188,7 @@ describe('a wrong base URL at start: the real `carrier-screen start`', () => {
     cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const dir = mkdirTemp('cs-wrong-url-');
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
     const p = spawnCli(['start'], {
       env: {
         SVC_API_KEY: DEMO_KEYS.live,
@@ -263,6 +265,7 @@ describe('one rate window for all processes', () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     cleanup.push(() => app.close());
     const dir = mkdirTemp('cs-two-starts-');
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
     const token = 'lookup-economy-two-starts-0123456789abcdef';
     const env = {
       SVC_API_KEY: DEMO_KEYS.live,
