@@ -8,6 +8,7 @@ import type { DrainRun } from './scenarios/drain.js';
 import type { EconomyResult } from './scenarios/economy.js';
 import type { MissRun } from './scenarios/miss-overhead.js';
 import type { ThroughputRun } from './scenarios/throughput.js';
+import type { TwoWorkersResult } from './scenarios/two-workers.js';
 
 export interface BenchResults {
   machine: MachineInfo;
@@ -24,6 +25,8 @@ export interface BenchResults {
   economy: EconomyResult;
   missPath: MissRun[];
   drain: DrainRun[];
+  /** Scenario 7: economy and drain across two worker processes (absent in results from before it). */
+  twoWorkers?: TwoWorkersResult;
   /** Peak RSS (VmHWM) of each worker process, MiB. */
   memory: Record<string, number>;
   /** SQLite bytes in use added per cache-hit screening (its rows and event), before pruning. */
@@ -105,6 +108,24 @@ export function targets(r: BenchResults): Target[] {
     { id: '4', what: 'miss path: added p50 vs bare undici', value: ms(s.missPath.addedP50Ms), target: '≤ 3 ms', met: s.missPath.addedP50Ms <= 3 },
     { id: '5a', what: 'backlog drain: rate achieved', value: pct(s.drain.achievedShare), target: '≥ 95 % of limit', met: s.drain.achievedShare >= 0.95 },
     { id: '5b', what: 'backlog drain: 429s received', value: String(s.drain.rateLimited), target: '0', met: s.drain.rateLimited === 0 },
+    ...twoWorkerTargets(r.twoWorkers),
+  ];
+}
+
+function twoWorkerTargets(t: TwoWorkersResult | undefined): Target[] {
+  if (!t) return [];
+  const e = t.economy;
+  return [
+    {
+      id: '7a',
+      what: 'two workers: /v1 lookups per distinct carrier',
+      value: `${e.lookupsPerCarrier.toFixed(3)} (max ${e.maxLookupsPerCarrier} on one)`,
+      target: 'exactly 1',
+      met: e.lookups === e.distinct && e.maxLookupsPerCarrier === 1,
+    },
+    { id: '7b', what: 'two workers: economy 429s received', value: String(e.rateLimited), target: '0', met: e.rateLimited === 0 },
+    { id: '7c', what: 'two workers: backlog drain rate achieved', value: pct(t.drain.achievedShare), target: '≥ 95 % of limit', met: t.drain.achievedShare >= 0.95 },
+    { id: '7d', what: 'two workers: backlog drain 429s received', value: String(t.drain.rateLimited), target: '0', met: t.drain.rateLimited === 0 },
   ];
 }
 
@@ -119,6 +140,21 @@ function num(x: number): string {
 }
 function cpu(c: Record<string, number>, keys: string[]): string {
   return keys.map((k) => `${k} ${Math.round((c[k] ?? Number.NaN) * 100)} %`).join(', ');
+}
+
+function twoWorkerRows(t: TwoWorkersResult | undefined): string[][] {
+  if (!t) return [];
+  const e = t.economy;
+  const d = t.drain;
+  const rate = (x: { limit: number; windowMs: number; offsetMs?: number }): string => `${x.limit}/${x.windowMs} ms, windows ${x.offsetMs ?? 0} ms off the clock's`;
+  return [
+    ['7 two worker processes, one', 'economy: lookups / distinct carriers', `${e.lookups} / ${e.distinct} (${e.lookupsPerCarrier.toFixed(2)} per carrier, max ${e.maxLookupsPerCarrier} on one)`],
+    ['  Redis prefix and database', 'economy: 429s, tenders without a score', `${e.rateLimited}, ${e.withoutScore} (limit ${rate(t.economyRate)})`],
+    [`  (/v1 latency ${t.emulatorLatencyMs} ms)`, 'economy: p50 / p99 per worker', `${e.p50Ms.map(ms).join(', ')} / ${e.p99Ms.map(ms).join(', ')}; ${e.wallS.toFixed(1)} s`],
+    ['', `drain: ${d.carriers} carriers, rate achieved`, `${pct(d.achievedShare)} of limit (${rate(t.drainRate)})`],
+    ['', 'drain: lookups per window', `${d.perWindow.join(' ')} (${d.windowsUsed}/${d.minWindows} windows)`],
+    ['', 'drain: 429s received', String(d.rateLimited)],
+  ];
 }
 
 function table(rows: string[][]): string {
@@ -165,6 +201,7 @@ export function render(r: BenchResults): string {
     [`  limit ${r.drain[0]?.limit}/${r.drain[0]?.windowMs} ms`, 'lookups per window (last run)', `${r.drain[r.drain.length - 1]?.perWindow.join(' ')}`],
     ['', 'windows used / fewest possible', r.drain.map((d) => `${d.windowsUsed}/${d.minWindows}`).join(', ')],
     ['', '429s received (max over runs)', String(s.drain.rateLimited)],
+    ...twoWorkerRows(r.twoWorkers),
     ['6 memory', 'worker peak RSS (VmHWM)', `${s.peakRssMiB.toFixed(0)} MiB (${Object.entries(r.memory).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')})`],
   ];
   const t = targets(r);

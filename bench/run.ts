@@ -19,9 +19,10 @@ import { measureEmulatorFloor } from './scenarios/emulator-floor.js';
 import { measureDurableFloor, measureFloor, seedDurableFloor, startFloor } from './scenarios/floor.js';
 import { measureMissOverhead, type MissRun } from './scenarios/miss-overhead.js';
 import type { ThroughputRun } from './scenarios/throughput.js';
+import { runTwoWorkers } from './scenarios/two-workers.js';
 
 /** Disjoint DOT ranges, so no scenario sees a carrier another one has cached. */
-const DOTS = { emulatorFloor: 1_000_000, cacheHit: 1_500_000, economy: 2_000_000, miss: 3_000_000, drain: 4_000_000 };
+const DOTS = { emulatorFloor: 1_000_000, cacheHit: 1_500_000, economy: 2_000_000, miss: 3_000_000, drain: 4_000_000, twoEconomy: 5_000_000, twoDrain: 6_000_000 };
 const DRAIN_RATE = { limit: 100, windowMs: 1000 };
 const HOT_CARRIERS = 200;
 
@@ -35,7 +36,7 @@ function wholeNumber(flag: string, min: number, max: number) {
 
 function parseOptions(argv: string[]): BenchOptions & { out: string } {
   const program = new Command('bench')
-    .description('carrier-screen benchmarks: floor, cache hits, tender-stream economy, miss-path overhead, backlog drain, memory')
+    .description('carrier-screen benchmarks: floor, cache hits, tender-stream economy, miss-path overhead, backlog drain, memory, economy and drain across two worker processes')
     .option('--duration <s>', 'seconds per throughput measurement', wholeNumber('--duration', 1, 120))
     .option('--concurrency <n>', 'concurrent requests of the load generator (and tenders in flight)', wholeNumber('--concurrency', 1, 256))
     .option('--stream <n>', 'tenders in the economy stream', wholeNumber('--stream', 10, 100_000))
@@ -141,6 +142,9 @@ async function main(): Promise<void> {
     await drainWorker.stop();
     await emuDrain.close();
 
+    // Economy and drain again, across two worker processes on one Redis and database (issue 29).
+    const twoWorkers = await runTwoWorkers(h, { economy: DOTS.twoEconomy, drain: DOTS.twoDrain });
+
     const results: BenchResults = {
       machine: machineInfo(),
       options: opts,
@@ -154,6 +158,7 @@ async function main(): Promise<void> {
       economy,
       missPath,
       drain,
+      twoWorkers,
       memory: Object.fromEntries(h.workers.map((w) => [w.name, w.peakRssMiB()])),
       dbBytesPerCacheHit,
     };

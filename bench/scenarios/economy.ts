@@ -47,7 +47,7 @@ export interface EconomyResult {
 const RATE = { perWindow: 60, windowMs: 1000 };
 const LATENCY_MS = 20;
 
-function arm(result: LoadResult, stats: EmulatorStats, distinct: number, tenders: number, wallS: number, withoutScore: number, outcomes: Record<string, number>, cpu: Record<string, number>): EconomyArm {
+export function arm(result: LoadResult, stats: EmulatorStats, distinct: number, tenders: number, wallS: number, withoutScore: number, outcomes: Record<string, number>, cpu: Record<string, number>): EconomyArm {
   const perCarrier = Object.values(stats.byDot);
   return {
     tenders,
@@ -121,6 +121,6 @@ export async function runEconomy(h: Harness, fromDot: number): Promise<EconomyRe
   };
 }
 
-function prefixed(p: string, m: Record<string, number>): Record<string, number> {
+export function prefixed(p: string, m: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(m).map(([k, v]) => [p + k, v]));
 }

@@ -4,12 +4,16 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
 import { pino, type Logger } from 'pino';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { RateGate } from '../../worker/queue/rate-gate.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
-import { liveCarrier } from '../../emulator/index.js';
+import { buildEmulator, DEMO_KEYS, liveCarrier } from '../../emulator/index.js';
+import { ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, type StartedIntake } from '../helpers/processes.js';
 import { SvcClient } from '../../worker/svc/client.js';
 import { SvcNetworkError } from '../../worker/svc/errors.js';
 import { withEmulator } from '../helpers/emulator.js';
@@ -176,6 +180,36 @@ describe('a wrong base URL at start', () => {
   }
 });
 
+describe('a wrong base URL at start: the real `carrier-screen start`', () => {
+  it('exits 2 with one line naming the URL and its 404, before it serves anything', async () => {
+    await ensureBuilt();
+    const server = createServer((_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = mkdirTemp('cs-wrong-url-');
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const p = spawnCli(['start'], {
+      env: {
+        SVC_API_KEY: DEMO_KEYS.live,
+        SVC_BASE_URL: url,
+        REDIS_URL: inject('redisUrl'),
+        SCREEN_DB: join(dir, 'screen.db'),
+        SCREEN_REDIS_PREFIX: uniquePrefix(),
+        INTAKE_TOKEN: 'lookup-economy-wrong-url-0123456789abcdef',
+      },
+    });
+    cleanup.push(async () => void (await p.kill()));
+    const exit = await p.exited;
+    expect(exit.code).toBe(2);
+    const lines = p.stderr().split('\n').filter((l) => l.startsWith('carrier-screen: '));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(url);
+    expect(lines[0]).toMatch(/answered 404/);
+    expect(p.stdout()).not.toMatch(/carrier-screen is running/);
+  }, 120_000);
+});
+
 describe('one rate window for all processes', () => {
   it('two gates on separate Redis connections count in the service window learned by either: no 429 from an off-minute emulator', async () => {
     // Windows of 4 s that start 1 s after the clock's: a gate that assumes clock windows sends
@@ -212,10 +246,82 @@ describe('one rate window for all processes', () => {
     expect(emu.stats().rateLimited).toBe(0);
     expect(sent).toHaveLength(12);
   });
+
+  it('two `carrier-screen start` processes on one Redis and database: no 429, and at most the limit in each service window', async () => {
+    await ensureBuilt();
+    // Windows of 4 s starting 1 s after the clock's, 4 requests each. Every counted request
+    // (each start-up key check, every lookup) is labelled with its window by the service's
+    // own X-RateLimit-Reset, recorded here as the emulator answers.
+    const WINDOW = 4_000;
+    const OFFSET = 1_000;
+    const LIMIT = 4;
+    const app = buildEmulator({ mode: 'live', host: '127.0.0.1', port: 0, ratePerMinute: LIMIT, rateWindowMs: WINDOW, rateWindowOffsetMs: OFFSET, monthlyQuota: 100_000 });
+    const perWindow = new Map<string, number>();
+    app.addHook('onResponse', async (_req, reply) => {
+      if (reply.statusCode === 429) return;
+      const reset = String(reply.getHeader('x-ratelimit-reset'));
+      perWindow.set(reset, (perWindow.get(reset) ?? 0) + 1);
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    cleanup.push(() => app.close());
+    const dir = mkdirTemp('cs-two-starts-');
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const token = 'lookup-economy-two-starts-0123456789abcdef';
+    const env = {
+      SVC_API_KEY: DEMO_KEYS.live,
+      SVC_BASE_URL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+      REDIS_URL: inject('redisUrl'),
+      SCREEN_DB: join(dir, 'screen.db'),
+      SCREEN_REDIS_PREFIX: uniquePrefix(),
+      SCREEN_RATE_WINDOW: '4s',
+      // 4 lookups in flight at once across the two: the queue's pause on a low
+      // X-RateLimit-Remaining comes too late for them, only the rate gate can hold them.
+      SCREEN_CONCURRENCY: '2',
+      INTAKE_TOKEN: token,
+    };
+    // One after the other, as an operator would: the second starts after the first learned the window.
+    const starts: StartedIntake[] = [];
+    for (let i = 0; i < 2; i++) {
+      const p = await startIntakeProcess(env, { readyMs: 60_000 });
+      cleanup.push(async () => void (await p.stop()));
+      starts.push(p);
+    }
+    const screen = (dots: string[], from: number): Promise<unknown[]> =>
+      Promise.all(
+        dots.map(async (dot, i) => {
+          const res = await request(`${starts[i % 2]!.url}/screenings?wait=30`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ dot_number: dot, tender_id: `T-two-${from + i}` }),
+          });
+          return [res.statusCode, ((await res.body.json()) as { source: string }).source];
+        }),
+      );
+    const at = async (t: number): Promise<void> => void (await new Promise((r) => setTimeout(r, Math.max(0, t - Date.now()))));
+    const dots = liveDots(7, 3_500_000);
+    // A service window W that begins after both key checks. 2 lookups early in W, then 4 at once
+    // just after the clock's window begins, 1 s before W ends. Gates counting in the clock's
+    // windows would let all 4 go (6 in W: 429s); gates in the service's window let 2 go and hold
+    // 2 for the next. One lookup 1 s before W starts the queue's own limiter window (BullMQ's,
+    // 4 s from its first job), so that window ends before the 4 and does not hold them itself.
+    const start = (Math.floor((Date.now() - OFFSET) / WINDOW) + 2) * WINDOW + OFFSET;
+    await at(start - 1_000);
+    const primer = await screen(dots.slice(0, 1), 0);
+    await at(start + 200);
+    const early = await screen(dots.slice(1, 3), 1);
+    await at(start + WINDOW - OFFSET + 100);
+    const late = await screen(dots.slice(3), 3);
+    expect([...primer, ...early, ...late]).toEqual(dots.map(() => [200, 'service']));
+    expect(app.emulatorStats().rateLimited).toBe(0);
+    expect(app.emulatorStats().scoreLookups).toBe(7);
+    // 2 key checks + 7 lookups, each service window at most its limit.
+    expect([...perWindow.values()].reduce((a, b) => a + b, 0)).toBe(9);
+    expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(LIMIT);
+  }, 180_000); // a build of dist/ when stale, two process starts and up to three 4 s windows
 });
 
 describe('a reserve that holds', () => {
-  it('a 25-carrier background roster worked by two processes beside tenders never takes the quota below the reserve', async () => {
+  it('a 25-carrier background roster worked by two processes, with tenders beside it in both, never takes the quota below the reserve', async () => {
     const ctx = await withScreener({
       emulator: { mode: 'live', monthlyQuota: 20, ratePerMinute: 10_000, faults: { latencyMs: 30 } },
       env: { SCREEN_QUOTA_RESERVE: '5', SCREEN_CONCURRENCY: '8' },
@@ -228,17 +334,27 @@ describe('a reserve that holds', () => {
     });
     cleanup.push(() => other.close());
     const roster = liveDots(25, 3_450_000);
+    const tenderDots = liveDots(4, 3_460_000);
     const screeners = [ctx.screener, other];
+    // Three tenders beside the roster, in both processes, at a few moments while it runs.
+    const tenders = Promise.all(
+      tenderDots.slice(0, 3).map(async (dot, i) => {
+        await new Promise((r) => setTimeout(r, 5 + 15 * i));
+        return screeners[i % 2]!.screen({ query: { dot_number: dot }, priority: 'tender', tender_id: `T-beside-${i}` }, { waitMs: 30_000 });
+      }),
+    );
     const done = await Promise.all(
       roster.map((dot, i) => screeners[i % 2]!.screen({ query: { dot_number: dot }, priority: 'background' }, { waitMs: 60_000 })),
     );
+    const beside = await tenders;
     expect(done.every((s) => s.status === 'done')).toBe(true);
-    const spent = ctx.emulator.stats().scoreLookups;
-    expect(spent).toBeLessThanOrEqual(15); // 20 − the reserve of 5
-    expect(done.filter((s) => s.hold_reason === 'quota_reserved').length).toBe(25 - spent);
-    // The reserve is there for tenders.
-    const [t] = liveDots(1, 3_460_000);
-    const tender = await ctx.screener.screen({ query: { dot_number: t! }, priority: 'tender' }, { waitMs: 30_000 });
+    expect(beside.map((t) => t.source)).toEqual(['service', 'service', 'service']);
+    const background = done.filter((s) => s.source === 'service').length;
+    expect(background).toBeLessThanOrEqual(15); // 20 − the reserve of 5: background never goes below it
+    expect(done.filter((s) => s.hold_reason === 'quota_reserved').length).toBe(25 - background);
+    expect(ctx.emulator.stats().scoreLookups).toBe(background + 3);
+    // What is left of the reserve is still there for a tender.
+    const tender = await ctx.screener.screen({ query: { dot_number: tenderDots[3]! }, priority: 'tender' }, { waitMs: 30_000 });
     expect(tender.source).toBe('service');
   });
 

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { RateGate, rateGuardMs } from '../../worker/queue/rate-gate.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
+import type { LimitsSnapshot } from '../../worker/svc/limits.js';
 
 const redis = new Redis(inject('redisUrl'));
 afterAll(() => redis.quit());
@@ -25,6 +26,12 @@ async function counts(prefix: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const k of keys) out[k.split(':').at(-1)!] = (await redis.get(k))!;
   return out;
+}
+
+/** An answer's rate headers: the window ending at `resetMs`, with `remaining` of `limit` left. */
+function answer(limit: number, remaining: number, resetMs: number): LimitsSnapshot {
+  const at = new Date().toISOString();
+  return { environment: 'live', apiVersion: null, requestId: null, rateLimit: limit, rateRemaining: remaining, rateResetAt: new Date(resetMs).toISOString(), quotaLimit: null, quotaRemaining: null, at };
 }
 
 describe('rate gate', () => {
@@ -51,5 +58,34 @@ describe('rate gate', () => {
     expect(Math.floor(clock() / WINDOW)).toBe(window + 1);
     // The full window's counter also counts the refused try; the request is counted where it went.
     expect((await counts(prefix))[String(window + 1)]).toBe('1');
+  });
+
+  it("an answer with room left raises its window's shared count to the service's own; a 429 (remaining 0) does not fill the window", async () => {
+    const prefix = uniquePrefix();
+    const gate = new RateGate(redis, prefix, WINDOW, 10);
+    const end = (Math.floor(Date.now() / WINDOW) + 1) * WINDOW; // the current window's end
+    const window = String(end / WINDOW - 1);
+    gate.observe(answer(10, 6, end)); // the service counted 4 (some before we knew its phase)
+    expect(await counts(prefix)).toEqual({ [window]: '4' });
+    gate.observe(answer(10, 8, end)); // an older answer read late never lowers it
+    expect(await counts(prefix)).toEqual({ [window]: '4' });
+    // A 429 says remaining 0: its Retry-After governs, the window is not parked full.
+    gate.observe(answer(10, 0, end));
+    expect(await counts(prefix)).toEqual({ [window]: '4' });
+    // Each answer raises the window it names, not the one it was read in.
+    gate.observe(answer(10, 9, end + WINDOW));
+    expect(await counts(prefix)).toEqual({ [window]: '4', [String(end / WINDOW)]: '1' });
+  });
+
+  it('after a 429 (remaining 0) the next request is let through in the same window', async () => {
+    const prefix = uniquePrefix();
+    const clock = clockAt(100);
+    const gate = new RateGate(redis, prefix, WINDOW, 5, clock);
+    const window = Math.floor(clock() / WINDOW);
+    await gate.acquire();
+    gate.observe(answer(5, 0, (window + 1) * WINDOW));
+    await gate.acquire();
+    // Counted in the same window: the 429 did not fill it (else the second would wait for the next).
+    expect(await counts(prefix)).toEqual({ [String(window)]: '2' });
   });
 });

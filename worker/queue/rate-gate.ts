@@ -29,6 +29,13 @@ if c > limit then return (id + 1) * w + phase - now end
 return 0
 `;
 
+// KEYS[1] one window's counter. ARGV: the service's count, TTL ms. Raises the counter to it, never lowers it.
+const AT_LEAST = `
+local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+return 0
+`;
+
 /** A window's last moments, when no request is sent: 5 % of it, at most 250 ms (a minute's 0.4 %). */
 export function rateGuardMs(windowMs: number): number {
   return Math.min(250, Math.floor(windowMs * 0.05));
@@ -75,7 +82,9 @@ export class RateGate {
   observe(l: LimitsSnapshot): void {
     if (l.rateLimit !== null && l.rateLimit > 0) this.#limit = l.rateLimit;
     if (l.rateResetAt === null) return;
-    const phase = Date.parse(l.rateResetAt) % this.windowMs;
+    const resetMs = Date.parse(l.rateResetAt);
+    this.#seed(resetMs, l.rateLimit, l.rateRemaining);
+    const phase = resetMs % this.windowMs;
     if (phase === this.#phaseMs && this.#shared) return;
     this.#phaseMs = phase;
     this.#shared = true;
@@ -83,5 +92,22 @@ export class RateGate {
     this.#redis.set(this.#phaseKey, String(phase), 'EX', 86_400).catch(() => {
       this.#shared = false;
     });
+  }
+
+  /**
+   * The service's own count for the window ending at `resetMs` (limit − remaining) raises the
+   * shared count of that window: requests counted before the phase was known (the start-up
+   * check, a process's first requests) or by other clients of the account are not forgotten.
+   * Only from an answer with room left (remaining > 0): a 429 says remaining 0 and would park
+   * every request until the window's end, but a 429 is waited out by its Retry-After (an
+   * injected rate_limit_exceeded may say 0 s), not by filling the window.
+   */
+  #seed(resetMs: number, limit: number | null, remaining: number | null): void {
+    if (limit === null || remaining === null || remaining <= 0) return;
+    const used = limit - remaining;
+    if (used <= 0) return;
+    // The id ACQUIRE gives a moment of this window, in the phase this answer implies.
+    const id = Math.floor(resetMs / this.windowMs) - 1;
+    this.#redis.eval(AT_LEAST, 1, `${this.#key}:${id}`, used, this.windowMs * 2).catch(() => {});
   }
 }
