@@ -66,13 +66,10 @@ describe('retries and waits', () => {
   it('a 503 with Retry-After: 3600 ends the screening at once on its fallback and holds off at most 1 h, shown in /status and /healthz', async () => {
     const c = await live({ error503Share: 1, error503RetryAfterSeconds: 3600 });
     const [dot] = liveDots(1, 3_400_000);
-    const t0 = Date.now();
+    // Done within the wait (not after the hour's hold-off): `status: done` says so, no clock needed.
     const s = await c.screener.screen({ query: { dot_number: dot! } }, { waitMs: 30_000 });
-    const tookMs = Date.now() - t0;
     expect([s.status, s.action, s.hold_reason]).toEqual(['done', 'hold', 'scoring_unavailable']);
     expect(requests(c)).toBe(1);
-    // Generous: the point is "not an hour", the figure is reported by the bench.
-    expect(tookMs).toBeLessThan(20_000);
     const st = await c.screener.status();
     const until = Date.parse(st.service.hold_off_until ?? '');
     expect(until).toBeGreaterThan(Date.now());
