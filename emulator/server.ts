@@ -14,6 +14,7 @@ import { DatedChanges } from './dated-changes.js';
 import { MonthlyQuotaLedger } from './quota-ledger.js';
 import { FixedWindowRateLimiter, type RateDecision } from './rate-limiter.js';
 import { SANDBOX_OUTAGE_DOT, sandboxByDot, sandboxByMc } from './sandbox-carriers.js';
+import { SANDBOX_CHANGES, SandboxChanges, isSandboxChange } from './sandbox-changes.js';
 import { scoreBody, type CarrierProfile } from './score-object.js';
 import { parseScoreQuery, QueryError, type ScoreQuery } from './score-query.js';
 import type { EmulatorAccount, EmulatorMode, EmulatorOptions, EmulatorStats } from './types.js';
@@ -85,6 +86,8 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
   // Live records that get worse from a date on (relative to this start for the default set).
   const dated = new DatedChanges(opts.datedChanges, now());
   const live = (p: CarrierProfile | undefined): CarrierProfile | undefined => (p ? dated.apply(p, now()) : undefined);
+  const sandboxChanges = new SandboxChanges();
+  const sandbox = (p: CarrierProfile | undefined): CarrierProfile | undefined => (p ? sandboxChanges.apply(p) : undefined);
   const sleeps = new Sleeps();
   const defaultRate = opts.ratePerMinute ?? DEFAULT_RATE_PER_MINUTE[mode];
   const defaultQuota = opts.monthlyQuota ?? DEFAULT_MONTHLY_QUOTA;
@@ -142,11 +145,11 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     if ('dot' in q) {
       const dot = canonicalDot(q.dot);
       if (mode === 'sandbox' && dot === SANDBOX_OUTAGE_DOT) return { outage: true };
-      const profile = mode === 'sandbox' ? sandboxByDot(dot) : live(liveCarrier(dot));
+      const profile = mode === 'sandbox' ? sandbox(sandboxByDot(dot)) : live(liveCarrier(dot));
       return profile ? { profile } : { notFound: `No carrier with DOT number ${dot}.` };
     }
     const mc = `MC${q.mcDigits}`;
-    const profile = mode === 'sandbox' ? sandboxByMc(mc) : live(liveCarrierByMc(q.mcDigits));
+    const profile = mode === 'sandbox' ? sandbox(sandboxByMc(mc)) : live(liveCarrierByMc(q.mcDigits));
     return profile ? { profile } : { notFound: `No carrier with MC number ${mc}.` };
   }
 
@@ -296,6 +299,21 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     drips.add(timer);
     stream.on('close', stop);
     return stream;
+  }
+
+  // Sandbox test controls (sandbox-changes.ts): not part of /v1, absent in live mode (404).
+  if (mode === 'sandbox') {
+    app.post('/v1/sandbox/carriers/:dot/change', async (req, reply) => {
+      const ctx = contexts.get(req);
+      if (!ctx?.account) return sendAuthFailure(reply, ctx?.failure);
+      const dot = canonicalDot((req.params as { dot: string }).dot);
+      if (!sandboxByDot(dot)) return sendError(reply, 404, 'carrier_not_found', `No sandbox carrier with DOT number ${dot}.`, 'invalid_request_error', 'dot');
+      const change = (req.body as { change?: unknown } | undefined)?.change;
+      if (!isSandboxChange(change))
+        return sendError(reply, 400, 'invalid_request', `change must be one of ${SANDBOX_CHANGES.join(', ')}`, 'invalid_request_error', 'change');
+      sandboxChanges.set(dot, change);
+      return reply.send({ object: 'sandbox_change', dot_number: dot, change: sandboxChanges.current(dot) ?? 'none' });
+    });
   }
 
   app.get('/v1/usage', async (req, reply) => {

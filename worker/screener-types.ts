@@ -35,6 +35,10 @@ export interface Screener {
   /** Standing carrier decisions (docs/decisions.md). */
   listDecisions(f?: DecisionFilter): Decision[];
   getDecision(id: string): Decision | undefined;
+  /**
+   * Test helpers of the sandbox (docs/api.md, "Sandbox test helpers"); undefined on a live key.
+   */
+  readonly sandbox?: SandboxHelpers;
   /** Ends a standing decision; emits decision.revoked. Conflict when it no longer stands. */
   revokeDecision(id: string, actor: Actor, note: string | null): Promise<Decision>;
   status(): Promise<StatusReport>;
@@ -46,6 +50,18 @@ export interface Screener {
   /** sqlite: reads work; sqlite_writable: a write probe committed and no write was refused lately. */
   health(): Promise<{ redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean; svc_key_rejected?: boolean }>;
   close(): Promise<void>;
+}
+
+/** What a TMS needs to test its change handling end to end against the sandbox. */
+export interface SandboxHelpers {
+  /**
+   * From now on the carrier's /v1 score shows `change` (the reference emulator's sandbox
+   * controls); with `checkNow`, a background re-screen with refresh runs at once, so the change
+   * is detected now (carrier.changed to its recent tenders' callback URLs).
+   */
+  changeCarrier(dot: string, change: string, checkNow: boolean): Promise<{ change: string; screening: Screening | null }>;
+  /** End a standing decision as lapsed now (as its TTL would); emits decision.lapsed. */
+  lapseDecision(id: string, actor: Actor): Promise<Decision>;
 }
 
 /** Events shared by every process through SQLite (replay) and Redis pub/sub (wake-up). */

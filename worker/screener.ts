@@ -32,6 +32,7 @@ import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import { ReviewStaleError, openStore, type Store } from './store/index.js';
 import { KeyCheckError, SvcClient, environmentMismatch, verifyKey } from './svc/index.js';
+import { createSandboxHelpers } from './sandbox-helpers.js';
 import { WatchService, type WatchOptions } from './watch/index.js';
 
 export { UnavailableError } from './screener-types.js';
@@ -547,6 +548,21 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       store.close();
     },
   };
+  if (environment === 'sandbox') {
+    Object.assign(screener, {
+      sandbox: createSandboxHelpers({
+        svcBaseUrl: client.baseUrl,
+        sandboxChange: (dot, change) => client.sandboxChange(dot, change),
+        submit: (req) => screener.submit(req),
+        async lapse(id, actor, reason) {
+          const d = store.transaction(() => decisions.lapse(id, actor, reason));
+          decisions.drainEnded();
+          await events.publish('decision.lapsed', d);
+          return d;
+        },
+      }),
+    });
+  }
   return screener;
 }
 

@@ -376,6 +376,14 @@ export class CarrierDecisions {
     return this.#end(row, 'revoked', actor, note ?? 'revoked')!;
   }
 
+  /** The sandbox's test helper: end a standing decision as if its TTL had run out. */
+  lapse(id: string, actor: Actor, reason: string): Decision {
+    const row = this.#st.get.get(id) as DecisionRow | undefined;
+    if (!row) throw new NotFoundError(`no decision with id ${id}`);
+    if (row.state !== 'standing') throw new ReviewConflictError(`decision ${id} is already ${row.state}`, id);
+    return this.#end(row, 'lapsed', actor, reason)!;
+  }
+
   /** Why a standing decision no longer holds for this score: expired, or the basis changed. */
   #whyEnds(d: DecisionRow, score: SvcScore): string[] | undefined {
     if (Date.parse(d.expires_at) <= this.o.now().getTime()) return [`expired ${d.expires_at} (SCREEN_DECISION_TTL)`];

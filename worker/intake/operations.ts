@@ -40,6 +40,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /decisions/:id': 'getDecision',
   'POST /decisions/:id/revoke': 'revokeDecision',
   'GET /audit.csv': 'exportAudit',
+  'POST /sandbox/carriers/:dot/change': 'sandboxChangeCarrier',
+  'POST /sandbox/decisions/:id/lapse': 'sandboxLapseDecision',
 };
 
 /** The operationId of a documented route; throws for one that has none (a new route must be named here). */

@@ -46,6 +46,7 @@ import { registerBatchRoutes } from './batch-routes.js';
 import { checkCallbackDestination, parseCallbackUrl } from './callback-url.js';
 import { registerCallbackRoutes } from './callback-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
+import { registerSandboxRoutes } from './sandbox-routes.js';
 import { idempotent } from './idempotent.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
@@ -530,6 +531,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     registerCallbackRoutes(r, screener.store);
     // /decisions: standing carrier decisions (docs/decisions.md).
     registerDecisionRoutes(r, screener);
+    // /sandbox/*: test helpers, admin only, sandbox keys only (docs/api.md).
+    registerSandboxRoutes(r, screener);
 
     // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
     r.get(

@@ -210,6 +210,15 @@ export class SvcClient {
     return this.#call('/v1/health', (b) => b, opts.signal, true);
   }
 
+  /**
+   * Not /v1: the reference emulator's sandbox control (emulator/README.md, "Sandbox test
+   * controls"): from now on the carrier's score shows `change` (or its fixture again, `reset`).
+   * One attempt; a service without it answers 404, which comes back as an SvcError.
+   */
+  sandboxChange(dot: string, change: string, opts: { signal?: AbortSignal } = {}): Promise<SvcResponse<unknown>> {
+    return this.#call(`/v1/sandbox/carriers/${encodeURIComponent(dot)}/change`, (b) => b, opts.signal, false, 1, JSON.stringify({ change }));
+  }
+
   async close(): Promise<void> {
     if (!this.#pool.closed) await this.#pool.close();
   }
@@ -222,7 +231,14 @@ export class SvcClient {
     return { baseUrl: this.baseUrl };
   }
 
-  async #call<T>(path: string, parse: (b: unknown, warn: (m: string) => void) => T, signal?: AbortSignal, textOk = false, maxAttempts = this.#maxAttempts): Promise<SvcResponse<T>> {
+  async #call<T>(
+    path: string,
+    parse: (b: unknown, warn: (m: string) => void) => T,
+    signal?: AbortSignal,
+    textOk = false,
+    maxAttempts = this.#maxAttempts,
+    postBody?: string,
+  ): Promise<SvcResponse<T>> {
     // Lowered after a request that may have been counted but gave no answer (a time-out, a
     // connection lost after sending): one more attempt at most, so a slow service costs ≤ 2.
     let last = maxAttempts;
@@ -231,7 +247,7 @@ export class SvcClient {
       let err: SvcError;
       try {
         await this.#beforeAttempt?.(signal);
-        const out = await this.#once(path, parse, signal, textOk);
+        const out = await this.#once(path, parse, signal, textOk, postBody);
         return { ...out, attempts: attempt };
       } catch (e) {
         // The caller's own abort is not a service failure: hand it back untouched.
@@ -259,6 +275,7 @@ export class SvcClient {
     parse: (b: unknown, warn: (m: string) => void) => T,
     signal: AbortSignal | undefined,
     textOk: boolean,
+    postBody?: string,
   ): Promise<{ body: T; limits: LimitsSnapshot }> {
     let status: number;
     let headers: HeaderBag;
@@ -269,9 +286,15 @@ export class SvcClient {
     const timer = setTimeout(() => deadline.abort(), this.#timeoutMs);
     try {
       const res = await this.#pool.request({
-        method: 'GET',
+        method: postBody === undefined ? 'GET' : 'POST',
         path: this.#pathPrefix + path,
-        headers: { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT },
+        headers: {
+          authorization: `Bearer ${this.#apiKey}`,
+          accept: 'application/json',
+          'user-agent': USER_AGENT,
+          ...(postBody === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(postBody === undefined ? {} : { body: postBody }),
         signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
       });
       status = res.statusCode;
