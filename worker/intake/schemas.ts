@@ -120,7 +120,7 @@ export const NoQuery = Type.Object({}, { additionalProperties: false });
 
 // ---- response shapes: named components (components.ts), referenced by $ref ----
 
-export const ErrorBody = Type.Ref('Error');
+export const ErrorBody = Type.Ref('ErrorEnvelope');
 export const ScreeningSchema = Type.Ref('Screening');
 export const ReviewSchema = Type.Ref('Review');
 export const DecisionSchema = Type.Ref('Decision');

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytesPooled } from '../../shared/random-pool.js';
 import { STATUS_CODES } from 'node:http';
@@ -50,8 +51,8 @@ import { idempotent } from './idempotent.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import { RouteTable } from './route-table.js';
-import { COMPONENTS } from './components.js';
-import { operationIdOf } from './operations.js';
+import { COMPONENTS, STREAM_EVENT_NAMES } from './components.js';
+import { completeDocument, documentRoute, openapiBase } from './openapi-doc.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
 import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../../shared/config.js';
 import { TLS_MIN_VERSION, type IntakeTls } from './transport.js';
@@ -218,9 +219,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     const config = route.config as { public?: boolean; role?: string } | undefined;
     if (config?.public !== true && config?.role === undefined) throw new Error(`intake route ${String(route.method)} ${route.url} declares neither config.role nor config.public`);
     routes.add(route.url, route.method);
-    // Every documented operation is named (a client generated from /openapi.json uses the names).
-    const schema = route.schema as { hide?: boolean; operationId?: string } | undefined;
-    if (schema && !schema.hide && route.method !== 'HEAD') route.schema = { ...schema, operationId: operationIdOf(String(route.method), route.url) };
+    // Every documented operation is named, tagged, described, and lists what its door answers.
+    documentRoute(route);
   });
   // The answers' shapes: #/components/schemas/<name>, referenced by $ref from the routes.
   for (const c of COMPONENTS) app.addSchema(c);
@@ -313,12 +313,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     });
 
   void app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'carrier-screen intake API', version: API_VERSION, description: 'docs/api.md: authentication, roles, versioning, errors, paging.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
+    openapi: openapiBase(API_VERSION) as never,
+    transformObject: completeDocument as never,
     // Components keep their own names (Screening, Review …), not def-0, def-1.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
@@ -470,11 +466,17 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         // A HEAD would open a stream that never ends.
         exposeHeadRoute: false,
         schema: {
-          summary: 'Server-Sent Events: screening.completed, review.created, review.resolved, quota.changed, queue.changed',
+          summary: 'Server-Sent Events: screenings, reviews, carrier changes, quota and queue',
           description:
-            'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed. At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token\'s streams end within seconds.',
+            'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed (events are kept SCREEN_EVENTS_RETENTION, 7 days by default). At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token\'s streams end within seconds.',
           querystring: EventsQuery,
-          response: { 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
+          response: {
+            200: {
+              description: `A stream of Server-Sent Events (${STREAM_EVENT_NAMES.join(', ')}; an open set), each an id:, event: and one data: line of JSON; the data of each is in the StreamEvent schema. A comment line every 15 s keeps it open.`,
+              content: { 'text/event-stream': { schema: Type.String({ contentMediaType: 'text/event-stream', contentSchema: Type.Ref('StreamEvent') }) } },
+            },
+            429: ErrorBody,
+          },
         },
       },
       async (req, reply) => {
@@ -530,11 +532,19 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
     r.get(
       '/metrics',
-      { config: { role: 'tms' }, schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody, 429: ErrorBody } } },
+      {
+        config: { role: 'tms' },
+        schema: {
+          summary: 'Prometheus metrics: per-process counters and shared state read at scrape time',
+          querystring: NoQuery,
+          response: { 200: { description: 'Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: Type.String() } } } },
+        },
+      },
       async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir })) as never),
     );
 
-    r.get('/openapi.json', { config: { role: 'tms' }, schema: { hide: true } }, async () => r.swagger());
+    // The contract holds no data: served without a token, as the docs are.
+    r.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => r.swagger());
 
     r.get('/ui', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/', 301));
     r.get('/ui/*', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (req, reply) => {
