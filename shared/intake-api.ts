@@ -868,6 +868,7 @@ export interface components {
             settled_by: string | null;
             standing_decision: components["schemas"]["StandingDecisionRef"] | null;
             error: {
+                /** @description /v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code. */
                 code: string;
                 message: string;
                 request_id: string | null;
@@ -928,6 +929,7 @@ export interface components {
             settled_by: string | null;
             standing_decision: components["schemas"]["StandingDecisionRef"] | null;
             error: {
+                /** @description /v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code. */
                 code: string;
                 message: string;
                 request_id: string | null;
@@ -989,6 +991,7 @@ export interface components {
             settled_by: string | null;
             standing_decision: components["schemas"]["StandingDecisionRef"] | null;
             error: {
+                /** @description /v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code. */
                 code: string;
                 message: string;
                 request_id: string | null;

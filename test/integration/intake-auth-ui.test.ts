@@ -66,7 +66,7 @@ describe('auth on every route', () => {
   });
 
   it('/openapi.json needs no token (the contract holds no data) and names no secret', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-of-some-length' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-of-some-length' }] as Array<Record<string, string>>) {
       const r = await send('GET', '/openapi.json', headers);
       expect(r.status).toBe(200);
       expect(JSON.parse(r.text).openapi).toBe('3.1.0');

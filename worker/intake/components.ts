@@ -121,7 +121,7 @@ const screeningFields = {
   refresh: Type.Boolean({ description: 'The request skipped the cache (a re-check).' }),
   action: Nullable(Enum(TENDER_ACTIONS, 'What to do now; null until done.')),
   hold_reason: Nullable(Open(HOLD_REASONS, 'Why it was held; kept after it is settled.')),
-  source: Nullable(Open(['cache', 'service', 'stale_cache', 'none'], 'Where the score came from.')),
+  source: Nullable(Open(['cache', 'service', 'stale_cache', 'none'], 'Where the answer came from: service (/v1 now, a score or carrier_not_found), cache, stale_cache (an outage), none (no answer: a local block, or /v1 failed).')),
   score: Nullable(Type.Ref('Score')),
   score_fetched_at: Nullable(Time('When the score was fetched from /v1 (its age when served from cache).')),
   score_age_seconds: Nullable(
@@ -135,7 +135,16 @@ const screeningFields = {
   ),
   settled_by: Nullable(Open(['review', 'standing_decision', 'rescreen'], 'What settled a held screening: its review, a standing decision, or a re-screen after an outage (docs/decisions.md).')),
   standing_decision: Nullable(Type.Ref('StandingDecisionRef')),
-  error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), request_id: Nullable(Type.String()) }, { description: "What /v1 answered when there is no score (its code, message, request id)." })),
+  error: Nullable(
+    Type.Object(
+      {
+        code: Type.String({ description: "/v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code." }),
+        message: Type.String(),
+        request_id: Nullable(Type.String({ description: "/v1's request id, when it answered." })),
+      },
+      { description: 'What stood in the way of a fresh score, or the local block: news about the carrier or /v1, not a failure of this request (the screening itself is a 200). Null when nothing did.' },
+    ),
+  ),
   callback_url: Nullable(Type.String()),
   created_at: Time(),
   completed_at: Nullable(Time()),
