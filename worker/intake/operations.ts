@@ -43,7 +43,7 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   'POST /queue/pause': op('pauseQueue', 'operations', 'Stops calling /v1: screenings are still accepted and queued, cache hits still answered. Answers the status.'),
   'POST /queue/resume': op('resumeQueue', 'operations', 'Calls /v1 again for what waits in the queue. Answers the status.'),
   'GET /events': op('streamEvents', 'events', ''),
-  'GET /healthz': op('getHealth', 'operations', 'No token. 200 ok or degraded (reads served; /v1 unreachable, or SQLite refusing writes), 503 when Redis or SQLite is down or SQLite cannot write.'),
+  'GET /healthz': op('getHealth', 'operations', 'No token. 200 ok, or degraded while /v1 is unreachable (the cache is served); 503 degraded while SQLite refuses writes (reads served, new work refused; 200 again once a write succeeds), 503 down when Redis or SQLite is down.'),
   'GET /metrics': op('getMetrics', 'operations', 'Prometheus text exposition: this process\'s counters and the shared state read at scrape time (docs/operations.md).'),
   'GET /watchlist': op('listWatchEntries', 'watchlist', 'Cursor-paged, the carrier due for its re-screen soonest first.'),
   'POST /watchlist': op('addWatchEntry', 'watchlist', ''),
