@@ -254,7 +254,7 @@ export interface paths {
         };
         /**
          * Health (no auth)
-         * @description No token. 200 ok or degraded (reads served; /v1 unreachable, or SQLite refusing writes), 503 when Redis or SQLite is down or SQLite cannot write.
+         * @description No token. 200 ok, or degraded while /v1 is unreachable (the cache is served); 503 degraded while SQLite refuses writes (reads served, new work refused; 200 again once a write succeeds), 503 down when Redis or SQLite is down.
          */
         get: operations["getHealth"];
         put?: never;
@@ -322,7 +322,7 @@ export interface paths {
         };
         /**
          * Changes of watched carriers, newest first
-         * @description Cursor-paged, newest first. state=new is the desk's acknowledgement, not a read position.
+         * @description Cursor-paged, newest first; filter by state, dot_number and updated_since. Sync with updated_since (your own read position): state=new is the desk's acknowledgement, not a TMS's.
          */
         get: operations["listChanges"];
         put?: never;
@@ -3441,11 +3441,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description ok, degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down */
+                        /** @description ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503) */
                         status: string;
                         redis: boolean;
                         sqlite: boolean;
-                        /** @description false when a write probe failed or a write was refused in the last minute (a full disk) */
+                        /** @description false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk */
                         sqlite_writable?: boolean;
                         svc: boolean;
                         /** @description true when /v1 refused the API key at the last call (svc is false then) */
@@ -3489,11 +3489,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description ok, degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down */
+                        /** @description ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503) */
                         status: string;
                         redis: boolean;
                         sqlite: boolean;
-                        /** @description false when a write probe failed or a write was refused in the last minute (a full disk) */
+                        /** @description false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk */
                         sqlite_writable?: boolean;
                         svc: boolean;
                         /** @description true when /v1 refused the API key at the last call (svc is false then) */
@@ -4074,6 +4074,10 @@ export interface operations {
             query?: {
                 /** @description new, acknowledged or all (default all) */
                 state?: "new" | "acknowledged" | "all";
+                /** @description ISO 8601: changes detected or acknowledged at or after it (a TMS's own read position; state=new is the desk's) */
+                updated_since?: string;
+                /** @description changes of the carrier with this DOT number (1 to 8 digits) */
+                dot_number?: string;
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */

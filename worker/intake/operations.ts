@@ -49,7 +49,7 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   'POST /watchlist': op('addWatchEntry', 'watchlist', ''),
   'GET /watchlist/:dot': op('getWatchEntry', 'watchlist', 'One watched carrier by DOT or MC number, with its last snapshot.'),
   'DELETE /watchlist/:dot': op('removeWatchEntry', 'watchlist', 'It is watched again after its next tender screening.'),
-  'GET /changes': op('listChanges', 'watchlist', 'Cursor-paged, newest first. state=new is the desk\'s acknowledgement, not a read position.'),
+  'GET /changes': op('listChanges', 'watchlist', 'Cursor-paged, newest first; filter by state, dot_number and updated_since. Sync with updated_since (your own read position): state=new is the desk\'s acknowledgement, not a TMS\'s.'),
   'GET /changes/:id': op('getChange', 'watchlist', 'One change: before and after snapshots, why it counts, and the tenders that used the carrier.'),
   'POST /changes/:id/acknowledge': op('acknowledgeChange', 'watchlist', 'Marks it seen by the desk (also the change.acknowledged event); 409 change_conflict when already acknowledged.'),
   'GET /blocks': op('listBlocks', 'blocks', 'Cursor-paged, newest first; active blocks unless state says otherwise.'),
