@@ -41,8 +41,10 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
         summary: 'The due-diligence record: one CSV row per screening created in [from, to), streamed',
         description: `Columns: ${AUDIT_COLUMNS.join(', ')}. RFC 4180 quoting.`,
         querystring: AuditQuery,
-        produces: ['text/csv'],
-        response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody },
+        response: {
+          200: { description: 'CSV with a header row (Content-Disposition names the file).', content: { 'text/csv': { schema: Type.String() } } },
+          400: ErrorBody,
+        },
       },
     },
     async (req, reply) => {

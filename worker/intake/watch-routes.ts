@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
+import { canonicalDot, normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { Screener } from '../screener-types.js';
 import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
-import { badRequest, conflict, notFound } from './http-error.js';
+import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
 import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
 import { actorOf, type IntakeApp } from './intake-app.js';
@@ -60,10 +60,22 @@ export const WatchListQuery = Type.Object({ ...PageQueryFields }, { additionalPr
 export const ChangeListQuery = Type.Object(
   {
     state: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('acknowledged'), Type.Literal('all')], { description: 'new, acknowledged or all (default all)' })),
+    updated_since: Type.Optional(Type.String({ description: 'ISO 8601: changes detected or acknowledged at or after it (a TMS\'s own read position; state=new is the desk\'s)' })),
+    dot_number: Type.Optional(Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'changes of the carrier with this DOT number (1 to 8 digits)' })),
     ...PageQueryFields,
   },
   { additionalProperties: false },
 );
+
+/**
+ * The /changes filters a TMS syncs with. Applied to the list as read (bounded like every list
+ * here), before paging, so cursors page within the filtered list.
+ */
+function changeFilter(q: { updated_since?: string; dot_number?: string }): (c: { updated_at: string; dot_number: string | null }) => boolean {
+  const since = q.updated_since === undefined ? undefined : Date.parse(isoParam(q.updated_since, new Date(), 'updated_since'));
+  const dot = q.dot_number === undefined ? undefined : canonicalDot(q.dot_number.trim());
+  return (c) => (since === undefined || Date.parse(c.updated_at) >= since) && (dot === undefined || (c.dot_number !== null && canonicalDot(c.dot_number) === dot));
+}
 export const BlockListQuery = Type.Object(
   {
     state: Type.Optional(
@@ -160,7 +172,8 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     { config: { role: 'tms' }, schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
     async (req) => {
       const state = req.query.state === 'all' ? undefined : req.query.state;
-      return pageOf(watch.changes(state, LIST_CAP), (c) => c.id, pageParams(req.query));
+      const keep = changeFilter(req.query);
+      return pageOf(watch.changes(state, LIST_CAP).filter(keep), (c) => c.id, pageParams(req.query));
     },
   );
 

@@ -10,8 +10,8 @@ import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SCREENING_COLUMNS, scoreAgeSeconds, toReview, toScreening, withFacts, type ReviewExtraRow, type ScreeningRow } from './rows.js';
 import { scoresOf } from './score-refs.js';
-import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
-import { noteStoreFailure } from './write-failures.js';
+import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError, type StoreErrorCode } from './store-error.js';
+import { noteStoreFailure, noteStoreSuccess } from './write-failures.js';
 import type { CachedNotFound, CachedScore, Env, OpenStoreOptions, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -124,7 +124,9 @@ export function connectionOf(store: Store): Database.Database {
  */
 export function guardCall<T>(db: Database.Database, fn: () => T): T {
   try {
-    return fn();
+    const out = fn();
+    noteStoreSuccess(db);
+    return out;
   } catch (err) {
     const e = toStoreError(err, db.name);
     noteStoreFailure(db, e);
@@ -440,9 +442,14 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   // a new one is begun at once, so that whatever a caller that caught the error writes next is
   // not committed on its own, and the outermost transaction fails instead of committing.
   let lost = false;
-  const holdLostTransaction = (): void => {
+  // What rolled it back (sqlite_full …): the outermost failure says so, so a full disk is a
+  // refused write (503, /healthz) rather than an unnamed database error.
+  let lostCode: StoreErrorCode = 'sqlite_error';
+  const holdLostTransaction = (cause: unknown): void => {
     if (db.inTransaction) return;
     lost = true;
+    const e = toStoreError(cause, path);
+    lostCode = e instanceof StoreError ? e.code : 'sqlite_error';
     tx.begin.run();
   };
   const runTransaction = <T>(fn: () => T): T => {
@@ -452,16 +459,19 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         return fn();
       } catch (e) {
         inlineThrew = true;
-        holdLostTransaction();
+        holdLostTransaction(e);
         throw e;
       }
     }
     (nested ? tx.savepoint : tx.begin).run();
-    if (!nested) lost = false;
+    if (!nested) {
+      lost = false;
+      lostCode = 'sqlite_error';
+    }
     try {
       const result = fn();
       if (result instanceof Promise) throw new TypeError('a transaction cannot return a promise');
-      if (!nested && lost) throw new StoreError('sqlite_error', `SQLite store ${path}: the transaction was rolled back after an error inside it; nothing of it was kept`);
+      if (!nested && lost) throw new StoreError(lostCode, `SQLite store ${path}: the transaction was rolled back after an error inside it (${lostCode}); nothing of it was kept`);
       (nested ? tx.release : tx.commit).run();
       return result;
     } catch (e) {
@@ -471,7 +481,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
           tx.rollbackTo.run();
           tx.release.run();
         } else tx.rollback.run();
-      } else if (nested) holdLostTransaction();
+      } else if (nested) holdLostTransaction(e);
       throw e;
     }
   };

@@ -115,6 +115,8 @@ export interface WatchStore {
   /** Whether any block is active: most installations have none, and then no carrier needs resolving. */
   hasActiveBlocks(): boolean;
   listBlocks(state?: 'active' | 'lifted', limit?: number): LocalBlock[];
+  /** The carrier's most recently lifted block (lifting it again is a conflict, not a miss). */
+  lastLiftedBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
 }
 
 interface EntryRow {
@@ -381,6 +383,9 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     blocksLifted: db.prepare<[number], BlockRow>(
       'SELECT * FROM local_blocks WHERE lifted_at IS NOT NULL ORDER BY lifted_at DESC, rowid DESC LIMIT ?',
     ),
+    lastLiftedByIds: db.prepare<{ dot: string | null; mc: string | null }, BlockRow>(`
+      SELECT * FROM local_blocks WHERE lifted_at IS NOT NULL AND (dot_number = @dot OR mc_number = @mc)
+      ORDER BY lifted_at DESC, rowid DESC LIMIT 1`),
   };
 
   const findEntry = (keys: string[]): EntryRow | undefined => {
@@ -596,6 +601,11 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     activeBlock(ids) {
       if (ids.dot_number === null && ids.mc_number === null) return undefined;
       const row = st.activeBlockByIds.get({ dot: ids.dot_number, mc: ids.mc_number });
+      return row ? toBlock(row) : undefined;
+    },
+    lastLiftedBlock(ids) {
+      if (ids.dot_number === null && ids.mc_number === null) return undefined;
+      const row = st.lastLiftedByIds.get({ dot: ids.dot_number, mc: ids.mc_number });
       return row ? toBlock(row) : undefined;
     },
     listBlocks(state, limit = 100) {
