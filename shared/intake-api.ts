@@ -558,7 +558,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics: per-process counters and shared state read at scrape time */
+        /** Prometheus metrics: per-process counters and shared state read at scrape time (any token; a metrics token reads only this) */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -1116,7 +1116,7 @@ export interface components {
             object: "caller";
             token_id: string | null;
             name: string | null;
-            role: "tms" | "desk" | "admin";
+            role: "metrics" | "tms" | "desk" | "admin";
         } & {
             [key: string]: unknown;
         };

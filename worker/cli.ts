@@ -223,11 +223,11 @@ program
     }
   });
 
-const token = program.command('token').description('scoped intake tokens: tms (screen, read, watch list), desk (also decide), admin (also pause/resume)');
+const token = program.command('token').description('scoped intake tokens: metrics (scrape /metrics only), tms (screen, read, watch list), desk (also decide), admin (also pause/resume)');
 token
   .command('create')
   .description('a new token, printed once (only its hash is kept)')
-  .requiredOption('--role <role>', 'tms, desk or admin')
+  .requiredOption('--role <role>', 'metrics (GET /metrics only), tms, desk or admin')
   .option('--name <name>', "who uses it: the default `by` of what it decides (e.g. the dispatcher's name)")
   .action(async (o: { role: string; name?: string }) => {
     const config = settings({ existingDb: true });

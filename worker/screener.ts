@@ -9,7 +9,7 @@ import { WatchConflictError } from './store/watch-store.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
 import { oweScreeningCallback } from './callbacks/callbacks.js';
 import { DestinationPolicy } from './callbacks/destination-policy.js';
-import { callbackCounts } from './callbacks/outbox.js';
+import { callbackCounts, oldestPendingCallbackAt } from './callbacks/outbox.js';
 import { SharedEventFeed } from './events/event-feed.js';
 import { LookupCoalescer } from './queue/lookup-coalescer.js';
 import { monthOf } from './queue/month.js';
@@ -23,7 +23,7 @@ import { ScreeningQueue } from './queue/screening-queue.js';
 import { startScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
 import { probeSqliteWrite } from './health/sqlite-write-probe.js';
-import { queuePaused, setQueuePaused } from './recovery/operator-state.js';
+import { queuePaused, queuePausedSince, setQueuePaused } from './recovery/operator-state.js';
 import { OutageRescreen } from './recovery/outage-rescreen.js';
 import { RedisRebuild } from './recovery/redis-rebuild.js';
 import { Pruner } from './retention/pruner.js';
@@ -486,6 +486,12 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         service: svcState.service,
       };
     },
+
+    ages: () => ({
+      oldest_pending_callback_at: oldestPendingCallbackAt(store),
+      queue_paused_since: queuePausedSince(store),
+      oldest_queued_at: store.oldestQueuedAt(),
+    }),
 
     dailyUsage(): DailyUsage {
       const month = monthOf(now());

@@ -47,14 +47,7 @@ function derivedConfig(tokenFile: string, target: string): string {
   return out;
 }
 
-describe.skipIf(!tools)('ops/ with promtool', () => {
-  it('the rules load and their unit tests pass', () => {
-    const check = promtool(['check', 'rules', 'alerts.yml']);
-    expect(check.out).toMatch(/SUCCESS: 10 rules found/);
-    const test = promtool(['test', 'rules', 'alerts.test.yml']);
-    expect(test.code, test.out).toBe(0);
-  });
-});
+// The rules and their promtool unit tests: test/integration/ops-alerts.test.ts.
 
 describe.skipIf(!tools)('a real Prometheus scraping `carrier-screen start`', () => {
   beforeAll(async () => {

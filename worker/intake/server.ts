@@ -530,8 +530,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
     r.get(
       '/metrics',
-      { config: { role: 'tms' }, schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody, 429: ErrorBody } } },
-      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir })) as never),
+      { config: { role: 'metrics' }, schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time (any token; a metrics token reads only this)', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody, 429: ErrorBody } } },
+      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() })) as never),
     );
 
     r.get('/openapi.json', { config: { role: 'tms' }, schema: { hide: true } }, async () => r.swagger());

@@ -3,7 +3,7 @@ import { OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL } from '../call
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
-import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
+import { METRICS_ROLE_MIGRATION_SQL, TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
 import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
@@ -208,6 +208,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'screening versions; callbacks by destination, in version order, cancellable, failures as categories',
     sql: SCREENING_VERSION_MIGRATION_SQL + OUTBOX_DESTINATIONS_MIGRATION_SQL,
   },
+  { version: 19, name: 'a metrics token role (GET /metrics only)', sql: METRICS_ROLE_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

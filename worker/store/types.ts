@@ -115,6 +115,8 @@ export interface Store {
   /** queued or active, oldest first (for the reconciler). */
   listUnfinished(): Screening[];
   countByStatus(): Record<ScreeningStatus, number>;
+  /** created_at of the oldest screening still queued (not yet taken by a worker), or null (the metrics read it). */
+  oldestQueuedAt(): string | null;
 
   // Reviews: one per held screening.
   createReview(screeningId: string, holdReason: HoldReason): { review: Review; created: boolean };
