@@ -67,11 +67,15 @@ function onSignals(stop: () => Promise<void>, log: Logger): void {
     process.on(sig, () => {
       if (stopping) process.exit(1);
       stopping = true;
+      log.info({ signal: sig }, `${sig}: stopping`);
       setTimeout(() => {
         log.warn({ deadlineMs: STOP_DEADLINE_MS }, 'stopping took too long; exiting with work in flight (picked up at the next start)');
         process.exit(0);
       }, STOP_DEADLINE_MS).unref();
-      void stop().finally(() => process.exit(0));
+      void stop().finally(() => {
+        log.info('stopped');
+        process.exit(0);
+      });
     });
 }
 

@@ -114,7 +114,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     onLimits: (l) => rateGate?.observe(l),
     onRequest: observe.svcRequest,
     // A paid score with a drifted display field is kept; a header out of range is ignored: both said here.
-    onWarning: (message, detail) => logger.warn({ request_id: detail.requestId }, `/v1 answer kept with a warning: ${message}`),
+    onWarning: (message, detail) => logger.warn({ svc_request_id: detail.requestId }, `/v1 answer kept with a warning: ${message}`),
     now,
     ...(opts.svcTimeoutMs ? { timeoutMs: opts.svcTimeoutMs } : {}),
     ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
@@ -141,7 +141,11 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     logger.warn({ err: e.message }, '/v1 unreachable at start: serving the cache, holding misses');
   }
 
-  const store = openStore(config.dbPath, { now, backgroundCheckpoints: true });
+  const store = openStore(config.dbPath, {
+    now,
+    backgroundCheckpoints: true,
+    onMigration: (m) => logger.info({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
+  });
   const decisions: CarrierDecisions = new CarrierDecisions({
     store,
     env: environment,
@@ -170,8 +174,19 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   if (firstLimits) rateGate.observe(firstLimits); // the service's window phase, shared before our first lookup
   await rateGate.acquire(); // the start-up GET /v1/usage above
   const live = environment === 'live';
-  const gate = new QuotaGate(blocking, keyPrefix, { live, reserve: config.quotaReserve, now });
-  const service = new ServiceState(blocking, keyPrefix, now);
+  // One warning per change, from the process whose write made it (the state is shared in Redis).
+  const gate = new QuotaGate(blocking, keyPrefix, {
+    live,
+    reserve: config.quotaReserve,
+    now,
+    onClosed: (until) => logger.warn({ until: until.toISOString() }, 'monthly /v1 quota used up: no live lookups until it resets; misses are held'),
+  });
+  const service = new ServiceState(blocking, keyPrefix, now, (t) => {
+    if (t.kind === 'down') logger.warn({ err: t.detail }, '/v1 unreachable: serving the cache, holding misses');
+    else if (t.kind === 'up') logger.warn('/v1 reachable again');
+    else if (t.kind === 'key_rejected') logger.warn({ err: t.detail }, '/v1 refused the API key: live lookups stopped (check SVC_API_KEY)');
+    else logger.warn('/v1 accepts the API key again');
+  });
   const events = new SharedEventFeed(store, blocking, `${keyPrefix}:events`);
   await events.start(subscriber);
   const queue = new ScreeningQueue(producer, prefix);
@@ -502,15 +517,19 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     async pause(): Promise<void> {
       await redisUp('the queue was not paused');
       // SQLite is the record: a Redis that loses its data is paused again (RedisRebuild).
+      const was = queuePaused(store) === true;
       setQueuePaused(store, true, now());
       await queue.pause();
+      if (!was) logger.warn('queue paused by an operator: no /v1 calls until POST /queue/resume');
       await queueChanged();
     },
 
     async resume(): Promise<void> {
       await redisUp('the queue was not resumed');
+      const was = queuePaused(store) === true;
       setQueuePaused(store, false, now());
       await queue.resume();
+      if (was) logger.warn({ paused_at: null }, 'queue resumed by an operator');
       await queueChanged();
     },
 

@@ -48,6 +48,7 @@ import { registerCallbackRoutes } from './callback-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { idempotent } from './idempotent.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
+import { withLogContext } from '../log-context.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import { RouteTable } from './route-table.js';
 import { COMPONENTS } from './components.js';
@@ -209,7 +210,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     } else {
       e = toHttpError(err);
     }
-    if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
+    // A 503 (Redis down, disk full) is the outage's answer, logged where the outage is seen:
+    // one debug line per refused request, not a stack trace each.
+    if (e.statusCode === 503) req.log.debug({ code: e.code, err: e.message }, 'request refused: unavailable');
+    else if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
     sendError(reply, e);
   });
   const routes = new RouteTable();
@@ -261,7 +265,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       done(e as Error);
       return;
     }
-    done();
+    // The rest of the request (its handler, the screening it accepts) logs with its request id.
+    withLogContext({ request_id: req.id }, done);
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

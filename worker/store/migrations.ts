@@ -224,7 +224,13 @@ function userVersion(db: Database): number {
  * re-reads user_version first, so several processes opening one file at once apply each step
  * exactly once. A failing step rolls back whole and leaves the version where it was.
  */
-export function migrate(db: Database, path: string, migrations: readonly Migration[] = MIGRATIONS, now = () => new Date()): number {
+export function migrate(
+  db: Database,
+  path: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  now = () => new Date(),
+  onStep?: (m: { version: number; name: string; ms: number }) => void,
+): number {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration steps must be numbered 1, 2, 3…; got ${m.version} at position ${i + 1}`);
@@ -241,15 +247,18 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
   );
   for (const m of sorted) {
     if (m.version <= start) continue;
-    db.transaction(() => {
+    const t0 = performance.now();
+    const applied = db.transaction(() => {
       const v = userVersion(db);
       if (v > latest) throw tooNew(v);
-      if (v >= m.version) return; // another process got here first
+      if (v >= m.version) return false; // another process got here first
       ensureTable.run();
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, now().toISOString());
       db.pragma(`user_version = ${m.version}`);
+      return true;
     }).immediate();
+    if (applied) onStep?.({ version: m.version, name: m.name, ms: Math.round(performance.now() - t0) });
   }
   return userVersion(db);
 }

@@ -200,7 +200,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
         makeDatabasePrivate(file);
       }
       db.pragma('synchronous = NORMAL'); // with WAL: never corrupts; a power cut may lose the latest commits
-      const version = migrate(db, file, undefined, now);
+      const version = migrate(db, file, undefined, now, opts.onMigration);
       probeWritable(db, version);
     }
     let checkpointer: Checkpointer | undefined;

@@ -69,6 +69,8 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** Checkpoint the WAL from a background thread, not inside a commit (a long-running worker; checkpointer.ts). */
   backgroundCheckpoints?: boolean;
+  /** Told after each schema step this open applied, with how long it took (the start logs it). */
+  onMigration?: (m: { version: number; name: string; ms: number }) => void;
 }
 
 export interface Store {
