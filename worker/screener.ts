@@ -170,6 +170,21 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     throw new UnavailableError(`Redis is not reachable at ${redactUrl(config.redisUrl)}`);
   }
 
+  // Which Redis and prefix: `npm start` on a machine with a Redis already at 6379 uses it quietly otherwise.
+  const redisAt = redisWhere(config.redisUrl);
+  logger.info({ redis: redisAt, prefix }, `Redis at ${redisAt}, key prefix ${prefix}`);
+  void otherInstalls(producer, prefix).then(
+    (others) => {
+      if (others.length > 0)
+        logger.warn(
+          { redis: redisAt, prefix, others },
+          `Redis at ${redisAt} also holds screening queues of another install (prefix ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}): ` +
+            'if that is not meant, give each install its own REDIS_URL or SCREEN_REDIS_PREFIX',
+        );
+    },
+    () => {},
+  );
+
   rateGate = new RateGate(blocking, keyPrefix, config.rateWindowMs, ratePerMinute);
   if (firstLimits) rateGate.observe(firstLimits); // the service's window phase, shared before our first lookup
   await rateGate.acquire(); // the start-up GET /v1/usage above
@@ -573,6 +588,34 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     },
   };
   return screener;
+}
+
+/** host:port (and /db when not 0) of a Redis URL: never its user or password. */
+export function redisWhere(url: string): string {
+  try {
+    const u = new URL(url);
+    const db = u.pathname.replace(/^\//, '');
+    return `${u.hostname}:${u.port || '6379'}${db && db !== '0' ? `/${db}` : ''}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** Prefixes of other carrier-screen screening queues in this Redis (BullMQ's `<prefix>:screenings:meta`). */
+async function otherInstalls(redis: ReturnType<typeof redisConnection>, prefix: string): Promise<string[]> {
+  const found = new Set<string>();
+  let cursor = '0';
+  // A bounded look: a large shared Redis must not slow the start.
+  for (let i = 0; i < 20; i++) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', '*:screenings:meta', 'COUNT', 1000);
+    for (const k of keys) {
+      const p = k.slice(0, -':screenings:meta'.length);
+      if (p !== prefix) found.add(p);
+    }
+    cursor = next;
+    if (cursor === '0') break;
+  }
+  return [...found].sort();
 }
 
 /** A Redis URL with any password masked, for messages. */

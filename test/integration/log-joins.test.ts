@@ -39,7 +39,12 @@ function memoryLogger(): { logger: ReturnType<typeof createLogger>; lines: Line[
 
 let stack: Stack;
 let lines: Line[];
+const OTHER = uniquePrefix('other-install');
 beforeAll(async () => {
+  // Another install's queue in the same Redis, there before this one starts.
+  const r = new Redis(inject('redisUrl'));
+  await r.hset(`${OTHER}:screenings:meta`, 'opts.maxLenEvents', '10000');
+  r.disconnect();
   const m = memoryLogger();
   lines = m.lines;
   stack = await startStack({ logger: m.logger, callbackBackoffMs: 50 });
@@ -56,6 +61,20 @@ async function post(path: string, body: unknown, requestId: string): Promise<any
   });
   return r.body.json();
 }
+
+describe('which Redis', () => {
+  it('the start says which Redis (host:port, no password) and prefix, and warns of another install queued there', async () => {
+    const u = new URL(inject('redisUrl'));
+    const at = `${u.hostname}:${u.port || '6379'}`;
+    const said = lines.find((l) => l.msg === `Redis at ${at}, key prefix ${stack.prefix}`);
+    expect(said).toMatchObject({ level: 30, redis: at, prefix: stack.prefix });
+    const warned = await until('the other-install warning', 5_000, () => lines.find((l) => l.msg.includes('also holds screening queues of another install')));
+    expect(warned.level).toBe(40);
+    expect(warned.others).toContain(OTHER);
+    expect(warned.others).not.toContain(stack.prefix);
+    expect(JSON.stringify(lines)).not.toMatch(/redis:\/\/[^"]*@/);
+  });
+});
 
 describe('log lines that join up', () => {
   it('every line of a screening worked by the queue carries its screening id and the request id that accepted it', async () => {
