@@ -58,6 +58,6 @@ export function requireDatabase(config: Config, env: NodeJS.ProcessEnv = process
     : `SCREEN_DB is not set: the default ./data/carrier-screen.db under the current directory ${process.cwd()}`;
   throw new DatabaseMissingError(
     `no database at ${path} (${why}). Set SCREEN_DB to the service's database (an absolute path, in ${SYSTEM_ENV_FILE} or .env), ` +
-      'or run `carrier-screen start` to create a new one',
+      'or run `npx carrier-screen start` to create a new one',
   );
 }

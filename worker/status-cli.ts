@@ -132,7 +132,7 @@ export async function runStatus(o: StatusOptions): Promise<number> {
     } catch {
       throw new CliError(`--url ${o.url} is not a URL (e.g. http://127.0.0.1:8787)`, 1);
     }
-    if (!o.token) throw new CliError('no intake token: set INTAKE_TOKEN, or run `carrier-screen start` once (it writes intake-token beside the database)', 2);
+    if (!o.token) throw new CliError('no intake token: set INTAKE_TOKEN, or run `npx carrier-screen start` once (it writes intake-token beside the database)', 2);
     const api = intakeClient(o.url, o.token, timeoutMs);
     const status = (await answer(o.url, '/status', () => api.GET('/status'))) as StatusReport;
     if (o.json) {
