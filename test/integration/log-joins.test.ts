@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../worker/log.js';
+import { QuotaGate } from '../../worker/queue/quota-gate.js';
 import { ServiceState, type ServiceTransition } from '../../worker/queue/service-state.js';
 import { openStore } from '../../worker/store/index.js';
 import { latestVersion } from '../../worker/store/migrations.js';
@@ -137,6 +138,28 @@ describe('schema steps', () => {
     expect(lines.filter((l) => /^schema migration \d+ applied in \d+ ms: /.test(l.msg)).map((l) => l.version)).toEqual(
       Array.from({ length: latestVersion() }, (_, i) => i + 1),
     );
+  });
+});
+
+describe('the monthly quota used up, told once', () => {
+  it('two processes close the gate; only the write that closed it tells, and again only after it reopened', async () => {
+    const prefix = uniquePrefix('quota-once');
+    const told: string[] = [];
+    const clients = [new Redis(inject('redisUrl')), new Redis(inject('redisUrl'))];
+    try {
+      const now = () => new Date('2026-03-10T12:00:00Z');
+      const [a, b] = clients.map((r, i) => new QuotaGate(r, prefix, { live: true, reserve: { kind: 'count', value: 0 }, now, onClosed: (u) => told.push(`${i}:${u.toISOString()}`) }));
+      await a!.closeUntilMonthEnd();
+      await b!.closeUntilMonthEnd();
+      await a!.closeUntilMonthEnd();
+      expect(told).toEqual(['0:2026-04-01T00:00:00.000Z']);
+      // Room again (the usage poll), then used up again: a second warning.
+      await b!.observeUsage({ monthly_quota: 1000, live_requests_used: 10, remaining: 990 } as never);
+      await b!.closeUntilMonthEnd();
+      expect(told).toEqual(['0:2026-04-01T00:00:00.000Z', '1:2026-04-01T00:00:00.000Z']);
+    } finally {
+      for (const c of clients) c.disconnect();
+    }
   });
 });
 
