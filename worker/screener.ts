@@ -544,7 +544,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       const was = queuePaused(store) === true;
       setQueuePaused(store, false, now());
       await queue.resume();
-      if (was) logger.warn({ paused_at: null }, 'queue resumed by an operator');
+      if (was) logger.warn('queue resumed by an operator');
       await queueChanged();
     },
 

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../shared/config.js';
+import { ConfigError, type Config } from '../shared/config.js';
 import { ensureService } from './bootstrap.js';
 import { createCallbacks } from './callbacks/index.js';
 import { startIntake } from './intake/server.js';
@@ -44,15 +44,23 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
   if (config.metricsPort !== undefined) {
     const tokens = new IntakeTokens(connectionOf(screener.store));
     const who = authenticator(readIntakeToken(config), tokens);
-    metrics = await startMetricsServer({
-      host: config.metricsHost,
-      port: config.metricsPort,
-      allowed: (a) => {
-        const caller = who(a);
-        return caller !== undefined && mayUse(caller.role, 'metrics');
-      },
-      text: () => metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() }),
-    });
+    try {
+      metrics = await startMetricsServer({
+        host: config.metricsHost,
+        port: config.metricsPort,
+        allowed: (a) => {
+          const caller = who(a);
+          return caller !== undefined && mayUse(caller.role, 'metrics');
+        },
+        text: () => metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() }),
+      });
+    } catch (e) {
+      // Taken or not ours to bind: a setting to fix (exit 2), said in one line.
+      await screener.close();
+      await svc.emulator?.close();
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new ConfigError(`cannot serve /metrics on ${config.metricsHost}:${config.metricsPort} (${code}): pick a free port`, 'SCREEN_METRICS_PORT');
+    }
     log.info({ url: `${metrics.url}/metrics` }, 'metrics served on a port of their own (SCREEN_METRICS_PORT)');
   }
 

@@ -13,7 +13,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { freePort } from '../helpers/free-port.js';
-import { REPO_ROOT, ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, startWorkerProcess, until, type RunningProcess, type StartedIntake } from '../helpers/processes.js';
+import { REPO_ROOT, ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, startWorkerProcess, until, type RunningProcess, type StartedIntake, type WorkerEnv } from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
 
 const OPS = join(REPO_ROOT, 'ops');
@@ -44,6 +44,7 @@ function derivedConfig(tokenFile: string, targets: string[]): string {
   return out;
 }
 
+let env: WorkerEnv;
 let workerProc: RunningProcess;
 let workerMetrics: string;
 let metricsToken: string;
@@ -53,7 +54,7 @@ describe('`start` and a `worker` with SCREEN_METRICS_PORT, scraped with a metric
     await ensureBuilt();
     dir = mkdirTemp('cs-prom-');
     emu = await startEmulator({ port: 0 });
-    const env = {
+    env = {
       SVC_API_KEY: DEMO_KEYS.sandbox,
       SVC_BASE_URL: emu.baseUrl,
       REDIS_URL: inject('redisUrl'),
@@ -89,6 +90,13 @@ describe('`start` and a `worker` with SCREEN_METRICS_PORT, scraped with a metric
     expect(text).toMatch(/^carrier_screen_shared_state_up 1$/m);
     expect(text).toContain('# TYPE carrier_screen_queue_oldest_queued_seconds gauge');
     expect((await request(`${workerMetrics}/status`, { headers: { authorization: `Bearer ${metricsToken}` } })).statusCode).toBe(404);
+  });
+
+  it('a SCREEN_METRICS_PORT already taken stops the worker with one line, exit 2', async () => {
+    const p = spawnCli(['worker'], { env: { ...env, LOG_LEVEL: 'warn', SCREEN_METRICS_PORT: String(worker.port) } });
+    const exit = await p.exited;
+    expect(exit.code).toBe(2);
+    expect(p.stderr()).toMatch(/^carrier-screen: SCREEN_METRICS_PORT: cannot serve \/metrics on 127\.0\.0\.1:\d+ \(EADDRINUSE\): pick a free port$/m);
   });
 
   it('a metrics token reads /metrics on the intake and nothing else', async () => {
