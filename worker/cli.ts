@@ -67,13 +67,14 @@ function onSignals(stop: () => Promise<void>, log: Logger): void {
     process.on(sig, () => {
       if (stopping) process.exit(1);
       stopping = true;
-      log.info({ signal: sig }, `${sig}: stopping`);
+      // Lifecycle lines at warn: an operator at LOG_LEVEL=warn still sees what ran, and when it stopped.
+      log.warn({ signal: sig }, `${sig}: stopping`);
       setTimeout(() => {
         log.warn({ deadlineMs: STOP_DEADLINE_MS }, 'stopping took too long; exiting with work in flight (picked up at the next start)');
         process.exit(0);
       }, STOP_DEADLINE_MS).unref();
       void stop().finally(() => {
-        log.info('stopped');
+        log.warn('stopped');
         process.exit(0);
       });
     });
@@ -99,7 +100,8 @@ async function serve(withIntake: boolean): Promise<void> {
   const { intakeTransport } = await import('./intake/transport.js');
   const tls = withIntake ? intakeTransport(loadConfig()) : undefined;
   // Then first, so even a start refused below says what was running.
-  log.info({ version: BUILD_INFO.version, node: BUILD_INFO.node }, `carrier-screen ${BUILD_INFO.version} starting`);
+  // At warn, like every lifecycle line: LOG_LEVEL=warn still says which version runs.
+  log.warn({ version: BUILD_INFO.version, node: BUILD_INFO.node }, `carrier-screen ${BUILD_INFO.version} starting`);
   // Only `start` may make a new database; a `worker` elsewhere would quietly work on an empty one.
   const ready = await setup(log, { existingDb: !withIntake });
   cleanup = ready.cleanup;

@@ -144,7 +144,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   const store = openStore(config.dbPath, {
     now,
     backgroundCheckpoints: true,
-    onMigration: (m) => logger.info({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
+    // At warn: a schema change is a lifecycle event an operator at LOG_LEVEL=warn should see.
+    onMigration: (m) => logger.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
   });
   const decisions: CarrierDecisions = new CarrierDecisions({
     store,
