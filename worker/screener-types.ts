@@ -2,6 +2,7 @@ import type { DailyUsage, Decision, IntakeEvent, Review, Screening, ScreeningReq
 import type { DestinationPolicy } from './callbacks/destination-policy.js';
 import type { DecisionFilter } from './decisions/carrier-decisions.js';
 import type { Store } from './store/index.js';
+import type { Ages } from './metrics/metrics.js';
 import type { Actor } from './tokens/intake-tokens.js';
 
 /**
@@ -38,6 +39,8 @@ export interface Screener {
   /** Ends a standing decision; emits decision.revoked. Conflict when it no longer stands. */
   revokeDecision(id: string, actor: Actor, note: string | null): Promise<Decision>;
   status(): Promise<StatusReport>;
+  /** When the oldest owed callback, the operator's pause and the oldest queued screening began (SQLite only; the metrics). */
+  ages(): Ages;
   dailyUsage(): DailyUsage;
   /** Intake keeps accepting; workers stop calling /v1. */
   pause(): Promise<void>;

@@ -132,6 +132,7 @@ function statements(db: Db) {
     byId: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE id = ?'),
     byDelivery: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE delivery_id = ?'),
     counts: db.prepare<[], { state: CallbackState; n: number }>('SELECT state, COUNT(*) AS n FROM callback_outbox GROUP BY state'),
+    oldestPending: db.prepare<[], { at: string | null }>("SELECT MIN(created_at) AS at FROM callback_outbox WHERE state = 'pending'"),
     list: db.prepare<[string, number], OutboxRow>('SELECT * FROM callback_outbox WHERE state = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
     retry: db.prepare<[number, number, string, string]>(`
       UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, retry_since = ?, updated_at = ?, cancelled_at = NULL
@@ -190,6 +191,11 @@ export function callbackCounts(target: Db | Store): Record<CallbackState, number
   const counts: Record<CallbackState, number> = { pending: 0, delivered: 0, dead: 0, cancelled: 0 };
   for (const { state, n } of st(dbOf(target)).counts.all()) counts[state] = n;
   return counts;
+}
+
+/** When the oldest callback still owed (pending) was owed, or null: how long TMSs have gone without (the metrics). */
+export function oldestPendingCallbackAt(target: Db | Store): string | null {
+  return st(dbOf(target)).oldestPending.get()?.at ?? null;
 }
 
 export function toCallbackRecord(r: OutboxRow): CallbackRecord {

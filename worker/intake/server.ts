@@ -49,6 +49,7 @@ import { registerCallbackRoutes } from './callback-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { idempotent } from './idempotent.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
+import { withLogContext } from '../log-context.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import { RouteTable } from './route-table.js';
 import { COMPONENTS, STREAM_EVENT_NAMES } from './components.js';
@@ -240,7 +241,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     } else {
       e = toHttpError(err);
     }
-    if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
+    // A 503 (Redis down, disk full) is the outage's answer, logged where the outage is seen:
+    // one debug line per refused request, not a stack trace each.
+    if (e.statusCode === 503) req.log.debug({ code: e.code, err: e.message }, 'request refused: unavailable');
+    else if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
     sendError(reply, e);
   });
   const routes = new RouteTable();
@@ -291,7 +295,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       done(e as Error);
       return;
     }
-    done();
+    // The rest of the request (its handler, the screening it accepts) logs with its request id.
+    withLogContext({ request_id: req.id }, done);
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -577,14 +582,14 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     r.get(
       '/metrics',
       {
-        config: { role: 'tms' },
+        config: { role: 'metrics' },
         schema: {
-          summary: 'Prometheus metrics: per-process counters and shared state read at scrape time',
+          summary: 'Prometheus metrics: per-process counters and shared state read at scrape time (any token; a metrics token reads only this)',
           querystring: NoQuery,
           response: { 200: { description: 'Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: Type.String() } } } },
         },
       },
-      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir })) as never),
+      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() })) as never),
     );
 
     // The contract holds no data: served without a token, as the docs are.

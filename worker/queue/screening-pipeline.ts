@@ -474,7 +474,7 @@ export class ScreeningPipeline {
     observe.screeningDone(s);
     // A cache hit is routine (counted in /metrics); a lookup's result is news for the log.
     const level = s.source === 'cache' ? 'debug' : 'info';
-    this.d.logger[level]({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
+    this.d.logger[level]({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code, svc_request_id: s.error?.request_id ?? undefined }, 'screening done');
     await this.d.events.announce(rec.appended);
     if (rec.change) await this.d.watch?.announceChange(rec.change);
     return s;

@@ -3,7 +3,7 @@ import { OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL, normalizeOutbo
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
-import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
+import { METRICS_ROLE_MIGRATION_SQL, TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
 import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
@@ -211,6 +211,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: SCREENING_VERSION_MIGRATION_SQL + OUTBOX_DESTINATIONS_MIGRATION_SQL,
   },
   { version: 19, name: 'callback destinations of rows owed before 18 parsed as the sender does', sql: '', run: normalizeOutboxDestinations },
+  { version: 20, name: 'a metrics token role (GET /metrics only)', sql: METRICS_ROLE_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
@@ -226,7 +227,13 @@ function userVersion(db: Database): number {
  * re-reads user_version first, so several processes opening one file at once apply each step
  * exactly once. A failing step rolls back whole and leaves the version where it was.
  */
-export function migrate(db: Database, path: string, migrations: readonly Migration[] = MIGRATIONS, now = () => new Date()): number {
+export function migrate(
+  db: Database,
+  path: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  now = () => new Date(),
+  onStep?: (m: { version: number; name: string; ms: number }) => void,
+): number {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration steps must be numbered 1, 2, 3…; got ${m.version} at position ${i + 1}`);
@@ -243,16 +250,19 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
   );
   for (const m of sorted) {
     if (m.version <= start) continue;
-    db.transaction(() => {
+    const t0 = performance.now();
+    const applied = db.transaction(() => {
       const v = userVersion(db);
       if (v > latest) throw tooNew(v);
-      if (v >= m.version) return; // another process got here first
+      if (v >= m.version) return false; // another process got here first
       ensureTable.run();
       if (m.sql) db.exec(m.sql);
       m.run?.(db);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, now().toISOString());
       db.pragma(`user_version = ${m.version}`);
+      return true;
     }).immediate();
+    if (applied) onStep?.({ version: m.version, name: m.name, ms: Math.round(performance.now() - t0) });
   }
   return userVersion(db);
 }

@@ -202,7 +202,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
         makeDatabasePrivate(file);
       }
       db.pragma('synchronous = NORMAL'); // with WAL: never corrupts; a power cut may lose the latest commits
-      const version = migrate(db, file, undefined, now);
+      const version = migrate(db, file, undefined, now, opts.onMigration);
       probeWritable(db, version);
     }
     let checkpointer: Checkpointer | undefined;
@@ -292,6 +292,8 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
        WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.rowid ASC`,
     ),
     countByStatus: db.prepare<[], { status: ScreeningStatus; n: number }>('SELECT status, COUNT(*) AS n FROM screenings GROUP BY status'),
+    // The unfinished partial index is in created_at order: the first queued row there is the answer.
+    oldestQueued: db.prepare<[], { created_at: string }>("SELECT created_at FROM screenings WHERE status IN ('queued', 'active') AND status = 'queued' ORDER BY created_at ASC LIMIT 1"),
 
     insertReview: db.prepare<[string, string, string, string]>(`
       INSERT INTO reviews (id, screening_id, state, hold_reason, created_at) VALUES (?, ?, 'pending', ?, ?)
@@ -607,6 +609,10 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     listUnfinished() {
       return st.listUnfinished.all().map((row) => toScreening(row, scoreOf));
+    },
+
+    oldestQueuedAt() {
+      return st.oldestQueued.get()?.created_at ?? null;
     },
 
     countByStatus() {

@@ -69,6 +69,8 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** Checkpoint the WAL from a background thread, not inside a commit (a long-running worker; checkpointer.ts). */
   backgroundCheckpoints?: boolean;
+  /** Told after each schema step this open applied, with how long it took (the start logs it). */
+  onMigration?: (m: { version: number; name: string; ms: number }) => void;
 }
 
 export interface Store {
@@ -115,6 +117,8 @@ export interface Store {
   /** queued or active, oldest first (for the reconciler). */
   listUnfinished(): Screening[];
   countByStatus(): Record<ScreeningStatus, number>;
+  /** created_at of the oldest screening still queued (not yet taken by a worker), or null (the metrics read it). */
+  oldestQueuedAt(): string | null;
 
   // Reviews: one per held screening.
   createReview(screeningId: string, holdReason: HoldReason): { review: Review; created: boolean };
