@@ -31,6 +31,7 @@ import { redisConnection, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import { ReviewStaleError, openStore, type Store } from './store/index.js';
+import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, environmentMismatch, verifyKey } from './svc/index.js';
 import { WatchService, type WatchOptions } from './watch/index.js';
 
@@ -141,7 +142,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     logger.warn({ err: e.message }, '/v1 unreachable at start: serving the cache, holding misses');
   }
 
-  const store = openStore(config.dbPath, { now, backgroundCheckpoints: true });
+  const store = openStore(config.dbPath, { now, backgroundCheckpoints: true, log: logger });
   const decisions: CarrierDecisions = new CarrierDecisions({
     store,
     env: environment,
@@ -462,6 +463,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     },
 
     listDecisions: (f?: DecisionFilter) => decisions.list(f),
+    pageDecisions: (f: Omit<DecisionFilter, 'limit'>, page: ListPage) => decisions.page(f, page),
     getDecision: (id: string) => decisions.get(id),
     async revokeDecision(id: string, actor: Actor, note: string | null) {
       const d = store.transaction(() => decisions.revoke(id, actor, note));

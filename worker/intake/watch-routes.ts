@@ -5,7 +5,7 @@ import type { Screener } from '../screener-types.js';
 import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
 import { badRequest, conflict, notFound } from './http-error.js';
-import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
+import { PageQueryFields, pageParams } from './paging.js';
 import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
 import { actorOf, type IntakeApp } from './intake-app.js';
 
@@ -90,10 +90,6 @@ function carrierOfParam(value: string): CarrierQuery {
 }
 
 /** A watch entry's cursor: its DOT number, else its MC number. */
-function watchKey(e: { dot_number: string | null; mc_number: string | null }): string {
-  return e.dot_number ?? e.mc_number ?? '';
-}
-
 function rethrowConflict(e: unknown): never {
   if (e instanceof WatchConflictError) throw conflict(e.code, e.message, e.resourceId);
   throw e;
@@ -112,7 +108,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.get(
     '/watchlist',
     { config: { role: 'tms' }, schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
-    async (req) => pageOf(watch.list(LIST_CAP), watchKey, pageParams(req.query)),
+    async (req) => ({ object: 'list' as const, ...watch.page(pageParams(req.query)) }),
   );
 
   r.get(
@@ -160,7 +156,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     { config: { role: 'tms' }, schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
     async (req) => {
       const state = req.query.state === 'all' ? undefined : req.query.state;
-      return pageOf(watch.changes(state, LIST_CAP), (c) => c.id, pageParams(req.query));
+      return { object: 'list' as const, ...watch.changesPage(state, pageParams(req.query)) };
     },
   );
 
@@ -191,7 +187,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     { config: { role: 'tms' }, schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'active';
-      return pageOf(watch.blocks.list(state === 'all' ? undefined : state, LIST_CAP), (b) => b.id, pageParams(req.query));
+      return { object: 'list' as const, ...watch.blocks.page(state === 'all' ? undefined : state, pageParams(req.query)) };
     },
   );
 
