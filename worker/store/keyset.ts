@@ -17,6 +17,11 @@ export interface KeysetPage {
 export interface KeysetList {
   /** `SELECT <columns> FROM <tables>`: the row the caller maps. */
   select: string;
+  /**
+   * The page's own select when SQLite would pick another index and sort (`INDEXED BY`); the
+   * cursor's lookup keeps `select`, so it finds its row by its own key.
+   */
+  pageSelect?: string;
   /** Filter terms (ANDed); named parameters only (`@name`). */
   where: string[];
   params: Record<string, unknown>;
@@ -46,10 +51,15 @@ export function keysetSql(l: KeysetList, withCursor: boolean, backwards: boolean
   // Going back reads the other way from the cursor, then the page is turned round.
   const desc = backwards ? !forwardDesc : forwardDesc;
   const terms = [...l.where];
-  // A row value: a range of the index, read in order from the cursor.
-  if (withCursor) terms.push(`(${l.key}, ${l.tie}) ${desc ? '<' : '>'} (@cursor_key, @cursor_tie)`);
+  // A range of the index from the cursor (`key <= c`), read in order; the rows tied with the
+  // cursor's key are cut by the tie-break. Spelt so, not as a row value: SQLite bounds an index
+  // range by a row value only over plain columns, and a sort key may be an expression.
+  if (withCursor) {
+    const [cmp, strict] = desc ? ['<=', '<'] : ['>=', '>'];
+    terms.push(`${l.key} ${cmp} @cursor_key AND (${l.key} ${strict} @cursor_key OR ${l.tie} ${strict} @cursor_tie)`);
+  }
   const order = desc ? 'DESC' : 'ASC';
-  return `${l.select} ${terms.length ? `WHERE ${terms.join(' AND ')}` : ''} ORDER BY ${l.key} ${order}, ${l.tie} ${order} LIMIT @page_limit`;
+  return `${l.pageSelect ?? l.select} ${terms.length ? `WHERE ${terms.join(' AND ')}` : ''} ORDER BY ${l.key} ${order}, ${l.tie} ${order} LIMIT @page_limit`;
 }
 
 /** The SQL that finds the cursor's position (and that it is in the list with these filters). */

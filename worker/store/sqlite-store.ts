@@ -114,7 +114,15 @@ export function reviewList(state: ReviewListState | undefined): KeysetList {
   if (state === undefined) return { ...base, where: ['r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'DESC' };
   if (state === 'pending') return { ...base, where: ["r.state = 'pending'", 'r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'ASC' };
   if (state === 'decided')
-    return { ...base, where: ["r.state IN ('approved', 'rejected')", 'r.parent_id IS NULL'], params: {}, key: 'r.decided_at', direction: 'DESC' };
+    return {
+      ...base,
+      // Named: with state IN (…) SQLite reads both states' ranges of reviews_by_state_decided and sorts them all.
+      pageSelect: `SELECT ${SCREENING_COLUMNS} FROM reviews r INDEXED BY reviews_decided_recent JOIN screenings s ON s.id = r.screening_id`,
+      where: ["r.state IN ('approved', 'rejected')", 'r.parent_id IS NULL'],
+      params: {},
+      key: 'r.decided_at',
+      direction: 'DESC',
+    };
   if (state === 'approved' || state === 'rejected' || state === 'closed' || state === 'superseded')
     return { ...base, where: ['r.state = @state', 'r.parent_id IS NULL'], params: { state }, key: 'COALESCE(r.decided_at, r.created_at)', direction: 'DESC' };
   throw new StoreArgumentError(`state must be "pending", "approved", "rejected", "decided", "closed" or "superseded", got ${JSON.stringify(state)}`, 'state');
