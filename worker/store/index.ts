@@ -3,4 +3,4 @@ export type { CachedNotFound, CachedScore, Env, ListPage, NewScreening, OpenStor
 export { openStore } from './sqlite-store.js';
 export { NotFoundError, ReviewConflictError, ReviewStaleError, StoreArgumentError, StoreError, toStoreError, type StoreErrorCode } from './store-error.js';
 export { newDecisionId, newReviewId, newScreeningId } from './ids.js';
-export { MIGRATIONS, latestVersion, migrate, type Migration } from './migrations.js';
+export { MIGRATIONS, latestVersion, migrate, type Migration, type MigrateOptions, type MigrationLog } from './migrations.js';
