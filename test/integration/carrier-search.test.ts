@@ -174,8 +174,8 @@ describe('GET /screenings?dot_number=|mc_number= on the carrier columns', () => 
     // MC whose completion names its DOT.
     const s = score('1000006', 'MC888');
     const fid = store.putScore('sandbox', s)!;
-    store.insertScreening({ query: { dot_number: '1000006' }, priority: 'tender' }, { action: 'tender', hold_reason: null, source: 'cache', score: s, score_fetched_at: T(100), error: null, score_fetch_id: fid });
-    const queued = store.insertScreening({ query: { mc_number: 'MC31337' }, priority: 'tender' });
+    store.insertScreening({ query: { dot_number: '1000006' }, priority: 'tender', tender_id: null, refresh: false, callback_url: null }, { action: 'tender', hold_reason: null, source: 'cache', score: s, score_fetched_at: T(100), error: null, score_fetch_id: fid });
+    const queued = store.insertScreening({ query: { mc_number: 'MC31337' }, priority: 'tender', tender_id: null, refresh: false, callback_url: null });
     expect(ids(conn, { dot_number: '2000001' })).toEqual([]);
     store.completeScreening(queued.id, { action: 'tender', hold_reason: null, source: 'service', score: score('02000001', 'MC31337'), score_fetched_at: T(100), error: null });
     expect(ids(conn, { dot_number: '2000001' })).toEqual([queued.id]);
