@@ -214,3 +214,35 @@ describe('GET /screenings?dot_number=|mc_number= on the carrier columns', () => 
     }
   });
 });
+
+describe('GET /screenings?status=queued|active', () => {
+  it('reads the index of unfinished screenings, not the whole time index', () => {
+    oldDatabase(5).close();
+    const store = openStore(db.path, { now: () => new Date(T(100)) });
+    try {
+      const conn = connectionOf(store);
+      const plans: string[] = [];
+      const prepare = conn.prepare.bind(conn);
+      (conn as { prepare: typeof conn.prepare }).prepare = ((sql: string) => {
+        if (sql.includes('LIMIT ?'))
+          plans.push((prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill('x')) as Array<{ detail: string }>).map((r) => r.detail).join('\n'));
+        return prepare(sql);
+      }) as typeof conn.prepare;
+      let found: string[];
+      try {
+        found = searchScreenings(conn, { status: 'queued' }, { limit: 10 }).data.map((s) => s.id);
+        searchScreenings(conn, { status: 'active' }, { limit: 10, starting_after: 'scr_queued' });
+      } finally {
+        (conn as { prepare: typeof conn.prepare }).prepare = prepare;
+      }
+      expect(found).toEqual(['scr_queued']);
+      for (const p of plans) {
+        // SCAN of a partial index: it holds only the unfinished rows.
+        expect(p).toMatch(/^(SCAN|SEARCH) s USING INDEX screenings_unfinished/);
+        expect(p).not.toMatch(/TEMP B-TREE/);
+      }
+    } finally {
+      store.close();
+    }
+  });
+});

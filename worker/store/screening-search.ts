@@ -72,7 +72,9 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
     args.push(f.mc_number);
   }
   if (f.status !== undefined) {
-    where.push('s.status = ?');
+    // Spelt with the partial index's own term too: queued or active rows are few, and walking the
+    // time index for them would read every finished row (screenings_unfinished holds just those).
+    where.push(f.status === 'done' ? 's.status = ?' : "s.status IN ('queued', 'active') AND s.status = ?");
     args.push(f.status);
   }
   if (f.action !== undefined) {
