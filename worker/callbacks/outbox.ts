@@ -129,7 +129,8 @@ function statements(db: Db) {
       ON CONFLICT (delivery_id) DO NOTHING`),
     byId: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE id = ?'),
     byDelivery: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE delivery_id = ?'),
-    counts: db.prepare<[], { state: CallbackState; n: number }>('SELECT state, COUNT(*) AS n FROM callback_outbox GROUP BY state'),
+    // Kept by triggers (outbox-schema.ts, migration 21): four rows, never a count of the outbox.
+    counts: db.prepare<[], { state: CallbackState; n: number }>('SELECT state, n FROM callback_counts'),
     list: db.prepare<[string, number], OutboxRow>('SELECT * FROM callback_outbox WHERE state = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
     retry: db.prepare<[number, number, string, string]>(`
       UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, retry_since = ?, updated_at = ?, cancelled_at = NULL

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
+import { CALLBACK_COUNTS_MIGRATION_SQL, OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL } from '../callbacks/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
@@ -225,6 +225,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   { version: 19, name: 'every list paged by keyset on an index; carrier columns of screenings', sql: LIST_INDEXES_MIGRATION_SQL + CARRIER_COLUMNS_MIGRATION_SQL },
   { version: 20, name: 'carrier columns filled in batches, then indexed for carrier search', sql: CARRIER_INDEXES_MIGRATION_SQL, batched: FILL_CARRIER_COLUMNS },
+  { version: 21, name: 'callback counts per state kept beside the outbox', sql: CALLBACK_COUNTS_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
