@@ -45,7 +45,7 @@ export interface KeysetResult<R> {
   has_more: boolean;
 }
 
-/** The SQL of a page (exported for the query-plan tests). */
+/** The SQL of a page: from the cursor (if any), in the list order or (backwards) against it. */
 export function keysetSql(l: KeysetList, withCursor: boolean, backwards: boolean): string {
   const forwardDesc = l.direction === 'DESC';
   // Going back reads the other way from the cursor, then the page is turned round.
