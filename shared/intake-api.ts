@@ -2040,8 +2040,8 @@ export interface operations {
     listReviews: {
         parameters: {
             query?: {
-                /** @description pending, approved, rejected, closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all) */
-                state?: "pending" | "approved" | "rejected" | "closed" | "superseded" | "all";
+                /** @description pending (oldest first), approved, rejected, decided (approved or rejected: the latest decisions first), closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all, newest first) */
+                state?: "pending" | "approved" | "rejected" | "decided" | "closed" | "superseded" | "all";
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */

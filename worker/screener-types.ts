@@ -3,6 +3,7 @@ import type { DestinationPolicy } from './callbacks/destination-policy.js';
 import type { DecisionFilter } from './decisions/carrier-decisions.js';
 import type { Store } from './store/index.js';
 import type { Ages } from './metrics/metrics.js';
+import type { ListPage } from './store/types.js';
 import type { Actor } from './tokens/intake-tokens.js';
 
 /**
@@ -35,6 +36,8 @@ export interface Screener {
   resolveReview(id: string, decision: 'approve' | 'reject', actor: Actor, note: string | null, opts?: { block?: boolean; version?: number }): Promise<Review>;
   /** Standing carrier decisions (docs/decisions.md). */
   listDecisions(f?: DecisionFilter): Decision[];
+  /** One page of GET /decisions, read by keyset on an index. */
+  pageDecisions(f: Omit<DecisionFilter, 'limit'>, page: ListPage): { data: Decision[]; has_more: boolean };
   getDecision(id: string): Decision | undefined;
   /** Ends a standing decision; emits decision.revoked. Conflict when it no longer stands. */
   revokeDecision(id: string, actor: Actor, note: string | null): Promise<Decision>;

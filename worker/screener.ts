@@ -31,6 +31,7 @@ import { redisConnection, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import { ReviewStaleError, openStore, type Store } from './store/index.js';
+import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, environmentMismatch, verifyKey } from './svc/index.js';
 import { WatchService, type WatchOptions } from './watch/index.js';
 
@@ -144,6 +145,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   const store = openStore(config.dbPath, {
     now,
     backgroundCheckpoints: true,
+    log: logger,
     // At warn: a schema change is a lifecycle event an operator at LOG_LEVEL=warn should see.
     onMigration: (m) => logger.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
   });
@@ -493,6 +495,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     },
 
     listDecisions: (f?: DecisionFilter) => decisions.list(f),
+    pageDecisions: (f: Omit<DecisionFilter, 'limit'>, page: ListPage) => decisions.page(f, page),
     getDecision: (id: string) => decisions.get(id),
     async revokeDecision(id: string, actor: Actor, note: string | null) {
       const d = store.transaction(() => decisions.revoke(id, actor, note));

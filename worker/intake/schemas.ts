@@ -65,8 +65,9 @@ export const ReviewParams = Type.Object({
 export const ReviewListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('closed'), Type.Literal('superseded'), Type.Literal('all')], {
-        description: 'pending, approved, rejected, closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all)',
+      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('decided'), Type.Literal('closed'), Type.Literal('superseded'), Type.Literal('all')], {
+        description:
+          'pending (oldest first), approved, rejected, decided (approved or rejected: the latest decisions first), closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all, newest first)',
       }),
     ),
     ...PageQueryFields,

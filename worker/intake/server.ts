@@ -17,7 +17,7 @@ import { actorOf, checkRefresh, type IntakeApp } from './intake-app.js';
 import { mayUse } from '../tokens/roles.js';
 import { openEventStream, type EventStream } from './event-stream.js';
 import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
-import { LIST_CAP, pageOf, pageParams } from './paging.js';
+import { pageParams } from './paging.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { searchScreenings, type ScreeningFilter } from '../store/screening-search.js';
 import { replyJson } from './reply-json.js';
@@ -426,8 +426,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       '/reviews',
       { config: { role: 'tms' }, schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
       async (req) => {
-        const state = req.query.state === 'all' ? undefined : req.query.state;
-        return pageOf(screener.store.listReviews(state, LIST_CAP), (rv) => rv.id, pageParams(req.query));
+        const state = req.query.state === 'all' || req.query.state === undefined ? undefined : req.query.state;
+        return { object: 'list' as const, ...screener.store.pageReviews(state, pageParams(req.query)) };
       },
     );
 

@@ -5,7 +5,7 @@ import type { Screener } from '../screener-types.js';
 import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
-import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
+import { PageQueryFields, pageParams } from './paging.js';
 import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
 import { actorOf, type IntakeApp } from './intake-app.js';
 
@@ -71,10 +71,11 @@ export const ChangeListQuery = Type.Object(
  * The /changes filters a TMS syncs with. Applied to the list as read (bounded like every list
  * here), before paging, so cursors page within the filtered list.
  */
-function changeFilter(q: { updated_since?: string; dot_number?: string }): (c: { updated_at: string; dot_number: string | null }) => boolean {
-  const since = q.updated_since === undefined ? undefined : Date.parse(isoParam(q.updated_since, new Date(), 'updated_since'));
-  const dot = q.dot_number === undefined ? undefined : canonicalDot(q.dot_number.trim());
-  return (c) => (since === undefined || Date.parse(c.updated_at) >= since) && (dot === undefined || (c.dot_number !== null && canonicalDot(c.dot_number) === dot));
+function changeFilter(q: { updated_since?: string; dot_number?: string }): { since?: string; dot?: string } {
+  return {
+    ...(q.updated_since === undefined ? {} : { since: isoParam(q.updated_since, new Date(), 'updated_since') }),
+    ...(q.dot_number === undefined ? {} : { dot: canonicalDot(q.dot_number.trim()) }),
+  };
 }
 export const BlockListQuery = Type.Object(
   {
@@ -102,10 +103,6 @@ function carrierOfParam(value: string): CarrierQuery {
 }
 
 /** A watch entry's cursor: its DOT number, else its MC number. */
-function watchKey(e: { dot_number: string | null; mc_number: string | null }): string {
-  return e.dot_number ?? e.mc_number ?? '';
-}
-
 function rethrowConflict(e: unknown): never {
   if (e instanceof WatchConflictError) throw conflict(e.code, e.message, e.resourceId);
   throw e;
@@ -124,7 +121,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.get(
     '/watchlist',
     { config: { role: 'tms' }, schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
-    async (req) => pageOf(watch.list(LIST_CAP), watchKey, pageParams(req.query)),
+    async (req) => ({ object: 'list' as const, ...watch.page(pageParams(req.query)) }),
   );
 
   r.get(
@@ -172,8 +169,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     { config: { role: 'tms' }, schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
     async (req) => {
       const state = req.query.state === 'all' ? undefined : req.query.state;
-      const keep = changeFilter(req.query);
-      return pageOf(watch.changes(state, LIST_CAP).filter(keep), (c) => c.id, pageParams(req.query));
+      return { object: 'list' as const, ...watch.changesPage(state, pageParams(req.query), changeFilter(req.query)) };
     },
   );
 
@@ -204,7 +200,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     { config: { role: 'tms' }, schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'active';
-      return pageOf(watch.blocks.list(state === 'all' ? undefined : state, LIST_CAP), (b) => b.id, pageParams(req.query));
+      return { object: 'list' as const, ...watch.blocks.page(state === 'all' ? undefined : state, pageParams(req.query)) };
     },
   );
 

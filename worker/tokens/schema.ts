@@ -17,7 +17,7 @@ export const TOKENS_MIGRATION_SQL = `
 `;
 
 /**
- * Migration 19: a `metrics` role (GET /metrics and nothing else, for Prometheus). SQLite cannot
+ * Migration 20: a `metrics` role (GET /metrics and nothing else, for Prometheus). SQLite cannot
  * change a CHECK in place: the table is copied into one that allows it, rows and ids unchanged.
  */
 export const METRICS_ROLE_MIGRATION_SQL = `

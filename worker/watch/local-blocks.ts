@@ -2,7 +2,7 @@ import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { LocalBlock } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { LOCAL_BLOCK_CODE, actionForLocalBlock } from '../../shared/tender-rules.js';
-import { NotFoundError, type Env, type ScreeningResult, type Store } from '../store/index.js';
+import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store } from '../store/index.js';
 import { WatchConflictError, type WatchStore } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, type CarrierIds } from './carrier-key.js';
 
@@ -82,5 +82,10 @@ export class LocalBlocks {
 
   list(state?: 'active' | 'lifted', limit?: number): LocalBlock[] {
     return this.watchStore.listBlocks(state, limit);
+  }
+
+  /** One page of GET /blocks, read by keyset. */
+  page(state: 'active' | 'lifted' | undefined, p: ListPage): { data: LocalBlock[]; has_more: boolean } {
+    return this.watchStore.pageBlocks(state, p);
   }
 }
