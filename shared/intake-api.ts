@@ -649,7 +649,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Prometheus metrics: per-process counters and shared state read at scrape time
+         * Prometheus metrics: per-process counters and shared state read at scrape time (any token; a metrics token reads only this)
          * @description Prometheus text exposition: this process's counters and the shared state read at scrape time (docs/operations.md).
          */
         get: operations["getMetrics"];
@@ -1425,7 +1425,7 @@ export interface components {
             object: "caller";
             token_id: string | null;
             name: string | null;
-            role: "tms" | "desk" | "admin";
+            role: "metrics" | "tms" | "desk" | "admin";
         } & {
             [key: string]: unknown;
         };
@@ -6828,6 +6828,20 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
