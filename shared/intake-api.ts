@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent screenings, newest first */
+        /**
+         * Recent screenings, newest first
+         * @description Cursor-paged (limit, starting_after, ending_before), newest first; filter by tender_id, dot_number, mc_number, status, action, updated_since.
+         */
         get: operations["listScreenings"];
         put?: never;
         /**
@@ -29,7 +32,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One screening */
+        /**
+         * One screening
+         * @description The screening as it is now; its version grows with every change.
+         */
         get: operations["getScreening"];
         put?: never;
         post?: never;
@@ -46,7 +52,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Review items (pending: oldest first) */
+        /**
+         * Review items (pending: oldest first)
+         * @description Cursor-paged; pending reviews come oldest first, the rest newest first. Filter by state.
+         */
         get: operations["listReviews"];
         put?: never;
         post?: never;
@@ -63,7 +72,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One review item */
+        /**
+         * One review item
+         * @description One review with its newest facts (latest), every tender waiting on it and its version.
+         */
         get: operations["getReview"];
         put?: never;
         post?: never;
@@ -120,7 +132,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Queue, quota, rate limit, reviews, /v1 reachability */
+        /**
+         * Queue, quota, rate limit, reviews, /v1 reachability
+         * @description Queue counts, monthly quota and its gate, the /v1 rate limit, pending reviews, callbacks and whether /v1 answers.
+         */
         get: operations["getStatus"];
         put?: never;
         post?: never;
@@ -137,7 +152,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who the bearer token is: its id, name and role */
+        /**
+         * Who the bearer token is: its id, name and role
+         * @description Who the bearer token is: its id, name and role (null id and name for INTAKE_TOKEN).
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -154,7 +172,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live lookups per UTC day this month */
+        /**
+         * Live lookups per UTC day this month
+         * @description Live /v1 lookups per UTC day of this month, against the monthly quota.
+         */
         get: operations["getDailyUsage"];
         put?: never;
         post?: never;
@@ -173,7 +194,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop calling /v1 (intake keeps accepting) */
+        /**
+         * Stop calling /v1 (intake keeps accepting)
+         * @description Stops calling /v1: screenings are still accepted and queued, cache hits still answered. Answers the status.
+         */
         post: operations["pauseQueue"];
         delete?: never;
         options?: never;
@@ -190,7 +214,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume calling /v1 */
+        /**
+         * Resume calling /v1
+         * @description Calls /v1 again for what waits in the queue. Answers the status.
+         */
         post: operations["resumeQueue"];
         delete?: never;
         options?: never;
@@ -206,8 +233,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Server-Sent Events: screening.completed, review.created, review.resolved, quota.changed, queue.changed
-         * @description Send Last-Event-ID (header) or last_event_id (query) to replay what was missed. At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token's streams end within seconds.
+         * Server-Sent Events: screenings, reviews, carrier changes, quota and queue
+         * @description Send Last-Event-ID (header) or last_event_id (query) to replay what was missed (events are kept SCREEN_EVENTS_RETENTION, 7 days by default). At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token's streams end within seconds.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -225,7 +252,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health (no auth) */
+        /**
+         * Health (no auth)
+         * @description No token. 200 ok, or degraded while /v1 is unreachable (the cache is served); 503 degraded while SQLite refuses writes (reads served, new work refused; 200 again once a write succeeds), 503 down when Redis or SQLite is down.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -242,7 +272,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Watched carriers (re-screened daily), soonest re-screen first */
+        /**
+         * Watched carriers (re-screened daily), soonest re-screen first
+         * @description Cursor-paged, the carrier due for its re-screen soonest first.
+         */
         get: operations["listWatchEntries"];
         put?: never;
         /**
@@ -263,11 +296,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One watched carrier (by DOT or MC number) */
+        /**
+         * One watched carrier (by DOT or MC number)
+         * @description One watched carrier by DOT or MC number, with its last snapshot.
+         */
         get: operations["getWatchEntry"];
         put?: never;
         post?: never;
-        /** Stop watching a carrier (a later tender puts it back) */
+        /**
+         * Stop watching a carrier (a later tender puts it back)
+         * @description It is watched again after its next tender screening.
+         */
         delete: operations["removeWatchEntry"];
         options?: never;
         head?: never;
@@ -281,7 +320,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Changes of watched carriers, newest first */
+        /**
+         * Changes of watched carriers, newest first
+         * @description Cursor-paged, newest first; filter by state, dot_number and updated_since. Sync with updated_since (your own read position): state=new is the desk's acknowledgement, not a TMS's.
+         */
         get: operations["listChanges"];
         put?: never;
         post?: never;
@@ -298,7 +340,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One change */
+        /**
+         * One change
+         * @description One change: before and after snapshots, why it counts, and the tenders that used the carrier.
+         */
         get: operations["getChange"];
         put?: never;
         post?: never;
@@ -317,7 +362,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Acknowledge a change (409 when already acknowledged) */
+        /**
+         * Acknowledge a change (409 when already acknowledged)
+         * @description Marks it seen by the desk (also the change.acknowledged event); 409 change_conflict when already acknowledged.
+         */
         post: operations["acknowledgeChange"];
         delete?: never;
         options?: never;
@@ -332,10 +380,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Local do-not-use list (active by default) */
+        /**
+         * Local do-not-use list (active by default)
+         * @description Cursor-paged, newest first; active blocks unless state says otherwise.
+         */
         get: operations["listBlocks"];
         put?: never;
-        /** Put a carrier on the local do-not-use list: every screening of it is blocked, without asking /v1 */
+        /**
+         * Put a carrier on the local do-not-use list: every screening of it is blocked, without asking /v1
+         * @description Blocks the carrier at once: its open review is closed and its waiting tenders blocked, in one commit. 409 block_conflict when already blocked.
+         */
         post: operations["createBlock"];
         delete?: never;
         options?: never;
@@ -350,11 +404,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A carrier's active block (by DOT or MC number) */
+        /**
+         * A carrier's active block (by DOT or MC number)
+         * @description The carrier's active block; 404 when it has none.
+         */
         get: operations["getBlock"];
         put?: never;
         post?: never;
-        /** Lift a local block (recorded, not deleted); who lifts it in ?by= (no body) */
+        /**
+         * Lift a local block (recorded, not deleted); who lifts it in ?by= (no body)
+         * @description Recorded, never deleted. 409 block_conflict (resource_id: the block) when its block is already lifted; 404 when it was never blocked.
+         */
         delete: operations["liftBlock"];
         options?: never;
         head?: never;
@@ -370,7 +430,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lift a local block (the same as DELETE /blocks/:dot, with who lifts it in the body) */
+        /**
+         * Lift a local block (the same as DELETE /blocks/:dot, with who lifts it in the body)
+         * @description As DELETE /blocks/:dot, for clients that cannot send DELETE.
+         */
         post: operations["liftBlockByPost"];
         delete?: never;
         options?: never;
@@ -387,7 +450,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Screen up to 100 carriers at once; each item is answered on its own (207) */
+        /**
+         * Screen up to 100 carriers at once; each item is answered on its own (207)
+         * @description 207 with one answer per item, in order: 200 (done at once from the cache), 202 (queued) or the item's own 4xx/5xx with an error. An accepted item is exactly what POST /screenings makes. Send an Idempotency-Key: a retry returns the first answer whole.
+         */
         post: operations["createScreeningBatch"];
         delete?: never;
         options?: never;
@@ -402,7 +468,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Callback deliveries in one state (dead by default), most recently changed first */
+        /**
+         * Callback deliveries in one state (dead by default), most recently changed first
+         * @description Cursor-paged; dead deliveries by default, most recently changed first.
+         */
         get: operations["listCallbacks"];
         put?: never;
         post?: never;
@@ -419,7 +488,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One callback delivery */
+        /**
+         * One callback delivery
+         * @description One delivery: its state, attempts and what the last attempt met.
+         */
         get: operations["getCallback"];
         put?: never;
         post?: never;
@@ -438,7 +510,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a callback again now, with a fresh 24 h retry window (409 when already delivered) */
+        /**
+         * Send a callback again now, with a fresh 24 h retry window (409 when already delivered)
+         * @description 409 callback_delivered when delivered, callback_superseded when a newer callback of its screening is delivered or owed.
+         */
         post: operations["retryCallback"];
         delete?: never;
         options?: never;
@@ -455,7 +530,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop a pending or dead callback: it is never sent unless retried (409 when already delivered) */
+        /**
+         * Stop a pending or dead callback: it is never sent unless retried (409 when already delivered)
+         * @description A cancelled callback is kept and may be retried.
+         */
         post: operations["cancelCallback"];
         delete?: never;
         options?: never;
@@ -472,7 +550,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop every callback still owed to one URL (pending and dead ones): e.g. a TMS endpoint that is gone */
+        /**
+         * Stop every callback still owed to one URL (pending and dead ones): e.g. a TMS endpoint that is gone
+         * @description Answers how many were cancelled; delivered ones are untouched.
+         */
         post: operations["cancelCallbacksToUrl"];
         delete?: never;
         options?: never;
@@ -507,7 +588,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Carrier decisions, newest first */
+        /**
+         * Carrier decisions, newest first
+         * @description Cursor-paged, newest first; filter by dot_number and state.
+         */
         get: operations["listDecisions"];
         put?: never;
         post?: never;
@@ -524,7 +608,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One carrier decision */
+        /**
+         * One carrier decision
+         * @description One decision with its basis, expiry and how it ended.
+         */
         get: operations["getDecision"];
         put?: never;
         post?: never;
@@ -543,7 +630,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End a standing decision: the next hold of the carrier opens a review (409 when it no longer stands) */
+        /**
+         * End a standing decision: the next hold of the carrier opens a review (409 when it no longer stands)
+         * @description The next hold of the carrier opens a review again. Who revoked is the token's name (`by` only from an admin token). 409 decision_conflict when it no longer stands.
+         */
         post: operations["revokeDecision"];
         delete?: never;
         options?: never;
@@ -558,7 +648,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics: per-process counters and shared state read at scrape time */
+        /**
+         * Prometheus metrics: per-process counters and shared state read at scrape time (any token; a metrics token reads only this)
+         * @description Prometheus text exposition: this process's counters and the shared state read at scrape time (docs/operations.md).
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -569,14 +662,75 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "screening.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A screening with a callback_url is done
+         * @description A signed POST to the callback_url, retried with backoff for 24 h until a 2xx (docs/callbacks.md). Delivery is at least once: de-duplicate on X-Carrier-Screen-Delivery.
+         */
+        post: operations["onScreeningCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A held screening's review was decided, closed or superseded
+         * @description A signed POST to the callback_url, retried with backoff for 24 h until a 2xx (docs/callbacks.md). Delivery is at least once: de-duplicate on X-Carrier-Screen-Delivery.
+         */
+        post: operations["onReviewResolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "carrier.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A watched carrier used by your tenders screens differently now
+         * @description A signed POST to the callback_url, retried with backoff for 24 h until a 2xx (docs/callbacks.md). Delivery is at least once: de-duplicate on X-Carrier-Screen-Delivery.
+         */
+        post: operations["onCarrierChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
-         * Error
+         * ErrorEnvelope
          * @description Every 4xx and 5xx answer.
          */
-        Error: {
+        ErrorEnvelope: {
             error: {
                 /** @description What went wrong, for programs (the catalogue is in docs/api.md). Known values: invalid_request, unauthorized, forbidden, resource_missing, route_not_found, method_not_allowed, review_conflict, review_stale, block_conflict, change_conflict, decision_conflict, callback_delivered, callback_superseded, idempotency_conflict, idempotency_in_progress, payload_too_large, unsupported_media_type, headers_too_large, request_timeout, unavailable, storage_unavailable, internal_error; others may appear. */
                 code: string;
@@ -624,9 +778,27 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            reasons: {
+            /** @description Every check that found a problem, most serious first. */
+            reasons: ({
+                /** @description Name of the check. */
+                check?: string;
+                /** @description One of seven areas, e.g. "Safety & Roadside". */
+                area?: string;
+                /** @description How serious. Known values: critical, review, medium, low; others may appear. */
+                severity?: string;
+                /** @description What was found, one sentence. */
+                detail?: string;
+                /** @description Figures behind the finding. */
+                facts: ({
+                    label?: string;
+                    /** @description Display value: text (a number when /v1 drifts). */
+                    value?: string | number;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
                 [key: string]: unknown;
-            }[];
+            })[];
             checks?: {
                 [key: string]: unknown;
             };
@@ -663,16 +835,15 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * Screening
-         * @description One screening of one carrier for one tender (docs/decisions.md for settled_by).
+         * ScreeningQueued
+         * @description A screening waiting for its /v1 lookup: look again after Retry-After, or take the callback.
          */
-        Screening: {
+        ScreeningQueued: {
             /** @enum {string} */
             object: "screening";
             /** @description "scr_" and 26 characters a–z, 2–7 */
             id: string;
             tender_id: string | null;
-            status: "queued" | "active" | "done";
             /** @description What was asked, normalised: exactly one of the two. */
             query: {
                 dot_number?: string;
@@ -697,6 +868,7 @@ export interface components {
             settled_by: string | null;
             standing_decision: components["schemas"]["StandingDecisionRef"] | null;
             error: {
+                /** @description /v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code. */
                 code: string;
                 message: string;
                 request_id: string | null;
@@ -715,9 +887,146 @@ export interface components {
             updated_at: string;
             /** @description Grows with every change of this screening; apply a callback or a read only when its version is newer than the one you hold (docs/callbacks.md). */
             version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "queued";
         } & {
             [key: string]: unknown;
         };
+        /**
+         * ScreeningActive
+         * @description A screening whose /v1 lookup is under way.
+         */
+        ScreeningActive: {
+            /** @enum {string} */
+            object: "screening";
+            /** @description "scr_" and 26 characters a–z, 2–7 */
+            id: string;
+            tender_id: string | null;
+            /** @description What was asked, normalised: exactly one of the two. */
+            query: {
+                dot_number?: string;
+                mc_number?: string;
+            };
+            priority: "tender" | "background";
+            /** @description The request skipped the cache (a re-check). */
+            refresh: boolean;
+            action: ("tender" | "hold" | "block") | null;
+            hold_reason: string | null;
+            source: string | null;
+            score: components["schemas"]["Score"] | null;
+            score_fetched_at: string | null;
+            score_age_seconds: number | null;
+            review: {
+                id: string;
+                state: "pending" | "approved" | "rejected" | "closed" | "superseded";
+                decided_by: string | null;
+                decided_at: string | null;
+                note: string | null;
+            } | null;
+            settled_by: string | null;
+            standing_decision: components["schemas"]["StandingDecisionRef"] | null;
+            error: {
+                /** @description /v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code. */
+                code: string;
+                message: string;
+                request_id: string | null;
+            } | null;
+            callback_url: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it last changed: created, completed or settled by its review.
+             */
+            updated_at: string;
+            /** @description Grows with every change of this screening; apply a callback or a read only when its version is newer than the one you hold (docs/callbacks.md). */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "active";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ScreeningDone
+         * @description A finished screening: its action is what to do with the tender now.
+         */
+        ScreeningDone: {
+            /** @enum {string} */
+            object: "screening";
+            /** @description "scr_" and 26 characters a–z, 2–7 */
+            id: string;
+            tender_id: string | null;
+            /** @description What was asked, normalised: exactly one of the two. */
+            query: {
+                dot_number?: string;
+                mc_number?: string;
+            };
+            priority: "tender" | "background";
+            /** @description The request skipped the cache (a re-check). */
+            refresh: boolean;
+            /** @description What to do now (a held one may later be settled by its review). */
+            action: "tender" | "hold" | "block";
+            hold_reason: string | null;
+            source: string | null;
+            score: components["schemas"]["Score"] | null;
+            score_fetched_at: string | null;
+            score_age_seconds: number | null;
+            review: {
+                id: string;
+                state: "pending" | "approved" | "rejected" | "closed" | "superseded";
+                decided_by: string | null;
+                decided_at: string | null;
+                note: string | null;
+            } | null;
+            settled_by: string | null;
+            standing_decision: components["schemas"]["StandingDecisionRef"] | null;
+            error: {
+                /** @description /v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code. */
+                code: string;
+                message: string;
+                request_id: string | null;
+            } | null;
+            callback_url: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was done.
+             */
+            completed_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed: created, completed or settled by its review.
+             */
+            updated_at: string;
+            /** @description Grows with every change of this screening; apply a callback or a read only when its version is newer than the one you hold (docs/callbacks.md). */
+            version: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "done";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * Screening
+         * @description One screening of one carrier for one tender, by status (docs/decisions.md for settled_by).
+         */
+        Screening: components["schemas"]["ScreeningQueued"] | components["schemas"]["ScreeningActive"] | components["schemas"]["ScreeningDone"];
         /**
          * Review
          * @description A carrier held for a person: one open review per carrier, every waiting tender on it.
@@ -1116,7 +1425,7 @@ export interface components {
             object: "caller";
             token_id: string | null;
             name: string | null;
-            role: "tms" | "desk" | "admin";
+            role: "metrics" | "tms" | "desk" | "admin";
         } & {
             [key: string]: unknown;
         };
@@ -1136,11 +1445,126 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * ScreeningCallback
+         * @description The body of a screening.completed or review.resolved callback (docs/callbacks.md): the screening as GET /screenings/:id returns it.
+         */
+        ScreeningCallback: {
+            /** @description Also in the X-Carrier-Screen-Event header. */
+            event: "screening.completed" | "review.resolved";
+            /** @description Stable per event (X-Carrier-Screen-Delivery): de-duplicate on it. */
+            delivery_id: string;
+            /** @description The screening's version: apply only when newer than the one you hold. */
+            version: number;
+            screening: components["schemas"]["Screening"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * CarrierChangedCallback
+         * @description The body of a carrier.changed callback (docs/watchlist.md): a watched carrier screens differently now. Not ordered with the screening callbacks; carries no version.
+         */
+        CarrierChangedCallback: {
+            /** @enum {string} */
+            event: "carrier.changed";
+            /** @description Stable per event (X-Carrier-Screen-Delivery): de-duplicate on it. */
+            delivery_id: string;
+            change: components["schemas"]["CarrierChange"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * StreamEvent
+         * @description One Server-Sent Event of GET /events, its `data:` line parsed. Event names are an open set: ignore one you do not know.
+         */
+        StreamEvent: {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "screening.completed";
+            data: components["schemas"]["Screening"];
+        } | {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "review.created";
+            data: components["schemas"]["Review"];
+        } | {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "review.updated";
+            data: components["schemas"]["Review"];
+        } | {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "review.resolved";
+            data: components["schemas"]["Review"];
+        } | {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "carrier.changed";
+            data: components["schemas"]["CarrierChange"];
+        } | {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "change.acknowledged";
+            data: components["schemas"]["CarrierChange"];
+        } | {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "quota.changed";
+            /** @description As Status.quota. */
+            data: {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "queue.changed";
+            /** @description As Status.queue. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+        CarrierScreenVersion: string;
+        /** @description Any unique string (1–255 printable ASCII): the same key and body within 24 h replays the first answer (Idempotent-Replayed: true); another body is 409 idempotency_conflict. */
+        IdempotencyKey: string;
+        /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+        XRequestId: string;
+        /** @description The id of the last event received: the stream first replays what followed it. */
+        LastEventId: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The id of this request: yours when you sent a sane one, else ours (req_…). Quote it to support; it is in our logs. */
+        XRequestId: string;
+        /** @description The API version that answered (a date). */
+        CarrierScreenVersion: string;
+        /** @description Seconds to wait before looking again (a queued screening, a rate limit, a moment of unavailability). */
+        RetryAfter: number;
+        /** @description "true" when this answer replays an earlier request with the same Idempotency-Key. */
+        IdempotentReplayed: "true";
+        /** @description Where the screening is read: /screenings/{id}. */
+        Location: string;
+        /** @description Bearer. */
+        WwwAuthenticate: string;
+        /** @description Requests a minute this token may send (INTAKE_RATE_LIMIT; absent when off). */
+        RateLimitLimit: number;
+        /** @description Requests left in this minute. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the minute resets. */
+        RateLimitReset: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1167,15 +1591,25 @@ export interface operations {
                 /** @description ISO 8601: screenings created, completed or settled at or after it */
                 updated_since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1191,55 +1625,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1250,7 +1714,14 @@ export interface operations {
                 /** @description a whole number of seconds from 0 to 30 */
                 wait?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description Any unique string (1–255 printable ASCII): the same key and body within 24 h replays the first answer (Idempotent-Replayed: true); another body is 409 idempotency_conflict. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1274,18 +1745,33 @@ export interface operations {
             };
         };
         responses: {
-            /** @description One screening of one carrier for one tender (docs/decisions.md for settled_by). */
+            /** @description One screening of one carrier for one tender, by status (docs/decisions.md for settled_by). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    Location: components["headers"]["Location"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Screening"];
                 };
             };
-            /** @description One screening of one carrier for one tender (docs/decisions.md for settled_by). */
+            /** @description One screening of one carrier for one tender, by status (docs/decisions.md for settled_by). */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    Location: components["headers"]["Location"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1295,82 +1781,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1378,7 +1923,12 @@ export interface operations {
     getScreening: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a screening id: "scr_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -1387,9 +1937,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One screening of one carrier for one tender (docs/decisions.md for settled_by). */
+            /** @description One screening of one carrier for one tender, by status (docs/decisions.md for settled_by). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1399,55 +1954,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1455,8 +2040,8 @@ export interface operations {
     listReviews: {
         parameters: {
             query?: {
-                /** @description pending, approved, rejected, closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all) */
-                state?: "pending" | "approved" | "rejected" | "closed" | "superseded" | "all";
+                /** @description pending (oldest first), approved, rejected, decided (approved or rejected: the latest decisions first), closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all, newest first) */
+                state?: "pending" | "approved" | "rejected" | "decided" | "closed" | "superseded" | "all";
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */
@@ -1464,15 +2049,25 @@ export interface operations {
                 /** @description an id from the list: the page before it (the previous page: the first id of this one) */
                 ending_before?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1488,55 +2083,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1544,7 +2169,12 @@ export interface operations {
     getReview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a review id: "rev_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -1556,6 +2186,11 @@ export interface operations {
             /** @description A carrier held for a person: one open review per carrier, every waiting tender on it. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1565,55 +2200,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1621,7 +2286,14 @@ export interface operations {
     approveReview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description Any unique string (1–255 printable ASCII): the same key and body within 24 h replays the first answer (Idempotent-Replayed: true); another body is 409 idempotency_conflict. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description a review id: "rev_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -1644,6 +2316,12 @@ export interface operations {
             /** @description A carrier held for a person: one open review per carrier, every waiting tender on it. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1653,82 +2331,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1736,7 +2473,14 @@ export interface operations {
     rejectReview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description Any unique string (1–255 printable ASCII): the same key and body within 24 h replays the first answer (Idempotent-Replayed: true); another body is 409 idempotency_conflict. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description a review id: "rev_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -1761,6 +2505,12 @@ export interface operations {
             /** @description A carrier held for a person: one open review per carrier, every waiting tender on it. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1770,82 +2520,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1853,7 +2662,12 @@ export interface operations {
     getStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1862,6 +2676,11 @@ export interface operations {
             /** @description Queue, quota, rate limit, reviews, callbacks and /v1 reachability. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1871,55 +2690,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1927,7 +2776,12 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1936,6 +2790,11 @@ export interface operations {
             /** @description Who a bearer token is (GET /me): what the desk shows as signed in, and whose name its decisions carry. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1945,55 +2804,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2001,7 +2890,12 @@ export interface operations {
     getDailyUsage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2010,6 +2904,11 @@ export interface operations {
             /** @description Live lookups per UTC day this month. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2019,55 +2918,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2075,7 +3004,12 @@ export interface operations {
     pauseQueue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2084,6 +3018,11 @@ export interface operations {
             /** @description Queue, quota, rate limit, reviews, callbacks and /v1 reachability. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2093,55 +3032,127 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2149,7 +3160,12 @@ export interface operations {
     resumeQueue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2158,6 +3174,11 @@ export interface operations {
             /** @description Queue, quota, rate limit, reviews, callbacks and /v1 reachability. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2167,55 +3188,127 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2226,37 +3319,101 @@ export interface operations {
                 /** @description the id of the last event received (like the Last-Event-ID header) */
                 last_event_id?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The id of the last event received: the stream first replays what followed it. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every 4xx and 5xx answer. */
-            401: {
+            /** @description A stream of Server-Sent Events (screening.completed, review.created, review.updated, review.resolved, carrier.changed, change.acknowledged, quota.changed, queue.changed; an open set), each an id:, event: and one data: line of JSON; the data of each is in the StreamEvent schema. A comment line every 15 s keeps it open. */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/event-stream": string;
                 };
             };
             /** @description Every 4xx and 5xx answer. */
-            403: {
+            400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2264,24 +3421,31 @@ export interface operations {
     getHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description ok, degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down */
+                        /** @description ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503) */
                         status: string;
                         redis: boolean;
                         sqlite: boolean;
-                        /** @description false when a write probe failed or a write was refused in the last minute (a full disk) */
+                        /** @description false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk */
                         sqlite_writable?: boolean;
                         svc: boolean;
                         /** @description true when /v1 refused the API key at the last call (svc is false then) */
@@ -2293,18 +3457,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Every 4xx and 5xx answer. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable or storage_unavailable (Redis or SQLite), or the intake is closing: retry after Retry-After. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description ok, degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down */
+                        /** @description ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503) */
                         status: string;
                         redis: boolean;
                         sqlite: boolean;
-                        /** @description false when a write probe failed or a write was refused in the last minute (a full disk) */
+                        /** @description false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk */
                         sqlite_writable?: boolean;
                         svc: boolean;
                         /** @description true when /v1 refused the API key at the last call (svc is false then) */
@@ -2328,15 +3517,25 @@ export interface operations {
                 /** @description an id from the list: the page before it (the previous page: the first id of this one) */
                 ending_before?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2352,55 +3551,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2408,7 +3637,12 @@ export interface operations {
     addWatchEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2429,6 +3663,11 @@ export interface operations {
             /** @description A watched carrier, re-screened daily (docs/watchlist.md). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,6 +3677,11 @@ export interface operations {
             /** @description A watched carrier, re-screened daily (docs/watchlist.md). */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2447,73 +3691,113 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2521,7 +3805,12 @@ export interface operations {
     getWatchEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a DOT number (1 to 8 digits) or an MC number ("MC" and 1 to 8 digits) */
                 dot: string;
@@ -2533,6 +3822,11 @@ export interface operations {
             /** @description A watched carrier, re-screened daily (docs/watchlist.md). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,55 +3836,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2598,7 +3922,12 @@ export interface operations {
     removeWatchEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a DOT number (1 to 8 digits) or an MC number ("MC" and 1 to 8 digits) */
                 dot: string;
@@ -2607,9 +3936,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2624,55 +3958,113 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2682,6 +4074,10 @@ export interface operations {
             query?: {
                 /** @description new, acknowledged or all (default all) */
                 state?: "new" | "acknowledged" | "all";
+                /** @description ISO 8601: changes detected or acknowledged at or after it (a TMS's own read position; state=new is the desk's) */
+                updated_since?: string;
+                /** @description changes of the carrier with this DOT number (1 to 8 digits) */
+                dot_number?: string;
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */
@@ -2689,15 +4085,25 @@ export interface operations {
                 /** @description an id from the list: the page before it (the previous page: the first id of this one) */
                 ending_before?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2713,55 +4119,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2769,7 +4205,12 @@ export interface operations {
     getChange: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a change id: "chg_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -2781,6 +4222,11 @@ export interface operations {
             /** @description A watched carrier that screens differently now. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2790,55 +4236,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2846,7 +4322,12 @@ export interface operations {
     acknowledgeChange: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a change id: "chg_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -2865,6 +4346,11 @@ export interface operations {
             /** @description A watched carrier that screens differently now. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2874,82 +4360,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2966,15 +4511,25 @@ export interface operations {
                 /** @description an id from the list: the page before it (the previous page: the first id of this one) */
                 ending_before?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2990,55 +4545,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3046,7 +4631,12 @@ export interface operations {
     createBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3069,6 +4659,11 @@ export interface operations {
             /** @description A carrier on the local do-not-use list: every screening of it is blocked without asking /v1. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3078,82 +4673,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3161,7 +4815,12 @@ export interface operations {
     getBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a DOT number (1 to 8 digits) or an MC number ("MC" and 1 to 8 digits) */
                 dot: string;
@@ -3173,6 +4832,11 @@ export interface operations {
             /** @description A carrier on the local do-not-use list: every screening of it is blocked without asking /v1. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3182,55 +4846,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3241,7 +4935,12 @@ export interface operations {
                 /** @description who did it: 1 to 100 characters, not only spaces (default: the token's name) */
                 by?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a DOT number (1 to 8 digits) or an MC number ("MC" and 1 to 8 digits) */
                 dot: string;
@@ -3253,6 +4952,11 @@ export interface operations {
             /** @description A carrier on the local do-not-use list: every screening of it is blocked without asking /v1. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3262,64 +4966,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3327,7 +5108,12 @@ export interface operations {
     liftBlockByPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a DOT number (1 to 8 digits) or an MC number ("MC" and 1 to 8 digits) */
                 dot: string;
@@ -3346,6 +5132,11 @@ export interface operations {
             /** @description A carrier on the local do-not-use list: every screening of it is blocked without asking /v1. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3355,82 +5146,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3438,7 +5288,14 @@ export interface operations {
     createScreeningBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description Any unique string (1–255 printable ASCII): the same key and body within 24 h replays the first answer (Idempotent-Replayed: true); another body is 409 idempotency_conflict. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3453,103 +5310,160 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description One answer per item. */
             207: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @enum {string} */
                         object: "batch_result";
-                        data: {
+                        data: ({
                             /** @description the position of the item in the request */
                             index: number;
-                            /** @description 200 (done at once: a cache hit), 202 (queued) or the 4xx/5xx of this item */
-                            status: number;
-                            screening?: components["schemas"]["Screening"];
-                            /** @description as in Error */
-                            error?: {
+                            /** @enum {number} */
+                            status: 200;
+                            screening: components["schemas"]["ScreeningDone"];
+                        } | {
+                            /** @description the position of the item in the request */
+                            index: number;
+                            /** @enum {number} */
+                            status: 202;
+                            screening: components["schemas"]["Screening"];
+                        } | {
+                            /** @description the position of the item in the request */
+                            index: number;
+                            /** @description The status POST /screenings would have answered. */
+                            status: 400 | 403 | 404 | 409 | 429 | 500 | 503;
+                            /** @description as in ErrorEnvelope */
+                            error: {
                                 code: string;
                                 message: string;
                                 param?: string;
                             } & {
                                 [key: string]: unknown;
                             };
-                        }[];
+                        })[];
                     };
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3566,15 +5480,25 @@ export interface operations {
                 /** @description an id from the list: the page before it (the previous page: the first id of this one) */
                 ending_before?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3590,55 +5514,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3646,7 +5600,12 @@ export interface operations {
     getCallback: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a callback id: "cb_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -3658,6 +5617,11 @@ export interface operations {
             /** @description One callback owed to a TMS, from the outbox (docs/callbacks.md). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3667,55 +5631,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3723,7 +5717,12 @@ export interface operations {
     retryCallback: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a callback id: "cb_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -3735,6 +5734,11 @@ export interface operations {
             /** @description One callback owed to a TMS, from the outbox (docs/callbacks.md). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3744,64 +5748,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3809,7 +5890,12 @@ export interface operations {
     cancelCallback: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a callback id: "cb_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -3821,6 +5907,11 @@ export interface operations {
             /** @description One callback owed to a TMS, from the outbox (docs/callbacks.md). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3830,64 +5921,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3895,7 +6063,12 @@ export interface operations {
     cancelCallbacksToUrl: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3908,9 +6081,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3928,55 +6106,127 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3989,55 +6239,113 @@ export interface operations {
                 /** @description ISO 8601 (UTC), exclusive; default now */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every 4xx and 5xx answer. */
-            400: {
+            /** @description CSV with a header row (Content-Disposition names the file). */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4056,15 +6364,25 @@ export interface operations {
                 /** @description an id from the list: the page before it (the previous page: the first id of this one) */
                 ending_before?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4080,55 +6398,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4136,7 +6484,12 @@ export interface operations {
     getDecision: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a decision id: "dec_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -4148,6 +6501,11 @@ export interface operations {
             /** @description A dispatcher's decision about a carrier, standing for later screenings while the basis holds. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4157,55 +6515,85 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every 4xx and 5xx answer. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4213,7 +6601,12 @@ export interface operations {
     revokeDecision: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path: {
                 /** @description a decision id: "dec_" and 26 characters a–z, 2–7 */
                 id: string;
@@ -4234,6 +6627,11 @@ export interface operations {
             /** @description A dispatcher's decision about a carrier, standing for later screenings while the basis holds. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,82 +6641,141 @@ export interface operations {
             /** @description Every 4xx and 5xx answer. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4326,29 +6783,222 @@ export interface operations {
     getMetrics: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every 4xx and 5xx answer. */
-            401: {
+            /** @description Prometheus text exposition format 0.0.4. */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Every 4xx and 5xx answer. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    onScreeningCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event: screening.completed, review.resolved or carrier.changed (an open set). */
+                "X-Carrier-Screen-Event": string;
+                /** @description Stable per event: de-duplicate on it. */
+                "X-Carrier-Screen-Delivery": string;
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body" with CALLBACK_SECRET>: verify it, and refuse an old t (docs/callbacks.md). */
+                "X-Carrier-Screen-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreeningCallback"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges it (answer quickly, work afterwards). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a time-out (10 s) or a network error: it is sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onReviewResolved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event: screening.completed, review.resolved or carrier.changed (an open set). */
+                "X-Carrier-Screen-Event": string;
+                /** @description Stable per event: de-duplicate on it. */
+                "X-Carrier-Screen-Delivery": string;
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body" with CALLBACK_SECRET>: verify it, and refuse an old t (docs/callbacks.md). */
+                "X-Carrier-Screen-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreeningCallback"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges it (answer quickly, work afterwards). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a time-out (10 s) or a network error: it is sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCarrierChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event: screening.completed, review.resolved or carrier.changed (an open set). */
+                "X-Carrier-Screen-Event": string;
+                /** @description Stable per event: de-duplicate on it. */
+                "X-Carrier-Screen-Delivery": string;
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body" with CALLBACK_SECRET>: verify it, and refuse an old t (docs/callbacks.md). */
+                "X-Carrier-Screen-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarrierChangedCallback"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges it (answer quickly, work afterwards). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a time-out (10 s) or a network error: it is sent again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

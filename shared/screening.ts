@@ -128,7 +128,7 @@ export interface Caller {
   object: 'caller';
   token_id: string | null;
   name: string | null;
-  role: 'tms' | 'desk' | 'admin';
+  role: 'metrics' | 'tms' | 'desk' | 'admin';
 }
 
 export interface ReviewTender {

@@ -67,11 +67,16 @@ function onSignals(stop: () => Promise<void>, log: Logger): void {
     process.on(sig, () => {
       if (stopping) process.exit(1);
       stopping = true;
+      // Lifecycle lines at warn: an operator at LOG_LEVEL=warn still sees what ran, and when it stopped.
+      log.warn({ signal: sig }, `${sig}: stopping`);
       setTimeout(() => {
         log.warn({ deadlineMs: STOP_DEADLINE_MS }, 'stopping took too long; exiting with work in flight (picked up at the next start)');
         process.exit(0);
       }, STOP_DEADLINE_MS).unref();
-      void stop().finally(() => process.exit(0));
+      void stop().finally(() => {
+        log.warn('stopped');
+        process.exit(0);
+      });
     });
 }
 
@@ -95,7 +100,8 @@ async function serve(withIntake: boolean): Promise<void> {
   const { intakeTransport } = await import('./intake/transport.js');
   const tls = withIntake ? intakeTransport(loadConfig()) : undefined;
   // Then first, so even a start refused below says what was running.
-  log.info({ version: BUILD_INFO.version, node: BUILD_INFO.node }, `carrier-screen ${BUILD_INFO.version} starting`);
+  // At warn, like every lifecycle line: LOG_LEVEL=warn still says which version runs.
+  log.warn({ version: BUILD_INFO.version, node: BUILD_INFO.node }, `carrier-screen ${BUILD_INFO.version} starting`);
   // Only `start` may make a new database; a `worker` elsewhere would quietly work on an empty one.
   const ready = await setup(log, { existingDb: !withIntake });
   cleanup = ready.cleanup;
@@ -223,11 +229,11 @@ program
     }
   });
 
-const token = program.command('token').description('scoped intake tokens: tms (screen, read, watch list), desk (also decide), admin (also pause/resume)');
+const token = program.command('token').description('scoped intake tokens: metrics (scrape /metrics only), tms (screen, read, watch list), desk (also decide), admin (also pause/resume)');
 token
   .command('create')
   .description('a new token, printed once (only its hash is kept)')
-  .requiredOption('--role <role>', 'tms, desk or admin')
+  .requiredOption('--role <role>', 'metrics (GET /metrics only), tms, desk or admin')
   .option('--name <name>', "who uses it: the default `by` of what it decides (e.g. the dispatcher's name)")
   .action(async (o: { role: string; name?: string }) => {
     const config = settings({ existingDb: true });

@@ -6,8 +6,8 @@ import type { Config } from '../shared/config.js';
  * Where every command finds its settings and its database, whatever the current directory
  * (docs/operations.md, "Paths"). Precedence, first wins:
  *   1. the process environment (systemd's EnvironmentFile= lands here);
- *   2. /etc/carrier-screen/env (SCREEN_ENV_FILE overrides the path), the service's own file, so
- *      an operator's shell reads what systemd reads;
+ *   2. /etc/carrier-screen/env (SCREEN_ENV_FILE overrides the path, and must exist then), the
+ *      service's own file, so an operator's shell reads what systemd reads;
  *   3. `.env` in the working directory (a developer's checkout).
  */
 export const SYSTEM_ENV_FILE = '/etc/carrier-screen/env';
@@ -25,6 +25,9 @@ export class DatabaseMissingError extends Error {
 /** Load the env files in precedence order; the files read. */
 export function loadEnvFiles(env: NodeJS.ProcessEnv = process.env): string[] {
   const read: string[] = [];
+  // A file named on purpose that is not there: stop, rather than run on other settings unnoticed.
+  const named = env.SCREEN_ENV_FILE?.trim();
+  if (named && !existsSync(named)) throw new EnvFileError(`SCREEN_ENV_FILE=${named}: no such file (unset it to read ${SYSTEM_ENV_FILE})`);
   // process.loadEnvFile never replaces a variable already set: load the stronger file first.
   for (const path of [env.SCREEN_ENV_FILE?.trim() || SYSTEM_ENV_FILE, '.env']) {
     if (!existsSync(path)) continue;
@@ -55,6 +58,6 @@ export function requireDatabase(config: Config, env: NodeJS.ProcessEnv = process
     : `SCREEN_DB is not set: the default ./data/carrier-screen.db under the current directory ${process.cwd()}`;
   throw new DatabaseMissingError(
     `no database at ${path} (${why}). Set SCREEN_DB to the service's database (an absolute path, in ${SYSTEM_ENV_FILE} or .env), ` +
-      'or run `carrier-screen start` to create a new one',
+      'or run `npx carrier-screen start` to create a new one',
   );
 }

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { logMixin } from './log-context.js';
 
 /**
  * The command line's logger: always stderr (stdout stays for results, e.g. `screen --json`).
@@ -17,12 +18,14 @@ export function logFormat(stderrIsTty: boolean, env: NodeJS.ProcessEnv = process
   return stderrIsTty ? 'pretty' : 'json';
 }
 
-export function createLogger(o: { defaultLevel?: string; env?: NodeJS.ProcessEnv; stderrIsTty?: boolean } = {}): Logger {
+export function createLogger(o: { defaultLevel?: string; env?: NodeJS.ProcessEnv; stderrIsTty?: boolean; destination?: DestinationStream } = {}): Logger {
   const env = o.env ?? process.env;
   const format = logFormat(o.stderrIsTty ?? process.stderr.isTTY === true, env);
   const dest: DestinationStream =
-    format === 'pretty'
+    o.destination ??
+    (format === 'pretty'
       ? pretty({ destination: 2, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true })
-      : pino.destination(2);
-  return pino({ level: env.LOG_LEVEL ?? o.defaultLevel ?? 'info', redact: LOG_REDACT }, dest);
+      : pino.destination(2));
+  // mixin: the request and screening ids in force (worker/log-context.ts) on every line.
+  return pino({ level: env.LOG_LEVEL ?? o.defaultLevel ?? 'info', redact: LOG_REDACT, mixin: logMixin }, dest);
 }

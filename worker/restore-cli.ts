@@ -1,10 +1,11 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Config } from '../shared/config.js';
 import { fsyncFile, secretBeside } from './backup-cli.js';
 import { SECRET_FILES, copySecretFile } from './intake/token-file.js';
 import { latestVersion } from './store/migrations.js';
+import { ensurePrivateDir } from './store/private-files.js';
 
 /**
  * `carrier-screen restore <file>`: put a backup (`carrier-screen backup`) back at SCREEN_DB with
@@ -35,7 +36,8 @@ export function runRestore(config: Config, from: string, out: Out = (s) => proce
   if (!existsSync(backup)) throw new RestoreRefusedError(`no backup at ${backup}`);
   const figures = checkBackup(backup);
   const dataDir = dirname(target);
-  mkdirSync(dataDir, { recursive: true });
+  // A new host's data directory: 0700 like the one `start` makes (it will hold the token and secret).
+  ensurePrivateDir(dataDir);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const replaced: string[] = [];
 

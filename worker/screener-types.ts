@@ -2,6 +2,8 @@ import type { DailyUsage, Decision, IntakeEvent, Review, Screening, ScreeningReq
 import type { DestinationPolicy } from './callbacks/destination-policy.js';
 import type { DecisionFilter } from './decisions/carrier-decisions.js';
 import type { Store } from './store/index.js';
+import type { Ages } from './metrics/metrics.js';
+import type { ListPage } from './store/types.js';
 import type { Actor } from './tokens/intake-tokens.js';
 
 /**
@@ -34,6 +36,8 @@ export interface Screener {
   resolveReview(id: string, decision: 'approve' | 'reject', actor: Actor, note: string | null, opts?: { block?: boolean; version?: number }): Promise<Review>;
   /** Standing carrier decisions (docs/decisions.md). */
   listDecisions(f?: DecisionFilter): Decision[];
+  /** One page of GET /decisions, read by keyset on an index. */
+  pageDecisions(f: Omit<DecisionFilter, 'limit'>, page: ListPage): { data: Decision[]; has_more: boolean };
   getDecision(id: string): Decision | undefined;
   /**
    * Test helpers of the sandbox (docs/api.md, "Sandbox test helpers"); undefined on a live key.
@@ -42,6 +46,8 @@ export interface Screener {
   /** Ends a standing decision; emits decision.revoked. Conflict when it no longer stands. */
   revokeDecision(id: string, actor: Actor, note: string | null): Promise<Decision>;
   status(): Promise<StatusReport>;
+  /** When the oldest owed callback, the operator's pause and the oldest queued screening began (SQLite only; the metrics). */
+  ages(): Ages;
   dailyUsage(): DailyUsage;
   /** Intake keeps accepting; workers stop calling /v1. */
   pause(): Promise<void>;

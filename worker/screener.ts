@@ -9,7 +9,7 @@ import { WatchConflictError } from './store/watch-store.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
 import { oweScreeningCallback } from './callbacks/callbacks.js';
 import { DestinationPolicy } from './callbacks/destination-policy.js';
-import { callbackCounts } from './callbacks/outbox.js';
+import { callbackCounts, oldestPendingCallbackAt } from './callbacks/outbox.js';
 import { SharedEventFeed } from './events/event-feed.js';
 import { LookupCoalescer } from './queue/lookup-coalescer.js';
 import { monthOf } from './queue/month.js';
@@ -23,7 +23,7 @@ import { ScreeningQueue } from './queue/screening-queue.js';
 import { startScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
 import { probeSqliteWrite } from './health/sqlite-write-probe.js';
-import { queuePaused, setQueuePaused } from './recovery/operator-state.js';
+import { queuePaused, queuePausedSince, setQueuePaused } from './recovery/operator-state.js';
 import { OutageRescreen } from './recovery/outage-rescreen.js';
 import { RedisRebuild } from './recovery/redis-rebuild.js';
 import { Pruner } from './retention/pruner.js';
@@ -31,6 +31,7 @@ import { redisConnection, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import { ReviewStaleError, openStore, type Store } from './store/index.js';
+import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, environmentMismatch, verifyKey } from './svc/index.js';
 import { createSandboxHelpers } from './sandbox-helpers.js';
 import { WatchService, type WatchOptions } from './watch/index.js';
@@ -115,7 +116,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     onLimits: (l) => rateGate?.observe(l),
     onRequest: observe.svcRequest,
     // A paid score with a drifted display field is kept; a header out of range is ignored: both said here.
-    onWarning: (message, detail) => logger.warn({ request_id: detail.requestId }, `/v1 answer kept with a warning: ${message}`),
+    onWarning: (message, detail) => logger.warn({ svc_request_id: detail.requestId }, `/v1 answer kept with a warning: ${message}`),
     now,
     ...(opts.svcTimeoutMs ? { timeoutMs: opts.svcTimeoutMs } : {}),
     ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
@@ -142,7 +143,13 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     logger.warn({ err: e.message }, '/v1 unreachable at start: serving the cache, holding misses');
   }
 
-  const store = openStore(config.dbPath, { now, backgroundCheckpoints: true });
+  const store = openStore(config.dbPath, {
+    now,
+    backgroundCheckpoints: true,
+    log: logger,
+    // At warn: a schema change is a lifecycle event an operator at LOG_LEVEL=warn should see.
+    onMigration: (m) => logger.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
+  });
   const decisions: CarrierDecisions = new CarrierDecisions({
     store,
     env: environment,
@@ -167,12 +174,38 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     throw new UnavailableError(`Redis is not reachable at ${redactUrl(config.redisUrl)}`);
   }
 
+  // Which Redis and prefix: `npm start` on a machine with a Redis already at 6379 uses it quietly otherwise.
+  const redisAt = redisWhere(config.redisUrl);
+  logger.info({ redis: redisAt, prefix }, `Redis at ${redisAt}, key prefix ${prefix}`);
+  void otherInstalls(producer, prefix).then(
+    (others) => {
+      if (others.length > 0)
+        logger.warn(
+          { redis: redisAt, prefix, others },
+          `Redis at ${redisAt} also holds screening queues of another install (prefix ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}): ` +
+            'if that is not meant, give each install its own REDIS_URL or SCREEN_REDIS_PREFIX',
+        );
+    },
+    () => {},
+  );
+
   rateGate = new RateGate(blocking, keyPrefix, config.rateWindowMs, ratePerMinute);
   if (firstLimits) rateGate.observe(firstLimits); // the service's window phase, shared before our first lookup
   await rateGate.acquire(); // the start-up GET /v1/usage above
   const live = environment === 'live';
-  const gate = new QuotaGate(blocking, keyPrefix, { live, reserve: config.quotaReserve, now });
-  const service = new ServiceState(blocking, keyPrefix, now);
+  // One warning per change, from the process whose write made it (the state is shared in Redis).
+  const gate = new QuotaGate(blocking, keyPrefix, {
+    live,
+    reserve: config.quotaReserve,
+    now,
+    onClosed: (until) => logger.warn({ until: until.toISOString() }, 'monthly /v1 quota used up: no live lookups until it resets; misses are held'),
+  });
+  const service = new ServiceState(blocking, keyPrefix, now, (t) => {
+    if (t.kind === 'down') logger.warn({ err: t.detail }, '/v1 unreachable: serving the cache, holding misses');
+    else if (t.kind === 'up') logger.warn('/v1 reachable again');
+    else if (t.kind === 'key_rejected') logger.warn({ err: t.detail }, '/v1 refused the API key: live lookups stopped (check SVC_API_KEY)');
+    else logger.warn('/v1 accepts the API key again');
+  });
   const events = new SharedEventFeed(store, blocking, `${keyPrefix}:events`);
   await events.start(subscriber);
   const queue = new ScreeningQueue(producer, prefix);
@@ -463,6 +496,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     },
 
     listDecisions: (f?: DecisionFilter) => decisions.list(f),
+    pageDecisions: (f: Omit<DecisionFilter, 'limit'>, page: ListPage) => decisions.page(f, page),
     getDecision: (id: string) => decisions.get(id),
     async revokeDecision(id: string, actor: Actor, note: string | null) {
       const d = store.transaction(() => decisions.revoke(id, actor, note));
@@ -488,6 +522,12 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       };
     },
 
+    ages: () => ({
+      oldest_pending_callback_at: oldestPendingCallbackAt(store),
+      queue_paused_since: queuePausedSince(store),
+      oldest_queued_at: store.oldestQueuedAt(),
+    }),
+
     dailyUsage(): DailyUsage {
       const month = monthOf(now());
       const snap = store.latestUsageSnapshot(environment);
@@ -497,15 +537,19 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     async pause(): Promise<void> {
       await redisUp('the queue was not paused');
       // SQLite is the record: a Redis that loses its data is paused again (RedisRebuild).
+      const was = queuePaused(store) === true;
       setQueuePaused(store, true, now());
       await queue.pause();
+      if (!was) logger.warn('queue paused by an operator: no /v1 calls until POST /queue/resume');
       await queueChanged();
     },
 
     async resume(): Promise<void> {
       await redisUp('the queue was not resumed');
+      const was = queuePaused(store) === true;
       setQueuePaused(store, false, now());
       await queue.resume();
+      if (was) logger.warn('queue resumed by an operator');
       await queueChanged();
     },
 
@@ -564,6 +608,34 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     });
   }
   return screener;
+}
+
+/** host:port (and /db when not 0) of a Redis URL: never its user or password. */
+export function redisWhere(url: string): string {
+  try {
+    const u = new URL(url);
+    const db = u.pathname.replace(/^\//, '');
+    return `${u.hostname}:${u.port || '6379'}${db && db !== '0' ? `/${db}` : ''}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** Prefixes of other carrier-screen screening queues in this Redis (BullMQ's `<prefix>:screenings:meta`). */
+async function otherInstalls(redis: ReturnType<typeof redisConnection>, prefix: string): Promise<string[]> {
+  const found = new Set<string>();
+  let cursor = '0';
+  // A bounded look: a large shared Redis must not slow the start.
+  for (let i = 0; i < 20; i++) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', '*:screenings:meta', 'COUNT', 1000);
+    for (const k of keys) {
+      const p = k.slice(0, -':screenings:meta'.length);
+      if (p !== prefix) found.add(p);
+    }
+    cursor = next;
+    if (cursor === '0') break;
+  }
+  return [...found].sort();
 }
 
 /** A Redis URL with any password masked, for messages. */

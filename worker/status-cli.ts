@@ -5,7 +5,7 @@ import type { Review, StatusReport } from '../shared/screening.js';
 /**
  * `carrier-screen status`: what a running worker is doing, for a person at a terminal —
  * queue, quota, rate limit, pending reviews and /v1 reachability — from its intake API.
- * Exit codes: 0 shown, 1 worker unreachable or answering errors, 2 no token / token refused.
+ * Exit codes: 0 shown, 1 worker unreachable or answering errors, 2 no token / token refused / its TLS certificate not trusted.
  */
 
 export interface StatusOptions {
@@ -36,6 +36,11 @@ function intakeClient(base: string, token: string, timeoutMs: number) {
   });
 }
 
+/** Node's codes for a certificate the client refused (untrusted, expired, wrong name …). */
+function isCertificateProblem(code: string): boolean {
+  return /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)|ERR_TLS_CERT_ALTNAME_INVALID/.test(code);
+}
+
 /** One call's data, or the CliError a person at a terminal can act on. */
 async function answer<T>(base: string, path: string, call: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   let r;
@@ -45,7 +50,13 @@ async function answer<T>(base: string, path: string, call: () => Promise<{ data?
     if (e instanceof SyntaxError) throw new CliError(`${base}${path} answered with something that is not JSON: is this the carrier-screen intake?`, 1);
     const cause = (e as { cause?: { code?: string } }).cause;
     const code = cause?.code ?? (e as Error).name;
-    throw new CliError(`cannot reach the worker at ${base} (${code}). Is it running? Start it with: carrier-screen start`, 1);
+    // It answered, but over TLS with a certificate we do not accept: not a worker that is down.
+    if (isCertificateProblem(code))
+      throw new CliError(
+        `the worker at ${base} answered, but its TLS certificate is not accepted here (${code}): trust its CA with NODE_EXTRA_CA_CERTS=<ca.pem>, or use --url with a host name the certificate names (docs/operations.md "TLS")`,
+        2,
+      );
+    throw new CliError(`cannot reach the worker at ${base} (${code}). Is it running? Start it with: npx carrier-screen start`, 1);
   }
   if (r.response.status === 401)
     throw new CliError('the worker refused the intake token (401). Use the token from INTAKE_TOKEN or the intake-token file beside the database.', 2);
@@ -121,7 +132,7 @@ export async function runStatus(o: StatusOptions): Promise<number> {
     } catch {
       throw new CliError(`--url ${o.url} is not a URL (e.g. http://127.0.0.1:8787)`, 1);
     }
-    if (!o.token) throw new CliError('no intake token: set INTAKE_TOKEN, or run `carrier-screen start` once (it writes intake-token beside the database)', 2);
+    if (!o.token) throw new CliError('no intake token: set INTAKE_TOKEN, or run `npx carrier-screen start` once (it writes intake-token beside the database)', 2);
     const api = intakeClient(o.url, o.token, timeoutMs);
     const status = (await answer(o.url, '/status', () => api.GET('/status'))) as StatusReport;
     if (o.json) {

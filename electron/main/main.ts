@@ -337,6 +337,7 @@ function registerIpc(): void {
   handle(IpcChannel.getStatus, () => result(() => requireBridge().getStatus()));
   handle(IpcChannel.whoAmI, () => result(() => requireBridge().whoAmI()));
   handle(IpcChannel.listReviews, (state) => result(() => requireBridge().listReviews(state as never)));
+  handle(IpcChannel.recentDecisions, (limit) => result(() => requireBridge().recentDecisions(limit as number)));
   handle(IpcChannel.resolveReview, (id, verdict, decision) =>
     result(() => requireBridge().resolveReview(id as string, verdict as never, decision as never)),
   );

@@ -21,6 +21,7 @@ const desk: DeskIpcApi = {
   getStatus: () => ipcRenderer.invoke(IpcChannel.getStatus),
   whoAmI: () => ipcRenderer.invoke(IpcChannel.whoAmI),
   listReviews: (state) => ipcRenderer.invoke(IpcChannel.listReviews, state),
+  recentDecisions: (limit) => ipcRenderer.invoke(IpcChannel.recentDecisions, limit),
   resolveReview: (id, verdict, decision) =>
     ipcRenderer.invoke(IpcChannel.resolveReview, id, verdict, {
       by: decision.by ?? null,

@@ -106,10 +106,8 @@ export class DeskModel {
         this.pending = sortPending(await b.listReviews('pending'));
         return;
       case 'decided': {
-        const [approved, rejected] = await Promise.all([b.listReviews('approved'), b.listReviews('rejected')]);
-        this.decided = [...approved, ...rejected]
-          .sort((a, c) => (c.decided_at ?? '').localeCompare(a.decided_at ?? ''))
-          .slice(0, DECIDED_SHOWN);
+        // One request of one page (issue 35): the intake orders approved and rejected by decision time.
+        this.decided = await b.recentDecisions(DECIDED_SHOWN);
         return;
       }
       case 'screenings':

@@ -15,6 +15,7 @@ export class IpcBridge implements DeskBridge {
   getStatus = () => unwrap(this.api.getStatus());
   whoAmI = () => unwrap(this.api.whoAmI());
   listReviews = (state: Parameters<DeskBridge['listReviews']>[0]) => unwrap(this.api.listReviews(state));
+  recentDecisions = (limit: number) => unwrap(this.api.recentDecisions(limit));
   resolveReview = (...a: Parameters<DeskBridge['resolveReview']>) => unwrap(this.api.resolveReview(...a));
   listScreenings = (limit: number) => unwrap(this.api.listScreenings(limit));
   getScreening = (id: string) => unwrap(this.api.getScreening(id));

@@ -81,6 +81,8 @@ export interface DeskBridge {
   /** Who the token is (GET /me): its name is recorded as who decided, its role decides which tray actions are offered; IntakeError 404 from a worker without /me. */
   whoAmI(): Promise<Caller>;
   listReviews(state: ReviewState): Promise<Review[]>;
+  /** The latest approved or rejected reviews, last decided first: one request of one page (GET /reviews?state=decided). */
+  recentDecisions(limit: number): Promise<Review[]>;
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review>;
   listScreenings(limit: number): Promise<Screening[]>;
   getScreening(id: string): Promise<Screening>;

@@ -120,6 +120,13 @@ export class HttpBridge implements DeskBridge {
     return this.all<Review>('/reviews', (after, o) => this.api.GET('/reviews', { ...o, params: { query: { state, limit: 100, ...after } } }));
   }
 
+  /** One page of the latest decisions (approved or rejected), newest first: never every page of both states. */
+  async recentDecisions(limit: number): Promise<Review[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${JSON.stringify(limit)}`);
+    const page = await this.call<{ data: Review[] }>('/reviews', (o) => this.api.GET('/reviews', { ...o, params: { query: { state: 'decided', limit } } }));
+    return page.data;
+  }
+
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review> {
     requireId(id, 'id');
     if (verdict !== 'approve' && verdict !== 'reject') throw new TypeError(`verdict must be approve or reject, got ${JSON.stringify(verdict)}`);

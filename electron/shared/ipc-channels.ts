@@ -18,6 +18,7 @@ export const IpcChannel = {
   getStatus: 'desk:get-status',
   whoAmI: 'desk:who-am-i',
   listReviews: 'desk:list-reviews',
+  recentDecisions: 'desk:recent-decisions',
   resolveReview: 'desk:resolve-review',
   listScreenings: 'desk:list-screenings',
   getScreening: 'desk:get-screening',
@@ -54,6 +55,7 @@ export interface DeskIpcApi {
   getStatus(): Promise<IpcResult<StatusReport>>;
   whoAmI(): Promise<IpcResult<Caller>>;
   listReviews(state: ReviewState): Promise<IpcResult<Review[]>>;
+  recentDecisions(limit: number): Promise<IpcResult<Review[]>>;
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<IpcResult<Review>>;
   listScreenings(limit: number): Promise<IpcResult<Screening[]>>;
   getScreening(id: string): Promise<IpcResult<Screening>>;

@@ -22,7 +22,8 @@ function closedEarly(e: Error): boolean {
 const SCREENING_ID = 'scr_aaaaaaaaaaaaaaaaaaaaaaaaaa';
 const REVIEW_ID = 'rev_aaaaaaaaaaaaaaaaaaaaaaaaaa';
 /** Public by design (DESIGN.md: every route but /healthz; the dashboard's static files hold no data). */
-const PUBLIC = new Set(['/healthz', '/ui', '/ui/*']);
+// The contract holds no data: /openapi.json is public like the health probe and the UI files.
+const PUBLIC = new Set(['/healthz', '/ui', '/ui/*', '/openapi.json']);
 
 let emu: RecordingEmulator;
 let inst: Installation;

@@ -109,10 +109,10 @@ describe('TLS in the worker', () => {
     const trusted = spawnCli(['status', '--json'], { env: { ...env, NODE_EXTRA_CA_CERTS: certs.caPath } });
     expect((await trusted.exited).code).toBe(0);
     expect(JSON.parse(trusted.stdout())).toMatchObject({ object: 'status' });
-    // The CA is what makes it work: without it the certificate is refused.
+    // The CA is what makes it work: without it the certificate is refused, and status says that is the problem.
     const untrusted = spawnCli(['status'], { env });
-    expect((await untrusted.exited).code).toBe(1);
-    expect(untrusted.stderr()).toMatch(/cannot reach the worker at https:\/\/localhost:/);
+    expect((await untrusted.exited).code).toBe(2);
+    expect(untrusted.stderr()).toMatch(/the worker at https:\/\/localhost:\d+ answered, but its TLS certificate is not accepted here \(\w+\): trust its CA with NODE_EXTRA_CA_CERTS/);
   });
 });
 

@@ -129,8 +129,8 @@ describe('a full disk while the worker runs', () => {
     expect([404, 503]).toContain(review.status);
     expect(read.status).toBe(200);
     expect(status.status).toBe(200);
-    // Reads work, writes are refused: degraded, not ok.
-    expect(health.status).toBe(200);
+    // Reads work, writes are refused: degraded, and 503 so a balancer sends work elsewhere.
+    expect(health.status).toBe(503);
     expect(health.json).toMatchObject({ status: 'degraded', sqlite: true, sqlite_writable: false });
     // The refusals are counted, and the free bytes are there to alert on.
     expect(metrics.status).toBe(200);

@@ -222,8 +222,11 @@ describe('paths that cannot drift', () => {
   it('from another directory with no SCREEN_DB, token, backup, worker, screen and status stop with exit 2 naming the path and SCREEN_DB, and make nothing', async () => {
     const cwd = mkdirTemp('cs-elsewhere-');
     try {
+      // An empty env file: this machine's /etc/carrier-screen/env must not point them anywhere.
+      const noSettings = join(cwd, 'empty-env');
+      writeFileSync(noSettings, '');
       for (const args of [['token', 'create', '--role', 'tms'], ['token', 'list'], ['backup', join(cwd, 'b.db')], ['worker'], ['screen', '--dot', '1000003'], ['status']]) {
-        const r = await run(args, { REDIS_URL: inject('redisUrl'), SCREEN_ENV_FILE: join(cwd, 'no-such-env') }, { cwd });
+        const r = await run(args, { REDIS_URL: inject('redisUrl'), SCREEN_ENV_FILE: noSettings }, { cwd });
         expect([r.code, r.err], args.join(' ')).toEqual([2, expect.stringContaining(`no database at ${join(cwd, 'data', 'carrier-screen.db')} (SCREEN_DB is not set`)]);
       }
       expect(existsSync(join(cwd, 'data'))).toBe(false);
@@ -232,6 +235,36 @@ describe('paths that cannot drift', () => {
       rmSync(cwd, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('a SCREEN_ENV_FILE that is not there stops every command with one line and exit 2', async () => {
+    const cwd = mkdirTemp('cs-noenv-');
+    try {
+      const missing = join(cwd, 'no-such-env');
+      for (const args of [['token', 'list'], ['start'], ['worker'], ['status'], ['restore', join(cwd, 'b.db')]]) {
+        const r = await run(args, { SCREEN_ENV_FILE: missing, SCREEN_DB: join(cwd, 'x.db') }, { cwd });
+        expect([r.code, r.err], args.join(' ')).toEqual([2, `carrier-screen: SCREEN_ENV_FILE=${missing}: no such file (unset it to read /etc/carrier-screen/env)\n`]);
+      }
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('restore onto a new host makes the data directory 0700, as start does', async () => {
+    const cwd = mkdirTemp('cs-restore-dir-');
+    try {
+      const src = join(cwd, 'src', 'carrier-screen.db');
+      openStore(src).close();
+      const backup = join(cwd, 'backup.db');
+      expect((await run(['backup', backup], { SCREEN_DB: src })).code).toBe(0);
+      const target = join(cwd, 'new-host', 'data', 'carrier-screen.db');
+      const r = await run(['restore', backup], { SCREEN_DB: target });
+      expect(r.code, r.err).toBe(0);
+      expect(statSync(join(cwd, 'new-host', 'data')).mode & 0o777).toBe(0o700);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('the env file wins over .env, and the process environment over both', async () => {
     const cwd = mkdirTemp('cs-envs-');

@@ -174,7 +174,7 @@ describe('carrier-screen token', () => {
     const again = await run(['token', 'revoke', id]);
     expect([again.code, again.err]).toEqual([2, expect.stringContaining('no active token')]);
     const bad = await run(['token', 'create', '--role', 'root']);
-    expect([bad.code, bad.err]).toEqual([2, expect.stringContaining('--role must be tms, desk or admin')]);
+    expect([bad.code, bad.err]).toEqual([2, expect.stringContaining('--role must be metrics, tms, desk or admin')]);
   });
 });
 

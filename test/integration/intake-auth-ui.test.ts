@@ -39,10 +39,7 @@ describe('auth on every route', () => {
     const doc = JSON.parse((await send('GET', '/openapi.json', { authorization: `Bearer ${stack.token}` })).text) as {
       paths: Record<string, Record<string, unknown>>;
     };
-    const routes: Array<[string, string]> = [
-      ['GET', '/openapi.json'],
-      ['GET', '/events'],
-    ];
+    const routes: Array<[string, string]> = [['GET', '/events']];
     for (const [path, methods] of Object.entries(doc.paths)) {
       if (path === '/healthz') continue;
       const concrete = path.replace('{id}', path.startsWith('/reviews') ? `rev_${'a'.repeat(26)}` : `scr_${'a'.repeat(26)}`);
@@ -65,6 +62,16 @@ describe('auth on every route', () => {
         expect(JSON.parse(r.text).error.code).toBe('unauthorized');
         expect(r.headers['www-authenticate']).toBe('Bearer');
       }
+    }
+  });
+
+  it('/openapi.json needs no token (the contract holds no data) and names no secret', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-of-some-length' }] as Array<Record<string, string>>) {
+      const r = await send('GET', '/openapi.json', headers);
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.text).openapi).toBe('3.1.0');
+      expect(r.text).not.toContain(stack.token);
+      expect(r.text).not.toContain(stack.callbackSecret);
     }
   });
 

@@ -40,15 +40,18 @@ describe('the OpenAPI document', () => {
     const ops = Object.values(spec.paths).flatMap((methods) => Object.entries(methods).filter(([m]) => m !== 'parameters').map(([, op]) => op.operationId));
     expect(ops.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
     expect(new Set(ops).size).toBe(ops.length);
-    for (const name of ['Screening', 'Review', 'Decision', 'WatchEntry', 'LocalBlock', 'CarrierChange', 'Status', 'Error', 'Callback', 'DailyUsage', 'Score'])
+    for (const name of ['Screening', 'Review', 'Decision', 'WatchEntry', 'LocalBlock', 'CarrierChange', 'Status', 'ErrorEnvelope', 'Callback', 'DailyUsage', 'Score'])
       expect(Object.keys(spec.components.schemas), name).toContain(name);
     expect(COMPONENTS.map((c) => (c as { $id?: string }).$id).sort()).toEqual(Object.keys(spec.components.schemas).filter((k) => !k.startsWith('def-')).sort());
     const text = JSON.stringify(spec);
     expect(text).toContain('"$ref":"#/components/schemas/Screening"');
     // Closed sets are enums; the error codes are catalogued.
-    const screening = spec.components.schemas.Screening as { properties: Record<string, unknown> };
-    expect(JSON.stringify(screening.properties.status)).toContain('"queued"');
-    expect(JSON.stringify(spec.components.schemas.Error)).toContain('resource_missing');
+    // A screening is a union told apart by status: a generated client narrows on it.
+    const screening = spec.components.schemas.Screening as { oneOf: unknown[]; discriminator: { propertyName: string; mapping: Record<string, string> } };
+    expect(screening.discriminator.propertyName).toBe('status');
+    expect(Object.keys(screening.discriminator.mapping).sort()).toEqual(['active', 'done', 'queued']);
+    expect(JSON.stringify(spec.components.schemas.ScreeningQueued?.properties?.status)).toContain('"queued"');
+    expect(JSON.stringify(spec.components.schemas.ErrorEnvelope)).toContain('resource_missing');
   });
 
   it('generates the checked-in client exactly (regenerate with npm run gen:client)', async () => {
@@ -65,7 +68,7 @@ describe('the generated client against the real stack', () => {
     expect(held.response.status).toBe(200);
     const s = held.data!;
     expect(s.action).toBe('hold');
-    expect(unnamed('Screening', s)).toEqual([]);
+    expect(unnamed('ScreeningDone', s)).toEqual([]);
     expect(unnamed('Score', s.score!)).toEqual([]);
 
     const found = await api.GET('/screenings', { params: { query: { tender_id: 'CLIENT-1' } } });
@@ -77,7 +80,7 @@ describe('the generated client against the real stack', () => {
     const approved = await api.POST('/reviews/{id}/approve', { params: { path: { id: review.id } }, body: { by: 'Dana', note: 'ok' } });
     expect(approved.data!.state).toBe('approved');
     const again = await api.POST('/reviews/{id}/approve', { params: { path: { id: review.id } }, body: { by: 'Dana' } });
-    const err: components['schemas']['Error'] | undefined = again.error;
+    const err: components['schemas']['ErrorEnvelope'] | undefined = again.error;
     expect([again.response.status, err?.error.code, err?.error.resource_id]).toEqual([409, 'review_conflict', review.id]);
 
     const [decision] = (await api.GET('/decisions', { params: { query: { state: 'standing' } } })).data!.data;

@@ -14,7 +14,7 @@ import { startStack, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
 let tokens: IntakeTokens;
-const secret: Record<Role, string> = { tms: '', desk: '', admin: '' };
+const secret: Record<Role, string> = { metrics: '', tms: '', desk: '', admin: '' };
 
 async function call(token: string, method: string, path: string, body?: unknown) {
   const res = await request(stack.intakeUrl + path, {
@@ -35,7 +35,7 @@ async function call(token: string, method: string, path: string, body?: unknown)
 beforeAll(async () => {
   stack = await startStack();
   tokens = new IntakeTokens(connectionOf(stack.screener.store));
-  for (const role of ['tms', 'desk', 'admin'] as const) secret[role] = tokens.create(role, role === 'desk' ? 'Dana Desk' : `${role} token`).token;
+  for (const role of ['metrics', 'tms', 'desk', 'admin'] as const) secret[role] = tokens.create(role, role === 'desk' ? 'Dana Desk' : `${role} token`).token;
 });
 afterAll(async () => {
   await stack?.close();
@@ -62,7 +62,7 @@ const TABLE: Array<{ op: string; path: string; body?: unknown; needs: Role }> = 
   { op: 'GET /usage/daily', path: '/usage/daily', needs: 'tms' },
   { op: 'POST /queue/pause', path: '/queue/pause', needs: 'admin' },
   { op: 'POST /queue/resume', path: '/queue/resume', needs: 'admin' },
-  { op: 'GET /metrics', path: '/metrics', needs: 'tms' },
+  { op: 'GET /metrics', path: '/metrics', needs: 'metrics' },
   { op: 'GET /watchlist', path: '/watchlist', needs: 'tms' },
   { op: 'POST /watchlist', path: '/watchlist', body: { dot_number: '1000006' }, needs: 'tms' },
   { op: 'GET /watchlist/{dot}', path: '/watchlist/7777777', needs: 'tms' },
@@ -85,7 +85,7 @@ const TABLE: Array<{ op: string; path: string; body?: unknown; needs: Role }> = 
   { op: 'POST /decisions/{id}/revoke', path: `/decisions/${DEC}/revoke`, body: {}, needs: 'desk' },
   { op: 'GET /audit.csv', path: '/audit.csv', needs: 'desk' },
 ];
-const RANK: Record<Role, number> = { tms: 1, desk: 2, admin: 3 };
+const RANK: Record<Role, number> = { metrics: 0, tms: 1, desk: 2, admin: 3 };
 
 describe('every role against every route', () => {
   it('the table covers every operation of /openapi.json (the events stream aside: tms, checked below)', async () => {
@@ -100,7 +100,7 @@ describe('every role against every route', () => {
     expect([...listed].filter((op) => !ops.includes(op))).toEqual([]);
   });
 
-  for (const role of ['tms', 'desk', 'admin'] as const)
+  for (const role of ['metrics', 'tms', 'desk', 'admin'] as const)
     it(`${role}: 403 forbidden naming the role needed exactly where its role is too low`, async () => {
       for (const t of TABLE) {
         const [method] = t.op.split(' ') as [string];
@@ -113,9 +113,9 @@ describe('every role against every route', () => {
           expect(r.status, `${role} ${t.op}`).toBeLessThan(500);
         }
       }
-      // The events stream and the health probe: any token (health: none).
+      // The events stream: any token but a metrics one (the health probe: none).
       const events = await request(`${stack.intakeUrl}/events`, { headers: { authorization: `Bearer ${secret[role]}` } });
-      expect(events.statusCode).toBe(200);
+      expect(events.statusCode).toBe(role === 'metrics' ? 403 : 200);
       await events.body.destroy();
     });
 

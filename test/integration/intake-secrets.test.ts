@@ -73,7 +73,7 @@ describe('logs', () => {
       const wrong = await request(`${stack.intakeUrl}/status`, { headers: { authorization: `Bearer ${stack.token}-nope` } });
       await wrong.body.dump();
       expect(logged.length).toBeGreaterThan(0);
-      expect(logged).toContain('"msg":"request"'); // one debug line per request
+      expect(logged).toContain('"msg":"request"'); // one info line per request
       expect(logged).not.toContain(stack.token);
       expect(logged).not.toContain(stack.callbackSecret);
       expect(logged).not.toContain(DEMO_KEYS.sandbox);

@@ -1,7 +1,13 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStatus } from '../../worker/status-cli.js';
 import { freePort } from '../helpers/free-port.js';
+import { makeTestCerts } from '../helpers/test-ca.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
@@ -68,6 +74,22 @@ describe('carrier-screen status', () => {
     const none = await run({ token: undefined });
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/no intake token/);
+  });
+
+  it('a worker whose TLS certificate this host does not trust: exit 2 saying it is the certificate, not a worker that is down', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-status-tls-'));
+    const certs = makeTestCerts(dir);
+    const server = createServer({ cert: readFileSync(certs.certPath), key: readFileSync(certs.keyPath) }, (_req, res) => res.end('{}'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const r = await run({ url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/answered, but its TLS certificate is not accepted here \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): trust its CA with NODE_EXTRA_CA_CERTS/);
+      expect(r.err).not.toMatch(/Is it running/);
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a worker that is not running: exit 1 saying so', async () => {

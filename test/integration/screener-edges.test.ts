@@ -5,8 +5,9 @@
  */
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dotToMcDigits, liveCarrier, type EmulatorFaults } from '../../emulator/index.js';
+import { DEMO_KEYS, dotToMcDigits, liveCarrier, type EmulatorFaults } from '../../emulator/index.js';
 import { HOLD_OFF_CAP_MS } from '../../worker/queue/service-state.js';
+import { freePort } from '../helpers/free-port.js';
 import { withScreener } from '../helpers/screener.js';
 
 type Ctx = Awaited<ReturnType<typeof withScreener>>;
@@ -31,6 +32,14 @@ async function live(faults: EmulatorFaults): Promise<Ctx> {
 const requests = (c: Ctx): number => c.emulator.stats().scoreRequests;
 
 describe('error codes the spec does not name', () => {
+  it('a /v1 nobody answers at (connection refused) shows the stable code service_unreachable, the raw one only in the message', async () => {
+    const port = await freePort(); // nothing listens there
+    ctx = await withScreener({ screener: { svc: { baseUrl: `http://127.0.0.1:${port}`, apiKey: DEMO_KEYS.sandbox } } });
+    const s = await ctx.screener.screen({ query: { dot_number: '1000001' } }, { waitMs: 30_000 });
+    expect([s.status, s.action, s.hold_reason, s.source, s.error?.code]).toEqual(['done', 'hold', 'scoring_unavailable', 'none', 'service_unreachable']);
+    expect(s.error?.message).toMatch(/ECONNREFUSED/);
+  });
+
   it('a 404 that is not carrier_not_found holds service_error, is not cached and is not retried', async () => {
     const c = await live({ customErrorShare: 1, customError: { status: 404, code: 'no_such_route' } });
     const [dot] = liveDots(1, 3_100_000);

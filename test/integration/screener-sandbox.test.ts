@@ -46,6 +46,11 @@ describe('screening core against the sandbox emulator', () => {
     expect(s.action).toBe('block');
     expect(s.error?.code).toBe('carrier_not_found');
     expect(s.error?.request_id).toBeTruthy();
+    // /v1 said so: the source is the service (not "none"); the next one is the cached answer.
+    expect(s.source).toBe('service');
+    expect(ctx.emulator.stats().scoreRequests - before).toBe(1);
+    const again = await ctx.screener.submit({ query: { dot_number: '4242' } });
+    expect([again.status, again.action, again.source, again.error?.code]).toEqual(['done', 'block', 'cache', 'carrier_not_found']);
     expect(ctx.emulator.stats().scoreRequests - before).toBe(1);
   });
 

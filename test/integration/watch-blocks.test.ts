@@ -108,7 +108,14 @@ describe('local do-not-use list', () => {
     expect(history.map((b) => b.id)).toEqual([lifted.json.id]);
     expect(((await call('GET', '/blocks?state=all')).json.data as LocalBlock[]).length).toBe(active.length + 1);
 
-    expect((await call('DELETE', `/blocks/${A.dot}`, { by: 'ops-lead' })).status).toBe(404);
+    // Lifting a lifted block is a repeated state change (docs/api.md "One rule"): 409 naming it, as POST …/lift.
+    const again = await call('DELETE', `/blocks/${A.dot}`, { by: 'ops-lead' });
+    expect([again.status, again.json.error.code, again.json.error.resource_id]).toEqual([409, 'block_conflict', lifted.json.id]);
+    const againByPost = await call('POST', `/blocks/${A.dot}/lift`, { by: 'ops-lead' });
+    expect([againByPost.status, againByPost.json.error.code, againByPost.json.error.resource_id]).toEqual([409, 'block_conflict', lifted.json.id]);
+    // A carrier never blocked has nothing to lift: 404.
+    const never = await call('DELETE', '/blocks/7654321', { by: 'ops-lead' });
+    expect([never.status, never.json.error.code]).toEqual([404, 'resource_missing']);
     // Lifted: the service decides again.
     expect((await screen({ dot_number: A.dot })).action).toBe('tender');
     // And it can be blocked again.

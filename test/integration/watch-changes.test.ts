@@ -229,6 +229,32 @@ describe('watch list and change alerts', () => {
     expect(stack.screener.events.since(0).filter((e) => e.event === 'change.acknowledged')).toHaveLength(1);
   });
 
+  it('GET /changes syncs a TMS by updated_since (its own read position) and dot_number', async () => {
+    const all = (await call('GET', '/changes')).json.data as CarrierChange[];
+    expect(all).toHaveLength(2);
+    const acked = all.find((c) => c.state === 'acknowledged')!;
+    const fresh = all.find((c) => c.state === 'new')!;
+    // Acknowledging changed one of them at 2026-03-06T12:00: only it is newer than that.
+    const since = (await call('GET', '/changes?updated_since=2026-03-06T12:00:00Z')).json.data as CarrierChange[];
+    expect(since.map((c) => c.id)).toEqual([acked.id]);
+    expect(((await call('GET', '/changes?updated_since=2026-03-01')).json.data as CarrierChange[]).map((c) => c.id)).toEqual(all.map((c) => c.id));
+    expect((await call('GET', '/changes?updated_since=2026-03-07T00:00:00Z')).json.data).toEqual([]);
+    // By carrier, leading zeros and spaces as anywhere else; with state and paging too.
+    const byDot = (await call('GET', `/changes?dot_number=0${fresh.dot_number}`)).json;
+    expect([byDot.data.map((c: CarrierChange) => c.id), byDot.has_more]).toEqual([[fresh.id], false]);
+    expect((await call('GET', `/changes?dot_number=${fresh.dot_number}&state=acknowledged`)).json.data).toEqual([]);
+    expect((await call('GET', `/changes?dot_number=${STEADY}`)).json.data).toEqual([]);
+    const page = (await call('GET', '/changes?updated_since=2026-03-01&limit=1')).json;
+    expect([page.data.length, page.has_more]).toEqual([1, true]);
+    const next = (await call('GET', `/changes?updated_since=2026-03-01&limit=1&starting_after=${page.data[0].id}`)).json;
+    expect([next.data.map((c: CarrierChange) => c.id), next.has_more]).toEqual([[all[1]!.id], false]);
+    // Bad values: 400 naming the parameter.
+    for (const [q, param] of [['updated_since=yesterday', 'updated_since'], ['dot_number=12a', 'dot_number'], ['dot_number=123456789', 'dot_number']] as const) {
+      const r = await call('GET', `/changes?${q}`);
+      expect([r.status, r.json.error.code, r.json.error.param], q).toEqual([400, 'invalid_request', param]);
+    }
+  });
+
   it('a tender answered from the cache is a tender, not a new check: the window moves, the last check does not', async () => {
     clock.set('2026-03-06T13:00:00.000Z');
     const before = ((await call('GET', '/watchlist')).json.data as WatchEntry[]).find((e) => e.dot_number === STEADY)!;

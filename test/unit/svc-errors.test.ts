@@ -9,8 +9,11 @@ import {
   SvcRateLimitError,
   SvcServerError,
   SvcUnavailableError,
+  SvcInvalidResponseError,
+  SvcNetworkError,
   SvcUnknownError,
   errorFromResponse,
+  screeningErrorCode,
 } from '../../worker/svc/errors.js';
 
 const now = new Date('2025-03-10T12:00:00Z');
@@ -131,5 +134,18 @@ describe('how long a rate-limit refusal asks us to wait', () => {
     expect(errorFromResponse(429, body, {}, now).retryAfterMs).toBeNull();
     const e503 = { error: { code: 'scoring_unavailable', message: 'down' } };
     expect(errorFromResponse(503, e503, { 'x-ratelimit-reset': reset }, now).retryAfterMs).toBeNull();
+  });
+});
+
+describe('the code a screening shows for a failed lookup', () => {
+  it('is stable for transport failures (never a raw ECONNREFUSED or UND_ERR_…), the service\'s own otherwise', () => {
+    const net = (code: string | null, timedOut = false) => new SvcNetworkError({ message: 'x', code, timedOut });
+    expect(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'UND_ERR_SOCKET', null].map((c) => screeningErrorCode(net(c)))).toEqual(Array(5).fill('service_unreachable'));
+    expect(screeningErrorCode(net('UND_ERR_HEADERS_TIMEOUT', true))).toBe('deadline_exceeded');
+    expect(screeningErrorCode(net('UND_ERR_CONNECT_TIMEOUT'))).toBe('deadline_exceeded');
+    expect(screeningErrorCode(net('deadline_exceeded', true))).toBe('deadline_exceeded');
+    expect(screeningErrorCode(new SvcInvalidResponseError({ message: 'x', code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' }))).toBe('invalid_response');
+    expect(screeningErrorCode(new SvcNotFoundError({ message: 'x', code: 'carrier_not_found' }))).toBe('carrier_not_found');
+    expect(screeningErrorCode(new SvcServerError({ message: 'x' }))).toBe('server');
   });
 });

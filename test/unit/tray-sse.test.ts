@@ -278,6 +278,20 @@ describe('HttpBridge JSON calls against a real HTTP server', () => {
     expect(() => bridge!.resolveReview('rev_3', 'approve', { note: '', review_version: 1.5 })).toThrow(/review_version must be/);
   });
 
+  it('the recent decisions are one request of one page, however many pages there are', async () => {
+    const seen: string[] = [];
+    const base = await serve((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.setHeader('content-type', 'application/json');
+      res.end('{"object":"list","data":[{"object":"review","id":"rev_9","state":"rejected"},{"object":"review","id":"rev_8","state":"approved"}],"has_more":true}');
+    });
+    bridge = new HttpBridge({ baseUrl: base, token: 'tok' });
+    expect((await bridge.recentDecisions(12)).map((r) => r.id)).toEqual(['rev_9', 'rev_8']);
+    expect(seen).toEqual(['GET /reviews?state=decided&limit=12']);
+    await expect(bridge.recentDecisions(0)).rejects.toThrow(/limit must be/);
+    expect(seen).toHaveLength(1);
+  });
+
   it('says the worker is unreachable when nothing listens', async () => {
     const base = await serve(() => undefined);
     server?.close();

@@ -8,6 +8,7 @@ export {
   getCallback,
   getCallbackByDelivery,
   listCallbacks,
+  pageCallbacks,
   retryCallback,
   cancelCallback,
   cancelCallbacksTo,

@@ -96,3 +96,28 @@ export function normalizeOutboxDestinations(db: MigrationDb): void {
     if (url !== r.url || destination !== r.destination) update.run(url, destination, r.id);
   }
 }
+
+/**
+ * Migration 23: the outbox's rows per state kept as counts beside it (issue 35). /status and
+ * /metrics read them on every call; a COUNT over the outbox grew with every delivery kept
+ * (SCREEN_EVENTS_RETENTION) and every dead or cancelled one (the record's retention). Triggers
+ * keep them exact with each insert, change of state and delete, in the same transaction.
+ */
+export const CALLBACK_COUNTS_MIGRATION_SQL = `
+  CREATE TABLE callback_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO callback_counts (state, n) VALUES ('pending', 0), ('delivered', 0), ('dead', 0), ('cancelled', 0);
+  UPDATE callback_counts SET n = (SELECT COUNT(*) FROM callback_outbox o WHERE o.state = callback_counts.state);
+  CREATE TRIGGER callback_counts_insert AFTER INSERT ON callback_outbox
+  BEGIN
+    UPDATE callback_counts SET n = n + 1 WHERE state = NEW.state;
+  END;
+  CREATE TRIGGER callback_counts_delete AFTER DELETE ON callback_outbox
+  BEGIN
+    UPDATE callback_counts SET n = n - 1 WHERE state = OLD.state;
+  END;
+  CREATE TRIGGER callback_counts_state AFTER UPDATE OF state ON callback_outbox WHEN OLD.state IS NOT NEW.state
+  BEGIN
+    UPDATE callback_counts SET n = n - 1 WHERE state = OLD.state;
+    UPDATE callback_counts SET n = n + 1 WHERE state = NEW.state;
+  END;
+`;

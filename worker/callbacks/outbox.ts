@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { newCallbackId } from '../store/ids.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { StoreArgumentError } from '../store/store-error.js';
-import type { Store } from '../store/types.js';
+import type { ListPage, Store } from '../store/types.js';
+import { keysetPage } from '../store/keyset.js';
 import type { DeliveryFailure } from './callback-transport.js';
 import { destinationOf } from './destination-of.js';
 
@@ -131,7 +132,9 @@ function statements(db: Db) {
       ON CONFLICT (delivery_id) DO NOTHING`),
     byId: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE id = ?'),
     byDelivery: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE delivery_id = ?'),
-    counts: db.prepare<[], { state: CallbackState; n: number }>('SELECT state, COUNT(*) AS n FROM callback_outbox GROUP BY state'),
+    // Kept by triggers (outbox-schema.ts, migration 23): four rows, never a count of the outbox.
+    counts: db.prepare<[], { state: CallbackState; n: number }>('SELECT state, n FROM callback_counts'),
+    oldestPending: db.prepare<[], { at: string | null }>("SELECT MIN(created_at) AS at FROM callback_outbox WHERE state = 'pending'"),
     list: db.prepare<[string, number], OutboxRow>('SELECT * FROM callback_outbox WHERE state = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
     retry: db.prepare<[number, number, string, string]>(`
       UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, retry_since = ?, updated_at = ?, cancelled_at = NULL
@@ -192,6 +195,11 @@ export function callbackCounts(target: Db | Store): Record<CallbackState, number
   return counts;
 }
 
+/** When the oldest callback still owed (pending) was owed, or null: how long TMSs have gone without (the metrics). */
+export function oldestPendingCallbackAt(target: Db | Store): string | null {
+  return st(dbOf(target)).oldestPending.get()?.at ?? null;
+}
+
 export function toCallbackRecord(r: OutboxRow): CallbackRecord {
   return {
     object: 'callback',
@@ -227,6 +235,28 @@ export function getCallbackByDelivery(target: Db | Store, deliveryId: string): C
 export function listCallbacks(target: Db | Store, state: CallbackState, limit = 50): CallbackRecord[] {
   if (!CALLBACK_STATES.includes(state)) throw new StoreArgumentError(`state must be one of ${CALLBACK_STATES.join(', ')}`, 'state');
   return st(dbOf(target)).list.all(state, limit).map(toCallbackRecord);
+}
+
+/**
+ * One page of GET /callbacks by keyset, most recently changed first: one state on
+ * callback_outbox_by_state, `all` on callback_outbox_by_updated.
+ */
+export function pageCallbacks(target: Db | Store, state: CallbackState | 'all', p: ListPage): { data: CallbackRecord[]; has_more: boolean } {
+  if (state !== 'all' && !CALLBACK_STATES.includes(state)) throw new StoreArgumentError(`state must be one of ${CALLBACK_STATES.join(', ')} or all`, 'state');
+  const { rows, has_more } = keysetPage<OutboxRow>(
+    dbOf(target),
+    {
+      select: 'SELECT * FROM callback_outbox',
+      where: state === 'all' ? [] : ['state = @state'],
+      params: state === 'all' ? {} : { state },
+      key: 'updated_at',
+      tie: 'rowid',
+      direction: 'DESC',
+      cursor: 'id = @cursor_id',
+    },
+    p,
+  );
+  return { data: rows.map(toCallbackRecord), has_more };
 }
 
 export class CallbackNotFoundError extends Error {

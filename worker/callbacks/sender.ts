@@ -281,7 +281,8 @@ export class CallbackSender {
     const next = now.getTime() + retryDelayMs(r.attempts, this.o.backoffMs, this.o.maxBackoffMs);
     this.#st.failed.run(out.status, out.failure, next, nowIso, r.id);
     const breaker = this.#destinations.isOpen(to, now.getTime()) ? '; its destination is backed off' : '';
-    this.#log.warn({ delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, status: out.status }, `callback failed; will retry${breaker}`);
+    // The first failure is news; the retries after it are routine (the row and the metrics count them).
+    this.#log[r.attempts <= 1 ? 'warn' : 'debug']({ delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, status: out.status }, `callback failed; will retry${breaker}`);
     observe.callback('retry');
   }
 

@@ -6,6 +6,8 @@ import { LOCAL_BLOCK_CODE, actionForScore } from '../../shared/tender-rules.js';
 import type { Actor } from '../tokens/intake-tokens.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, newDecisionId, newReviewId, type Env, type ScreeningResult, type Store } from '../store/index.js';
 import { connectionOf } from '../store/sqlite-store.js';
+import { keysetPage } from '../store/keyset.js';
+import type { ListPage } from '../store/types.js';
 import { basisChanges, basisOf, uncheckableApproval, type Basis } from './basis.js';
 
 /**
@@ -366,6 +368,29 @@ export class CarrierDecisions {
     }
     const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY decided_at DESC, rowid DESC LIMIT ?`;
     return (this.#db.prepare(sql).all(...args, f.limit ?? 100) as DecisionRow[]).map(decisionOf);
+  }
+
+  /**
+   * One page of GET /decisions by keyset, newest first (decided_at, rowid), on the index of the
+   * filter: decisions_by_dot, decisions_by_state or decisions_by_decided.
+   */
+  page(f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (f.dot_number !== undefined) {
+      where.push('dot_number = @dot');
+      params.dot = canonicalDot(f.dot_number);
+    }
+    if (f.state !== undefined) {
+      where.push('state = @state');
+      params.state = f.state;
+    }
+    const { rows, has_more } = keysetPage<DecisionRow>(
+      this.#db,
+      { select: 'SELECT * FROM decisions', where, params, key: 'decided_at', tie: 'rowid', direction: 'DESC', cursor: 'id = @cursor_id' },
+      p,
+    );
+    return { data: rows.map(decisionOf), has_more };
   }
 
   /** A person ends a standing decision: the next hold of the carrier opens a review. */

@@ -3,14 +3,15 @@ import { dirname } from 'node:path';
 import { connectionOf } from '../store/sqlite-store.js';
 import { toStoreError } from '../store/store-error.js';
 import type { Store } from '../store/types.js';
-import { lastWriteRefusal } from '../store/write-failures.js';
+import { lastWriteRefusal, withoutCounting } from '../store/write-failures.js';
 
 /**
  * /healthz's SQLite write probe. A read says nothing about writes, so three checks:
  * - free space on the database's file system (a full disk);
  * - a real committed write (a read-only file or directory, a locked or broken disk);
  * - whether any store write was refused lately (a file-size limit or a disk that still has
- *   room for the probe's one page but not for real work).
+ *   room for the probe's one page but not for real work): until a store write succeeds again,
+ *   or for a minute.
  */
 
 /** Below this much free space, writes are about to be refused. */
@@ -35,10 +36,14 @@ export function probeSqliteWrite(store: Store, now = Date.now()): WriteProbe {
   const busy = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma('busy_timeout = 250');
   try {
-    db.prepare(
-      `INSERT INTO operator_state (key, value, updated_at) VALUES ('health_probe', @at, @at)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-    ).run({ at: new Date(now).toISOString() });
+    withoutCounting(db, () =>
+      db
+        .prepare(
+          `INSERT INTO operator_state (key, value, updated_at) VALUES ('health_probe', @at, @at)
+           ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+        )
+        .run({ at: new Date(now).toISOString() }),
+    );
   } catch (e) {
     const err = toStoreError(e, store.path) as { code?: string };
     if (err.code !== 'sqlite_busy') return { writable: false, reason: typeof err.code === 'string' ? err.code : 'sqlite_error' };

@@ -18,10 +18,11 @@ export function bearerChecker(token: string): (authorization: string | undefined
 
 /** Who a request is: INTAKE_TOKEN (admin), a scoped token from SQLite, or nobody (undefined). */
 export function authenticator(
-  intakeToken: string,
+  /** undefined: scoped tokens only (a `worker` on a host without the intake token file). */
+  intakeToken: string | undefined,
   tokens: { lookup(token: string): Caller | undefined } | undefined,
 ): (authorization: string | undefined) => Caller | undefined {
-  const isIntakeToken = bearerChecker(intakeToken);
+  const isIntakeToken = intakeToken === undefined ? () => false : bearerChecker(intakeToken);
   return (authorization) => {
     if (isIntakeToken(authorization)) return { role: 'admin', name: null, token_id: null };
     const m = typeof authorization === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization) : null;

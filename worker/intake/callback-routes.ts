@@ -1,18 +1,17 @@
 import { Type } from 'typebox';
 import {
-  CALLBACK_STATES,
   CallbackDeliveredError,
   CallbackNotFoundError,
   CallbackSupersededError,
   cancelCallback,
   cancelCallbacksTo,
   getCallback,
-  listCallbacks,
+  pageCallbacks,
   retryCallback,
 } from '../callbacks/index.js';
 import type { Store } from '../store/index.js';
 import { badRequest, conflict, notFound } from './http-error.js';
-import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
+import { PageQueryFields, pageParams } from './paging.js';
 import { CallbackSchema, ErrorBody, ListOf, NoQuery } from './schemas.js';
 import type { IntakeApp } from './intake-app.js';
 
@@ -54,11 +53,7 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Da
     { config: { role: 'tms' }, schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'dead';
-      const all =
-        state === 'all'
-          ? CALLBACK_STATES.flatMap((s) => listCallbacks(store, s, LIST_CAP)).sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id))
-          : listCallbacks(store, state, LIST_CAP);
-      return pageOf(all, (c) => c.id, pageParams(req.query));
+      return { object: 'list' as const, ...pageCallbacks(store, state, pageParams(req.query)) };
     },
   );
 

@@ -44,7 +44,8 @@ export const ERROR_CODES = [
   'internal_error',
 ] as const;
 
-export const Error = Type.Object(
+/** Named ErrorEnvelope, not Error: a generated client must not shadow the built-in Error. */
+export const ErrorEnvelope = Type.Object(
   {
     error: Type.Object(
       {
@@ -57,7 +58,7 @@ export const Error = Type.Object(
       { additionalProperties: true },
     ),
   },
-  { $id: 'Error', title: 'Error', description: 'Every 4xx and 5xx answer.', additionalProperties: false },
+  { $id: 'ErrorEnvelope', title: 'ErrorEnvelope', description: 'Every 4xx and 5xx answer.', additionalProperties: false },
 );
 
 export const Score = Obj('Score', 'The /v1 score object exactly as the scoring service sent it (unknown fields kept; svc-v1-interface.md).', {
@@ -76,7 +77,23 @@ export const Score = Obj('Score', 'The /v1 score object exactly as the scoring s
     { triggered: Type.Boolean(), reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true })) },
     { additionalProperties: true },
   ),
-  reasons: Type.Array(Type.Object({}, { additionalProperties: true })),
+  reasons: Type.Array(
+    Type.Object(
+      {
+        // Display fields: /v1 promises strings, and a drifting one is kept as sent (shared/svc-contract.ts).
+        check: Type.Optional(Type.String({ description: 'Name of the check.' })),
+        area: Type.Optional(Type.String({ description: 'One of seven areas, e.g. "Safety & Roadside".' })),
+        severity: Type.Optional(Open(['critical', 'review', 'medium', 'low'], 'How serious.')),
+        detail: Type.Optional(Type.String({ description: 'What was found, one sentence.' })),
+        facts: Type.Array(
+          Type.Object({ label: Type.Optional(Type.String()), value: Type.Optional(Type.Union([Type.String(), Type.Number()], { description: 'Display value: text (a number when /v1 drifts).' })) }, { additionalProperties: true }),
+          { description: 'Figures behind the finding.' },
+        ),
+      },
+      { additionalProperties: true, description: 'A check that found a problem (svc-v1-interface.md), as /v1 sent it.' },
+    ),
+    { description: 'Every check that found a problem, most serious first.' },
+  ),
   checks: Type.Optional(Type.Object({}, { additionalProperties: true })),
   flags: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'As sent: null is kept (a display field).' })),
   data_confidence: Nullable(Type.Number()),
@@ -95,17 +112,16 @@ export const StandingDecisionRef = Obj('StandingDecisionRef', 'A standing carrie
   model_version: Nullable(Type.String()),
 });
 
-export const Screening = Obj('Screening', 'One screening of one carrier for one tender (docs/decisions.md for settled_by).', {
+const screeningFields = {
   object: Type.Literal('screening'),
   id: Type.String({ description: '"scr_" and 26 characters a–z, 2–7' }),
   tender_id: Nullable(Type.String()),
-  status: Enum(['queued', 'active', 'done']),
   query: Type.Object({ dot_number: Type.Optional(Type.String()), mc_number: Type.Optional(Type.String()) }, { description: 'What was asked, normalised: exactly one of the two.' }),
   priority: Enum(['tender', 'background']),
   refresh: Type.Boolean({ description: 'The request skipped the cache (a re-check).' }),
   action: Nullable(Enum(TENDER_ACTIONS, 'What to do now; null until done.')),
   hold_reason: Nullable(Open(HOLD_REASONS, 'Why it was held; kept after it is settled.')),
-  source: Nullable(Open(['cache', 'service', 'stale_cache', 'none'], 'Where the score came from.')),
+  source: Nullable(Open(['cache', 'service', 'stale_cache', 'none'], 'Where the answer came from: service (/v1 now, a score or carrier_not_found), cache, stale_cache (an outage), none (no answer: a local block, or /v1 failed).')),
   score: Nullable(Type.Ref('Score')),
   score_fetched_at: Nullable(Time('When the score was fetched from /v1 (its age when served from cache).')),
   score_age_seconds: Nullable(
@@ -119,12 +135,44 @@ export const Screening = Obj('Screening', 'One screening of one carrier for one 
   ),
   settled_by: Nullable(Open(['review', 'standing_decision', 'rescreen'], 'What settled a held screening: its review, a standing decision, or a re-screen after an outage (docs/decisions.md).')),
   standing_decision: Nullable(Type.Ref('StandingDecisionRef')),
-  error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), request_id: Nullable(Type.String()) }, { description: "What /v1 answered when there is no score (its code, message, request id)." })),
+  error: Nullable(
+    Type.Object(
+      {
+        code: Type.String({ description: "/v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code." }),
+        message: Type.String(),
+        request_id: Nullable(Type.String({ description: "/v1's request id, when it answered." })),
+      },
+      { description: 'What stood in the way of a fresh score, or the local block: news about the carrier or /v1, not a failure of this request (the screening itself is a 200). Null when nothing did.' },
+    ),
+  ),
   callback_url: Nullable(Type.String()),
   created_at: Time(),
   completed_at: Nullable(Time()),
   updated_at: Time('When it last changed: created, completed or settled by its review.'),
   version: Type.Integer({ minimum: 1, description: 'Grows with every change of this screening; apply a callback or a read only when its version is newer than the one you hold (docs/callbacks.md).' }),
+};
+
+/**
+ * A screening is one of three shapes, told apart by `status` (a discriminated union, so a
+ * generated client narrows: after `status === 'done'`, `action` and `completed_at` are set).
+ */
+const screeningOf = (status: 'queued' | 'active' | 'done', description: string, narrowed: Record<string, TSchema>) =>
+  Obj(`Screening${status[0]!.toUpperCase()}${status.slice(1)}`, description, { ...screeningFields, status: Type.Literal(status), ...narrowed });
+// Not `type: null` alone: openapi-fetch's Readable<> drops a property whose type is only null.
+const NOT_YET = { action: Nullable(Enum(TENDER_ACTIONS, 'Null: not done yet.')), completed_at: Nullable(Time('Null: not done yet.')) };
+export const ScreeningQueued = screeningOf('queued', 'A screening waiting for its /v1 lookup: look again after Retry-After, or take the callback.', NOT_YET);
+export const ScreeningActive = screeningOf('active', 'A screening whose /v1 lookup is under way.', NOT_YET);
+export const ScreeningDone = screeningOf('done', 'A finished screening: its action is what to do with the tender now.', {
+  action: Enum(TENDER_ACTIONS, 'What to do now (a held one may later be settled by its review).'),
+  completed_at: Time('When it was done.'),
+});
+const SCREENING_VARIANTS = { queued: 'ScreeningQueued', active: 'ScreeningActive', done: 'ScreeningDone' } as const;
+export const Screening = Type.Unsafe<unknown>({
+  $id: 'Screening',
+  title: 'Screening',
+  description: 'One screening of one carrier for one tender, by status (docs/decisions.md for settled_by).',
+  oneOf: Object.values(SCREENING_VARIANTS).map((id) => Type.Ref(id)),
+  discriminator: { propertyName: 'status', mapping: Object.fromEntries(Object.entries(SCREENING_VARIANTS).map(([k, id]) => [k, `#/components/schemas/${id}`])) },
 });
 
 const PreviousDecision = Type.Object(
@@ -338,8 +386,53 @@ export const DailyUsage = Obj('DailyUsage', 'Live lookups per UTC day this month
   days: Type.Array(Type.Object({ day: Type.String(), lookups: Type.Integer() })),
 });
 
+// ---- what the intake sends on its own: callbacks (the `webhooks` of the document) and /events ----
+
+export const SCREENING_CALLBACK_EVENTS = ['screening.completed', 'review.resolved'] as const;
+
+export const ScreeningCallback = Obj('ScreeningCallback', 'The body of a screening.completed or review.resolved callback (docs/callbacks.md): the screening as GET /screenings/:id returns it.', {
+  event: Enum(SCREENING_CALLBACK_EVENTS, 'Also in the X-Carrier-Screen-Event header.'),
+  delivery_id: Type.String({ description: 'Stable per event (X-Carrier-Screen-Delivery): de-duplicate on it.' }),
+  version: Type.Integer({ minimum: 1, description: "The screening's version: apply only when newer than the one you hold." }),
+  screening: Type.Ref('Screening'),
+});
+
+export const CarrierChangedCallback = Obj('CarrierChangedCallback', 'The body of a carrier.changed callback (docs/watchlist.md): a watched carrier screens differently now. Not ordered with the screening callbacks; carries no version.', {
+  event: Type.Literal('carrier.changed'),
+  delivery_id: Type.String({ description: 'Stable per event (X-Carrier-Screen-Delivery): de-duplicate on it.' }),
+  change: Type.Ref('CarrierChange'),
+});
+
+/** The events of GET /events, each `id:`, `event:` and one `data:` line of JSON. */
+const streamEvent = (event: string, description: string, data: TSchema) =>
+  Type.Object(
+    {
+      id: Type.Integer({ minimum: 1, description: 'The `id:` line: send it back as Last-Event-ID to replay what followed.' }),
+      event: Type.Literal(event),
+      data,
+    },
+    { title: event, description, additionalProperties: false },
+  );
+const STREAM_EVENTS = [
+  streamEvent('screening.completed', 'A screening is done (data: the screening as it is now; `{object, id, pruned: true}` once pruned).', Type.Ref('Screening')),
+  streamEvent('review.created', 'A carrier is held for a person: a new review.', Type.Ref('Review')),
+  streamEvent('review.updated', "A review's facts or tenders changed (a newer score, a tender joined it).", Type.Ref('Review')),
+  streamEvent('review.resolved', 'A review was approved, rejected, closed or superseded.', Type.Ref('Review')),
+  streamEvent('carrier.changed', 'A watched carrier screens differently now.', Type.Ref('CarrierChange')),
+  streamEvent('change.acknowledged', 'A carrier change was acknowledged.', Type.Ref('CarrierChange')),
+  streamEvent('quota.changed', 'The monthly quota or its gate moved.', Type.Object({}, { additionalProperties: true, description: 'As Status.quota.' })),
+  streamEvent('queue.changed', 'The queue was paused or resumed (its counts).', Type.Object({}, { additionalProperties: true, description: 'As Status.queue.' })),
+];
+export const STREAM_EVENT_NAMES: readonly string[] = STREAM_EVENTS.map((e) => String((e as { title?: string }).title));
+export const StreamEvent = Type.Unsafe<unknown>({
+  $id: 'StreamEvent',
+  title: 'StreamEvent',
+  description: 'One Server-Sent Event of GET /events, its `data:` line parsed. Event names are an open set: ignore one you do not know.',
+  oneOf: STREAM_EVENTS,
+});
+
 /** Registered with app.addSchema: each becomes #/components/schemas/<$id>. */
-export const COMPONENTS = [Error, Score, StandingDecisionRef, Screening, Review, Decision, WatchEntry, CarrierChange, LocalBlock, Callback, Status, Caller, DailyUsage] as const;
+export const COMPONENTS = [ErrorEnvelope, Score, StandingDecisionRef, ScreeningQueued, ScreeningActive, ScreeningDone, Screening, Review, Decision, WatchEntry, CarrierChange, LocalBlock, Callback, Status, Caller, DailyUsage, ScreeningCallback, CarrierChangedCallback, StreamEvent] as const;
 
 /** `{ object: "list", data: [<$id>], has_more }`. */
 export const ListOfRef = ($id: string) =>

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { Screener } from '../screener-types.js';
 import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
-import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
+import { PageQueryFields, pageParams } from './paging.js';
 import { DecisionSchema, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
 import { actorOf, type IntakeApp } from './intake-app.js';
 
@@ -41,8 +41,10 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
         summary: 'The due-diligence record: one CSV row per screening created in [from, to), streamed',
         description: `Columns: ${AUDIT_COLUMNS.join(', ')}. RFC 4180 quoting.`,
         querystring: AuditQuery,
-        produces: ['text/csv'],
-        response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody },
+        response: {
+          200: { description: 'CSV with a header row (Content-Disposition names the file).', content: { 'text/csv': { schema: Type.String() } } },
+          400: ErrorBody,
+        },
       },
     },
     async (req, reply) => {
@@ -60,12 +62,11 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
     { config: { role: 'tms' }, schema: { summary: 'Carrier decisions, newest first', querystring: DecisionListQuery, response: { 200: ListOf(DecisionSchema), ...errors } } },
     async (req) => {
       const { dot_number, state } = req.query;
-      const all = screener.listDecisions({
+      const filter = {
         ...(dot_number === undefined ? {} : { dot_number }),
         ...(state === undefined || state === 'all' ? {} : { state }),
-        limit: LIST_CAP,
-      });
-      return pageOf(all, (d) => d.id, pageParams(req.query));
+      };
+      return { object: 'list' as const, ...screener.pageDecisions(filter, pageParams(req.query)) };
     },
   );
 

@@ -28,6 +28,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who sent it (set by the auth hook; absent on public routes). */
     caller?: Caller;
+    /** The screening this request made or decided on, for its log line (set by the route). */
+    screeningId?: string;
   }
 }
 

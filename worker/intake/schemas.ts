@@ -65,8 +65,9 @@ export const ReviewParams = Type.Object({
 export const ReviewListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('closed'), Type.Literal('superseded'), Type.Literal('all')], {
-        description: 'pending, approved, rejected, closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all)',
+      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('decided'), Type.Literal('closed'), Type.Literal('superseded'), Type.Literal('all')], {
+        description:
+          'pending (oldest first), approved, rejected, decided (approved or rejected: the latest decisions first), closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all, newest first)',
       }),
     ),
     ...PageQueryFields,
@@ -120,7 +121,7 @@ export const NoQuery = Type.Object({}, { additionalProperties: false });
 
 // ---- response shapes: named components (components.ts), referenced by $ref ----
 
-export const ErrorBody = Type.Ref('Error');
+export const ErrorBody = Type.Ref('ErrorEnvelope');
 export const ScreeningSchema = Type.Ref('Screening');
 export const ReviewSchema = Type.Ref('Review');
 export const DecisionSchema = Type.Ref('Decision');
@@ -138,11 +139,11 @@ export const ListOf = (item: { $ref: string }) =>
 
 export const HealthSchema = Type.Object({
   status: Type.String({
-    description: 'ok, degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served; or SQLite refusing writes, e.g. a full disk) or down',
+    description: 'ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503)',
   }),
   redis: Type.Boolean(),
   sqlite: Type.Boolean(),
-  sqlite_writable: Type.Optional(Type.Boolean({ description: 'false when a write probe failed or a write was refused in the last minute (a full disk)' })),
+  sqlite_writable: Type.Optional(Type.Boolean({ description: 'false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk' })),
   svc: Type.Boolean(),
   svc_key_rejected: Type.Optional(Type.Boolean({ description: 'true when /v1 refused the API key at the last call (svc is false then)' })),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytesPooled } from '../../shared/random-pool.js';
 import { STATUS_CODES } from 'node:http';
@@ -16,7 +17,7 @@ import { actorOf, checkRefresh, type IntakeApp } from './intake-app.js';
 import { mayUse } from '../tokens/roles.js';
 import { openEventStream, type EventStream } from './event-stream.js';
 import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
-import { LIST_CAP, pageOf, pageParams } from './paging.js';
+import { pageParams } from './paging.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { searchScreenings, type ScreeningFilter } from '../store/screening-search.js';
 import { replyJson } from './reply-json.js';
@@ -49,10 +50,11 @@ import { registerDecisionRoutes } from './decision-routes.js';
 import { registerSandboxRoutes } from './sandbox-routes.js';
 import { idempotent } from './idempotent.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
+import { withLogContext } from '../log-context.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import { RouteTable } from './route-table.js';
-import { COMPONENTS } from './components.js';
-import { operationIdOf } from './operations.js';
+import { COMPONENTS, STREAM_EVENT_NAMES } from './components.js';
+import { completeDocument, documentRoute, openapiBase } from './openapi-doc.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
 import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../../shared/config.js';
 import { TLS_MIN_VERSION, type IntakeTls } from './transport.js';
@@ -115,26 +117,56 @@ function sendError(reply: FastifyReply, e: HttpError): void {
   void reply.code(e.statusCode).type(JSON_TYPE).send(e.body());
 }
 
-/** Answers a request Node's HTTP parser refused, in the `{"error":{"code","message"}}` shape. */
-function answerClientError(err: Error & { code?: string }, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'headers_too_large', 'the request headers are too large']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout', 'the request was not received in time']
-        : [400, 'invalid_request', 'the request is not valid HTTP'];
-  const body = JSON.stringify({ error: { code, message } });
-  // Node's own rule: no error segment once an answer to the request has begun on this socket
-  // (e.g. a 401 sent from the headers before a broken body arrived): one answer per request.
-  const inFlight = (socket as Socket & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
-  if (socket.writable && !inFlight?._headerSent)
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  socket.destroy(err);
+/** A request id of ours (`req_` and 24 hex digits). */
+const newRequestId = (): string => `req_${randomBytesPooled(12).toString('hex')}`;
+
+/**
+ * Answers a request Node's HTTP parser refused, in the `{"error":{"code","message"}}` shape,
+ * with an X-Request-Id of its own (no request was parsed, so none of the caller's) that the
+ * log line names too: a 431 or 408 can be quoted to support like any answer.
+ */
+function clientErrorAnswerer(log: Logger): (err: Error & { code?: string }, socket: Socket) => void {
+  return (err, socket) => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, code, message] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'headers_too_large', 'the request headers are too large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'request_timeout', 'the request was not received in time']
+          : [400, 'invalid_request', 'the request is not valid HTTP'];
+    const body = JSON.stringify({ error: { code, message } });
+    // Node's own rule: no error segment once an answer to the request has begun on this socket
+    // (e.g. a 401 sent from the headers before a broken body arrived): one answer per request.
+    const inFlight = (socket as Socket & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
+    if (socket.writable && !inFlight?._headerSent) {
+      const reqId = newRequestId();
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Request-Id: ${reqId}\r\n${VERSION_HEADER}: ${API_VERSION}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+      );
+      log.info({ reqId, status, code }, 'request refused before it was read');
+    }
+    socket.destroy(err);
+  };
 }
 
+
+/** Path params that name a screening (GET /screenings/:id). */
+const SCREENING_ID_RE = /^scr_[a-z2-7]{26}$/;
+
+/**
+ * The request's info line: its id (reqId, from the request's logger), route, status and the
+ * screening it concerns, so "quote X-Request-Id to support" holds at the default level.
+ * Path only: a query string may hold a caller's ids; the token never appears here.
+ */
+function logRequest(req: FastifyRequest, status: number, ms?: number): void {
+  const param = (req.params as { id?: unknown } | undefined)?.id;
+  const screening_id = req.screeningId ?? (typeof param === 'string' && SCREENING_ID_RE.test(param) ? param : undefined);
+  req.log.info(
+    { method: req.method, route: req.routeOptions.url ?? null, path: req.url.split('?')[0], status, ...(ms === undefined ? {} : { ms }), ...(screening_id ? { screening_id } : {}) },
+    'request',
+  );
+}
 
 function parseLastEventId(req: FastifyRequest, fromQuery: number | undefined): number | undefined {
   const header = req.headers['last-event-id'];
@@ -173,7 +205,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     loggerInstance: logger as FastifyBaseLogger,
-    // One debug line per request (the onResponse hook), not two info lines: at info the log is about screenings.
+    // One info line per request (the onResponse hook, with the request id), not Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: o.bodyLimit ?? 16 * 1024,
     // Bad percent-encoding in the path: our JSON error, not Fastify's.
@@ -182,12 +214,12 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // A dashboard left open keeps connections alive; shutting down must not wait for it.
     forceCloseConnections: true,
     // Broken HTTP (bad request line or headers, headers over 16 KiB): our JSON error shape too.
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: clientErrorAnswerer(logger),
     // X-Request-Id: the caller's own (when it is a sane id) or ours; in every answer and log line.
     requestIdHeader: false,
     genReqId: (req) => {
       const v = req.headers['x-request-id'];
-      return typeof v === 'string' && REQUEST_ID_RE.test(v) ? v : `req_${randomBytesPooled(12).toString('hex')}`;
+      return typeof v === 'string' && REQUEST_ID_RE.test(v) ? v : newRequestId();
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as IntakeApp;
   // Beyond the cap a new connection is closed at once, before a byte of it is read.
@@ -210,7 +242,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     } else {
       e = toHttpError(err);
     }
-    if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
+    // A 503 (Redis down, disk full) is the outage's answer, logged where the outage is seen:
+    // one debug line per refused request, not a stack trace each.
+    if (e.statusCode === 503) req.log.debug({ code: e.code, err: e.message }, 'request refused: unavailable');
+    else if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
     sendError(reply, e);
   });
   const routes = new RouteTable();
@@ -219,9 +254,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     const config = route.config as { public?: boolean; role?: string } | undefined;
     if (config?.public !== true && config?.role === undefined) throw new Error(`intake route ${String(route.method)} ${route.url} declares neither config.role nor config.public`);
     routes.add(route.url, route.method);
-    // Every documented operation is named (a client generated from /openapi.json uses the names).
-    const schema = route.schema as { hide?: boolean; operationId?: string } | undefined;
-    if (schema && !schema.hide && route.method !== 'HEAD') route.schema = { ...schema, operationId: operationIdOf(String(route.method), route.url) };
+    // Every documented operation is named, tagged, described, and lists what its door answers.
+    documentRoute(route);
   });
   // The answers' shapes: #/components/schemas/<name>, referenced by $ref from the routes.
   for (const c of COMPONENTS) app.addSchema(c);
@@ -262,7 +296,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       done(e as Error);
       return;
     }
-    done();
+    // The rest of the request (its handler, the screening it accepts) logs with its request id.
+    withLogContext({ request_id: req.id }, done);
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -277,8 +312,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     done(null, payload);
   });
   app.addHook('onResponse', (req, reply, done) => {
-    // Path only: a query string may hold a caller's ids; the token never appears here.
-    req.log.debug({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    logRequest(req, reply.statusCode, Math.round(reply.elapsedTime * 10) / 10);
     done();
   });
   // Open event streams never end by themselves: end them so close() does not hang.
@@ -314,12 +348,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     });
 
   void app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'carrier-screen intake API', version: API_VERSION, description: 'docs/api.md: authentication, roles, versioning, errors, paging.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
+    openapi: openapiBase(API_VERSION) as never,
+    transformObject: completeDocument as never,
     // Components keep their own names (Screening, Review …), not def-0, def-1.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
@@ -364,6 +394,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         );
         const wait = req.query.wait ?? 0;
         if (s.status !== 'done' && wait > 0) s = await screener.waitFor(s.id, wait * 1000);
+        req.screeningId = s.id;
         reply.header('location', `/screenings/${s.id}`);
         return reply.code(s.status === 'done' ? 200 : 202).send(s);
       },
@@ -396,8 +427,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       '/reviews',
       { config: { role: 'tms' }, schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
       async (req) => {
-        const state = req.query.state === 'all' ? undefined : req.query.state;
-        return pageOf(screener.store.listReviews(state, LIST_CAP), (rv) => rv.id, pageParams(req.query));
+        const state = req.query.state === 'all' || req.query.state === undefined ? undefined : req.query.state;
+        return { object: 'list' as const, ...screener.store.pageReviews(state, pageParams(req.query)) };
       },
     );
 
@@ -425,7 +456,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         async (req, reply) => {
           // Bad input is refused before anything is looked up. Who decides: the credential (actorOf).
           const actor = actorOf(req, req.body.by);
-          return idempotent(
+          const review = await idempotent(
             keys,
             req,
             reply,
@@ -442,6 +473,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
             },
             (id) => screener.store.getReview(id),
           );
+          req.screeningId = review.screening_id;
+          return review;
         },
       );
     }
@@ -473,11 +506,17 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         // A HEAD would open a stream that never ends.
         exposeHeadRoute: false,
         schema: {
-          summary: 'Server-Sent Events: screening.completed, review.created, review.resolved, quota.changed, queue.changed',
+          summary: 'Server-Sent Events: screenings, reviews, carrier changes, quota and queue',
           description:
-            'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed. At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token\'s streams end within seconds.',
+            'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed (events are kept SCREEN_EVENTS_RETENTION, 7 days by default). At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token\'s streams end within seconds.',
           querystring: EventsQuery,
-          response: { 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
+          response: {
+            200: {
+              description: `A stream of Server-Sent Events (${STREAM_EVENT_NAMES.join(', ')}; an open set), each an id:, event: and one data: line of JSON; the data of each is in the StreamEvent schema. A comment line every 15 s keeps it open.`,
+              content: { 'text/event-stream': { schema: Type.String({ contentMediaType: 'text/event-stream', contentSchema: Type.Ref('StreamEvent') }) } },
+            },
+            429: ErrorBody,
+          },
         },
       },
       async (req, reply) => {
@@ -487,7 +526,12 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
         for (const id of streams.values()) if (id === tokenId) open++;
         if (open >= limits.ssePerToken)
           throw new HttpError(429, 'too_many_streams', `this token already has ${open} open /events streams (INTAKE_SSE_PER_TOKEN); close one before opening another`);
+        // A hijacked answer skips the onSend and onResponse hooks: its headers and log line here.
+        reply.raw.setHeader('x-request-id', req.id);
+        reply.raw.setHeader(VERSION_HEADER, API_VERSION);
+        reply.raw.setHeader('x-content-type-options', 'nosniff');
         reply.hijack();
+        logRequest(req, 200);
         // A stream may end while it opens (the event log unreadable): then it is never counted.
         let ended = false;
         // `let`: onClose may run inside openEventStream, before the assignment below.
@@ -515,8 +559,11 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
           req.log.warn({ err }, 'health check failed');
           h = { redis: false, sqlite: false, sqlite_writable: false, svc: false };
         }
-        // Writes refused (a full disk): reads are still served, new work is not accepted.
-        if (h.redis && h.sqlite) return { status: h.svc && h.sqlite_writable !== false ? 'ok' : 'degraded', ...h };
+        // Writes refused (a full disk): reads are still served, new work is not. 503, so a load
+        // balancer or orchestrator sends work elsewhere; 200 again once a write succeeds.
+        if (h.redis && h.sqlite && h.sqlite_writable === false)
+          return reply.code(503).send({ status: 'degraded', ...h, error: { code: 'storage_unavailable', message: 'SQLite refuses writes (a full disk or a file-size limit): reads are served, new work is not accepted' } });
+        if (h.redis && h.sqlite) return { status: h.svc ? 'ok' : 'degraded', ...h };
         const down = [h.redis ? null : 'Redis', h.sqlite ? null : 'SQLite'].filter(Boolean).join(' and ');
         return reply.code(503).send({ status: 'down', ...h, error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` } });
       },
@@ -537,11 +584,19 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
     r.get(
       '/metrics',
-      { config: { role: 'tms' }, schema: { summary: 'Prometheus metrics: per-process counters and shared state read at scrape time', querystring: NoQuery, produces: ['text/plain'], response: { 401: ErrorBody, 429: ErrorBody } } },
-      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir })) as never),
+      {
+        config: { role: 'metrics' },
+        schema: {
+          summary: 'Prometheus metrics: per-process counters and shared state read at scrape time (any token; a metrics token reads only this)',
+          querystring: NoQuery,
+          response: { 200: { description: 'Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: Type.String() } } } },
+        },
+      },
+      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() })) as never),
     );
 
-    r.get('/openapi.json', { config: { role: 'tms' }, schema: { hide: true } }, async () => r.swagger());
+    // The contract holds no data: served without a token, as the docs are.
+    r.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => r.swagger());
 
     r.get('/ui', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/', 301));
     r.get('/ui/*', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (req, reply) => {

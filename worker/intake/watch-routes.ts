@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
+import { canonicalDot, normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { Screener } from '../screener-types.js';
 import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
-import { badRequest, conflict, notFound } from './http-error.js';
-import { LIST_CAP, PageQueryFields, pageOf, pageParams } from './paging.js';
+import { badRequest, conflict, isoParam, notFound } from './http-error.js';
+import { PageQueryFields, pageParams } from './paging.js';
 import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
 import { actorOf, type IntakeApp } from './intake-app.js';
 
@@ -60,10 +60,23 @@ export const WatchListQuery = Type.Object({ ...PageQueryFields }, { additionalPr
 export const ChangeListQuery = Type.Object(
   {
     state: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('acknowledged'), Type.Literal('all')], { description: 'new, acknowledged or all (default all)' })),
+    updated_since: Type.Optional(Type.String({ description: 'ISO 8601: changes detected or acknowledged at or after it (a TMS\'s own read position; state=new is the desk\'s)' })),
+    dot_number: Type.Optional(Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'changes of the carrier with this DOT number (1 to 8 digits)' })),
     ...PageQueryFields,
   },
   { additionalProperties: false },
 );
+
+/**
+ * The /changes filters a TMS syncs with. Applied to the list as read (bounded like every list
+ * here), before paging, so cursors page within the filtered list.
+ */
+function changeFilter(q: { updated_since?: string; dot_number?: string }): { since?: string; dot?: string } {
+  return {
+    ...(q.updated_since === undefined ? {} : { since: isoParam(q.updated_since, new Date(), 'updated_since') }),
+    ...(q.dot_number === undefined ? {} : { dot: canonicalDot(q.dot_number.trim()) }),
+  };
+}
 export const BlockListQuery = Type.Object(
   {
     state: Type.Optional(
@@ -90,10 +103,6 @@ function carrierOfParam(value: string): CarrierQuery {
 }
 
 /** A watch entry's cursor: its DOT number, else its MC number. */
-function watchKey(e: { dot_number: string | null; mc_number: string | null }): string {
-  return e.dot_number ?? e.mc_number ?? '';
-}
-
 function rethrowConflict(e: unknown): never {
   if (e instanceof WatchConflictError) throw conflict(e.code, e.message, e.resourceId);
   throw e;
@@ -112,7 +121,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.get(
     '/watchlist',
     { config: { role: 'tms' }, schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
-    async (req) => pageOf(watch.list(LIST_CAP), watchKey, pageParams(req.query)),
+    async (req) => ({ object: 'list' as const, ...watch.page(pageParams(req.query)) }),
   );
 
   r.get(
@@ -160,7 +169,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     { config: { role: 'tms' }, schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
     async (req) => {
       const state = req.query.state === 'all' ? undefined : req.query.state;
-      return pageOf(watch.changes(state, LIST_CAP), (c) => c.id, pageParams(req.query));
+      return { object: 'list' as const, ...watch.changesPage(state, pageParams(req.query), changeFilter(req.query)) };
     },
   );
 
@@ -191,7 +200,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     { config: { role: 'tms' }, schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'active';
-      return pageOf(watch.blocks.list(state === 'all' ? undefined : state, LIST_CAP), (b) => b.id, pageParams(req.query));
+      return { object: 'list' as const, ...watch.blocks.page(state === 'all' ? undefined : state, pageParams(req.query)) };
     },
   );
 

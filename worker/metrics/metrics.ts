@@ -50,8 +50,10 @@ const svcDuration = new Histogram({
   buckets: SECONDS,
   registers: [registry],
 });
+// Not carrier_screen_callbacks_total: that counter's family would be carrier_screen_callbacks,
+// the outbox gauge's name, and Prometheus/OpenMetrics parsers refuse two families of one name.
 const callbacks = new Counter({
-  name: 'carrier_screen_callbacks_total',
+  name: 'carrier_screen_callback_attempts_total',
   help: 'Callback delivery attempts by this process, by outcome: delivered, retry, dead (per process)',
   labelNames: ['outcome'] as const,
   registers: [registry],
@@ -85,6 +87,10 @@ const rateRemaining = gauge('carrier_screen_rate_limit_remaining', 'Requests lef
 const reviewsPending = gauge('carrier_screen_reviews_pending', 'Carriers waiting for a dispatcher');
 const oldestReview = gauge('carrier_screen_reviews_oldest_pending_seconds', 'Age of the oldest pending review (0 when none)');
 const callbackRows = gauge('carrier_screen_callbacks', 'Callbacks in the outbox by state: pending, delivered (kept 7 days), dead, cancelled', ['state']);
+// Ages, read from SQLite (the record) at each scrape even when Redis is down; 0 when none.
+const oldestCallback = gauge('carrier_screen_callbacks_oldest_pending_seconds', 'Age of the oldest callback still owed (pending), 0 when none');
+const pausedFor = gauge('carrier_screen_queue_paused_seconds', 'How long the operator has paused the queue, 0 while it runs');
+const oldestQueued = gauge('carrier_screen_queue_oldest_queued_seconds', 'Age of the oldest screening waiting for a worker (queued), 0 when none');
 const svcReachable = gauge('carrier_screen_svc_reachable', '1 when /v1 answered the last call');
 const svcKeyRejected = gauge('carrier_screen_svc_key_rejected', '1 when /v1 rejected the API key');
 const holdOff = gauge('carrier_screen_svc_hold_off', '1 while /v1 asked (Retry-After) for no calls');
@@ -118,9 +124,10 @@ const sharedUp = new Gauge({
  * everything. When the shared state cannot be read (Redis down) the scrape still succeeds —
  * the process is up — and says so in carrier_screen_shared_state_up.
  */
-export async function metricsText(status: () => Promise<StatusReport>, o: { dataDir?: string; now?: () => number } = {}): Promise<string> {
+export async function metricsText(status: () => Promise<StatusReport>, o: { dataDir?: string; now?: () => number; ages?: () => Ages } = {}): Promise<string> {
   const now = o.now ?? (() => Date.now());
   if (o.dataDir !== undefined) setFreeBytes(o.dataDir);
+  if (o.ages) setAges(o.ages, now());
   try {
     setShared(await status(), now());
     sharedUp.set(1);
@@ -149,6 +156,26 @@ function setShared(status: StatusReport, now: number): void {
   const until = status.service.hold_off_until ? Date.parse(status.service.hold_off_until) : 0;
   holdOff.set(until > now ? 1 : 0);
   holdOffSeconds.set(until > now ? (until - now) / 1000 : 0);
+}
+
+/** When the oldest of each thing began (ISO), or null when there is none: from SQLite. */
+export interface Ages {
+  oldest_pending_callback_at: string | null;
+  queue_paused_since: string | null;
+  oldest_queued_at: string | null;
+}
+
+function setAges(read: () => Ages, now: number): void {
+  const age = (at: string | null): number => (at ? Math.max(0, (now - Date.parse(at)) / 1000) : 0);
+  try {
+    const a = read();
+    oldestCallback.set(age(a.oldest_pending_callback_at));
+    pausedFor.set(age(a.queue_paused_since));
+    oldestQueued.set(age(a.oldest_queued_at));
+  } catch {
+    // SQLite unreadable: NaN rather than a reassuring 0 (carrier_screen_shared_state_up says why).
+    for (const g of [oldestCallback, pausedFor, oldestQueued]) g.set(Number.NaN);
+  }
 }
 
 const dataDirFree = new Gauge({

@@ -56,6 +56,13 @@ if limit then redis.call('HSET', KEYS[1], 'limit', limit) end
 return rem
 `;
 
+/** KEYS[1] the gate; ARGV closed_until, month, updated_at. Returns the closed_until it replaced (or nil). */
+const CLOSE = `
+local before = redis.call('HGET', KEYS[1], 'closed_until')
+redis.call('HSET', KEYS[1], 'closed_until', ARGV[1], 'remaining', 0, 'month', ARGV[2], 'updated_at', ARGV[3])
+return before
+`;
+
 export class QuotaGate {
   readonly #redis: Redis;
   readonly #key: string;
@@ -63,7 +70,13 @@ export class QuotaGate {
   constructor(
     redis: Redis,
     keyPrefix: string,
-    private readonly opts: { live: boolean; reserve: Config['quotaReserve']; now: () => Date },
+    private readonly opts: {
+      live: boolean;
+      reserve: Config['quotaReserve'];
+      now: () => Date;
+      /** Told once per closing, by the process whose write closed the gate (the log's one warning). */
+      onClosed?: (until: Date) => void;
+    },
   ) {
     this.#redis = redis;
     this.#key = `${keyPrefix}:quota-gate`;
@@ -93,12 +106,10 @@ export class QuotaGate {
   /** 429 monthly_quota_exceeded: no live score calls until the 1st, 00:00 UTC. */
   async closeUntilMonthEnd(): Promise<void> {
     if (!this.opts.live) return;
-    await this.#redis.hset(this.#key, {
-      closed_until: nextMonthStart(this.opts.now()).getTime(),
-      remaining: 0,
-      month: monthOf(this.opts.now()),
-      updated_at: this.opts.now().toISOString(),
-    });
+    const until = nextMonthStart(this.opts.now());
+    // The earlier closed_until and the new one in one step: only the write that closed an open gate tells.
+    const before = (await this.#redis.eval(CLOSE, 1, this.#key, until.getTime(), monthOf(this.opts.now()), this.opts.now().toISOString())) as string | null;
+    if (before === null || Number(before) <= this.opts.now().getTime()) this.opts.onClosed?.(until);
   }
 
   /** GET /v1/usage is the authority: room again reopens the gate early. */

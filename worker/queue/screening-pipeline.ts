@@ -11,7 +11,7 @@ import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { observe } from '../metrics/metrics.js';
 import type { SvcClient } from '../svc/client.js';
-import { SvcError } from '../svc/errors.js';
+import { SvcError, screeningErrorCode } from '../svc/errors.js';
 import { environmentMismatch } from '../svc/key-check.js';
 import { backoffMs, type BackoffOptions } from '../svc/retry.js';
 import type { LimitsSnapshot } from '../svc/limits.js';
@@ -112,7 +112,7 @@ export const MAX_ATTEMPTS_PER_SCREENING = 5;
 export const LONGEST_RATE_LIMIT_WAIT_MS = 60_000;
 
 function errorOf(e: SvcError): ScreeningError {
-  return { code: e.code ?? e.kind, message: e.message, request_id: e.requestId };
+  return { code: screeningErrorCode(e), message: e.message, request_id: e.requestId };
 }
 
 export class ScreeningPipeline {
@@ -474,7 +474,7 @@ export class ScreeningPipeline {
     observe.screeningDone(s);
     // A cache hit is routine (counted in /metrics); a lookup's result is news for the log.
     const level = s.source === 'cache' ? 'debug' : 'info';
-    this.d.logger[level]({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code }, 'screening done');
+    this.d.logger[level]({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code, svc_request_id: s.error?.request_id ?? undefined }, 'screening done');
     await this.d.events.announce(rec.appended);
     if (rec.change) await this.d.watch?.announceChange(rec.change);
     return s;
@@ -581,8 +581,9 @@ export class ScreeningPipeline {
       case 'score':
         return this.#fromScore(o.score, o.fetched_at, 'service', null, o.fetch_id ?? null);
       case 'not_found': {
+        // /v1 answered (carrier_not_found): the answer's source is the service, as a score's would be.
         const v = actionWithoutScore('carrier_not_found');
-        return { action: v.action, hold_reason: v.hold_reason, source: 'none', score: null, score_fetched_at: null, error: o.error };
+        return { action: v.action, hold_reason: v.hold_reason, source: 'service', score: null, score_fetched_at: null, error: o.error };
       }
       case 'failed':
         return this.#fallback(query, o.cause, o.error);

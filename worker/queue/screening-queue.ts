@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Priority, StatusReport } from '../../shared/screening.js';
+import { logContext } from '../log-context.js';
 
 /** The producer side of queue "screenings": one job per accepted screening. */
 
@@ -13,6 +14,8 @@ export const PRIORITY: Record<Priority, number> = { tender: 1, background: 10 };
 
 export interface ScreeningJobData {
   screeningId: string;
+  /** The intake request that accepted it: the job's log lines carry it (worker/log-context.ts). */
+  requestId?: string;
   /** /v1 requests earlier runs of this job made (a rate-limited job runs again). */
   svcAttempts?: number;
   /** A re-screen: ms epoch (the worker's clock) of the pass that queued it; scores fetched since answer it. */
@@ -32,9 +35,10 @@ export class ScreeningQueue {
 
   /** Job id = screening id: queueing the same screening twice (a reconciler race) is a no-op. */
   async add(screeningId: string, priority: Priority): Promise<void> {
+    const requestId = logContext().request_id;
     await this.queue.add(
       'screen',
-      { screeningId },
+      requestId === undefined ? { screeningId } : { screeningId, requestId },
       {
         jobId: screeningId,
         priority: PRIORITY[priority],

@@ -1,6 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { withLogContext } from '../log-context.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, type ScreeningPipeline } from './screening-pipeline.js';
 import { RESCREEN_JOB, SCREENINGS_QUEUE, type ScreeningJobData } from './screening-queue.js';
 
@@ -33,20 +34,8 @@ export interface ScreeningWorkerOptions {
 export function startScreeningWorker(o: ScreeningWorkerOptions): Worker<ScreeningJobData> {
   const worker = new Worker<ScreeningJobData>(
     SCREENINGS_QUEUE,
-    async (job: Job<ScreeningJobData>) => {
-      // A re-screen after an outage: scores fetched since it was queued answer it (one lookup per carrier).
-      if (job.name === RESCREEN_JOB) return { rescreen: await o.pipeline.rescreen(job.data.screeningId, job.data.notBefore ?? job.timestamp) };
-      const attemptsUsed = job.data.svcAttempts ?? 0;
-      const r = await o.pipeline.process(job.data.screeningId, { attemptsUsed });
-      if ('rateLimited' in r) {
-        // The job runs again: it carries what it has spent of its five attempts.
-        await job.updateData({ ...job.data, svcAttempts: attemptsUsed + r.attempts });
-        o.logger.info({ screening: job.data.screeningId, waitMs: r.rateLimited, attempts: attemptsUsed + r.attempts }, '/v1 rate limit: queue waits');
-        await o.pauseQueue(r.rateLimited);
-        throw Worker.RateLimitError();
-      }
-      return { action: r.done.action };
-    },
+    // Every line logged while the job runs names its screening and the request that made it.
+    (job: Job<ScreeningJobData>) => withLogContext({ screening: job.data.screeningId, request_id: job.data.requestId }, () => work(job)),
     {
       connection: o.connection,
       prefix: o.prefix,
@@ -57,12 +46,26 @@ export function startScreeningWorker(o: ScreeningWorkerOptions): Worker<Screenin
       maximumRateLimitDelay: LONGEST_RATE_LIMIT_WAIT_MS,
     },
   );
+  async function work(job: Job<ScreeningJobData>): Promise<unknown> {
+    // A re-screen after an outage: scores fetched since it was queued answer it (one lookup per carrier).
+    if (job.name === RESCREEN_JOB) return { rescreen: await o.pipeline.rescreen(job.data.screeningId, job.data.notBefore ?? job.timestamp) };
+    const attemptsUsed = job.data.svcAttempts ?? 0;
+    const r = await o.pipeline.process(job.data.screeningId, { attemptsUsed });
+    if ('rateLimited' in r) {
+      // The job runs again: it carries what it has spent of its five attempts.
+      await job.updateData({ ...job.data, svcAttempts: attemptsUsed + r.attempts });
+      o.logger.info({ screening: job.data.screeningId, waitMs: r.rateLimited, attempts: attemptsUsed + r.attempts }, '/v1 rate limit: queue waits');
+      await o.pauseQueue(r.rateLimited);
+      throw Worker.RateLimitError();
+    }
+    return { action: r.done.action };
+  }
   worker.on('failed', (job, err) => {
     if (!job) return;
     void (async () => {
       // Only a job that will not be tried again ends its screening here; a failed re-screen leaves its hold as it was.
       if (job.name === RESCREEN_JOB || !(await job.isFailed())) return;
-      o.logger.error({ screening: job.data.screeningId, err: err.message }, 'screening job failed for good');
+      o.logger.error({ screening: job.data.screeningId, request_id: job.data.requestId, err: err.message }, 'screening job failed for good');
       await o.pipeline.giveUp(job.data.screeningId, `processing failed: ${err.message}`);
     })().catch((e: unknown) => o.logger.error({ err: String(e) }, 'could not end a failed screening'));
   });

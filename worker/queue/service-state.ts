@@ -7,6 +7,15 @@ import type { LimitsSnapshot } from '../svc/limits.js';
  * rejected, the rate-limit window — kept in one Redis hash so /status is the same whichever
  * process answers it. Writes are skipped when nothing changed, to keep the hot path cheap.
  */
+export type ServiceTransition = { kind: 'down' | 'key_rejected'; detail?: string | undefined } | { kind: 'up' | 'key_accepted' };
+
+/** KEYS[1] the hash; ARGV field, value, …. Returns reachable and key_rejected as they were. */
+const SET_RETURNING_BEFORE = `
+local before = redis.call('HMGET', KEYS[1], 'reachable', 'key_rejected')
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return before
+`;
+
 /** The longest service-wide hold-off a Retry-After can set. */
 export const HOLD_OFF_CAP_MS = 60 * 60_000;
 
@@ -20,6 +29,8 @@ export class ServiceState {
     redis: Redis,
     keyPrefix: string,
     private readonly now: () => Date,
+    /** Told when a write changes reachability or the key's standing (one process sees each change). */
+    private readonly onTransition?: (t: ServiceTransition) => void,
   ) {
     this.#redis = redis;
     this.#key = `${keyPrefix}:service-state`;
@@ -31,7 +42,19 @@ export class ServiceState {
     if (signature === this.#last && t - this.#lastAt < 5_000) return;
     this.#last = signature;
     this.#lastAt = t;
-    await this.#redis.hset(this.#key, { ...fields, checked_at: this.now().toISOString() });
+    const all = { ...fields, checked_at: this.now().toISOString() };
+    // The fields before this write, in the same step: which process's write changed what.
+    const before = (await this.#redis.eval(SET_RETURNING_BEFORE, 1, this.#key, ...Object.entries(all).flat())) as [string | null, string | null];
+    if (this.onTransition) this.#tell(before[0], before[1], fields);
+  }
+
+  #tell(reachable: string | null, keyRejected: string | null, now: Record<string, string>): void {
+    const t = this.onTransition!;
+    const err = now.last_error || undefined;
+    if (now.reachable === '0' && reachable !== '0') t({ kind: 'down', detail: err });
+    if (now.reachable === '1' && reachable === '0') t({ kind: 'up' });
+    if (now.key_rejected === '1' && keyRejected !== '1') t({ kind: 'key_rejected', detail: err });
+    if (now.key_rejected === '0' && keyRejected === '1') t({ kind: 'key_accepted' });
   }
 
   reachable(): Promise<void> {

@@ -1,25 +1,40 @@
 import type { Database } from 'better-sqlite3';
-import { OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL, normalizeOutboxDestinations } from '../callbacks/outbox-schema.js';
+import { CALLBACK_COUNTS_MIGRATION_SQL, OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL, normalizeOutboxDestinations } from '../callbacks/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
-import { TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
+import { METRICS_ROLE_MIGRATION_SQL, TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
 import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
 import { PARTIAL_INDEXES_MIGRATION_SQL } from './partial-indexes-schema.js';
 import { SCREENING_VERSION_MIGRATION_SQL } from './screening-version-schema.js';
 import { OUTAGE_RESCREEN_MIGRATION_SQL } from '../recovery/outage-rescreen-schema.js';
-import { StoreError } from './store-error.js';
+import { LIST_INDEXES_MIGRATION_SQL } from './list-indexes-schema.js';
+import { CARRIER_COLUMNS_MIGRATION_SQL, CARRIER_INDEXES_MIGRATION_SQL, FILL_CARRIER_COLUMNS } from './carrier-columns.js';
+import type { BatchedStep, MigrationLog } from './batched-step.js';
+export type { MigrationLog } from './batched-step.js';
+import { StoreArgumentError, StoreError } from './store-error.js';
 
-/** One numbered schema step. Steps are applied in order, each in its own transaction. */
+/**
+ * One numbered schema step. Steps are applied in order, each in its own transaction; a step
+ * with `batched` first walks its rows a batch per transaction (progress kept in
+ * migration_progress, so a crash resumes), then runs `sql` and takes its number in the last one.
+ */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
   /** A data step that SQL cannot say (e.g. parsing URLs), run after `sql` in the same transaction. */
   run?: (db: Database) => void;
+  batched?: BatchedStep;
 }
+
+
+/** Rows per transaction of a batched step: one such transaction holds the write lock well under a second. */
+export const MIGRATION_BATCH_ROWS = 5_000;
+/** A batched step reports its progress at most this often. */
+const PROGRESS_EVERY_MS = 2_000;
 
 /** The schema, step by step. Never edit a released step: add a new one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -211,6 +226,10 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: SCREENING_VERSION_MIGRATION_SQL + OUTBOX_DESTINATIONS_MIGRATION_SQL,
   },
   { version: 19, name: 'callback destinations of rows owed before 18 parsed as the sender does', sql: '', run: normalizeOutboxDestinations },
+  { version: 20, name: 'a metrics token role (GET /metrics only)', sql: METRICS_ROLE_MIGRATION_SQL },
+  { version: 21, name: 'every list paged by keyset on an index; carrier columns of screenings', sql: LIST_INDEXES_MIGRATION_SQL + CARRIER_COLUMNS_MIGRATION_SQL },
+  { version: 22, name: 'carrier columns filled in batches, then indexed for carrier search', sql: CARRIER_INDEXES_MIGRATION_SQL, batched: FILL_CARRIER_COLUMNS },
+  { version: 23, name: 'callback counts per state kept beside the outbox', sql: CALLBACK_COUNTS_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
@@ -226,7 +245,23 @@ function userVersion(db: Database): number {
  * re-reads user_version first, so several processes opening one file at once apply each step
  * exactly once. A failing step rolls back whole and leaves the version where it was.
  */
-export function migrate(db: Database, path: string, migrations: readonly Migration[] = MIGRATIONS, now = () => new Date()): number {
+export interface MigrateOptions {
+  now?: () => Date;
+  log?: MigrationLog;
+  /** Rows per transaction of a batched step (tests make it small). */
+  batchRows?: number;
+  /** The clock of the time taken (tests need not pin it). */
+  clock?: () => number;
+  /** Told of each step applied, with its time (the start's warning line per step). */
+  onStep?: (m: { version: number; name: string; ms: number }) => void;
+}
+
+export function migrate(db: Database, path: string, migrations: readonly Migration[] = MIGRATIONS, opts: MigrateOptions | (() => Date) = {}): number {
+  const o: MigrateOptions = typeof opts === 'function' ? { now: opts } : opts;
+  const now = o.now ?? (() => new Date());
+  const clock = o.clock ?? (() => performance.now());
+  const batchRows = o.batchRows ?? MIGRATION_BATCH_ROWS;
+  if (!Number.isInteger(batchRows) || batchRows < 1) throw new StoreArgumentError('batchRows must be a whole number of at least 1', 'batchRows');
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration steps must be numbered 1, 2, 3…; got ${m.version} at position ${i + 1}`);
@@ -238,21 +273,73 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
   const start = userVersion(db);
   if (start > latest) throw tooNew(start);
 
-  const ensureTable = db.prepare(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-  );
+  const ensureTables = () =>
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS migration_progress (version INTEGER PRIMARY KEY, position INTEGER NOT NULL, rows INTEGER NOT NULL)`);
+  // The step's own SQL and its number, in the (last) transaction of the step.
+  const finish = (m: Migration) => {
+    if (m.sql) db.exec(m.sql);
+    m.run?.(db);
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, now().toISOString());
+    db.prepare('DELETE FROM migration_progress WHERE version = ?').run(m.version);
+    db.pragma(`user_version = ${m.version}`);
+  };
   for (const m of sorted) {
     if (m.version <= start) continue;
-    db.transaction(() => {
-      const v = userVersion(db);
-      if (v > latest) throw tooNew(v);
-      if (v >= m.version) return; // another process got here first
-      ensureTable.run();
-      if (m.sql) db.exec(m.sql);
-      m.run?.(db);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, now().toISOString());
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
+    const began = clock();
+    let rows = 0;
+    let applied = false;
+    if (!m.batched) {
+      db.transaction(() => {
+        const v = userVersion(db);
+        if (v > latest) throw tooNew(v);
+        if (v >= m.version) return; // another process got here first
+        ensureTables();
+        finish(m);
+        applied = true;
+      }).immediate();
+    } else {
+      const step = m.batched;
+      let total: number | undefined;
+      let reported = began;
+      for (let done = false; !done; ) {
+        // One batch per IMMEDIATE transaction that re-reads where the walk stands: another process
+        // (or this one before a crash) may have walked part of it.
+        db.transaction(() => {
+          const v = userVersion(db);
+          if (v > latest) throw tooNew(v);
+          if (v >= m.version) return void (done = true);
+          ensureTables();
+          const at = db.prepare<[number], { position: number; rows: number }>('SELECT position, rows FROM migration_progress WHERE version = ?').get(m.version);
+          total ??= step.total(db);
+          const r = step.run(db, at?.position ?? 0, batchRows);
+          rows = (at?.rows ?? 0) + r.rows;
+          if (r.last === null) {
+            finish(m);
+            applied = true;
+            done = true;
+          } else
+            db.prepare('INSERT INTO migration_progress (version, position, rows) VALUES (?, ?, ?) ON CONFLICT (version) DO UPDATE SET position = excluded.position, rows = excluded.rows').run(
+              m.version,
+              r.last,
+              rows,
+            );
+          const t = clock();
+          if (!done && t - reported >= PROGRESS_EVERY_MS) {
+            reported = t;
+            o.log?.info(
+              { migration: m.version, what: step.what, rows, position: r.last, of: total, ms: Math.round(t - began) },
+              `migration ${m.version} (${m.name}): ${rows} ${step.what} so far`,
+            );
+          }
+        }).immediate();
+      }
+    }
+    if (applied) {
+      const ms = Math.round(clock() - began);
+      o.log?.info({ migration: m.version, ms, ...(m.batched ? { what: m.batched.what, rows } : {}) }, `migration ${m.version} applied (${m.name}) in ${ms} ms`);
+      o.onStep?.({ version: m.version, name: m.name, ms });
+    }
   }
   return userVersion(db);
 }

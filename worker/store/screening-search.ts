@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Screening } from '../../shared/screening.js';
 import { SCREENING_COLUMNS, toScreening, type ScreeningRow } from './rows.js';
-import { SCORE_SQL, scoresOf } from './score-refs.js';
+import { scoresOf } from './score-refs.js';
 import { StoreArgumentError } from './store-error.js';
 
 /**
@@ -61,16 +61,20 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
     where.push('s.tender_id = ?');
     args.push(f.tender_id);
   }
+  // The carrier columns (carrier-columns.ts): asked by that number or named by the score,
+  // read through their own index by time, never by parsing scores.
   if (f.dot_number !== undefined) {
-    where.push(`((s.query_kind = 'dot_number' AND s.query_value = ?) OR json_extract(${SCORE_SQL}, '$.carrier.dot_number') = ?)`);
-    args.push(f.dot_number, f.dot_number);
+    where.push('s.carrier_dot = ?');
+    args.push(f.dot_number);
   }
   if (f.mc_number !== undefined) {
-    where.push(`((s.query_kind = 'mc_number' AND s.query_value = ?) OR json_extract(${SCORE_SQL}, '$.carrier.mc_number') = ?)`);
-    args.push(f.mc_number, f.mc_number);
+    where.push('s.carrier_mc = ?');
+    args.push(f.mc_number);
   }
   if (f.status !== undefined) {
-    where.push('s.status = ?');
+    // Spelt with the partial index's own term too: queued or active rows are few, and walking the
+    // time index for them would read every finished row (screenings_unfinished holds just those).
+    where.push(f.status === 'done' ? 's.status = ?' : "s.status IN ('queued', 'active') AND s.status = ?");
     args.push(f.status);
   }
   if (f.action !== undefined) {

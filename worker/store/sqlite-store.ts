@@ -8,11 +8,13 @@ import { HOLD_REASONS, type HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
+import { carrierColumns, dotOf, mcOf } from './carrier-columns.js';
+import { keysetPage, type KeysetList } from './keyset.js';
 import { SCREENING_COLUMNS, scoreAgeSeconds, toReview, toScreening, withFacts, type ReviewExtraRow, type ScreeningRow } from './rows.js';
 import { scoresOf } from './score-refs.js';
-import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
-import { noteStoreFailure } from './write-failures.js';
-import type { CachedNotFound, CachedScore, Env, OpenStoreOptions, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
+import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError, type StoreErrorCode } from './store-error.js';
+import { noteStoreFailure, noteStoreSuccess } from './write-failures.js';
+import type { CachedNotFound, CachedScore, Env, OpenStoreOptions, ReviewListState, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const MAX_LIMIT = 10_000;
@@ -89,6 +91,43 @@ function resultValues(r: ScreeningResult): unknown[] {
   ];
 }
 
+/**
+ * The carrier columns a result sets (carrier-columns.ts): the number asked by stays, the other
+ * kind is the score's. Bound after completed_at / rescreened_at: the score's DOT, then MC.
+ */
+const SCORE_CARRIER_SET = `carrier_dot = CASE WHEN query_kind = 'dot_number' THEN carrier_dot ELSE ? END,
+  carrier_mc = CASE WHEN query_kind = 'mc_number' THEN carrier_mc ELSE ? END`;
+
+/** The score's carrier ids, canonical, for SCORE_CARRIER_SET. */
+function scoreCarrier(r: ScreeningResult): [string | null, string | null] {
+  return [dotOf(r.score?.carrier?.dot_number), mcOf(r.score?.carrier?.mc_number)];
+}
+
+/**
+ * GET /reviews as a keyset list (keyset.ts), each state on its own index (list-indexes-schema.ts):
+ * pending oldest first; approved, rejected, closed, superseded and `decided` (approved or
+ * rejected) last decided first; all newest first. Carrier reviews only (a tender's own item is
+ * read through its carrier's review).
+ */
+export function reviewList(state: ReviewListState | undefined): KeysetList {
+  const base = { select: `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id`, tie: 'r.rowid', cursor: 'r.id = @cursor_id' };
+  if (state === undefined) return { ...base, where: ['r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'DESC' };
+  if (state === 'pending') return { ...base, where: ["r.state = 'pending'", 'r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'ASC' };
+  if (state === 'decided')
+    return {
+      ...base,
+      // Named: with state IN (…) SQLite reads both states' ranges of reviews_by_state_decided and sorts them all.
+      pageSelect: `SELECT ${SCREENING_COLUMNS} FROM reviews r INDEXED BY reviews_decided_recent JOIN screenings s ON s.id = r.screening_id`,
+      where: ["r.state IN ('approved', 'rejected')", 'r.parent_id IS NULL'],
+      params: {},
+      key: 'r.decided_at',
+      direction: 'DESC',
+    };
+  if (state === 'approved' || state === 'rejected' || state === 'closed' || state === 'superseded')
+    return { ...base, where: ['r.state = @state', 'r.parent_id IS NULL'], params: { state }, key: 'COALESCE(r.decided_at, r.created_at)', direction: 'DESC' };
+  throw new StoreArgumentError(`state must be "pending", "approved", "rejected", "decided", "closed" or "superseded", got ${JSON.stringify(state)}`, 'state');
+}
+
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
@@ -124,7 +163,9 @@ export function connectionOf(store: Store): Database.Database {
  */
 export function guardCall<T>(db: Database.Database, fn: () => T): T {
   try {
-    return fn();
+    const out = fn();
+    noteStoreSuccess(db);
+    return out;
   } catch (err) {
     const e = toStoreError(err, db.name);
     noteStoreFailure(db, e);
@@ -200,7 +241,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
         makeDatabasePrivate(file);
       }
       db.pragma('synchronous = NORMAL'); // with WAL: never corrupts; a power cut may lose the latest commits
-      const version = migrate(db, file, undefined, now);
+      const version = migrate(db, file, undefined, { now, ...(opts.log ? { log: opts.log } : {}), ...(opts.onMigration ? { onStep: opts.onMigration } : {}) });
       probeWritable(db, version);
     }
     let checkpointer: Checkpointer | undefined;
@@ -250,20 +291,20 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     ),
 
     insertScreening: db.prepare(`
-      INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at)
-      VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?)`),
+      INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at, carrier_dot, carrier_mc)
+      VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)`),
     insertFinished: db.prepare(`
       INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at,
-        ${RESULT_COLUMNS.join(', ')}, completed_at, carrier_key)
-      VALUES (?, ?, 'done', ?, ?, ?, ?, ?, ?, ${RESULT_PLACEHOLDERS}, ?, ?)`),
+        ${RESULT_COLUMNS.join(', ')}, completed_at, carrier_key, carrier_dot, carrier_mc)
+      VALUES (?, ?, 'done', ?, ?, ?, ?, ?, ?, ${RESULT_PLACEHOLDERS}, ?, ?, ?, ?)`),
     markActive: db.prepare<[string]>("UPDATE screenings SET status = 'active' WHERE id = ? AND status = 'queued'"),
     rescreen: db.prepare(`
       UPDATE screenings SET action = ?, hold_reason = COALESCE(?, hold_reason), source = ?, score = ?, score_fetch_id = ?,
-        score_fetched_at = ?, model_version = ?, error = ?, rescreened_at = ?
+        score_fetched_at = ?, model_version = ?, error = ?, rescreened_at = ?, ${SCORE_CARRIER_SET}
       WHERE id = ? AND status = 'done' AND action = 'hold' AND settled_by IS NULL`),
     markRescreened: db.prepare<[string, string]>('UPDATE screenings SET rescreened_at = ? WHERE id = ?'),
     complete: db.prepare(`
-      UPDATE screenings SET status = 'done', ${RESULT_COLUMNS.map((c) => `${c} = ?`).join(', ')}, completed_at = ?
+      UPDATE screenings SET status = 'done', ${RESULT_COLUMNS.map((c) => `${c} = ?`).join(', ')}, completed_at = ?, ${SCORE_CARRIER_SET}
       WHERE id = ? AND status != 'done'`),
     // A resolved review's decision outlives a late (re-run) completion.
     keepReviewDecision: db.prepare<[string]>(`
@@ -290,6 +331,8 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
        WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.rowid ASC`,
     ),
     countByStatus: db.prepare<[], { status: ScreeningStatus; n: number }>('SELECT status, COUNT(*) AS n FROM screenings GROUP BY status'),
+    // The unfinished partial index is in created_at order: the first queued row there is the answer.
+    oldestQueued: db.prepare<[], { created_at: string }>("SELECT created_at FROM screenings WHERE status IN ('queued', 'active') AND status = 'queued' ORDER BY created_at ASC LIMIT 1"),
 
     insertReview: db.prepare<[string, string, string, string]>(`
       INSERT INTO reviews (id, screening_id, state, hold_reason, created_at) VALUES (?, ?, 'pending', ?, ?)
@@ -398,7 +441,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   });
 
   const completeTx = db.transaction((id: string, r: ScreeningResult): { screening: Screening; changed: boolean } => {
-    const info = st.complete.run(...resultValues(r), now().toISOString(), id);
+    const info = st.complete.run(...resultValues(r), now().toISOString(), ...scoreCarrier(r), id);
     if (info.changes > 0) st.keepReviewDecision.run(id);
     return { screening: mustScreening(id), changed: info.changes > 0 };
   });
@@ -440,9 +483,14 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   // a new one is begun at once, so that whatever a caller that caught the error writes next is
   // not committed on its own, and the outermost transaction fails instead of committing.
   let lost = false;
-  const holdLostTransaction = (): void => {
+  // What rolled it back (sqlite_full …): the outermost failure says so, so a full disk is a
+  // refused write (503, /healthz) rather than an unnamed database error.
+  let lostCode: StoreErrorCode = 'sqlite_error';
+  const holdLostTransaction = (cause: unknown): void => {
     if (db.inTransaction) return;
     lost = true;
+    const e = toStoreError(cause, path);
+    lostCode = e instanceof StoreError ? e.code : 'sqlite_error';
     tx.begin.run();
   };
   const runTransaction = <T>(fn: () => T): T => {
@@ -452,16 +500,19 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
         return fn();
       } catch (e) {
         inlineThrew = true;
-        holdLostTransaction();
+        holdLostTransaction(e);
         throw e;
       }
     }
     (nested ? tx.savepoint : tx.begin).run();
-    if (!nested) lost = false;
+    if (!nested) {
+      lost = false;
+      lostCode = 'sqlite_error';
+    }
     try {
       const result = fn();
       if (result instanceof Promise) throw new TypeError('a transaction cannot return a promise');
-      if (!nested && lost) throw new StoreError('sqlite_error', `SQLite store ${path}: the transaction was rolled back after an error inside it; nothing of it was kept`);
+      if (!nested && lost) throw new StoreError(lostCode, `SQLite store ${path}: the transaction was rolled back after an error inside it (${lostCode}); nothing of it was kept`);
       (nested ? tx.release : tx.commit).run();
       return result;
     } catch (e) {
@@ -471,7 +522,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
           tx.rollbackTo.run();
           tx.release.run();
         } else tx.rollback.run();
-      } else if (nested) holdLostTransaction();
+      } else if (nested) holdLostTransaction(e);
       throw e;
     }
   };
@@ -525,8 +576,10 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const tenderId = s.tender_id ?? null;
       const callbackUrl = s.callback_url ?? null;
       const refresh = s.refresh ? 1 : 0;
-      if (finished === undefined) st.insertScreening.run(id, tenderId, kind, value, s.priority, refresh, callbackUrl, createdAt);
-      else st.insertFinished.run(id, tenderId, kind, value, s.priority, refresh, callbackUrl, createdAt, ...resultValues(finished), createdAt, s.carrier_key ?? null);
+      const [carrierDot, carrierMc] = carrierColumns(kind, value, finished?.score?.carrier?.dot_number, finished?.score?.carrier?.mc_number);
+      if (finished === undefined) st.insertScreening.run(id, tenderId, kind, value, s.priority, refresh, callbackUrl, createdAt, carrierDot, carrierMc);
+      else
+        st.insertFinished.run(id, tenderId, kind, value, s.priority, refresh, callbackUrl, createdAt, ...resultValues(finished), createdAt, s.carrier_key ?? null, carrierDot, carrierMc);
       // What was just written, as a row would read back (no read on the hot path).
       return {
         object: 'screening',
@@ -562,7 +615,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     rescreenResult(id, r) {
       checkId(id);
       checkResult(r);
-      return st.rescreen.run(...resultValues(r), now().toISOString(), id).changes > 0;
+      return st.rescreen.run(...resultValues(r), now().toISOString(), ...scoreCarrier(r), id).changes > 0;
     },
 
     markRescreened(id) {
@@ -599,6 +652,10 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       return st.listUnfinished.all().map((row) => toScreening(row, scoreOf));
     },
 
+    oldestQueuedAt() {
+      return st.oldestQueued.get()?.created_at ?? null;
+    },
+
     countByStatus() {
       const counts: Record<ScreeningStatus, number> = { queued: 0, active: 0, done: 0 };
       for (const { status, n } of st.countByStatus.all()) counts[status] = n;
@@ -624,6 +681,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       if (state === 'pending') return st.reviewsPending.all(n).map((row) => reviewOf(row));
       if (state === 'approved' || state === 'rejected' || state === 'closed' || state === 'superseded') return st.reviewsByState.all(state, n).map((row) => reviewOf(row));
       throw new StoreArgumentError(`state must be "pending", "approved", "rejected", "closed" or "superseded", got ${JSON.stringify(state)}`, 'state');
+    },
+
+    pageReviews(state, p) {
+      const list = reviewList(state);
+      const { rows, has_more } = keysetPage<ScreeningRow>(db, list, p);
+      return { data: rows.map((row) => reviewOf(row)), has_more };
     },
 
     resolveReview(id, state, by, note, tokenId = null) {

@@ -1,4 +1,5 @@
 import type { CarrierQuery } from '../../shared/carrier-id.js';
+import type { MigrationLog } from './batched-step.js';
 import type {
   IntakeEvent,
   Priority,
@@ -60,6 +61,16 @@ export interface UsageSnapshot extends UsageFigures {
   at: string;
 }
 
+/** A state of GET /reviews: a review's state, or `decided` (approved or rejected). */
+export type ReviewListState = ReviewState | 'decided';
+
+/** One page of a list: `limit`, and at most one cursor (an object id of the list). */
+export interface ListPage {
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+}
+
 export interface OpenStoreOptions {
   /** The clock for every timestamp the store writes (tests pin it). */
   now?: () => Date;
@@ -69,6 +80,10 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** Checkpoint the WAL from a background thread, not inside a commit (a long-running worker; checkpointer.ts). */
   backgroundCheckpoints?: boolean;
+  /** Told after each schema step this open applied, with how long it took (the start logs it). */
+  onMigration?: (m: { version: number; name: string; ms: number }) => void;
+  /** Where migrations report their time and a long one's progress (the worker's pino logger). */
+  log?: MigrationLog;
 }
 
 export interface Store {
@@ -115,12 +130,19 @@ export interface Store {
   /** queued or active, oldest first (for the reconciler). */
   listUnfinished(): Screening[];
   countByStatus(): Record<ScreeningStatus, number>;
+  /** created_at of the oldest screening still queued (not yet taken by a worker), or null (the metrics read it). */
+  oldestQueuedAt(): string | null;
 
   // Reviews: one per held screening.
   createReview(screeningId: string, holdReason: HoldReason): { review: Review; created: boolean };
   getReview(id: string): Review | undefined;
   /** pending: oldest first; approved/rejected/all: newest first. limit defaults to 100. */
   listReviews(state?: ReviewState, limit?: number): Review[];
+  /**
+   * One page of GET /reviews, read by keyset on the state's index (never the whole list):
+   * undefined is every state; `decided` approved or rejected, last decided first.
+   */
+  pageReviews(state: ReviewListState | undefined, page: ListPage): { data: Review[]; has_more: boolean };
   /**
    * Atomic (UPDATE … WHERE state='pending'). Also sets the screening's action to the
    * dispatcher's decision: approved -> tender, rejected -> block (hold_reason kept as history).

@@ -3,7 +3,8 @@ import type { CarrierChange, CarrierSnapshot, ChangeReason, ChangeTender, LocalB
 import { DAY_MS } from '../watch/rescreen-schedule.js';
 import { newScreeningId } from './ids.js';
 import { connectionOf, guardMethods } from './sqlite-store.js';
-import type { Store } from './types.js';
+import type { ListPage, Store } from './types.js';
+import { keysetPage } from './keyset.js';
 import { NotFoundError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
 
 /**
@@ -83,6 +84,8 @@ export interface WatchStore {
   getEntry(keys: string[], now: string): WatchEntry | undefined;
   /** Entries watched at `now`, soonest re-screen first. */
   listActive(now: string, limit?: number): WatchEntry[];
+  /** One page of GET /watchlist by keyset on watch_entries_due (the cursor: the entry's DOT, else its MC). */
+  pageActive(now: string, page: ListPage): { data: WatchEntry[]; has_more: boolean };
   /** Drop entries whose watch window ended (and that were not added by hand). */
   pruneExpired(now: string): number;
   /**
@@ -105,6 +108,9 @@ export interface WatchStore {
   observe(o: Observation): StoredChange | undefined;
   getChange(id: string): StoredChange | undefined;
   listChanges(state?: 'new' | 'acknowledged', limit?: number): StoredChange[];
+  /** One page of GET /changes by keyset, newest first: carrier_changes_by_state or _by_detected. */
+  /** `since`: changed (detected or acknowledged) at or after it; `dot`: of that carrier (canonical). */
+  pageChanges(state: 'new' | 'acknowledged' | undefined, page: ListPage, filter?: { since?: string; dot?: string }): { data: StoredChange[]; has_more: boolean };
   acknowledgeChange(id: string, by: string, at: string): StoredChange;
 
   addBlock(b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string; token_id?: string | null }): LocalBlock;
@@ -115,6 +121,10 @@ export interface WatchStore {
   /** Whether any block is active: most installations have none, and then no carrier needs resolving. */
   hasActiveBlocks(): boolean;
   listBlocks(state?: 'active' | 'lifted', limit?: number): LocalBlock[];
+  /** The carrier's most recently lifted block (lifting it again is a conflict, not a miss). */
+  lastLiftedBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
+  /** One page of GET /blocks by keyset, newest first (lifted: last lifted first), each on its own index. */
+  pageBlocks(state: 'active' | 'lifted' | undefined, page: ListPage): { data: LocalBlock[]; has_more: boolean };
 }
 
 interface EntryRow {
@@ -381,6 +391,9 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     blocksLifted: db.prepare<[number], BlockRow>(
       'SELECT * FROM local_blocks WHERE lifted_at IS NOT NULL ORDER BY lifted_at DESC, rowid DESC LIMIT ?',
     ),
+    lastLiftedByIds: db.prepare<{ dot: string | null; mc: string | null }, BlockRow>(`
+      SELECT * FROM local_blocks WHERE lifted_at IS NOT NULL AND (dot_number = @dot OR mc_number = @mc)
+      ORDER BY lifted_at DESC, rowid DESC LIMIT 1`),
   };
 
   const findEntry = (keys: string[]): EntryRow | undefined => {
@@ -557,6 +570,25 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       return row && isActive(row, now) ? entryOf(row) : undefined;
     },
 
+    pageActive(now, p) {
+      const { rows, has_more } = keysetPage<EntryRow>(
+        db,
+        {
+          select: ENTRY,
+          where: [ACTIVE],
+          params: { since: since(now) },
+          key: 'e.next_check_at',
+          tie: 'e.carrier_key',
+          direction: 'ASC',
+          // The cursor is the entry's DOT (else its MC): its key is dot:<DOT> or mc:<MC>, found by
+          // the primary key; an MC-keyed entry that learnt its DOT is looked for the slow way.
+          cursor: "e.carrier_key IN ('dot:' || @cursor_id, 'mc:' || @cursor_id) AND COALESCE(e.dot_number, e.mc_number) = @cursor_id",
+          cursorFallback: 'COALESCE(e.dot_number, e.mc_number) = @cursor_id',
+        },
+        p,
+      );
+      return { data: rows.map(entryOf), has_more };
+    },
     listActive: (now, limit = 500) => st.listActive.all({ since: since(now), limit: checkLimit(limit) }).map(entryOf),
     pruneExpired: (now) => st.pruneExpired.run({ since: since(now) }).changes,
     claimDue: (now, limit, next) => claimTx.immediate(now, checkLimit(limit), next),
@@ -585,6 +617,35 @@ function build(db: Database.Database, watchMs: number): WatchStore {
         throw new StoreArgumentError(`state must be "new" or "acknowledged", got ${JSON.stringify(state)}`, 'state');
       return st.changesByState.all(state, n).map(toChange);
     },
+    pageChanges(state, p, filter = {}) {
+      if (state !== undefined && state !== 'new' && state !== 'acknowledged')
+        throw new StoreArgumentError(`state must be "new" or "acknowledged", got ${JSON.stringify(state)}`, 'state');
+      const where = state === undefined ? [] : ['state = @state'];
+      const params: Record<string, string> = state === undefined ? {} : { state };
+      // updated_at is the later of detected_at and acknowledged_at (ISO text compares in time order).
+      if (filter.since !== undefined) {
+        where.push('MAX(detected_at, COALESCE(acknowledged_at, detected_at)) >= @since');
+        params.since = filter.since;
+      }
+      if (filter.dot !== undefined) {
+        where.push('dot_number = @dot');
+        params.dot = filter.dot;
+      }
+      const { rows, has_more } = keysetPage<ChangeRow>(
+        db,
+        {
+          select: 'SELECT * FROM carrier_changes',
+          where,
+          params,
+          key: 'detected_at',
+          tie: 'rowid',
+          direction: 'DESC',
+          cursor: 'id = @cursor_id',
+        },
+        p,
+      );
+      return { data: rows.map(toChange), has_more };
+    },
     acknowledgeChange: (id, by, at) => ackTx.immediate(id, by, at),
 
     addBlock: (b) => addBlockTx.immediate(b),
@@ -597,6 +658,30 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       if (ids.dot_number === null && ids.mc_number === null) return undefined;
       const row = st.activeBlockByIds.get({ dot: ids.dot_number, mc: ids.mc_number });
       return row ? toBlock(row) : undefined;
+    },
+    lastLiftedBlock(ids) {
+      if (ids.dot_number === null && ids.mc_number === null) return undefined;
+      const row = st.lastLiftedByIds.get({ dot: ids.dot_number, mc: ids.mc_number });
+      return row ? toBlock(row) : undefined;
+    },
+    pageBlocks(state, p) {
+      if (state !== undefined && state !== 'active' && state !== 'lifted')
+        throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
+      const { rows, has_more } = keysetPage<BlockRow>(
+        db,
+        {
+          select: 'SELECT * FROM local_blocks',
+          // Spelt as the partial indexes' own terms, so SQLite may use them.
+          where: state === 'active' ? ['lifted_at IS NULL'] : state === 'lifted' ? ['lifted_at IS NOT NULL'] : [],
+          params: {},
+          key: state === 'lifted' ? 'lifted_at' : 'blocked_at',
+          tie: 'rowid',
+          direction: 'DESC',
+          cursor: 'id = @cursor_id',
+        },
+        p,
+      );
+      return { data: rows.map(toBlock), has_more };
     },
     listBlocks(state, limit = 100) {
       const n = checkLimit(limit);

@@ -8,7 +8,14 @@ import { StoreError, type StoreErrorCode } from './store-error.js';
  */
 
 const WRITE_REFUSALS: ReadonlySet<StoreErrorCode> = new Set(['sqlite_full', 'sqlite_ioerr', 'sqlite_readonly']);
-const last = new WeakMap<Database.Database, { at: number; code: StoreErrorCode }>();
+/** `changes`: the connection's total_changes() then; rows written after it show the disk took work again. */
+const last = new WeakMap<Database.Database, { at: number; code: StoreErrorCode; changes: number }>();
+const totalChanges = new WeakMap<Database.Database, Database.Statement>();
+function changesOf(db: Database.Database): number {
+  let st = totalChanges.get(db);
+  if (!st) totalChanges.set(db, (st = db.prepare('SELECT total_changes()').pluck()));
+  return st.get() as number;
+}
 /** Who counts refusals (worker/metrics): the store must not know about metrics. */
 const listeners = new Set<(code: StoreErrorCode) => void>();
 
@@ -24,7 +31,31 @@ export function noteWriteRefused(err: unknown): err is StoreError {
 }
 
 export function noteStoreFailure(db: Database.Database, err: unknown): void {
-  if (noteWriteRefused(err)) last.set(db, { at: Date.now(), code: err.code });
+  if (noteWriteRefused(err)) last.set(db, { at: Date.now(), code: err.code, changes: db.open ? changesOf(db) : 0 });
+}
+
+/**
+ * A store call succeeded: a remembered refusal is forgotten once rows were written since it,
+ * so /healthz recovers when the disk does (not a minute later). Costs nothing while none is
+ * remembered. A failing call is noted after its statements ran, so its own rows never count.
+ */
+export function noteStoreSuccess(db: Database.Database): void {
+  const r = last.get(db);
+  if (r && db.open && changesOf(db) > r.changes) last.delete(db);
+}
+
+/**
+ * The /healthz probe's own small write fits where real work may not (pages SQLite already
+ * has): run it without letting its rows end a remembered refusal.
+ */
+export function withoutCounting<T>(db: Database.Database, fn: () => T): T {
+  const before = last.has(db) ? changesOf(db) : 0;
+  try {
+    return fn();
+  } finally {
+    const r = last.get(db);
+    if (r && db.open) r.changes += changesOf(db) - before;
+  }
 }
 
 export function lastWriteRefusal(db: Database.Database): { at: number; code: StoreErrorCode } | undefined {

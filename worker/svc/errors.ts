@@ -95,6 +95,18 @@ export class SvcUnknownError extends SvcError {
   override readonly kind = 'unknown';
 }
 
+/**
+ * The code a screening shows for a failed lookup (Screening.error.code): the service's own code
+ * when it answered with one, else a stable name of ours. Never a transport's raw code
+ * (ECONNREFUSED, UND_ERR_…): those differ by platform and library version, and stay in the
+ * message for people.
+ */
+export function screeningErrorCode(e: SvcError): string {
+  if (e instanceof SvcNetworkError) return e.timedOut || e.code === 'UND_ERR_CONNECT_TIMEOUT' ? 'deadline_exceeded' : 'service_unreachable';
+  if (e instanceof SvcInvalidResponseError) return 'invalid_response';
+  return e.code ?? e.kind;
+}
+
 type SvcErrorClass = new (init: SvcErrorInit) => SvcError;
 
 /** Which class and what to say, by status (and, for 429, by code). */

@@ -69,7 +69,7 @@ export class IntakeTokens {
 
   /** A new token: the secret (shown once) and its record. */
   create(role: Role, name: string): { token: string; record: TokenRecord } {
-    if (!isRole(role)) throw new TokenArgumentError(`role must be tms, desk or admin, got ${JSON.stringify(role)}`);
+    if (!isRole(role)) throw new TokenArgumentError(`role must be metrics, tms, desk or admin, got ${JSON.stringify(role)}`);
     const n = name.trim();
     if (n === '' || n.length > 100) throw new TokenArgumentError('name must be 1 to 100 characters');
     // 200 random bits for the secret, 128 for its id (the project's one base32 form).

@@ -3,12 +3,14 @@
  * - tms: screen, read everything, manage the watch list, listen to events;
  * - desk: also decide reviews, blocks, carrier changes and standing decisions, export the audit;
  * - admin: also pause and resume the queue, retry and cancel callbacks. INTAKE_TOKEN is admin.
+ * - metrics: GET /metrics and nothing else (Prometheus's own token: it cannot read a screening).
  * Each route declares the role it needs (`config: { role }`); a HEAD route has its GET's.
  */
 
-export type Role = 'tms' | 'desk' | 'admin';
-export const ROLES: readonly Role[] = ['tms', 'desk', 'admin'];
-const RANK: Record<Role, number> = { tms: 1, desk: 2, admin: 3 };
+export type Role = 'metrics' | 'tms' | 'desk' | 'admin';
+export const ROLES: readonly Role[] = ['metrics', 'tms', 'desk', 'admin'];
+// metrics is below tms: every role may scrape, a metrics token may do nothing else.
+const RANK: Record<Role, number> = { metrics: 0, tms: 1, desk: 2, admin: 3 };
 
 /**
  * `refresh: true` skips the cache and spends live quota: desk and admin tokens only. A TMS gets

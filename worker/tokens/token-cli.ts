@@ -20,7 +20,7 @@ function withTokens<T>(config: Config, fn: (t: IntakeTokens) => T): T {
 }
 
 export function runTokenCreate(config: Config, o: { role: string; name?: string }, out: Out = (s) => process.stdout.write(s)): number {
-  if (!isRole(o.role)) throw new TokenArgumentError(`--role must be tms, desk or admin, got ${JSON.stringify(o.role)}`);
+  if (!isRole(o.role)) throw new TokenArgumentError(`--role must be metrics, tms, desk or admin, got ${JSON.stringify(o.role)}`);
   const role = o.role;
   const { token, record } = withTokens(config, (t) => t.create(role, o.name ?? `${role} token`));
   out(`${token}\n`);
@@ -39,7 +39,7 @@ export function runTokenList(config: Config, o: { json?: boolean }, out: Out = (
     return 0;
   }
   for (const t of list)
-    out(`${t.id}  ${t.role.padEnd(5)}  ${t.prefix}…  ${t.revoked_at ? `revoked ${t.revoked_at}` : 'active'}  last used ${t.last_used_at ?? 'never'}  ${t.name}\n`);
+    out(`${t.id}  ${t.role.padEnd(7)}  ${t.prefix}…  ${t.revoked_at ? `revoked ${t.revoked_at}` : 'active'}  last used ${t.last_used_at ?? 'never'}  ${t.name}\n`);
   return 0;
 }
 

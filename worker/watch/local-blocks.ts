@@ -2,8 +2,8 @@ import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { LocalBlock } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { LOCAL_BLOCK_CODE, actionForLocalBlock } from '../../shared/tender-rules.js';
-import { NotFoundError, type Env, type ScreeningResult, type Store } from '../store/index.js';
-import type { WatchStore } from '../store/watch-store.js';
+import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store } from '../store/index.js';
+import { WatchConflictError, type WatchStore } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, type CarrierIds } from './carrier-key.js';
 
 /**
@@ -65,14 +65,27 @@ export class LocalBlocks {
     return this.watchStore.addBlock({ carrierKey: keyOf(ids), ...ids, reason, by, at: this.now().toISOString(), token_id: tokenId });
   }
 
-  /** Lift the carrier's active block; NotFoundError when it has none. */
+  /**
+   * Lift the carrier's active block. Lifting a lifted block is a repeated state change:
+   * WatchConflictError block_conflict naming it (docs/api.md); NotFoundError when never blocked.
+   */
   lift(query: CarrierQuery, by: string, tokenId: string | null = null): LocalBlock {
-    const block = this.watchStore.activeBlock(this.resolve(idsOfQuery(query)));
-    if (!block) throw new NotFoundError('the carrier has no active local block');
+    const ids = this.resolve(idsOfQuery(query));
+    const block = this.watchStore.activeBlock(ids);
+    if (!block) {
+      const lifted = this.watchStore.lastLiftedBlock(ids);
+      if (lifted) throw new WatchConflictError('block_conflict', `block ${lifted.id} was already lifted by ${lifted.lifted_by ?? 'someone'} at ${lifted.lifted_at}`, lifted.id);
+      throw new NotFoundError('the carrier has no active local block');
+    }
     return this.watchStore.liftBlock(block.id, by, this.now().toISOString(), tokenId);
   }
 
   list(state?: 'active' | 'lifted', limit?: number): LocalBlock[] {
     return this.watchStore.listBlocks(state, limit);
+  }
+
+  /** One page of GET /blocks, read by keyset. */
+  page(state: 'active' | 'lifted' | undefined, p: ListPage): { data: LocalBlock[]; has_more: boolean } {
+    return this.watchStore.pageBlocks(state, p);
   }
 }

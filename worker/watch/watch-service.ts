@@ -7,7 +7,7 @@ import { actionForScore } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
 import type { TenderCarrier, WatchHooks } from '../queue/screening-pipeline.js';
-import { newScreeningId, type Env, type ScreeningResult, type Store } from '../store/index.js';
+import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Store } from '../store/index.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, type CarrierIds } from './carrier-key.js';
 import { oweChangeCallbacks } from './change-callbacks.js';
@@ -262,10 +262,21 @@ export class WatchService implements WatchHooks {
     return this.#db.listActive(this.d.now().toISOString(), limit);
   }
 
+  /** One page of GET /watchlist, soonest re-screen first, read by keyset. */
+  page(p: ListPage): { data: WatchEntry[]; has_more: boolean } {
+    return this.#db.pageActive(this.d.now().toISOString(), p);
+  }
+
   // ---- changes (intake, the tray's Changes list) ----
 
   changes(state?: 'new' | 'acknowledged', limit?: number): CarrierChange[] {
     return this.#db.listChanges(state, limit).map(publicChange);
+  }
+
+  /** One page of GET /changes, newest first, read by keyset. */
+  changesPage(state: 'new' | 'acknowledged' | undefined, p: ListPage, filter?: { since?: string; dot?: string }): { data: CarrierChange[]; has_more: boolean } {
+    const { data, has_more } = this.#db.pageChanges(state, p, filter);
+    return { data: data.map(publicChange), has_more };
   }
 
   getChange(id: string): CarrierChange | undefined {
