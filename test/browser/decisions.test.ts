@@ -53,9 +53,9 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
 
     // One card for the carrier, both tenders on it.
     const desk = page.locator('.desk-detail');
-    await expect.poll(() => desk.innerText()).toContain('2 tenders wait on this carrier');
+    await expect.poll(() => desk.innerText()).toContain('2 loads wait on this carrier');
     expect(await page.locator('.rv-item').count()).toBe(1);
-    expect(await page.locator('.rv-item .rv-tenders').innerText()).toBe('2 tenders');
+    expect(await page.locator('.rv-item .rv-loads').innerText()).toBe('2 loads waiting');
 
     // Approve from the keyboard: both tenders are settled.
     await page.keyboard.press('a');

@@ -6,6 +6,7 @@ import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
 import { chip } from '../chip.js';
 import { endedText } from '../decision-end.js';
 import { ListView } from '../list-view.js';
+import { listStates } from '../list-states.js';
 import { saveAuditCsv } from '../audit-save.js';
 import { formatBytes } from '../../shared/byte-size.js';
 import type { Toaster } from '../toaster.js';
@@ -42,6 +43,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
         },
       ],
       sideExtras: auditExportForm(model.bridge, toast),
+      ...listStates(model, ['decisions'], 'standing decisions'),
       items: () => model.decisions,
       history: () => model.decisionHistory,
       row: (d) => ({

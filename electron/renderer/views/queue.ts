@@ -91,7 +91,9 @@ export class QueueView {
         q.paused ? h('strong', { class: 'paused-note' }, ' Queue paused: new screenings wait; nothing is sent to /v1.') : null,
       );
     }
-    this.pauseBtn.disabled = !s || this.busy;
+    this.pauseBtn.disabled = !s || this.busy || this.model.connection !== 'open';
+    // Pausing is an admin's: a desk or TMS token is not offered a button that would be refused.
+    this.pauseBtn.hidden = this.model.me !== null && this.model.me.role !== 'admin';
 
     const rows = this.model.screenings;
     if (rows.length === 0) {
