@@ -167,9 +167,10 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
   }
 
   /** A count: marked stale (in words, not only grey) while the worker is not live. */
-  function setCount(el: HTMLElement, n: number, what: string): void {
+  function setCount(el: HTMLElement, n: number, what: string, failed = false): void {
     const stale = staleText(model);
-    el.textContent = n > 0 ? (stale ? `${n}?` : String(n)) : '';
+    // A failed read is not zero: say "?" rather than nothing.
+    el.textContent = n > 0 ? (stale || failed ? `${n}?` : String(n)) : failed ? '?' : '';
     el.classList.toggle('stale', stale !== null);
     el.title = n > 0 ? `${n} ${what}${stale ? ` (${stale}: may have changed)` : ''}` : '';
   }
@@ -187,9 +188,9 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     conn.className = `conn conn-${model.connection}`;
     const pending = model.pending.length;
     const newChanges = model.changes.length;
-    setCount(deskCount, pending, 'waiting for review');
-    setCount(changesCount, newChanges, 'to acknowledge');
-    setCount(blocksCount, model.blocks.length, 'on the do-not-use list');
+    setCount(deskCount, pending, 'waiting for review', model.loadState('pending') === 'failed');
+    setCount(changesCount, newChanges, 'to acknowledge', model.loadState('changes') === 'failed');
+    setCount(blocksCount, model.blocks.length, 'on the do-not-use list', model.loadState('blocks') === 'failed');
     const waiting = pending + newChanges;
     document.title = waiting > 0 ? `(${waiting}) Carrier Screen` : 'Carrier Screen';
     const problems = problemsOf({

@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
 
     // Approve from the keyboard: both tenders are settled.
     await page.keyboard.press('a');
-    expect(await page.locator('.decision-panel .dp-mode').innerText()).toContain('for all 2 waiting tenders');
+    expect(await page.locator('.decision-panel .dp-mode').innerText()).toContain('for all 2 waiting loads');
     await page.keyboard.type('Dana Dispatcher');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Checked insurance by phone');
@@ -130,7 +130,9 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     // The fresh screening waits on the same card (same carrier, still held).
     const [review] = (await api<{ data: Review[] }>('/reviews?state=pending')).data.filter((r) => r.screening.score?.carrier.dot_number === '1000004');
     expect(review!.tenders.map((t) => t.tender_id)).toEqual(['LOAD-R1', null]);
-    await expect.poll(() => page.locator('.desk-detail').innerText()).toContain('re-check (no tender)');
+    // A re-check is not a load: listed apart, not counted.
+    await expect.poll(() => page.locator('.desk-detail').innerText()).toContain('(and a re-check, not loads)');
+    expect(await page.locator('.rv-item', { hasText: 'DOT 1000004' }).locator('.rv-loads').innerText()).toBe('1 load waiting');
     await page.screenshot({ path: join(artifacts, 'desk-rechecked.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.close();

@@ -69,6 +69,20 @@ function worstRank(r: Review): number {
   return Math.min(5, ...sc.reasons.map((x) => ranks[x.severity] ?? 1));
 }
 
+/** Reasons wholly in sight between the top bar and the decision panel. */
+async function reasonsInSight(page: Page): Promise<{ seen: number; all: number }> {
+  return page.evaluate(() => {
+    const panel = document.querySelector('.decision-panel')!.getBoundingClientRect();
+    const top = document.querySelector('.topbar')!.getBoundingClientRect().bottom;
+    const all = [...document.querySelectorAll('.view-desk .reasons .reason')];
+    const seen = all.filter((el) => {
+      const b = el.getBoundingClientRect();
+      return b.top >= top && b.bottom <= panel.top;
+    });
+    return { seen: seen.length, all: all.length };
+  });
+}
+
 async function cardOrder(page: Page): Promise<string[]> {
   return page.locator('.rv-list .rv-item').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.reviewId ?? ''));
 }
@@ -173,16 +187,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     await page.keyboard.press('Escape');
     await page.locator(`.rv-item[data-review-id="${idOf('1000004')}"]`).click();
     await page.keyboard.press('r');
-    const visibleReasons = await page.evaluate(() => {
-      const panel = document.querySelector('.decision-panel')!.getBoundingClientRect();
-      const top = document.querySelector('.topbar')!.getBoundingClientRect().bottom;
-      const all = [...document.querySelectorAll('.view-desk .reasons .reason')];
-      const seen = all.filter((el) => {
-        const b = el.getBoundingClientRect();
-        return b.top >= top && b.bottom <= panel.top;
-      });
-      return { seen: seen.length, all: all.length };
-    });
+    const visibleReasons = await reasonsInSight(page);
     expect(visibleReasons.seen).toBeGreaterThanOrEqual(Math.min(3, visibleReasons.all));
     // The "also block" box sits by its words.
     const box = await page.locator('#reject-block').boundingBox();
@@ -352,7 +357,8 @@ describe.skipIf(!hasChromium)('an honest re-check with no lookups left (live, a 
     let dot = 3_000_000;
     for (;;) {
       const p = liveCarrier(String(dot));
-      if (p && p.decision === 'review' && !p.knockout.triggered) break;
+      // Held for a person, with at least four findings: the panel must leave three in sight.
+      if (p && p.decision === 'review' && !p.knockout.triggered && p.reasons.length >= 4) break;
       dot++;
     }
     const { page, errors } = await openDashboard(browser, stack);
@@ -367,6 +373,16 @@ describe.skipIf(!hasChromium)('an honest re-check with no lookups left (live, a 
     expect(await recheck.innerText()).toBe(`No lookups left · resets ${resets}`);
     expect(await recheck.getAttribute('title')).toContain(`resets ${resets}`);
     await shoot(page, 'desk-no-quota');
+
+    // Deciding at 1024×700: at least three of its reasons stay in sight above the panel.
+    await page.setViewportSize(SIZES[1]);
+    await page.keyboard.press('a');
+    await expect.poll(() => page.locator('.decision-panel').getAttribute('class')).toContain('mode-approve');
+    const inSight = await reasonsInSight(page);
+    expect(inSight.all).toBeGreaterThanOrEqual(4);
+    expect(inSight.seen).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: join(artifacts, 'i30-desk-approving-many-reasons-1024x700.png') });
+    await page.keyboard.press('Escape');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -177,7 +177,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (l
     expect(text).toContain('conditional_approval');
     expect(text).toContain('hazmat_endorsement_pending');
     expect(text).toContain('Decision not known to this app');
-    expect(text).toContain('Other fields from the service');
+    expect(text).toContain('More from the scoring service');
     // The unknown reason is listed first: how serious it is, we cannot tell.
     expect(await page.locator('.reasons .reason').first().getAttribute('class')).toContain('unknown');
     await page.screenshot({ path: join(artifacts, 'desk-live-unknown-values.png'), fullPage: true });

@@ -57,7 +57,7 @@ export function blocksView(model: DeskModel, toast: Toaster): ListView<LocalBloc
         dataset: { blockId: b.id },
         children: [
           h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name', attrs: { title: nameOf(b) } }, nameOf(b)), h('span', { class: 'chip tone-bad' }, 'do not use')),
-          h('div', { class: 'rv-line2' }, idsOf(b)),
+          nameOf(b) !== idsOf(b) ? h('div', { class: 'rv-line2' }, idsOf(b)) : null,
           h('div', { class: 'rv-why', attrs: { title: b.reason } }, b.reason),
           h('div', { class: 'rv-line3' }, h('span', { class: 'rv-age', attrs: { title: fmtUtc(b.blocked_at) } }, `${b.blocked_by} · ${fmtAge(b.blocked_at)}`)),
         ],
@@ -115,7 +115,7 @@ export function blockDetail(b: LocalBlock, name: string): HTMLElement[] {
     h(
       'header',
       { class: 'd-head' },
-      h('div', { class: 'd-names' }, h('h2', { class: 'd-legal' }, name), h('div', { class: 'd-ids' }, idsOf(b))),
+      h('div', { class: 'd-names' }, h('h2', { class: 'd-legal' }, name), name !== idsOf(b) ? h('div', { class: 'd-ids' }, idsOf(b)) : null),
       h('div', { class: `d-score tone-${lifted ? 'muted' : 'bad'}` }, h('div', { class: 'd-score-grade' }, lifted ? 'block lifted' : 'do not use')),
     ),
     h('h3', { class: 'd-sub' }, 'Why it is blocked'),

@@ -2,7 +2,7 @@ import type { Decision } from '../../../shared/screening.js';
 import { IntakeError, type DeskBridge } from '../../shared/bridge.js';
 import type { DeskModel } from '../desk-model.js';
 import { h, replaceChildren, type Child } from '../dom.js';
-import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
+import { fmtAge, fmtLocal, fmtLocalDay, fmtUtc } from '../format.js';
 import { chip } from '../chip.js';
 import { endedText } from '../decision-end.js';
 import { ListView } from '../list-view.js';
@@ -56,7 +56,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
             'div',
             { class: 'rv-line3' },
             h('span', { class: 'dc-by' }, `${d.decided_by} · ${fmtAge(d.decided_at)}`),
-            h('span', { class: 'rv-age', attrs: { title: fmtUtc(d.expires_at) } }, `until ${d.expires_at.slice(0, 10)}`),
+            h('span', { class: 'rv-age', attrs: { title: fmtUtc(d.expires_at) } }, `until ${fmtLocalDay(d.expires_at)}`),
           ),
         ],
       }),

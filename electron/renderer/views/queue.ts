@@ -83,7 +83,7 @@ export class QueueView {
         sv.key_rejected
           ? 'The /v1 service rejected the API key.'
           : sv.hold_off_until
-            ? `The /v1 service asked (Retry-After) for no calls until ${new Date(sv.hold_off_until).toLocaleString()}; cached scores are served, misses are held.`
+            ? `The /v1 service asked (Retry-After) for no calls until ${fmtLocal(sv.hold_off_until)}; cached scores are served, misses are held.`
           : sv.reachable
             ? `The /v1 scoring service (${s.environment}) is reachable.`
             : `The /v1 scoring service is unreachable${sv.last_error ? `: ${sv.last_error}` : ''}. Cached scores are served; misses are held.`,

@@ -247,7 +247,7 @@ function scorePill(score: SvcScore | null): HTMLElement {
 /** "1 finding(s)" as a person writes it. */
 function plainVerdict(v: string | null | undefined): string | null {
   if (!v) return null;
-  return v.replace(/\b1 finding\(s\)/g, '1 finding').replace(/finding\(s\)/g, 'findings');
+  return v.replace(/\b1 finding\(s\) needs?\b/g, '1 finding needs').replace(/\b1 finding\(s\)/g, '1 finding').replace(/finding\(s\)/g, 'findings');
 }
 
 function field(label: string, ...value: Child[]): HTMLElement[] {
@@ -320,7 +320,7 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         h('span', { class: 'd-k' }, 'Decided before'),
         h('span', { class: `badge badge-ended badge-${ended.state}` }, ended.state === 'revoked' ? 'revoked' : 'lapsed'),
         ' ',
-        h('s', { class: 'd-previous-was', attrs: { title: 'no longer stands' } }, `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${prev.decided_at.slice(0, 10)}`),
+        h('s', { class: 'd-previous-was', attrs: { title: 'no longer stands' } }, `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${fmtLocal(prev.decided_at)}`),
         ' — ',
         h('strong', { class: 'd-previous-end' }, ended.line),
         ended.note ? h('span', null, `: ${ended.note}`) : null,
