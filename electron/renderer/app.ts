@@ -211,11 +211,12 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     renderHeader();
     if (changed.has('me')) for (const v of [desk, changes, decisions, blocks, queue]) v.render();
     if (changed.has('pending') || changed.has('decided') || changed.has('decisionHistory') || changed.has('connection') || changed.has('status')) desk.render();
-    if (changed.has('blocks') || changed.has('blockHistory') || changed.has('connection') || changed.has('screenings')) blocks.render();
+    if (changed.has('blocks') || changed.has('blockHistory') || changed.has('connection') || changed.has('screenings') || changed.has('status')) blocks.render();
     if (changed.has('status') || changed.has('screenings') || changed.has('connection')) queue.render();
     if (changed.has('status') || changed.has('usage')) quota.render();
-    if (changed.has('changes') || changed.has('changeHistory') || changed.has('connection')) changes.render();
-    if (changed.has('decisions') || changed.has('decisionHistory') || changed.has('connection')) decisions.render();
+    // 'status': whether the worker answers decides whether actions are on (DeskModel.actionsOff).
+    if (changed.has('changes') || changed.has('changeHistory') || changed.has('connection') || changed.has('status')) changes.render();
+    if (changed.has('decisions') || changed.has('decisionHistory') || changed.has('connection') || changed.has('status')) decisions.render();
     if (changed.has('connection') && model.connection === 'unauthorized' && !electron) {
       forgetToken();
       replaceChildren(root, tokenForm(onToken, 'The worker refused this token (it may have been revoked or replaced). Ask your admin for your desk token and paste it here.'));

@@ -20,6 +20,8 @@ export const BLOCK_HISTORY_SHOWN = 25;
 /** What a view may say about a resource: still loading (never read), failed (the last read), or read. */
 export type LoadState = 'loading' | 'failed' | 'ready';
 
+const UNREACHABLE = 'The worker cannot be reached, so nothing can be recorded. Wait for it to come back (this page retries by itself) or call whoever runs it.';
+
 export class DeskModel {
   /** Who the desk's token is (GET /me); null until known, or from a worker without /me. */
   me: Caller | null = null;
@@ -71,6 +73,8 @@ export class DeskModel {
       else if (wasOpen) this.staleSince = new Date();
       this.emit(new Set(['connection']));
       if (s === 'open' && !wasOpen) void this.loadAll();
+      // The stream dropped: ask the worker directly whether it still answers (actionsOff reads it).
+      else if (s === 'reconnecting' || s === 'closed') void this.load('status');
     });
     bridge.onEvent((e) => this.onEvent(e));
   }
@@ -139,14 +143,19 @@ export class DeskModel {
     switch (this.connection) {
       case 'open':
         return null;
+      case 'reconnecting':
+      case 'closed':
+        // The live stream alone may be cut (a proxy) while requests still go through: actions stay
+        // on until a direct read of the worker fails too.
+        return this.errors.has('status') ? UNREACHABLE : null;
       case 'unauthorized':
         return 'The worker refused this desk\'s sign-in. Ask your admin for a new desk token, then enter it in Settings.';
       case 'unconfigured':
         return 'Not set up yet: enter the worker address and your desk token in Settings.';
       case 'connecting':
-        return 'Connecting to the worker… Deciding starts once it answers.';
+        return this.status === null ? 'Connecting to the worker… Deciding starts once it answers.' : this.errors.has('status') ? UNREACHABLE : null;
       default:
-        return 'The worker cannot be reached, so nothing can be recorded. Wait for it to come back (this page retries by itself) or call whoever runs it.';
+        return UNREACHABLE;
     }
   }
 

@@ -556,7 +556,8 @@ export class ListView<T extends { id: string }> {
         this.noticeEl.textContent = conflict.notice;
         (document.activeElement as HTMLElement | null)?.blur();
       } else {
-        this.formError.textContent = `Not recorded: ${err instanceof Error ? err.message : String(err)}`;
+        // What happened and what to do, not the HTTP details.
+        this.formError.textContent = `Not recorded. ${friendlyError(err instanceof Error ? err.message : String(err))}`;
       }
     } finally {
       this.busy = false;
