@@ -83,6 +83,71 @@ async function reasonsInSight(page: Page): Promise<{ seen: number; all: number }
   });
 }
 
+/**
+ * Text whose contrast with what is behind it is under WCAG AA (4.5:1, 3:1 for large text), in
+ * the top bar and the view shown: the check axe-core reports as serious. Disabled controls are
+ * exempt, as in axe. A hand-made check (axe-core is not installed here), so it reads plain
+ * background colours and opacity only, not images or gradients.
+ */
+async function lowContrast(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const rgba = (c: string): [number, number, number, number] => {
+      const m = /rgba?\(([^)]+)\)/.exec(c);
+      if (!m) return [0, 0, 0, 0];
+      const p = m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number);
+      return [p[0]!, p[1]!, p[2]!, p.length > 3 ? p[3]! : 1];
+    };
+    const lum = ([r, g, b]: number[]): number => {
+      const f = (v: number) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
+    };
+    const blend = (top: number[], under: number[], a: number): number[] => [0, 1, 2].map((i) => top[i]! * a + under[i]! * (1 - a));
+    const behind = (el: Element): number[] => {
+      const layers: Array<[number, number, number, number]> = [];
+      for (let e: Element | null = el; e; e = e.parentElement) {
+        const c = rgba(getComputedStyle(e).backgroundColor);
+        if (c[3] > 0) layers.push(c);
+        if (c[3] >= 1) break;
+      }
+      let out = [255, 255, 255];
+      for (const c of layers.reverse()) out = blend(c, out, c[3]);
+      return out;
+    };
+    const opacity = (el: Element): number => {
+      let o = 1;
+      for (let e: Element | null = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);
+      return o;
+    };
+    const roots = [document.querySelector('.topbar'), document.querySelector('.banner'), ...[...document.querySelectorAll('[role=tabpanel]')].filter((p) => !(p as HTMLElement).hidden)];
+    const bad: string[] = [];
+    for (const root of roots) {
+      if (!root) continue;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      const seen = new Set<Element>();
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || seen.has(el) || (n.textContent ?? '').trim() === '') continue;
+        seen.add(el);
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0 || el.closest('[aria-hidden=true], [hidden], :disabled, .sr-only')) continue;
+        const st = getComputedStyle(el);
+        if (st.visibility === 'hidden') continue;
+        const bg = behind(el);
+        const fg = blend(rgba(st.color), bg, rgba(st.color)[3] * opacity(el));
+        const [l1, l2] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+        const ratio = (l1! + 0.05) / (l2! + 0.05);
+        const size = parseFloat(st.fontSize);
+        const large = size >= 24 || (size >= 18.66 && Number(st.fontWeight) >= 700);
+        if (ratio < (large ? 3 : 4.5)) bad.push(`${ratio.toFixed(2)} ${el.tagName.toLowerCase()}.${el.className}: ${(n.textContent ?? '').trim().slice(0, 40)}`);
+      }
+    }
+    return bad;
+  });
+}
+
 async function cardOrder(page: Page): Promise<string[]> {
   return page.locator('.rv-list .rv-item').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.reviewId ?? ''));
 }
@@ -124,6 +189,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     expect(await page.locator('.view-desk .rv-detail-body').innerText()).toContain('This does not mean there are none');
     expect(await page.locator('.view-desk .side-title .count').innerText()).toBe('?');
     await shoot(page, 'desk-failed');
+    expect(await lowContrast(page), 'desk-failed').toEqual([]);
 
     // Retry, with the network back: the real answer (nothing held yet) replaces the error.
     await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
@@ -167,6 +233,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     const byWorst = [...reviews].sort((a, b) => worstRank(a) - worstRank(b) || a.created_at.localeCompare(b.created_at)).map((r) => r.id);
     await expect.poll(() => cardOrder(page)).toEqual(byWorst);
     await shoot(page, 'desk-triage');
+    expect(await lowContrast(page), 'desk-triage').toEqual([]);
 
     // Every card has its why in words, its loads, and the score's decision in words (not colour only).
     for (const r of reviews) {
@@ -218,6 +285,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     await expect.poll(() => detail.innerText()).toContain('Sam Safety');
     expect(await detail.innerText()).toMatch(/Blocked\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/); // local time, with its zone
     await shoot(page, 'blocks');
+    expect(await lowContrast(page), 'blocks').toEqual([]);
 
     await page.keyboard.press('l');
     await expect.poll(() => page.locator('#blocks-question').innerText()).toContain('Lift the block on');
@@ -255,6 +323,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
       await page.keyboard.press('a');
       expect(await page.locator('.decision-panel').getAttribute('class')).toContain('mode-idle');
       await shoot(page, 'desk-worker-down');
+      expect(await lowContrast(page), 'desk-worker-down').toEqual([]);
     } finally {
       await stack.startIntakeAgain();
     }
@@ -337,6 +406,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
       await page.keyboard.press(key);
       await expect.poll(() => page.locator(`#panel-${name}`).isVisible()).toBe(true);
       await shoot(page, `view-${name}`);
+      expect(await lowContrast(page), name).toEqual([]);
     }
     expect(errors).toEqual([]);
     await page.close();
@@ -373,6 +443,7 @@ describe.skipIf(!hasChromium)('an honest re-check with no lookups left (live, a 
     expect(await recheck.innerText()).toBe(`No lookups left · resets ${resets}`);
     expect(await recheck.getAttribute('title')).toContain(`resets ${resets}`);
     await shoot(page, 'desk-no-quota');
+    expect(await lowContrast(page), 'desk-no-quota').toEqual([]);
 
     // Deciding at 1024×700: at least three of its reasons stay in sight above the panel.
     await page.setViewportSize(SIZES[1]);
