@@ -24,15 +24,17 @@ const VIEW_KEYS: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'q
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connecting: 'Connecting…',
   open: 'Live',
-  reconnecting: 'Not live: reconnecting…',
+  reconnecting: 'Not live · retrying',
   unauthorized: 'Sign-in refused',
   unconfigured: 'Not set up: add the token in Settings',
-  closed: 'Not live: offline',
+  closed: 'Not live · offline',
 };
 
 /** Banner lines in a dispatcher's words: the service is "the scoring service"; callbacks are the operator's (Queue). */
 function deskWords(text: string, admin: boolean): string | null {
   if (!admin && /callback/i.test(text)) return null;
+  const unreachable = /^Worker unreachable at (\S+?):? /.exec(text);
+  if (unreachable) return `The worker at ${unreachable[1]} does not answer. This page keeps trying; if it lasts, call whoever runs it.`;
   return text.replace(/The \/v1 scoring service/g, 'The scoring service').replace(/The \/v1 service/g, 'The scoring service').replace(/no \/v1 lookups/g, 'no lookups');
 }
 
@@ -184,7 +186,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     signedIn.title = me === null ? '' : `${me.role} token${me.token_id ? ` ${me.token_id}` : ' (INTAKE_TOKEN)'}${me.name === null ? ': it has no name, so type yours when you decide' : ''}`;
     signedIn.hidden = me === null;
     const stale = staleText(model);
-    conn.textContent = (CONNECTION_TEXT[model.connection] ?? model.connection) + (stale && model.staleSince ? ` (since ${stale.replace('not live since ', '')})` : '');
+    conn.textContent = CONNECTION_TEXT[model.connection] ?? model.connection;
+    conn.title = stale ?? 'Live: lists and counts update as things happen';
     conn.className = `conn conn-${model.connection}`;
     const pending = model.pending.length;
     const newChanges = model.changes.length;

@@ -324,6 +324,12 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
       expect(await page.locator('.decision-panel').getAttribute('class')).toContain('mode-idle');
       await shoot(page, 'desk-worker-down');
       expect(await lowContrast(page), 'desk-worker-down').toEqual([]);
+      // The one indicator stays in the window at 1024 px, and the banner says what to do without a browser error.
+      await page.setViewportSize(SIZES[1]);
+      const conn = await page.locator('#connection').boundingBox();
+      expect(conn!.x + conn!.width).toBeLessThanOrEqual(SIZES[1].width);
+      expect(await page.locator('.banner').innerText()).not.toMatch(/Failed to fetch|\/v1/);
+      await page.setViewportSize(SIZES[0]);
     } finally {
       await stack.startIntakeAgain();
     }
