@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     expect(await item.innerText()).toContain('approved → tender');
     const detail = page.locator('.decisions-detail');
     const text = (await detail.innerText()).toLowerCase();
-    for (const want of ['dana dispatcher', 'stands until', 'later tenders of this carrier are tendered at once', 'crs-3.5-sandbox', 'grade', 'needs manual review'])
+    for (const want of ['dana dispatcher', 'stands until', 'later tenders of this carrier are tendered at once', 'crs-3.5-sandbox', 'grade', 'service asks a person to look'])
       expect(text, want).toContain(want);
     await page.screenshot({ path: join(artifacts, 'decisions-standing.png'), fullPage: true });
 
