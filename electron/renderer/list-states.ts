@@ -11,12 +11,14 @@ export function listStates<T extends { id: string }>(
   model: DeskModel,
   resources: readonly Resource[],
   what: string,
-): Pick<ListViewSpec<T>, 'loadState' | 'loadError' | 'retry' | 'stale' | 'actionsOff' | 'what'> {
+  history: readonly Resource[] = [],
+): Pick<ListViewSpec<T>, 'loadState' | 'loadError' | 'historyLoadState' | 'retry' | 'stale' | 'actionsOff' | 'what'> {
   return {
     what,
     loadState: () => model.loadState(...resources),
     loadError: () => model.errorOf(...resources),
-    retry: () => void Promise.all(resources.map((r) => model.load(r))),
+    historyLoadState: () => (history.length ? model.loadState(...history) : 'ready'),
+    retry: () => void Promise.all([...resources, ...history].map((r) => model.load(r))),
     stale: () => staleText(model),
     actionsOff: () => model.actionsOff(),
   };

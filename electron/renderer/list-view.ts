@@ -71,6 +71,8 @@ export interface ListViewSpec<T extends { id: string }> {
   loadState?(): LoadState;
   /** The failure in words, while failed. */
   loadError?(): string | null;
+  /** The same for the history under the list: "loading" or "could not load", never "none yet". */
+  historyLoadState?(): LoadState;
   /** Read the lists again (the Retry button). */
   retry?(): void;
   /** The lists are what was last read, not live (the worker is unreachable): counts are marked. */
@@ -373,7 +375,9 @@ export class ListView<T extends { id: string }> {
   private renderHistory(): void {
     const done = this.spec.history();
     if (done.length === 0) {
-      replaceChildren(this.historyEl, h('li', { class: 'rv-empty' }, this.spec.emptyHistory()));
+      const state = this.spec.historyLoadState?.() ?? 'ready';
+      const text = state === 'loading' ? 'Loading…' : state === 'failed' ? 'Could not load this list. It is read again when the worker answers.' : this.spec.emptyHistory();
+      replaceChildren(this.historyEl, h('li', { class: `rv-empty${state === 'failed' ? ' rv-empty-failed' : ''}` }, text));
       return;
     }
     const selectable = this.spec.historySelectable;

@@ -47,7 +47,7 @@ export function blocksView(model: DeskModel, toast: Toaster): ListView<LocalBloc
           question: (b, by) => `Lift the block on ${nameOf(b)} (${idsOf(b)}) as ${by}? Its next tender is screened again.`,
         },
       ],
-      ...listStates(model, ['blocks'], 'the do-not-use list'),
+      ...listStates(model, ['blocks'], 'the do-not-use list', ['blockHistory']),
       // Lifting needs a desk token; a read-only (TMS) token sees the list without the action.
       actionsOff: () => model.actionsOff() ?? (model.me?.role === 'tms' ? 'This sign-in may only read the list. To lift a block, sign in with a desk token.' : null),
       items: () => model.blocks,

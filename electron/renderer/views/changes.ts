@@ -38,7 +38,7 @@ export function changesView(model: DeskModel, toast: Toaster): ListView<CarrierC
           question: (c, by) => `Acknowledge ${changeCarrierName(c)} (${changeSummary(c)}) as ${by}?`,
         },
       ],
-      ...listStates(model, ['changes'], 'carrier changes'),
+      ...listStates(model, ['changes'], 'carrier changes', ['changeHistory']),
       items: () => model.changes,
       history: () => model.changeHistory,
       row: (c) => {

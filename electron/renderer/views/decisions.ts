@@ -43,7 +43,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
         },
       ],
       sideExtras: auditExportForm(model.bridge, toast),
-      ...listStates(model, ['decisions'], 'standing decisions'),
+      ...listStates(model, ['decisions'], 'standing decisions', ['decisionHistory']),
       items: () => model.decisions,
       history: () => model.decisionHistory,
       row: (d) => ({

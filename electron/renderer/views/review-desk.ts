@@ -139,7 +139,7 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
       onStart: () => view.root.querySelector('.d-reasons-title')?.scrollIntoView({ block: 'start' }),
       draftFields: [blockBox],
       signedInAs: () => model.signedInName(),
-      ...listStates(model, ['pending'], 'carriers on hold'),
+      ...listStates(model, ['pending'], 'carriers on hold', ['decided']),
       listTools: tools,
       items: () => shownCards(),
       history: () => model.decided,
