@@ -44,8 +44,8 @@ export interface DesktopNotification {
 export type NotificationCondition = 'reviews_pending' | 'quota_low' | 'quota_exhausted' | 'quota_runs_out' | 'service_unavailable' | 'carrier_changed';
 
 /** Which dashboard view a window opens on. */
-export type DashboardView = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'settings';
-export const DASHBOARD_VIEWS: readonly DashboardView[] = ['desk', 'queue', 'quota', 'changes', 'decisions', 'settings'];
+export type DashboardView = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'blocks' | 'settings';
+export const DASHBOARD_VIEWS: readonly DashboardView[] = ['desk', 'queue', 'quota', 'changes', 'decisions', 'blocks', 'settings'];
 
 export interface TrayPorts {
   setTrayIcon(state: TrayIconState): void;

@@ -3,6 +3,8 @@ import { problemsOf } from '../shared/status-problems.js';
 import { DeskModel } from './desk-model.js';
 import { h, replaceChildren } from './dom.js';
 import { IpcBridge } from './ipc-bridge.js';
+import { staleText } from './list-states.js';
+import { blocksView } from './views/blocks.js';
 import { forgetToken, pickBridge, rememberToken } from './pick-bridge.js';
 import { Toaster } from './toaster.js';
 import { changesView } from './views/changes.js';
@@ -13,19 +15,28 @@ import { reviewDeskView } from './views/review-desk.js';
 import { SettingsView } from './views/settings.js';
 import { tokenForm } from './views/token-form.js';
 
-/** The dashboard: picks its bridge, builds the five views (six in Electron) and routes between them. */
+/** The dashboard: picks its bridge, builds the six views (seven in Electron) and routes between them. */
 
-type ViewName = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'settings';
-const VIEW_KEYS: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'changes', '5': 'decisions', '6': 'settings' };
+type ViewName = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'blocks' | 'settings';
+const VIEW_KEYS: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'changes', '5': 'decisions', '6': 'blocks', '7': 'settings' };
 
+/** The one connection indicator: its words say what its colour says. */
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connecting: 'Connecting…',
   open: 'Live',
-  reconnecting: 'Reconnecting…',
-  unauthorized: 'Token refused',
+  reconnecting: 'Not live · retrying',
+  unauthorized: 'Sign-in refused',
   unconfigured: 'Not set up: add the token in Settings',
-  closed: 'Offline',
+  closed: 'Not live · offline',
 };
+
+/** Banner lines in a dispatcher's words: the service is "the scoring service"; callbacks are the operator's (Queue). */
+function deskWords(text: string, admin: boolean): string | null {
+  if (!admin && /callback/i.test(text)) return null;
+  const unreachable = /^Worker unreachable at (\S+?):? /.exec(text);
+  if (unreachable) return `The worker at ${unreachable[1]} does not answer. This page keeps trying; if it lasts, call whoever runs it.`;
+  return text.replace(/The \/v1 scoring service/g, 'The scoring service').replace(/The \/v1 service/g, 'The scoring service').replace(/no \/v1 lookups/g, 'no lookups');
+}
 
 function start(): void {
   const root = document.getElementById('app');
@@ -56,6 +67,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
   const quota = new QuotaView(model);
   const changes = changesView(model, toast);
   const decisions = decisionsView(model, toast);
+  const blocks = blocksView(model, toast);
   const settings = electron?.settings ? new SettingsView(electron.settings, toast) : null;
   const views: Record<ViewName, HTMLElement | null> = {
     desk: desk.root,
@@ -63,21 +75,35 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     quota: quota.root,
     changes: changes.root,
     decisions: decisions.root,
+    blocks: blocks.root,
     settings: settings?.root ?? null,
   };
+  // Real tabs: each view is the tab panel its tab controls.
+  for (const [name, el] of Object.entries(views)) {
+    if (!el) continue;
+    el.id = `panel-${name}`;
+    el.setAttribute('role', 'tabpanel');
+    el.setAttribute('aria-labelledby', `tab-${name}`);
+    el.removeAttribute('aria-label');
+  }
 
   const envBadge = h('span', { class: 'env-badge' });
   const signedInWho = h('span', { class: 'signed-in-who' });
   const signedIn = h('span', { class: 'signed-in', attrs: { id: 'signed-in' } }, h('span', { class: 'signed-in-label' }, 'Signed in as '), signedInWho);
-  const conn = h('span', { class: 'conn', attrs: { id: 'connection' } });
+  const conn = h('span', { class: 'conn', attrs: { id: 'connection', role: 'status' } });
   const banner = h('div', { class: 'banner', attrs: { role: 'status' } });
   const deskCount = h('span', { class: 'tab-count', attrs: { id: 'desk-count' } });
   const changesCount = h('span', { class: 'tab-count tab-count-changes', attrs: { id: 'changes-count' } });
+  const blocksCount = h('span', { class: 'tab-count tab-count-blocks', attrs: { id: 'blocks-count' } });
   const tabs: Partial<Record<ViewName, HTMLButtonElement>> = {};
   const tab = (name: ViewName, label: string, key: string, extra?: HTMLElement): HTMLButtonElement =>
     (tabs[name] = h(
       'button',
-      { class: 'tab', attrs: { type: 'button', role: 'tab', id: `tab-${name}`, title: `${label} (${key})` }, on: { click: () => show(name) } },
+      {
+        class: 'tab',
+        attrs: { type: 'button', role: 'tab', id: `tab-${name}`, 'aria-controls': `panel-${name}`, title: `${label} (key ${key})` },
+        on: { click: () => show(name), keydown: (e) => tabKey(e, name) },
+      },
       label,
       extra ?? null,
     ));
@@ -87,7 +113,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     h(
       'header',
       { class: 'topbar' },
-      h('div', { class: 'brand' }, h('span', { class: 'brand-dot' }), 'Carrier Screen', envBadge),
+      h('h1', { class: 'brand' }, 'Carrier Screen', envBadge),
       h(
         'nav',
         { class: 'tabs', attrs: { role: 'tablist' } },
@@ -96,7 +122,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
         tab('quota', 'Quota', '3'),
         tab('changes', 'Changes', '4', changesCount),
         tab('decisions', 'Decisions', '5'),
-        settings ? tab('settings', 'Settings', '6') : null,
+        tab('blocks', 'Do not use', '6', blocksCount),
+        settings ? tab('settings', 'Settings', '7') : null,
       ),
       signedIn,
       conn,
@@ -114,13 +141,40 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     for (const [n, t] of Object.entries(tabs)) {
       t.classList.toggle('active', n === name);
       t.setAttribute('aria-selected', n === name ? 'true' : 'false');
+      t.tabIndex = n === name ? 0 : -1;
     }
     quota.setVisible(name === 'quota');
     if (name === 'desk') desk.onShow();
     if (name === 'changes') changes.onShow();
     if (name === 'decisions') decisions.onShow();
+    if (name === 'blocks') {
+      blocks.onShow();
+      void model.load('blocks');
+      void model.load('blockHistory');
+    }
     const hash = `#/${name}`;
     if (location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
+  }
+
+  /** Arrow keys, Home and End move between tabs (the tablist is one tab stop). */
+  function tabKey(e: KeyboardEvent, from: ViewName): void {
+    const order = (Object.keys(tabs) as ViewName[]).filter((n) => views[n]);
+    const i = order.indexOf(from);
+    const to = e.key === 'ArrowRight' ? order[(i + 1) % order.length] : e.key === 'ArrowLeft' ? order[(i - 1 + order.length) % order.length] : e.key === 'Home' ? order[0] : e.key === 'End' ? order[order.length - 1] : undefined;
+    if (!to) return;
+    e.preventDefault();
+    e.stopPropagation();
+    show(to);
+    tabs[to]?.focus();
+  }
+
+  /** A count: marked stale (in words, not only grey) while the worker is not live. */
+  function setCount(el: HTMLElement, n: number, what: string, failed = false): void {
+    const stale = staleText(model);
+    // A failed read is not zero: say "?" rather than nothing.
+    el.textContent = n > 0 ? (stale || failed ? `${n}?` : String(n)) : failed ? '?' : '';
+    el.classList.toggle('stale', stale !== null);
+    el.title = n > 0 ? `${n} ${what}${stale ? ` (${stale}: may have changed)` : ''}` : '';
   }
 
   function renderHeader(): void {
@@ -131,13 +185,15 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     signedInWho.textContent = me === null ? '' : (me.name ?? `the ${me.role} token (no name)`);
     signedIn.title = me === null ? '' : `${me.role} token${me.token_id ? ` ${me.token_id}` : ' (INTAKE_TOKEN)'}${me.name === null ? ': it has no name, so type yours when you decide' : ''}`;
     signedIn.hidden = me === null;
+    const stale = staleText(model);
     conn.textContent = CONNECTION_TEXT[model.connection] ?? model.connection;
+    conn.title = stale ?? 'Live: lists and counts update as things happen';
     conn.className = `conn conn-${model.connection}`;
     const pending = model.pending.length;
     const newChanges = model.changes.length;
-    deskCount.textContent = pending > 0 ? String(pending) : '';
-    changesCount.textContent = newChanges > 0 ? String(newChanges) : '';
-    changesCount.title = newChanges > 0 ? `${newChanges} to acknowledge` : '';
+    setCount(deskCount, pending, 'waiting for review', model.loadState('pending') === 'failed');
+    setCount(changesCount, newChanges, 'to acknowledge', model.loadState('changes') === 'failed');
+    setCount(blocksCount, model.blocks.length, 'on the do-not-use list', model.loadState('blocks') === 'failed');
     const waiting = pending + newChanges;
     document.title = waiting > 0 ? `(${waiting}) Carrier Screen` : 'Carrier Screen';
     const problems = problemsOf({
@@ -146,28 +202,33 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
       workerUrl: electron ? 'the worker' : location.origin,
       statusError: model.errors.get('status') ?? null,
       changesNew: newChanges,
-    }).filter((p) => p.topic === undefined); // the tab counts already say so
+    })
+      .filter((p) => p.topic === undefined) // the tab counts already say so
+      .map((p) => ({ ...p, text: deskWords(p.text, me?.role === 'admin') }))
+      .filter((p): p is typeof p & { text: string } => p.text !== null);
     replaceChildren(banner, ...problems.slice(0, 3).map((p) => h('div', { class: `banner-item banner-${p.level}` }, p.text)));
     banner.hidden = problems.length === 0;
   }
 
   model.subscribe((changed) => {
     renderHeader();
-    if (changed.has('me')) for (const v of [desk, changes, decisions]) v.render();
-    if (changed.has('pending') || changed.has('decided') || changed.has('decisionHistory') || changed.has('connection')) desk.render();
-    if (changed.has('status') || changed.has('screenings')) queue.render();
+    if (changed.has('me')) for (const v of [desk, changes, decisions, blocks, queue]) v.render();
+    if (changed.has('pending') || changed.has('decided') || changed.has('decisionHistory') || changed.has('connection') || changed.has('status')) desk.render();
+    if (changed.has('blocks') || changed.has('blockHistory') || changed.has('connection') || changed.has('screenings') || changed.has('status')) blocks.render();
+    if (changed.has('status') || changed.has('screenings') || changed.has('connection')) queue.render();
     if (changed.has('status') || changed.has('usage')) quota.render();
-    if (changed.has('changes') || changed.has('changeHistory') || changed.has('connection')) changes.render();
-    if (changed.has('decisions') || changed.has('decisionHistory') || changed.has('connection')) decisions.render();
+    // 'status': whether the worker answers decides whether actions are on (DeskModel.actionsOff).
+    if (changed.has('changes') || changed.has('changeHistory') || changed.has('connection') || changed.has('status')) changes.render();
+    if (changed.has('decisions') || changed.has('decisionHistory') || changed.has('connection') || changed.has('status')) decisions.render();
     if (changed.has('connection') && model.connection === 'unauthorized' && !electron) {
       forgetToken();
-      replaceChildren(root, tokenForm(onToken, 'The worker refused this token. Paste the current one.'));
+      replaceChildren(root, tokenForm(onToken, 'The worker refused this token (it may have been revoked or replaced). Ask your admin for your desk token and paste it here.'));
     }
   });
 
   document.addEventListener('keydown', (e) => {
     const inField = e.target instanceof HTMLElement && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA');
-    const list = current === 'desk' ? desk : current === 'changes' ? changes : current === 'decisions' ? decisions : null;
+    const list = current === 'desk' ? desk : current === 'changes' ? changes : current === 'decisions' ? decisions : current === 'blocks' ? blocks : null;
     if (list?.handleKey(e)) {
       e.preventDefault();
       return;
@@ -188,6 +249,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     queue.render();
     changes.render();
     decisions.render();
+    blocks.render();
   }, 30_000);
 
   show(viewFromHash());
@@ -196,7 +258,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 }
 
 function viewFromHash(): ViewName {
-  const m = /^#\/(desk|queue|quota|changes|decisions|settings)\b/.exec(location.hash);
+  const m = /^#\/(desk|queue|quota|changes|decisions|blocks|settings)\b/.exec(location.hash);
   return (m?.[1] as ViewName | undefined) ?? 'desk';
 }
 

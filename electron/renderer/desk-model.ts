@@ -1,4 +1,4 @@
-import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, Review, Screening, StatusReport } from '../../shared/screening.js';
+import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, Screening, StatusReport } from '../../shared/screening.js';
 import { IntakeError, type ConnectionState, type DeskBridge, type RecheckInput } from '../shared/bridge.js';
 import { isCarrierChange } from '../shared/change-text.js';
 
@@ -8,13 +8,19 @@ import { isCarrierChange } from '../shared/change-text.js';
  * have been missed while it was down. Views subscribe and re-render.
  */
 
-export type Resource = 'me' | 'status' | 'pending' | 'decided' | 'screenings' | 'usage' | 'changes' | 'changeHistory' | 'decisions' | 'decisionHistory';
-const RESOURCES: readonly Resource[] = ['me', 'status', 'pending', 'decided', 'screenings', 'usage', 'changes', 'changeHistory', 'decisions', 'decisionHistory'];
+export type Resource = 'me' | 'status' | 'pending' | 'decided' | 'screenings' | 'usage' | 'changes' | 'changeHistory' | 'decisions' | 'decisionHistory' | 'blocks' | 'blockHistory';
+const RESOURCES: readonly Resource[] = ['me', 'status', 'pending', 'decided', 'screenings', 'usage', 'changes', 'changeHistory', 'decisions', 'decisionHistory', 'blocks', 'blockHistory'];
 
 export const SCREENINGS_SHOWN = 50;
 const DECIDED_SHOWN = 12;
 export const CHANGE_HISTORY_SHOWN = 25;
 export const DECISION_HISTORY_SHOWN = 25;
+export const BLOCK_HISTORY_SHOWN = 25;
+
+/** What a view may say about a resource: still loading (never read), failed (the last read), or read. */
+export type LoadState = 'loading' | 'failed' | 'ready';
+
+const UNREACHABLE = 'The worker cannot be reached, so nothing can be recorded. Wait for it to come back (this page retries by itself) or call whoever runs it.';
 
 export class DeskModel {
   /** Who the desk's token is (GET /me); null until known, or from a worker without /me. */
@@ -29,14 +35,22 @@ export class DeskModel {
   /** Acknowledged changes, latest acknowledgement first. */
   changeHistory: CarrierChange[] = [];
   connection: ConnectionState;
+  /** When the event stream last stopped being open (null while open or before it ever was). */
+  staleSince: Date | null = null;
   /** Standing carrier decisions, newest first. */
   decisions: Decision[] = [];
   /** Decisions that ended (lapsed or revoked), latest end first. */
   decisionHistory: Decision[] = [];
   /** Standing decisions revoked in another window since the last look, for a notice. */
   revokedElsewhere: Decision[] = [];
+  /** Carriers on the local do-not-use list, newest block first. */
+  blocks: LocalBlock[] = [];
+  /** Lifted blocks, latest lift first. */
+  blockHistory: LocalBlock[] = [];
   /** The last failure per resource (cleared by the next success). */
   errors = new Map<Resource, string>();
+  /** Resources read at least once: until then a view shows a skeleton, never "nothing here". */
+  private readonly loaded = new Set<Resource>();
   /** Reviews that were pending and were decided elsewhere since the last look, for a notice. */
   resolvedElsewhere: Review[] = [];
   /** Changes that were new here and were acknowledged in another window, for a notice. */
@@ -55,8 +69,12 @@ export class DeskModel {
     bridge.onConnectionChange((s) => {
       const wasOpen = this.connection === 'open';
       this.connection = s;
+      if (s === 'open') this.staleSince = null;
+      else if (wasOpen) this.staleSince = new Date();
       this.emit(new Set(['connection']));
       if (s === 'open' && !wasOpen) void this.loadAll();
+      // The stream dropped: ask the worker directly whether it still answers (actionsOff reads it).
+      else if (s === 'reconnecting' || s === 'closed') void this.load('status');
     });
     bridge.onEvent((e) => this.onEvent(e));
   }
@@ -83,6 +101,7 @@ export class DeskModel {
         try {
           await this.fetch(r);
           this.errors.delete(r);
+          this.loaded.add(r);
         } catch (err) {
           this.errors.set(r, err instanceof Error ? err.message : String(err));
         }
@@ -91,6 +110,53 @@ export class DeskModel {
     })().finally(() => this.inFlight.delete(r));
     this.inFlight.set(r, p);
     return p;
+  }
+
+  /**
+   * Failed wins over an older read: a list whose last read failed is not shown as if it were
+   * current. Loading only before the first answer of either kind.
+   */
+  loadState(...rs: Resource[]): LoadState {
+    if (rs.some((r) => this.errors.has(r))) return 'failed';
+    return rs.every((r) => this.loaded.has(r)) ? 'ready' : 'loading';
+  }
+
+  /** The first failure among `rs`, in words. */
+  errorOf(...rs: Resource[]): string | null {
+    for (const r of rs) {
+      const e = this.errors.get(r);
+      if (e !== undefined) return e;
+    }
+    return null;
+  }
+
+  /** Counts and lists are what was last read, not live: the event stream is down or refused. */
+  isStale(): boolean {
+    return this.connection !== 'open';
+  }
+
+  /**
+   * Why nothing may be decided now, in words that say what to do; null when the worker is
+   * reachable and takes the token. Actions stay off rather than fail one by one.
+   */
+  actionsOff(): string | null {
+    switch (this.connection) {
+      case 'open':
+        return null;
+      case 'reconnecting':
+      case 'closed':
+        // The live stream alone may be cut (a proxy) while requests still go through: actions stay
+        // on until a direct read of the worker fails too.
+        return this.errors.has('status') ? UNREACHABLE : null;
+      case 'unauthorized':
+        return 'The worker refused this desk\'s sign-in. Ask your admin for a new desk token, then enter it in Settings.';
+      case 'unconfigured':
+        return 'Not set up yet: enter the worker address and your desk token in Settings.';
+      case 'connecting':
+        return this.status === null ? 'Connecting to the worker… Deciding starts once it answers.' : this.errors.has('status') ? UNREACHABLE : null;
+      default:
+        return UNREACHABLE;
+    }
   }
 
   private async fetch(r: Resource): Promise<void> {
@@ -134,6 +200,14 @@ export class DeskModel {
         this.decisionHistory = sortEnded([...lapsed, ...revoked]).slice(0, DECISION_HISTORY_SHOWN);
         return;
       }
+      case 'blocks':
+        this.blocks = [...(await b.listBlocks('active'))].sort((a, c) => c.blocked_at.localeCompare(a.blocked_at) || c.id.localeCompare(a.id));
+        return;
+      case 'blockHistory':
+        this.blockHistory = [...(await b.listBlocks('lifted'))]
+          .sort((a, c) => (c.lifted_at ?? '').localeCompare(a.lifted_at ?? '') || c.id.localeCompare(a.id))
+          .slice(0, BLOCK_HISTORY_SHOWN);
+        return;
     }
   }
 
@@ -176,6 +250,7 @@ export class DeskModel {
         void this.load('screenings');
         void this.load('decisions');
         void this.load('decisionHistory');
+        void this.load('blocks'); // a reject may have put the carrier on the do-not-use list
         break;
       case 'decision.lapsed':
       case 'decision.revoked':
@@ -315,6 +390,19 @@ export class DeskModel {
     } finally {
       setTimeout(() => this.revokingHere.delete(id), 60_000);
     }
+  }
+
+  /** Lift a carrier's block from this window (desk role); both lists are read again. */
+  async lift(block: LocalBlock, by: string): Promise<LocalBlock> {
+    const carrier = block.dot_number ?? block.mc_number;
+    if (carrier === null) throw new TypeError(`block ${block.id} names no DOT or MC number`);
+    const done = await this.bridge.liftBlock(carrier, by);
+    this.blocks = this.blocks.filter((b) => b.id !== block.id);
+    this.blockHistory = [done, ...this.blockHistory.filter((b) => b.id !== done.id)].slice(0, BLOCK_HISTORY_SHOWN);
+    this.emit(new Set(['blocks', 'blockHistory']));
+    void this.load('blocks');
+    void this.load('blockHistory');
+    return done;
   }
 
   /** A fresh score for a carrier now (spends a lookup); the screening as it stands after a short wait. */

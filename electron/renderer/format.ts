@@ -30,12 +30,31 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** "2025-03-14 09:05" in local time. */
+/** The local zone's short name at `d` ("CST", "UTC", "GMT+2"): every time shown says its zone. */
+export function zoneName(d: Date): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' }).formatToParts(d).find((p) => p.type === 'timeZoneName');
+  return part?.value ?? 'local time';
+}
+
+/** "2025-03-14 09:05 CST" in local time, with its zone. */
 export function fmtLocal(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())} ${zoneName(d)}`;
+}
+
+/** "09:05 CST" (today's events), local, with its zone. */
+export function fmtTime(d: Date): string {
+  return `${pad(d.getHours())}:${pad(d.getMinutes())} ${zoneName(d)}`;
+}
+
+/** "Dec 1" in local time (a reset date). */
+export function fmtLocalDay(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
 }
 
 /** "2025-03-14 09:05 UTC". */

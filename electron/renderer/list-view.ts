@@ -3,6 +3,7 @@ import { h, replaceChildren, type Child } from './dom.js';
 import { Drafts, fillFields, readFields } from './drafts.js';
 import { stepSelection } from './list-navigation.js';
 import type { Toaster } from './toaster.js';
+import type { LoadState } from './desk-model.js';
 
 /**
  * The skeleton the desk's list views share (review desk, carrier changes, decisions): a list of
@@ -64,6 +65,24 @@ export interface ListViewSpec<T extends { id: string }> {
   signedInAs(): string | null;
   /** Put under the lists (e.g. an export form). */
   sideExtras?: Child;
+  /** Put above the list (e.g. sort and filter controls). */
+  listTools?: Child;
+  /** Whether the open items were read: loading shows a skeleton, failed an error with Retry, never "nothing here". */
+  loadState?(): LoadState;
+  /** The failure in words, while failed. */
+  loadError?(): string | null;
+  /** The same for the history under the list: "loading" or "could not load", never "none yet". */
+  historyLoadState?(): LoadState;
+  /** Read the lists again (the Retry button). */
+  retry?(): void;
+  /** The lists are what was last read, not live (the worker is unreachable): counts are marked. */
+  stale?(): string | null;
+  /** Why no action may start now (worker unreachable, token refused), in words that say what to do. */
+  actionsOff?(): string | null;
+  /** An action was started: e.g. bring what it is decided on into sight above the panel. */
+  onStart?(mode: string): void;
+  /** What the open items are, for "Loading …" and "Could not load …" ("carriers on hold"). */
+  what: string;
   items(): readonly T[];
   history(): readonly T[];
   row(item: T): ListRow;
@@ -97,10 +116,13 @@ export class ListView<T extends { id: string }> {
   private readonly historyEl: HTMLElement;
   private readonly detailEl: HTMLElement;
   private readonly countEl = h('span', { class: 'count' });
+  private readonly staleEl = h('span', { class: 'stale-mark' });
+  /** Loading skeleton or the failure with Retry: in place of the list, never an empty list. */
+  private readonly stateEl = h('div', { class: 'list-state' });
   private readonly nameInput: HTMLInputElement;
   private readonly noteInput: HTMLTextAreaElement | null;
   private readonly panel: HTMLElement;
-  private readonly modeLine = h('div', { class: 'dp-mode' });
+  private readonly modeLine: HTMLElement;
   private readonly formError = h('div', { class: 'dp-error', attrs: { role: 'alert' } });
   /** Why nothing was recorded and what to do (the facts changed): stays until the next action or move. */
   private readonly noticeEl = h('div', { class: 'dp-notice', attrs: { role: 'alert' } });
@@ -125,7 +147,13 @@ export class ListView<T extends { id: string }> {
     private readonly toast: Toaster,
   ) {
     this.detailEl = h('div', { class: `rv-detail-body ${spec.view}-detail` });
-    this.listEl = h('ol', { class: spec.list.class, attrs: { role: 'listbox', 'aria-label': spec.list.label } });
+    // The question is announced when it appears and describes the note it asks for.
+    this.modeLine = h('div', { class: 'dp-mode', attrs: { id: `${spec.view}-question`, 'aria-live': 'polite' } });
+    // One tab stop; the selected option is announced through aria-activedescendant.
+    this.listEl = h('ol', {
+      class: spec.list.class,
+      attrs: { role: 'listbox', 'aria-label': spec.list.label, tabindex: 0 },
+    });
     this.historyEl = h('ol', { class: spec.historyClass });
     this.nameInput = h('input', {
       class: 'dp-name',
@@ -138,7 +166,7 @@ export class ListView<T extends { id: string }> {
     });
     this.nameInput.value = loadDispatcherName();
     this.noteInput = spec.note
-      ? h('textarea', { class: 'dp-note', attrs: { id: spec.note.id, rows: 2, placeholder: spec.note.placeholder, maxlength: 2000 } })
+      ? h('textarea', { class: 'dp-note', attrs: { id: spec.note.id, rows: 2, placeholder: spec.note.placeholder, maxlength: 2000, 'aria-describedby': `${spec.view}-question` } })
       : null;
     this.draftFields = [...(this.noteInput ? [this.noteInput] : []), ...(spec.draftFields ?? [])];
     this.nameLabel = h('label', { class: 'dp-label' }, 'Dispatcher', this.nameInput);
@@ -174,8 +202,10 @@ export class ListView<T extends { id: string }> {
       h(
         'aside',
         { class: 'rv-side' },
-        h('h2', { class: 'side-title' }, `${spec.title} `, this.countEl),
+        h('h2', { class: 'side-title' }, `${spec.title} `, this.countEl, this.staleEl),
         spec.sideNote ? h('p', { class: 'side-note' }, spec.sideNote) : null,
+        spec.listTools ?? null,
+        this.stateEl,
         this.listEl,
         h('h3', { class: 'side-sub' }, spec.historyTitle),
         this.historyEl,
@@ -250,18 +280,75 @@ export class ListView<T extends { id: string }> {
     }
     const i = list.findIndex((x) => x.id === this.selectedId);
     if (i !== -1) this.lastIndex = i;
-    this.countEl.textContent = String(list.length);
+    const state = this.spec.loadState?.() ?? 'ready';
+    this.countEl.textContent = state === 'loading' ? '…' : state === 'failed' && list.length === 0 ? '?' : String(list.length);
+    this.countEl.title = state === 'loading' ? `loading ${this.spec.what}` : state === 'failed' ? `could not load ${this.spec.what}` : '';
+    const stale = this.spec.stale?.() ?? null;
+    this.staleEl.textContent = stale ?? '';
+    this.staleEl.hidden = stale === null;
+    this.renderState(state);
     this.renderList();
     this.renderHistory();
     const item = this.selected();
-    replaceChildren(this.detailEl, ...(item ? this.spec.detail(item) : this.spec.emptyDetail()));
+    replaceChildren(this.detailEl, ...(item ? this.spec.detail(item) : state === 'ready' ? this.spec.emptyDetail() : this.stateDetail(state)));
     this.renderPanel();
+  }
+
+  /** Loading: skeleton rows. Failed: what failed and a Retry, in place of "nothing here". */
+  private renderState(state: LoadState): void {
+    const empty = this.spec.items().length === 0;
+    if (state === 'loading') {
+      replaceChildren(
+        this.stateEl,
+        h('p', { class: 'sr-only', attrs: { role: 'status' } }, `Loading ${this.spec.what}…`),
+        ...[0, 1, 2].map(() => h('div', { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } }, h('span', { class: 'sk-line sk-wide' }), h('span', { class: 'sk-line' }))),
+      );
+      this.stateEl.setAttribute('aria-busy', 'true');
+    } else if (state === 'failed') {
+      const err = this.spec.loadError?.() ?? 'no answer';
+      replaceChildren(
+        this.stateEl,
+        h(
+          'div',
+          { class: 'load-failed', attrs: { role: 'alert' } },
+          h('strong', null, empty ? `Could not load ${this.spec.what}.` : `Could not refresh ${this.spec.what}: this list may be out of date.`),
+          h('span', { class: 'load-failed-why' }, ` ${friendlyError(err)}`),
+          h('button', { class: 'btn btn-small btn-retry', attrs: { type: 'button' }, on: { click: () => this.spec.retry?.() } }, 'Retry'),
+        ),
+      );
+      this.stateEl.removeAttribute('aria-busy');
+    } else {
+      replaceChildren(this.stateEl);
+      this.stateEl.removeAttribute('aria-busy');
+    }
+    this.stateEl.hidden = state === 'ready';
+    this.listEl.hidden = state === 'loading' || (state === 'failed' && empty);
+  }
+
+  /** The detail while the list is not known: never "nothing here". */
+  private stateDetail(state: LoadState): Child[] {
+    if (state === 'loading')
+      return [h('div', { class: 'rv-none', attrs: { 'aria-busy': 'true' } }, h('p', { class: 'big-empty' }, `Loading ${this.spec.what}…`), h('div', { class: 'skeleton-block', attrs: { 'aria-hidden': 'true' } }))];
+    return [
+      h(
+        'div',
+        { class: 'rv-none rv-failed' },
+        h('p', { class: 'big-empty' }, `Could not load ${this.spec.what}.`),
+        h('p', null, 'This does not mean there are none. Retry; if it keeps failing, the worker may be down: tell whoever runs it.'),
+        h('button', { class: 'btn btn-retry', attrs: { type: 'button' }, on: { click: () => this.spec.retry?.() } }, 'Retry'),
+      ),
+    ];
+  }
+
+  private optionId(id: string): string {
+    return `${this.spec.view}-opt-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   }
 
   private renderList(): void {
     const list = this.spec.items();
+    this.listEl.removeAttribute('aria-activedescendant');
     if (list.length === 0) {
-      replaceChildren(this.listEl, h('li', { class: 'rv-empty' }, this.spec.emptyList()));
+      replaceChildren(this.listEl, h('li', { class: 'rv-empty', attrs: { role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' } }, this.spec.emptyList()));
       return;
     }
     replaceChildren(
@@ -273,7 +360,7 @@ export class ListView<T extends { id: string }> {
           'li',
           {
             class: `${row.class}${selected ? ' selected' : ''}`,
-            attrs: { role: 'option', 'aria-selected': selected ? 'true' : 'false', tabindex: -1 },
+            attrs: { role: 'option', id: this.optionId(item.id), 'aria-selected': selected ? 'true' : 'false' },
             dataset: row.dataset,
             on: { click: () => this.select(item.id) },
           },
@@ -281,13 +368,16 @@ export class ListView<T extends { id: string }> {
         );
       }),
     );
+    if (list.some((x) => x.id === this.selectedId) && this.selectedId !== null) this.listEl.setAttribute('aria-activedescendant', this.optionId(this.selectedId));
     this.listEl.querySelector('.selected')?.scrollIntoView({ block: 'nearest' });
   }
 
   private renderHistory(): void {
     const done = this.spec.history();
     if (done.length === 0) {
-      replaceChildren(this.historyEl, h('li', { class: 'rv-empty' }, this.spec.emptyHistory()));
+      const state = this.spec.historyLoadState?.() ?? 'ready';
+      const text = state === 'loading' ? 'Loading…' : state === 'failed' ? 'Could not load this list. It is read again when the worker answers.' : this.spec.emptyHistory();
+      replaceChildren(this.historyEl, h('li', { class: `rv-empty${state === 'failed' ? ' rv-empty-failed' : ''}` }, text));
       return;
     }
     const selectable = this.spec.historySelectable;
@@ -312,14 +402,15 @@ export class ListView<T extends { id: string }> {
     const item = this.selected();
     const open = this.actionable(item);
     const confirming = this.mode !== null;
-    this.panel.className = `${this.spec.panel.class} mode-${this.mode ?? 'idle'}${open ? '' : ' disabled'}`;
+    const off = this.spec.actionsOff?.() ?? null;
+    this.panel.className = `${this.spec.panel.class} mode-${this.mode ?? 'idle'}${open && off === null ? '' : ' disabled'}${off !== null ? ' offline' : ''}`;
     for (const b of this.startButtons) {
       b.hidden = confirming;
-      b.disabled = !open || this.busy;
+      b.disabled = !open || this.busy || off !== null;
     }
     this.confirmBtn.hidden = !confirming;
     this.cancelBtn.hidden = !confirming;
-    this.confirmBtn.disabled = this.busy;
+    this.confirmBtn.disabled = this.busy || off !== null;
     if (this.noteInput) this.noteInput.disabled = !open;
     for (const el of this.spec.modeExtras ?? []) el.hidden = el.dataset.mode !== this.mode;
     const signed = this.spec.signedInAs();
@@ -327,7 +418,9 @@ export class ListView<T extends { id: string }> {
     this.signedInEl.hidden = signed === null;
     this.signedInName.textContent = signed ?? '';
     const action = this.spec.actions.find((a) => a.mode === this.mode);
-    if (action && item) {
+    if (off !== null && item) {
+      this.modeLine.textContent = off;
+    } else if (action && item) {
       const by = this.who().name;
       const step = by === '' ? 'Type your name, Enter' : this.noteInput ? 'Add a note' : '';
       const rest = `${step ? `${step}; ` : ''}Enter confirms, Esc cancels.`;
@@ -408,10 +501,16 @@ export class ListView<T extends { id: string }> {
       this.toast.show(this.spec.alreadyDone(item), 'info');
       return;
     }
+    const off = this.spec.actionsOff?.() ?? null;
+    if (off !== null) {
+      this.toast.show(off, 'bad');
+      return;
+    }
     this.mode = mode;
     this.formError.textContent = '';
     this.noticeEl.textContent = '';
     this.renderPanel();
+    this.spec.onStart?.(mode);
     if (this.who().name === '') this.nameInput.focus();
     else if (this.noteInput) this.noteInput.focus();
     else (document.activeElement as HTMLElement | null)?.blur();
@@ -428,6 +527,11 @@ export class ListView<T extends { id: string }> {
     const item = this.selected();
     const mode = this.mode;
     if (!item || mode === null || this.busy) return;
+    const off = this.spec.actionsOff?.() ?? null;
+    if (off !== null) {
+      this.formError.textContent = off;
+      return;
+    }
     const who = this.who();
     if (who.name === '') {
       this.formError.textContent = `Enter your name first: it is recorded with ${this.spec.recordName}.`;
@@ -456,11 +560,20 @@ export class ListView<T extends { id: string }> {
         this.noticeEl.textContent = conflict.notice;
         (document.activeElement as HTMLElement | null)?.blur();
       } else {
-        this.formError.textContent = `Not recorded: ${err instanceof Error ? err.message : String(err)}`;
+        // What happened and what to do, not the HTTP details.
+        this.formError.textContent = `Not recorded. ${friendlyError(err instanceof Error ? err.message : String(err))}`;
       }
     } finally {
       this.busy = false;
       this.render();
     }
   }
+}
+
+/** A failure as a dispatcher reads it: what happened and what to do, without HTTP or API words. */
+export function friendlyError(message: string): string {
+  if (/unreachable|failed to fetch|network|timed? ?out|abort/i.test(message)) return 'The worker did not answer. Retry in a moment.';
+  if (/401|unauthori[sz]ed|refused/i.test(message)) return 'The worker refused this sign-in. Ask your admin for a new desk token.';
+  if (/403|forbidden/i.test(message)) return 'This desk token may not do that. Ask your admin.';
+  return `The worker answered with an error (${message}). Retry; if it keeps failing, tell whoever runs it.`;
 }

@@ -23,8 +23,14 @@ function unknown(value: string, what: string): Term {
 
 const SEVERITY_RANK: Record<string, number> = { critical: 1, review: 2, medium: 3, low: 4 };
 
+/**
+ * "review" has one meaning on the desk: a dispatcher deciding a carrier. The service's own
+ * "review" (a decision, a severity) is said as "needs a look".
+ */
+const SEVERITY_LABEL: Record<string, string> = { critical: 'critical', review: 'needs a look', medium: 'medium', low: 'low' };
+
 export function severityTerm(severity: string): Term {
-  if (severity in SEVERITY_RANK) return { label: severity, tone: `sev-${severity}`, known: true };
+  if (severity in SEVERITY_RANK) return { label: SEVERITY_LABEL[severity] ?? severity, tone: `sev-${severity}`, known: true };
   return unknown(severity, 'Severity');
 }
 
@@ -42,7 +48,7 @@ export function sortReasons(reasons: readonly SvcReason[]): SvcReason[] {
 
 const DECISIONS: Record<string, Term> = {
   approved: { label: 'approved', tone: 'ok', known: true },
-  review: { label: 'review', tone: 'warn', known: true },
+  review: { label: 'needs a look', tone: 'warn', known: true, hint: 'The scoring service is not sure: a person decides.' },
   high_risk: { label: 'high risk', tone: 'bad', known: true },
   rejected: { label: 'rejected', tone: 'bad', known: true },
 };
@@ -54,7 +60,7 @@ export function decisionTerm(decision: string): Term {
 /** Words for every hold reason of shared/tender-rules.ts (the type makes a missing one a compile error). */
 export const HOLD_REASON_TERMS: Readonly<Record<HoldReason, Term>> = {
   manual_review: {
-    label: 'Manual review requested',
+    label: 'Service asks a person',
     tone: 'warn',
     known: true,
     hint: 'The scoring service asks a person to look before booking.',
@@ -117,9 +123,9 @@ export function actionTerm(action: string | null): Term {
 }
 
 const SOURCES: Record<string, Term> = {
-  service: { label: 'fresh from /v1', tone: 'ok', known: true },
-  cache: { label: 'from cache', tone: 'muted', known: true },
-  stale_cache: { label: 'STALE cache', tone: 'bad', known: true, hint: 'Served from an old cached score because /v1 could not be asked.' },
+  service: { label: 'fresh from the scoring service', tone: 'ok', known: true },
+  cache: { label: 'saved score', tone: 'muted', known: true, hint: 'A recent score kept by this app, not asked again.' },
+  stale_cache: { label: 'OLD saved score', tone: 'bad', known: true, hint: 'An old saved score, because the scoring service could not be asked.' },
   none: { label: 'no score', tone: 'bad', known: true },
 };
 

@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)('dead callbacks in the dashboard', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
-    await page.locator('#connection', { hasText: 'Live' }).waitFor();
+    await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
     await page.evaluate(() => {
       location.hash = '#/queue';
     });

@@ -53,13 +53,13 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
 
     // One card for the carrier, both tenders on it.
     const desk = page.locator('.desk-detail');
-    await expect.poll(() => desk.innerText()).toContain('2 tenders wait on this carrier');
+    await expect.poll(() => desk.innerText()).toContain('2 loads wait on this carrier');
     expect(await page.locator('.rv-item').count()).toBe(1);
-    expect(await page.locator('.rv-item .rv-tenders').innerText()).toBe('2 tenders');
+    expect(await page.locator('.rv-item .rv-loads').innerText()).toBe('2 loads waiting');
 
     // Approve from the keyboard: both tenders are settled.
     await page.keyboard.press('a');
-    expect(await page.locator('.decision-panel .dp-mode').innerText()).toContain('for all 2 waiting tenders');
+    expect(await page.locator('.decision-panel .dp-mode').innerText()).toContain('for all 2 waiting loads');
     await page.keyboard.type('Dana Dispatcher');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Checked insurance by phone');
@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     expect(await item.innerText()).toContain('approved → tender');
     const detail = page.locator('.decisions-detail');
     const text = (await detail.innerText()).toLowerCase();
-    for (const want of ['dana dispatcher', 'stands until', 'later tenders of this carrier are tendered at once', 'crs-3.5-sandbox', 'grade', 'needs manual review'])
+    for (const want of ['dana dispatcher', 'stands until', 'later tenders of this carrier are tendered at once', 'crs-3.5-sandbox', 'grade', 'service asks a person to look'])
       expect(text, want).toContain(want);
     await page.screenshot({ path: join(artifacts, 'decisions-standing.png'), fullPage: true });
 
@@ -130,7 +130,9 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     // The fresh screening waits on the same card (same carrier, still held).
     const [review] = (await api<{ data: Review[] }>('/reviews?state=pending')).data.filter((r) => r.screening.score?.carrier.dot_number === '1000004');
     expect(review!.tenders.map((t) => t.tender_id)).toEqual(['LOAD-R1', null]);
-    await expect.poll(() => page.locator('.desk-detail').innerText()).toContain('re-check (no tender)');
+    // A re-check is not a load: listed apart, not counted.
+    await expect.poll(() => page.locator('.desk-detail').innerText()).toContain('(and a re-check, not loads)');
+    expect(await page.locator('.rv-item', { hasText: 'DOT 1000004' }).locator('.rv-loads').innerText()).toBe('1 load waiting');
     await page.screenshot({ path: join(artifacts, 'desk-rechecked.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.close();

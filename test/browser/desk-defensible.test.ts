@@ -59,7 +59,7 @@ async function openWithToken(stack: Stack, token: string): Promise<{ page: Page;
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(token)}`);
-  await page.locator('#connection', { hasText: 'Live' }).waitFor();
+  await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
   return { page, errors };
 }
 

@@ -94,14 +94,14 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     const detail = page.locator('.desk-detail');
     await expect.poll(() => detail.innerText()).toContain('T-BROWSER-1');
     const text = await detail.innerText();
-    for (const want of ['66', 'grade D', 'review', 'Manual review requested', 'MEDIUM', 'Safety & Roadside', 'crs-3.5-sandbox', 'fresh from /v1', 'MC1000003']) {
+    for (const want of ['66', 'grade D', 'needs a look', 'Service asks a person', 'MEDIUM', 'Safety & Roadside', 'crs-3.5-sandbox', 'fresh from the scoring service', 'MC1000003']) {
       expect(text, want).toContain(want);
     }
     await page.screenshot({ path: join(artifacts, 'desk-sandbox-held.png'), fullPage: true });
 
     // A second tender for the same carrier waits on the same card, not a second one.
     await api<Screening>(stack, '/screenings?wait=10', { method: 'POST', body: { dot_number: '1000003', tender_id: 'T-BROWSER-2' } });
-    await expect.poll(() => detail.innerText()).toContain('2 tenders wait on this carrier');
+    await expect.poll(() => detail.innerText()).toContain('2 loads wait on this carrier');
     expect(await detail.innerText()).toContain('T-BROWSER-1, T-BROWSER-2');
     expect(await page.locator('.rv-item', { hasText: 'DOT 1000003' }).count()).toBe(1);
     await page.screenshot({ path: join(artifacts, 'desk-sandbox-two-tenders.png'), fullPage: true });
@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     await page.locator('.token-card', { hasText: 'refused this token' }).waitFor();
     await page.locator('#token-input').fill(stack.token);
     await page.keyboard.press('Enter');
-    await page.locator('#connection', { hasText: 'Live' }).waitFor();
+    await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
     await page.close();
   });
 });
@@ -177,7 +177,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (l
     expect(text).toContain('conditional_approval');
     expect(text).toContain('hazmat_endorsement_pending');
     expect(text).toContain('Decision not known to this app');
-    expect(text).toContain('Other fields from the service');
+    expect(text).toContain('More from the scoring service');
     // The unknown reason is listed first: how serious it is, we cannot tell.
     expect(await page.locator('.reasons .reason').first().getAttribute('class')).toContain('unknown');
     await page.screenshot({ path: join(artifacts, 'desk-live-unknown-values.png'), fullPage: true });

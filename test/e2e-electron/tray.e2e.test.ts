@@ -46,7 +46,7 @@ describe('tray app in Electron', () => {
       env: { ...process.env, INTAKE_URL: stack.intakeUrl, INTAKE_TOKEN: stack.token, CARRIER_SCREEN_USER_DATA: join(out, 'user') },
     });
     const win = await app.firstWindow();
-    await win.locator('#connection', { hasText: 'Live' }).waitFor();
+    await win.locator('#connection', { hasText: /^Live$/ }).waitFor();
 
     // Isolation: no Node in the page, only the named bridge, and no token anywhere in it.
     expect(await win.evaluate(() => typeof (window as unknown as { require?: unknown }).require)).toBe('undefined');

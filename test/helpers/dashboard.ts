@@ -31,6 +31,6 @@ export async function openDashboard(browser: RunningBrowser, stack: Stack, o: { 
   page.on('console', (m) => m.type() === 'error' && !cut(m) && errors.push(m.text()));
   if (!live) await page.route('**/events', (route) => route.abort());
   await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
-  if (live) await page.locator('#connection', { hasText: 'Live' }).waitFor();
+  if (live) await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
   return { page, errors };
 }

@@ -21,6 +21,10 @@ export interface Stack {
   dbPath: string;
   /** The BullMQ/Redis key prefix of this stack (unique per call). */
   prefix: string;
+  /** Stop the intake API only (the worker goes on): for a desk that must show "worker unreachable". */
+  stopIntake(): Promise<void>;
+  /** Start the intake again on the same address. */
+  startIntakeAgain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,28 +90,39 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
           ...(opts.now ? { now: opts.now } : {}),
         }),
     });
-    const intake = await startIntake({
-      screener,
-      token,
-      logger,
-      host: '127.0.0.1',
-      port: 0,
-      ...(opts.uiDir ? { uiDir: opts.uiDir } : {}),
-      ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
-      ...(opts.tls ? { tls: opts.tls } : {}),
-      limits: { ratePerMinute: 0, ...opts.limits },
-    });
     const s = screener;
+    const intakeAt = (port: number) =>
+      startIntake({
+        screener: s,
+        token,
+        logger,
+        host: '127.0.0.1',
+        port,
+        ...(opts.uiDir ? { uiDir: opts.uiDir } : {}),
+        ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+        ...(opts.tls ? { tls: opts.tls } : {}),
+        limits: { ratePerMinute: 0, ...opts.limits },
+      });
+    let intake: Awaited<ReturnType<typeof startIntake>> | null = await intakeAt(0);
+    const url = intake.url;
     return {
-      intakeUrl: intake.url,
+      intakeUrl: url,
       token,
       callbackSecret,
       screener: s,
       emulator,
       dbPath: db.path,
       prefix,
+      async stopIntake() {
+        await intake?.close();
+        intake = null;
+      },
+      async startIntakeAgain() {
+        if (intake) return;
+        intake = await intakeAt(Number(new URL(url).port));
+      },
       async close() {
-        await intake.close();
+        await intake?.close();
         await s.close();
         await emulator.close();
         db.cleanup();

@@ -6,6 +6,7 @@ import { h, type Child } from '../dom.js';
 import { chip } from '../chip.js';
 import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
 import { ListView } from '../list-view.js';
+import { listStates } from '../list-states.js';
 import type { Toaster } from '../toaster.js';
 import { actionTerm, changeReasonTerm, decisionTerm, holdReasonTerm } from '../vocabulary.js';
 
@@ -37,6 +38,7 @@ export function changesView(model: DeskModel, toast: Toaster): ListView<CarrierC
           question: (c, by) => `Acknowledge ${changeCarrierName(c)} (${changeSummary(c)}) as ${by}?`,
         },
       ],
+      ...listStates(model, ['changes'], 'carrier changes', ['changeHistory']),
       items: () => model.changes,
       history: () => model.changeHistory,
       row: (c) => {

@@ -2,10 +2,11 @@ import type { Decision } from '../../../shared/screening.js';
 import { IntakeError, type DeskBridge } from '../../shared/bridge.js';
 import type { DeskModel } from '../desk-model.js';
 import { h, replaceChildren, type Child } from '../dom.js';
-import { fmtAge, fmtLocal, fmtUtc } from '../format.js';
+import { fmtAge, fmtLocal, fmtLocalDay, fmtUtc } from '../format.js';
 import { chip } from '../chip.js';
 import { endedText } from '../decision-end.js';
 import { ListView } from '../list-view.js';
+import { listStates } from '../list-states.js';
 import { saveAuditCsv } from '../audit-save.js';
 import { formatBytes } from '../../shared/byte-size.js';
 import type { Toaster } from '../toaster.js';
@@ -42,6 +43,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
         },
       ],
       sideExtras: auditExportForm(model.bridge, toast),
+      ...listStates(model, ['decisions'], 'standing decisions', ['decisionHistory']),
       items: () => model.decisions,
       history: () => model.decisionHistory,
       row: (d) => ({
@@ -54,7 +56,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
             'div',
             { class: 'rv-line3' },
             h('span', { class: 'dc-by' }, `${d.decided_by} · ${fmtAge(d.decided_at)}`),
-            h('span', { class: 'rv-age', attrs: { title: fmtUtc(d.expires_at) } }, `until ${d.expires_at.slice(0, 10)}`),
+            h('span', { class: 'rv-age', attrs: { title: fmtUtc(d.expires_at) } }, `until ${fmtLocalDay(d.expires_at)}`),
           ),
         ],
       }),
@@ -171,24 +173,24 @@ export function decisionDetail(d: Decision): HTMLElement[] {
   const b = d.basis as { decision?: unknown; grade?: unknown; needs_manual_review?: unknown; knockout_codes?: unknown; reason_checks?: unknown };
   const codes = (v: unknown): Child => (Array.isArray(v) && v.length ? h('span', { class: 'dc-basis' }, ...v.map((c) => h('code', null, String(c)))) : h('span', { class: 'muted' }, 'none'));
   out.push(
-    h('h3', { class: 'd-sub' }, 'What it rests on (the score\'s basis)'),
+    h('h3', { class: 'd-sub' }, 'It stands while the score still says'),
     h(
       'dl',
       { class: 'd-meta' },
-      ...field('Service decision', typeof b.decision === 'string' ? chip(decisionTerm(b.decision)) : '—'),
+      ...field('The scoring service says', typeof b.decision === 'string' ? chip(decisionTerm(b.decision)) : '—'),
       ...field('Grade', String(b.grade ?? '—')),
-      ...field('Needs manual review', b.needs_manual_review === true ? 'yes' : 'no'),
+      ...field('Service asks a person to look', b.needs_manual_review === true ? 'yes' : 'no'),
       ...field('Knockouts', codes(b.knockout_codes)),
-      ...field('Reason checks', codes(b.reason_checks)),
-      ...field('Model version', d.model_version ? h('code', null, d.model_version) : '—', h('span', { class: 'muted' }, ' (shown, not part of the basis)')),
+      ...field('Findings', codes(b.reason_checks)),
+      ...field('Scoring model', d.model_version ?? '—', h('span', { class: 'muted' }, ' (shown; a new model alone does not end it)')),
     ),
     h('h3', { class: 'd-sub' }, 'Record'),
     h(
       'dl',
       { class: 'd-meta' },
       ...field('Decided', `by ${d.decided_by}, ${fmtLocal(d.decided_at)} (${fmtAge(d.decided_at)})`),
-      ...field('Review', h('code', null, d.review_id)),
-      ...field('Decision', h('code', null, d.id)),
+      // Reference numbers for support, not for deciding.
+      ...field('Reference', h('span', { class: 'muted' }, `${d.id} · card ${d.review_id}`)),
     ),
   );
   return out;

@@ -83,7 +83,7 @@ export class QueueView {
         sv.key_rejected
           ? 'The /v1 service rejected the API key.'
           : sv.hold_off_until
-            ? `The /v1 service asked (Retry-After) for no calls until ${new Date(sv.hold_off_until).toLocaleString()}; cached scores are served, misses are held.`
+            ? `The /v1 service asked (Retry-After) for no calls until ${fmtLocal(sv.hold_off_until)}; cached scores are served, misses are held.`
           : sv.reachable
             ? `The /v1 scoring service (${s.environment}) is reachable.`
             : `The /v1 scoring service is unreachable${sv.last_error ? `: ${sv.last_error}` : ''}. Cached scores are served; misses are held.`,
@@ -91,7 +91,9 @@ export class QueueView {
         q.paused ? h('strong', { class: 'paused-note' }, ' Queue paused: new screenings wait; nothing is sent to /v1.') : null,
       );
     }
-    this.pauseBtn.disabled = !s || this.busy;
+    this.pauseBtn.disabled = !s || this.busy || this.model.connection !== 'open';
+    // Pausing is an admin's: a desk or TMS token is not offered a button that would be refused.
+    this.pauseBtn.hidden = this.model.me !== null && this.model.me.role !== 'admin';
 
     const rows = this.model.screenings;
     if (rows.length === 0) {

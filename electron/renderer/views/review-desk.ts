@@ -7,8 +7,11 @@ import { factsChanged } from '../review-facts.js';
 import type { DeskModel } from '../desk-model.js';
 import { h, type Child } from '../dom.js';
 import { chip } from '../chip.js';
-import { fmtAge, fmtLocal, fmtPercent, fmtUtc } from '../format.js';
-import { ListView } from '../list-view.js';
+import { fmtAge, fmtLocal, fmtLocalDay, fmtPercent, fmtUtc } from '../format.js';
+import { friendlyError, ListView } from '../list-view.js';
+import { listStates } from '../list-states.js';
+import { DESK_SORTS, filterDesk, sortDesk, triageOf, type DeskSort } from '../triage.js';
+import { quotaExhausted } from '../../shared/status-problems.js';
 import type { Toaster } from '../toaster.js';
 import { decisionTerm, flagTerm, holdReasonTerm, severityTerm, sortReasons, sourceTerm } from '../vocabulary.js';
 
@@ -33,6 +36,41 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
     ' Also put the carrier on the do-not-use list (every later screening is blocked until someone lifts it)',
   );
   const rechecking = new Set<string>();
+  // Triage: the order and the filter the dispatcher chose (kept on this machine).
+  let sortBy: DeskSort = (DESK_SORTS.find((x) => x.value === localStorage.getItem('carrier-screen.desk-sort'))?.value ?? 'oldest');
+  let filterBy = '';
+  const sortSelect = h(
+    'select',
+    { attrs: { id: 'desk-sort' }, on: { change: () => { sortBy = sortSelect.value as DeskSort; localStorage.setItem('carrier-screen.desk-sort', sortBy); view.render(); } } },
+    ...DESK_SORTS.map((o) => h('option', { attrs: { value: o.value, selected: o.value === sortBy } }, o.label)),
+  );
+  const filterSelect = h('select', { attrs: { id: 'desk-filter' }, on: { change: () => { filterBy = filterSelect.value; view.render(); } } });
+  const shownNote = h('span', { class: 'desk-shown muted', attrs: { 'aria-live': 'polite' } });
+  const tools = h(
+    'div',
+    { class: 'desk-tools' },
+    h('label', null, 'Sort ', sortSelect),
+    h('label', null, 'Show ', filterSelect),
+    shownNote,
+  );
+  /** The filter offers the reasons on the cards now (and the one chosen, even when none is left). */
+  function renderFilter(): void {
+    const reasons = [...new Set(model.pending.map((r) => r.hold_reason))];
+    if (filterBy !== '' && filterBy !== 'critical' && !reasons.includes(filterBy as Review['hold_reason'])) reasons.push(filterBy as Review['hold_reason']);
+    const options: Array<[string, string]> = [['', 'All carriers'], ['critical', 'Critical findings only'], ...reasons.map((x): [string, string] => [x, `Held: ${holdReasonTerm(x).label}`])];
+    const want = JSON.stringify(options);
+    if (filterSelect.dataset.options !== want) {
+      filterSelect.replaceChildren(...options.map(([v, label]) => h('option', { attrs: { value: v } }, label)));
+      filterSelect.dataset.options = want;
+    }
+    filterSelect.value = filterBy;
+  }
+  function shownCards(): Review[] {
+    renderFilter();
+    const shown = sortDesk(filterDesk(model.pending, filterBy), sortBy);
+    shownNote.textContent = filterBy !== '' ? `showing ${shown.length} of ${model.pending.length}` : '';
+    return shown;
+  }
   /** Reviews whose facts changed under a decision (409 review_stale): what the card says until decided. */
   const staleNotes = new Map<string, string>();
 
@@ -41,21 +79,44 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
     const n = carrierNames(s);
     const carrier = n.dot ? { dot_number: n.dot } : n.mc ? { mc_number: n.mc } : null;
     if (!carrier || rechecking.has(r.id)) return;
+    const off = recheckOff();
+    if (off !== null) {
+      toast.show(off, 'bad');
+      return;
+    }
     rechecking.add(r.id);
     view.render();
     toast.show(`Re-checking ${n.name}: asking the scoring service (one lookup)…`, 'info');
     try {
       const fresh = await model.recheck(carrier);
       const sc = fresh.score;
-      const what = sc ? `${sc.score} · grade ${sc.grade} · ${sc.decision}` : fresh.error ? `no score (${fresh.error.code})` : 'still queued';
-      const same = sc && s.score && sc.score === s.score.score && sc.grade === s.score.grade && sc.decision === s.score.decision;
-      toast.show(`${n.name} re-checked: ${what}${sc ? (same ? ' (unchanged)' : ` (was ${s.score ? `${s.score.score} · ${s.score.grade}` : 'no score'})`) : ''}.`, same ? 'info' : 'ok');
+      if (!sc) {
+        // No score is not good news: never green, and say what the card still shows.
+        const why = fresh.error ? fresh.error.message : 'the scoring service has not answered yet';
+        toast.show(`${n.name}: no fresh score (${why}). The card still shows the earlier score; decide on it or try again later.`, 'bad');
+      } else {
+        const same = s.score && sc.score === s.score.score && sc.grade === s.score.grade && sc.decision === s.score.decision;
+        const what = `${sc.score} · grade ${sc.grade} · ${decisionTerm(sc.decision).label}`;
+        toast.show(`${n.name} re-checked: ${what}${same ? ' (unchanged)' : ` (was ${s.score ? `${s.score.score} · ${s.score.grade}` : 'no score'})`}.`, 'info');
+      }
     } catch (err) {
-      toast.show(`Re-check failed: ${err instanceof Error ? err.message : String(err)}`, 'bad');
+      toast.show(`Re-check failed: ${friendlyError(err instanceof Error ? err.message : String(err))}`, 'bad');
     } finally {
       rechecking.delete(r.id);
       view.render();
     }
+  }
+
+  /** Why a re-check cannot be asked now (no lookups left, worker unreachable); null when it can. */
+  function recheckOff(): string | null {
+    const st = model.status;
+    if (st && quotaExhausted(st)) return `No lookups left this month: re-check resets ${fmtLocalDay(st.quota.resets_at)}. Decide on the score shown.`;
+    return model.actionsOff();
+  }
+
+  function recheckLabel(): string {
+    const st = model.status;
+    return st && quotaExhausted(st) ? `No lookups left · resets ${fmtLocalDay(st.quota.resets_at)}` : 'Re-check now (uses 1 lookup)';
   }
 
   const view: ListView<Review> = new ListView<Review>(
@@ -74,24 +135,37 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
         { mode: 'reject', label: 'Reject', key: 'r', buttonClass: 'btn-reject', question: (r) => `Reject ${carrierNames(r.screening).name} (${idLine(r.screening)})${tendersText(r)}?` },
       ],
       modeExtras: [blockLine],
+      // Deciding: the reasons move up under the top bar, so the panel does not hide them.
+      onStart: () => view.root.querySelector('.d-reasons-title')?.scrollIntoView({ block: 'start' }),
       draftFields: [blockBox],
       signedInAs: () => model.signedInName(),
-      items: () => model.pending,
+      ...listStates(model, ['pending'], 'carriers on hold', ['decided']),
+      listTools: tools,
+      items: () => shownCards(),
       history: () => model.decided,
       row: (r) => {
         const s = r.screening;
-        const waiting = r.tenders?.length ?? 1;
+        const t = triageOf(r);
+        const n = carrierNames(s);
         return {
-          class: 'rv-item',
-          dataset: { reviewId: r.id },
+          class: `rv-item${t.critical ? ' rv-critical' : ''}`,
+          dataset: { reviewId: r.id, loads: String(t.loads), rank: String(t.rank) },
           children: [
-            h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name' }, carrierNames(s).name), scorePill(s.score)),
-            h('div', { class: 'rv-line2' }, idLine(s) || '—'),
+            h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name', attrs: { title: n.name } }, n.name), scorePill(r.latest?.score ?? s.score)),
+            h('div', { class: 'rv-line2' }, [n.dot ? `DOT ${n.dot}` : null, n.mc].filter((x) => x !== null).join(' · ') || '—'),
+            h(
+              'div',
+              { class: 'rv-why', attrs: { title: t.why } },
+              t.critical ? h('strong', { class: 'crit-mark' }, `${t.worstLabel === 'Knockout' ? 'KNOCKOUT' : 'CRITICAL'}`) : null,
+              t.critical ? ' ' : null,
+              t.why,
+            ),
             h(
               'div',
               { class: 'rv-line3' },
-              chip(holdReasonTerm(r.hold_reason)),
-              waiting > 1 ? h('span', { class: 'chip tone-warn rv-tenders' }, `${waiting} tenders`) : null,
+              h('span', { class: `chip ${t.loads > 1 ? 'tone-warn' : 'tone-muted'} rv-loads` }, t.loads === 0 ? 'no load waiting' : t.loads === 1 ? '1 load waiting' : `${t.loads} loads waiting`),
+              t.pickup ? h('span', { class: 'chip tone-muted rv-pickup', attrs: { title: fmtUtc(t.pickup) } }, `pickup ${fmtLocal(t.pickup)}`) : null,
+              r.hold_reason !== 'manual_review' ? chip(holdReasonTerm(r.hold_reason)) : null,
               r.previous_decision ? h('span', { class: 'chip tone-muted', attrs: { title: 'decided before; the score changed since' } }, 'reopened') : null,
               h('span', { class: 'rv-age', attrs: { title: fmtUtc(r.created_at) } }, `waiting ${fmtAge(r.created_at).replace(' ago', '')}`),
             ),
@@ -113,13 +187,11 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
           ],
         };
       },
-      emptyList: () => {
-        const err = model.errors.get('pending');
-        return err ? `Could not load reviews: ${err}` : 'Nothing waiting. New holds appear here as they happen.';
-      },
+      emptyList: () =>
+        model.pending.length > 0 ? `No carrier matches "${filterSelect.selectedOptions[0]?.textContent ?? filterBy}". Choose "All carriers" to see the ${model.pending.length} waiting.` : 'Nothing waiting. New holds appear here as they happen.',
       emptyHistory: () => 'No decisions yet.',
       emptyDetail: () => [h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier on hold.'), h('p', null, 'Screenings that need a person land here, live.'))],
-      detail: (r) => screeningDetail(r, r.screening, { recheck: () => void recheck(r), rechecking: rechecking.has(r.id), stale: staleNotes.get(r.id) ?? null }),
+      detail: (r) => screeningDetail(r, r.screening, { recheck: () => void recheck(r), rechecking: rechecking.has(r.id), recheckOff: recheckOff(), recheckLabel: recheckLabel(), stale: staleNotes.get(r.id) ?? null }),
       idleLine: (r) => (r ? 'Decide: Approve books the carrier, Reject blocks it. The decision stands for later tenders while the score does not change.' : 'Nothing to decide.'),
       nothingToAct: 'Nothing to decide: no carrier is on hold.',
       alreadyDone: (r) => `${carrierNames(r.screening).name} is already decided.`,
@@ -158,17 +230,24 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
 }
 
 function tendersText(r: Review): string {
-  const n = r.tenders?.length ?? 1;
-  return n > 1 ? ` for all ${n} waiting tenders` : '';
+  const n = triageOf(r).loads;
+  return n > 1 ? ` for all ${n} waiting loads` : '';
 }
 
 // ---- pieces ----
 
 
+/** The score with the service's decision in words: the colour never says it alone. */
 function scorePill(score: SvcScore | null): HTMLElement {
   if (!score) return h('span', { class: 'score-pill tone-muted' }, 'no score');
   const d = decisionTerm(score.decision);
-  return h('span', { class: `score-pill tone-${d.tone}`, attrs: { title: `decision: ${score.decision}` } }, `${score.score} · ${score.grade}`);
+  return h('span', { class: `score-pill tone-${d.tone}`, attrs: { title: `the scoring service says: ${d.label}` } }, `${score.score} · ${score.grade} · ${d.label}`);
+}
+
+/** "1 finding(s)" as a person writes it. */
+function plainVerdict(v: string | null | undefined): string | null {
+  if (!v) return null;
+  return v.replace(/\b1 finding\(s\) needs?\b/g, '1 finding needs').replace(/\b1 finding\(s\)/g, '1 finding').replace(/finding\(s\)/g, 'findings');
 }
 
 function field(label: string, ...value: Child[]): HTMLElement[] {
@@ -176,7 +255,7 @@ function field(label: string, ...value: Child[]): HTMLElement[] {
 }
 
 /** Everything about one held screening, most important first. */
-export function screeningDetail(r: Review, s: Screening, actions: { recheck?: () => void; rechecking?: boolean; stale?: string | null } = {}): HTMLElement[] {
+export function screeningDetail(r: Review, s: Screening, actions: { recheck?: () => void; rechecking?: boolean; recheckOff?: string | null; recheckLabel?: string; stale?: string | null } = {}): HTMLElement[] {
   const n = carrierNames(s);
   // The newest facts the review shows (a newer score than the one it opened on), else its own.
   const score = r.latest?.score ?? s.score;
@@ -216,15 +295,18 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
     out.push(h('div', { class: 'd-stale', attrs: { role: 'status' } }, h('strong', { class: 'd-stale-title' }, 'Facts changed — decide again'), h('span', null, actions.stale)));
 
   // A dispatcher decides the carrier: every tender waiting on this review (docs/decisions.md).
-  const tenders = r.tenders ?? [];
-  if (tenders.length > 1)
+  // A re-check is not a load: it is listed apart and not counted.
+  const loads = (r.tenders ?? []).filter((t) => t.tender_id !== null);
+  const rechecks = (r.tenders ?? []).length - loads.length;
+  if (loads.length > 1 || rechecks > 0)
     out.push(
       h(
         'div',
         { class: 'd-tenders' },
-        h('span', { class: 'd-k' }, `${tenders.length} tenders wait on this carrier`),
-        h('span', { class: 'd-tenders-list' }, tenders.map((t) => t.tender_id ?? 're-check (no tender)').join(', ')),
-        h('span', { class: 'muted' }, ' — your decision settles them all and stands for later ones while the score does not change.'),
+        h('span', { class: 'd-k' }, loads.length === 1 ? '1 load waits on this carrier' : `${loads.length} loads wait on this carrier`),
+        h('span', { class: 'd-tenders-list' }, loads.map((t) => t.tender_id).join(', ')),
+        rechecks > 0 ? h('span', { class: 'muted d-rechecks' }, ` (and ${rechecks === 1 ? 'a re-check' : `${rechecks} re-checks`}, not loads)`) : null,
+        loads.length > 1 ? h('span', { class: 'muted' }, ' — your decision settles them all and stands for later ones while the score does not change.') : null,
       ),
     );
   const prev = r.previous_decision;
@@ -238,7 +320,7 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         h('span', { class: 'd-k' }, 'Decided before'),
         h('span', { class: `badge badge-ended badge-${ended.state}` }, ended.state === 'revoked' ? 'revoked' : 'lapsed'),
         ' ',
-        h('s', { class: 'd-previous-was', attrs: { title: 'no longer stands' } }, `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${prev.decided_at.slice(0, 10)}`),
+        h('s', { class: 'd-previous-was', attrs: { title: 'no longer stands' } }, `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${fmtLocal(prev.decided_at)}`),
         ' — ',
         h('strong', { class: 'd-previous-end' }, ended.line),
         ended.note ? h('span', null, `: ${ended.note}`) : null,
@@ -250,7 +332,7 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
     h(
       'div',
       { class: `d-held tone-${held.tone}` },
-      h('span', { class: 'd-held-label' }, 'Held because'),
+      h('span', { class: 'd-held-label' }, 'On hold because'),
       chip(held),
       held.known ? h('span', { class: 'd-held-hint' }, held.hint ?? '') : h('span', { class: 'd-held-hint' }, `hold reason "${r.hold_reason}" is new to this app`),
     ),
@@ -262,10 +344,11 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
       h(
         'div',
         { class: 'd-verdict' },
-        h('span', { class: 'd-k' }, 'Decision'),
+        h('span', { class: 'd-k' }, 'The scoring service says'),
         chip(d),
-        score.needs_manual_review ? h('span', { class: 'chip tone-warn' }, 'needs manual review') : null,
-        h('span', { class: 'd-verdict-text' }, score.verdict ?? 'no verdict line'),
+        // Said once: the "held because" line already says the service asks a person.
+        score.needs_manual_review && r.hold_reason !== 'manual_review' ? h('span', { class: 'chip tone-warn' }, 'service asks a person to look') : null,
+        h('span', { class: 'd-verdict-text' }, plainVerdict(score.verdict) ?? 'no verdict line'),
       ),
     );
     if (score.knockout.triggered || score.knockout.reasons.length > 0) {
@@ -286,7 +369,7 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
     out.push(
       h(
         'h3',
-        { class: 'd-sub' },
+        { class: 'd-sub d-reasons-title' },
         `Reasons (${score.reasons.length})`,
         checks ? h('span', { class: 'd-sub-note' }, ` · ${checks.triggered} of ${checks.total} checks triggered, ${checks.passed} passed, ${checks.not_checked} not checked`) : null,
       ),
@@ -326,7 +409,7 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         'div',
         { class: 'd-error' },
         h('h3', null, 'What the scoring service answered'),
-        h('p', null, h('code', null, s.error.code), ' ', s.error.message),
+        h('p', null, s.error.message),
         s.error.request_id ? h('p', { class: 'muted' }, `request id ${s.error.request_id} (quote it to support)`) : null,
       ),
     );
@@ -337,7 +420,7 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
     const flags = score.flags ?? [];
     meta.push(...field('Flags', ...(flags.length ? flags.map((f) => chip(flagTerm(f))) : ['none'])));
     meta.push(...field('Data confidence', score.data_confidence === null ? 'not given' : fmtPercent(score.data_confidence)));
-    meta.push(...field('Model version', h('code', null, score.model_version)));
+    meta.push(...field('Scoring model', score.model_version));
     meta.push(...field('Calculated', h('span', { attrs: { title: fmtUtc(score.calculated_at) } }, `${fmtLocal(score.calculated_at)} (${fmtAge(score.calculated_at)})`)));
   }
   const src = sourceTerm(s.source);
@@ -353,16 +436,20 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
             'button',
             {
               class: 'btn btn-small btn-recheck',
-              attrs: { type: 'button', id: 'recheck', disabled: actions.rechecking === true, title: 'Ask the scoring service for a fresh score now, skipping the cache' },
+              attrs: {
+                type: 'button',
+                id: 'recheck',
+                disabled: actions.rechecking === true || (actions.recheckOff ?? null) !== null,
+                title: actions.recheckOff ?? 'Ask the scoring service for a fresh score now, skipping the saved one',
+              },
               on: { click: actions.recheck },
             },
-            actions.rechecking ? 'Re-checking…' : 'Re-check now (uses 1 lookup)',
+            actions.rechecking ? 'Re-checking…' : (actions.recheckLabel ?? 'Re-check now (uses 1 lookup)'),
           )
         : null,
     ),
   );
-  meta.push(...field('Environment', score ? (score.livemode ? 'live' : 'sandbox') : '—'));
-  meta.push(...field('Screening', h('code', null, s.id), ` · ${s.priority} priority · asked ${fmtAge(s.created_at)}`));
+  meta.push(...field('Asked', h('span', { attrs: { title: fmtUtc(s.created_at) } }, `${fmtLocal(s.created_at)} (${fmtAge(s.created_at)})`), s.priority === 'tender' ? '' : ` · ${s.priority} check, not a load`));
   meta.push(...field('Held since', h('span', { attrs: { title: fmtUtc(r.created_at) } }, fmtLocal(r.created_at))));
   out.push(h('h3', { class: 'd-sub' }, 'About this score'), h('dl', { class: 'd-meta' }, ...meta));
 
@@ -373,7 +460,7 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         h(
           'details',
           { class: 'd-extra' },
-          h('summary', null, `Other fields from the service (${extra.length})`),
+          h('summary', null, `More from the scoring service (${extra.length})`),
           h('dl', null, ...extra.flatMap((k) => [h('dt', null, k), h('dd', null, h('code', null, JSON.stringify(score[k])))])),
         ),
       );
