@@ -29,6 +29,9 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
 describe('/healthz and a store that cannot write', () => {
   it('is 503 storage_unavailable while writes are refused, and 200 ok once one succeeds', async () => {
     expect((await call('GET', '/healthz')).json).toMatchObject({ status: 'ok', sqlite_writable: true });
+    // No background writes while the disk is full: a finished lookup's UPDATE may still fit in the
+    // file's free pages, and a write that succeeds rightly counts as "writable again".
+    expect((await call('POST', '/queue/pause')).status).toBe(200);
     const db = connectionOf(stack.screener.store);
     const pages = db.pragma('page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${pages}`);

@@ -35,7 +35,8 @@ describe('migration 17 (superseded reviews, re-screens after an outage)', () => 
       try {
         const db = connectionOf(store);
         expect(db.prepare('SELECT * FROM reviews ORDER BY id').all()).toEqual(before);
-        expect(indexes(db)).toEqual(indexesBefore);
+        // The table rebuild of 17 kept every index; later steps (21) add more.
+        expect(indexes(db)).toEqual(expect.arrayContaining(indexesBefore));
         db.prepare("UPDATE reviews SET state = 'superseded' WHERE id = 'rev_a'").run();
         expect(store.getReview('rev_a')!.state).toBe('superseded');
         expect(db.prepare("SELECT rescreened_at FROM screenings WHERE id = 'scr_a'").get()).toEqual({ rescreened_at: null });
