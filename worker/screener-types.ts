@@ -3,7 +3,7 @@ import type { DestinationPolicy } from './callbacks/destination-policy.js';
 import type { DecisionFilter } from './decisions/carrier-decisions.js';
 import type { Store } from './store/index.js';
 import type { Ages } from './metrics/metrics.js';
-import type { ListPage } from './store/types.js';
+import type { EventLogFilter, ListPage } from './store/types.js';
 import type { Actor } from './tokens/intake-tokens.js';
 
 /**
@@ -77,6 +77,8 @@ export interface EventFeed {
   /** Events after `lastId` (for Last-Event-ID replay). */
   since(lastId: number, limit?: number): IntakeEvent[];
   lastId(): number;
+  /** One page of the event log, newest first (GET /event-log), each with its time. */
+  page(filter: EventLogFilter, page: ListPage): { data: Array<IntakeEvent & { created_at: string }>; has_more: boolean };
 }
 
 /** Redis (or another part we need to keep a promise) is down: accept nothing. */

@@ -84,6 +84,7 @@ const TABLE: Array<{ op: string; path: string; body?: unknown; needs: Role }> = 
   { op: 'GET /decisions/{id}', path: `/decisions/${DEC}`, needs: 'tms' },
   { op: 'POST /decisions/{id}/revoke', path: `/decisions/${DEC}/revoke`, body: {}, needs: 'desk' },
   { op: 'GET /audit.csv', path: '/audit.csv', needs: 'desk' },
+  { op: 'GET /event-log', path: '/event-log', needs: 'tms' },
   { op: 'POST /sandbox/carriers/{dot}/change', path: '/sandbox/carriers/1000001/change', body: { change: 'reset', check_now: false }, needs: 'admin' },
   { op: 'POST /sandbox/decisions/{id}/lapse', path: `/sandbox/decisions/${DEC}/lapse`, needs: 'admin' },
 ];

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { IntakeEvent, IntakeEventName } from '../../shared/screening.js';
 import type { Store } from '../store/index.js';
+import type { EventLogFilter, ListPage } from '../store/types.js';
 import type { EventFeed } from '../screener-types.js';
 import { compactEvent, expandEvent } from './event-refs.js';
 
@@ -92,6 +93,11 @@ export class SharedEventFeed implements EventFeed {
 
   since(lastId: number, limit?: number): IntakeEvent[] {
     return this.#read(lastId, limit);
+  }
+
+  page(filter: EventLogFilter, p: ListPage): { data: Array<IntakeEvent & { created_at: string }>; has_more: boolean } {
+    const { data, has_more } = this.store.pageEvents(filter, p);
+    return { data: data.map((e) => ({ ...e, data: this.#expand(e.event, e.data) })), has_more };
   }
 
   #read(lastId: number, limit?: number): IntakeEvent[] {

@@ -67,6 +67,11 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   'GET /decisions/:id': op('getDecision', 'decisions', 'One decision with its basis, expiry and how it ended.'),
   'POST /decisions/:id/revoke': op('revokeDecision', 'decisions', 'The next hold of the carrier opens a review again. Who revoked is the token\'s name (`by` only from an admin token). 409 decision_conflict when it no longer stands.'),
   'GET /audit.csv': op('exportAudit', 'decisions', ''),
+  'GET /event-log': op(
+    'listEvents',
+    'events',
+    'Every event of the stream, kept SCREEN_EVENTS_RETENTION (7 days by default): newest first, cursor-paged by id, filtered by type (comma-separated) and created_gte / created_lt. Catch up after downtime from your last id (ending_before walks forward in time), or sync by time. A carrier.changed whose callback died is here too.',
+  ),
   'POST /sandbox/carriers/:dot/change': op(
     'sandboxChangeCarrier',
     'sandbox',

@@ -48,6 +48,7 @@ import { checkCallbackDestination, parseCallbackUrl } from './callback-url.js';
 import { registerCallbackRoutes } from './callback-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { registerSandboxRoutes } from './sandbox-routes.js';
+import { registerEventLogRoutes } from './event-log-routes.js';
 import { idempotent } from './idempotent.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
 import { withLogContext } from '../log-context.js';
@@ -580,6 +581,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     registerDecisionRoutes(r, screener);
     // /sandbox/*: test helpers, admin only, sandbox keys only (docs/api.md).
     registerSandboxRoutes(r, screener);
+    // /event-log: the events as a list to catch up from (the stream is /events).
+    registerEventLogRoutes(r, screener);
 
     // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
     r.get(

@@ -2,7 +2,7 @@ import { createPrivateFile, ensurePrivateDir, makeDatabasePrivate } from './priv
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { IntakeEvent, Review, ReviewState, Screening, ScreeningError, ScreeningStatus } from '../../shared/screening.js';
+import type { IntakeEvent, IntakeEventName, Review, ReviewState, Screening, ScreeningError, ScreeningStatus } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { HOLD_REASONS, type HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
@@ -759,6 +759,31 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       if (typeof lastId !== 'number' || !Number.isInteger(lastId) || lastId < 0)
         throw new StoreArgumentError('lastId must be a whole number, 0 or more', 'lastId');
       return st.eventsSince.all(lastId, checkLimit(limit)).map((r) => ({ id: r.id, event: r.event, data: JSON.parse(r.data) as unknown }));
+    },
+
+    pageEvents(filter, p) {
+      const where: string[] = [];
+      const params: Record<string, unknown> = {};
+      if (filter.types && filter.types.length > 0) {
+        // json_each: one statement shape whatever the number of types.
+        where.push('event IN (SELECT value FROM json_each(@types))');
+        params.types = JSON.stringify(filter.types);
+      }
+      if (filter.createdGte !== undefined) {
+        where.push('created_at >= @gte');
+        params.gte = filter.createdGte;
+      }
+      if (filter.createdLt !== undefined) {
+        where.push('created_at < @lt');
+        params.lt = filter.createdLt;
+      }
+      // The id is the log's order (appended as they happen): its primary key is the index.
+      const { rows, has_more } = keysetPage<{ id: number; event: string; data: string; created_at: string }>(
+        db,
+        { select: 'SELECT id, event, data, created_at FROM events', where, params, key: 'id', tie: 'id', direction: 'DESC', cursor: 'id = @cursor_id' },
+        p,
+      );
+      return { data: rows.map((r) => ({ id: r.id, event: r.event as IntakeEventName, data: JSON.parse(r.data) as unknown, created_at: r.created_at })), has_more };
     },
 
     lastEventId() {

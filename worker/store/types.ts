@@ -65,6 +65,12 @@ export interface UsageSnapshot extends UsageFigures {
 export type ReviewListState = ReviewState | 'decided';
 
 /** One page of a list: `limit`, and at most one cursor (an object id of the list). */
+export interface EventLogFilter {
+  types?: readonly string[];
+  createdGte?: string;
+  createdLt?: string;
+}
+
 export interface ListPage {
   limit: number;
   starting_after?: string;
@@ -160,6 +166,11 @@ export interface Store {
   appendEvent(event: string, data: unknown): IntakeEvent;
   /** Events with id > lastId, oldest first; limit defaults to 1000. */
   eventsSince(lastId: number, limit?: number): IntakeEvent[];
+  /**
+   * One page of the event log, newest first, by keyset on the id (GET /event-log): of these
+   * types (any when empty), created in [createdGte, createdLt).
+   */
+  pageEvents(filter: EventLogFilter, page: ListPage): { data: Array<IntakeEvent & { created_at: string }>; has_more: boolean };
   lastEventId(): number;
   /** Keep only the newest `keep` events. Ids are never reused. */
   pruneEvents(keep: number): void;
