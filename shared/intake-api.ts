@@ -681,6 +681,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event log to catch up from: newest first, cursor-paged, by type and time
+         * @description Every event of the stream, kept SCREEN_EVENTS_RETENTION (7 days by default): newest first, cursor-paged by id, filtered by type (comma-separated) and created_gte / created_lt. Catch up after downtime from your last id (ending_before walks forward in time), or sync by time. A carrier.changed whose callback died is here too.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -7130,6 +7150,135 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description event names, comma-separated (e.g. carrier.changed,review.resolved); default all */
+                type?: string;
+                /** @description ISO 8601: events created at or after it */
+                created_gte?: string;
+                /** @description ISO 8601: events created before it */
+                created_lt?: string;
+                /** @description a whole number from 1 to 100 (default 50) */
+                limit?: number;
+                /** @description an id from the list: the page after it (the next page: the last id of this one) */
+                starting_after?: string;
+                /** @description an id from the list: the page before it (the previous page: the first id of this one) */
+                ending_before?: string;
+            };
+            header?: {
+                /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
+                "Carrier-Screen-Version"?: components["parameters"]["CarrierScreenVersion"];
+                /** @description Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @enum {string} */
+                            object: "event";
+                            /** @description The same id as the stream's `id:` line (Last-Event-ID); the cursor of this list. */
+                            id: number;
+                            /** @description The event name, as on the stream (an open set: ignore one you do not know). */
+                            event: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description As the stream sends it (StreamEvent): the object as it is now. */
+                            data: unknown;
+                        }[];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every 4xx and 5xx answer. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Carrier-Screen-Version": components["headers"]["CarrierScreenVersion"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
