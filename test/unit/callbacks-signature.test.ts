@@ -1,3 +1,4 @@
+import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { signCallback, verifyCallback } from '../../worker/callbacks/signature.js';
@@ -107,6 +108,7 @@ describe('delivery ids', () => {
     expect(JSON.parse(callbackBody('screening.completed', 'd1', screening(null)))).toEqual({
       event: 'screening.completed',
       delivery_id: 'd1',
+      api_version: LATEST_API_VERSION,
       screening: screening(null),
     });
   });

@@ -1,3 +1,4 @@
+import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import type { Screening } from '../../shared/screening.js';
 import type { Store } from '../store/index.js';
 import { writeCallback } from './outbox.js';
@@ -20,7 +21,7 @@ export function deliveryId(screening: Screening, kind: CallbackKind): string {
 }
 
 export function callbackBody(kind: CallbackKind, delivery: string, screening: Screening): string {
-  return JSON.stringify({ event: kind, delivery_id: delivery, version: screening.version, screening });
+  return JSON.stringify({ event: kind, delivery_id: delivery, api_version: LATEST_API_VERSION, version: screening.version, screening });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { newCallbackId } from '../store/ids.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { StoreArgumentError } from '../store/store-error.js';
@@ -169,7 +170,7 @@ export function writeCallback(target: Db | Store, c: NewCallback): { id: string;
   if (c.order !== undefined && (typeof c.order.subject !== 'string' || !Number.isSafeInteger(c.order.version)))
     throw new StoreArgumentError('order must be { subject: string, version: integer }', 'order');
   const at = c.at ?? new Date();
-  const body = JSON.stringify({ event: c.kind, delivery_id: c.deliveryId, ...c.payload });
+  const body = JSON.stringify({ event: c.kind, delivery_id: c.deliveryId, api_version: LATEST_API_VERSION, ...c.payload });
   const s = st(db);
   const created =
     s.insert.run({

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { API_VERSIONS, API_VERSION_HEADER } from '../../shared/api-versions.js';
 import { exponentialBackoffMs } from '../../shared/backoff.js';
 import { observe } from '../metrics/metrics.js';
 import type { Logger } from 'pino';
@@ -57,6 +58,12 @@ export const DEFAULT_DEAD_AFTER_MS = 24 * 3_600_000;
 /** The wait after failed attempt number `attempt` (1-based). */
 export function retryDelayMs(attempt: number, backoffMs = DEFAULT_BACKOFF_MS, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
   return exponentialBackoffMs(Math.max(attempt, 1), backoffMs, maxBackoffMs);
+}
+
+/** The body's `api_version`; a body written before callbacks carried one is in the first version. */
+function bodyVersion(body: string): string {
+  const m = /"api_version":"([0-9-]{10})"/.exec(body);
+  return m?.[1] ?? API_VERSIONS[0]!;
 }
 
 /** Not http(s): no attempt can ever reach it, the row goes `dead` at once. */
@@ -243,6 +250,8 @@ export class CallbackSender {
           [SIGNATURE_HEADER.toLowerCase()]: signCallback(this.o.secret, r.body, t),
           [DELIVERY_HEADER.toLowerCase()]: r.delivery_id,
           [EVENT_HEADER.toLowerCase()]: r.kind,
+          // The version the body was written in (rows older than versioned bodies: the first).
+          [API_VERSION_HEADER.toLowerCase()]: bodyVersion(r.body),
         },
         body: r.body,
         timeoutMs: this.#timeoutMs,

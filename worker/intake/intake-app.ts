@@ -30,6 +30,8 @@ declare module 'fastify' {
     caller?: Caller;
     /** The screening this request made or decided on, for its log line (set by the route). */
     screeningId?: string;
+    /** The API version it is answered in: its Carrier-Screen-Version, else its token's pin. */
+    apiVersion?: string;
   }
 }
 

@@ -59,6 +59,7 @@ import { completeDocument, documentRoute, openapiBase } from './openapi-doc.js';
 import { registerWatchRoutes, watchOf } from './watch-routes.js';
 import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../../shared/config.js';
 import { TLS_MIN_VERSION, type IntakeTls } from './transport.js';
+import { API_VERSIONS, API_VERSION_HEADER, LATEST_API_VERSION, isApiVersion } from '../../shared/api-versions.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
 
@@ -82,10 +83,9 @@ export interface IntakeOptions {
   revocationCheckMs?: number;
 }
 
-/** This API's version (dated, as Stripe's): answers carry it; a request may pin it (docs/api.md). */
-export const API_VERSION = '2026-11-25';
-const API_VERSIONS: readonly string[] = [API_VERSION];
-const VERSION_HEADER = 'carrier-screen-version';
+/** The newest API version (shared/api-versions.ts): what a request without a pin and a token without one get. */
+export const API_VERSION = LATEST_API_VERSION;
+const VERSION_HEADER = API_VERSION_HEADER.toLowerCase();
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Secrets must never reach a log line, whatever object they ride in. */
@@ -290,9 +290,11 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     try {
       checkCaller(req);
       // Stripe's way: an answer may be pinned to an API version; an unknown one is refused.
+      // Stripe's way: the header's version, else the one the token was pinned to when it was made.
       const pinned = req.headers[VERSION_HEADER];
-      if (pinned !== undefined && !API_VERSIONS.includes(String(pinned)))
-        throw badRequest(`unknown ${VERSION_HEADER}: ${String(pinned).slice(0, 40)}; known: ${API_VERSIONS.join(', ')}`, 'Carrier-Screen-Version');
+      if (pinned !== undefined && !isApiVersion(String(pinned)))
+        throw badRequest(`unknown ${API_VERSION_HEADER}: ${String(pinned).slice(0, 40)}; known: ${API_VERSIONS.join(', ')}`, API_VERSION_HEADER);
+      req.apiVersion = pinned !== undefined ? String(pinned) : (req.caller?.api_version ?? API_VERSION);
     } catch (e) {
       done(e as Error);
       return;
@@ -304,7 +306,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-request-id', req.id);
-    reply.header(VERSION_HEADER, API_VERSION);
+    reply.header(VERSION_HEADER, req.apiVersion ?? API_VERSION);
     // When to look again: a queued screening, or a moment of unavailability.
     if (!reply.hasHeader('retry-after')) {
       if (reply.statusCode === 202) reply.header('retry-after', '2');

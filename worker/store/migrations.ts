@@ -3,7 +3,7 @@ import { CALLBACK_COUNTS_MIGRATION_SQL, OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBO
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from '../decisions/schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
-import { METRICS_ROLE_MIGRATION_SQL, TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
+import { METRICS_ROLE_MIGRATION_SQL, TOKEN_API_VERSION_MIGRATION_SQL, TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
 import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
@@ -230,6 +230,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 21, name: 'every list paged by keyset on an index; carrier columns of screenings', sql: LIST_INDEXES_MIGRATION_SQL + CARRIER_COLUMNS_MIGRATION_SQL },
   { version: 22, name: 'carrier columns filled in batches, then indexed for carrier search', sql: CARRIER_INDEXES_MIGRATION_SQL, batched: FILL_CARRIER_COLUMNS },
   { version: 23, name: 'callback counts per state kept beside the outbox', sql: CALLBACK_COUNTS_MIGRATION_SQL },
+  { version: 24, name: 'each token pinned to an API version', sql: TOKEN_API_VERSION_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { randomBase32 } from '../store/ids.js';
 import { isRole, type Role } from './roles.js';
+import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 
 /**
  * Scoped intake tokens, kept in SQLite as hashes. A token is `cs_<role>_<40 random base32>`;
@@ -18,6 +19,8 @@ export interface TokenRecord {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** The API version its requests get when they do not name one (the newest when it was made). */
+  api_version: string;
 }
 
 export interface Caller {
@@ -25,6 +28,8 @@ export interface Caller {
   /** The token's name (the default `by`); null for INTAKE_TOKEN. */
   name: string | null;
   token_id: string | null;
+  /** Its pinned API version; absent for INTAKE_TOKEN (the newest). */
+  api_version?: string;
 }
 
 /**
@@ -57,10 +62,10 @@ export class IntakeTokens {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.#st = {
-      insert: db.prepare('INSERT INTO intake_tokens (id, name, role, hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
-      byHash: db.prepare<[string], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at FROM intake_tokens WHERE hash = ? AND revoked_at IS NULL'),
+      insert: db.prepare('INSERT INTO intake_tokens (id, name, role, hash, prefix, created_at, api_version) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      byHash: db.prepare<[string], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at, api_version FROM intake_tokens WHERE hash = ? AND revoked_at IS NULL'),
       active: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM intake_tokens WHERE id = ? AND revoked_at IS NULL'),
-      list: db.prepare<[], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at FROM intake_tokens ORDER BY created_at DESC, rowid DESC'),
+      list: db.prepare<[], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at, api_version FROM intake_tokens ORDER BY created_at DESC, rowid DESC'),
       revoke: db.prepare('UPDATE intake_tokens SET revoked_at = ? WHERE (id = ? OR prefix = ?) AND revoked_at IS NULL'),
       // At most once a minute per token: a used-at column must not cost a write per request.
       touch: db.prepare("UPDATE intake_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)"),
@@ -77,8 +82,9 @@ export class IntakeTokens {
     const id = `tok_${randomBase32(16)}`;
     const prefix = token.slice(0, role.length + 8);
     const at = this.now().toISOString();
-    this.#st.insert.run(id, n, role, hashToken(token), prefix, at);
-    return { token, record: { object: 'intake_token', id, name: n, role, prefix, created_at: at, revoked_at: null, last_used_at: null } };
+    // Pinned to the newest version: a later version never changes what this token's requests get.
+    this.#st.insert.run(id, n, role, hashToken(token), prefix, at, LATEST_API_VERSION);
+    return { token, record: { object: 'intake_token', id, name: n, role, prefix, created_at: at, revoked_at: null, last_used_at: null, api_version: LATEST_API_VERSION } };
   }
 
   list(): TokenRecord[] {
@@ -106,6 +112,6 @@ export class IntakeTokens {
     } catch {
       /* a full disk must not refuse a read: last_used_at is a convenience */
     }
-    return { role: row.role, name: row.name, token_id: row.id };
+    return { role: row.role, name: row.name, token_id: row.id, api_version: row.api_version };
   }
 }

@@ -36,3 +36,11 @@ export const METRICS_ROLE_MIGRATION_SQL = `
   DROP TABLE intake_tokens;
   ALTER TABLE intake_tokens_v19 RENAME TO intake_tokens;
 `;
+
+/**
+ * Migration 24: each token is pinned to an API version (docs/api.md "Versioning"). Tokens made
+ * before get the one version they have been answered in all along.
+ */
+export const TOKEN_API_VERSION_MIGRATION_SQL = `
+  ALTER TABLE intake_tokens ADD COLUMN api_version TEXT NOT NULL DEFAULT '2026-11-25';
+`;

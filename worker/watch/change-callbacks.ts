@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CarrierChange } from '../../shared/screening.js';
+import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { writeCallback } from '../callbacks/outbox.js';
 import type { Store } from '../store/index.js';
 import type { StoredChange } from '../store/watch-store.js';
@@ -42,7 +43,7 @@ export function deliveriesOf(change: StoredChange): ChangeCallbackJob[] {
 }
 
 export function changeCallbackBody(j: ChangeCallbackJob): string {
-  return JSON.stringify({ event: CHANGE_EVENT, delivery_id: j.deliveryId, change: j.change });
+  return JSON.stringify({ event: CHANGE_EVENT, delivery_id: j.deliveryId, api_version: LATEST_API_VERSION, change: j.change });
 }
 
 /** Owe each URL its carrier.changed callback, in the transaction that stored the change. */
