@@ -58,7 +58,7 @@ export function renderYear3(r: Year3Results): string {
   const grow = (a: number, c: number): string => (a > 0 ? `× ${(c / a).toFixed(1)}` : '');
   for (const x of b.routes) {
     const y = s.routes.find((q) => q.route === x.route)!;
-    const n = (f: typeof x): string => (f.samples < 10 ? ` (${f.samples} req)` : '');
+    const n = (f: typeof x): string => (f.samples < 10 ? ` (${f.samples} runs)` : '');
     rows.push([`${x.route} p50 / p99`, `${ms(y.p50Ms)} / ${ms(y.p99Ms)}${n(y)}`, `${ms(x.p50Ms)} / ${ms(x.p99Ms)}${n(x)}`, grow(y.p50Ms, x.p50Ms)]);
   }
   rows.push([
