@@ -10,6 +10,7 @@ import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
+import { Agent } from 'undici';
 import { Pruner } from '../../worker/retention/pruner.js';
 import { openStore } from '../../worker/store/sqlite-store.js';
 import { liveDots } from '../carriers.js';
@@ -47,9 +48,22 @@ export interface Year3Figures {
   prune: { ms: number; rows: Record<string, number> };
 }
 
+// Idle sockets dropped well before the intake's keep-alive timeout: a request sent on a socket the
+// server is closing fails with ECONNRESET (seen after a 47 s read held every other socket idle).
+const agent = new Agent({ keepAliveTimeout: 1_000 });
+
+/** fetch through `agent`, sent again once if the connection was reset before any answer. */
+async function send(url: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, dispatcher: agent } as RequestInit);
+  } catch {
+    return fetch(url, { ...init, dispatcher: agent } as RequestInit);
+  }
+}
+
 async function get(url: string, headers: Record<string, string>): Promise<{ ms: number; body: string; status: number }> {
   const t = performance.now();
-  const res = await fetch(url, { headers });
+  const res = await send(url, { headers });
   const body = await res.text();
   return { ms: performance.now() - t, body, status: res.status };
 }
@@ -94,7 +108,7 @@ async function tenderHits(origin: string, headers: Record<string, string>, dots:
   const t0 = performance.now();
   for (let i = 0; i < HITS && (i < 3 || performance.now() - t0 < HITS_BUDGET_MS); i++) {
     const t = performance.now();
-    const res = await fetch(`${origin}/screenings?wait=5`, {
+    const res = await send(`${origin}/screenings?wait=5`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ dot_number: dots[i % dots.length], tender_id: `Y3-${i}` }),
@@ -135,7 +149,7 @@ export async function measureYear3(
   const t0 = performance.now();
   const w = await h.startWorker(name, svcBaseUrl, { SCREEN_DB: db });
   for (;;) {
-    const r = await fetch(`${w.url}/healthz`).catch(() => undefined);
+    const r = await send(`${w.url}/healthz`).catch(() => undefined);
     if (r?.status === 200) break;
     await new Promise((res) => setTimeout(res, 20));
   }
