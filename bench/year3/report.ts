@@ -42,8 +42,9 @@ export function year3Targets(r: Year3Results): Array<{ what: string; value: stri
     },
     { what: 'time to ready', value: ms(b.readyMs), target: '≤ 10 s', met: b.readyMs <= 10_000 },
     {
-      what: 'audit export of a year: peak RSS growth',
-      value: `${(b.audit.peakRssAfterMiB - b.audit.peakRssBeforeMiB).toFixed(0)} MiB`,
+      // The worker's peak (VmHWM) only shows what the exports add beyond the peak earlier reads set.
+      what: 'audit export of a year: worker peak RSS growth',
+      value: `+${(b.audit.peakRssAfterMiB - b.audit.peakRssBeforeMiB).toFixed(0)} MiB over a peak of ${b.audit.peakRssBeforeMiB.toFixed(0)} MiB`,
       target: 'constant (≤ 64 MiB)',
       met: b.audit.peakRssAfterMiB - b.audit.peakRssBeforeMiB <= 64,
     },
