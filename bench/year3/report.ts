@@ -24,7 +24,7 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
-export function year3Targets(r: Year3Results): Array<{ what: string; value: string; target: string; met: boolean }> {
+export function year3Targets(r: Year3Results): Array<{ what: string; value: string; target: string; met: boolean | null }> {
   const b = r.big;
   const search = b.routes.filter((x) => x.route.includes('_number='));
   const reads = b.routes.filter((x) => x.route.startsWith('GET'));
@@ -46,7 +46,8 @@ export function year3Targets(r: Year3Results): Array<{ what: string; value: stri
       what: 'audit export of a year: worker peak RSS growth',
       value: `+${(b.audit.peakRssAfterMiB - b.audit.peakRssBeforeMiB).toFixed(0)} MiB over a peak of ${b.audit.peakRssBeforeMiB.toFixed(0)} MiB`,
       target: 'constant (≤ 64 MiB)',
-      met: b.audit.peakRssAfterMiB - b.audit.peakRssBeforeMiB <= 64,
+      // Over 512 MiB before the exports, earlier reads set the peak: the exports' own use is hidden.
+      met: b.audit.peakRssBeforeMiB > 512 ? null : b.audit.peakRssAfterMiB - b.audit.peakRssBeforeMiB <= 64,
     },
     { what: "desk's recent decisions", value: `${desk.rows} requests, ${ms(desk.p50Ms)} p50`, target: 'one request of one page', met: desk.rows <= 1 },
   ];
@@ -93,7 +94,7 @@ export function renderYear3(r: Year3Results): string {
     '',
     table(rows),
     '',
-    table([['target (issue 35)', 'value', 'goal', ''], ...t.map((x) => [x.what, x.value, x.target, x.met ? 'met' : 'NOT MET'])]),
+    table([['target (issue 35)', 'value', 'goal', ''], ...t.map((x) => [x.what, x.value, x.target, x.met === null ? 'not isolated' : x.met ? 'met' : 'NOT MET'])]),
     '',
     `took ${r.elapsedS.toFixed(0)} s`,
   ].join('\n');
