@@ -20,6 +20,7 @@ import { measureDurableFloor, measureFloor, seedDurableFloor, startFloor } from 
 import { measureMissOverhead, type MissRun } from './scenarios/miss-overhead.js';
 import type { ThroughputRun } from './scenarios/throughput.js';
 import { runTwoWorkers } from './scenarios/two-workers.js';
+import { runYear3, type Year3Options } from './year3/run-year3.js';
 
 /** Disjoint DOT ranges, so no scenario sees a carrier another one has cached. */
 const DOTS = { emulatorFloor: 1_000_000, cacheHit: 1_500_000, economy: 2_000_000, miss: 3_000_000, drain: 4_000_000, twoEconomy: 5_000_000, twoDrain: 6_000_000 };
@@ -34,7 +35,9 @@ function wholeNumber(flag: string, min: number, max: number) {
   };
 }
 
-function parseOptions(argv: string[]): BenchOptions & { out: string } {
+type Parsed = BenchOptions & { out: string; year3: Year3Options | undefined };
+
+function parseOptions(argv: string[]): Parsed {
   const program = new Command('bench')
     .description('carrier-screen benchmarks: floor, cache hits, tender-stream economy, miss-path overhead, backlog drain, memory, economy and drain across two worker processes')
     .option('--duration <s>', 'seconds per throughput measurement', wholeNumber('--duration', 1, 120))
@@ -44,12 +47,44 @@ function parseOptions(argv: string[]): BenchOptions & { out: string } {
     .option('--drain <n>', 'carriers queued at once in the backlog drain', wholeNumber('--drain', 10, 10_000))
     .option('--quick', 'a small run for a smoke check (flags given still win)')
     .option('--profile <dir>', 'write CPU profiles of the worker processes to <dir> (node --cpu-prof)')
-    .option('--out <file>', 'where to write the results', fileURLToPath(new URL('../../bench/results.json', import.meta.url)))
+    .option('--out <file>', 'where to write the results (default bench/results.json; --year3: bench/year3-results.json)')
+    .option('--year3', 'the year-three scenario instead: a database of N screenings over 3 years against a small one (bench/README.md → Year three)')
+    .option('--n <n>', '--year3: screenings in the big database (default 2000000)', wholeNumber('--n', 1_000, 50_000_000))
+    .option('--small <n>', '--year3: screenings in the small database (default 20000)', wholeNumber('--small', 1_000, 50_000_000))
+    .option('--samples <n>', '--year3: requests per read route (default 50)', wholeNumber('--samples', 5, 10_000))
+    .option('--data-dir <dir>', '--year3: where built databases are kept and reused (default bench/data, or BENCH_DATA_DIR)')
     .showHelpAfterError();
   program.parse(argv);
-  const o = program.opts<{ duration?: number; concurrency?: number; stream?: number; repeats?: number; drain?: number; quick?: boolean; profile?: string; out: string }>();
+  const o = program.opts<{
+    duration?: number;
+    concurrency?: number;
+    stream?: number;
+    repeats?: number;
+    drain?: number;
+    quick?: boolean;
+    profile?: string;
+    out?: string;
+    year3?: boolean;
+    n?: number;
+    small?: number;
+    samples?: number;
+    dataDir?: string;
+  }>();
   const quick = o.quick === true;
+  const repo = (p: string): string => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+  const year3: Year3Options | undefined = o.year3
+    ? {
+        n: o.n ?? 2_000_000,
+        small: o.small ?? 20_000,
+        samples: o.samples ?? 50,
+        dataDir: o.dataDir ?? process.env.BENCH_DATA_DIR ?? repo('bench/data'),
+        out: o.out ?? repo('bench/year3-results.json'),
+      }
+    : undefined;
+  if (!o.year3 && (o.n !== undefined || o.small !== undefined || o.samples !== undefined || o.dataDir !== undefined))
+    program.error('--n, --small, --samples and --data-dir belong to --year3');
   return {
+    year3,
     durationS: o.duration ?? (quick ? 1 : 5),
     concurrency: o.concurrency ?? 8,
     stream: o.stream ?? (quick ? 400 : 1500),
@@ -58,12 +93,13 @@ function parseOptions(argv: string[]): BenchOptions & { out: string } {
     missSamples: quick ? 50 : 200,
     profileDir: o.profile,
     quick,
-    out: o.out,
+    out: o.out ?? repo('bench/results.json'),
   };
 }
 
 async function main(): Promise<void> {
-  const { out, ...opts } = parseOptions(process.argv);
+  const { out, year3, ...opts } = parseOptions(process.argv);
+  if (year3) return runYear3(year3, { ...opts, durationS: Math.min(opts.durationS, 5), concurrency: 4 });
   const startedAt = new Date();
   const t0 = performance.now();
   const log = (line: string): void => {
