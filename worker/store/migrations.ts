@@ -338,8 +338,9 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
     }
     if (applied) {
       const ms = Math.round(clock() - began);
-      o.log?.info({ migration: m.version, ms, ...(m.batched ? { what: m.batched.what, rows } : {}) }, `migration ${m.version} applied (${m.name}) in ${ms} ms`);
-      o.onStep?.({ version: m.version, name: m.name, ms });
+      // One line per step: the caller's (the worker's warning) when it asks to be told.
+      if (o.onStep) o.onStep({ version: m.version, name: m.name, ms });
+      else o.log?.info({ migration: m.version, ms, ...(m.batched ? { what: m.batched.what, rows } : {}) }, `migration ${m.version} applied (${m.name}) in ${ms} ms`);
     }
   }
   return userVersion(db);
