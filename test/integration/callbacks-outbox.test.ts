@@ -1,3 +1,4 @@
+import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
@@ -107,7 +108,8 @@ describe('the sender', () => {
     expect(r.headers['x-carrier-screen-delivery']).toBe('d-1');
     expect(r.headers['x-carrier-screen-event']).toBe('screening.completed');
     expect(verifyCallback(SECRET, String(r.headers['x-carrier-screen-signature']), r.raw, { now: clock.now }).ok).toBe(true);
-    expect(JSON.parse(r.raw)).toEqual({ event: 'screening.completed', delivery_id: 'd-1', screening: { id: 'd-1' } });
+    expect(r.headers['carrier-screen-version']).toBe(LATEST_API_VERSION);
+    expect(JSON.parse(r.raw)).toEqual({ event: 'screening.completed', delivery_id: 'd-1', api_version: LATEST_API_VERSION, screening: { id: 'd-1' } });
     expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 1, last_status: 204, delivered_at: '2026-05-01T00:00:00.000Z' });
     expect(await sender().drainOnce()).toBe(0); // not sent again
   });
