@@ -49,6 +49,8 @@ export interface StackOptions {
   redisUrl?: string;
   /** The intake's door limits; by default no rate limit (property tests send thousands a minute). */
   limits?: Partial<IntakeLimits>;
+  /** Open this SQLite file (e.g. one written as an older version wrote it) instead of a new one; the test removes it. */
+  dbPath?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export interface StackOptions {
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const mode = opts.mode ?? opts.emulator?.mode ?? 'sandbox';
   const emulator = await startEmulator({ ...opts.emulator, mode, port: 0, ...(opts.now ? { now: opts.now } : {}) });
-  const db = tempDbPath();
+  const db = opts.dbPath ? { path: opts.dbPath, cleanup: () => {} } : tempDbPath();
   const prefix = uniquePrefix('stack');
   const token = randomBytes(24).toString('base64url');
   const callbackSecret = randomBytes(24).toString('base64url');

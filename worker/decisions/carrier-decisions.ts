@@ -9,6 +9,7 @@ import { connectionOf } from '../store/sqlite-store.js';
 import { keysetPage } from '../store/keyset.js';
 import type { ListPage } from '../store/types.js';
 import { basisChanges, basisOf, uncheckableApproval, type Basis } from './basis.js';
+import { reviewCarrierKey } from './review-carrier-key.js';
 
 /**
  * A dispatcher decides a carrier, not a tender (docs/decisions.md):
@@ -120,7 +121,7 @@ export class CarrierDecisions {
    */
   carrierKey(s: Pick<Screening, 'query'>, score: SvcScore | null): string {
     const named = score ?? ('mc_number' in s.query ? this.o.store.getScore(this.o.env, s.query)?.score : undefined);
-    return `${this.o.env}:${named ? `dot:${canonicalDot(named.carrier.dot_number)}` : queryKey(s.query)}`;
+    return reviewCarrierKey(this.o.env, s.query, named?.carrier.dot_number);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { CALLBACK_COUNTS_MIGRATION_SQL, OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL, normalizeOutboxDestinations } from '../callbacks/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from '../decisions/schema.js';
+import { FILL_REVIEW_CARRIERS, joinOpenReviews } from '../decisions/review-carrier-schema.js';
 import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
 import { METRICS_ROLE_MIGRATION_SQL, TOKEN_API_VERSION_MIGRATION_SQL, TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
@@ -231,6 +232,13 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 22, name: 'carrier columns filled in batches, then indexed for carrier search', sql: CARRIER_INDEXES_MIGRATION_SQL, batched: FILL_CARRIER_COLUMNS },
   { version: 23, name: 'callback counts per state kept beside the outbox', sql: CALLBACK_COUNTS_MIGRATION_SQL },
   { version: 24, name: 'each token pinned to an API version', sql: TOKEN_API_VERSION_MIGRATION_SQL },
+  {
+    version: 25,
+    name: "reviews from before carrier reviews name their carrier (in batches), and a carrier's open reviews become one",
+    sql: '',
+    batched: FILL_REVIEW_CARRIERS,
+    run: joinOpenReviews,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
