@@ -285,6 +285,10 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
   const ensureTables = () =>
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS migration_progress (version INTEGER PRIMARY KEY, position INTEGER NOT NULL, rows INTEGER NOT NULL)`);
+  // After each step (and each batch of a batched one): the WAL holds one step's pages at most, not
+  // every step's (a new file's steps came to 1 MB; a big file's rewrite, hundreds). No-op
+  // without WAL.
+  const checkpoint = () => db.pragma('wal_checkpoint(TRUNCATE)');
   // The step's own SQL and its number, in the (last) transaction of the step.
   const finish = (m: Migration) => {
     if (m.sql) db.exec(m.sql);
@@ -307,6 +311,7 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
         finish(m);
         applied = true;
       }).immediate();
+      checkpoint();
     } else {
       const step = m.batched;
       let total: number | undefined;
@@ -342,6 +347,7 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
             );
           }
         }).immediate();
+        checkpoint();
       }
     }
     if (applied) {

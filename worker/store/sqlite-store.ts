@@ -241,11 +241,8 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
         makeDatabasePrivate(file);
       }
       db.pragma('synchronous = NORMAL'); // with WAL: never corrupts; a power cut may lose the latest commits
-      const before = db.pragma('user_version', { simple: true }) as number;
+      // migrate() checkpoints after each step: the WAL never holds every step's pages at once.
       const version = migrate(db, file, undefined, { now, ...(opts.log ? { log: opts.log } : {}), ...(opts.onMigration ? { onStep: opts.onMigration } : {}) });
-      // Migrations write every page they touch to the WAL (a new file's steps: 1 MB; a big
-      // file's rewrite: hundreds): give the space back before serving, not at the next checkpoint.
-      if (!memory && version !== before) db.pragma('wal_checkpoint(TRUNCATE)');
       probeWritable(db, version);
     }
     let checkpointer: Checkpointer | undefined;
