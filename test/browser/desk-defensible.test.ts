@@ -340,8 +340,9 @@ describe.skipIf(!hasChromium)('background holds that no tender waits on (live, q
     const row = page.locator(`.screenings tbody tr[data-screening-id="${roster.id}"]`);
     await row.waitFor();
     // The hold reason in words (not the code, which the score column shows as the service's error).
-    expect(await row.locator('td').nth(5).innerText()).toBe('Quota kept for tenders');
-    expect(await row.innerText()).toContain('no card');
+    // The row may first show the screening as accepted (from the live feed), then as finished.
+    await expect.poll(() => row.locator('td').nth(5).innerText()).toBe('Quota kept for tenders');
+    await expect.poll(() => row.innerText()).toContain('no card');
     await shoot(page, 'queue-background-hold');
     await page.keyboard.press('1');
     expect(await page.locator('.rv-item').count()).toBe(0);
