@@ -7,6 +7,8 @@ export default defineConfig({
     // Integration tests start real servers; a slow CI machine needs room.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Browser tests poll what the live feed may redraw; a loaded CI machine redraws late.
+    expect: { poll: { timeout: 5_000 } },
     pool: 'forks',
     reporters: ['default'],
   },

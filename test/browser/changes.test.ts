@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
     const { page, errors } = await openDashboard(browser, stack);
     await page.keyboard.press('4');
     await page.getByText('No changes to acknowledge').waitFor();
-    expect(await page.locator('#changes-count').innerText()).toBe('');
+    await expect.poll(() => page.locator('#changes-count').innerText()).toBe('');
 
     // Three days on: the daily re-screen sees both dated changes.
     clock.set(new Date().toISOString());
@@ -155,7 +155,7 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
     await page.keyboard.press('a');
     await expect.poll(() => page.locator('.ack-panel').getAttribute('class')).toContain('mode-ack');
     await page.keyboard.type('Dana Dispatcher');
-    expect(await page.locator('.ack-panel .dp-mode').innerText()).toContain('as Dana Dispatcher?');
+    await expect.poll(() => page.locator('.ack-panel .dp-mode').innerText()).toContain('as Dana Dispatcher?');
     await page.screenshot({ path: join(artifacts, 'changes-live-acknowledging.png') });
     await page.keyboard.press('Enter');
     await page.locator('.toast', { hasText: /^Acknowledged:/ }).waitFor();
@@ -190,7 +190,7 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
     await page.locator('.toast', { hasText: 'acknowledged by Eli Elsewhere elsewhere' }).waitFor();
     await page.getByText('No changes to acknowledge').waitFor();
     await page.locator('.ch-history .ch-done', { hasText: 'Eli Elsewhere' }).waitFor();
-    expect(await page.locator('#changes-count').innerText()).toBe('');
+    await expect.poll(() => page.locator('#changes-count').innerText()).toBe('');
 
     // The cut-off window tries: the name is remembered, so a → Enter.
     await stale.page.keyboard.press('a');

@@ -47,8 +47,8 @@ describe.skipIf(!hasChromium)('dead callbacks in the dashboard', () => {
     });
     const card = page.locator('.card', { hasText: 'Dead callbacks' });
     await card.waitFor();
-    expect(await card.locator('.card-value').innerText()).toBe('1');
-    expect(await card.locator('.card-note').innerText()).toContain('POST /callbacks/:id/retry');
+    await expect.poll(() => card.locator('.card-value').innerText()).toBe('1');
+    await expect.poll(() => card.locator('.card-note').innerText()).toContain('POST /callbacks/:id/retry');
     await page.locator('.banner-item', { hasText: '1 callback to the TMS gave up' }).waitFor();
     expect(errors).toEqual([]);
     await page.close();

@@ -54,12 +54,12 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     // One card for the carrier, both tenders on it.
     const desk = page.locator('.desk-detail');
     await expect.poll(() => desk.innerText()).toContain('2 loads wait on this carrier');
-    expect(await page.locator('.rv-item').count()).toBe(1);
-    expect(await page.locator('.rv-item .rv-loads').innerText()).toBe('2 loads waiting');
+    await expect.poll(() => page.locator('.rv-item').count()).toBe(1);
+    await expect.poll(() => page.locator('.rv-item .rv-loads').innerText()).toBe('2 loads waiting');
 
     // Approve from the keyboard: both tenders are settled.
     await page.keyboard.press('a');
-    expect(await page.locator('.decision-panel .dp-mode').innerText()).toContain('for all 2 waiting loads');
+    await expect.poll(() => page.locator('.decision-panel .dp-mode').innerText()).toContain('for all 2 waiting loads');
     await page.keyboard.type('Dana Dispatcher');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Checked insurance by phone');
@@ -70,13 +70,13 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     // A third tender is settled by the standing decision: no card.
     const t3 = await tender('1000003', 'LOAD-D3');
     expect(t3).toMatchObject({ action: 'tender', settled_by: 'standing_decision' });
-    expect(await page.locator('.rv-item').count()).toBe(0);
+    await expect.poll(() => page.locator('.rv-item').count()).toBe(0);
 
     // The Decisions view lists it with who, until when and on what basis.
     await page.keyboard.press('5');
     const item = page.locator('.dc-list .dc-item', { hasText: 'DOT 1000003' });
     await item.waitFor();
-    expect(await item.innerText()).toContain('approved → tender');
+    await expect.poll(() => item.innerText()).toContain('approved → tender');
     const detail = page.locator('.decisions-detail');
     const text = (await detail.innerText()).toLowerCase();
     for (const want of ['dana dispatcher', 'stands until', 'later tenders of this carrier are tendered at once', 'crs-3.5-sandbox', 'grade', 'service asks a person to look'])
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
 
     // Revoke with the keyboard: v → note → Enter.
     await page.keyboard.press('v');
-    expect(await page.locator('.revoke-panel .dp-mode').innerText()).toContain('Revoke the approval of');
+    await expect.poll(() => page.locator('.revoke-panel .dp-mode').innerText()).toContain('Revoke the approval of');
     await page.keyboard.type('Insurance lapsed per the broker');
     await page.keyboard.press('Enter');
     await page.locator('.toast', { hasText: 'Revoked' }).waitFor();
@@ -100,7 +100,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     expect(t4.action).toBe('hold');
     await page.keyboard.press('1');
     await expect.poll(() => desk.innerText()).toContain('Decided before');
-    expect(await desk.innerText()).toContain('revoked by Dana Dispatcher: Insurance lapsed per the broker');
+    await expect.poll(() => desk.innerText()).toContain('revoked by Dana Dispatcher: Insurance lapsed per the broker');
     await page.screenshot({ path: join(artifacts, 'desk-reopened-after-revoke.png'), fullPage: true });
 
     // Reject with "also block": the carrier goes on the do-not-use list in the same step.
@@ -122,7 +122,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     const before = (await api<{ data: Screening[] }>('/screenings?limit=100')).data.filter((s) => s.source === 'service').length;
     await page.locator('.rv-item', { hasText: 'DOT 1000004' }).click();
     const button = page.locator('#recheck');
-    expect(await button.innerText()).toContain('uses 1 lookup');
+    await expect.poll(() => button.innerText()).toContain('uses 1 lookup');
     await button.click();
     await page.locator('.toast', { hasText: 're-checked' }).waitFor();
     const after = (await api<{ data: Screening[] }>('/screenings?limit=100')).data.filter((s) => s.source === 'service').length;
@@ -132,7 +132,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     expect(review!.tenders.map((t) => t.tender_id)).toEqual(['LOAD-R1', null]);
     // A re-check is not a load: listed apart, not counted.
     await expect.poll(() => page.locator('.desk-detail').innerText()).toContain('(and a re-check, not loads)');
-    expect(await page.locator('.rv-item', { hasText: 'DOT 1000004' }).locator('.rv-loads').innerText()).toBe('1 load waiting');
+    await expect.poll(() => page.locator('.rv-item', { hasText: 'DOT 1000004' }).locator('.rv-loads').innerText()).toBe('1 load waiting');
     await page.screenshot({ path: join(artifacts, 'desk-rechecked.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.close();
@@ -156,7 +156,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     // Streamed: the toast names the file and its size; the progress line is gone when it is done.
     const toast = await page.locator('.toast', { hasText: 'Audit CSV saved' }).innerText();
     expect(toast).toContain(`carrier-screen-audit-${today}-to-${today}.csv (${bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`}`);
-    expect(await page.locator('#audit-progress').innerText()).toBe('');
+    await expect.poll(() => page.locator('#audit-progress').innerText()).toBe('');
     // A range that ends before it starts is refused in the form, not sent.
     await page.locator('#audit-from').fill('2026-02-02');
     await page.locator('#audit-to').fill('2026-02-01');

@@ -82,18 +82,18 @@ describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a t
   it('shows who it is signed in as, asks for no name with a named token, and records the token\'s name', async () => {
     const { page, errors } = await openWithToken(stack, deskToken);
     await expect.poll(() => page.locator('#signed-in').innerText()).toBe('Signed in as Dana Desk');
-    expect(await page.locator('#signed-in').getAttribute('title')).toContain(deskTokenId);
+    await expect.poll(() => page.locator('#signed-in').getAttribute('title')).toContain(deskTokenId);
     const held = await tender('1000004', 'LOAD-ME-1');
     expect(held.action).toBe('hold');
     await page.locator('.rv-item', { hasText: 'DOT 1000004' }).waitFor();
     // No free-text name: the panel says whose name is recorded.
-    expect(await page.locator('#dispatcher-name').isVisible()).toBe(false);
-    expect(await page.locator('.decision-panel .dp-signed-in-name').innerText()).toBe('Dana Desk');
-    expect(await page.locator('.decision-panel .dp-signed-in').innerText()).toContain("this desk's token");
+    await expect.poll(() => page.locator('#dispatcher-name').isVisible()).toBe(false);
+    await expect.poll(() => page.locator('.decision-panel .dp-signed-in-name').innerText()).toBe('Dana Desk');
+    await expect.poll(() => page.locator('.decision-panel .dp-signed-in').innerText()).toContain("this desk's token");
 
     // a → straight to the note (no name step) → Enter.
     await page.keyboard.press('a');
-    expect(await page.locator('.decision-panel .dp-mode').innerText()).not.toContain('Type your name');
+    await expect.poll(() => page.locator('.decision-panel .dp-mode').innerText()).not.toContain('Type your name');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('decision-note');
     await page.keyboard.type('Known carrier, insurance checked');
     await shoot(page, 'desk-signed-in-approving');
@@ -138,37 +138,37 @@ describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a t
     // Moving to B shows B's own, empty draft: A's reason does not ride along.
     await itemB.click();
     await expect.poll(() => detail.innerText()).toContain('LOAD-NOTE-B');
-    expect(await note.inputValue()).toBe('');
-    expect(await block.isChecked()).toBe(false);
+    await expect.poll(() => note.inputValue()).toBe('');
+    await expect.poll(() => block.isChecked()).toBe(false);
     await note.fill('Approved by phone (B)');
     await shoot(page, 'desk-draft-per-carrier');
 
     // Back on A, A's draft is back, box ticked; B's stays with B.
     await itemA.click();
-    expect(await note.inputValue()).toBe('Insurer says policy cancelled (A)');
-    expect(await block.isChecked()).toBe(true);
+    await expect.poll(() => note.inputValue()).toBe('Insurer says policy cancelled (A)');
+    await expect.poll(() => block.isChecked()).toBe(true);
     await itemB.click();
-    expect(await note.inputValue()).toBe('Approved by phone (B)');
+    await expect.poll(() => note.inputValue()).toBe('Approved by phone (B)');
 
     // A colleague decides B while its note is in the box: the desk moves on to A with A's draft,
     // never with B's note (one r and Enter would otherwise reject A with B's reason).
     await api(`/reviews/${b.review!.id}/approve`, { method: 'POST', body: { by: 'Colleague', note: 'done elsewhere' } });
     await expect.poll(() => page.locator('.rv-item').count()).toBe(1);
     await expect.poll(() => detail.innerText()).toContain('LOAD-NOTE-A');
-    expect(await note.inputValue()).toBe('Insurer says policy cancelled (A)');
+    await expect.poll(() => note.inputValue()).toBe('Insurer says policy cancelled (A)');
     await page.locator('.toast', { hasText: 'elsewhere' }).waitFor();
 
     // Deciding A uses A's note and box, then clears them.
     await page.keyboard.press('r');
     await expect.poll(() => page.locator('.decision-panel').getAttribute('class')).toContain('mode-reject');
-    expect(await block.isChecked()).toBe(true);
+    await expect.poll(() => block.isChecked()).toBe(true);
     await note.press('Enter');
     await page.locator('.toast', { hasText: 'Rejected' }).waitFor();
     const decided = await api<Review>(`/reviews/${a.review!.id}`);
     expect(decided).toMatchObject({ state: 'rejected', decided_by: 'Dana Dispatcher', note: 'Insurer says policy cancelled (A)' });
     expect((await api<{ data: Array<{ dot_number: string; state: string }> }>('/blocks?state=active')).data.map((x) => x.dot_number)).toContain('1000003');
-    expect(await note.inputValue()).toBe('');
-    expect(await block.isChecked()).toBe(false);
+    await expect.poll(() => note.inputValue()).toBe('');
+    await expect.poll(() => block.isChecked()).toBe(false);
 
     expect(errors).toEqual([]);
     await page.close();
@@ -207,9 +207,9 @@ describe.skipIf(!hasChromium)('ended decisions are drawn as ended (sandbox, a cl
     const detail = page.locator('.desk-detail');
     await expect.poll(() => detail.innerText()).toContain('LOAD-END-3');
     const previous = page.locator('.d-previous');
-    expect(await previous.locator('.badge-ended').innerText()).toMatch(/lapsed/i);
-    expect(await previous.locator('s').innerText()).toContain('Approved by Ana');
-    expect(await previous.innerText()).toContain('lapsed: its time limit passed on 2026-12-02');
+    await expect.poll(() => previous.locator('.badge-ended').innerText()).toMatch(/lapsed/i);
+    await expect.poll(() => previous.locator('s').innerText()).toContain('Approved by Ana');
+    await expect.poll(() => previous.innerText()).toContain('lapsed: its time limit passed on 2026-12-02');
     // The earlier approvals under "Recently decided" say they ended, in words.
     await expect.poll(() => page.locator('.rv-decided .rv-done-ended .badge-ended').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/revoked/i), expect.stringMatching(/lapsed/i)]));
     await shoot(page, 'desk-reopened-lapsed');
@@ -223,15 +223,15 @@ describe.skipIf(!hasChromium)('ended decisions are drawn as ended (sandbox, a cl
       await expect.poll(() => head.getAttribute('class')).toContain(`dc-ended-${state}`);
       // The big word is the state, not "approved"; the approval is struck through.
       expect((await head.locator('.dc-verdict').innerText()).toLowerCase()).toBe(state);
-      expect(await head.locator('s').innerText()).toBe('approved');
-      expect(await head.getAttribute('class')).not.toContain('tone-ok');
-      expect(await page.locator('.decisions-detail .d-held .d-held-label').innerText()).toBe(label);
-      expect(await page.locator('.decisions-detail .d-held .d-held-hint').innerText()).toMatch(new RegExp(`^${line}`));
-      expect(await page.locator(`.dc-history .dc-${state} .badge-ended`).innerText()).toMatch(new RegExp(state, 'i'));
+      await expect.poll(() => head.locator('s').innerText()).toBe('approved');
+      await expect.poll(() => head.getAttribute('class')).not.toContain('tone-ok');
+      await expect.poll(() => page.locator('.decisions-detail .d-held .d-held-label').innerText()).toBe(label);
+      await expect.poll(() => page.locator('.decisions-detail .d-held .d-held-hint').innerText()).toMatch(new RegExp(`^${line}`));
+      await expect.poll(() => page.locator(`.dc-history .dc-${state} .badge-ended`).innerText()).toMatch(new RegExp(state, 'i'));
       await shoot(page, `decisions-${state}`);
     }
     await page.locator('.dc-history .dc-revoked').click();
-    expect(await page.locator('.decisions-detail').innerText()).toContain('insurer called: policy cancelled');
+    await expect.poll(() => page.locator('.decisions-detail').innerText()).toContain('insurer called: policy cancelled');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -281,7 +281,7 @@ describe.skipIf(!hasChromium)('a decision on facts that changed (live, dated cha
     const detail = page.locator('.desk-detail');
     await expect.poll(() => detail.innerText()).toContain('LOAD-STALE-1');
     const gradeBefore = held.score!.grade;
-    expect(await detail.locator('.d-score-grade').innerText()).toBe(`grade ${gradeBefore}`);
+    await expect.poll(() => detail.locator('.d-score-grade').innerText()).toBe(`grade ${gradeBefore}`);
 
     // The carrier's record gets worse; a re-check brings the new score in under the open review.
     clock = new Date('2026-11-04T09:00:00Z');
@@ -298,10 +298,10 @@ describe.skipIf(!hasChromium)('a decision on facts that changed (live, dated cha
     await page.keyboard.type('Looks fine to me');
     await page.keyboard.press('Enter');
     await page.locator('.d-stale', { hasText: 'Facts changed' }).waitFor();
-    expect(await page.locator('.decision-panel .dp-notice').innerText()).toContain('Nothing was recorded');
-    expect(await page.locator('.decision-panel .dp-notice').innerText()).toContain('decide again');
+    await expect.poll(() => page.locator('.decision-panel .dp-notice').innerText()).toContain('Nothing was recorded');
+    await expect.poll(() => page.locator('.decision-panel .dp-notice').innerText()).toContain('decide again');
     await expect.poll(() => detail.locator('.d-score-grade').innerText()).toBe(`grade ${fresh.score!.grade}`);
-    expect(await page.locator('#decision-note').inputValue()).toBe('Looks fine to me');
+    await expect.poll(() => page.locator('#decision-note').inputValue()).toBe('Looks fine to me');
     expect((await api<Review>(`/reviews/${held.review!.id}`)).state).toBe('pending');
     await shoot(page, 'desk-review-stale');
 
@@ -345,8 +345,8 @@ describe.skipIf(!hasChromium)('background holds that no tender waits on (live, q
     await expect.poll(() => row.innerText()).toContain('no card');
     await shoot(page, 'queue-background-hold');
     await page.keyboard.press('1');
-    expect(await page.locator('.rv-item').count()).toBe(0);
-    expect(await page.locator('#desk-count').innerText()).toBe('');
+    await expect.poll(() => page.locator('.rv-item').count()).toBe(0);
+    await expect.poll(() => page.locator('#desk-count').innerText()).toBe('');
     expect(errors).toEqual([]);
     await page.close();
   });

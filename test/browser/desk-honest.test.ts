@@ -173,9 +173,9 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     await page.route(isPending, (route) => (failNow ? void route.abort('connectionfailed') : void held.push(() => route.abort('connectionfailed'))));
     await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
     await page.locator('.view-desk .list-state .skeleton-row').first().waitFor();
-    expect(await page.locator('.view-desk .list-state').getAttribute('aria-busy')).toBe('true');
-    expect(await page.locator('.view-desk').innerText()).not.toMatch(/Nothing waiting|No carrier on hold/);
-    expect(await page.locator('.view-desk .side-title .count').innerText()).toBe('…');
+    await expect.poll(() => page.locator('.view-desk .list-state').getAttribute('aria-busy')).toBe('true');
+    await expect.poll(() => page.locator('.view-desk').innerText()).not.toMatch(/Nothing waiting|No carrier on hold/);
+    await expect.poll(() => page.locator('.view-desk .side-title .count').innerText()).toBe('…');
     await shoot(page, 'desk-loading');
 
     await expect.poll(() => held.length).toBeGreaterThan(0);
@@ -183,21 +183,21 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     for (const fail of held.splice(0)) await fail();
     const failed = page.locator('.view-desk .load-failed');
     await failed.waitFor();
-    expect(await failed.getAttribute('role')).toBe('alert');
-    expect(await failed.innerText()).toContain('Could not load carriers on hold');
-    expect(await page.locator('.view-desk').innerText()).not.toMatch(/Nothing waiting|No carrier on hold/);
-    expect(await page.locator('.view-desk .rv-detail-body').innerText()).toContain('This does not mean there are none');
-    expect(await page.locator('.view-desk .side-title .count').innerText()).toBe('?');
+    await expect.poll(() => failed.getAttribute('role')).toBe('alert');
+    await expect.poll(() => failed.innerText()).toContain('Could not load carriers on hold');
+    await expect.poll(() => page.locator('.view-desk').innerText()).not.toMatch(/Nothing waiting|No carrier on hold/);
+    await expect.poll(() => page.locator('.view-desk .rv-detail-body').innerText()).toContain('This does not mean there are none');
+    await expect.poll(() => page.locator('.view-desk .side-title .count').innerText()).toBe('?');
     await shoot(page, 'desk-failed');
     expect(await lowContrast(page), 'desk-failed').toEqual([]);
 
     // Retry, with the network back: the real answer (nothing held yet) replaces the error.
     await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
-    expect(await failed.isVisible()).toBe(true);
+    await expect.poll(() => failed.isVisible()).toBe(true);
     await page.unroute(isPending);
     await page.locator('.view-desk .load-failed .btn-retry').click();
     await page.getByText('Nothing waiting').waitFor();
-    expect(await page.locator('.view-desk .load-failed').count()).toBe(0);
+    await expect.poll(() => page.locator('.view-desk .load-failed').count()).toBe(0);
     await shoot(page, 'desk-empty');
     expect(errors).toEqual([]);
     await page.close();
@@ -239,15 +239,15 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     for (const r of reviews) {
       const card = page.locator(`.rv-item[data-review-id="${r.id}"]`);
       const sc = r.screening.score!;
-      expect(await card.locator('.rv-why').innerText()).not.toBe('');
-      expect(await card.locator('.score-pill').innerText()).toMatch(new RegExp(`^${sc.score} · ${sc.grade} · \\S`));
+      await expect.poll(() => card.locator('.rv-why').innerText()).not.toBe('');
+      await expect.poll(() => card.locator('.score-pill').innerText()).toMatch(new RegExp(`^${sc.score} · ${sc.grade} · \\S`));
     }
     // The confirm question counts loads, not tenders plus re-checks.
     await page.locator(`.rv-item[data-review-id="${idOf('1000003')}"]`).click();
     await page.keyboard.press('a');
     await expect.poll(() => page.locator('#desk-question').innerText()).toContain('for all 3 waiting loads');
-    expect(await page.locator('#decision-note').getAttribute('aria-describedby')).toBe('desk-question');
-    expect(await page.locator('#desk-question').getAttribute('aria-live')).toBe('polite');
+    await expect.poll(() => page.locator('#decision-note').getAttribute('aria-describedby')).toBe('desk-question');
+    await expect.poll(() => page.locator('#desk-question').getAttribute('aria-live')).toBe('polite');
     await shoot(page, 'desk-deciding');
     // At 1024×700 at least three reasons (or all of them) stay in sight above the panel while deciding.
     await page.setViewportSize(SIZES[1]);
@@ -267,7 +267,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     await page.locator('#desk-filter').selectOption('manual_review');
     await expect.poll(() => page.locator('.desk-shown').innerText()).toMatch(/^showing \d+ of 3$/);
     await page.locator('#desk-filter').selectOption('');
-    expect(await page.locator('.desk-shown').innerText()).toBe('');
+    await expect.poll(() => page.locator('.desk-shown').innerText()).toBe('');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -278,12 +278,12 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     await page.keyboard.press('6');
     const row = page.locator(`.bl-item[data-block-id="${block.id}"]`);
     await row.waitFor();
-    expect(await row.innerText()).toContain('Double-brokered a load in March');
-    expect(await page.locator('#blocks-count').innerText()).toBe('1');
+    await expect.poll(() => row.innerText()).toContain('Double-brokered a load in March');
+    await expect.poll(() => page.locator('#blocks-count').innerText()).toBe('1');
     await row.click();
     const detail = page.locator('.blocks-detail');
     await expect.poll(() => detail.innerText()).toContain('Sam Safety');
-    expect(await detail.innerText()).toMatch(/Blocked\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/); // local time, with its zone
+    await expect.poll(() => detail.innerText()).toMatch(/Blocked\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/); // local time, with its zone
     await shoot(page, 'blocks');
     expect(await lowContrast(page), 'blocks').toEqual([]);
 
@@ -295,7 +295,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     const lifted = (await api<{ data: LocalBlock[] }>('/blocks?state=lifted')).data.find((b) => b.id === block.id);
     expect(lifted).toMatchObject({ state: 'lifted', lifted_by: 'Dana Dispatcher' });
     await page.locator('.bl-history .bl-done', { hasText: 'Dana Dispatcher' }).waitFor();
-    expect(await page.locator('.bl-list .bl-item').count()).toBe(0);
+    await expect.poll(() => page.locator('.bl-list .bl-item').count()).toBe(0);
     await shoot(page, 'blocks-lifted');
     expect(errors).toEqual([]);
     await page.close();
@@ -306,36 +306,36 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     const { page } = await openDashboard(browser, stack);
     await page.locator('.rv-list .rv-item').first().waitFor();
     const approve = page.locator('.decision-panel .btn-approve');
-    expect(await approve.isDisabled()).toBe(false);
-    expect(await page.locator('#desk-count').innerText()).toMatch(/^\d+$/);
+    await expect.poll(() => approve.isDisabled()).toBe(false);
+    await expect.poll(() => page.locator('#desk-count').innerText()).toMatch(/^\d+$/);
 
     await stack.stopIntake();
     try {
       await expect.poll(() => page.locator('#connection').innerText(), { timeout: 20_000 }).toMatch(/^Not live/);
       await expect.poll(() => approve.isDisabled()).toBe(true);
-      expect(await page.locator('.decision-panel .dp-mode').innerText()).toContain('The worker cannot be reached');
-      expect(await page.locator('#desk-count').innerText()).toMatch(/^\d+\?$/);
-      expect(await page.locator('#desk-count').getAttribute('class')).toContain('stale');
-      expect(await page.locator('.view-desk .stale-mark').textContent()).toMatch(/^not live since \d{2}:\d{2} UTC$/);
+      await expect.poll(() => page.locator('.decision-panel .dp-mode').innerText()).toContain('The worker cannot be reached');
+      await expect.poll(() => page.locator('#desk-count').innerText()).toMatch(/^\d+\?$/);
+      await expect.poll(() => page.locator('#desk-count').getAttribute('class')).toContain('stale');
+      await expect.poll(() => page.locator('.view-desk .stale-mark').textContent()).toMatch(/^not live since \d{2}:\d{2} UTC$/);
       // One connection indicator: no second "Live" anywhere in the header.
       expect((await page.locator('.topbar').innerText()).match(/\bLive\b/g)).toBeNull();
       // The key does nothing but say why.
       await page.keyboard.press('a');
-      expect(await page.locator('.decision-panel').getAttribute('class')).toContain('mode-idle');
+      await expect.poll(() => page.locator('.decision-panel').getAttribute('class')).toContain('mode-idle');
       await shoot(page, 'desk-worker-down');
       expect(await lowContrast(page), 'desk-worker-down').toEqual([]);
       // The one indicator stays in the window at 1024 px, and the banner says what to do without a browser error.
       await page.setViewportSize(SIZES[1]);
       const conn = await page.locator('#connection').boundingBox();
       expect(conn!.x + conn!.width).toBeLessThanOrEqual(SIZES[1].width);
-      expect(await page.locator('.banner').innerText()).not.toMatch(/Failed to fetch|\/v1/);
+      await expect.poll(() => page.locator('.banner').innerText()).not.toMatch(/Failed to fetch|\/v1/);
       await page.setViewportSize(SIZES[0]);
     } finally {
       await stack.startIntakeAgain();
     }
     await page.locator('#connection', { hasText: /^Live$/ }).waitFor({ timeout: 30_000 });
     await expect.poll(() => approve.isDisabled()).toBe(false);
-    expect(await page.locator('#desk-count').innerText()).toMatch(/^\d+$/);
+    await expect.poll(() => page.locator('#desk-count').innerText()).toMatch(/^\d+$/);
     expect(await page.locator('.view-desk .stale-mark').isHidden()).toBe(true);
     await page.close();
   });
@@ -367,28 +367,28 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: '1000004', tender_id: 'T-A11Y-1' } });
     const { page, errors } = await openDashboard(browser, stack);
     await page.locator('.rv-list .rv-item').first().waitFor();
-    expect(await page.locator('h1').count()).toBe(1);
+    await expect.poll(() => page.locator('h1').count()).toBe(1);
     const tabs = page.locator('[role=tab]');
     for (let i = 0; i < (await tabs.count()); i++) {
       const t = tabs.nth(i);
       const panel = await t.getAttribute('aria-controls');
       expect(panel).toMatch(/^panel-/);
-      expect(await page.locator(`#${panel}`).getAttribute('role')).toBe('tabpanel');
+      await expect.poll(() => page.locator(`#${panel}`).getAttribute('role')).toBe('tabpanel');
     }
     // Arrow keys move between tabs; one tab is in the tab order.
     await page.locator('#tab-desk').focus();
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('tab-queue');
-    expect(await page.locator('#tab-queue').getAttribute('aria-selected')).toBe('true');
-    expect(await page.locator('[role=tab][tabindex="0"]').count()).toBe(1);
+    await expect.poll(() => page.locator('#tab-queue').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.locator('[role=tab][tabindex="0"]').count()).toBe(1);
     await page.keyboard.press('ArrowLeft');
 
     // The listbox is one tab stop and names the selected option.
     const list = page.locator('.rv-list[role=listbox]');
-    expect(await list.getAttribute('tabindex')).toBe('0');
+    await expect.poll(() => list.getAttribute('tabindex')).toBe('0');
     const active = await list.getAttribute('aria-activedescendant');
     expect(active).not.toBeNull();
-    expect(await page.locator(`#${active}`).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.locator(`#${active}`).getAttribute('aria-selected')).toBe('true');
     // Every control has a name a screen reader can say.
     const unnamed = await page.evaluate(() =>
       [...document.querySelectorAll('button, input, select, textarea')]
@@ -446,8 +446,8 @@ describe.skipIf(!hasChromium)('an honest re-check with no lookups left (live, a 
     const recheck = page.locator('#recheck');
     await expect.poll(() => recheck.isDisabled()).toBe(true);
     const resets = new Date(status.quota.resets_at).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-    expect(await recheck.innerText()).toBe(`No lookups left · resets ${resets}`);
-    expect(await recheck.getAttribute('title')).toContain(`resets ${resets}`);
+    await expect.poll(() => recheck.innerText()).toBe(`No lookups left · resets ${resets}`);
+    await expect.poll(() => recheck.getAttribute('title')).toContain(`resets ${resets}`);
     await shoot(page, 'desk-no-quota');
     expect(await lowContrast(page), 'desk-no-quota').toEqual([]);
 

@@ -102,8 +102,8 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     // A second tender for the same carrier waits on the same card, not a second one.
     await api<Screening>(stack, '/screenings?wait=10', { method: 'POST', body: { dot_number: '1000003', tender_id: 'T-BROWSER-2' } });
     await expect.poll(() => detail.innerText()).toContain('2 loads wait on this carrier');
-    expect(await detail.innerText()).toContain('T-BROWSER-1, T-BROWSER-2');
-    expect(await page.locator('.rv-item', { hasText: 'DOT 1000003' }).count()).toBe(1);
+    await expect.poll(() => detail.innerText()).toContain('T-BROWSER-1, T-BROWSER-2');
+    await expect.poll(() => page.locator('.rv-item', { hasText: 'DOT 1000003' }).count()).toBe(1);
     await page.screenshot({ path: join(artifacts, 'desk-sandbox-two-tenders.png'), fullPage: true });
 
     // Keyboard only: a → name (first time) → Enter → note → Enter.
@@ -179,7 +179,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (l
     expect(text).toContain('Decision not known to this app');
     expect(text).toContain('More from the scoring service');
     // The unknown reason is listed first: how serious it is, we cannot tell.
-    expect(await page.locator('.reasons .reason').first().getAttribute('class')).toContain('unknown');
+    await expect.poll(() => page.locator('.reasons .reason').first().getAttribute('class')).toContain('unknown');
     await page.screenshot({ path: join(artifacts, 'desk-live-unknown-values.png'), fullPage: true });
 
     await page.keyboard.press('3');
