@@ -69,6 +69,14 @@ describe('POST /screenings with load details', () => {
 
     const cb = await until('the screening.completed callback', 20_000, () => tms.received.find((b) => b.event === 'screening.completed' && b.screening.id === s.id));
     expect(cb.screening.load).toEqual(LOAD);
+
+    // The events (GET /event-log carries what the SSE stream sends): the screening and the review's tenders.
+    const log = await call('GET', '/event-log?type=screening.completed,review.created,review.updated&limit=100');
+    expect(log.status, JSON.stringify(log.json)).toBe(200);
+    const events = log.json.data as Array<{ event: string; data: any }>;
+    expect(events.find((e) => e.event === 'screening.completed' && e.data.id === s.id)?.data.load).toEqual(LOAD);
+    const reviewEvent = events.find((e) => e.event.startsWith('review.') && e.data.tenders?.some((t: { screening_id: string }) => t.screening_id === s.id));
+    expect(reviewEvent?.data.tenders.find((t: { screening_id: string }) => t.screening_id === s.id).load).toEqual(LOAD);
   });
 
   it('a cache hit (written done at once) keeps its load too; without load a screening says load: null', async () => {
