@@ -1833,13 +1833,13 @@ export interface operations {
                          * @description an ISO 8601 date-time with its offset, e.g. "2026-11-28T08:00:00-06:00"
                          */
                         pickup_at?: string;
-                        /** @description where the load is picked up: a string of at most 200 characters */
+                        /** @description a string of at most 200 characters: where the load is picked up */
                         origin?: string;
-                        /** @description where it is delivered: a string of at most 200 characters */
+                        /** @description a string of at most 200 characters: where it is delivered */
                         destination?: string;
-                        /** @description the equipment it needs, e.g. "53 ft dry van": a string of at most 200 characters */
+                        /** @description a string of at most 200 characters: the equipment it needs, e.g. "53 ft dry van" */
                         equipment?: string;
-                        /** @description the customer's reference: a string of at most 200 characters */
+                        /** @description a string of at most 200 characters: the customer's reference */
                         customer_ref?: string;
                     } | null;
                 };

@@ -14,7 +14,7 @@ export const REVIEW_ID = '^rev_[a-z2-7]{26}$';
 
 /** The longest text a load field takes (origin, destination, equipment, customer_ref). */
 export const LOAD_TEXT_MAX = 200;
-const loadText = (what: string) => Type.Optional(Type.String({ maxLength: LOAD_TEXT_MAX, description: `${what}: a string of at most ${LOAD_TEXT_MAX} characters` }));
+const loadText = (what: string) => Type.Optional(Type.String({ maxLength: LOAD_TEXT_MAX, description: `a string of at most ${LOAD_TEXT_MAX} characters: ${what}` }));
 
 /** The load a tender is for (DESIGN.md "Intake API"): each field optional, stored and returned as sent. */
 export const LoadBody = Type.Object(
