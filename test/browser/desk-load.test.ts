@@ -92,7 +92,7 @@ describe.skipIf(!hasChromium)('load context on the desk card and the queue (sand
       'T-A1 · pickup 2026-11-27 22:00 CST · Dallas, TX → Memphis, TN · 53 ft dry van',
       'T-A2 · pickup 2026-11-29 06:00 CST · Austin, TX → Tulsa, OK · Flatbed',
     ]);
-    expect(await card('1000003').locator('.rv-load-pickup').first().getAttribute('title')).toBe('2026-11-28 04:00 UTC');
+    await expect.poll(() => card('1000003').locator('.rv-load-pickup').first().getAttribute('title')).toBe('2026-11-28 04:00 UTC');
     await expect.poll(() => card('1000004').locator('.rv-load').allInnerTexts()).toEqual(['T-B1 · pickup 2026-11-28 00:00 CST · Chicago, IL → Denver, CO · Reefer']);
     await expect.poll(() => card('1000004').locator('.rv-pickup').innerText()).toBe('pickup 2026-11-28 00:00 CST');
     // No load details: no pickup, no load lines.
@@ -118,9 +118,9 @@ describe.skipIf(!hasChromium)('load context on the desk card and the queue (sand
     const row = (s: Screening) => page.locator(`tr[data-screening-id="${s.id}"]`);
     await expect.poll(() => row(b1).locator('.q-load').innerText()).toBe('pickup 2026-11-28 00:00 CST · Chicago, IL → Denver, CO');
     await expect.poll(() => row(a1).locator('.q-load').innerText()).toBe('pickup 2026-11-27 22:00 CST · Dallas, TX → Memphis, TN');
-    expect(await row(a1).locator('.q-pickup').getAttribute('title')).toBe('2026-11-28 04:00 UTC');
+    await expect.poll(() => row(a1).locator('.q-pickup').getAttribute('title')).toBe('2026-11-28 04:00 UTC');
     await expect.poll(() => row(plain).locator('td').nth(2).innerText()).toBe('T-C1');
-    expect(await row(plain).locator('.q-load').count()).toBe(0);
+    await expect.poll(() => row(plain).locator('.q-load').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
 
     expect(errors).toEqual([]);
