@@ -895,6 +895,27 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * Load
+         * @description The load a tender is for, exactly as POST /screenings sent it (each field optional); the desk shows it, it never changes the action.
+         */
+        Load: {
+            /**
+             * Format: date-time
+             * @description When the load is picked up: ISO 8601 with its offset, as sent.
+             */
+            pickup_at?: string;
+            /** @description Where the load is picked up. */
+            origin?: string;
+            /** @description Where it is delivered. */
+            destination?: string;
+            /** @description The equipment it needs, e.g. "53 ft dry van". */
+            equipment?: string;
+            /** @description The customer's reference. */
+            customer_ref?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * ScreeningQueued
          * @description A screening waiting for its /v1 lookup: look again after Retry-After, or take the callback.
          */
@@ -904,6 +925,7 @@ export interface components {
             /** @description "scr_" and 26 characters a–z, 2–7 */
             id: string;
             tender_id: string | null;
+            load: components["schemas"]["Load"] | null;
             /** @description What was asked, normalised: exactly one of the two. */
             query: {
                 dot_number?: string;
@@ -965,6 +987,7 @@ export interface components {
             /** @description "scr_" and 26 characters a–z, 2–7 */
             id: string;
             tender_id: string | null;
+            load: components["schemas"]["Load"] | null;
             /** @description What was asked, normalised: exactly one of the two. */
             query: {
                 dot_number?: string;
@@ -1026,6 +1049,7 @@ export interface components {
             /** @description "scr_" and 26 characters a–z, 2–7 */
             id: string;
             tender_id: string | null;
+            load: components["schemas"]["Load"] | null;
             /** @description What was asked, normalised: exactly one of the two. */
             query: {
                 dot_number?: string;
@@ -1135,6 +1159,7 @@ export interface components {
             tenders: {
                 screening_id: string;
                 tender_id: string | null;
+                load: components["schemas"]["Load"] | null;
                 action: ("tender" | "hold" | "block") | null;
                 /**
                  * Format: date-time
@@ -1801,6 +1826,22 @@ export interface operations {
                     priority?: "tender" | "background";
                     /** @description true or false: true skips the cache and asks /v1 now (spends quota) */
                     refresh?: boolean;
+                    /** @description an object (or null) with any of pickup_at, origin, destination, equipment, customer_ref: the load this tender is for, shown on the desk */
+                    load?: {
+                        /**
+                         * Format: date-time
+                         * @description an ISO 8601 date-time with its offset, e.g. "2026-11-28T08:00:00-06:00"
+                         */
+                        pickup_at?: string;
+                        /** @description a string of at most 200 characters: where the load is picked up */
+                        origin?: string;
+                        /** @description a string of at most 200 characters: where it is delivered */
+                        destination?: string;
+                        /** @description a string of at most 200 characters: the equipment it needs, e.g. "53 ft dry van" */
+                        equipment?: string;
+                        /** @description a string of at most 200 characters: the customer's reference */
+                        customer_ref?: string;
+                    } | null;
                 };
             };
         };

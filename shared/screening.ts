@@ -26,10 +26,25 @@ export interface ReviewSummary {
   note: string | null;
 }
 
+/**
+ * The load a tender is for, as the TMS sent it with POST /screenings (DESIGN.md "Intake API"):
+ * every field optional; `pickup_at` is ISO 8601 with its offset. Shown on the desk for triage;
+ * it never changes the action.
+ */
+export interface LoadDetails {
+  pickup_at?: string;
+  origin?: string;
+  destination?: string;
+  equipment?: string;
+  customer_ref?: string;
+}
+
 export interface Screening {
   object: 'screening';
   id: string;
   tender_id: string | null;
+  /** The load details sent with the request, as sent; null when none were. */
+  load: LoadDetails | null;
   status: ScreeningStatus;
   query: CarrierQuery;
   priority: Priority;
@@ -72,6 +87,7 @@ export interface Screening {
 export interface ScreeningRequest {
   query: CarrierQuery;
   tender_id?: string | null;
+  load?: LoadDetails | null;
   callback_url?: string | null;
   priority?: Priority;
   /** Skip the cache and ask /v1 now. */
@@ -134,6 +150,8 @@ export interface Caller {
 export interface ReviewTender {
   screening_id: string;
   tender_id: string | null;
+  /** The tender's load details as sent (its pickup, lane, equipment); null when none were. */
+  load: LoadDetails | null;
   action: TenderAction | null;
   created_at: string;
 }

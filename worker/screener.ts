@@ -2,7 +2,7 @@ import type { Worker } from 'bullmq';
 import { pino, type Logger } from 'pino';
 import { parseCarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';
-import type { DailyUsage, IntakeEvent, LocalBlock, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import type { DailyUsage, IntakeEvent, LoadDetails, LocalBlock, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
 import { closedReviewNews } from './decisions/review-news.js';
 import type { Actor } from './tokens/intake-tokens.js';
 import { WatchConflictError } from './store/watch-store.js';
@@ -75,6 +75,7 @@ export interface ScreeningInput {
   dot_number?: string | number;
   mc_number?: string;
   tender_id?: string | null;
+  load?: LoadDetails | null;
   callback_url?: string | null;
   priority?: 'tender' | 'background';
   refresh?: boolean;
@@ -426,6 +427,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       const accepted = {
         query,
         tender_id: request.tender_id ?? null,
+        load: request.load ?? null,
         priority: request.priority ?? 'tender',
         refresh: request.refresh ?? false,
         callback_url: request.callback_url ?? null,

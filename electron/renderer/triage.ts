@@ -1,4 +1,5 @@
-import type { Review } from '../../shared/screening.js';
+import type { LoadDetails, Review } from '../../shared/screening.js';
+import { loadOf, pickupOf } from './load-facts.js';
 import { holdReasonTerm, severityTerm, sortReasons } from './vocabulary.js';
 
 /**
@@ -29,14 +30,52 @@ export interface Triage {
   rank: number;
   /** Loads (tenders) waiting on the carrier; a re-check is not a load. */
   loads: number;
-  /** The earliest pickup among the waiting loads, when the screening carries one (ISO). */
+  /** The earliest pickup among the waiting loads (their `load.pickup_at`, as sent), or null when none has one. */
   pickup: string | null;
+}
+
+/** One load waiting on the carrier's review: its tender and the load details the TMS sent. */
+export interface WaitingLoad {
+  screening_id: string;
+  tender_id: string | null;
+  load: LoadDetails | null;
+  /** `load.pickup_at` when it is a time (as sent, with its offset); null otherwise. */
+  pickup: string | null;
+}
+
+/**
+ * The loads waiting on a review, earliest pickup first (by the instant, not the text: offsets
+ * differ), loads without a pickup after them in the order they came. A tender is a load when it
+ * has a tender id or load details; a re-check (neither) is not. An older worker sends no
+ * tenders: the review's own screening stands for them.
+ */
+export function waitingLoads(r: Review): WaitingLoad[] {
+  const tenders = r.tenders && r.tenders.length > 0 ? r.tenders : [{ screening_id: r.screening.id, tender_id: r.screening.tender_id, load: r.screening.load }];
+  const loads = tenders
+    .map((t): WaitingLoad => {
+      // Read tolerantly: an older worker's tenders have no load.
+      const load = loadOf(t.load);
+      return { screening_id: t.screening_id, tender_id: t.tender_id, load, pickup: pickupOf(load) };
+    })
+    .filter((t) => t.tender_id !== null || t.load !== null);
+  return loads
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => byPickup(a.t.pickup, b.t.pickup) || a.i - b.i)
+    .map(({ t }) => t);
+}
+
+/** Earlier pickup first by the instant it names; none last. */
+function byPickup(a: string | null, b: string | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return Date.parse(a) - Date.parse(b);
 }
 
 export function triageOf(r: Review): Triage {
   const score = r.latest?.score ?? r.screening.score;
-  const loads = r.tenders && r.tenders.length > 0 ? r.tenders.filter((t) => t.tender_id !== null).length : r.screening.tender_id !== null ? 1 : 0;
-  const pickup = pickupOf(r);
+  const waiting = waitingLoads(r);
+  const loads = waiting.length;
+  // Sorted earliest first: the first with a pickup has the earliest.
+  const pickup = waiting[0]?.pickup ?? null;
   if (!score) {
     const held = holdReasonTerm(r.hold_reason);
     return { why: `No score: ${held.hint ?? held.label}`, critical: false, worstLabel: null, rank: NO_FINDING, loads, pickup };
@@ -50,12 +89,6 @@ export function triageOf(r: Review): Triage {
   const critical = top.severity === 'critical';
   const more = score.reasons.length > 1 ? ` (+${score.reasons.length - 1} more)` : '';
   return { why: `${top.detail}${more}`, critical, worstLabel: sev.known ? capital(sev.label) : `Unknown severity "${top.severity}"`, rank, loads, pickup };
-}
-
-/** A screening's load pickup time, read tolerantly: older workers send no load. */
-function pickupOf(r: Review): string | null {
-  const load = (r.screening as { load?: { pickup_at?: unknown } | null }).load;
-  return typeof load?.pickup_at === 'string' ? load.pickup_at : null;
 }
 
 function capital(s: string): string {
@@ -75,8 +108,8 @@ export function sortDesk(reviews: readonly Review[], by: DeskSort): Review[] {
       case 'worst':
         return ta.rank - tb.rank;
       case 'pickup':
-        // Cards without a pickup go last.
-        return (ta.pickup ?? '\uffff').localeCompare(tb.pickup ?? '\uffff');
+        // By the instant (pickups carry their own offsets); cards without a pickup go last.
+        return byPickup(ta.pickup, tb.pickup);
       default:
         return 0;
     }

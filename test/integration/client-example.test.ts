@@ -53,6 +53,8 @@ describe('the TypeScript TMS client', () => {
     expect(step('screened')).toMatchObject({ replay_same_id: true });
     const id = step('screened').id as string;
     expect(step('done')).toMatchObject({ id, action: 'tender' });
+    // The load it sent comes back as sent.
+    expect(step('done').pickup_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(step('callback')).toMatchObject({ event: 'screening.completed', signature_ok: true, id, action: 'tender' });
     expect(step('found')).toMatchObject({ ids: [id] });
   }, 120_000);

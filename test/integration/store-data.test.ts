@@ -182,6 +182,7 @@ describe('screenings', () => {
       object: 'screening',
       id: expect.stringMatching(/^scr_[a-z2-7]{26}$/),
       tender_id: 'T-1',
+      load: null,
       status: 'queued',
       query: { mc_number: 'MC1000003' },
       priority: 'tender',
@@ -203,7 +204,7 @@ describe('screenings', () => {
       version: 1,
     });
     expect(Object.keys(s)).toEqual([
-      'object', 'id', 'tender_id', 'status', 'query', 'priority', 'refresh', 'action', 'hold_reason', 'source',
+      'object', 'id', 'tender_id', 'load', 'status', 'query', 'priority', 'refresh', 'action', 'hold_reason', 'source',
       'score', 'score_fetched_at', 'score_age_seconds', 'review', 'settled_by', 'standing_decision', 'error', 'callback_url', 'created_at', 'completed_at', 'updated_at', 'version',
     ]);
     expect(store.getScreening(s.id)).toEqual(s);

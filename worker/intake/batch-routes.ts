@@ -82,7 +82,7 @@ export function registerBatchRoutes(r: IntakeApp, screener: Screener, keys: Idem
         checkRefresh(req, b.refresh);
         const url = b.callback_url == null ? null : parseCallbackUrl(b.callback_url);
         const callback_url = url === null ? null : await checkCallbackDestination(url, screener.callbackPolicy, req.log);
-        const s = await screener.submit({ query, tender_id: b.tender_id ?? null, callback_url, priority: b.priority ?? 'tender', refresh: b.refresh ?? false });
+        const s = await screener.submit({ query, tender_id: b.tender_id ?? null, load: b.load ?? null, callback_url, priority: b.priority ?? 'tender', refresh: b.refresh ?? false });
         data.push({ index, status: s.status === 'done' ? 200 : 202, screening: s });
       } catch (err) {
         const e = toHttpError(err);

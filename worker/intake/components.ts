@@ -112,10 +112,19 @@ export const StandingDecisionRef = Obj('StandingDecisionRef', 'A standing carrie
   model_version: Nullable(Type.String()),
 });
 
+export const Load = Obj('Load', 'The load a tender is for, exactly as POST /screenings sent it (each field optional); the desk shows it, it never changes the action.', {
+  pickup_at: Type.Optional(Type.String({ format: 'date-time', description: 'When the load is picked up: ISO 8601 with its offset, as sent.' })),
+  origin: Type.Optional(Type.String({ description: 'Where the load is picked up.' })),
+  destination: Type.Optional(Type.String({ description: 'Where it is delivered.' })),
+  equipment: Type.Optional(Type.String({ description: 'The equipment it needs, e.g. "53 ft dry van".' })),
+  customer_ref: Type.Optional(Type.String({ description: "The customer's reference." })),
+});
+
 const screeningFields = {
   object: Type.Literal('screening'),
   id: Type.String({ description: '"scr_" and 26 characters a–z, 2–7' }),
   tender_id: Nullable(Type.String()),
+  load: Nullable(Type.Ref('Load', { description: 'The load details sent with the request, as sent; null when none were.' })),
   query: Type.Object({ dot_number: Type.Optional(Type.String()), mc_number: Type.Optional(Type.String()) }, { description: 'What was asked, normalised: exactly one of the two.' }),
   priority: Enum(['tender', 'background']),
   refresh: Type.Boolean({ description: 'The request skipped the cache (a re-check).' }),
@@ -216,7 +225,13 @@ export const Review = Obj('Review', "A carrier held for a person: one open revie
   updated_at: Time('When it last changed: opened, a tender joined it, newer facts shown, decided or closed.'),
   screening: Type.Ref('Screening'),
   tenders: Type.Array(
-    Type.Object({ screening_id: Type.String(), tender_id: Nullable(Type.String()), action: Nullable(Enum(TENDER_ACTIONS)), created_at: Time() }),
+    Type.Object({
+      screening_id: Type.String(),
+      tender_id: Nullable(Type.String()),
+      load: Nullable(Type.Ref('Load', { description: "The tender's load details as sent (pickup, lane, equipment); null when none were." })),
+      action: Nullable(Enum(TENDER_ACTIONS)),
+      created_at: Time(),
+    }),
     { description: 'Every held tender of the carrier on this review, oldest first.' },
   ),
   waits_on: Nullable(Type.String({ description: "A tender's own item: the carrier's open review it waits on." })),
@@ -432,7 +447,7 @@ export const StreamEvent = Type.Unsafe<unknown>({
 });
 
 /** Registered with app.addSchema: each becomes #/components/schemas/<$id>. */
-export const COMPONENTS = [ErrorEnvelope, Score, StandingDecisionRef, ScreeningQueued, ScreeningActive, ScreeningDone, Screening, Review, Decision, WatchEntry, CarrierChange, LocalBlock, Callback, Status, Caller, DailyUsage, ScreeningCallback, CarrierChangedCallback, StreamEvent] as const;
+export const COMPONENTS = [ErrorEnvelope, Score, StandingDecisionRef, Load, ScreeningQueued, ScreeningActive, ScreeningDone, Screening, Review, Decision, WatchEntry, CarrierChange, LocalBlock, Callback, Status, Caller, DailyUsage, ScreeningCallback, CarrierChangedCallback, StreamEvent] as const;
 
 /** `{ object: "list", data: [<$id>], has_more }`. */
 export const ListOfRef = ($id: string) =>

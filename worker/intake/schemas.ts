@@ -12,6 +12,24 @@ export const SCREENING_ID = '^scr_[a-z2-7]{26}$';
 export const REVIEW_ID = '^rev_[a-z2-7]{26}$';
 
 
+/** The longest text a load field takes (origin, destination, equipment, customer_ref). */
+export const LOAD_TEXT_MAX = 200;
+const loadText = (what: string) => Type.Optional(Type.String({ maxLength: LOAD_TEXT_MAX, description: `a string of at most ${LOAD_TEXT_MAX} characters: ${what}` }));
+
+/** The load a tender is for (DESIGN.md "Intake API"): each field optional, stored and returned as sent. */
+export const LoadBody = Type.Object(
+  {
+    pickup_at: Type.Optional(
+      Type.String({ format: 'date-time', maxLength: 64, description: 'an ISO 8601 date-time with its offset, e.g. "2026-11-28T08:00:00-06:00"' }),
+    ),
+    origin: loadText('where the load is picked up'),
+    destination: loadText('where it is delivered'),
+    equipment: loadText('the equipment it needs, e.g. "53 ft dry van"'),
+    customer_ref: loadText("the customer's reference"),
+  },
+  { additionalProperties: false },
+);
+
 export const ScreeningBody = Type.Object(
   {
     dot_number: Type.Optional(
@@ -28,6 +46,11 @@ export const ScreeningBody = Type.Object(
     ),
     priority: Type.Optional(Type.Union([Type.Literal('tender'), Type.Literal('background')], { description: '"tender" (default) or "background"' })),
     refresh: Type.Optional(Type.Boolean({ description: 'true or false: true skips the cache and asks /v1 now (spends quota)' })),
+    load: Type.Optional(
+      Type.Union([LoadBody, Type.Null()], {
+        description: 'an object (or null) with any of pickup_at, origin, destination, equipment, customer_ref: the load this tender is for, shown on the desk',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Exactly one of dot_number or mc_number.' },
 );

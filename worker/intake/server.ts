@@ -389,6 +389,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
             screener.submit({
               query,
               tender_id: b.tender_id ?? null,
+              load: b.load ?? null,
               callback_url: url === null ? null : await checkCallbackDestination(url, screener.callbackPolicy, req.log),
               priority: b.priority ?? 'tender',
               refresh: b.refresh ?? false,

@@ -68,7 +68,9 @@ export function describeValidation(
   const extra = list.find((e) => e.keyword === 'additionalProperties');
   if (extra) {
     const names = (extra.params.additionalProperties as string[] | undefined) ?? [];
-    const name = names[0] ?? (part ?? 'body');
+    // Inside a nested object (e.g. `load`), the unknown field is named with its path: "load.pickup".
+    const at = fieldAt(schema, extra.instancePath).names;
+    const name = names[0] === undefined ? (at.length > 0 ? at.join('.') : (part ?? 'body')) : [...at, names[0]].join('.');
     return { param: name, message: `unknown ${where} "${name}"` };
   }
   const first = list.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'boolean') ?? list[0];
@@ -85,8 +87,44 @@ export function describeValidation(
       ? { param: 'body', message: 'the request body must be a JSON object' }
       : { param: part, message: `invalid ${part}` };
   }
-  const name = top.replaceAll('~1', '/').replaceAll('~0', '~');
-  const props = (schema as unknown as JsonSchema | undefined)?.properties;
-  const hint = (props?.[name] as { description?: string } | undefined)?.description;
+  const at = fieldAt(schema, first.instancePath);
+  const name = at.names.length > 0 ? at.names.join('.') : unescape(top);
+  const hint = at.hint;
   return { param: name, message: hint ? `${where} "${name}" must be ${hint}` : `${where} "${name}" ${first.message}` };
+}
+
+function unescape(segment: string): string {
+  return segment.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+/**
+ * The field an error's instancePath points at, as far as the schema names it: ["load",
+ * "pickup_at"] for "/load/pickup_at" (through a nullable object's branches too). It stops at
+ * what has no named property (an array item, an unknown field): "/screenings/3" is "screenings".
+ * `hint` is the description of the deepest field named.
+ */
+function fieldAt(schema: TSchema | undefined, instancePath: string): { names: string[]; hint: string | undefined } {
+  const names: string[] = [];
+  let hint: string | undefined;
+  let node = schema as unknown as JsonSchema | undefined;
+  for (const raw of instancePath.split('/').slice(1)) {
+    const seg = unescape(raw);
+    const next = propertyOf(node, seg);
+    if (!next) break;
+    names.push(seg);
+    hint = (next as { description?: string }).description;
+    node = next;
+  }
+  return { names, hint };
+}
+
+function propertyOf(node: JsonSchema | undefined, name: string): JsonSchema | undefined {
+  if (!node) return undefined;
+  const own = node.properties?.[name];
+  if (own) return own;
+  for (const branch of node.anyOf ?? []) {
+    const p = branch.properties?.[name];
+    if (p) return p;
+  }
+  return undefined;
 }

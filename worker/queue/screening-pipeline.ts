@@ -383,7 +383,7 @@ export class ScreeningPipeline {
     const { store, decisions } = this.d;
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
     const tender = this.d.watch?.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
-    const row = { id: n.id, query: n.query, tender_id: n.tender_id, priority: n.priority, refresh: n.refresh, callback_url: n.callback_url, carrier_key: tender?.key ?? null };
+    const row = { id: n.id, query: n.query, tender_id: n.tender_id, load: n.load ?? null, priority: n.priority, refresh: n.refresh, callback_url: n.callback_url, carrier_key: tender?.key ?? null };
     if (!holdOpensReview(n, r)) {
       const done = store.insertScreening(row, r);
       // A local block is news for the carrier's open review (closed); a cache hit's score is not.

@@ -12,6 +12,7 @@ import { PARTIAL_INDEXES_MIGRATION_SQL } from './partial-indexes-schema.js';
 import { SCREENING_VERSION_MIGRATION_SQL } from './screening-version-schema.js';
 import { OUTAGE_RESCREEN_MIGRATION_SQL } from '../recovery/outage-rescreen-schema.js';
 import { LIST_INDEXES_MIGRATION_SQL } from './list-indexes-schema.js';
+import { LOAD_MIGRATION_SQL } from './load-schema.js';
 import { CARRIER_COLUMNS_MIGRATION_SQL, CARRIER_INDEXES_MIGRATION_SQL, FILL_CARRIER_COLUMNS } from './carrier-columns.js';
 import type { BatchedStep, MigrationLog } from './batched-step.js';
 export type { MigrationLog } from './batched-step.js';
@@ -239,6 +240,7 @@ export const MIGRATIONS: readonly Migration[] = [
     batched: FILL_REVIEW_CARRIERS,
     run: joinOpenReviews,
   },
+  { version: 26, name: 'the load a tender is for, as sent (pickup, lane, equipment)', sql: LOAD_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -1,11 +1,11 @@
 import type { CarrierQuery } from '../../shared/carrier-id.js';
-import type { Review, ReviewClosedBy, ReviewState, Screening, ScreeningStatus } from '../../shared/screening.js';
+import type { LoadDetails, Review, ReviewClosedBy, ReviewState, Screening, ScreeningStatus } from '../../shared/screening.js';
 import { basisChanges, basisOf } from '../decisions/basis.js';
 import type { ScoreOf } from './score-refs.js';
 
 /** The columns every screening read selects: the screening plus its review, if any (r_*). */
 export const SCREENING_COLUMNS = `
-  s.id, s.tender_id, s.status, s.query_kind, s.query_value, s.priority, s.refresh, s.callback_url,
+  s.id, s.tender_id, s.load, s.status, s.query_kind, s.query_value, s.priority, s.refresh, s.callback_url,
   s.action, s.hold_reason, s.source, s.score, s.score_fetch_id AS score_fid, s.score_fetched_at, s.error, s.created_at, s.completed_at,
   s.settled_by, s.standing_decision, s.version,
   MAX(s.created_at, COALESCE(s.completed_at, ''), COALESCE(r.decided_at, '')) AS updated_at,
@@ -16,6 +16,8 @@ export const SCREENING_COLUMNS = `
 export interface ScreeningRow {
   id: string;
   tender_id: string | null;
+  /** The load details as sent (JSON), or null. */
+  load: string | null;
   status: string;
   query_kind: string;
   query_value: string;
@@ -59,12 +61,18 @@ export function scoreAgeSeconds(completedAt: string | null, fetchedAt: string | 
   return Math.max(0, Math.floor((Date.parse(completedAt) - Date.parse(fetchedAt)) / 1000));
 }
 
+/** The `load` column (JSON as sent) parsed back; null when none was sent. */
+export function loadOf(json: string | null): LoadDetails | null {
+  return json === null ? null : (JSON.parse(json) as LoadDetails);
+}
+
 /** A row as the Screening of shared/screening.ts; JSON columns parsed back (unknown fields kept). */
 export function toScreening(row: ScreeningRow, scoreOf: ScoreOf): Screening {
   return {
     object: 'screening',
     id: row.id,
     tender_id: row.tender_id,
+    load: loadOf(row.load),
     status: row.status as ScreeningStatus,
     query: queryOf(row),
     priority: row.priority as Screening['priority'],

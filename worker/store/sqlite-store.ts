@@ -2,7 +2,7 @@ import { createPrivateFile, ensurePrivateDir, makeDatabasePrivate } from './priv
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { IntakeEvent, IntakeEventName, Review, ReviewState, Screening, ScreeningError, ScreeningStatus } from '../../shared/screening.js';
+import type { IntakeEvent, IntakeEventName, LoadDetails, Review, ReviewState, Screening, ScreeningError, ScreeningStatus } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { HOLD_REASONS, type HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
@@ -10,7 +10,7 @@ import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
 import { carrierColumns, dotOf, mcOf } from './carrier-columns.js';
 import { keysetPage, type KeysetList } from './keyset.js';
-import { SCREENING_COLUMNS, scoreAgeSeconds, toReview, toScreening, withFacts, type ReviewExtraRow, type ScreeningRow } from './rows.js';
+import { SCREENING_COLUMNS, loadOf, scoreAgeSeconds, toReview, toScreening, withFacts, type ReviewExtraRow, type ScreeningRow } from './rows.js';
 import { scoresOf } from './score-refs.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError, type StoreErrorCode } from './store-error.js';
 import { noteStoreFailure, noteStoreSuccess } from './write-failures.js';
@@ -292,12 +292,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     ),
 
     insertScreening: db.prepare(`
-      INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at, carrier_dot, carrier_mc)
-      VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)`),
+      INSERT INTO screenings (id, tender_id, load, status, query_kind, query_value, priority, refresh, callback_url, created_at, carrier_dot, carrier_mc)
+      VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)`),
     insertFinished: db.prepare(`
-      INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, created_at,
+      INSERT INTO screenings (id, tender_id, load, status, query_kind, query_value, priority, refresh, callback_url, created_at,
         ${RESULT_COLUMNS.join(', ')}, completed_at, carrier_key, carrier_dot, carrier_mc)
-      VALUES (?, ?, 'done', ?, ?, ?, ?, ?, ?, ${RESULT_PLACEHOLDERS}, ?, ?, ?, ?)`),
+      VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?, ?, ${RESULT_PLACEHOLDERS}, ?, ?, ?, ?)`),
     markActive: db.prepare<[string]>("UPDATE screenings SET status = 'active' WHERE id = ? AND status = 'queued'"),
     rescreen: db.prepare(`
       UPDATE screenings SET action = ?, hold_reason = COALESCE(?, hold_reason), source = ?, score = ?, score_fetch_id = ?,
@@ -355,8 +355,8 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
        WHERE r.parent_id IS NULL ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?`,
     ),
     // The carrier's tenders on a review: its own screening and those waiting on it.
-    tendersOf: db.prepare<[string, string], { screening_id: string; tender_id: string | null; action: string | null; created_at: string }>(
-      `SELECT s.id AS screening_id, s.tender_id, s.action, s.created_at FROM reviews r JOIN screenings s ON s.id = r.screening_id
+    tendersOf: db.prepare<[string, string], { screening_id: string; tender_id: string | null; load: string | null; action: string | null; created_at: string }>(
+      `SELECT s.id AS screening_id, s.tender_id, s.load, s.action, s.created_at FROM reviews r JOIN screenings s ON s.id = r.screening_id
        WHERE r.id = ? OR r.parent_id = ? ORDER BY s.created_at ASC, s.rowid ASC`,
     ),
     resolveReview: db.prepare<[string, string, string, string | null, string | null, string]>(
@@ -406,7 +406,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   const reviewOf = (row: ScreeningRow): Review => {
     const own = st.reviewExtra.get(row.r_id!)!;
     const head = row.r_parent_id === null ? own : (st.reviewExtra.get(row.r_parent_id) ?? own);
-    const base = toReview(row, scoreOf, st.tendersOf.all(row.r_id!, row.r_id!).map((t) => ({ ...t, action: t.action as Review['tenders'][number]['action'] })));
+    const base = toReview(row, scoreOf, st.tendersOf.all(row.r_id!, row.r_id!).map((t) => ({ ...t, load: loadOf(t.load), action: t.action as Review['tenders'][number]['action'] })));
     const factsRow = head.facts_screening_id === null ? undefined : st.screening.get(head.facts_screening_id);
     return withFacts(base, { ...own, version: head.version }, factsRow ? toScreening(factsRow, scoreOf) : undefined);
   };
@@ -577,15 +577,19 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const tenderId = s.tender_id ?? null;
       const callbackUrl = s.callback_url ?? null;
       const refresh = s.refresh ? 1 : 0;
+      const load = s.load ?? null;
+      const loadJson = load === null ? null : JSON.stringify(load);
       const [carrierDot, carrierMc] = carrierColumns(kind, value, finished?.score?.carrier?.dot_number, finished?.score?.carrier?.mc_number);
-      if (finished === undefined) st.insertScreening.run(id, tenderId, kind, value, s.priority, refresh, callbackUrl, createdAt, carrierDot, carrierMc);
+      if (finished === undefined) st.insertScreening.run(id, tenderId, loadJson, kind, value, s.priority, refresh, callbackUrl, createdAt, carrierDot, carrierMc);
       else
-        st.insertFinished.run(id, tenderId, kind, value, s.priority, refresh, callbackUrl, createdAt, ...resultValues(finished), createdAt, s.carrier_key ?? null, carrierDot, carrierMc);
+        st.insertFinished.run(id, tenderId, loadJson, kind, value, s.priority, refresh, callbackUrl, createdAt, ...resultValues(finished), createdAt, s.carrier_key ?? null, carrierDot, carrierMc);
       // What was just written, as a row would read back (no read on the hot path).
       return {
         object: 'screening',
         id,
         tender_id: tenderId,
+        // As a read gives it back: the JSON written, parsed (a caller's object is not shared).
+        load: loadJson === null ? null : (JSON.parse(loadJson) as LoadDetails),
         status: finished ? 'done' : 'queued',
         query: q,
         priority: s.priority,

@@ -2,6 +2,7 @@ import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { MigrationLog } from './batched-step.js';
 import type {
   IntakeEvent,
+  LoadDetails,
   Priority,
   Review,
   ReviewState,
@@ -32,6 +33,8 @@ export interface NewScreening {
   id?: string;
   query: CarrierQuery;
   tender_id: string | null;
+  /** The load details as the request sent them (stored as JSON); absent or null: none. */
+  load?: LoadDetails | null;
   priority: Priority;
   refresh: boolean;
   callback_url: string | null;

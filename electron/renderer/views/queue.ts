@@ -7,6 +7,7 @@ import { fmtAge, fmtCount, fmtLocal, fmtUtc } from '../format.js';
 import type { Toaster } from '../toaster.js';
 import { actionTerm, decisionTerm, holdReasonTerm, sourceTerm } from '../vocabulary.js';
 import { holdOpensReview } from '../../../shared/tender-rules.js';
+import { laneOf, loadOf, pickupOf } from '../load-facts.js';
 
 /** Live queue counts, pause/resume, and the latest screenings with the action each got. */
 export class QueueView {
@@ -116,7 +117,7 @@ export class QueueView {
       },
       h('td', { attrs: { title: fmtUtc(s.created_at) } }, fmtLocal(s.created_at), h('div', { class: 'muted' }, fmtAge(s.created_at))),
       h('td', null, h('div', { class: 'cell-name' }, n.name), h('div', { class: 'muted' }, [n.dot ? `DOT ${n.dot}` : null, n.mc].filter(Boolean).join(' · '))),
-      h('td', null, s.tender_id ?? '—'),
+      h('td', null, s.tender_id ?? '—', loadLine(s)),
       h('td', null, s.status, s.priority === 'background' ? h('div', { class: 'muted' }, 'background') : null),
       h('td', null, chip(actionTerm(s.action))),
       h('td', null, s.hold_reason ? chip(holdReasonTerm(s.hold_reason)) : '—'),
@@ -158,6 +159,22 @@ export class QueueView {
       this.render();
     }
   }
+}
+
+/** Under the tender: the load's pickup (local time with zone, UTC on hover) and lane, when the TMS sent them. */
+function loadLine(s: Screening): HTMLElement | null {
+  // Read tolerantly: an older worker's screenings have no load.
+  const load = loadOf(s.load);
+  const pickup = pickupOf(load);
+  const lane = laneOf(load);
+  if (pickup === null && lane === null) return null;
+  return h(
+    'div',
+    { class: 'muted q-load' },
+    pickup !== null ? h('span', { class: 'q-pickup', attrs: { title: fmtUtc(pickup) } }, `pickup ${fmtLocal(pickup)}`) : null,
+    pickup !== null && lane !== null ? ' · ' : null,
+    lane !== null ? h('span', { class: 'q-lane' }, lane) : null,
+  );
 }
 
 function card(label: string, value: string, note: string, tone = ''): HTMLElement {

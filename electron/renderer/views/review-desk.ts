@@ -10,7 +10,8 @@ import { chip } from '../chip.js';
 import { fmtAge, fmtLocal, fmtLocalDay, fmtPercent, fmtUtc } from '../format.js';
 import { friendlyError, ListView } from '../list-view.js';
 import { listStates } from '../list-states.js';
-import { DESK_SORTS, filterDesk, sortDesk, triageOf, type DeskSort } from '../triage.js';
+import { customerRefOf, equipmentOf, laneOf } from '../load-facts.js';
+import { DESK_SORTS, filterDesk, sortDesk, triageOf, waitingLoads, type DeskSort, type WaitingLoad } from '../triage.js';
 import { quotaExhausted } from '../../shared/status-problems.js';
 import type { Toaster } from '../toaster.js';
 import { decisionTerm, flagTerm, holdReasonTerm, severityTerm, sortReasons, sourceTerm } from '../vocabulary.js';
@@ -20,6 +21,40 @@ import { decisionTerm, flagTerm, holdReasonTerm, severityTerm, sortReasons, sour
  * what a dispatcher needs to decide; approve or reject settles them all (docs/decisions.md).
  * "Re-check now" asks /v1 for a fresh score (one lookup).
  */
+
+/** A card shows this many waiting loads' details; the rest are counted (the detail lists them all). */
+const CARD_LOADS = 3;
+
+/** The waiting loads with details (pickup, lane, equipment), earliest pickup first; null when none has any. */
+function loadList(r: Review): HTMLElement | null {
+  const withDetails = waitingLoads(r).filter((t) => t.load !== null && (t.pickup !== null || laneOf(t.load) !== null || equipmentOf(t.load) !== null));
+  if (withDetails.length === 0) return null;
+  const more = withDetails.length - CARD_LOADS;
+  // Plain lines, not a list: the card is an option of the desk's listbox, read as one text.
+  return h(
+    'div',
+    { class: 'rv-loadlist' },
+    ...withDetails.slice(0, CARD_LOADS).map((t) => h('div', { class: 'rv-load', dataset: { screeningId: t.screening_id } }, ...loadParts(t))),
+    more > 0 ? h('div', { class: 'rv-load-more muted' }, `+${more} more ${more === 1 ? 'load' : 'loads'}`) : null,
+  );
+}
+
+/** A waiting load in words: its tender, pickup (local time with zone, UTC on hover), lane and equipment. */
+function loadParts(t: WaitingLoad): Child[] {
+  const lane = laneOf(t.load);
+  const equipment = equipmentOf(t.load);
+  const parts: Child[] = [];
+  if (t.tender_id !== null) parts.push(h('span', { class: 'rv-load-tender' }, t.tender_id));
+  if (t.pickup !== null) parts.push(h('span', { class: 'rv-load-pickup', attrs: { title: fmtUtc(t.pickup) } }, `pickup ${fmtLocal(t.pickup)}`));
+  if (lane !== null) parts.push(h('span', { class: 'rv-load-lane' }, lane));
+  if (equipment !== null) parts.push(h('span', { class: 'rv-load-equipment' }, equipment));
+  return parts.flatMap((p, i) => (i === 0 ? [p] : [' · ', p]));
+}
+
+function customerRef(t: WaitingLoad): Child[] {
+  const ref = customerRefOf(t.load);
+  return ref === null ? [] : [h('span', { class: 'muted d-load-ref' }, ` · customer ref ${ref}`)];
+}
 
 /** Fields of the score object this view shows; any other field is listed under "Other fields". */
 const KNOWN_SCORE_FIELDS = new Set([
@@ -169,6 +204,7 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
               r.previous_decision ? h('span', { class: 'chip tone-muted', attrs: { title: 'decided before; the score changed since' } }, 'reopened') : null,
               h('span', { class: 'rv-age', attrs: { title: fmtUtc(r.created_at) } }, `waiting ${fmtAge(r.created_at).replace(' ago', '')}`),
             ),
+            loadList(r),
           ],
         };
       },
@@ -296,15 +332,18 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
 
   // A dispatcher decides the carrier: every tender waiting on this review (docs/decisions.md).
   // A re-check is not a load: it is listed apart and not counted.
-  const loads = (r.tenders ?? []).filter((t) => t.tender_id !== null);
+  const loads = waitingLoads(r);
   const rechecks = (r.tenders ?? []).length - loads.length;
-  if (loads.length > 1 || rechecks > 0)
+  const details = loads.some((t) => t.load !== null);
+  if (loads.length > 1 || rechecks > 0 || details)
     out.push(
       h(
         'div',
         { class: 'd-tenders' },
         h('span', { class: 'd-k' }, loads.length === 1 ? '1 load waits on this carrier' : `${loads.length} loads wait on this carrier`),
-        h('span', { class: 'd-tenders-list' }, loads.map((t) => t.tender_id).join(', ')),
+        details
+          ? h('ul', { class: 'd-loads' }, ...loads.map((t) => h('li', { class: 'd-load', dataset: { screeningId: t.screening_id } }, ...(t.load === null ? [t.tender_id ?? '—', h('span', { class: 'muted' }, ' · no load details')] : loadParts(t)), ...customerRef(t))))
+          : h('span', { class: 'd-tenders-list' }, loads.map((t) => t.tender_id ?? '—').join(', ')),
         rechecks > 0 ? h('span', { class: 'muted d-rechecks' }, ` (and ${rechecks === 1 ? 'a re-check' : `${rechecks} re-checks`}, not loads)`) : null,
         loads.length > 1 ? h('span', { class: 'muted' }, ' — your decision settles them all and stands for later ones while the score does not change.') : null,
       ),
