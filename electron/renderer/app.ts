@@ -61,11 +61,13 @@ function onToken(token: string): void {
 function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null): void {
   const toast = new Toaster();
   const model = new DeskModel(bridge);
-  const carrier = new CarrierView(model, toast);
+  const carrier = new CarrierView(model, toast, () => {
+    if (current === 'carrier') setHash('carrier');
+  });
   /** A carrier's page, from anywhere (a blocked tender in the Queue, a link). */
   const openCarrier = (ref: CarrierRef): void => {
     show('carrier');
-    void carrier.open(ref).then(() => setHash('carrier'));
+    void carrier.open(ref);
   };
   /** A recently decided row: the decision it made, with its note and the revoke (read-back and undo). */
   const openDecision = async (review: Review): Promise<void> => {

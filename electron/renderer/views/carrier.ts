@@ -82,6 +82,8 @@ export class CarrierView {
   constructor(
     private readonly model: DeskModel,
     private readonly toast: Toaster,
+    /** A carrier's page was drawn (the address follows it). */
+    private readonly onOpened: (ref: CarrierRef) => void = () => undefined,
   ) {
     this.input = h('input', {
       attrs: { id: 'carrier-q', type: 'search', autocomplete: 'off', placeholder: 'DOT 1234567, MC-123456, a load id or a name', maxlength: 128 },
@@ -169,6 +171,7 @@ export class CarrierView {
     const page = await this.load(ref, via);
     if (seq !== this.seq) return;
     this.set({ kind: 'page', page });
+    this.onOpened(page.ref);
     const n = this.nameOf(page);
     this.status.textContent = `${n}: ${page.screenings.length} screening${page.screenings.length === 1 ? '' : 's'} found.`;
   }
@@ -527,7 +530,7 @@ function scoreDetail(score: SvcScore): HTMLElement[] {
       h('span', { class: 'd-k' }, 'The scoring service says'),
       chip(d),
       score.needs_manual_review ? h('span', { class: 'chip tone-warn' }, 'asks a person to look') : null,
-      score.verdict ? h('span', { class: 'd-verdict-text' }, score.verdict.replace(/finding\(s\)/g, 'findings')) : null,
+      score.verdict ? h('span', { class: 'd-verdict-text' }, plainVerdict(score.verdict)) : null,
     ),
   ];
   if (score.knockout.triggered || score.knockout.reasons.length > 0)
@@ -558,6 +561,11 @@ function scoreDetail(score: SvcScore): HTMLElement[] {
       ),
     );
   return out;
+}
+
+/** "1 finding(s)" as a person writes it. */
+function plainVerdict(v: string): string {
+  return v.replace(/\b1 finding\(s\) needs?\b/g, '1 finding needs').replace(/\b1 finding\(s\)/g, '1 finding').replace(/finding\(s\)/g, 'findings');
 }
 
 function tenderRow(s: Screening): HTMLElement {

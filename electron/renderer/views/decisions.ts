@@ -195,7 +195,7 @@ export function decisionDetail(d: Decision, note?: string | null): HTMLElement[]
   out.push(
     h(
       'div',
-      { class: 'd-previous dc-note', attrs: { id: 'decision-note-read' } },
+      { class: 'dc-note', attrs: { id: 'decision-note-read' } },
       h('span', { class: 'd-k' }, `Note with the ${d.decision === 'approved' ? 'approval' : 'rejection'}`),
       note === undefined ? h('span', { class: 'muted' }, 'reading…') : note ? h('strong', null, note) : h('span', { class: 'muted' }, 'none written'),
     ),
