@@ -412,7 +412,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Lift a local block (recorded, not deleted); who lifts it in ?by= (no body)
+         * Lift a local block (recorded, not deleted); who lifts it in ?by= and why in ?note= (no body)
          * @description Recorded, never deleted. 409 block_conflict (resource_id: the block) when its block is already lifted; 404 when it was never blocked.
          */
         delete: operations["liftBlock"];
@@ -431,7 +431,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Lift a local block (the same as DELETE /blocks/:dot, with who lifts it in the body)
+         * Lift a local block (the same as DELETE /blocks/:dot, with who lifts it and why in the body)
          * @description As DELETE /blocks/:dot, for clients that cannot send DELETE.
          */
         post: operations["liftBlockByPost"];
@@ -1392,6 +1392,7 @@ export interface components {
             lifted_by: string | null;
             lifted_at: string | null;
             lifted_token_id: string | null;
+            lift_note: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -5035,6 +5036,8 @@ export interface operations {
             query?: {
                 /** @description who did it: 1 to 100 characters, not only spaces (default: the token's name) */
                 by?: string;
+                /** @description why the block is lifted: at most 500 characters, kept with the lift */
+                note?: string;
             };
             header?: {
                 /** @description Pin the API version this request was written against (a date); an unknown one is 400. Default: the newest. */
@@ -5226,6 +5229,8 @@ export interface operations {
                 "application/json": {
                     /** @description who did it: 1 to 100 characters, not only spaces (default: the token's name) */
                     by?: string;
+                    /** @description why the block is lifted: at most 500 characters, kept with the lift */
+                    note?: string;
                 };
             };
         };

@@ -349,5 +349,7 @@ export interface LocalBlock {
   lifted_by: string | null;
   lifted_at: string | null;
   lifted_token_id: string | null;
+  /** Why it was lifted (null: no note, or lifted before notes were kept). */
+  lift_note: string | null;
   updated_at: string;
 }

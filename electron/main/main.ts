@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { IntakeError, type AuditSaved, type BlockInput, type ConnectionState, type DeskSettingsInput } from '../shared/bridge.js';
 import { HttpBridge } from '../shared/http-bridge.js';
+import { externalLinkAllowed } from '../shared/fmcsa-links.js';
 import { IpcChannel, type IpcResult } from '../shared/ipc-channels.js';
 import { RENDERER_CSP_HEADER } from './csp.js';
 import { applicationMenuTemplate } from './app-menu.js';
@@ -333,6 +334,14 @@ function handle(channel: string, fn: (...args: unknown[]) => Promise<unknown>): 
   });
 }
 
+/** A carrier or load filter from the page: only its string fields cross. */
+function carrierSearch(v: unknown): { dot_number?: string; mc_number?: string; tender_id?: string } {
+  const i = (v ?? {}) as Record<string, unknown>;
+  const out: { dot_number?: string; mc_number?: string; tender_id?: string } = {};
+  for (const k of ['dot_number', 'mc_number', 'tender_id'] as const) if (typeof i[k] === 'string') out[k] = i[k];
+  return out;
+}
+
 function registerIpc(): void {
   handle(IpcChannel.getStatus, () => result(() => requireBridge().getStatus()));
   handle(IpcChannel.whoAmI, () => result(() => requireBridge().whoAmI()));
@@ -343,6 +352,8 @@ function registerIpc(): void {
   );
   handle(IpcChannel.listScreenings, (limit) => result(() => requireBridge().listScreenings(limit as number)));
   handle(IpcChannel.getScreening, (id) => result(() => requireBridge().getScreening(id as string)));
+  handle(IpcChannel.searchScreenings, (filter, limit) => result(() => requireBridge().searchScreenings(carrierSearch(filter), limit as number)));
+  handle(IpcChannel.getReview, (id) => result(() => requireBridge().getReview(id as string)));
   handle(IpcChannel.dailyUsage, () => result(() => requireBridge().dailyUsage()));
   handle(IpcChannel.pauseQueue, () =>
     result(async () => {
@@ -368,7 +379,7 @@ function registerIpc(): void {
       return s;
     }),
   );
-  handle(IpcChannel.listChanges, (state) => result(() => requireBridge().listChanges(state as never)));
+  handle(IpcChannel.listChanges, (state, filter) => result(() => requireBridge().listChanges(state as never, carrierSearch(filter))));
   handle(IpcChannel.acknowledgeChange, (id, by) =>
     result(async () => {
       const c = await requireBridge().acknowledgeChange(id as string, by as string | null);
@@ -386,8 +397,8 @@ function registerIpc(): void {
       requireBridge().blockCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}), by: String(i.by ?? ''), reason: String(i.reason ?? '') }),
     );
   });
-  handle(IpcChannel.liftBlock, (carrier, by) => result(() => requireBridge().liftBlock(carrier as string, by as string)));
-  handle(IpcChannel.listDecisions, (state) => result(() => requireBridge().listDecisions(state as never)));
+  handle(IpcChannel.liftBlock, (carrier, by, note) => result(() => requireBridge().liftBlock(carrier as string, by as string, typeof note === 'string' ? note : undefined)));
+  handle(IpcChannel.listDecisions, (state, filter) => result(() => requireBridge().listDecisions(state as never, carrierSearch(filter))));
   handle(IpcChannel.revokeDecision, (id, by, note) => result(() => requireBridge().revokeDecision(id as string, by as string | null, note as string)));
   handle(IpcChannel.recheckCarrier, (input) => {
     const i = (input ?? {}) as Partial<Record<'dot_number' | 'mc_number', unknown>>;
@@ -423,7 +434,11 @@ function harden(): void {
     contents.on('will-navigate', (event) => event.preventDefault());
     contents.on('will-redirect', (event) => event.preventDefault());
     contents.on('will-attach-webview', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    // The carrier page's FMCSA links (SAFER, L&I) open in the system browser; nothing else opens.
+    contents.setWindowOpenHandler(({ url }) => {
+      if (externalLinkAllowed(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
   });
 }
 

@@ -31,17 +31,20 @@ const desk: DeskIpcApi = {
     }),
   listScreenings: (limit) => ipcRenderer.invoke(IpcChannel.listScreenings, limit),
   getScreening: (id) => ipcRenderer.invoke(IpcChannel.getScreening, id),
+  searchScreenings: (filter, limit) =>
+    ipcRenderer.invoke(IpcChannel.searchScreenings, { dot_number: filter.dot_number, mc_number: filter.mc_number, tender_id: filter.tender_id }, limit),
+  getReview: (id) => ipcRenderer.invoke(IpcChannel.getReview, id),
   dailyUsage: () => ipcRenderer.invoke(IpcChannel.dailyUsage),
   pauseQueue: () => ipcRenderer.invoke(IpcChannel.pauseQueue),
   resumeQueue: () => ipcRenderer.invoke(IpcChannel.resumeQueue),
-  listChanges: (state) => ipcRenderer.invoke(IpcChannel.listChanges, state),
+  listChanges: (state, filter) => ipcRenderer.invoke(IpcChannel.listChanges, state, { dot_number: filter?.dot_number }),
   acknowledgeChange: (id, by) => ipcRenderer.invoke(IpcChannel.acknowledgeChange, id, by),
   listBlocks: (state) => ipcRenderer.invoke(IpcChannel.listBlocks, state),
   // Copied field by field: only plain data crosses, never an object the page built with getters.
   blockCarrier: (input) =>
     ipcRenderer.invoke(IpcChannel.blockCarrier, { dot_number: input.dot_number, mc_number: input.mc_number, by: input.by, reason: input.reason }),
-  liftBlock: (carrier, by) => ipcRenderer.invoke(IpcChannel.liftBlock, carrier, by),
-  listDecisions: (state) => ipcRenderer.invoke(IpcChannel.listDecisions, state),
+  liftBlock: (carrier, by, note) => ipcRenderer.invoke(IpcChannel.liftBlock, carrier, by, note),
+  listDecisions: (state, filter) => ipcRenderer.invoke(IpcChannel.listDecisions, state, { dot_number: filter?.dot_number }),
   revokeDecision: (id, by, note) => ipcRenderer.invoke(IpcChannel.revokeDecision, id, by, note),
   recheckCarrier: (input) => ipcRenderer.invoke(IpcChannel.recheckCarrier, { dot_number: input.dot_number, mc_number: input.mc_number }),
   auditExport: (from, to) => ipcRenderer.invoke(IpcChannel.auditExport, from, to),

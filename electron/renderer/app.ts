@@ -1,10 +1,13 @@
 import type { ConnectionState, DeskBridge } from '../shared/bridge.js';
 import { problemsOf } from '../shared/status-problems.js';
+import type { Review } from '../../shared/screening.js';
+import { carrierNames } from './carrier-facts.js';
 import { DeskModel } from './desk-model.js';
 import { h, replaceChildren } from './dom.js';
 import { IpcBridge } from './ipc-bridge.js';
 import { staleText } from './list-states.js';
 import { blocksView } from './views/blocks.js';
+import { CarrierView, parseCarrierQuery, type CarrierRef } from './views/carrier.js';
 import { forgetToken, pickBridge, rememberToken } from './pick-bridge.js';
 import { Toaster } from './toaster.js';
 import { changesView } from './views/changes.js';
@@ -15,10 +18,10 @@ import { reviewDeskView } from './views/review-desk.js';
 import { SettingsView } from './views/settings.js';
 import { tokenForm } from './views/token-form.js';
 
-/** The dashboard: picks its bridge, builds the six views (seven in Electron) and routes between them. */
+/** The dashboard: picks its bridge, builds the seven views (eight in Electron) and routes between them. */
 
-type ViewName = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'blocks' | 'settings';
-const VIEW_KEYS: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'changes', '5': 'decisions', '6': 'blocks', '7': 'settings' };
+type ViewName = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'blocks' | 'carrier' | 'settings';
+const VIEW_KEYS: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'changes', '5': 'decisions', '6': 'blocks', '7': 'settings', '8': 'carrier' };
 
 /** The one connection indicator: its words say what its colour says. */
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
@@ -58,12 +61,40 @@ function onToken(token: string): void {
 function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null): void {
   const toast = new Toaster();
   const model = new DeskModel(bridge);
-  const desk = reviewDeskView(model, toast);
-  const queue = new QueueView(model, toast, (screeningId) => {
-    const r = model.pending.find((x) => x.screening_id === screeningId);
-    if (r) desk.select(r.id);
-    show('desk');
+  const carrier = new CarrierView(model, toast, () => {
+    if (current === 'carrier') setHash('carrier');
   });
+  /** A carrier's page, from anywhere (a blocked tender in the Queue, a link). */
+  const openCarrier = (ref: CarrierRef): void => {
+    show('carrier');
+    void carrier.open(ref);
+  };
+  /** A recently decided row: the decision it made, with its note and the revoke (read-back and undo). */
+  const openDecision = async (review: Review): Promise<void> => {
+    const find = () => [...model.decisions, ...model.decisionHistory].find((d) => d.review_id === review.id);
+    if (!find()) await Promise.all([model.load('decisions'), model.load('decisionHistory')]);
+    const d = find();
+    if (!d) {
+      toast.show(`No decision record was found for ${review.screening.score?.carrier?.legal_name ?? 'this carrier'} (it may be older than the lists shown).`, 'info');
+      return;
+    }
+    show('decisions');
+    decisions.select(d.id);
+  };
+  const desk = reviewDeskView(model, toast, (r) => void openDecision(r));
+  const queue = new QueueView(
+    model,
+    toast,
+    (screeningId) => {
+      const r = model.pending.find((x) => x.screening_id === screeningId);
+      if (r) desk.select(r.id);
+      show('desk');
+    },
+    (s) => {
+      const n = carrierNames(s);
+      openCarrier({ dot: n.dot, mc: n.mc });
+    },
+  );
   const quota = new QuotaView(model);
   const changes = changesView(model, toast);
   const decisions = decisionsView(model, toast);
@@ -76,6 +107,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     changes: changes.root,
     decisions: decisions.root,
     blocks: blocks.root,
+    carrier: carrier.root,
     settings: settings?.root ?? null,
   };
   // Real tabs: each view is the tab panel its tab controls.
@@ -123,6 +155,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
         tab('changes', 'Changes', '4', changesCount),
         tab('decisions', 'Decisions', '5'),
         tab('blocks', 'Do not use', '6', blocksCount),
+        tab('carrier', 'Carrier', '8 or /'),
         settings ? tab('settings', 'Settings', '7') : null,
       ),
       signedIn,
@@ -152,7 +185,13 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
       void model.load('blocks');
       void model.load('blockHistory');
     }
-    const hash = `#/${name}`;
+    setHash(name);
+  }
+
+  /** The address says the view (and the carrier shown), so a reload comes back to it. */
+  function setHash(name: ViewName): void {
+    const ref = name === 'carrier' ? carrier.current() : null;
+    const hash = ref ? `#/carrier/${ref.dot ? `dot/${ref.dot}` : `mc/${ref.mc}`}` : `#/${name}`;
     if (location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
   }
 
@@ -212,7 +251,10 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 
   model.subscribe((changed) => {
     renderHeader();
-    if (changed.has('me')) for (const v of [desk, changes, decisions, blocks, queue]) v.render();
+    if (changed.has('me')) for (const v of [desk, changes, decisions, blocks, queue, carrier]) v.render();
+    // News about carriers: the open carrier page reads itself again (once per burst).
+    if (changed.has('screenings') || changed.has('blocks') || changed.has('decisions') || changed.has('decisionHistory') || changed.has('changes')) carrier.refreshSoon();
+    if (changed.has('connection') || changed.has('status')) carrier.render();
     if (changed.has('pending') || changed.has('decided') || changed.has('decisionHistory') || changed.has('connection') || changed.has('status')) desk.render();
     if (changed.has('blocks') || changed.has('blockHistory') || changed.has('connection') || changed.has('screenings') || changed.has('status')) blocks.render();
     if (changed.has('status') || changed.has('screenings') || changed.has('connection')) queue.render();
@@ -228,12 +270,18 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 
   document.addEventListener('keydown', (e) => {
     const inField = e.target instanceof HTMLElement && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA');
-    const list = current === 'desk' ? desk : current === 'changes' ? changes : current === 'decisions' ? decisions : current === 'blocks' ? blocks : null;
+    const list = current === 'desk' ? desk : current === 'changes' ? changes : current === 'decisions' ? decisions : current === 'blocks' ? blocks : current === 'carrier' ? carrier : null;
     if (list?.handleKey(e)) {
       e.preventDefault();
       return;
     }
     if (inField || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === '/') {
+      show('carrier');
+      carrier.focusSearch();
+      e.preventDefault();
+      return;
+    }
     const target = VIEW_KEYS[e.key];
     if (target && views[target]) {
       show(target);
@@ -241,7 +289,19 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     }
   });
   electron?.onNavigate((v) => show(v as ViewName));
-  window.addEventListener('hashchange', () => show(viewFromHash()));
+  window.addEventListener('hashchange', () => route());
+  /** The view the address names; a carrier's address opens its page. */
+  function route(): void {
+    const m = /^#\/carrier\/(dot|mc)\/([A-Za-z0-9]{1,12})$/.exec(location.hash);
+    const q = m ? parseCarrierQuery(m[1] === 'dot' ? m[2]! : m[2]!.replace(/^MC/i, 'MC ')) : null;
+    if (q && q.kind !== 'text') {
+      const ref: CarrierRef = q.kind === 'dot' ? { dot: q.dot, mc: null } : { dot: null, mc: q.mc };
+      const now = carrier.current();
+      if (current !== 'carrier' || !now || (now.dot ?? now.mc) !== (ref.dot ?? ref.mc)) openCarrier(ref);
+      return;
+    }
+    show(viewFromHash());
+  }
 
   // Relative ages ("waiting 4 min") move on by themselves.
   setInterval(() => {
@@ -252,13 +312,13 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     blocks.render();
   }, 30_000);
 
-  show(viewFromHash());
+  route();
   renderHeader();
   void model.loadAll();
 }
 
 function viewFromHash(): ViewName {
-  const m = /^#\/(desk|queue|quota|changes|decisions|blocks|settings)\b/.exec(location.hash);
+  const m = /^#\/(desk|queue|quota|changes|decisions|blocks|carrier|settings)\b/.exec(location.hash);
   return (m?.[1] as ViewName | undefined) ?? 'desk';
 }
 

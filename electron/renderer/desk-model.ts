@@ -392,11 +392,11 @@ export class DeskModel {
     }
   }
 
-  /** Lift a carrier's block from this window (desk role); both lists are read again. */
-  async lift(block: LocalBlock, by: string): Promise<LocalBlock> {
+  /** Lift a carrier's block from this window (desk role), with why (`note`, kept with the lift); both lists are read again. */
+  async lift(block: LocalBlock, by: string, note = ''): Promise<LocalBlock> {
     const carrier = block.dot_number ?? block.mc_number;
     if (carrier === null) throw new TypeError(`block ${block.id} names no DOT or MC number`);
-    const done = await this.bridge.liftBlock(carrier, by);
+    const done = await this.bridge.liftBlock(carrier, by, note.trim() === '' ? undefined : note.trim());
     this.blocks = this.blocks.filter((b) => b.id !== block.id);
     this.blockHistory = [done, ...this.blockHistory.filter((b) => b.id !== done.id)].slice(0, BLOCK_HISTORY_SHOWN);
     this.emit(new Set(['blocks', 'blockHistory']));

@@ -19,15 +19,17 @@ export class IpcBridge implements DeskBridge {
   resolveReview = (...a: Parameters<DeskBridge['resolveReview']>) => unwrap(this.api.resolveReview(...a));
   listScreenings = (limit: number) => unwrap(this.api.listScreenings(limit));
   getScreening = (id: string) => unwrap(this.api.getScreening(id));
+  searchScreenings = (...a: Parameters<DeskBridge['searchScreenings']>) => unwrap(this.api.searchScreenings(...a));
+  getReview = (id: string) => unwrap(this.api.getReview(id));
   dailyUsage = () => unwrap(this.api.dailyUsage());
   pauseQueue = () => unwrap(this.api.pauseQueue());
   resumeQueue = () => unwrap(this.api.resumeQueue());
-  listChanges = (state: Parameters<DeskBridge['listChanges']>[0]) => unwrap(this.api.listChanges(state));
+  listChanges = (...a: Parameters<DeskBridge['listChanges']>) => unwrap(this.api.listChanges(...a));
   acknowledgeChange = (id: string, by: string | null) => unwrap(this.api.acknowledgeChange(id, by));
   listBlocks = (state: Parameters<DeskBridge['listBlocks']>[0]) => unwrap(this.api.listBlocks(state));
   blockCarrier = (input: Parameters<DeskBridge['blockCarrier']>[0]) => unwrap(this.api.blockCarrier(input));
-  liftBlock = (carrier: string, by: string) => unwrap(this.api.liftBlock(carrier, by));
-  listDecisions = (state: Parameters<DeskBridge['listDecisions']>[0]) => unwrap(this.api.listDecisions(state));
+  liftBlock = (carrier: string, by: string, note?: string) => unwrap(this.api.liftBlock(carrier, by, note));
+  listDecisions = (...a: Parameters<DeskBridge['listDecisions']>) => unwrap(this.api.listDecisions(...a));
   revokeDecision = (id: string, by: string | null, note: string) => unwrap(this.api.revokeDecision(id, by, note));
   recheckCarrier = (input: Parameters<DeskBridge['recheckCarrier']>[0]) => unwrap(this.api.recheckCarrier(input));
   /** Main shows the save dialog and streams the CSV into the file; progress comes back as bytes. */

@@ -53,6 +53,8 @@ export interface ListViewSpec<T extends { id: string }> {
   historyClass: string;
   /** A history item can be selected to read it (read only). */
   historySelectable: boolean;
+  /** Instead: a history item opens elsewhere (e.g. a decided review opens its decision); its row is a button. */
+  historyOpen?: { label(item: T): string; open(item: T): void };
   panel: { class: string; label: string; nameId: string };
   /** A note field, when the actions take one. */
   note?: { id: string; placeholder: string };
@@ -381,6 +383,7 @@ export class ListView<T extends { id: string }> {
       return;
     }
     const selectable = this.spec.historySelectable;
+    const opens = selectable ? undefined : this.spec.historyOpen;
     replaceChildren(
       this.historyEl,
       ...done.map((item) => {
@@ -388,11 +391,14 @@ export class ListView<T extends { id: string }> {
         return h(
           'li',
           {
-            class: `${row.class}${selectable && item.id === this.selectedId ? ' selected' : ''}`,
+            class: `${row.class}${selectable && item.id === this.selectedId ? ' selected' : ''}${opens ? ' rv-done-opens' : ''}`,
             dataset: row.dataset,
             on: selectable ? { click: () => this.select(item.id) } : {},
           },
-          ...row.children,
+          // A row that opens elsewhere is a real button: a click, Enter or Space opens it.
+          ...(opens
+            ? [h('button', { class: 'rv-done-open', attrs: { type: 'button', title: opens.label(item) }, on: { click: () => opens.open(item) } }, ...row.children)]
+            : row.children),
         );
       }),
     );

@@ -40,6 +40,18 @@ export interface RecheckInput {
 export type ChangeState = CarrierChange['state'];
 export const CHANGE_STATES: readonly ChangeState[] = ['new', 'acknowledged'];
 
+/** A carrier's screenings (GET /screenings filters): by DOT, by MC or by the TMS's load id. */
+export interface ScreeningSearch {
+  dot_number?: string;
+  mc_number?: string;
+  tender_id?: string;
+}
+
+/** One carrier's lists: only its DOT number filters them at the intake. */
+export interface CarrierFilter {
+  dot_number?: string;
+}
+
 export type BlockListState = LocalBlock['state'] | 'all';
 export const BLOCK_LIST_STATES: readonly BlockListState[] = ['active', 'lifted', 'all'];
 
@@ -86,20 +98,24 @@ export interface DeskBridge {
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review>;
   listScreenings(limit: number): Promise<Screening[]>;
   getScreening(id: string): Promise<Screening>;
+  /** Screenings of one carrier or one load, newest first: one page of at most `limit` (1–100). */
+  searchScreenings(filter: ScreeningSearch, limit: number): Promise<Screening[]>;
+  /** One review (GET /reviews/:id), e.g. for the note of a decision made from it. */
+  getReview(id: string): Promise<Review>;
   dailyUsage(): Promise<DailyUsage>;
   pauseQueue(): Promise<StatusReport>;
   resumeQueue(): Promise<StatusReport>;
   /** Changes of watched carriers, newest first. */
-  listChanges(state: ChangeState): Promise<CarrierChange[]>;
+  listChanges(state: ChangeState | 'all', filter?: CarrierFilter): Promise<CarrierChange[]>;
   /** Record that `by` (null: the token's name) has seen the change; IntakeError `change_conflict` (409) when someone already did. */
   acknowledgeChange(id: string, by: string | null): Promise<CarrierChange>;
   /** The local do-not-use list. */
   listBlocks(state: BlockListState): Promise<LocalBlock[]>;
   blockCarrier(input: BlockInput): Promise<LocalBlock>;
-  /** Lift the active block of a carrier, by DOT or MC number. */
-  liftBlock(carrier: string, by: string): Promise<LocalBlock>;
+  /** Lift the active block of a carrier, by DOT or MC number; `note`: why, kept with the lift. */
+  liftBlock(carrier: string, by: string, note?: string): Promise<LocalBlock>;
   /** Standing carrier decisions (docs/decisions.md), newest first. */
-  listDecisions(state: DecisionListState): Promise<Decision[]>;
+  listDecisions(state: DecisionListState, filter?: CarrierFilter): Promise<Decision[]>;
   /** End a standing decision (`by` null: the token's name); IntakeError `decision_conflict` (409) when it no longer stands. */
   revokeDecision(id: string, by: string | null, note: string): Promise<Decision>;
   /** A fresh score from /v1 (spends a lookup); waits a few seconds for the result. */

@@ -7,6 +7,7 @@ import {
   IntakeError,
   type BlockInput,
   type BlockListState,
+  type CarrierFilter,
   type ChangeState,
   type ConnectionState,
   type DecisionListState,
@@ -14,6 +15,7 @@ import {
   type RecheckInput,
   type ReviewDecision,
   type ReviewVerdict,
+  type ScreeningSearch,
 } from './bridge.js';
 import { SseParser, type SseMessage } from './sse-parser.js';
 import createClient, { type Client } from 'openapi-fetch';
@@ -145,9 +147,10 @@ export class HttpBridge implements DeskBridge {
       : this.call(`/reviews/${id}/reject`, (o) => this.api.POST('/reviews/{id}/reject', { ...o, ...path, body: { ...body, ...(decision.block === true ? { block: true } : {}) } }));
   }
 
-  async listDecisions(state: DecisionListState): Promise<Decision[]> {
+  async listDecisions(state: DecisionListState, filter: CarrierFilter = {}): Promise<Decision[]> {
     if (!DECISION_LIST_STATES.includes(state)) throw new TypeError(`state must be one of ${DECISION_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    return this.all<Decision>('/decisions', (after, o) => this.api.GET('/decisions', { ...o, params: { query: { state, limit: 100, ...after } } }));
+    const dot = dotFilter(filter);
+    return this.all<Decision>('/decisions', (after, o) => this.api.GET('/decisions', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }));
   }
 
   revokeDecision(id: string, by: string | null, note: string): Promise<Decision> {
@@ -237,6 +240,25 @@ export class HttpBridge implements DeskBridge {
     return this.call(`/screenings/${id}`, (o) => this.api.GET('/screenings/{id}', { ...o, params: { path: { id } } }));
   }
 
+  async searchScreenings(filter: ScreeningSearch, limit: number): Promise<Screening[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${limit}`);
+    const query: ScreeningSearch = {};
+    for (const k of ['dot_number', 'mc_number', 'tender_id'] as const) {
+      const v = filter?.[k];
+      if (v === undefined) continue;
+      if (typeof v !== 'string' || v.trim() === '') throw new TypeError(`${k} must be a non-empty string`);
+      query[k] = v.trim();
+    }
+    if (Object.keys(query).length === 0) throw new TypeError('search by dot_number, mc_number or tender_id');
+    const list = await this.call<{ data: Screening[] }>('/screenings', (o) => this.api.GET('/screenings', { ...o, params: { query: { ...query, limit } } }));
+    return list.data;
+  }
+
+  getReview(id: string): Promise<Review> {
+    requireId(id, 'id');
+    return this.call(`/reviews/${id}`, (o) => this.api.GET('/reviews/{id}', { ...o, params: { path: { id } } }));
+  }
+
   dailyUsage(): Promise<DailyUsage> {
     return this.call('/usage/daily', (o) => this.api.GET('/usage/daily', o));
   }
@@ -249,9 +271,10 @@ export class HttpBridge implements DeskBridge {
     return this.call('/queue/resume', (o) => this.api.POST('/queue/resume', o));
   }
 
-  async listChanges(state: ChangeState): Promise<CarrierChange[]> {
-    if (!CHANGE_STATES.includes(state)) throw new TypeError(`state must be one of ${CHANGE_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    return this.all<CarrierChange>('/changes', (after, o) => this.api.GET('/changes', { ...o, params: { query: { state, limit: 100, ...after } } }));
+  async listChanges(state: ChangeState | 'all', filter: CarrierFilter = {}): Promise<CarrierChange[]> {
+    if (state !== 'all' && !CHANGE_STATES.includes(state)) throw new TypeError(`state must be one of ${CHANGE_STATES.join(', ')} or all, got ${JSON.stringify(state)}`);
+    const dot = dotFilter(filter);
+    return this.all<CarrierChange>('/changes', (after, o) => this.api.GET('/changes', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }));
   }
 
   acknowledgeChange(id: string, by: string | null): Promise<CarrierChange> {
@@ -274,11 +297,15 @@ export class HttpBridge implements DeskBridge {
     return this.call('/blocks', (o) => this.api.POST('/blocks', { ...o, body: { ...(dot ? { dot_number: dot } : { mc_number: mc }), by, reason: input.reason.trim() } }));
   }
 
-  liftBlock(carrier: string, by: string): Promise<LocalBlock> {
+  liftBlock(carrier: string, by: string, note?: string): Promise<LocalBlock> {
     requireId(carrier, 'carrier');
     const name = requireName(by, 'by');
-    // DELETE carries no body (proxies drop it): who lifts goes in the query.
-    return this.call(`/blocks/${carrier}`, (o) => this.api.DELETE('/blocks/{dot}', { ...o, params: { path: { dot: carrier.trim() }, query: { by: name } } }));
+    if (note !== undefined && typeof note !== 'string') throw new TypeError('note must be a string');
+    const why = note?.trim() ?? '';
+    // DELETE carries no body (proxies drop it): who lifts and why go in the query.
+    return this.call(`/blocks/${carrier}`, (o) =>
+      this.api.DELETE('/blocks/{dot}', { ...o, params: { path: { dot: carrier.trim() }, query: { by: name, ...(why === '' ? {} : { note: why }) } } }),
+    );
   }
 
   /** Per call: the token, a time-out, no HTTP cache. */
@@ -505,4 +532,12 @@ function errorText(err: unknown): string {
     return cause instanceof Error ? `${err.message} (${cause.message})` : err.message;
   }
   return String(err);
+}
+
+/** A carrier filter's DOT number as the query wants it; a bad one is refused here, not by the intake. */
+function dotFilter(filter: CarrierFilter | undefined): { dot_number?: string } {
+  const dot = filter?.dot_number;
+  if (dot === undefined) return {};
+  if (typeof dot !== 'string' || !/^\d{1,8}$/.test(dot.trim())) throw new TypeError(`dot_number must be 1 to 8 digits, got ${JSON.stringify(dot)}`);
+  return { dot_number: dot.trim() };
 }

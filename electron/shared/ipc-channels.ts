@@ -3,6 +3,7 @@ import type {
   AuditSaved,
   BlockInput,
   BlockListState,
+  CarrierFilter,
   ChangeState,
   ConnectionState,
   DecisionListState,
@@ -11,6 +12,7 @@ import type {
   RecheckInput,
   ReviewDecision,
   ReviewVerdict,
+  ScreeningSearch,
 } from './bridge.js';
 
 /** IPC channel names shared by the preload and the main; one place so they cannot drift. */
@@ -22,6 +24,8 @@ export const IpcChannel = {
   resolveReview: 'desk:resolve-review',
   listScreenings: 'desk:list-screenings',
   getScreening: 'desk:get-screening',
+  searchScreenings: 'desk:search-screenings',
+  getReview: 'desk:get-review',
   dailyUsage: 'desk:daily-usage',
   pauseQueue: 'desk:pause-queue',
   resumeQueue: 'desk:resume-queue',
@@ -59,15 +63,17 @@ export interface DeskIpcApi {
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<IpcResult<Review>>;
   listScreenings(limit: number): Promise<IpcResult<Screening[]>>;
   getScreening(id: string): Promise<IpcResult<Screening>>;
+  searchScreenings(filter: ScreeningSearch, limit: number): Promise<IpcResult<Screening[]>>;
+  getReview(id: string): Promise<IpcResult<Review>>;
   dailyUsage(): Promise<IpcResult<DailyUsage>>;
   pauseQueue(): Promise<IpcResult<StatusReport>>;
   resumeQueue(): Promise<IpcResult<StatusReport>>;
-  listChanges(state: ChangeState): Promise<IpcResult<CarrierChange[]>>;
+  listChanges(state: ChangeState | 'all', filter?: CarrierFilter): Promise<IpcResult<CarrierChange[]>>;
   acknowledgeChange(id: string, by: string | null): Promise<IpcResult<CarrierChange>>;
   listBlocks(state: BlockListState): Promise<IpcResult<LocalBlock[]>>;
   blockCarrier(input: BlockInput): Promise<IpcResult<LocalBlock>>;
-  liftBlock(carrier: string, by: string): Promise<IpcResult<LocalBlock>>;
-  listDecisions(state: DecisionListState): Promise<IpcResult<Decision[]>>;
+  liftBlock(carrier: string, by: string, note?: string): Promise<IpcResult<LocalBlock>>;
+  listDecisions(state: DecisionListState, filter?: CarrierFilter): Promise<IpcResult<Decision[]>>;
   revokeDecision(id: string, by: string | null, note: string): Promise<IpcResult<Decision>>;
   recheckCarrier(input: RecheckInput): Promise<IpcResult<Screening>>;
   /** The audit CSV streamed into a file the user picks: no time limit, not held in memory. null: cancelled. */

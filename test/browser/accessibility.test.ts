@@ -66,6 +66,7 @@ const VIEWS = [
   ['4', 'changes'],
   ['5', 'decisions'],
   ['6', 'blocks'],
+  ['8', 'carrier'],
 ] as const;
 
 describe.skipIf(!hasChromium)('accessibility (axe-core) of every view', () => {
@@ -86,6 +87,14 @@ describe.skipIf(!hasChromium)('accessibility (axe-core) of every view', () => {
       await page.waitForFunction((v) => !document.querySelector(`#panel-${v} [aria-busy="true"]`), view);
       found[view] = await seriousViolations(page);
     }
+    // A carrier's page (a blocked carrier: its block and the lift form open).
+    await page.keyboard.press('/');
+    await page.locator('#carrier-q').fill('1000002');
+    await page.keyboard.press('Enter');
+    await page.locator('#carrier-lift-start').click();
+    await page.locator('#carrier-lift-note').waitFor();
+    found['carrier (page, lifting)'] = await seriousViolations(page);
+    await page.keyboard.press('Escape');
     // The desk with the decision panel open (approve), the state a dispatcher spends most time in.
     await page.keyboard.press('1');
     await page.locator('.rv-item').first().waitFor();

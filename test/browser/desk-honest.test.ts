@@ -291,9 +291,13 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     await expect.poll(() => page.locator('#blocks-question').innerText()).toContain('Lift the block on');
     await page.keyboard.type('Dana Dispatcher');
     await page.keyboard.press('Enter');
+    // The lift asks why: the note is kept with it.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('lift-note');
+    await page.keyboard.type('Settled with the broker');
+    await page.keyboard.press('Enter');
     await page.locator('.toast', { hasText: 'Block lifted' }).waitFor();
     const lifted = (await api<{ data: LocalBlock[] }>('/blocks?state=lifted')).data.find((b) => b.id === block.id);
-    expect(lifted).toMatchObject({ state: 'lifted', lifted_by: 'Dana Dispatcher' });
+    expect(lifted).toMatchObject({ state: 'lifted', lifted_by: 'Dana Dispatcher', lift_note: 'Settled with the broker' });
     await page.locator('.bl-history .bl-done', { hasText: 'Dana Dispatcher' }).waitFor();
     await expect.poll(() => page.locator('.bl-list .bl-item').count()).toBe(0);
     await shoot(page, 'blocks-lifted');

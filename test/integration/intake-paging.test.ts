@@ -134,7 +134,7 @@ describe('objects by id, and one conflict rule', () => {
     expect([missing.status, missing.json.error.code]).toEqual([404, 'resource_missing']);
   });
 
-  it('blocks: GET /blocks/:dot, a second block is 409 naming the active one, DELETE takes ?by= (no body), POST …/lift too', async () => {
+  it('blocks: GET /blocks/:dot, a second block is 409 naming the active one, DELETE takes ?by= and ?note= (no body), POST …/lift too; the note is kept', async () => {
     const made = await call('POST', '/blocks', { dot_number: '1000001', by: 'Dana', reason: 'fraud report' });
     expect(made.status).toBe(201);
     const block = made.json as LocalBlock;
@@ -143,13 +143,16 @@ describe('objects by id, and one conflict rule', () => {
     expect([twice.status, twice.json.error.code, twice.json.error.resource_id]).toEqual([409, 'block_conflict', block.id]);
     const noBy = await call('DELETE', '/blocks/1000001');
     expect([noBy.status, noBy.json.error.param]).toEqual([400, 'by']);
-    const lifted = await call('DELETE', '/blocks/1000001?by=Dana');
-    expect([lifted.status, lifted.json.state, lifted.json.lifted_by]).toEqual([200, 'lifted', 'Dana']);
+    const lifted = await call('DELETE', '/blocks/1000001?by=Dana&note=%20settled%20with%20the%20broker%20');
+    expect([lifted.status, lifted.json.state, lifted.json.lifted_by, lifted.json.lift_note]).toEqual([200, 'lifted', 'Dana', 'settled with the broker']);
+    expect((await call('GET', '/blocks?state=lifted')).json.data[0].lift_note).toBe('settled with the broker');
     expect(lifted.json.updated_at).toBe(lifted.json.lifted_at);
     expect((await call('GET', '/blocks/1000001')).status).toBe(404);
     await call('POST', '/blocks', { mc_number: 'MC1000002', by: 'Dana', reason: 'x' });
+    const tooLong = await call('POST', '/blocks/MC1000002/lift', { by: 'Eli', note: 'x'.repeat(501) });
+    expect([tooLong.status, tooLong.json.error.param]).toEqual([400, 'note']);
     const viaPost = await call('POST', '/blocks/MC1000002/lift', { by: 'Eli' });
-    expect([viaPost.status, viaPost.json.lifted_by]).toEqual([200, 'Eli']);
+    expect([viaPost.status, viaPost.json.lifted_by, viaPost.json.lift_note]).toEqual([200, 'Eli', null]);
   });
 
   it('GET /watchlist/:dot for a tendered carrier; 404 resource_missing for one never seen', async () => {

@@ -330,6 +330,7 @@ export const LocalBlock = Obj('LocalBlock', 'A carrier on the local do-not-use l
   lifted_by: Nullable(Type.String()),
   lifted_at: Nullable(Time()),
   lifted_token_id: Nullable(Type.String()),
+  lift_note: Nullable(Type.String({ description: 'Why it was lifted, as sent with the lift (null: none given).' })),
   updated_at: Time(),
 });
 

@@ -39,9 +39,10 @@ export const BlockBody = Type.Object(
   { additionalProperties: false, description: 'Exactly one of dot_number or mc_number, who blocks and why.' },
 );
 
-export const LiftBody = Type.Object({ by: Type.Optional(By) }, { additionalProperties: false });
-/** DELETE takes no body (clients and proxies drop them): who lifts goes in the query. */
-export const LiftQuery = Type.Object({ by: Type.Optional(By) }, { additionalProperties: false });
+const LiftNote = Type.String({ maxLength: 500, description: 'why the block is lifted: at most 500 characters, kept with the lift' });
+export const LiftBody = Type.Object({ by: Type.Optional(By), note: Type.Optional(LiftNote) }, { additionalProperties: false });
+/** DELETE takes no body (clients and proxies drop them): who lifts and why go in the query. */
+export const LiftQuery = Type.Object({ by: Type.Optional(By), note: Type.Optional(LiftNote) }, { additionalProperties: false });
 export const AcknowledgeBody = Type.Object({ by: Type.Optional(By) }, { additionalProperties: false });
 
 export const CarrierParams = Type.Object({
@@ -230,10 +231,10 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     },
   );
 
-  const lift = (req: FastifyRequest, dot: string, by: string | undefined) => {
+  const lift = (req: FastifyRequest, dot: string, by: string | undefined, note: string | undefined) => {
     const who = actorOf(req, by);
     try {
-      return watch.blocks.lift(carrierOfParam(dot), who.by, who.token_id);
+      return watch.blocks.lift(carrierOfParam(dot), who.by, who.token_id, note?.trim() || null);
     } catch (e) {
       return rethrowConflict(e);
     }
@@ -243,26 +244,26 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     {
       config: { role: 'desk' },
       schema: {
-        summary: 'Lift a local block (recorded, not deleted); who lifts it in ?by= (no body)',
+        summary: 'Lift a local block (recorded, not deleted); who lifts it in ?by= and why in ?note= (no body)',
         params: CarrierParams,
         querystring: LiftQuery,
         response: { 200: LocalBlockSchema, 409: ErrorBody, ...errors },
       },
     },
-    async (req) => lift(req, req.params.dot, req.query.by ?? (req.body as { by?: string } | undefined)?.by),
+    async (req) => lift(req, req.params.dot, req.query.by ?? (req.body as { by?: string } | undefined)?.by, req.query.note),
   );
   r.post(
     '/blocks/:dot/lift',
     {
       config: { role: 'desk' },
       schema: {
-        summary: 'Lift a local block (the same as DELETE /blocks/:dot, with who lifts it in the body)',
+        summary: 'Lift a local block (the same as DELETE /blocks/:dot, with who lifts it and why in the body)',
         params: CarrierParams,
         querystring: NoQuery,
         body: LiftBody,
         response: { 200: LocalBlockSchema, 409: ErrorBody, ...bodyErrors },
       },
     },
-    async (req) => lift(req, req.params.dot, req.body.by),
+    async (req) => lift(req, req.params.dot, req.body.by, req.body.note),
   );
 }

@@ -115,7 +115,7 @@ export interface WatchStore {
 
   addBlock(b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string; token_id?: string | null }): LocalBlock;
   /** Lift an active block; NotFoundError when there is no such block, WatchConflictError when already lifted. */
-  liftBlock(id: string, by: string, at: string, tokenId?: string | null): LocalBlock;
+  liftBlock(id: string, by: string, at: string, tokenId?: string | null, note?: string | null): LocalBlock;
   /** The active block matching any of these ids, if any. */
   activeBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
   /** Whether any block is active: most installations have none, and then no carrier needs resolving. */
@@ -173,6 +173,7 @@ interface BlockRow {
   lifted_at: string | null;
   token_id: string | null;
   lifted_token_id: string | null;
+  lift_note?: string | null;
 }
 
 function toEntry(r: EntryRow, watchMs: number): WatchEntry {
@@ -229,6 +230,7 @@ function toBlock(r: BlockRow): LocalBlock {
     lifted_by: r.lifted_by,
     lifted_at: r.lifted_at,
     lifted_token_id: r.lifted_token_id ?? null,
+    lift_note: r.lift_note ?? null,
     updated_at: latest(r.blocked_at, r.lifted_at),
   };
 }
@@ -382,7 +384,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     activeBlockByIds: db.prepare<{ dot: string | null; mc: string | null }, BlockRow>(`
       SELECT * FROM local_blocks WHERE lifted_at IS NULL AND (dot_number = @dot OR mc_number = @mc)
       ORDER BY blocked_at ASC LIMIT 1`),
-    lift: db.prepare<[string, string, string | null, string]>('UPDATE local_blocks SET lifted_by = ?, lifted_at = ?, lifted_token_id = ? WHERE id = ? AND lifted_at IS NULL'),
+    lift: db.prepare<[string, string, string | null, string | null, string]>('UPDATE local_blocks SET lifted_by = ?, lifted_at = ?, lifted_token_id = ?, lift_note = ? WHERE id = ? AND lifted_at IS NULL'),
     blockById: db.prepare<[string], BlockRow>('SELECT * FROM local_blocks WHERE id = ?'),
     blocksAll: db.prepare<[number], BlockRow>('SELECT * FROM local_blocks ORDER BY blocked_at DESC, rowid DESC LIMIT ?'),
     blocksActive: db.prepare<[number], BlockRow>(
@@ -521,11 +523,11 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     },
   );
 
-  const liftTx = db.transaction((id: string, by: string, at: string, tokenId: string | null): LocalBlock => {
+  const liftTx = db.transaction((id: string, by: string, at: string, tokenId: string | null, note: string | null): LocalBlock => {
     const row = st.blockById.get(id);
     if (!row) throw new NotFoundError(`no local block ${id}`);
     if (row.lifted_at !== null) throw new WatchConflictError('block_conflict', `block ${id} was already lifted by ${row.lifted_by ?? 'someone'}`, id);
-    st.lift.run(by, at, tokenId, row.id);
+    st.lift.run(by, at, tokenId, note, row.id);
     return toBlock(st.blockById.get(row.id)!);
   });
 
@@ -649,7 +651,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     acknowledgeChange: (id, by, at) => ackTx.immediate(id, by, at),
 
     addBlock: (b) => addBlockTx.immediate(b),
-    liftBlock: (id, by, at, tokenId) => liftTx.immediate(id, by, at, tokenId ?? null),
+    liftBlock: (id, by, at, tokenId, note) => liftTx.immediate(id, by, at, tokenId ?? null, note ?? null),
     hasActiveBlocks() {
       return st.anyActiveBlock.get() !== undefined;
     },

@@ -68,8 +68,9 @@ export class LocalBlocks {
   /**
    * Lift the carrier's active block. Lifting a lifted block is a repeated state change:
    * WatchConflictError block_conflict naming it (docs/api.md); NotFoundError when never blocked.
+   * `note`: why it was lifted, kept with the lift.
    */
-  lift(query: CarrierQuery, by: string, tokenId: string | null = null): LocalBlock {
+  lift(query: CarrierQuery, by: string, tokenId: string | null = null, note: string | null = null): LocalBlock {
     const ids = this.resolve(idsOfQuery(query));
     const block = this.watchStore.activeBlock(ids);
     if (!block) {
@@ -77,7 +78,7 @@ export class LocalBlocks {
       if (lifted) throw new WatchConflictError('block_conflict', `block ${lifted.id} was already lifted by ${lifted.lifted_by ?? 'someone'} at ${lifted.lifted_at}`, lifted.id);
       throw new NotFoundError('the carrier has no active local block');
     }
-    return this.watchStore.liftBlock(block.id, by, this.now().toISOString(), tokenId);
+    return this.watchStore.liftBlock(block.id, by, this.now().toISOString(), tokenId, note);
   }
 
   list(state?: 'active' | 'lifted', limit?: number): LocalBlock[] {

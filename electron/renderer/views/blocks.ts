@@ -37,6 +37,7 @@ export function blocksView(model: DeskModel, toast: Toaster): ListView<LocalBloc
       historyClass: 'bl-history',
       historySelectable: true,
       panel: { class: 'lift-panel', label: 'Lift the block', nameId: 'lift-name' },
+      note: { id: 'lift-note', placeholder: 'Why the block is lifted (kept with the lift)' },
       actions: [
         {
           mode: 'lift',
@@ -84,8 +85,8 @@ export function blocksView(model: DeskModel, toast: Toaster): ListView<LocalBloc
       alreadyDone: (b) => `Already lifted${b.lifted_by ? ` by ${b.lifted_by}` : ''}.`,
       recordName: 'the lift',
       signedInAs: () => model.signedInName(),
-      perform: async (_mode, b, who) => {
-        await model.lift(b, who.name);
+      perform: async (_mode, b, who, note) => {
+        await model.lift(b, who.name, note);
         return `Block lifted: ${nameOf(b)} (${idsOf(b)}). Recorded for ${who.name}. Its next tender is screened again.`;
       },
       conflict: async (err, b) => {
@@ -126,7 +127,11 @@ export function blockDetail(b: LocalBlock, name: string): HTMLElement[] {
       ...field('Blocked by', b.blocked_by),
       ...field('Blocked', h('span', { attrs: { title: fmtUtc(b.blocked_at) } }, `${fmtLocal(b.blocked_at)} (${fmtAge(b.blocked_at)})`)),
       ...(lifted
-        ? [...field('Lifted by', b.lifted_by ?? '—'), ...field('Lifted', h('span', { attrs: { title: fmtUtc(b.lifted_at) } }, `${fmtLocal(b.lifted_at)} (${fmtAge(b.lifted_at)})`))]
+        ? [
+            ...field('Lifted by', b.lifted_by ?? '—'),
+            ...field('Lifted', h('span', { attrs: { title: fmtUtc(b.lifted_at) } }, `${fmtLocal(b.lifted_at)} (${fmtAge(b.lifted_at)})`)),
+            ...field('Why lifted', b.lift_note ?? h('span', { class: 'muted' }, 'no note')),
+          ]
         : []),
       ...field('What it does', lifted ? 'Nothing now: tenders to this carrier are screened on their score.' : 'Every tender to this carrier is refused at once, without asking the scoring service.'),
     ),

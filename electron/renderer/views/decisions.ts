@@ -20,7 +20,30 @@ import { decisionTerm } from '../vocabulary.js';
  */
 
 export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decision> {
-  return new ListView<Decision>(
+  /**
+   * The note a decision was made with lives on its review: the desk's recent decisions have it,
+   * an older one is read once (GET /reviews/:id). undefined: not known yet.
+   */
+  const notes = new Map<string, string | null>();
+  const reading = new Set<string>();
+  const noteOf = (d: Decision): string | null | undefined => {
+    const recent = model.decided.find((r) => r.id === d.review_id);
+    if (recent) return recent.note;
+    if (notes.has(d.review_id)) return notes.get(d.review_id);
+    if (!reading.has(d.review_id)) {
+      reading.add(d.review_id);
+      void model.bridge
+        .getReview(d.review_id)
+        .then((r) => notes.set(d.review_id, r.note))
+        .catch(() => notes.set(d.review_id, null))
+        .finally(() => {
+          reading.delete(d.review_id);
+          view.render();
+        });
+    }
+    return undefined;
+  };
+  const view: ListView<Decision> = new ListView<Decision>(
     {
       view: 'decisions',
       label: 'Carrier decisions',
@@ -39,7 +62,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
           key: 'v',
           buttonClass: 'btn-revoke',
           buttonId: 'revoke-start',
-          question: (d) => `Revoke the ${d.decision === 'approved' ? 'approval' : 'rejection'} of ${nameOf(d)}? Its next held tender opens a review.`,
+          question: (d) => `Revoke the ${d.decision === 'approved' ? 'approval' : 'rejection'} of ${nameOf(d)} (made by ${d.decided_by} ${fmtAge(d.decided_at)})? The record keeps both; its next held tender opens a review.`,
         },
       ],
       sideExtras: auditExportForm(model.bridge, toast),
@@ -50,7 +73,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
         class: `dc-item dc-${d.decision}`,
         dataset: { decisionId: d.id },
         children: [
-          h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name' }, nameOf(d)), verdictChip(d)),
+          h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name', attrs: { title: nameOf(d) } }, nameOf(d)), verdictChip(d)),
           h('div', { class: 'rv-line2' }, idsOf(d) || '—'),
           h(
             'div',
@@ -83,7 +106,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
       emptyDetail: () => [
         h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier decisions.'), h('p', null, 'When a dispatcher decides a held carrier, the decision is listed here while it stands.')),
       ],
-      detail: (d) => decisionDetail(d),
+      detail: (d) => decisionDetail(d, noteOf(d)),
       idleLine: (d, open) => {
         if (!d) return 'Nothing to revoke.';
         if (!open) return `This decision ${d.state === 'revoked' ? `was revoked by ${d.ended_by ?? '?'}` : 'lapsed'} ${fmtAge(d.ended_at)}.`;
@@ -106,6 +129,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
     },
     toast,
   );
+  return view;
 }
 
 function nameOf(d: Decision): string {
@@ -124,8 +148,8 @@ function field(label: string, ...value: Child[]): HTMLElement[] {
   return [h('dt', null, label), h('dd', null, ...value)];
 }
 
-/** One decision: what it settles, until when, on what basis, and how it ended. */
-export function decisionDetail(d: Decision): HTMLElement[] {
+/** One decision: what it settles, until when, on what basis, its note, and how it ended. `note` undefined: still being read. */
+export function decisionDetail(d: Decision, note?: string | null): HTMLElement[] {
   const out: HTMLElement[] = [];
   const ended = endedText(d);
   out.push(
@@ -167,7 +191,16 @@ export function decisionDetail(d: Decision): HTMLElement[] {
       h('span', { class: 'd-held-hint' }, standing),
     ),
   );
-  if (ended?.state === 'revoked' && ended.note) out.push(h('div', { class: 'd-previous' }, h('span', { class: 'd-k' }, 'Note'), h('strong', null, ended.note)));
+  // Read-back: what the dispatcher wrote when deciding, then (if revoked) why it was revoked.
+  out.push(
+    h(
+      'div',
+      { class: 'dc-note', attrs: { id: 'decision-note-read' } },
+      h('span', { class: 'd-k' }, `Note with the ${d.decision === 'approved' ? 'approval' : 'rejection'}`),
+      note === undefined ? h('span', { class: 'muted' }, 'reading…') : note ? h('strong', null, note) : h('span', { class: 'muted' }, 'none written'),
+    ),
+  );
+  if (ended?.state === 'revoked' && ended.note) out.push(h('div', { class: 'd-previous dc-revoke-note' }, h('span', { class: 'd-k' }, 'Why revoked'), h('strong', null, ended.note)));
 
 
   const b = d.basis as { decision?: unknown; grade?: unknown; needs_manual_review?: unknown; knockout_codes?: unknown; reason_checks?: unknown };

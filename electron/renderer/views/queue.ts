@@ -22,6 +22,8 @@ export class QueueView {
     private readonly model: DeskModel,
     private readonly toast: Toaster,
     private readonly openReview: (screeningId: string) => void,
+    /** A blocked tender opens its carrier's page (why it is blocked, and the lift). */
+    private readonly openCarrier: (s: Screening) => void = () => undefined,
   ) {
     this.pauseBtn = h('button', { class: 'btn', attrs: { type: 'button', id: 'pause-toggle' }, on: { click: () => void this.togglePause() } }, 'Pause queue');
     this.root = h(
@@ -107,13 +109,24 @@ export class QueueView {
   private row(s: Screening): HTMLElement {
     const n = carrierNames(s);
     const pendingReview = s.review?.state === 'pending';
+    // A pending review opens on the desk; a blocked tender opens its carrier's page.
+    const open = pendingReview ? () => this.openReview(s.id) : s.action === 'block' && (n.dot || n.mc) ? () => this.openCarrier(s) : null;
     const tr = h(
       'tr',
       {
-        class: pendingReview ? 'clickable' : '',
+        class: open ? 'clickable' : '',
         dataset: { screeningId: s.id },
-        attrs: pendingReview ? { title: 'Open in the review desk', tabindex: 0 } : {},
-        on: pendingReview ? { click: () => this.openReview(s.id), keydown: (e) => e.key === 'Enter' && this.openReview(s.id) } : {},
+        attrs: open ? { title: pendingReview ? 'Open in the review desk' : `Open ${n.name}'s carrier page: why it is blocked`, tabindex: 0 } : {},
+        on: open
+          ? {
+              click: open,
+              keydown: (e) => {
+                if (e.key !== 'Enter' && e.key !== ' ') return;
+                e.preventDefault();
+                open();
+              },
+            }
+          : {},
       },
       h('td', { attrs: { title: fmtUtc(s.created_at) } }, fmtLocal(s.created_at), h('div', { class: 'muted' }, fmtAge(s.created_at))),
       h('td', null, h('div', { class: 'cell-name' }, n.name), h('div', { class: 'muted' }, [n.dot ? `DOT ${n.dot}` : null, n.mc].filter(Boolean).join(' · '))),

@@ -62,7 +62,8 @@ const KNOWN_SCORE_FIELDS = new Set([
   'reasons', 'checks', 'flags', 'data_confidence', 'model_version', 'calculated_at',
 ]);
 
-export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Review> {
+/** `openDecision`: a recently decided row opens the decision it made (its note, and the revoke). */
+export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: (r: Review) => void): ListView<Review> {
   const blockBox = h('input', { attrs: { type: 'checkbox', id: 'reject-block' } });
   const blockLine = h(
     'label',
@@ -163,6 +164,7 @@ export function reviewDeskView(model: DeskModel, toast: Toaster): ListView<Revie
       historyTitle: 'Recently decided',
       historyClass: 'rv-decided',
       historySelectable: false,
+      ...(openDecision ? { historyOpen: { label: (r: Review) => `Open the decision on ${carrierNames(r.screening).name}: its note, and revoke if it was a mistake`, open: openDecision } } : {}),
       panel: { class: 'decision-panel', label: 'Decision', nameId: 'dispatcher-name' },
       note: { id: 'decision-note', placeholder: 'Note for the record (why you approve or reject)' },
       actions: [
