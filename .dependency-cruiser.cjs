@@ -68,6 +68,13 @@ module.exports = {
       to: { path: '^worker/(?!svc/)' },
     },
     {
+      name: 'pipeline-through-the-provider',
+      severity: 'error',
+      comment: 'The pipeline asks a ScoringProvider (worker/queue/scoring-provider.ts); what is /v1 (its client, errors, retries) stays behind the adapter.',
+      from: { path: '^worker/queue/screening-pipeline\\.ts$' },
+      to: { path: '^worker/svc/' },
+    },
+    {
       name: 'routes-never-touch-sqlite',
       severity: 'error',
       comment: 'A route asks a service or the store interface; it never holds a connection or writes SQL.',

@@ -22,6 +22,7 @@ import { LONGEST_RATE_LIMIT_WAIT_MS, ScreeningPipeline, type LookupOutcome } fro
 import { ScreeningQueue } from './queue/screening-queue.js';
 import { startScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
+import { SvcScoringProvider } from './queue/svc-scoring-provider.js';
 import { probeSqliteWrite } from './health/sqlite-write-probe.js';
 import { queuePaused, queuePausedSince, setQueuePaused } from './recovery/operator-state.js';
 import { OutageRescreen } from './recovery/outage-rescreen.js';
@@ -235,23 +236,16 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   });
 
   let lastQuotaEvent = 0;
-  const pipeline = new ScreeningPipeline({
+  // The scoring provider: /v1, with its error mapping, service state and hold-off.
+  const provider = new SvcScoringProvider({
     env: environment,
-    store,
     client,
     gate,
-    coalescer: new LookupCoalescer<LookupOutcome>(blocking, keyPrefix),
-    events,
     service,
-    watch,
-    cacheTtlMs: config.cacheTtlMs,
-    staleIfErrorMs: config.staleIfErrorMs,
-    notFoundTtlMs: NOT_FOUND_TTL_MS,
     now,
     logger,
     pauseQueue: (ms) => queue.queue.rateLimit(ms),
     paceBelow: config.concurrency,
-    decisions,
     ...(opts.svcBackoff ? { backoff: opts.svcBackoff } : {}),
     onQuota: () => {
       // At most one quota.changed a second from this process: the tray needs no more.
@@ -263,6 +257,21 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         .then((q) => events.publish('quota.changed', q))
         .catch(() => {});
     },
+  });
+  const pipeline = new ScreeningPipeline({
+    env: environment,
+    store,
+    provider,
+    gate,
+    coalescer: new LookupCoalescer<LookupOutcome>(blocking, keyPrefix),
+    events,
+    watch,
+    cacheTtlMs: config.cacheTtlMs,
+    staleIfErrorMs: config.staleIfErrorMs,
+    notFoundTtlMs: NOT_FOUND_TTL_MS,
+    now,
+    logger,
+    decisions,
   });
   /** Reject + block: the carrier onto the local do-not-use list (already there: nothing to add). */
   function blockCarrier(s: Screening, actor: Actor, reason: string): IntakeEvent[] {

@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 /**
  * The rooms of ARCHITECTURE.md, enforced by dependency-cruiser (.dependency-cruiser.cjs): the
  * repository passes, and a tree with a route that opens SQLite, tray logic that imports electron
- * or the worker, and shared code that imports a program fails, each by its rule's name.
+ * or the worker, shared code that imports a program, and a screening pipeline that imports the
+ * /v1 client instead of going through its scoring provider fails, each by its rule's name.
  */
 
 const run = promisify(execFile);
@@ -36,7 +37,7 @@ describe('import boundaries', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  it('refuses a route that opens SQLite, tray logic that imports electron or the worker, and shared code that imports a program', async () => {
+  it('refuses a route that opens SQLite, tray logic that imports electron or the worker, shared code that imports a program, and a pipeline that calls /v1 itself', async () => {
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
       'node_modules/better-sqlite3/package.json': '{"name":"better-sqlite3","main":"index.js"}',
@@ -48,6 +49,8 @@ describe('import boundaries', () => {
       'electron/main/notifier.ts': "import 'electron';\nimport { r } from '../../worker/intake/review-routes.js';\nexport const n = r;\n",
       'shared/config.ts': "import { n } from '../electron/main/notifier.js';\nexport const c = n;\n",
       'emulator/server.ts': 'export const ok = 1;\n',
+      'worker/svc/client.ts': 'export class SvcClient {}\n',
+      'worker/queue/screening-pipeline.ts': "import { SvcClient } from '../svc/client.js';\nexport const p = SvcClient;\n",
     };
     for (const [p, text] of Object.entries(files)) {
       mkdirSync(dirname(join(tmp, p)), { recursive: true });
@@ -55,7 +58,7 @@ describe('import boundaries', () => {
     }
     const r = await cruise(tmp);
     expect(r.code).not.toBe(0);
-    for (const rule of ['routes-never-touch-sqlite', 'debt-sqlite-outside-store', 'electron-only-in-glue', 'tray-never-worker', 'shared-imports-nothing-of-ours'])
+    for (const rule of ['routes-never-touch-sqlite', 'debt-sqlite-outside-store', 'electron-only-in-glue', 'tray-never-worker', 'shared-imports-nothing-of-ours', 'pipeline-through-the-provider'])
       expect(r.out, r.out).toContain(rule);
   }, 60_000);
 });

@@ -10,19 +10,15 @@ import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { observe } from '../metrics/metrics.js';
-import type { SvcClient } from '../svc/client.js';
-import { SvcError, screeningErrorCode } from '../svc/errors.js';
-import { environmentMismatch } from '../svc/key-check.js';
-import { backoffMs, type BackoffOptions } from '../svc/retry.js';
-import type { LimitsSnapshot } from '../svc/limits.js';
 import type { Env, NewScreening, ScreeningResult, Store } from '../store/index.js';
 import type { StoredChange } from '../store/watch-store.js';
-import type { LookupCoalescer } from './lookup-coalescer.js';
-import type { QuotaGate } from './quota-gate.js';
-import type { ServiceState } from './service-state.js';
+import { LONGEST_RATE_LIMIT_WAIT_MS, type LookupSharing, type QuotaAdmission, type ScoringProvider } from './scoring-provider.js';
+
+export { LONGEST_RATE_LIMIT_WAIT_MS } from './scoring-provider.js';
 
 /**
- * One screening, from request to action: cache, quota gate, one coalesced /v1 lookup,
+ * One screening, from request to action: cache, quota gate, one coalesced lookup (of the
+ * scoring provider, scoring-provider.ts: /v1 today),
  * fallback to a stale score, the tender-action rules, then the record, the review item,
  * the events and the callback. The queue worker and the intake's cache fast path both
  * finish screenings here, so there is one way a screening ends.
@@ -69,11 +65,13 @@ type Recorded =
 export interface PipelineDeps {
   env: Env;
   store: Store;
-  client: SvcClient;
-  gate: QuotaGate;
-  coalescer: LookupCoalescer<LookupOutcome>;
-  events: SharedEventFeed;
-  service: ServiceState;
+  /** Who scores a carrier (/v1: SvcScoringProvider), with its errors, service state and hold-off. */
+  provider: ScoringProvider;
+  /** The monthly quota: one lookup admitted or refused (QuotaGate). */
+  gate: QuotaAdmission;
+  /** One lookup per carrier (LookupCoalescer). */
+  coalescer: LookupSharing<LookupOutcome>;
+  events: Pick<SharedEventFeed, 'append' | 'announce'>;
   /** watch hook: local blocks, watch list, change detection. */
   watch?: WatchHooks;
   cacheTtlMs: number;
@@ -81,16 +79,8 @@ export interface PipelineDeps {
   notFoundTtlMs: number;
   now: () => Date;
   logger: Logger;
-  /** Called after every live answer that carried quota figures. */
-  onQuota?: () => void;
-  /** Make the whole queue wait (queue.rateLimit). */
-  pauseQueue?: (ms: number) => Promise<void>;
-  /** Pause until the rate window resets when fewer requests than this are left in it. */
-  paceBelow?: number;
   /** Standing carrier decisions: one review per carrier, decisions that stand (worker/decisions/). */
   decisions: CarrierDecisions;
-  /** The waits between a rate-limited screening's runs (the client's schedule; default DEFAULT_BACKOFF). */
-  backoff?: BackoffOptions;
 }
 
 /** `attempts`: /v1 requests this run made for the screening (0 when a cache or another's lookup answered). */
@@ -104,16 +94,6 @@ export const RESCREEN_HOLD_REASONS: readonly string[] = ['scoring_unavailable', 
 
 /** The spec's schedule: at most five requests per screening, client retries and queue re-runs together. */
 export const MAX_ATTEMPTS_PER_SCREENING = 5;
-
-/**
- * The longest Retry-After a queued screening waits out (the queue's maximumRateLimitDelay).
- * A longer one ends screenings on their fallback instead of parking the TMS for an hour.
- */
-export const LONGEST_RATE_LIMIT_WAIT_MS = 60_000;
-
-function errorOf(e: SvcError): ScreeningError {
-  return { code: screeningErrorCode(e), message: e.message, request_id: e.requestId };
-}
 
 export class ScreeningPipeline {
   readonly #commits: GroupCommit;
@@ -169,25 +149,15 @@ export class ScreeningPipeline {
     const cached = s.refresh ? undefined : this.cachedResult(s.query);
     if (cached) return { done: await this.finish(id, cached) };
 
-    // The service asked us (Retry-After) to stay away longer than a screening can wait, or it
-    // answered from the wrong environment: no call.
-    const { holdOffUntil: holdOff, envMismatch, keyRejected } = await this.d.service.callsBlocked();
-    if (envMismatch) {
-      const error = { code: 'environment_mismatch', message: `/v1 calls stopped: ${envMismatch}`, request_id: null };
-      return { done: await this.finish(id, this.#fallback(s.query, 'service_error', error)) };
-    }
-    if (keyRejected) {
-      const error = { code: 'key_rejected', message: `/v1 calls stopped until a key check passes: ${keyRejected}`, request_id: null };
-      return { done: await this.finish(id, this.#fallback(s.query, 'service_error', error)) };
-    }
+    // The provider is stopped (wrong environment, refused key), or asked us (Retry-After) to
+    // stay away longer than a screening can wait: no call.
+    const { stopped, holdOff } = await this.d.provider.blocked();
+    if (stopped) return { done: await this.finish(id, this.#fallback(s.query, stopped.cause, stopped.error)) };
     if (budget <= 0) {
       const error = { code: 'attempts_exhausted', message: `/v1 was asked ${MAX_ATTEMPTS_PER_SCREENING} times for this screening without an answer`, request_id: null };
       return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
     }
-    if (holdOff !== null) {
-      const error = { code: 'rate_limit_exceeded', message: `/v1 asked for no calls until ${new Date(holdOff).toISOString()} (Retry-After)`, request_id: null };
-      return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
-    }
+    if (holdOff) return { done: await this.finish(id, this.#fallback(s.query, holdOff.cause, holdOff.error)) };
 
     const notBefore = s.refresh ? Date.parse(s.created_at) : this.d.now().getTime() - this.d.cacheTtlMs;
     let used = 0;
@@ -224,7 +194,7 @@ export class ScreeningPipeline {
       const left = budget - used;
       if (left >= 1) {
         // A follower that shared the leader's refusal spent none: its wait is at least the first.
-        const wait = backoffMs(Math.max(1, MAX_ATTEMPTS_PER_SCREENING - left), outcome.retryAfterMs, Math.random, this.d.backoff);
+        const wait = this.d.provider.retryWait(Math.max(1, MAX_ATTEMPTS_PER_SCREENING - left), outcome.retryAfterMs);
         if (wait <= LONGEST_RATE_LIMIT_WAIT_MS) return { rateLimited: wait };
       }
     }
@@ -258,8 +228,8 @@ export class ScreeningPipeline {
     }
     const bookkeeping: Array<Promise<unknown>> = [];
     if (!r) {
-      const { holdOffUntil, envMismatch } = await this.d.service.callsBlocked();
-      if (holdOffUntil !== null || envMismatch) {
+      const { stopped, holdOff } = await this.d.provider.blocked();
+      if (holdOff || stopped?.rescreenWaits) {
         store.markRescreened(id);
         return 'held';
       }
@@ -492,88 +462,33 @@ export class ScreeningPipeline {
     }
   }
 
-  /** One /v1 lookup of at most `maxAttempts` requests, turned into an outcome other screenings may share. */
+  /**
+   * One lookup of at most `maxAttempts` requests, turned into an outcome other screenings may
+   * share; a score or a "not found" is cached here. `bookkeeping`: gets what the provider records
+   * of the answer, for the caller to wait for after finishing.
+   */
   async #lookup(query: CarrierQuery, maxAttempts: number, bookkeeping: Array<Promise<unknown>>): Promise<LookupOutcome & { attempts: number }> {
-    let attempts = maxAttempts;
-    const o = await this.#lookupOnce(query, maxAttempts, (n) => (attempts = n), bookkeeping);
-    return { ...o, attempts };
-  }
-
-  /** `bookkeeping`: gets the recording of a score answer's headers, for the caller to wait for after finishing. */
-  async #lookupOnce(query: CarrierQuery, maxAttempts: number, made: (n: number) => void, bookkeeping: Array<Promise<unknown>>): Promise<LookupOutcome> {
-    const { client, store, env, gate, now } = this.d;
+    const { store, env, now } = this.d;
     const at = (): number => now().getTime();
-    this.d.logger.debug({ query }, '/v1 lookup');
-    try {
-      const res = await client.getScore(query, { maxAttempts });
-      made(res.attempts);
-      // A score from the other environment is not ours to act on or cache (livemode on every score).
-      const mismatch = environmentMismatch(env, res.body.livemode, res.limits.environment, false);
-      if (mismatch) {
-        await this.d.service.environmentMismatch(mismatch);
-        this.d.logger.error({ mismatch }, '/v1 answered from the wrong environment: calls stopped');
-        return { kind: 'failed', at: at(), cause: 'service_error', error: { code: 'environment_mismatch', message: mismatch, request_id: res.limits.requestId } };
+    const a = await this.d.provider.lookup(query, { maxAttempts, bookkeeping });
+    switch (a.kind) {
+      case 'score': {
+        const fetched = now();
+        const fetchId = store.transaction(() => {
+          const id = store.putScore(env, a.score, fetched, query);
+          if (env === 'live') store.recordLookup(env, fetched);
+          return id;
+        });
+        return { kind: 'score', at: at(), score: a.score, fetched_at: fetched.toISOString(), fetch_id: fetchId, attempts: a.attempts };
       }
-      const fetched = now();
-      const fetchId = store.transaction(() => {
-        const id = store.putScore(env, res.body, fetched, query);
-        if (env === 'live') store.recordLookup(env, fetched);
-        return id;
-      });
-      const recorded = Promise.all([this.#observe(res.limits), this.d.service.reachable()]);
-      recorded.catch(() => {}); // handled: the caller waits for it (and fails on it) after finishing
-      bookkeeping.push(recorded);
-      return { kind: 'score', at: at(), score: res.body, fetched_at: fetched.toISOString(), fetch_id: fetchId };
-    } catch (e) {
-      if (!(e instanceof SvcError)) throw e;
-      made(e.attempts);
-      // On a 429 the Retry-After it carries is the wait; its window headers are not.
-      if (e.limits) await this.#observe(e.limits, e.kind !== 'rate_limit');
-      // Asked (429 or 5xx) to stay away longer than a screening may wait: nobody calls /v1
-      // before then (capped, see ServiceState), and this screening ends on its fallback.
-      if (e.retryAfterMs !== null && e.retryAfterMs > LONGEST_RATE_LIMIT_WAIT_MS) await this.d.service.holdOff(at() + e.retryAfterMs);
-      const error = errorOf(e);
-      switch (e.kind) {
-        case 'not_found':
-          await this.d.service.reachable();
-          store.putNotFound(env, query, error, now());
-          return { kind: 'not_found', at: at(), error };
-        case 'rate_limit':
-          // After a time-out (a lookup that may have been counted) no re-run: ≤ 2 requests per screening.
-          if (e.afterTimeout) return { kind: 'failed', at: at(), cause: 'scoring_unavailable', error };
-          return { kind: 'rate_limited', at: at(), retryAfterMs: e.retryAfterMs ?? 1_000, error };
-        case 'quota_exhausted':
-          await gate.closeUntilMonthEnd();
-          this.d.onQuota?.();
-          return { kind: 'failed', at: at(), cause: 'quota_exhausted', error };
-        case 'authentication':
-          await this.d.service.keyRejected(e.message);
-          return { kind: 'failed', at: at(), cause: 'service_error', error };
-        case 'unavailable':
-        case 'server':
-        case 'network':
-        case 'invalid_response':
-          await this.d.service.unreachable(e.message);
-          return { kind: 'failed', at: at(), cause: 'scoring_unavailable', error };
-        default:
-          // bad_request and codes we do not know: not a guess at the carrier, a person looks.
-          await this.d.service.reachable();
-          return { kind: 'failed', at: at(), cause: 'service_error', error };
-      }
+      case 'not_found':
+        store.putNotFound(env, query, a.error, now());
+        return { kind: 'not_found', at: at(), error: a.error, attempts: a.attempts };
+      case 'failed':
+        return { kind: 'failed', at: at(), cause: a.cause, error: a.error, attempts: a.attempts };
+      case 'rate_limited':
+        return { kind: 'rate_limited', at: at(), retryAfterMs: a.retryAfterMs, error: a.error, attempts: a.attempts };
     }
-  }
-
-  /** What an answer's headers say, recorded in Redis; independent writes, so in parallel. */
-  async #observe(l: LimitsSnapshot, pace = true): Promise<void> {
-    const writes: Array<Promise<void>> = [this.d.service.limits(l)];
-    // Steady-state pacing: with fewer requests left in this window than may be in flight,
-    // wait for the window to reset rather than collect 429s.
-    if (pace && l.rateRemaining !== null && l.rateResetAt !== null && this.d.pauseQueue && l.rateRemaining < (this.d.paceBelow ?? 1)) {
-      const ms = Date.parse(l.rateResetAt) - this.d.now().getTime();
-      if (ms > 0) writes.push(this.d.pauseQueue(Math.min(ms, 60_000)));
-    }
-    if (l.quotaRemaining !== null) writes.push(this.d.gate.observe(l.quotaLimit, l.quotaRemaining).then(() => this.d.onQuota?.()));
-    await Promise.all(writes);
   }
 
   #resultOf(query: CarrierQuery, o: LookupOutcome): ScreeningResult {

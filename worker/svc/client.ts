@@ -1,11 +1,11 @@
 /**
- * The /v1 client: one keep-alive undici Pool to the service's origin, `Authorization: Bearer`,
+ * The /v1 client: one keep-alive undici Pool to the service's origin (the default transport,
+ * `transport.ts`; another can be given), `Authorization: Bearer`,
  * one deadline per request for headers and body together, and retries by `isRetryable`/`backoffMs` (at most `maxAttempts`
  * requests in total). The key lives only in the private `#apiKey` field: it is never part of
  * a message, an inspected object or JSON.
  */
 import { inspect } from 'node:util';
-import { Pool } from 'undici';
 import { parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
 import { parseScore, parseUsage, type SvcScore, type SvcUsage } from '../../shared/svc-contract.js';
 import {
@@ -17,6 +17,7 @@ import {
 } from './errors.js';
 import { readLimits, type HeaderBag, type LimitsSnapshot } from './limits.js';
 import { backoffMs, isRetryable, sleep as realSleep, type BackoffOptions } from './retry.js';
+import { UndiciTransport, type HttpTransport } from './transport.js';
 
 export interface SvcClientOptions {
   /** Base URL without `/v1` (paths `/v1/…` are appended). */
@@ -56,8 +57,14 @@ export interface SvcClientOptions {
   onRequest?: (code: string, seconds: number) => void;
   /** Called before every request, retries included (e.g. to take a slot of a shared rate limit). */
   beforeAttempt?: (signal?: AbortSignal) => Promise<void>;
-  /** Pool size (keep-alive connections). Default 10. */
+  /** Pool size (keep-alive connections) of the default transport. Default 10. */
   connections?: number;
+  /**
+   * How one request is made (stripe-node's HttpClient): default an undici Pool to the base URL's
+   * origin. The client keeps the deadline, retries, errors and redaction; the transport is
+   * handed the path from the origin and the abort signal, and closed with the client.
+   */
+  transport?: HttpTransport;
   now?: () => Date;
 }
 
@@ -139,7 +146,7 @@ function excerpt(text: string): string {
 export class SvcClient {
   readonly baseUrl: string;
   readonly #apiKey: string;
-  readonly #pool: Pool;
+  readonly #transport: HttpTransport;
   readonly #pathPrefix: string;
   readonly #timeoutMs: number;
   readonly #maxAttempts: number;
@@ -177,15 +184,8 @@ export class SvcClient {
     this.#onRequest = opts.onRequest;
     this.#beforeAttempt = opts.beforeAttempt;
     this.#now = opts.now ?? (() => new Date());
-    this.#pool = new Pool(url.origin, {
-      connections: positiveInt('connections', opts.connections ?? 10),
-      // A safety net only: the per-request deadline (#once) ends a request first.
-      headersTimeout: this.#timeoutMs + 1_000,
-      bodyTimeout: this.#timeoutMs + 1_000,
-      // Under the deadline, so a connection that never opens is told apart (nothing was sent).
-      connect: { timeout: Math.max(1, Math.floor(this.#timeoutMs * 0.9)) },
-      maxResponseSize: MAX_BODY_BYTES,
-    });
+    const connections = positiveInt('connections', opts.connections ?? 10);
+    this.#transport = opts.transport ?? new UndiciTransport(url.origin, { connections, timeoutMs: this.#timeoutMs, maxResponseSize: MAX_BODY_BYTES });
   }
 
   /**
@@ -220,7 +220,7 @@ export class SvcClient {
   }
 
   async close(): Promise<void> {
-    if (!this.#pool.closed) await this.#pool.close();
+    await this.#transport.close();
   }
 
   [inspect.custom](): string {
@@ -285,7 +285,7 @@ export class SvcClient {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.#timeoutMs);
     try {
-      const res = await this.#pool.request({
+      const res = await this.#transport.request({
         method: postBody === undefined ? 'GET' : 'POST',
         path: this.#pathPrefix + path,
         headers: {
@@ -297,9 +297,9 @@ export class SvcClient {
         ...(postBody === undefined ? {} : { body: postBody }),
         signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
       });
-      status = res.statusCode;
-      headers = res.headers as HeaderBag;
-      text = await res.body.text();
+      status = res.status;
+      headers = res.headers;
+      text = res.body;
     } catch (e) {
       if (signal?.aborted) throw signal.reason ?? e;
       const err = deadline.signal.aborted ? deadlineError(this.baseUrl, this.#timeoutMs) : networkError(e, this.baseUrl, this.#timeoutMs);
