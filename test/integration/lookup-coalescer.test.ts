@@ -108,12 +108,13 @@ describe('LookupCoalescer across processes', () => {
   });
 
   it('a leader whose lookup outlasts the lock TTL keeps the lead (it renews the lock): still one lookup', async () => {
-    const opts = { lockTtlMs: 200, outcomeTtlMs: 30_000, pollMs: 20 };
+    // A lock of 600 ms: a loaded CI machine can stall the event loop past a shorter one.
+    const opts = { lockTtlMs: 600, outcomeTtlMs: 30_000, pollMs: 20 };
     const [leader, follower] = [aProcess(opts), aProcess(opts)];
     let lookups = 0;
     const slow = async (): Promise<Outcome> => {
       lookups += 1;
-      await sleep(1_000); // five lock lifetimes
+      await sleep(3_000); // five lock lifetimes
       return { at: Date.now(), value: 'slow' };
     };
     const t0 = Date.now();
