@@ -14,7 +14,6 @@ const SQLITE_DEBT = [
   'worker/decisions/audit-export.ts',
   'worker/decisions/carrier-decisions.ts',
   'worker/decisions/idempotency.ts',
-  'worker/intake/http-error.ts',
   'worker/recovery/operator-state.ts',
   'worker/recovery/outage-rescreen.ts',
   'worker/retention/pruner.ts',
