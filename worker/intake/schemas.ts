@@ -156,6 +156,15 @@ export const CarrierChangeSchema = Type.Ref('CarrierChange');
 export const LocalBlockSchema = Type.Ref('LocalBlock');
 export const CallbackSchema = Type.Ref('Callback');
 
+/** What most operations may answer besides their own (each route adds its 409, 413 …). */
+export const ERRORS = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+/** …and an operation that takes a body. */
+export const BODY_ERRORS = { 413: ErrorBody, 415: ErrorBody, ...ERRORS };
+
+export const DecisionParams = Type.Object({
+  id: Type.String({ pattern: '^dec_[a-z2-7]{26}$', description: 'a decision id: "dec_" and 26 characters a–z, 2–7' }),
+});
+
 /** A cursor list of a component: `{ object: "list", data, has_more }`. */
 export const ListOf = (item: { $ref: string }) =>
   Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Ref(item.$ref)), has_more: Type.Boolean({ description: 'More objects beyond this page in the direction asked.' }) });

@@ -43,20 +43,20 @@ import {
 } from './schemas.js';
 import { UI_CSP, readUiFile } from './static-ui.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
-import { registerBatchRoutes } from './batch-routes.js';
+import { batchRoutes } from './batch-routes.js';
 import { checkCallbackDestination, parseCallbackUrl } from './callback-url.js';
-import { registerCallbackRoutes } from './callback-routes.js';
-import { registerDecisionRoutes } from './decision-routes.js';
-import { registerSandboxRoutes } from './sandbox-routes.js';
-import { registerEventLogRoutes } from './event-log-routes.js';
+import { callbackRoutes } from './callback-routes.js';
+import { decisionRoutes } from './decision-routes.js';
+import { sandboxRoutes } from './sandbox-routes.js';
+import { eventLogRoutes } from './event-log-routes.js';
+import { intakeServices } from './intake-services.js';
 import { idempotent } from './idempotent.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
 import { withLogContext } from '../log-context.js';
-import { IdempotencyKeys } from '../decisions/idempotency.js';
 import { RouteTable } from './route-table.js';
 import { COMPONENTS, STREAM_EVENT_NAMES } from './components.js';
 import { completeDocument, documentRoute, openapiBase } from './openapi-doc.js';
-import { registerWatchRoutes, watchOf } from './watch-routes.js';
+import { watchRoutes } from './watch-routes.js';
 import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../../shared/config.js';
 import { TLS_MIN_VERSION, type IntakeTls } from './transport.js';
 import { API_VERSIONS, API_VERSION_HEADER, LATEST_API_VERSION, isApiVersion } from '../../shared/api-versions.js';
@@ -180,7 +180,8 @@ function parseLastEventId(req: FastifyRequest, fromQuery: number | undefined): n
 
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
-  const keys = new IdempotencyKeys(screener.store);
+  const services = intakeServices(screener);
+  const keys = services.idempotencyKeys;
   const tokens = new IntakeTokens(connectionOf(screener.store));
   const authenticate = authenticator(o.token, tokens);
   // For the free-bytes gauge: the file system the database grows on (':memory:' in some tests).
@@ -225,6 +226,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as IntakeApp;
   // Beyond the cap a new connection is closed at once, before a byte of it is read.
   app.server.maxConnections = limits.maxConnections;
+
+  // The services every route plugin uses (intake-app.ts declares their types), and who a request is.
+  for (const [name, service] of Object.entries(services)) app.decorate(name, service);
+  app.decorateRequest('caller', null);
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
   // Response schemas document only: plain JSON keeps every field of the /v1 score.
@@ -573,20 +578,24 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       },
     );
 
-    // watch hook: /watchlist, /changes, /blocks (docs/watchlist.md).
-    const watch = watchOf(screener);
-    if (watch) registerWatchRoutes(r, watch);
-    // /screenings/batch: a load board at once, one answer per item (207).
-    registerBatchRoutes(r, screener, keys);
-    // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
-    registerCallbackRoutes(r, screener.store);
-    // /decisions: standing carrier decisions (docs/decisions.md).
-    registerDecisionRoutes(r, screener);
-    // /sandbox/*: test helpers, admin only, sandbox keys only (docs/api.md).
-    registerSandboxRoutes(r, screener);
-    // /event-log: the events as a list to catch up from (the stream is /events).
-    registerEventLogRoutes(r, screener);
+  });
 
+  // One plugin per resource, in one place (ARCHITECTURE.md, "where a new route goes").
+  // /watchlist, /changes, /blocks (docs/watchlist.md).
+  void app.register(watchRoutes);
+  // /screenings/batch: a load board at once, one answer per item (207).
+  void app.register(batchRoutes);
+  // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
+  void app.register(callbackRoutes);
+  // /decisions, /audit.csv: standing carrier decisions (docs/decisions.md).
+  void app.register(decisionRoutes);
+  // /sandbox/*: test helpers, admin only, sandbox keys only (docs/api.md).
+  void app.register(sandboxRoutes);
+  // /event-log: the events as a list to catch up from (the stream is /events).
+  void app.register(eventLogRoutes);
+
+  void app.register(async (plugin) => {
+    const r = plugin.withTypeProvider<TypeBoxTypeProvider>();
     // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
     r.get(
       '/metrics',

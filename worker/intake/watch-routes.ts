@@ -1,13 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { canonicalDot, normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { Screener } from '../screener-types.js';
-import { WatchConflictError } from '../store/watch-store.js';
-import type { WatchService } from '../watch/index.js';
+import { WatchConflictError } from '../watch/index.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
-import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
-import { actorOf, type IntakeApp } from './intake-app.js';
+import { BODY_ERRORS, CarrierChangeSchema, ERRORS, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
+import { actorOf, type IntakePlugin } from './intake-app.js';
 
 /**
  * Intake routes of the watch list, carrier changes and the local do-not-use list
@@ -109,14 +107,12 @@ function rethrowConflict(e: unknown): never {
   throw e;
 }
 
-/** The watch service of a screener built by createScreener, if it has one. */
-export function watchOf(screener: Screener): WatchService | undefined {
-  return (screener as Screener & { watch?: WatchService }).watch;
-}
-
-export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
-  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
-  const bodyErrors = { 413: ErrorBody, 415: ErrorBody, ...errors };
+/** /watchlist, /changes, /blocks; none for a screener built without a watch service. */
+export const watchRoutes: IntakePlugin = async (r) => {
+  const watch = r.watchList;
+  if (!watch) return;
+  const errors = ERRORS;
+  const bodyErrors = BODY_ERRORS;
 
   // ---- watch list ----
   r.get(
@@ -266,4 +262,4 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     },
     async (req) => lift(req, req.params.dot, req.body.by, req.body.note),
   );
-}
+};

@@ -1,0 +1,79 @@
+import type { Readable } from 'node:stream';
+import type { Review, Screening } from '../../shared/screening.js';
+import { cancelCallback, cancelCallbacksTo, getCallback, pageCallbacks, retryCallback } from '../callbacks/index.js';
+import { auditCsv } from '../decisions/audit-export.js';
+import { IdempotencyKeys } from '../decisions/idempotency.js';
+import type { Screener } from '../screener-types.js';
+import type { ListPage, ReviewListState, Store } from '../store/index.js';
+import { connectionOf } from '../store/sqlite-store.js';
+import { searchScreenings, type ScreeningFilter } from '../store/screening-search.js';
+import type { WatchService } from '../watch/index.js';
+
+/**
+ * What the intake's route plugins use, and nothing more: the screening core and small read and
+ * write services over the store. server.ts builds them once (intakeServices) and hands each to
+ * the routes with `fastify.decorate` (their types: the augmentation in intake-app.ts), so a route
+ * module never imports the store; this module is where the intake meets it.
+ */
+
+type Bound<F> = F extends (store: Store, ...rest: infer A) => infer R ? (...rest: A) => R : never;
+
+/** GET /screenings: search and page the screenings (worker/store/screening-search.ts). */
+export interface ScreeningSearch {
+  search(filter: ScreeningFilter, page: ListPage): { data: Screening[]; has_more: boolean };
+}
+
+/** GET /reviews, GET /reviews/:id. */
+export interface ReviewReads {
+  page(state: ReviewListState | undefined, page: ListPage): { data: Review[]; has_more: boolean };
+  get(id: string): Review | undefined;
+}
+
+/** The callback outbox as the /callbacks routes use it (worker/callbacks/outbox.ts). */
+export interface CallbackOutbox {
+  page: Bound<typeof pageCallbacks>;
+  get: Bound<typeof getCallback>;
+  retry: Bound<typeof retryCallback>;
+  cancel: Bound<typeof cancelCallback>;
+  cancelTo: Bound<typeof cancelCallbacksTo>;
+}
+
+/** GET /audit.csv: the due-diligence record, streamed (worker/decisions/audit-export.ts). */
+export interface AuditExport {
+  csv(from: string, to: string): Readable;
+}
+
+export interface IntakeServices {
+  screener: Screener;
+  idempotencyKeys: IdempotencyKeys;
+  screeningSearch: ScreeningSearch;
+  reviewReads: ReviewReads;
+  callbackOutbox: CallbackOutbox;
+  auditExport: AuditExport;
+  /** The watch list, carrier changes and local blocks; null for a screener built without one (then no /watchlist, /changes, /blocks). */
+  watchList: WatchService | null;
+}
+
+/** The watch service of a screener built by createScreener, if it has one. */
+function watchOf(screener: Screener): WatchService | null {
+  return (screener as Screener & { watch?: WatchService }).watch ?? null;
+}
+
+export function intakeServices(screener: Screener): IntakeServices {
+  const { store } = screener;
+  return {
+    screener,
+    idempotencyKeys: new IdempotencyKeys(store),
+    screeningSearch: { search: (filter, page) => searchScreenings(connectionOf(store), filter, page) },
+    reviewReads: { page: (state, page) => store.pageReviews(state, page), get: (id) => store.getReview(id) },
+    callbackOutbox: {
+      page: (...a) => pageCallbacks(store, ...a),
+      get: (...a) => getCallback(store, ...a),
+      retry: (...a) => retryCallback(store, ...a),
+      cancel: (...a) => cancelCallback(store, ...a),
+      cancelTo: (...a) => cancelCallbacksTo(store, ...a),
+    },
+    auditExport: { csv: (from, to) => auditCsv(store, from, to) },
+    watchList: watchOf(screener),
+  };
+}
