@@ -16,6 +16,8 @@ import type { WatchService } from '../watch/index.js';
  * module never imports the store; this module is where the intake meets it.
  */
 
+export type { ScreeningFilter };
+
 type Bound<F> = F extends (store: Store, ...rest: infer A) => infer R ? (...rest: A) => R : never;
 
 /** GET /screenings: search and page the screenings (worker/store/screening-search.ts). */
