@@ -30,16 +30,16 @@ export const LoadBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A carrier in a body (POST /screenings, /watchlist, /blocks): DOT digits, or an MC number. */
+export const DotNumber = Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Type.Integer({ minimum: 0, maximum: 99_999_999 })], {
+  description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
+});
+export const McNumber = Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' });
+
 export const ScreeningBody = Type.Object(
   {
-    dot_number: Type.Optional(
-      Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Type.Integer({ minimum: 0, maximum: 99_999_999 })], {
-        description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
-      }),
-    ),
-    mc_number: Type.Optional(
-      Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' }),
-    ),
+    dot_number: Type.Optional(DotNumber),
+    mc_number: Type.Optional(McNumber),
     tender_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()], { description: 'a string of 1 to 128 characters (or null)' })),
     callback_url: Type.Optional(
       Type.Union([Type.String({ minLength: 8, maxLength: 2048 }), Type.Null()], { description: 'an absolute http or https URL' }),

@@ -4,7 +4,7 @@ import { canonicalDot, normalizeDot, normalizeMc, parseCarrierQuery, type Carrie
 import { WatchConflictError } from '../watch/index.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
-import { BODY_ERRORS, CarrierChangeSchema, ERRORS, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
+import { BODY_ERRORS, CarrierChangeSchema, DotNumber, ERRORS, ErrorBody, ListOf, LocalBlockSchema, McNumber, NoQuery, WatchEntrySchema } from './schemas.js';
 import { actorOf, type IntakePlugin } from './intake-app.js';
 
 /**
@@ -12,10 +12,6 @@ import { actorOf, type IntakePlugin } from './intake-app.js';
  * (docs/watchlist.md). Same auth, validation and error shapes as the other routes.
  */
 
-const DotNumber = Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Type.Integer({ minimum: 0, maximum: 99_999_999 })], {
-  description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
-});
-const McNumber = Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' });
 const By = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: "who did it: 1 to 100 characters, not only spaces (default: the token's name)" });
 
 export const WatchAddBody = Type.Object(
