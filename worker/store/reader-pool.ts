@@ -92,9 +92,8 @@ class ReaderThread {
   ended = false;
 
   constructor(path: string, onEnd: (t: ReaderThread, why: Error) => void) {
+    // Not unref'd: a pool left open keeps its process alive, so a shutdown that forgets it shows.
     this.worker = startThread(path);
-    // The pool never keeps the process alive: shutdown closes it, and a forgotten pool must not hang an exit.
-    this.worker.unref();
     this.worker.on('message', (a: Answer) => {
       const p = this.pending.get(a.id);
       if (!p) return;
@@ -140,8 +139,8 @@ function startThread(path: string): Worker {
     workerData: { path },
     // A thread holds a page or a chunk at a time: its heap stays small, whatever it reads.
     resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 },
-    stdout: false,
-    stderr: false,
+    // None of the process's flags (an --input-type, a --max-old-space-size): its limits are above.
+    execArgv: [],
   };
   const self = import.meta.url;
   if (self.endsWith('.ts')) {
