@@ -2,7 +2,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { NotFoundError, StoreArgumentError, StoreError } from './store-error.js';
-import { openStore } from './sqlite-store.js';
+import { connectionOf, openStore } from './sqlite-store.js';
 import type { ReadJob, StreamJob } from './reader-pool.js';
 import type { Store } from './types.js';
 
@@ -25,7 +25,15 @@ try {
 }
 
 let store: Store | undefined;
-const open = (): Store => (store ??= openStore(path, { readonly: true }));
+/** SQLite's own default page cache (2 MB), not better-sqlite3's 16 MB: a thread's reads stream through the file; the OS caches it. */
+const CACHE_KIB = 2_000;
+function open(): Store {
+  if (!store) {
+    store = openStore(path, { readonly: true });
+    connectionOf(store).pragma(`cache_size = -${CACHE_KIB}`);
+  }
+  return store;
+}
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 const streams = new Map<number, Iterator<string>>();
 const encoder = new TextEncoder();
