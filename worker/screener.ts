@@ -151,8 +151,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     // At warn: a schema change is a lifecycle event an operator at LOG_LEVEL=warn should see.
     onMigration: (m) => logger.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
   });
-  // Threads start at the first heavy read; closed after everything else, just before the store.
-  const reader = openReaderPool(store, { size: config.readerThreads ?? DEFAULT_READER_THREADS });
+  // One thread ready from the start, more as reads overlap; closed after everything else, just before the store.
+  const reader = openReaderPool(store, { size: config.readerThreads ?? DEFAULT_READER_THREADS, warm: 1 });
   const decisions: CarrierDecisions = new CarrierDecisions({
     store,
     env: environment,

@@ -60,6 +60,8 @@ export interface Reader {
 export interface ReaderPoolOptions {
   /** Threads (default 2); 0 runs every job on the main connection. */
   size?: number;
+  /** Threads started now rather than at a read (a server: its first heavy read does not wait for one, and its memory is there from the start). */
+  warm?: number;
 }
 
 export const DEFAULT_READER_THREADS = 2;
@@ -176,7 +178,8 @@ import(workerData.entry);
 `;
 
 /**
- * The reader pool for `store` (a file): `size` threads started at the first read. On an
+ * The reader pool for `store` (a file): up to `size` threads, each started when a read finds the
+ * others busy. On an
  * in-memory store, or with size 0, jobs run on the store's own connection.
  */
 export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Reader {
@@ -195,13 +198,17 @@ export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Read
   };
   const pick = (): ReaderThread => {
     if (closed) throw new StoreError('store_closed', 'the reader pool is closed');
+    // The least busy thread; a new one only when every running thread is busy (a thread costs
+    // ~17 MiB of memory and its start-up, so a process that reads little keeps few).
     let best: ReaderThread | undefined;
-    for (let i = 0; i < threads.length; i++) {
-      const t = (threads[i] ??= new ReaderThread(store.path, replace));
-      if (!best || t.load < best.load) best = t;
-    }
-    return best!;
+    for (const t of threads) if (t && (!best || t.load < best.load)) best = t;
+    if (best && best.load === 0) return best;
+    const free = threads.indexOf(undefined);
+    if (free < 0) return best!;
+    return (threads[free] = new ReaderThread(store.path, replace));
   };
+
+  for (let i = 0; i < Math.min(opts.warm ?? 0, size); i++) threads[i] = new ReaderThread(store.path, replace);
 
   return {
     threads: size,

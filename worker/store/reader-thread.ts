@@ -34,6 +34,12 @@ function open(): Store {
   }
   return store;
 }
+// Opened at once (a warm thread is ready for its first read); a failure here is told at the first job.
+try {
+  open();
+} catch {
+  /* the first job opens it again and answers with the error */
+}
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 const streams = new Map<number, Iterator<string>>();
 const encoder = new TextEncoder();
