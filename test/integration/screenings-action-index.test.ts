@@ -67,7 +67,7 @@ it('pages of one action: each row once, newest first, from the index', () => {
   (db as { prepare: typeof db.prepare }).prepare = ((sql: string) => {
     if (/ORDER BY s\.created_at/.test(sql)) {
       const n = (sql.match(/\?/g) ?? []).length;
-      const values = ['block', t(5), 3, 10].slice(0, n);
+      const values: unknown[] = (/carrier_dot/.test(sql) ? ['1000001', 'block', 10] : ['block', t(5), 3, 10]).slice(0, n);
       while (values.length < n) values.push(10);
       plans.push((prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as Array<{ detail: string }>).map((r) => r.detail).join('\n'));
     }
@@ -77,11 +77,14 @@ it('pages of one action: each row once, newest first, from the index', () => {
     searchScreenings(db, { action: 'block' }, { limit: 3 });
     searchScreenings(db, { action: 'block' }, { limit: 3, starting_after: blocks[50]! });
     searchScreenings(db, { action: 'hold' }, { limit: 3, ending_before: 'scr_h22' });
+    // With a carrier too: the carrier's index (a few rows), never a walk of every block.
+    searchScreenings(db, { action: 'block', dot_number: '1000001' }, { limit: 3 });
   } finally {
     (db as { prepare: typeof db.prepare }).prepare = prepare;
   }
-  expect(plans).toHaveLength(3);
-  for (const p of plans) {
+  expect(plans).toHaveLength(4);
+  expect(plans[3]).toMatch(/SEARCH s USING INDEX screenings_by_carrier_dot \(carrier_dot=\?/);
+  for (const p of plans.slice(0, 3)) {
     expect(p).toMatch(/SEARCH s USING INDEX screenings_by_action \(action=\?/);
     expect(p).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
   }

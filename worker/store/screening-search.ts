@@ -89,8 +89,10 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
   }
   if (f.action !== undefined) {
     // Any action but tender: spelt with the partial index's own term (screenings_by_action), so
-    // a page reads that action's rows only. Tenders are most rows: read by time.
-    where.push(f.action === 'tender' ? 's.action = ?' : "s.action <> 'tender' AND s.action = ?");
+    // a page reads that action's rows only. Tenders are most rows: read by time. With a load or a
+    // carrier too, not so: their indexes hold a few rows, and the action's could hold every block.
+    const narrower = f.tender_id !== undefined || f.dot_number !== undefined || f.mc_number !== undefined;
+    where.push(f.action === 'tender' || narrower ? 's.action = ?' : "s.action <> 'tender' AND s.action = ?");
     args.push(f.action);
   }
   const cursorId = p.starting_after ?? p.ending_before;
