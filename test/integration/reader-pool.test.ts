@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Screening } from '../../shared/screening.js';
 import { openStore, StoreError, type Store } from '../../worker/store/index.js';
 import { openReaderPool, type Reader } from '../../worker/store/reader-pool.js';
+import { toHttpError } from '../../worker/intake/http-error.js';
 import { ensureBuilt } from '../helpers/processes.js';
 import { endThread, seeScreening, tryWrite } from '../helpers/reader-jobs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -111,6 +112,8 @@ describe('the pool on a store file', () => {
     );
     expect(err).toBeInstanceOf(StoreError);
     expect(err).toMatchObject({ code: 'reader_failed' });
+    // What a route answers for it: 503, in general terms.
+    expect(toHttpError(err)).toMatchObject({ statusCode: 503, code: 'storage_unavailable' });
     for (let i = 0; i < 4; i++) {
       const s = newScreening(`POOL-after-${i}`);
       expect((await reader.read(seeScreening, s.id)).found).toBe(s.id);
@@ -127,6 +130,21 @@ describe('the pool on a store file', () => {
     await expect(r.read(seeScreening, id)).rejects.toMatchObject({ code: 'store_closed' });
     s.close();
     db.cleanup();
+  });
+});
+
+describe('an in-memory store', () => {
+  it('has no file to share: jobs run on its own connection', async () => {
+    const s = openStore(':memory:');
+    const r = openReaderPool(s, { size: 2, warm: 2 });
+    try {
+      expect(r.threads).toBe(0);
+      const id = s.insertScreening({ query: { dot_number: '1000001' }, tender_id: 'M', priority: 'tender', refresh: false, callback_url: null }).id;
+      expect(await r.read(seeScreening, id)).toEqual({ found: id, threadId });
+    } finally {
+      await r.close();
+      s.close();
+    }
   });
 });
 
