@@ -6,10 +6,11 @@ import {
   cancelCallback,
   cancelCallbacksTo,
   getCallback,
-  pageCallbacks,
+  callbacksPage,
   retryCallback,
 } from '../callbacks/index.js';
 import type { Store } from '../store/index.js';
+import type { Reader } from '../store/reader-pool.js';
 import { badRequest, conflict, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { CallbackSchema, ErrorBody, ListOf, NoQuery } from './schemas.js';
@@ -45,7 +46,7 @@ const CallbackListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Date = () => new Date()): void {
+export function registerCallbackRoutes(r: IntakeApp, store: Store, reader: Reader, now: () => Date = () => new Date()): void {
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
   r.get(
@@ -53,7 +54,7 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, now: () => Da
     { config: { role: 'tms' }, schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'dead';
-      return { object: 'list' as const, ...pageCallbacks(store, state, pageParams(req.query)) };
+      return { object: 'list' as const, ...(await reader.read(callbacksPage, { state, page: pageParams(req.query) })) };
     },
   );
 

@@ -55,7 +55,7 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
       if (from >= to) throw badRequest('from must be before to', 'from');
       reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="carrier-screen-audit-${from.slice(0, 10)}-${to.slice(0, 10)}.csv"`);
       // A stream is not one of the JSON shapes above: Fastify sends it as it comes.
-      return reply.send(auditCsv(screener.store, from, to) as never);
+      return reply.send(auditCsv(screener.reader, from, to) as never);
     },
   );
 

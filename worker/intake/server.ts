@@ -19,7 +19,8 @@ import { openEventStream, type EventStream } from './event-stream.js';
 import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
 import { pageParams } from './paging.js';
 import { connectionOf } from '../store/sqlite-store.js';
-import { searchScreenings, type ScreeningFilter } from '../store/screening-search.js';
+import type { ScreeningFilter } from '../store/screening-search.js';
+import { reviewsPage, screeningsPage } from '../store/list-reads.js';
 import { replyJson } from './reply-json.js';
 import {
   CallerSchema,
@@ -417,7 +418,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
           ...(q.action === undefined ? {} : { action: q.action }),
           ...(q.updated_since === undefined ? {} : { updated_since: isoParam(q.updated_since, new Date(), 'updated_since') }),
         };
-        return { object: 'list' as const, ...searchScreenings(connectionOf(screener.store), filter, pageParams(q)) };
+        // A reader thread (worker/store/reader-pool.ts): a search never holds the tender path.
+        return { object: 'list' as const, ...(await screener.reader.read(screeningsPage, { filter, page: pageParams(q) })) };
       },
     );
 
@@ -432,7 +434,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       { config: { role: 'tms' }, schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
       async (req) => {
         const state = req.query.state === 'all' || req.query.state === undefined ? undefined : req.query.state;
-        return { object: 'list' as const, ...screener.store.pageReviews(state, pageParams(req.query)) };
+        return { object: 'list' as const, ...(await screener.reader.read(reviewsPage, { state, page: pageParams(req.query) })) };
       },
     );
 
@@ -579,7 +581,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // /screenings/batch: a load board at once, one answer per item (207).
     registerBatchRoutes(r, screener, keys);
     // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
-    registerCallbackRoutes(r, screener.store);
+    registerCallbackRoutes(r, screener.store, screener.reader);
     // /decisions: standing carrier decisions (docs/decisions.md).
     registerDecisionRoutes(r, screener);
     // /sandbox/*: test helpers, admin only, sandbox keys only (docs/api.md).
