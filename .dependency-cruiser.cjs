@@ -11,7 +11,6 @@ const SQLITE_DEBT = [
   'worker/vacuum-into-thread.ts',
   'worker/callbacks/outbox.ts',
   'worker/callbacks/sender.ts',
-  'worker/decisions/audit-export.ts',
   'worker/decisions/carrier-decisions.ts',
   'worker/decisions/idempotency.ts',
   'worker/recovery/operator-state.ts',

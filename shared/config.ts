@@ -43,6 +43,8 @@ export interface Config {
   rateWindowMs: number;
   /** Jobs one worker process works at once. */
   concurrency: number;
+  /** SCREEN_READER_THREADS: threads of the reader pool that run heavy reads off the tender path (default 2; 0: on the main connection). */
+  readerThreads?: number;
   /** SCREEN_EVENTS_RETENTION: the event log (SSE replay) and delivered callbacks (default 7d). */
   eventsRetentionMs: number;
   /** SCREEN_RETENTION: screenings, reviews, decisions, changes, audit (default 3y). */
@@ -215,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: v('SCREEN_REDIS_PREFIX') ?? 'carrier-screen',
     rateWindowMs: parseDuration(v('SCREEN_RATE_WINDOW') ?? '60s', 'SCREEN_RATE_WINDOW'),
     concurrency: parseCount(v('SCREEN_CONCURRENCY') ?? '4', 'SCREEN_CONCURRENCY'),
+    readerThreads: parseWhole(v('SCREEN_READER_THREADS') ?? '2', 'SCREEN_READER_THREADS', 0, 16),
     eventsRetentionMs: parseRetention(v('SCREEN_EVENTS_RETENTION') ?? '7d', 'SCREEN_EVENTS_RETENTION'),
     retentionMs: parseRetention(v('SCREEN_RETENTION') ?? '3y', 'SCREEN_RETENTION'),
     decisionTtlMs: parseDuration(v('SCREEN_DECISION_TTL') ?? '30d', 'SCREEN_DECISION_TTL'),

@@ -3,6 +3,7 @@ import type { DestinationPolicy } from './callbacks/destination-policy.js';
 import type { DecisionFilter } from './decisions/carrier-decisions.js';
 import type { Store } from './store/index.js';
 import type { Ages } from './metrics/metrics.js';
+import type { Reader } from './store/reader-pool.js';
 import type { EventLogFilter, ListPage } from './store/types.js';
 import type { Actor } from './tokens/intake-tokens.js';
 
@@ -13,6 +14,8 @@ import type { Actor } from './tokens/intake-tokens.js';
 export interface Screener {
   readonly environment: 'sandbox' | 'live';
   readonly store: Store;
+  /** Heavy reads (list pages, search, the audit export) in threads on read-only connections, off the tender path. */
+  readonly reader: Reader;
   /** Where callbacks may go (CALLBACK_ALLOW, INTAKE_HOST): the intake refuses a callback_url outside it. */
   readonly callbackPolicy: DestinationPolicy;
   /**

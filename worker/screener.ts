@@ -32,6 +32,7 @@ import { redisConnection, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import { ReviewStaleError, openStore, type Store } from './store/index.js';
+import { DEFAULT_READER_THREADS, openReaderPool } from './store/reader-pool.js';
 import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, environmentMismatch, verifyKey } from './svc/index.js';
 import { createSandboxHelpers } from './sandbox-helpers.js';
@@ -152,6 +153,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     // At warn: a schema change is a lifecycle event an operator at LOG_LEVEL=warn should see.
     onMigration: (m) => logger.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
   });
+  // One thread ready from the start, more as reads overlap; closed after everything else, just before the store.
+  const reader = openReaderPool(store, { size: config.readerThreads ?? DEFAULT_READER_THREADS, warm: 1 });
   const decisions: CarrierDecisions = new CarrierDecisions({
     store,
     env: environment,
@@ -171,6 +174,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     producer.disconnect();
     blocking.disconnect();
     subscriber.disconnect();
+    await reader.close();
     store.close();
     await client.close();
     throw new UnavailableError(`Redis is not reachable at ${redactUrl(config.redisUrl)}`);
@@ -431,6 +435,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     environment,
     callbackPolicy,
     store,
+    reader,
     events,
     watch,
 
@@ -609,6 +614,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       await client.close();
       producer.disconnect();
       blocking.disconnect();
+      await reader.close();
       store.close();
     },
   };

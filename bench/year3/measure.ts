@@ -148,6 +148,8 @@ export async function measureYear3(
     ['GET /screenings?dot_number= (never screened)', `/screenings?dot_number=${meta.neverDot}`],
     ['GET /screenings?mc_number= (tail)', `/screenings?mc_number=${encodeURIComponent(meta.tailMc)}`],
     ['GET /screenings?mc_number= (never)', `/screenings?mc_number=${encodeURIComponent(meta.neverMc)}`],
+    ['GET /screenings?action=block&limit=50', '/screenings?action=block&limit=50'],
+    ['GET /screenings?action=hold&limit=50', '/screenings?action=hold&limit=50'],
     ['GET /reviews?state=all&limit=100', '/reviews?state=all&limit=100'],
     ['GET /reviews?state=approved&limit=100', '/reviews?state=approved&limit=100'],
     ['GET /reviews?state=pending', '/reviews?state=pending'],

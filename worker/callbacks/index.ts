@@ -9,6 +9,7 @@ export {
   getCallbackByDelivery,
   listCallbacks,
   pageCallbacks,
+  callbacksPage,
   retryCallback,
   cancelCallback,
   cancelCallbacksTo,

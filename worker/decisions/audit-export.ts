@@ -1,18 +1,16 @@
-import { createRequire } from 'node:module';
-import { Readable, pipeline } from 'node:stream';
-import { Worker } from 'node:worker_threads';
-import type { Database } from 'better-sqlite3';
-import { stringify } from 'csv-stringify';
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
 import type { Store } from '../store/index.js';
+import { openReaderPool, streamJob, type Reader } from '../store/reader-pool.js';
 import { connectionOf } from '../store/sqlite-store.js';
 
 /**
  * The due-diligence record as CSV (`GET /audit.csv?from=&to=`): one row per screening created
  * in [from, to), with the score it was decided on, who decided and on what standing decision.
- * Read in pages of PAGE rows (keyset, never OFFSET) by a thread on its own read-only connection
- * (issue 35: a year's export never stalls tender-time answers), and written through
- * csv-stringify as the client reads, so a year of screenings is exported in constant memory;
- * RFC 4180 quoting, formulas escaped (OWASP's CSV injection rule).
+ * Read in pages of PAGE rows (keyset, never OFFSET) and formatted by csv-stringify in a thread of
+ * the reader pool on its own read-only connection (issue 35: a year's export never stalls
+ * tender-time answers), one page ahead of the socket at most, so a year of screenings is
+ * exported in constant memory; RFC 4180 quoting, formulas escaped (OWASP's CSV injection rule).
  */
 
 export const AUDIT_COLUMNS = [
@@ -67,96 +65,40 @@ const PAGE_SQL = `
     WHERE (s.created_at, s.rowid) > (?, ?) AND s.created_at < ?
     ORDER BY s.created_at, s.rowid LIMIT ?`;
 
-function page(db: Database) {
-  // One statement per page: a page is read whole, so the connection is never held between pages.
-  return db.prepare<[string, number, string, number], AuditRow>(PAGE_SQL);
-}
-
-// A CommonJS script (a worker started from a string runs as one): the export's reads on their
-// own read-only connection, a page per request, so a year's export never holds the event loop
-// that answers tenders. One page in flight: the CSV stream asks for the next as it drains.
-const THREAD = `
-const { workerData, parentPort } = require('node:worker_threads');
-const Database = require(workerData.driver);
-let db, stmt;
-let after = [workerData.from, 0];
-parentPort.on('message', (m) => {
-  if (m !== 'next') return;
-  try {
-    db ??= new Database(workerData.path, { readonly: true, fileMustExist: true, timeout: 5000 });
-    stmt ??= db.prepare(workerData.sql);
-    const rows = stmt.all(after[0], after[1], workerData.to, workerData.page);
-    if (rows.length > 0) after = [rows[rows.length - 1].k_created, rows[rows.length - 1].k_rowid];
-    parentPort.postMessage({ rows });
-  } catch (e) {
-    parentPort.postMessage({ error: String((e && e.message) || e) });
+/**
+ * The export as text chunks, a page each (the header first), on a read-only store: run by a
+ * reader-pool thread (worker/store/reader-pool.ts), so the reads and the CSV formatting never
+ * hold the event loop that answers tenders; the thread is asked for the next chunk only when
+ * the socket has taken the last one.
+ */
+export const auditCsvChunks = streamJob(import.meta.url, 'auditCsvChunks', function* (store: Store, a: { from: string; to: string }): Generator<string> {
+  // One statement; a page is read whole, so the connection is never held between pages.
+  const stmt = connectionOf(store).prepare<[string, number, string, number], AuditRow>(PAGE_SQL);
+  // Rows created exactly at `from` have created_at = from and rowid > 0: included.
+  let after: [string, number] = [a.from, 0];
+  for (let header = true; ; header = false) {
+    const rows = stmt.all(after[0], after[1], a.to, PAGE);
+    // A cell starting with = + - @ (a tender id, a name, a note, the service's legal_name) is
+    // prefixed with ' so a spreadsheet shows it as text instead of running it as a formula.
+    const text = stringify(rows, { header, columns: [...AUDIT_COLUMNS], escape_formulas: true });
+    if (text !== '') yield text;
+    if (rows.length < PAGE) return;
+    const last = rows[rows.length - 1]!;
+    after = [last.k_created, last.k_rowid];
   }
 });
-`;
 
-/** The pages of [from, to) read by a thread on its own read-only connection; ended early, the thread ends. */
-async function* threadPages(path: string, from: string, to: string): AsyncGenerator<AuditRow[]> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(THREAD, { eval: true, workerData: { path, from, to, page: PAGE, sql: PAGE_SQL, driver } });
-  const answers: Array<{ rows?: AuditRow[]; error?: string }> = [];
-  let wake: (() => void) | undefined;
-  let failed: Error | undefined;
-  worker.on('message', (m: { rows?: AuditRow[]; error?: string }) => {
-    answers.push(m);
-    wake?.();
-  });
-  worker.on('error', (e) => {
-    failed = e;
-    wake?.();
-  });
-  worker.on('exit', () => {
-    failed ??= new Error('the audit reader thread ended early');
-    wake?.();
-  });
-  try {
-    for (;;) {
-      worker.postMessage('next');
-      while (answers.length === 0 && failed === undefined) await new Promise<void>((resolve) => (wake = resolve));
-      const m = answers.shift();
-      if (!m) throw failed!;
-      if (m.error !== undefined) throw new Error(`the audit export could not read the store: ${m.error}`);
-      yield m.rows!;
-      if (m.rows!.length < PAGE) return;
-    }
-  } finally {
-    worker.removeAllListeners('exit');
-    void worker.terminate();
-  }
-}
-
-/** The same pages on the store's own connection (an in-memory store has no file to share). */
-async function* ownPages(store: Store, from: string, to: string): AsyncGenerator<AuditRow[]> {
-  const stmt = page(connectionOf(store));
-  let after: [string, number] = [from, 0];
-  for (;;) {
-    const batch = stmt.all(after[0], after[1], to, PAGE);
-    yield batch;
-    if (batch.length < PAGE) return;
-    const last = batch[batch.length - 1]!;
-    after = [last.k_created, last.k_rowid];
-    // Let the event loop answer other requests between pages.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-}
-
-/** The CSV of screenings created in [from, to) (ISO 8601 UTC), header first, as a stream. */
-export function auditCsv(store: Store, from: string, to: string): Readable {
-  // Rows created exactly at `from` have created_at = from and rowid > 0: included.
-  const pages = store.path === ':memory:' ? ownPages(store, from, to) : threadPages(store.path, from, to);
-  async function* rows(): AsyncGenerator<AuditRow> {
-    for await (const batch of pages) for (const r of batch) yield r;
-  }
-  // A cell starting with = + - @ (a tender id, a name, a note, the service's legal_name) is
-  // prefixed with ' so a spreadsheet shows it as text instead of running it as a formula.
-  const csv = stringify({ header: true, columns: [...AUDIT_COLUMNS], escape_formulas: true });
-  // A store error mid-way ends the download with an error rather than a short file.
-  pipeline(Readable.from(rows()), csv, (err) => {
-    if (err) csv.destroy(err);
-  });
-  return csv;
+/**
+ * The CSV of screenings created in [from, to) (ISO 8601 UTC), header first, as a stream: read
+ * through `source`, the process's reader pool (or, given a Store, a pool of one thread of its own,
+ * closed when the stream ends).
+ */
+export function auditCsv(source: Reader | Store, from: string, to: string): Readable {
+  const own = 'stream' in source ? undefined : openReaderPool(source, { size: 1 });
+  const reader = own ?? (source as Reader);
+  // Readable.from pulls a chunk only when the response has room (pipe waits for 'drain'); a store
+  // error mid-way ends the download with an error rather than a short file.
+  const out = Readable.from(reader.stream(auditCsvChunks, { from, to }), { objectMode: false, highWaterMark: 1 });
+  if (own) out.once('close', () => void own.close());
+  return out;
 }

@@ -45,7 +45,8 @@ export const callbackRoutes: IntakePlugin = async (r) => {
     { config: { role: 'tms' }, schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'dead';
-      return { object: 'list' as const, ...outbox.page(state, pageParams(req.query)) };
+      // A reader thread (worker/store/reader-pool.ts): a list page never holds the tender path.
+      return { object: 'list' as const, ...(await outbox.page(state, pageParams(req.query))) };
     },
   );
 

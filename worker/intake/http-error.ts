@@ -60,6 +60,7 @@ const STORE_MESSAGES: Partial<Record<StoreError['code'], string>> = {
   sqlite_cantopen: 'the screening database file cannot be opened',
   sqlite_corrupt: 'the screening database file is corrupt',
   store_closed: 'the screening database is closed (shutting down)',
+  reader_failed: 'a read of the screening database failed (its reader thread ended); try again',
 };
 
 /**

@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
 import type { Review, Screening } from '../../shared/screening.js';
-import { cancelCallback, cancelCallbacksTo, getCallback, pageCallbacks, retryCallback } from '../callbacks/index.js';
+import { callbacksPage, cancelCallback, cancelCallbacksTo, getCallback, retryCallback, type CallbackState, type pageCallbacks } from '../callbacks/index.js';
 import { auditCsv } from '../decisions/audit-export.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import type { Screener } from '../screener-types.js';
 import type { ListPage, ReviewListState, Store } from '../store/index.js';
-import { connectionOf } from '../store/sqlite-store.js';
-import { searchScreenings, type ScreeningFilter } from '../store/screening-search.js';
+import { reviewsPage, screeningsPage } from '../store/list-reads.js';
+import type { ScreeningFilter, ScreeningPage } from '../store/screening-search.js';
 import type { WatchService } from '../watch/index.js';
 
 /**
@@ -20,27 +20,30 @@ export type { ScreeningFilter };
 
 type Bound<F> = F extends (store: Store, ...rest: infer A) => infer R ? (...rest: A) => R : never;
 
-/** GET /screenings: search and page the screenings (worker/store/screening-search.ts). */
+/**
+ * GET /screenings: search and page the screenings (worker/store/screening-search.ts), in a reader
+ * thread (worker/store/reader-pool.ts): a search never holds the tender path.
+ */
 export interface ScreeningSearch {
-  search(filter: ScreeningFilter, page: ListPage): { data: Screening[]; has_more: boolean };
+  search(filter: ScreeningFilter, page: ScreeningPage): Promise<{ data: Screening[]; has_more: boolean }>;
 }
 
-/** GET /reviews, GET /reviews/:id. */
+/** GET /reviews (a page, in a reader thread), GET /reviews/:id. */
 export interface ReviewReads {
-  page(state: ReviewListState | undefined, page: ListPage): { data: Review[]; has_more: boolean };
+  page(state: ReviewListState | undefined, page: ListPage): Promise<{ data: Review[]; has_more: boolean }>;
   get(id: string): Review | undefined;
 }
 
-/** The callback outbox as the /callbacks routes use it (worker/callbacks/outbox.ts). */
+/** The callback outbox as the /callbacks routes use it (worker/callbacks/outbox.ts); a page is read in a reader thread. */
 export interface CallbackOutbox {
-  page: Bound<typeof pageCallbacks>;
+  page(state: CallbackState | 'all', page: ListPage): Promise<ReturnType<typeof pageCallbacks>>;
   get: Bound<typeof getCallback>;
   retry: Bound<typeof retryCallback>;
   cancel: Bound<typeof cancelCallback>;
   cancelTo: Bound<typeof cancelCallbacksTo>;
 }
 
-/** GET /audit.csv: the due-diligence record, streamed (worker/decisions/audit-export.ts). */
+/** GET /audit.csv: the due-diligence record, streamed page by page from reader threads (worker/decisions/audit-export.ts). */
 export interface AuditExport {
   csv(from: string, to: string): Readable;
 }
@@ -62,20 +65,20 @@ function watchOf(screener: Screener): WatchService | null {
 }
 
 export function intakeServices(screener: Screener): IntakeServices {
-  const { store } = screener;
+  const { store, reader } = screener;
   return {
     screener,
     idempotencyKeys: new IdempotencyKeys(store),
-    screeningSearch: { search: (filter, page) => searchScreenings(connectionOf(store), filter, page) },
-    reviewReads: { page: (state, page) => store.pageReviews(state, page), get: (id) => store.getReview(id) },
+    screeningSearch: { search: (filter, page) => reader.read(screeningsPage, { filter, page }) },
+    reviewReads: { page: (state, page) => reader.read(reviewsPage, { state, page }), get: (id) => store.getReview(id) },
     callbackOutbox: {
-      page: (...a) => pageCallbacks(store, ...a),
+      page: (state, page) => reader.read(callbacksPage, { state, page }),
       get: (...a) => getCallback(store, ...a),
       retry: (...a) => retryCallback(store, ...a),
       cancel: (...a) => cancelCallback(store, ...a),
       cancelTo: (...a) => cancelCallbacksTo(store, ...a),
     },
-    auditExport: { csv: (from, to) => auditCsv(store, from, to) },
+    auditExport: { csv: (from, to) => auditCsv(reader, from, to) },
     watchList: watchOf(screener),
   };
 }

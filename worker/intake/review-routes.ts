@@ -15,7 +15,7 @@ export const reviewRoutes: IntakePlugin = async (r) => {
     { config: { role: 'tms' }, schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
     async (req) => {
       const state = req.query.state === 'all' || req.query.state === undefined ? undefined : req.query.state;
-      return { object: 'list' as const, ...reviewReads.page(state, pageParams(req.query)) };
+      return { object: 'list' as const, ...(await reviewReads.page(state, pageParams(req.query))) };
     },
   );
 

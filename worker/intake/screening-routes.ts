@@ -71,7 +71,8 @@ export const screeningRoutes: IntakePlugin = async (r) => {
         ...(q.action === undefined ? {} : { action: q.action }),
         ...(q.updated_since === undefined ? {} : { updated_since: isoParam(q.updated_since, new Date(), 'updated_since') }),
       };
-      return { object: 'list' as const, ...screeningSearch.search(filter, pageParams(q)) };
+      // A reader thread (worker/store/reader-pool.ts): a search never holds the tender path.
+      return { object: 'list' as const, ...(await screeningSearch.search(filter, pageParams(q))) };
     },
   );
 

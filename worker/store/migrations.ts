@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { CALLBACK_COUNTS_MIGRATION_SQL, OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL, normalizeOutboxDestinations } from '../callbacks/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from '../decisions/schema.js';
 import { FILL_REVIEW_CARRIERS, joinOpenReviews } from '../decisions/review-carrier-schema.js';
-import { SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
+import { ACTION_INDEX_MIGRATION_SQL, SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
 import { METRICS_ROLE_MIGRATION_SQL, TOKEN_API_VERSION_MIGRATION_SQL, TOKENS_MIGRATION_SQL } from '../tokens/schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from '../recovery/operator-state-schema.js';
@@ -243,6 +243,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   { version: 26, name: 'the load a tender is for, as sent (pickup, lane, equipment)', sql: LOAD_MIGRATION_SQL },
   { version: 27, name: 'a lift of a local block keeps its note', sql: LIFT_NOTE_MIGRATION_SQL },
+  { version: 28, name: 'GET /screenings?action= on an index (holds, blocks and any action but tender)', sql: ACTION_INDEX_MIGRATION_SQL },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

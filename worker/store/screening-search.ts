@@ -36,6 +36,16 @@ export const DROP_QUERY_INDEX_MIGRATION_SQL = `
   DROP INDEX screenings_by_query;
 `;
 
+/**
+ * Migration 28: GET /screenings?action= on an index (issue 35). Read through the time index, a
+ * rare action (a hold or a block, a few per cent of screenings) walked every screening between
+ * two matches, and one never taken walked the whole table. Partial: tenders, nearly every row
+ * and every cache hit, are dense on the time index and write no entry here.
+ */
+export const ACTION_INDEX_MIGRATION_SQL = `
+  CREATE INDEX screenings_by_action ON screenings (action, created_at) WHERE action <> 'tender';
+`;
+
 export interface ScreeningFilter {
   tender_id?: string;
   /** Canonical DOT number: screenings asked by it or whose score names it. */
@@ -78,7 +88,11 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
     args.push(f.status);
   }
   if (f.action !== undefined) {
-    where.push('s.action = ?');
+    // Any action but tender: spelt with the partial index's own term (screenings_by_action), so
+    // a page reads that action's rows only. Tenders are most rows: read by time. With a load or a
+    // carrier too, not so: their indexes hold a few rows, and the action's could hold every block.
+    const narrower = f.tender_id !== undefined || f.dot_number !== undefined || f.mc_number !== undefined;
+    where.push(f.action === 'tender' || narrower ? 's.action = ?' : "s.action <> 'tender' AND s.action = ?");
     args.push(f.action);
   }
   const cursorId = p.starting_after ?? p.ending_before;

@@ -16,7 +16,9 @@ export type StoreErrorCode =
   | 'sqlite_error'
   | 'schema_too_new'
   | 'schema_outdated'
-  | 'store_closed';
+  | 'store_closed'
+  /** A reader thread (reader-pool.ts) ended while it had the read: the read failed, the thread is replaced. */
+  | 'reader_failed';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

@@ -1,0 +1,279 @@
+import { Worker } from 'node:worker_threads';
+import { StoreArgumentError, StoreError, NotFoundError } from './store-error.js';
+import type { Store } from './types.js';
+
+/**
+ * Heavy reads off the tender path (issue 35). better-sqlite3 is synchronous and `start` answers
+ * tenders and runs the screening worker on one event loop, so a long read there stalls every
+ * cache hit. The reader pool runs reads in `worker_threads`, each thread with its own read-only
+ * connection to the same file (WAL: readers never wait for the writer, nor it for them).
+ *
+ * A read is a job: a function of a read-only Store, exported from the module that owns its SQL
+ * (`readJob(import.meta.url, 'name', fn)`), so the thread runs the same code as the main thread
+ * would, never a copy. The thread imports that module by its URL and calls the function.
+ * - `read(job, args)`: one answer (a list page); args and answer cross by structured clone.
+ * - `stream(job, args)`: a generator of text chunks (the audit CSV), read one chunk ahead of the
+ *   consumer at most: the HTTP socket's backpressure reaches the SQLite reads.
+ *
+ * Read your writes: a write is acknowledged after its COMMIT (group-commit.ts answers after the
+ * shared COMMIT), and each read on the thread begins its own read transaction when it runs, so a
+ * read asked after an acknowledged write sees it.
+ *
+ * An in-memory store has no file to share: jobs run on the main connection (the same code).
+ * A thread that dies fails its requests with StoreError 'reader_failed' (503) and is replaced.
+ */
+
+export interface ReadJob<A, R> {
+  readonly kind: 'read';
+  /** import.meta.url of the module exporting the job under `name`. */
+  readonly module: string;
+  readonly name: string;
+  readonly run: (store: Store, args: A) => R;
+}
+
+export interface StreamJob<A> {
+  readonly kind: 'stream';
+  readonly module: string;
+  readonly name: string;
+  /** Text chunks in order (each a page or so); runs on a read-only store. */
+  readonly run: (store: Store, args: A) => Iterable<string>;
+}
+
+/** A read a thread can run: export the returned value as `name` from the module at `module`. */
+export function readJob<A, R>(module: string, name: string, run: (store: Store, args: A) => R): ReadJob<A, R> {
+  return { kind: 'read', module, name, run };
+}
+
+export function streamJob<A>(module: string, name: string, run: (store: Store, args: A) => Iterable<string>): StreamJob<A> {
+  return { kind: 'stream', module, name, run };
+}
+
+export interface Reader {
+  /** Threads (0: jobs run on the main connection, as for an in-memory store). */
+  readonly threads: number;
+  read<A, R>(job: ReadJob<A, R>, args: A): Promise<R>;
+  stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer>;
+  /** Ends every thread; requests still open fail with StoreError 'store_closed'. */
+  close(): Promise<void>;
+}
+
+export interface ReaderPoolOptions {
+  /** Threads (default 2); 0 runs every job on the main connection. */
+  size?: number;
+  /** Threads started now rather than at a read (a server: its first heavy read does not wait for one, and its memory is there from the start). */
+  warm?: number;
+}
+
+export const DEFAULT_READER_THREADS = 2;
+
+/** What a thread sends back. */
+type Answer =
+  | { id: number; ok: true; value?: unknown; chunk?: Uint8Array | null }
+  | { id: number; ok: false; error: SentError };
+type SentError = { kind: 'argument'; message: string; param: string } | { kind: 'store'; code: StoreError['code']; message: string; detail: string | null } | { kind: 'not_found'; message: string } | { kind: 'other'; message: string };
+
+function fromSent(e: SentError): Error {
+  switch (e.kind) {
+    case 'argument':
+      return new StoreArgumentError(e.message, e.param);
+    case 'store':
+      return new StoreError(e.code, e.message, e.detail);
+    case 'not_found':
+      return new NotFoundError(e.message);
+    default:
+      return new Error(e.message);
+  }
+}
+
+type Pending = { resolve: (a: Answer & { ok: true }) => void; reject: (e: unknown) => void };
+
+class ReaderThread {
+  readonly worker: Worker;
+  readonly pending = new Map<number, Pending>();
+  #streams = 0;
+  ended = false;
+
+  constructor(path: string, onEnd: (t: ReaderThread, why: Error) => void) {
+    // Not unref'd: a pool left open keeps its process alive, so a shutdown that forgets it shows.
+    this.worker = startThread(path);
+    this.worker.on('message', (a: Answer) => {
+      const p = this.pending.get(a.id);
+      if (!p) return;
+      this.pending.delete(a.id);
+      if (a.ok) p.resolve(a);
+      else p.reject(fromSent(a.error));
+    });
+    const end = (why: Error): void => {
+      if (this.ended) return;
+      this.ended = true;
+      for (const p of this.pending.values()) p.reject(why);
+      this.pending.clear();
+      onEnd(this, why);
+    };
+    this.worker.on('error', (e) => end(new StoreError('reader_failed', `a reader thread failed: ${e.message}`)));
+    this.worker.on('exit', (code) => end(new StoreError('reader_failed', `a reader thread ended (exit code ${code})`)));
+  }
+
+  get load(): number {
+    return this.pending.size + this.#streams;
+  }
+
+  ask(id: number, msg: Record<string, unknown>): Promise<Answer & { ok: true }> {
+    if (this.ended) return Promise.reject(new StoreError('reader_failed', 'the reader thread ended'));
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, ...msg });
+    });
+  }
+
+  streamOpened(): void {
+    this.#streams++;
+  }
+
+  streamClosed(): void {
+    this.#streams--;
+  }
+}
+
+/** The thread's entry: compiled, reader-thread.js; from the sources (tests), reader-thread.ts through dev-loader. */
+function startThread(path: string): Worker {
+  const opts = {
+    workerData: { path },
+    // A thread holds a page or a chunk at a time: a small heap, so V8 collects it rather than
+    // growing it while a year's export streams through (the process's RSS stays flat).
+    resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 },
+    // None of the process's flags (an --input-type, a --max-old-space-size): its limits are above.
+    execArgv: [],
+  };
+  const self = import.meta.url;
+  if (self.endsWith('.ts')) {
+    return new Worker(DEV_BOOT, { ...opts, eval: true, workerData: { path, entry: new URL('./reader-thread.ts', self).href } });
+  }
+  return new Worker(new URL('./reader-thread.js', self), opts);
+}
+
+// Run from the TypeScript sources (vitest): the thread has no transform of its own, so it
+// resolves `./x.js` to `./x.ts` and strips the types with Node's own stripTypeScriptTypes.
+const DEV_BOOT = `
+const { registerHooks, stripTypeScriptTypes } = require('node:module');
+const { existsSync, readFileSync } = require('node:fs');
+const { fileURLToPath } = require('node:url');
+const { workerData } = require('node:worker_threads');
+process.removeAllListeners('warning');
+registerHooks({
+  resolve(spec, ctx, next) {
+    if (spec.startsWith('.') && spec.endsWith('.js') && ctx.parentURL && ctx.parentURL.endsWith('.ts')) {
+      const u = new URL(spec, ctx.parentURL);
+      if (!existsSync(fileURLToPath(u))) return next(spec.slice(0, -3) + '.ts', ctx);
+    }
+    return next(spec, ctx);
+  },
+  load(url, ctx, next) {
+    if (url.startsWith('file:') && url.endsWith('.ts'))
+      return { format: 'module', shortCircuit: true, source: stripTypeScriptTypes(readFileSync(fileURLToPath(url), 'utf8'), { mode: 'transform' }) };
+    return next(url, ctx);
+  },
+});
+import(workerData.entry);
+`;
+
+/**
+ * The reader pool for `store` (a file): up to `size` threads, each started when a read finds the
+ * others busy. On an
+ * in-memory store, or with size 0, jobs run on the store's own connection.
+ */
+export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Reader {
+  const size = opts.size ?? DEFAULT_READER_THREADS;
+  if (!Number.isInteger(size) || size < 0) throw new StoreArgumentError('reader threads must be a whole number of at least 0', 'size');
+  if (store.path === ':memory:' || size === 0) return mainThreadReader(store);
+
+  const threads: Array<ReaderThread | undefined> = new Array(size).fill(undefined);
+  let nextId = 1;
+  let closed = false;
+
+  const replace = (t: ReaderThread): void => {
+    const i = threads.indexOf(t);
+    // Started again at the next read that needs it.
+    if (i >= 0) threads[i] = undefined;
+  };
+  const pick = (): ReaderThread => {
+    if (closed) throw new StoreError('store_closed', 'the reader pool is closed');
+    // The least busy thread; a new one only when every running thread is busy (a thread costs
+    // ~17 MiB of memory and its start-up, so a process that reads little keeps few).
+    let best: ReaderThread | undefined;
+    for (const t of threads) if (t && (!best || t.load < best.load)) best = t;
+    if (best && best.load === 0) return best;
+    const free = threads.indexOf(undefined);
+    if (free < 0) return best!;
+    return (threads[free] = new ReaderThread(store.path, replace));
+  };
+
+  for (let i = 0; i < Math.min(opts.warm ?? 0, size); i++) threads[i] = new ReaderThread(store.path, replace);
+
+  return {
+    threads: size,
+    async read<A, R>(job: ReadJob<A, R>, args: A): Promise<R> {
+      const a = await pick().ask(nextId++, { op: 'read', module: job.module, name: job.name, args });
+      return a.value as R;
+    },
+    stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer> {
+      return {
+        async *[Symbol.asyncIterator]() {
+          const t = pick();
+          const stream = nextId++;
+          t.streamOpened();
+          let done = false;
+          try {
+            // One chunk asked at a time, when the consumer wants the next: the socket's pace.
+            for (let first = true; ; first = false) {
+              const a = await t.ask(nextId++, first ? { op: 'next', stream, module: job.module, name: job.name, args } : { op: 'next', stream });
+              if (a.chunk === null || a.chunk === undefined) {
+                done = true;
+                return;
+              }
+              yield Buffer.from(a.chunk.buffer, a.chunk.byteOffset, a.chunk.byteLength);
+            }
+          } finally {
+            t.streamClosed();
+            // Ended early (the client went away): the thread drops its generator.
+            if (!done && !t.ended) t.worker.postMessage({ op: 'cancel', stream });
+          }
+        },
+      };
+    },
+    async close(): Promise<void> {
+      closed = true;
+      const live = threads.filter((t): t is ReaderThread => t !== undefined && !t.ended);
+      threads.fill(undefined);
+      await Promise.all(
+        live.map(async (t) => {
+          for (const p of t.pending.values()) p.reject(new StoreError('store_closed', 'the reader pool is closed'));
+          t.pending.clear();
+          t.ended = true;
+          await t.worker.terminate();
+        }),
+      );
+    },
+  };
+}
+
+/** Jobs on the store's own connection, yielding to the event loop between chunks. */
+function mainThreadReader(store: Store): Reader {
+  return {
+    threads: 0,
+    async read<A, R>(job: ReadJob<A, R>, args: A): Promise<R> {
+      return job.run(store, args);
+    },
+    stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer> {
+      return {
+        async *[Symbol.asyncIterator]() {
+          for (const chunk of job.run(store, args)) {
+            yield Buffer.from(chunk);
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+        },
+      };
+    },
+    async close(): Promise<void> {},
+  };
+}
