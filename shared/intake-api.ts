@@ -570,7 +570,7 @@ export interface paths {
         };
         /**
          * The due-diligence record: one CSV row per screening created in [from, to), streamed
-         * @description Columns: screening_id, created_at, completed_at, tender_id, dot_number, mc_number, legal_name, action, hold_reason, source, score, grade, decision, model_version, score_fetched_at, review_id, review_state, decided_by, token_id, decided_at, note, standing_decision_id. RFC 4180 quoting.
+         * @description Columns: screening_id, created_at, completed_at, tender_id, dot_number, mc_number, legal_name, action, hold_reason, source, score, grade, decision, model_version, score_fetched_at, review_id, review_state, decided_by, token_id, decided_at, note, standing_decision_id, load_customer_ref, load_pickup_at, load_origin, load_destination, load_equipment. RFC 4180 quoting.
          */
         get: operations["exportAudit"];
         put?: never;
