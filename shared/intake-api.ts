@@ -1354,9 +1354,9 @@ export interface components {
                  * @description ISO 8601, UTC
                  */
                 screened_at: string;
-                action: ("tender" | "hold" | "block") | null;
-                hold_reason: string | null;
-                settled_by: string | null;
+                action?: ("tender" | "hold" | "block") | null;
+                hold_reason?: string | null;
+                settled_by?: string | null;
             }[];
             findings: {
                 added: {

@@ -210,15 +210,12 @@ function toChange(r: ChangeRow): StoredChange {
     before: JSON.parse(r.before_state) as CarrierSnapshot,
     after: JSON.parse(r.after_state) as CarrierSnapshot,
     screening_id: r.screening_id,
-    // Rows found before the tenders' actions were recorded have none: the action reads as not known.
-    tenders: tenders.map(({ tender_id, screening_id, screened_at, action, hold_reason, settled_by }) => ({
-      tender_id,
-      screening_id,
-      screened_at,
-      action: action ?? null,
-      hold_reason: hold_reason ?? null,
-      settled_by: settled_by ?? null,
-    })),
+    // Changes found before the tenders' actions were recorded have none: absent, not null (unknown, not "not answered").
+    tenders: tenders.map((t) =>
+      t.action === undefined
+        ? { tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.screened_at }
+        : { tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.screened_at, action: t.action, hold_reason: t.hold_reason ?? null, settled_by: t.settled_by ?? null },
+    ),
     findings: r.findings ? (JSON.parse(r.findings) as ChangeFindings) : null,
     state: r.state,
     acknowledged_by: r.acknowledged_by,
