@@ -43,7 +43,7 @@ export interface Screener {
    * Test helpers of the sandbox (docs/api.md, "Sandbox test helpers"); undefined on a live key.
    */
   readonly sandbox?: SandboxHelpers;
-  /** Ends a standing decision; emits decision.revoked. Conflict when it no longer stands. */
+  /** Ends a standing decision; its decision.revoked event commits with it. NotFoundError, or ReviewConflictError when it no longer stands. */
   revokeDecision(id: string, actor: Actor, note: string | null): Promise<Decision>;
   status(): Promise<StatusReport>;
   /** When the oldest owed callback, the operator's pause and the oldest queued screening began (SQLite only; the metrics). */
@@ -66,7 +66,7 @@ export interface SandboxHelpers {
    * is detected now (carrier.changed to its recent tenders' callback URLs).
    */
   changeCarrier(dot: string, change: string, checkNow: boolean): Promise<{ change: string; screening: Screening | null }>;
-  /** End a standing decision as lapsed now (as its TTL would); emits decision.lapsed. */
+  /** End a standing decision as lapsed now (as its TTL would); its decision.lapsed event commits with it. NotFoundError, or ReviewConflictError when it no longer stands. */
   lapseDecision(id: string, actor: Actor): Promise<Decision>;
 }
 

@@ -2,8 +2,8 @@ import type { Worker } from 'bullmq';
 import { pino, type Logger } from 'pino';
 import { parseCarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';
-import type { DailyUsage, IntakeEvent, LoadDetails, LocalBlock, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
-import { closedReviewNews } from './decisions/review-news.js';
+import type { DailyUsage, Decision, IntakeEvent, LoadDetails, LocalBlock, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import { closedReviewNews, endedDecisionNews } from './decisions/review-news.js';
 import type { Actor } from './tokens/intake-tokens.js';
 import { WatchConflictError } from './store/watch-store.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
@@ -409,6 +409,20 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     }
   }
 
+  /**
+   * A person (revoke) or the sandbox helper (lapse) ends a standing decision: the ending and its
+   * `decision.<state>` event in one transaction, announced after the commit. NotFoundError or
+   * ReviewConflictError (it no longer stands) when there is nothing to end.
+   */
+  async function endStanding(end: () => Decision): Promise<Decision> {
+    const { d, appended } = store.transaction(() => {
+      const d = end();
+      return { d, appended: endedDecisionNews(events, [d]) };
+    });
+    await events.announce(appended);
+    return d;
+  }
+
   async function queueChanged(): Promise<void> {
     await events.publish('queue.changed', await queue.counts()).catch(() => undefined);
   }
@@ -496,25 +510,20 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
           oweScreeningCallback(store, s, 'review.resolved', now());
           return s;
         });
-        return { ...r, resolved, appended };
+        for (const s of resolved) appended.push(events.append('review.resolved', { ...r.review, screening: s }));
+        // A decision this one replaced has lapsed: its event commits with the ending.
+        appended.push(...endedDecisionNews(events, r.ended));
+        return { ...r, appended };
       });
       await events.announce(out.appended);
       if (out.kind === 'stale') throw new ReviewStaleError(`the carrier's facts changed since you saw the review: ${out.reason}; look again`, store.getReview(id)!);
-      for (const s of out.resolved) await events.publish('review.resolved', { ...out.review, screening: s });
-      // A decision this one replaced has lapsed: say so now, not with the next screening.
-      for (const d of decisions.drainEnded()) await events.publish(`decision.${d.state}`, d);
       return out.review;
     },
 
     listDecisions: (f?: DecisionFilter) => decisions.list(f),
     pageDecisions: (f: Omit<DecisionFilter, 'limit'>, page: ListPage) => decisions.page(f, page),
     getDecision: (id: string) => decisions.get(id),
-    async revokeDecision(id: string, actor: Actor, note: string | null) {
-      const d = store.transaction(() => decisions.revoke(id, actor, note));
-      decisions.drainEnded();
-      await events.publish('decision.revoked', d);
-      return d;
-    },
+    revokeDecision: (id: string, actor: Actor, note: string | null) => endStanding(() => decisions.revoke(id, actor, note)),
 
     async status(): Promise<StatusReport> {
       await redisUp('the status cannot be read');
@@ -609,12 +618,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         svcBaseUrl: client.baseUrl,
         sandboxChange: (dot, change) => client.sandboxChange(dot, change),
         submit: (req) => screener.submit(req),
-        async lapse(id, actor, reason) {
-          const d = store.transaction(() => decisions.lapse(id, actor, reason));
-          decisions.drainEnded();
-          await events.publish('decision.lapsed', d);
-          return d;
-        },
+        lapse: (id, actor, reason) => endStanding(() => decisions.lapse(id, actor, reason)),
       }),
     });
   }

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../shared/config.js';
 import { ensureService } from './bootstrap.js';
@@ -11,13 +11,8 @@ import { authenticator } from './intake/auth.js';
 import { metricsText } from './metrics/metrics.js';
 import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 import { connectionOf } from './store/sqlite-store.js';
-import { IntakeTokens } from './tokens/intake-tokens.js';
+import { IntakeTokens, tokenPath } from './tokens/intake-tokens.js';
 import { mayUse } from './tokens/roles.js';
-
-/** Where the intake token lives unless INTAKE_TOKEN is set: beside the database. */
-export function tokenPath(config: Config): string {
-  return resolve(dirname(config.dbPath), 'intake-token');
-}
 
 /** The intake token a local client (status, tray) should use, or undefined. */
 export function readIntakeToken(config: Config): string | undefined {

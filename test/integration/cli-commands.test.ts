@@ -4,11 +4,12 @@
  * Real Redis, a real SQLite file, the emulator over real HTTP.
  */
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_KEYS } from '../../emulator/index.js';
 import { freePort } from '../helpers/free-port.js';
+import { openStore } from '../../worker/store/index.js';
 import { REPO_ROOT, ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, type RunningProcess, type StartedIntake, type WorkerEnv } from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
 import { installedElectron } from '../../worker/tray-launcher.js';
@@ -175,6 +176,22 @@ describe('carrier-screen token', () => {
     expect([again.code, again.err]).toEqual([2, expect.stringContaining('no active token')]);
     const bad = await run(['token', 'create', '--role', 'root']);
     expect([bad.code, bad.err]).toEqual([2, expect.stringContaining('--role must be metrics, tms, desk or admin')]);
+  });
+
+  it('list with no scoped tokens says where the admin token comes from: INTAKE_TOKEN, or the file beside the database', async () => {
+    const fresh = join(mkdirTemp('cs-cli-tokens-'), 'screen.db');
+    openStore(fresh).close(); // a database with no scoped tokens
+    const listOn = async (e: WorkerEnv) => {
+      const p = spawnCli(['token', 'list'], { env: e });
+      const exit = await p.exited;
+      return { code: exit.code, out: p.stdout() || p.stderr() };
+    };
+    expect(await listOn({ ...env, SCREEN_DB: fresh })).toEqual({ code: 0, out: 'no scoped tokens (the admin token is INTAKE_TOKEN)\n' });
+    const { INTAKE_TOKEN: _, ...fromFile } = env;
+    expect(await listOn({ ...fromFile, SCREEN_DB: fresh } as WorkerEnv)).toEqual({
+      code: 0,
+      out: `no scoped tokens (the admin token is in ${join(dirname(fresh), 'intake-token')})\n`,
+    });
   });
 });
 

@@ -627,6 +627,20 @@ describe('accept: the intake\'s fast path', () => {
 });
 
 describe('finish: once', () => {
+  it('a late result for a screening already done still tells the standing decision its fresh score ended, in that commit', async () => {
+    const h = harness();
+    h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
+    const a = await done(h, h.queued('1000001'));
+    h.store.transaction(() => h.decisions.resolve(a.review!.id, 'approved', actor, null));
+    const late = score('1000001', { decision: 'review', data_confidence: 0.5 });
+    const again = await h.pipeline.finish(a.id, { action: 'hold', hold_reason: 'manual_review', source: 'service', score: late, score_fetched_at: new Date(h.clock.t).toISOString(), error: null });
+    expect(again.version).toBe(h.store.getScreening(a.id)!.version);
+    // The screening is not finished again, but the decision ended: its event commits with it.
+    expect(h.decisions.list({ state: 'lapsed' })).toHaveLength(1);
+    expect(h.events().filter((e) => e.startsWith('decision.'))).toEqual(['decision.lapsed']);
+    expect(h.announced.filter((e) => e.startsWith('decision.'))).toEqual(['decision.lapsed']);
+  });
+
   it('a screening finished twice is recorded once: no second event, callback or announcement', async () => {
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001')));

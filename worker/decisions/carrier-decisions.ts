@@ -22,6 +22,10 @@ import { reviewCarrierKey } from './review-carrier-key.js';
  *   version it saw and is refused when the facts changed since (onFacts, resolve); a blocking
  *   score or a local block closes the review and blocks its tenders at once.
  * Every method runs inside the caller's SQLite transaction (synchronous, no I/O but SQLite).
+ * A method that ends a standing decision returns it (observe, revoke, lapse) or lists it in its
+ * outcome (`ended` of onHold and resolve): the caller appends its `decision.<state>` event in
+ * the same transaction. Nothing is kept here between calls, so a piece of a group commit that
+ * runs twice, or a transaction rolled back, leaves no event behind (worker/store/group-commit.ts).
  */
 
 /** Who closes a review a re-screen superseded (reviews.decided_by): no person decided it. */
@@ -77,8 +81,11 @@ export interface ClosedReview {
 /** What a screening's facts did to its carrier's open review: shown (a newer score), or closed. */
 export type FactsOutcome = { kind: 'updated'; reviewId: string } | ({ kind: 'closed' } & ClosedReview);
 
-/** What a decision on a review came to: done, or refused because the facts changed (the caller commits any closing first). */
-export type ResolveOutcome = { kind: 'resolved'; review: Review; settled: string[] } | { kind: 'stale'; reason: string; closed?: ClosedReview };
+/**
+ * What a decision on a review came to: done, or refused because the facts changed (the caller
+ * commits any closing first). `ended`: the standing decision the new one replaced, if any.
+ */
+export type ResolveOutcome = { kind: 'resolved'; review: Review; settled: string[]; ended: Decision[] } | { kind: 'stale'; reason: string; closed?: ClosedReview };
 
 interface ReviewHeadRow {
   id: string;
@@ -98,15 +105,17 @@ interface ReviewHeadRow {
  * new one once the screening is finished (a tender that joins one is told by id: reading every
  * waiting tender per hold would grow with them). `ownId`: the screening's own review item.
  */
-export type ReviewOutcome = { kind: 'review'; reviewId: string; created: boolean; joined: boolean; ownId: string };
+export type ReviewOutcome = { kind: 'review'; reviewId: string; created: boolean; joined: boolean; ownId: string; ended: Decision[] };
 
-/** What a hold came to: settled at once by a standing decision, or a review (opened or joined). */
-export type HoldOutcome = { kind: 'settled'; result: ScreeningResult; decision: StandingDecisionRef } | ReviewOutcome;
+/**
+ * What a hold came to: settled at once by a standing decision, or a review (opened or joined).
+ * `ended`: the standing decision the hold's score no longer matched (lapsed), if any.
+ */
+export type HoldOutcome = { kind: 'settled'; result: ScreeningResult; decision: StandingDecisionRef; ended: Decision[] } | ReviewOutcome;
 
 export class CarrierDecisions {
   readonly #db: Database;
   readonly #st: ReturnType<typeof statements>;
-  readonly #ended: Decision[] = [];
 
   constructor(private readonly o: CarrierDecisionsOptions) {
     this.#db = connectionOf(o.store);
@@ -143,13 +152,15 @@ export class CarrierDecisions {
   onHold(s: Screening, r: ScreeningResult): HoldOutcome {
     const key = this.carrierKey(s, r.score);
     const d = this.#st.standing.get(key) as DecisionRow | undefined;
+    const ended: Decision[] = [];
     if (d && r.score) {
       const why = this.#whyEnds(d, r.score);
       if (!why) {
         const action = d.decision === 'approved' ? 'tender' : 'block';
-        return { kind: 'settled', result: { ...r, action }, decision: refOf(d) };
+        return { kind: 'settled', result: { ...r, action }, decision: refOf(d), ended };
       }
-      this.#end(d, 'lapsed', null, why.join('; '));
+      const lapsed = this.#end(d, 'lapsed', null, why.join('; '));
+      if (lapsed) ended.push(lapsed);
     }
     const open = this.#st.openReview.get(key) as { id: string } | undefined;
     let previous: string | null = null;
@@ -168,7 +179,7 @@ export class CarrierDecisions {
     const own = created ? { id, parent_id: open?.id ?? null } : (this.#st.reviewOfScreening.get(s.id) as { id: string; parent_id: string | null });
     const joined = own.parent_id !== null;
     const reviewId = own.parent_id ?? own.id;
-    return { kind: 'review', reviewId, created, joined, ownId: own.id };
+    return { kind: 'review', reviewId, created, joined, ownId: own.id, ended };
   }
 
   /** The screening was settled (a standing decision, or its review): say so on it. */
@@ -214,10 +225,12 @@ export class CarrierDecisions {
 
     // The decision stands for the carrier while the basis of the facts decided on holds.
     const score = primary.latest.score ?? primary.screening.score;
+    const ended: Decision[] = [];
     if (score) {
       const key = head.carrier_key ?? this.carrierKey(primary.screening, score);
       const old = this.#st.standing.get(key) as DecisionRow | undefined;
-      if (old) this.#end(old, 'lapsed', actor, 'replaced by a newer decision');
+      const replaced = old ? this.#end(old, 'lapsed', actor, 'replaced by a newer decision') : undefined;
+      if (replaced) ended.push(replaced);
       this.#st.insert.run({
         id: newDecisionId(),
         carrier_key: key,
@@ -234,7 +247,7 @@ export class CarrierDecisions {
         token_id: actor.token_id,
       });
     }
-    return { kind: 'resolved', review: this.o.store.getReview(primaryId)!, settled };
+    return { kind: 'resolved', review: this.o.store.getReview(primaryId)!, settled, ended };
   }
 
   /**
@@ -394,20 +407,25 @@ export class CarrierDecisions {
     return { data: rows.map(decisionOf), has_more };
   }
 
-  /** A person ends a standing decision: the next hold of the carrier opens a review. */
+  /** A person ends a standing decision: the next hold of the carrier opens a review. Returns it, ended. */
   revoke(id: string, actor: Actor, note: string | null): Decision {
-    const row = this.#st.get.get(id) as DecisionRow | undefined;
-    if (!row) throw new NotFoundError(`no decision with id ${id}`);
-    if (row.state !== 'standing') throw new ReviewConflictError(`decision ${id} is already ${row.state}`, id);
-    return this.#end(row, 'revoked', actor, note ?? 'revoked')!;
+    return this.#endStanding(id, 'revoked', actor, note ?? 'revoked');
   }
 
-  /** The sandbox's test helper: end a standing decision as if its TTL had run out. */
+  /** The sandbox's test helper: end a standing decision as if its TTL had run out. Returns it, ended. */
   lapse(id: string, actor: Actor, reason: string): Decision {
+    return this.#endStanding(id, 'lapsed', actor, reason);
+  }
+
+  /**
+   * End the standing decision `id` for a person (revoke) or the sandbox (lapse): NotFoundError
+   * when there is none, ReviewConflictError when it no longer stands (decision_conflict).
+   */
+  #endStanding(id: string, state: 'lapsed' | 'revoked', actor: Actor, reason: string): Decision {
     const row = this.#st.get.get(id) as DecisionRow | undefined;
-    if (!row) throw new NotFoundError(`no decision with id ${id}`);
-    if (row.state !== 'standing') throw new ReviewConflictError(`decision ${id} is already ${row.state}`, id);
-    return this.#end(row, 'lapsed', actor, reason)!;
+    if (!row) throw new NotFoundError(`no decision ${id}`);
+    if (row.state !== 'standing') throw new ReviewConflictError(`decision ${id} is already ${row.state}${row.ended_by ? ` by ${row.ended_by}` : ''}`, id);
+    return this.#end(row, state, actor, reason)!;
   }
 
   /** Why a standing decision no longer holds for this score: expired, or the basis changed. */
@@ -420,16 +438,10 @@ export class CarrierDecisions {
     return changes.length ? changes : undefined;
   }
 
+  /** End a standing decision; the ended decision (undefined when it no longer stood), for the caller's event. */
   #end(d: DecisionRow, state: 'lapsed' | 'revoked', actor: Actor | null, reason: string): Decision | undefined {
     if (this.#st.end.run(state, this.o.now().toISOString(), actor?.by ?? null, actor?.token_id ?? null, reason, d.id).changes === 0) return undefined;
-    const ended = decisionOf(this.#st.get.get(d.id) as DecisionRow);
-    this.#ended.push(ended);
-    return ended;
-  }
-
-  /** Decisions ended since the last call (for their decision.lapsed / decision.revoked events). */
-  drainEnded(): Decision[] {
-    return this.#ended.splice(0);
+    return decisionOf(this.#st.get.get(d.id) as DecisionRow);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { IntakeEvent } from '../../shared/screening.js';
+import type { Decision, IntakeEvent } from '../../shared/screening.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { Store } from '../store/index.js';
@@ -16,4 +16,16 @@ export function closedReviewNews(store: Store, events: Pick<SharedEventFeed, 'ap
     oweScreeningCallback(store, s, 'review.resolved', now);
     return events.append('review.resolved', { ...review, screening: s });
   });
+}
+
+/**
+ * The events of standing decisions that ended (`decision.lapsed`, `decision.revoked`), as the
+ * CarrierDecisions method that ended them returned them: appended in the caller's transaction
+ * (the one that ended them), so a rollback takes them back with the ending and a piece run twice
+ * appends them once. Announce them after the commit. Store writes only.
+ */
+export function endedDecisionNews(events: Pick<SharedEventFeed, 'append'>, ended: ReadonlyArray<Decision | undefined>): IntakeEvent[] {
+  const out: IntakeEvent[] = [];
+  for (const d of ended) if (d) out.push(events.append(`decision.${d.state}`, d));
+  return out;
 }

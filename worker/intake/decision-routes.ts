@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import type { Screener } from '../screener-types.js';
+import type { Decision } from '../../shared/screening.js';
+import { NotFoundError, ReviewConflictError } from '../store/index.js';
 import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
@@ -90,10 +92,23 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
     },
     async (req) => {
       const actor = actorOf(req, req.body.by);
-      const d = screener.getDecision(req.params.id);
-      if (!d) throw notFound(`no decision ${req.params.id}`);
-      if (d.state !== 'standing') throw conflict('decision_conflict', `decision ${d.id} is already ${d.state}${d.ended_by ? ` by ${d.ended_by}` : ''}`, d.id);
-      return screener.revokeDecision(req.params.id, actor, req.body.note ?? null);
+      return endStandingDecision(req.params.id, () => screener.revokeDecision(req.params.id, actor, req.body.note ?? null));
     },
   );
+}
+
+/**
+ * The one path of a route that ends a standing decision (POST /decisions/:id/revoke, the
+ * sandbox's POST /sandbox/decisions/:id/lapse): whether it exists and still stands is checked
+ * in the transaction that ends it; 404 when there is none, 409 `decision_conflict` when it no
+ * longer stands (and who ended it).
+ */
+export async function endStandingDecision(id: string, end: () => Promise<Decision>): Promise<Decision> {
+  try {
+    return await end();
+  } catch (e) {
+    if (e instanceof NotFoundError) throw notFound(e.message);
+    if (e instanceof ReviewConflictError) throw conflict('decision_conflict', e.message, id);
+    throw e;
+  }
 }

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import type { Screener } from '../screener-types.js';
 import { SandboxControlError } from '../sandbox-helpers.js';
-import { HttpError, conflict, notFound } from './http-error.js';
+import { HttpError } from './http-error.js';
+import { endStandingDecision } from './decision-routes.js';
 import { DecisionSchema, ErrorBody, NoQuery, ScreeningSchema } from './schemas.js';
 import { actorOf, type IntakeApp } from './intake-app.js';
 
@@ -81,11 +82,9 @@ export function registerSandboxRoutes(r: IntakeApp, screener: Screener): void {
     },
     async (req) => {
       const h = helpers();
-      const d = screener.getDecision(req.params.id);
-      if (!d) throw notFound(`no decision ${req.params.id}`);
-      if (d.state !== 'standing') throw conflict('decision_conflict', `decision ${d.id} is already ${d.state}`, d.id);
       // INTAKE_TOKEN has no name: the record says which credential did it.
-      return h.lapseDecision(d.id, actorOf(req, req.caller?.name ?? 'INTAKE_TOKEN'));
+      const actor = actorOf(req, req.caller?.name ?? 'INTAKE_TOKEN');
+      return endStandingDecision(req.params.id, () => h.lapseDecision(req.params.id, actor));
     },
   );
 }

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { IntakeEvent, Review, Screening, ScreeningError } from '../../shared/screening.js';
+import type { Decision, IntakeEvent, Review, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { actionForScore, actionForStaleScore, actionWithoutScore, holdOpensReview, type NoScoreCause } from '../../shared/tender-rules.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { CarrierDecisions, FactsOutcome, ReviewOutcome } from '../decisions/carrier-decisions.js';
-import { closedReviewNews } from '../decisions/review-news.js';
+import { closedReviewNews, endedDecisionNews } from '../decisions/review-news.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
@@ -57,9 +57,12 @@ export interface WatchHooks {
   announceChange(c: StoredChange): Promise<void>;
 }
 
-/** What finishing a screening wrote, for what is said about it after the commit. */
+/**
+ * What finishing a screening wrote, for what is said about it after the commit. Unchanged, it
+ * may still have ended a standing decision: `appended` holds that event.
+ */
 type Recorded =
-  | { screening: Screening; changed: false }
+  | { screening: Screening; changed: false; appended?: IntakeEvent[] }
   | { screening: Screening; changed: true; change: StoredChange | undefined; appended: IntakeEvent[] };
 
 export interface PipelineDeps {
@@ -248,23 +251,30 @@ export class ScreeningPipeline {
     }
     const rec = store.transaction(() => this.#recordRescreen(s, r));
     await Promise.all(bookkeeping);
-    if (!rec?.changed) return 'held';
+    if (!rec.changed) {
+      // Nothing changed for the TMS, but a standing decision may have ended.
+      if (rec.appended?.length) await this.d.events.announce(rec.appended);
+      return 'held';
+    }
     // Not #announce: the screening was counted done when it was first answered (/metrics).
     this.d.logger.info({ screening: id, action: rec.screening.action, source: rec.screening.source }, 're-screened after an outage');
     await this.d.events.announce(rec.appended);
     return rec.screening.action === 'hold' ? 'held' : 'settled';
   }
 
-  /** The writes of a re-screen, in the caller's transaction; undefined when nothing changed for the TMS. */
-  #recordRescreen(s: Screening, r: ScreeningResult): Recorded | undefined {
+  /** The writes of a re-screen, in the caller's transaction; unchanged when nothing changed for the TMS. */
+  #recordRescreen(s: Screening, r: ScreeningResult): Recorded {
     const { store, decisions } = this.d;
     // Checked again against the score: an MC query may only now name a blocked DOT number.
     r = this.d.watch?.applyLocalBlock(s.query, r) ?? r;
-    if (r.score && r.source === 'service') decisions.observe(s, r.score);
+    // Standing decisions this re-screen ends: their events go in this transaction, whatever it comes to.
+    const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [decisions.observe(s, r.score)] : [];
+    const unchanged = (): Recorded => ({ screening: s, changed: false, appended: endedDecisionNews(this.d.events, ended) });
     let standing = undefined;
     if (r.action === 'hold' && r.score) {
       // A dispatcher's standing decision on the same basis settles it, as for any hold.
       const o = decisions.onHold(s, r);
+      ended.push(...o.ended);
       if (o.kind === 'settled') {
         r = o.result;
         standing = o.decision;
@@ -273,15 +283,15 @@ export class ScreeningPipeline {
     if (r.action === 'hold' && (r.score === null || RESCREEN_HOLD_REASONS.includes(r.hold_reason ?? ''))) {
       // Still no usable answer: the next pass tries again.
       store.markRescreened(s.id);
-      return undefined;
+      return unchanged();
     }
-    if (!store.rescreenResult(s.id, r)) return undefined;
+    if (!store.rescreenResult(s.id, r)) return unchanged();
     const appended: IntakeEvent[] = [];
     if (r.action === 'hold') {
       // A person must look after all: the card stays, and now shows the score as a new version.
       const shown = decisions.showRescreenFacts(s.id);
       if (shown) appended.push(this.d.events.append('review.updated', reviewRef(shown)));
-      for (const d of decisions.drainEnded()) appended.push(this.d.events.append(`decision.${d.state}`, d));
+      appended.push(...endedDecisionNews(this.d.events, ended));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
     const action = r.action as 'tender' | 'block';
@@ -289,7 +299,7 @@ export class ScreeningPipeline {
     const closed = action === 'block' ? decisions.closeOnRescreen(s.id, r) : undefined;
     if (closed) {
       appended.push(...closedReviewNews(store, this.d.events, closed, this.d.now()));
-      for (const d of decisions.drainEnded()) appended.push(this.d.events.append(`decision.${d.state}`, d));
+      appended.push(...endedDecisionNews(this.d.events, ended));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
     decisions.markSettled(s.id, action, 'rescreen', standing ?? null);
@@ -298,7 +308,7 @@ export class ScreeningPipeline {
     // The TMS learns the new action as it learns a decided review: review.resolved.
     oweScreeningCallback(store, screening, 'review.resolved', this.d.now());
     if (review) appended.push(this.d.events.append('review.resolved', { ...review, screening }));
-    for (const d of decisions.drainEnded()) appended.push(this.d.events.append(`decision.${d.state}`, d));
+    appended.push(...endedDecisionNews(this.d.events, ended));
     appended.push(this.d.events.append('screening.completed', screening));
     return { screening, changed: true, change: undefined, appended };
   }
@@ -365,11 +375,11 @@ export class ScreeningPipeline {
     if (o.kind === 'settled') {
       // A standing decision answers it: as it is written (rare; read back).
       decisions.markSettled(held.id, o.result.action as 'tender' | 'block', 'standing_decision', o.decision);
-      return this.#recordDone(store.getScreening(held.id)!, {}, tender);
+      return this.#recordDone(store.getScreening(held.id)!, { ended: o.ended }, tender);
     }
     // Its own review item, just written: pending, undecided (what a read of it would give).
     held.review = { id: o.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
-    return this.#recordDone(held, this.#reviewNews(o), tender);
+    return this.#recordDone(held, { ...this.#reviewNews(o), ended: o.ended }, tender);
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
@@ -384,24 +394,26 @@ export class ScreeningPipeline {
     const { decisions } = this.d;
     // Undefined only for an unknown id: completeScreening says so.
     const s0 = before ?? current ?? store.getScreening(id);
-    // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md).
-    if (s0 && r.score && r.source === 'service') decisions.observe(s0, r.score);
+    // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md);
+    // its event goes in this transaction.
+    const ended: Array<Decision | undefined> = s0 && r.score && r.source === 'service' ? [decisions.observe(s0, r.score)] : [];
     if (s0 && holdOpensReview(s0, r) && (!watch || !before || watch.wantsReview(before, r))) {
       const o = decisions.onHold(s0, r);
+      ended.push(...o.ended);
       if (o.kind === 'settled') {
         r = o.result;
         standing = o.decision;
       } else review = o;
     }
     let { screening, changed } = store.completeScreening(id, r);
-    if (!changed) return { screening, changed };
+    if (!changed) return { screening, changed, appended: endedDecisionNews(this.d.events, ended) };
     if (standing && (r.action === 'tender' || r.action === 'block')) {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
     // A newer score (or a block) is shown on the carrier's open review, or closes it (docs/decisions.md).
     const facts = decisions.onFacts(screening, r);
-    return this.#recordDone(screening, { ...(review ? this.#reviewNews(review) : {}), facts });
+    return this.#recordDone(screening, { ...(review ? this.#reviewNews(review) : {}), facts, ended });
   }
 
   /**
@@ -416,7 +428,7 @@ export class ScreeningPipeline {
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
   #recordDone(
     screening: Screening,
-    o: { createdReview?: Review | undefined; joinedReview?: string | undefined; facts?: FactsOutcome | undefined },
+    o: { createdReview?: Review | undefined; joinedReview?: string | undefined; facts?: FactsOutcome | undefined; ended?: Array<Decision | undefined> },
     tender?: TenderCarrier,
   ): Recorded {
     const { store, events } = this.d;
@@ -432,7 +444,8 @@ export class ScreeningPipeline {
     // Newer facts on the carrier's open review: a new version; a closing blocks its tenders, each with its callback.
     if (o.facts?.kind === 'updated' && o.facts.reviewId !== o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.facts.reviewId)));
     if (o.facts?.kind === 'closed') appended.push(...closedReviewNews(store, events, o.facts, this.d.now()));
-    for (const d of this.d.decisions.drainEnded()) appended.push(events.append(`decision.${d.state}`, d));
+    // Standing decisions this screening ended (the CarrierDecisions calls above returned them).
+    if (o.ended) appended.push(...endedDecisionNews(events, o.ended));
     appended.push(events.append('screening.completed', screening));
     return { screening, changed: true, change, appended };
   }
@@ -440,7 +453,11 @@ export class ScreeningPipeline {
   /** After the commit: the log line, the events and the change alerts (the callback is in the outbox). */
   async #announce(rec: Recorded): Promise<Screening> {
     const { screening: s } = rec;
-    if (!rec.changed) return s;
+    if (!rec.changed) {
+      // Not news itself, but it may have ended a standing decision (its event, committed with it).
+      if (rec.appended?.length) await this.d.events.announce(rec.appended);
+      return s;
+    }
     observe.screeningDone(s);
     // A cache hit is routine (counted in /metrics); a lookup's result is news for the log.
     const level = s.source === 'cache' ? 'debug' : 'info';

@@ -1,8 +1,15 @@
 import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import type { Config } from '../../shared/config.js';
 import { randomBase32 } from '../store/ids.js';
 import { isRole, type Role } from './roles.js';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
+
+/** Where the admin token lives unless INTAKE_TOKEN is set: beside the database (start writes it). */
+export function tokenPath(config: Pick<Config, 'dbPath'>): string {
+  return resolve(dirname(config.dbPath), 'intake-token');
+}
 
 /**
  * Scoped intake tokens, kept in SQLite as hashes. A token is `cs_<role>_<40 random base32>`;

@@ -1,6 +1,6 @@
 import type { Config } from '../../shared/config.js';
 import { connectionOf, openStore } from '../store/sqlite-store.js';
-import { IntakeTokens, TokenArgumentError } from './intake-tokens.js';
+import { IntakeTokens, TokenArgumentError, tokenPath } from './intake-tokens.js';
 import { isRole } from './roles.js';
 
 /**
@@ -35,7 +35,7 @@ export function runTokenList(config: Config, o: { json?: boolean }, out: Out = (
     return 0;
   }
   if (list.length === 0) {
-    out('no scoped tokens (INTAKE_TOKEN is the admin token)\n');
+    out(`no scoped tokens (the admin token is ${config.intakeToken ? 'INTAKE_TOKEN' : `in ${tokenPath(config)}`})\n`);
     return 0;
   }
   for (const t of list)
