@@ -1345,6 +1345,7 @@ export interface components {
                 [key: string]: unknown;
             };
             screening_id: string;
+            /** @description Every tender of the carrier in the watch window (SCREEN_WATCH_DAYS), oldest first. */
             tenders: {
                 tender_id: string;
                 screening_id: string;
@@ -1353,10 +1354,38 @@ export interface components {
                  * @description ISO 8601, UTC
                  */
                 screened_at: string;
+                action?: ("tender" | "hold" | "block") | null;
+                hold_reason?: string | null;
+                settled_by?: string | null;
             }[];
+            findings: {
+                added: {
+                    /** @description A check that found something (a score reason) or a knockout. */
+                    kind: "reason" | "knockout";
+                    /** @description Its identity: the reason's check, or the knockout's code. */
+                    code: string;
+                    /** @description The reason's severity; critical for a knockout. Known values: critical, review, medium, low; others may appear. */
+                    severity: string;
+                    area: string | null;
+                    /** @description The words the score gave it. */
+                    detail: string;
+                }[];
+                removed: {
+                    /** @description A check that found something (a score reason) or a knockout. */
+                    kind: "reason" | "knockout";
+                    /** @description Its identity: the reason's check, or the knockout's code. */
+                    code: string;
+                    /** @description The reason's severity; critical for a knockout. Known values: critical, review, medium, low; others may appear. */
+                    severity: string;
+                    area: string | null;
+                    /** @description The words the score gave it. */
+                    detail: string;
+                }[];
+            } | null;
             state: "new" | "acknowledged";
             acknowledged_by: string | null;
             acknowledged_at: string | null;
+            ack_note: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -4441,6 +4470,8 @@ export interface operations {
                 "application/json": {
                     /** @description who did it: 1 to 100 characters, not only spaces (default: the token's name) */
                     by?: string;
+                    /** @description why it is acknowledged (what was done about the loads): at most 500 characters, kept with the acknowledgement */
+                    note?: string | null;
                 };
             };
         };
