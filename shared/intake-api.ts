@@ -570,7 +570,7 @@ export interface paths {
         };
         /**
          * The due-diligence record: one CSV row per screening created in [from, to), streamed
-         * @description Columns: screening_id, created_at, completed_at, tender_id, dot_number, mc_number, legal_name, action, hold_reason, source, score, grade, decision, model_version, score_fetched_at, review_id, review_state, decided_by, token_id, decided_at, note, standing_decision_id. RFC 4180 quoting.
+         * @description Columns: screening_id, created_at, completed_at, tender_id, dot_number, mc_number, legal_name, action, hold_reason, source, score, grade, decision, model_version, score_fetched_at, review_id, review_state, decided_by, token_id, decided_at, note, standing_decision_id, load_customer_ref, load_pickup_at, load_origin, load_destination, load_equipment. RFC 4180 quoting.
          */
         get: operations["exportAudit"];
         put?: never;
@@ -1345,6 +1345,7 @@ export interface components {
                 [key: string]: unknown;
             };
             screening_id: string;
+            /** @description Every tender of the carrier in the watch window (SCREEN_WATCH_DAYS), oldest first. */
             tenders: {
                 tender_id: string;
                 screening_id: string;
@@ -1353,10 +1354,38 @@ export interface components {
                  * @description ISO 8601, UTC
                  */
                 screened_at: string;
+                action?: ("tender" | "hold" | "block") | null;
+                hold_reason?: string | null;
+                settled_by?: string | null;
             }[];
+            findings: {
+                added: {
+                    /** @description A check that found something (a score reason) or a knockout. */
+                    kind: "reason" | "knockout";
+                    /** @description Its identity: the reason's check, or the knockout's code. */
+                    code: string;
+                    /** @description The reason's severity; critical for a knockout. Known values: critical, review, medium, low; others may appear. */
+                    severity: string;
+                    area: string | null;
+                    /** @description The words the score gave it. */
+                    detail: string;
+                }[];
+                removed: {
+                    /** @description A check that found something (a score reason) or a knockout. */
+                    kind: "reason" | "knockout";
+                    /** @description Its identity: the reason's check, or the knockout's code. */
+                    code: string;
+                    /** @description The reason's severity; critical for a knockout. Known values: critical, review, medium, low; others may appear. */
+                    severity: string;
+                    area: string | null;
+                    /** @description The words the score gave it. */
+                    detail: string;
+                }[];
+            } | null;
             state: "new" | "acknowledged";
             acknowledged_by: string | null;
             acknowledged_at: string | null;
+            ack_note: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -4441,6 +4470,8 @@ export interface operations {
                 "application/json": {
                     /** @description who did it: 1 to 100 characters, not only spaces (default: the token's name) */
                     by?: string;
+                    /** @description why it is acknowledged (what was done about the loads): at most 500 characters, kept with the acknowledgement */
+                    note?: string | null;
                 };
             };
         };

@@ -313,6 +313,32 @@ export interface ChangeTender {
   tender_id: string;
   screening_id: string;
   screened_at: string;
+  /**
+   * What the tender got, as its screening stood when the change was found: `tender` went out,
+   * `hold` waits for a dispatcher, `block`; null when not yet answered. Absent on changes found
+   * before it was recorded (read as unknown).
+   */
+  action?: TenderAction | null;
+  hold_reason?: HoldReason | null;
+  /** What settled a held tender: its review, a standing decision, or a re-screen; null when nothing did. */
+  settled_by?: Screening['settled_by'];
+}
+
+/** One finding of a score: a check that found something (by `check`) or a knockout (by `code`). */
+export interface ChangeFinding {
+  kind: 'reason' | 'knockout';
+  /** Its identity: the reason's check, or the knockout's code. */
+  code: string;
+  /** The reason's severity; `critical` for a knockout. */
+  severity: string;
+  area: string | null;
+  detail: string;
+}
+
+/** The findings the new score has that the old one had not (added), and the other way round (removed). */
+export interface ChangeFindings {
+  added: ChangeFinding[];
+  removed: ChangeFinding[];
 }
 
 export interface CarrierChange {
@@ -328,9 +354,13 @@ export interface CarrierChange {
   screening_id: string;
   /** Tenders of the last SCREEN_WATCH_DAYS days that used this carrier. */
   tenders: ChangeTender[];
+  /** Findings added and removed between the old score and the new (absent from a worker older than migration 29); null when not known (the old score is gone, or a change found before they were recorded). */
+  findings?: ChangeFindings | null;
   state: 'new' | 'acknowledged';
   acknowledged_by: string | null;
   acknowledged_at: string | null;
+  /** Why it was acknowledged, as the dispatcher wrote it (at most 500 characters); null without one. */
+  ack_note?: string | null;
   detected_at: string;
   updated_at: string;
 }

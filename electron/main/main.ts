@@ -380,9 +380,10 @@ function registerIpc(): void {
     }),
   );
   handle(IpcChannel.listChanges, (state, filter) => result(() => requireBridge().listChanges(state as never, carrierSearch(filter))));
-  handle(IpcChannel.acknowledgeChange, (id, by) =>
+  handle(IpcChannel.recentChanges, (state, limit) => result(() => requireBridge().recentChanges(state as never, limit as number)));
+  handle(IpcChannel.acknowledgeChange, (id, by, note) =>
     result(async () => {
-      const c = await requireBridge().acknowledgeChange(id as string, by as string | null);
+      const c = await requireBridge().acknowledgeChange(id as string, by as string | null, typeof note === 'string' ? note : null);
       void live()?.controller.refresh();
       return c;
     }),

@@ -38,7 +38,8 @@ const desk: DeskIpcApi = {
   pauseQueue: () => ipcRenderer.invoke(IpcChannel.pauseQueue),
   resumeQueue: () => ipcRenderer.invoke(IpcChannel.resumeQueue),
   listChanges: (state, filter) => ipcRenderer.invoke(IpcChannel.listChanges, state, { dot_number: filter?.dot_number }),
-  acknowledgeChange: (id, by) => ipcRenderer.invoke(IpcChannel.acknowledgeChange, id, by),
+  acknowledgeChange: (id, by, note) => ipcRenderer.invoke(IpcChannel.acknowledgeChange, id, by, note ?? null),
+  recentChanges: (state, limit) => ipcRenderer.invoke(IpcChannel.recentChanges, state, limit),
   listBlocks: (state) => ipcRenderer.invoke(IpcChannel.listBlocks, state),
   // Copied field by field: only plain data crosses, never an object the page built with getters.
   blockCarrier: (input) =>

@@ -96,7 +96,10 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     },
   );
   const quota = new QuotaView(model);
-  const changes = changesView(model, toast);
+  const changes = changesView(model, toast, (reviewId) => {
+    desk.select(reviewId);
+    show('desk');
+  });
   const decisions = decisionsView(model, toast);
   const blocks = blocksView(model, toast);
   const settings = electron?.settings ? new SettingsView(electron.settings, toast) : null;
@@ -260,7 +263,8 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     if (changed.has('status') || changed.has('screenings') || changed.has('connection')) queue.render();
     if (changed.has('status') || changed.has('usage')) quota.render();
     // 'status': whether the worker answers decides whether actions are on (DeskModel.actionsOff).
-    if (changed.has('changes') || changed.has('changeHistory') || changed.has('connection') || changed.has('status')) changes.render();
+    // pending: a card opening (or closing) on the desk changes the link a change shows.
+    if (changed.has('changes') || changed.has('changeHistory') || changed.has('pending') || changed.has('connection') || changed.has('status')) changes.render();
     if (changed.has('decisions') || changed.has('decisionHistory') || changed.has('connection') || changed.has('status')) decisions.render();
     if (changed.has('connection') && model.connection === 'unauthorized' && !electron) {
       forgetToken();

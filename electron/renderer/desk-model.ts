@@ -16,6 +16,13 @@ const DECIDED_SHOWN = 12;
 export const CHANGE_HISTORY_SHOWN = 25;
 export const DECISION_HISTORY_SHOWN = 25;
 export const BLOCK_HISTORY_SHOWN = 25;
+/**
+ * Live events come in bursts (a TMS posting a batch, a desk deciding quickly). The re-reads they
+ * call for wait until the burst pauses this long, and never longer than RELOAD_MAX_WAIT_MS while it
+ * goes on: one re-read per list per burst, not one per event (what an event says is shown at once).
+ */
+export const RELOAD_QUIET_MS = 250;
+export const RELOAD_MAX_WAIT_MS = 1000;
 
 /** What a view may say about a resource: still loading (never read), failed (the last read), or read. */
 export type LoadState = 'loading' | 'failed' | 'ready';
@@ -63,6 +70,10 @@ export class DeskModel {
   private readonly listeners = new Set<(changed: ReadonlySet<Resource | 'connection'>) => void>();
   private readonly inFlight = new Map<Resource, Promise<void>>();
   private readonly again = new Set<Resource>();
+  /** Re-reads asked for by live events, waiting for the burst to pause. */
+  private readonly soon = new Set<Resource>();
+  private soonTimer: ReturnType<typeof setTimeout> | null = null;
+  private soonSince = 0;
 
   constructor(readonly bridge: DeskBridge) {
     this.connection = bridge.connectionState();
@@ -190,7 +201,8 @@ export class DeskModel {
         return;
       }
       case 'changeHistory':
-        this.changeHistory = sortHistory(await b.listChanges('acknowledged')).slice(0, CHANGE_HISTORY_SHOWN);
+        // One page, sized to what the panel shows (never every acknowledged change).
+        this.changeHistory = sortHistory(await b.recentChanges('acknowledged', CHANGE_HISTORY_SHOWN)).slice(0, CHANGE_HISTORY_SHOWN);
         return;
       case 'decisions':
         this.decisions = await b.listDecisions('standing');
@@ -223,7 +235,7 @@ export class DeskModel {
             changed.add('pending');
           }
         }
-        void this.load('pending');
+        this.reloadSoon('pending');
         break;
       case 'review.updated':
         // Another tender now waits on a carrier's review (docs/decisions.md): show it on the card.
@@ -234,7 +246,7 @@ export class DeskModel {
             changed.add('pending');
           }
         }
-        void this.load('pending');
+        this.reloadSoon('pending');
         break;
       case 'review.resolved':
         if (isReview(e.data)) {
@@ -245,12 +257,12 @@ export class DeskModel {
             changed.add('pending');
           }
         }
-        void this.load('pending');
-        void this.load('decided');
-        void this.load('screenings');
-        void this.load('decisions');
-        void this.load('decisionHistory');
-        void this.load('blocks'); // a reject may have put the carrier on the do-not-use list
+        this.reloadSoon('pending');
+        this.reloadSoon('decided');
+        this.reloadSoon('screenings');
+        this.reloadSoon('decisions');
+        this.reloadSoon('decisionHistory');
+        this.reloadSoon('blocks'); // a reject may have put the carrier on the do-not-use list
         break;
       case 'decision.lapsed':
       case 'decision.revoked':
@@ -264,8 +276,8 @@ export class DeskModel {
           this.decisionHistory = sortEnded([ended, ...this.decisionHistory.filter((d) => d.id !== ended.id)]).slice(0, DECISION_HISTORY_SHOWN);
           changed.add('decisionHistory');
         }
-        void this.load('decisions');
-        void this.load('decisionHistory');
+        this.reloadSoon('decisions');
+        this.reloadSoon('decisionHistory');
         break;
       case 'screening.completed':
         if (isScreening(e.data)) {
@@ -273,10 +285,10 @@ export class DeskModel {
           this.screenings = [s, ...this.screenings.filter((x) => x.id !== s.id)].slice(0, SCREENINGS_SHOWN);
           changed.add('screenings');
         }
-        void this.load('screenings');
+        this.reloadSoon('screenings');
         break;
       case 'quota.changed':
-        void this.load('usage');
+        this.reloadSoon('usage');
         break;
       case 'carrier.changed':
         if (isCarrierChange(e.data) && e.data.state === 'new') {
@@ -286,7 +298,7 @@ export class DeskModel {
             changed.add('changes');
           }
         }
-        void this.load('changes');
+        this.reloadSoon('changes');
         break;
       case 'change.acknowledged':
         if (isCarrierChange(e.data)) {
@@ -300,14 +312,32 @@ export class DeskModel {
           this.changeHistory = sortHistory([c, ...this.changeHistory.filter((x) => x.id !== c.id)]).slice(0, CHANGE_HISTORY_SHOWN);
           changed.add('changeHistory');
         }
-        void this.load('changes');
-        void this.load('changeHistory');
+        this.reloadSoon('changes');
+        this.reloadSoon('changeHistory');
         break;
       default:
         break; // queue.changed and names we do not know yet: the status read below covers them
     }
-    void this.load('status');
+    this.reloadSoon('status');
     if (changed.size > 0) this.emit(changed);
+  }
+
+  /**
+   * Re-read `r` once the burst of events that asked for it pauses (RELOAD_QUIET_MS), or after
+   * RELOAD_MAX_WAIT_MS while events keep coming: the desk reads each list once per burst.
+   */
+  private reloadSoon(r: Resource): void {
+    this.soon.add(r);
+    const now = Date.now();
+    if (this.soonTimer === null) this.soonSince = now;
+    else clearTimeout(this.soonTimer);
+    const wait = Math.max(0, Math.min(RELOAD_QUIET_MS, this.soonSince + RELOAD_MAX_WAIT_MS - now));
+    this.soonTimer = setTimeout(() => {
+      this.soonTimer = null;
+      const due = [...this.soon];
+      this.soon.clear();
+      for (const x of due) void this.load(x);
+    }, wait);
   }
 
   /** The name decisions are recorded under when the token has one; null: a name is typed. */
@@ -359,11 +389,11 @@ export class DeskModel {
     void this.load('screenings');
   }
 
-  /** Acknowledge a change from this window; its own acknowledged event is then not reported as news. */
-  async acknowledge(id: string, by: string | null): Promise<CarrierChange> {
+  /** Acknowledge a change from this window, with an optional note; its own acknowledged event is then not reported as news. */
+  async acknowledge(id: string, by: string | null, note: string | null = null): Promise<CarrierChange> {
     this.acknowledgingHere.add(id);
     try {
-      const done = await this.bridge.acknowledgeChange(id, by);
+      const done = await this.bridge.acknowledgeChange(id, by, note);
       this.changes = this.changes.filter((c) => c.id !== id);
       this.changeHistory = sortHistory([done, ...this.changeHistory.filter((c) => c.id !== id)]).slice(0, CHANGE_HISTORY_SHOWN);
       this.emit(new Set(['changes', 'changeHistory']));

@@ -25,7 +25,8 @@ export class IpcBridge implements DeskBridge {
   pauseQueue = () => unwrap(this.api.pauseQueue());
   resumeQueue = () => unwrap(this.api.resumeQueue());
   listChanges = (...a: Parameters<DeskBridge['listChanges']>) => unwrap(this.api.listChanges(...a));
-  acknowledgeChange = (id: string, by: string | null) => unwrap(this.api.acknowledgeChange(id, by));
+  acknowledgeChange = (id: string, by: string | null, note?: string | null) => unwrap(this.api.acknowledgeChange(id, by, note));
+  recentChanges = (...a: Parameters<DeskBridge['recentChanges']>) => unwrap(this.api.recentChanges(...a));
   listBlocks = (state: Parameters<DeskBridge['listBlocks']>[0]) => unwrap(this.api.listBlocks(state));
   blockCarrier = (input: Parameters<DeskBridge['blockCarrier']>[0]) => unwrap(this.api.blockCarrier(input));
   liftBlock = (carrier: string, by: string, note?: string) => unwrap(this.api.liftBlock(carrier, by, note));

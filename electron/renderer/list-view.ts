@@ -57,7 +57,7 @@ export interface ListViewSpec<T extends { id: string }> {
   historyOpen?: { label(item: T): string; open(item: T): void };
   panel: { class: string; label: string; nameId: string };
   /** A note field, when the actions take one. */
-  note?: { id: string; placeholder: string };
+  note?: { id: string; placeholder: string; maxLength?: number };
   actions: readonly ListAction<T>[];
   /** Panel controls shown only while confirming the action named by their `data-mode`. */
   modeExtras?: readonly HTMLElement[];
@@ -168,7 +168,7 @@ export class ListView<T extends { id: string }> {
     });
     this.nameInput.value = loadDispatcherName();
     this.noteInput = spec.note
-      ? h('textarea', { class: 'dp-note', attrs: { id: spec.note.id, rows: 2, placeholder: spec.note.placeholder, maxlength: 2000, 'aria-describedby': `${spec.view}-question` } })
+      ? h('textarea', { class: 'dp-note', attrs: { id: spec.note.id, rows: 2, placeholder: spec.note.placeholder, maxlength: spec.note.maxLength ?? 2000, 'aria-describedby': `${spec.view}-question` } })
       : null;
     this.draftFields = [...(this.noteInput ? [this.noteInput] : []), ...(spec.draftFields ?? [])];
     this.nameLabel = h('label', { class: 'dp-label' }, 'Dispatcher', this.nameInput);

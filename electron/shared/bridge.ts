@@ -107,8 +107,10 @@ export interface DeskBridge {
   resumeQueue(): Promise<StatusReport>;
   /** Changes of watched carriers, newest first. */
   listChanges(state: ChangeState | 'all', filter?: CarrierFilter): Promise<CarrierChange[]>;
-  /** Record that `by` (null: the token's name) has seen the change; IntakeError `change_conflict` (409) when someone already did. */
-  acknowledgeChange(id: string, by: string | null): Promise<CarrierChange>;
+  /** Record that `by` (null: the token's name) has seen the change, with an optional `note` (≤500 characters); IntakeError `change_conflict` (409) when someone already did. */
+  acknowledgeChange(id: string, by: string | null, note?: string | null): Promise<CarrierChange>;
+  /** One page of changes of a state, newest first (at most `limit`, 1–100): what a history panel shows, never every page. */
+  recentChanges(state: ChangeState, limit: number): Promise<CarrierChange[]>;
   /** The local do-not-use list. */
   listBlocks(state: BlockListState): Promise<LocalBlock[]>;
   blockCarrier(input: BlockInput): Promise<LocalBlock>;

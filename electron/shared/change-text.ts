@@ -1,4 +1,4 @@
-import type { CarrierChange, ChangeReason } from '../../shared/screening.js';
+import type { CarrierChange, ChangeReason, ChangeTender } from '../../shared/screening.js';
 
 /**
  * Words for a carrier change (docs/watchlist.md), shared by the tray's notification and the
@@ -70,4 +70,34 @@ export function isCarrierChange(v: unknown): v is CarrierChange {
     Array.isArray(o.before.knockout_codes) &&
     Array.isArray(o.after.knockout_codes)
   );
+}
+
+/**
+ * What the carrier's loads got before the change, in words. The snapshot's action is what the
+ * score alone leads to: a `review` carrier's is hold even when a standing approval sent its
+ * loads out. Those loads were tendered, and are said so.
+ */
+export function beforeInWords(c: Pick<CarrierChange, 'before' | 'tenders'>): string {
+  if (c.before.action === 'hold' && c.tenders.some((t) => t.action === 'tender' && t.settled_by === 'standing_decision'))
+    return 'tendered (settled by a standing decision)';
+  return c.before.action;
+}
+
+/** A load's status when the change was found: went out, waits, blocked, and what settled it. */
+export function loadStatusText(t: ChangeTender): string {
+  if (t.action === undefined) return 'not recorded';
+  const by =
+    t.settled_by === 'standing_decision' ? ' · settled by a standing decision' : t.settled_by === 'review' ? ' · decided by a dispatcher' : t.settled_by === 'rescreen' ? ' · settled by a re-screen' : '';
+  switch (t.action) {
+    case null:
+      return 'not answered yet';
+    case 'tender':
+      return `went out${by}`;
+    case 'hold':
+      return 'waits for a dispatcher';
+    case 'block':
+      return `blocked${by}`;
+    default:
+      return String(t.action);
+  }
 }

@@ -277,10 +277,20 @@ export class HttpBridge implements DeskBridge {
     return this.all<CarrierChange>('/changes', (after, o) => this.api.GET('/changes', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }));
   }
 
-  acknowledgeChange(id: string, by: string | null): Promise<CarrierChange> {
+  acknowledgeChange(id: string, by: string | null, note?: string | null): Promise<CarrierChange> {
     requireId(id, 'id');
     const name = optionalName(by, 'by');
-    return this.call(`/changes/${id}/acknowledge`, (o) => this.api.POST('/changes/{id}/acknowledge', { ...o, params: { path: { id } }, body: name === null ? {} : { by: name } }));
+    const text = typeof note === 'string' ? note.trim() : '';
+    if (text.length > 500) throw new TypeError(`note must be at most 500 characters, got ${text.length}`);
+    const body = { ...(name === null ? {} : { by: name }), ...(text === '' ? {} : { note: text }) };
+    return this.call(`/changes/${id}/acknowledge`, (o) => this.api.POST('/changes/{id}/acknowledge', { ...o, params: { path: { id } }, body }));
+  }
+
+  async recentChanges(state: ChangeState, limit: number): Promise<CarrierChange[]> {
+    if (!CHANGE_STATES.includes(state)) throw new TypeError(`state must be one of ${CHANGE_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${JSON.stringify(limit)}`);
+    const page = await this.call<{ data: CarrierChange[] }>('/changes', (o) => this.api.GET('/changes', { ...o, params: { query: { state, limit } } }));
+    return page.data;
   }
 
   async listBlocks(state: BlockListState): Promise<LocalBlock[]> {

@@ -21,6 +21,7 @@ export const IpcChannel = {
   whoAmI: 'desk:who-am-i',
   listReviews: 'desk:list-reviews',
   recentDecisions: 'desk:recent-decisions',
+  recentChanges: 'desk:recent-changes',
   resolveReview: 'desk:resolve-review',
   listScreenings: 'desk:list-screenings',
   getScreening: 'desk:get-screening',
@@ -69,7 +70,8 @@ export interface DeskIpcApi {
   pauseQueue(): Promise<IpcResult<StatusReport>>;
   resumeQueue(): Promise<IpcResult<StatusReport>>;
   listChanges(state: ChangeState | 'all', filter?: CarrierFilter): Promise<IpcResult<CarrierChange[]>>;
-  acknowledgeChange(id: string, by: string | null): Promise<IpcResult<CarrierChange>>;
+  recentChanges(state: ChangeState, limit: number): Promise<IpcResult<CarrierChange[]>>;
+  acknowledgeChange(id: string, by: string | null, note?: string | null): Promise<IpcResult<CarrierChange>>;
   listBlocks(state: BlockListState): Promise<IpcResult<LocalBlock[]>>;
   blockCarrier(input: BlockInput): Promise<IpcResult<LocalBlock>>;
   liftBlock(carrier: string, by: string, note?: string): Promise<IpcResult<LocalBlock>>;

@@ -77,6 +77,11 @@ describe.skipIf(!hasChromium)('accessibility (axe-core) of every view', () => {
     const approved = await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: '1000004', tender_id: 'A11Y-2' } });
     if (approved.review) await api(`/reviews/${approved.review.id}/approve`, { method: 'POST', body: { by: 'Dana', note: 'checked by phone' } });
     await api('/blocks', { method: 'POST', body: { dot_number: '1000002', by: 'Dana', reason: 'double brokering' } });
+    // A carrier change (Changes: its loads' status, findings added, links to the carrier).
+    await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: '1000001', tender_id: 'A11Y-3' } });
+    const changed = await api<{ screening: Screening }>('/sandbox/carriers/1000001/change', { method: 'POST', body: { change: 'authority_revoked' } });
+    await stack.screener.waitFor(changed.screening.id, 30_000);
+    await expect.poll(async () => (await api<{ data: unknown[] }>('/changes?state=new')).data.length).toBe(1);
 
     const { page, errors } = await openDashboard(browser, stack);
     const found: Record<string, string[]> = {};
@@ -94,6 +99,15 @@ describe.skipIf(!hasChromium)('accessibility (axe-core) of every view', () => {
     await page.locator('#carrier-lift-start').click();
     await page.locator('#carrier-lift-note').waitFor();
     found['carrier (page, lifting)'] = await seriousViolations(page);
+    await page.keyboard.press('Escape');
+    // Changes with a change shown and the acknowledge panel open, its note field ready.
+    await page.keyboard.press('4');
+    await page.locator('.ch-findings-added').waitFor();
+    await page.locator('.ch-carrier-link').waitFor();
+    found['changes (story)'] = await seriousViolations(page);
+    await page.keyboard.press('a');
+    await page.locator('.ack-panel.mode-ack').waitFor();
+    found['changes (acknowledging, note)'] = await seriousViolations(page);
     await page.keyboard.press('Escape');
     // The desk with the decision panel open (approve), the state a dispatcher spends most time in.
     await page.keyboard.press('1');

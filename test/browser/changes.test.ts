@@ -151,12 +151,14 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
     expect(await page.locator('.ko-code.ko-new').allInnerTexts()).toEqual(['AUTHORITY_INACTIVE']);
     await page.screenshot({ path: join(artifacts, 'changes-live-new.png'), fullPage: true });
 
-    // Keyboard only: a → name (first time) → Enter.
+    // Keyboard only: a → name (first time) → Enter → (the optional note, left empty) → Enter.
     await page.keyboard.press('a');
     await expect.poll(() => page.locator('.ack-panel').getAttribute('class')).toContain('mode-ack');
     await page.keyboard.type('Dana Dispatcher');
     await expect.poll(() => page.locator('.ack-panel .dp-mode').innerText()).toContain('as Dana Dispatcher?');
     await page.screenshot({ path: join(artifacts, 'changes-live-acknowledging.png') });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('ack-note');
     await page.keyboard.press('Enter');
     await page.locator('.toast', { hasText: /^Acknowledged:/ }).waitFor();
     await page.locator('.ch-history .ch-done', { hasText: 'Dana Dispatcher' }).waitFor();

@@ -94,6 +94,20 @@ describe('POST /screenings with load details', () => {
     expect(nulled.json.load).toBeNull();
   });
 
+  it('the audit export carries each screening\'s load in its load_* columns (empty without one)', async () => {
+    const res = await request(`${stack.intakeUrl}/audit.csv?from=2000-01-01`, { headers: { authorization: `Bearer ${stack.token}` } });
+    expect(res.statusCode).toBe(200);
+    const { parse } = await import('csv-parse/sync');
+    const rows = parse(await res.body.text(), { columns: true }) as Array<Record<string, string>>;
+    const load = (tender: string) => {
+      const r = rows.find((x) => x.tender_id === tender)!;
+      return [r.load_customer_ref, r.load_pickup_at, r.load_origin, r.load_destination, r.load_equipment];
+    };
+    expect(load('L-1')).toEqual([LOAD.customer_ref, LOAD.pickup_at, LOAD.origin, LOAD.destination, LOAD.equipment]);
+    expect(load('L-2')).toEqual(['', '2026-11-29T14:30:00Z', '', '', '']);
+    expect(load('L-3')).toEqual(['', '', '', '', '']);
+  });
+
   it("the carrier's review carries each waiting tender's load, so the desk needs no other request", async () => {
     const review = await until('the review with L-1 and L-2', 20_000, async () => {
       const list = (await call('GET', '/reviews?state=pending')).json.data as Review[];

@@ -6,6 +6,7 @@ import { liveCarrier } from '../../emulator/index.js';
 import { applyDatedChange, type DatedChange } from '../../emulator/dated-changes.js';
 import type { CarrierChange, Screening, WatchEntry } from '../../shared/screening.js';
 import { callbackCounts, listCallbacks, verifyCallback } from '../../worker/callbacks/index.js';
+import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { manualClock } from '../helpers/emulator.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
@@ -162,6 +163,15 @@ describe('watch list and change alerts', () => {
     expect(c.after.score).toBeLessThanOrEqual(35);
     expect(c.reasons).toEqual(['action_changed', 'decision_changed', 'new_knockout', 'grade_drop']);
     expect(c.tenders.map((t) => t.tender_id)).toEqual(['T-1', 'T-2', 'T-3']);
+    // What each load got when the change was found: all three went out.
+    expect(c.tenders.map((t) => [t.action, t.settled_by])).toEqual([
+      ['tender', null],
+      ['tender', null],
+      ['tender', null],
+    ]);
+    // The findings the new score added, by code (the old score had no knockout to remove).
+    expect(c.findings?.added).toContainEqual(expect.objectContaining({ kind: 'knockout', code: 'AUTHORITY_INACTIVE', severity: 'critical' }));
+    expect(c.findings?.removed.some((f) => f.kind === 'knockout')).toBe(false);
     expect(c.screening_id).toBe(rescreens.find((s) => dotOf(s) === REVOKED)!.id);
     expect(c).not.toHaveProperty('tender_callbacks');
 
@@ -217,9 +227,12 @@ describe('watch list and change alerts', () => {
 
   it('the tray acknowledges a change once; a second time is 409', async () => {
     const [c] = (await call('GET', '/changes?state=new')).json.data as CarrierChange[];
-    const ok = await call('POST', `/changes/${c!.id}/acknowledge`, { by: 'dana' });
+    const tooLong = await call('POST', `/changes/${c!.id}/acknowledge`, { by: 'dana', note: 'x'.repeat(501) });
+    expect(tooLong.status).toBe(400);
+    const ok = await call('POST', `/changes/${c!.id}/acknowledge`, { by: 'dana', note: '  moved T-1 and T-2 to another carrier  ' });
     expect(ok.status).toBe(200);
-    expect(ok.json).toMatchObject({ id: c!.id, state: 'acknowledged', acknowledged_by: 'dana', acknowledged_at: '2026-03-06T12:00:00.000Z' });
+    expect(ok.json).toMatchObject({ id: c!.id, state: 'acknowledged', acknowledged_by: 'dana', acknowledged_at: '2026-03-06T12:00:00.000Z', ack_note: 'moved T-1 and T-2 to another carrier' });
+    expect((await call('GET', `/changes/${c!.id}`)).json.ack_note).toBe('moved T-1 and T-2 to another carrier');
     const again = await call('POST', `/changes/${c!.id}/acknowledge`, { by: 'eli' });
     expect(again.status).toBe(409);
     expect(again.json.error.code).toBe('change_conflict');
@@ -227,6 +240,26 @@ describe('watch list and change alerts', () => {
     expect((await call('GET', '/changes?state=acknowledged')).json.data.map((x: CarrierChange) => x.id)).toEqual([c!.id]);
     expect((await call('GET', `/changes/${c!.id}`)).json.state).toBe('acknowledged');
     expect(stack.screener.events.since(0).filter((e) => e.event === 'change.acknowledged')).toHaveLength(1);
+  });
+
+  it('a change stored before migration 29 reads back: no findings, no note, tenders without an action', async () => {
+    const [c] = (await call('GET', '/changes?state=new')).json.data as CarrierChange[];
+    const db = connectionOf(stack.screener.store);
+    const old = (JSON.parse((db.prepare('SELECT tenders FROM carrier_changes WHERE id = ?').get(c!.id) as { tenders: string }).tenders) as Array<Record<string, unknown>>).map(
+      ({ tender_id, screening_id, screened_at, callback_url }) => ({ tender_id, screening_id, screened_at, callback_url }),
+    );
+    const before = db.prepare('SELECT tenders, findings FROM carrier_changes WHERE id = ?').get(c!.id) as { tenders: string; findings: string | null };
+    db.prepare('UPDATE carrier_changes SET tenders = ?, findings = NULL WHERE id = ?').run(JSON.stringify(old), c!.id);
+    try {
+      const read = await call('GET', `/changes/${c!.id}`);
+      expect(read.status).toBe(200);
+      expect(read.json).toMatchObject({ findings: null, ack_note: null });
+      expect(read.json.tenders.length).toBe(c!.tenders.length);
+      for (const t of read.json.tenders) expect(t).not.toHaveProperty('action');
+      expect((await call('GET', '/changes?state=new')).status).toBe(200);
+    } finally {
+      db.prepare('UPDATE carrier_changes SET tenders = ?, findings = ? WHERE id = ?').run(before.tenders, before.findings, c!.id);
+    }
   });
 
   it('GET /changes syncs a TMS by updated_since (its own read position) and dot_number', async () => {

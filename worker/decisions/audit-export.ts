@@ -36,6 +36,12 @@ export const AUDIT_COLUMNS = [
   'decided_at',
   'note',
   'standing_decision_id',
+  // The load the tender was for, as the TMS sent it (appended: positional readers keep working).
+  'load_customer_ref',
+  'load_pickup_at',
+  'load_origin',
+  'load_destination',
+  'load_equipment',
 ] as const;
 
 const PAGE = 1_000;
@@ -58,7 +64,10 @@ const PAGE_SQL = `
       COALESCE(r.token_id, json_extract(s.standing_decision, '$.token_id')) AS token_id,
       COALESCE(r.decided_at, json_extract(s.standing_decision, '$.decided_at')) AS decided_at,
       -- A review closed without a person: what closed it, as its note.
-      COALESCE(r.note, r.closed_reason) AS note, json_extract(s.standing_decision, '$.id') AS standing_decision_id
+      COALESCE(r.note, r.closed_reason) AS note, json_extract(s.standing_decision, '$.id') AS standing_decision_id,
+      json_extract(s.load, '$.customer_ref') AS load_customer_ref, json_extract(s.load, '$.pickup_at') AS load_pickup_at,
+      json_extract(s.load, '$.origin') AS load_origin, json_extract(s.load, '$.destination') AS load_destination,
+      json_extract(s.load, '$.equipment') AS load_equipment
     FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
       -- The score: the screening's own copy (older rows) or the fetch it refers to (worker/store/score-refs.ts).
       LEFT JOIN score_fetches f ON f.id = s.score_fetch_id

@@ -299,6 +299,17 @@ export const WatchEntry = Obj('WatchEntry', 'A watched carrier, re-screened dail
   updated_at: Time(),
 });
 
+const ChangeFinding = Type.Object(
+  {
+    kind: Enum(['reason', 'knockout'], 'A check that found something (a score reason) or a knockout.'),
+    code: Type.String({ description: "Its identity: the reason's check, or the knockout's code." }),
+    severity: Open(['critical', 'review', 'medium', 'low'], "The reason's severity; critical for a knockout."),
+    area: Nullable(Type.String({ description: "The reason's area; null for a knockout." })),
+    detail: Type.String({ description: 'The words the score gave it.' }),
+  },
+  { description: 'One finding of a score.' },
+);
+
 export const CarrierChange = Obj('CarrierChange', 'A watched carrier that screens differently now.', {
   object: Type.Literal('carrier_change'),
   id: Type.String({ description: '"chg_" and 26 characters a–z, 2–7' }),
@@ -309,10 +320,30 @@ export const CarrierChange = Obj('CarrierChange', 'A watched carrier that screen
   before: CarrierSnapshot,
   after: CarrierSnapshot,
   screening_id: Type.String(),
-  tenders: Type.Array(Type.Object({ tender_id: Type.String(), screening_id: Type.String(), screened_at: Time() })),
+  tenders: Type.Array(
+    Type.Object({
+      tender_id: Type.String(),
+      screening_id: Type.String(),
+      screened_at: Time(),
+      action: Type.Optional(Nullable(Enum(TENDER_ACTIONS, 'What the tender got when the change was found: tender (went out), hold (waits for a dispatcher) or block; null when not answered yet. Absent on a change found before actions were recorded.'))),
+      hold_reason: Type.Optional(Nullable(Open(HOLD_REASONS, 'Why it was held; kept after it is settled.'))),
+      settled_by: Type.Optional(Nullable(Open(['review', 'standing_decision', 'rescreen'], 'What settled a held tender: its review, a standing decision (it went out without a new review), or a re-screen.'))),
+    }),
+    { description: 'Every tender of the carrier in the watch window (SCREEN_WATCH_DAYS), oldest first.' },
+  ),
+  findings: Nullable(
+    Type.Object(
+      {
+        added: Type.Array(ChangeFinding),
+        removed: Type.Array(ChangeFinding),
+      },
+      { description: 'The findings the new score has and the old had not (added), and the other way round (removed), compared by check or knockout code. Null when not known (the old score is no longer kept, or a change found before findings were recorded).' },
+    ),
+  ),
   state: Enum(['new', 'acknowledged']),
   acknowledged_by: Nullable(Type.String()),
   acknowledged_at: Nullable(Time()),
+  ack_note: Nullable(Type.String({ description: 'Why it was acknowledged, as sent with the acknowledgement (at most 500 characters; null: none given).' })),
   detected_at: Time(),
   updated_at: Time(),
 });

@@ -37,7 +37,13 @@ const LiftNote = Type.String({ maxLength: 500, description: 'why the block is li
 export const LiftBody = Type.Object({ by: Type.Optional(By), note: Type.Optional(LiftNote) }, { additionalProperties: false });
 /** DELETE takes no body (clients and proxies drop them): who lifts and why go in the query. */
 export const LiftQuery = Type.Object({ by: Type.Optional(By), note: Type.Optional(LiftNote) }, { additionalProperties: false });
-export const AcknowledgeBody = Type.Object({ by: Type.Optional(By) }, { additionalProperties: false });
+export const AcknowledgeBody = Type.Object(
+  {
+    by: Type.Optional(By),
+    note: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'why it is acknowledged (what was done about the loads): at most 500 characters, kept with the acknowledgement' })),
+  },
+  { additionalProperties: false },
+);
 
 export const CarrierParams = Type.Object({
   dot: Type.String({
@@ -184,7 +190,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
         response: { 200: CarrierChangeSchema, 409: ErrorBody, ...bodyErrors },
       },
     },
-    async (req) => watch.acknowledge(req.params.id, actorOf(req, req.body.by).by).catch(rethrowConflict),
+    async (req) => watch.acknowledge(req.params.id, actorOf(req, req.body.by).by, req.body.note ?? null).catch(rethrowConflict),
   );
 
   // ---- local do-not-use list ----

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { CarrierChange, CarrierSnapshot, ChangeReason, ChangeTender, LocalBlock, WatchEntry } from '../../shared/screening.js';
+import type { CarrierChange, CarrierSnapshot, ChangeFindings, ChangeReason, ChangeTender, LocalBlock, WatchEntry } from '../../shared/screening.js';
 import { DAY_MS } from '../watch/rescreen-schedule.js';
 import { newScreeningId } from './ids.js';
 import { connectionOf, guardMethods } from './sqlite-store.js';
@@ -59,6 +59,8 @@ export interface Observation {
   /** Tenders screened at or after this time are named in a change. */
   tendersSince: string;
   detect(before: CarrierSnapshot, after: CarrierSnapshot): ChangeReason[];
+  /** The findings added and removed since `before`, asked only when a change is found; undefined when not known. */
+  findings?(before: CarrierSnapshot, after: CarrierSnapshot): ChangeFindings | undefined;
 }
 
 export interface DueCarrier {
@@ -111,7 +113,7 @@ export interface WatchStore {
   /** One page of GET /changes by keyset, newest first: carrier_changes_by_state or _by_detected. */
   /** `since`: changed (detected or acknowledged) at or after it; `dot`: of that carrier (canonical). */
   pageChanges(state: 'new' | 'acknowledged' | undefined, page: ListPage, filter?: { since?: string; dot?: string }): { data: StoredChange[]; has_more: boolean };
-  acknowledgeChange(id: string, by: string, at: string): StoredChange;
+  acknowledgeChange(id: string, by: string, at: string, note?: string | null): StoredChange;
 
   addBlock(b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string; token_id?: string | null }): LocalBlock;
   /** Lift an active block; NotFoundError when there is no such block, WatchConflictError when already lifted. */
@@ -159,6 +161,9 @@ interface ChangeRow {
   acknowledged_by: string | null;
   acknowledged_at: string | null;
   detected_at: string;
+  /** Migration 29: JSON ChangeFindings; null on older rows. */
+  findings?: string | null;
+  ack_note?: string | null;
 }
 
 interface BlockRow {
@@ -205,10 +210,17 @@ function toChange(r: ChangeRow): StoredChange {
     before: JSON.parse(r.before_state) as CarrierSnapshot,
     after: JSON.parse(r.after_state) as CarrierSnapshot,
     screening_id: r.screening_id,
-    tenders: tenders.map(({ tender_id, screening_id, screened_at }) => ({ tender_id, screening_id, screened_at })),
+    // Changes found before the tenders' actions were recorded have none: absent, not null (unknown, not "not answered").
+    tenders: tenders.map((t) =>
+      t.action === undefined
+        ? { tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.screened_at }
+        : { tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.screened_at, action: t.action, hold_reason: t.hold_reason ?? null, settled_by: t.settled_by ?? null },
+    ),
+    findings: r.findings ? (JSON.parse(r.findings) as ChangeFindings) : null,
     state: r.state,
     acknowledged_by: r.acknowledged_by,
     acknowledged_at: r.acknowledged_at,
+    ack_note: r.ack_note ?? null,
     detected_at: r.detected_at,
     updated_at: latest(r.detected_at, r.acknowledged_at),
     carrier_key: r.carrier_key,
@@ -356,22 +368,25 @@ function build(db: Database.Database, watchMs: number): WatchStore {
         last_tender_at = NULLIF(MAX(COALESCE(last_tender_at, ''), COALESCE(@last_tender_at, '')), ''),
         next_check_at = MIN(next_check_at, @next_check_at)
       WHERE carrier_key = @key`),
-    tendersOf: db.prepare<{ k1: string; k2: string; since: string; self: string }, { tender_id: string; screening_id: string; created_at: string; callback_url: string | null }>(`
-      SELECT tender_id, id AS screening_id, created_at, callback_url FROM screenings
+    tendersOf: db.prepare<
+      { k1: string; k2: string; since: string; self: string },
+      { tender_id: string; screening_id: string; created_at: string; callback_url: string | null; action: ChangeTender['action']; hold_reason: ChangeTender['hold_reason']; settled_by: ChangeTender['settled_by'] }
+    >(`
+      SELECT tender_id, id AS screening_id, created_at, callback_url, action, hold_reason, settled_by FROM screenings
       WHERE carrier_key IN (@k1, @k2) AND created_at >= @since AND id != @self AND tender_id IS NOT NULL
       ORDER BY created_at ASC, rowid ASC`),
     insertChange: db.prepare(`
       INSERT INTO carrier_changes (id, carrier_key, dot_number, mc_number, legal_name, screening_id, reasons, before_state, after_state,
-        tenders, state, detected_at)
-      VALUES (@id, @key, @dot, @mc, @name, @screening, @reasons, @before, @after, @tenders, 'new', @at)
+        tenders, findings, state, detected_at)
+      VALUES (@id, @key, @dot, @mc, @name, @screening, @reasons, @before, @after, @tenders, @findings, 'new', @at)
       ON CONFLICT (screening_id) DO NOTHING`),
     changeById: db.prepare<[string], ChangeRow>('SELECT * FROM carrier_changes WHERE id = ?'),
     changesAll: db.prepare<[number], ChangeRow>('SELECT * FROM carrier_changes ORDER BY detected_at DESC, rowid DESC LIMIT ?'),
     changesByState: db.prepare<[string, number], ChangeRow>(
       'SELECT * FROM carrier_changes WHERE state = ? ORDER BY detected_at DESC, rowid DESC LIMIT ?',
     ),
-    acknowledge: db.prepare<[string, string, string]>(
-      "UPDATE carrier_changes SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'new'",
+    acknowledge: db.prepare<[string, string, string | null, string]>(
+      "UPDATE carrier_changes SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ?, ack_note = ? WHERE id = ? AND state = 'new'",
     ),
 
     insertBlock: db.prepare(`
@@ -485,7 +500,17 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     if (reasons.length === 0) return undefined;
     const tenders = st.tendersOf
       .all({ k1: o.keys[0]!, k2: o.keys[1] ?? o.keys[0]!, since: o.tendersSince, self: after.screening_id })
-      .map((t) => ({ tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.created_at, callback_url: t.callback_url }));
+      .map((t) => ({
+        tender_id: t.tender_id,
+        screening_id: t.screening_id,
+        screened_at: t.created_at,
+        callback_url: t.callback_url,
+        // What each load got (a standing decision's tender reads as one), as it stands now.
+        action: t.action,
+        hold_reason: t.hold_reason,
+        settled_by: t.settled_by,
+      }));
+    const findings = o.findings?.(before, after);
     const id = newId('chg');
     const inserted = st.insertChange.run({
       id,
@@ -498,6 +523,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       before: JSON.stringify(before),
       after: JSON.stringify(after),
       tenders: JSON.stringify(tenders),
+      findings: findings ? JSON.stringify(findings) : null,
       at: o.at,
     });
     return inserted.changes > 0 ? toChange(st.changeById.get(id)!) : undefined;
@@ -531,11 +557,11 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     return toBlock(st.blockById.get(row.id)!);
   });
 
-  const ackTx = db.transaction((id: string, by: string, at: string): StoredChange => {
+  const ackTx = db.transaction((id: string, by: string, at: string, note: string | null): StoredChange => {
     const row = st.changeById.get(id);
     if (!row) throw new NotFoundError(`no change ${id}`);
     if (row.state !== 'new') throw new WatchConflictError('change_conflict', `change ${id} is already acknowledged by ${row.acknowledged_by ?? 'someone'}`, id);
-    st.acknowledge.run(by, at, id);
+    st.acknowledge.run(by, at, note, id);
     return toChange(st.changeById.get(id)!);
   });
 
@@ -648,7 +674,7 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       );
       return { data: rows.map(toChange), has_more };
     },
-    acknowledgeChange: (id, by, at) => ackTx.immediate(id, by, at),
+    acknowledgeChange: (id, by, at, note = null) => ackTx.immediate(id, by, at, note),
 
     addBlock: (b) => addBlockTx.immediate(b),
     liftBlock: (id, by, at, tokenId, note) => liftTx.immediate(id, by, at, tokenId ?? null, note ?? null),

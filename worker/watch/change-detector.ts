@@ -1,4 +1,4 @@
-import type { CarrierSnapshot, ChangeReason, Screening } from '../../shared/screening.js';
+import type { CarrierSnapshot, ChangeFinding, ChangeFindings, ChangeReason, Screening } from '../../shared/screening.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 
 /**
@@ -50,4 +50,41 @@ export function detectChanges(before: CarrierSnapshot, after: CarrierSnapshot): 
   if (wasGood && !isGood) reasons.push('grade_drop');
   if (reasons.length > 0 && before.model_version !== after.model_version) reasons.push('model_version_changed');
   return reasons;
+}
+
+/** A score's findings: its reasons by check, its knockouts by code (the first of each identity). */
+export function findingsOf(score: Screening['score']): ChangeFinding[] {
+  if (!score) return [];
+  const out = new Map<string, ChangeFinding>();
+  const reasons: unknown = score.reasons;
+  if (Array.isArray(reasons))
+    for (const r of reasons as Array<Record<string, unknown> | null>) {
+      if (!r || typeof r.check !== 'string') continue;
+      const id = `reason:${r.check}`;
+      if (!out.has(id))
+        out.set(id, { kind: 'reason', code: r.check, severity: typeof r.severity === 'string' ? r.severity : 'unknown', area: typeof r.area === 'string' ? r.area : null, detail: typeof r.detail === 'string' ? r.detail : '' });
+    }
+  const kos: unknown = (score.knockout as { reasons?: unknown } | null)?.reasons;
+  if (Array.isArray(kos))
+    for (const k of kos as Array<Record<string, unknown> | null>) {
+      if (!k || typeof k.code !== 'string') continue;
+      const id = `knockout:${k.code}`;
+      if (!out.has(id)) out.set(id, { kind: 'knockout', code: k.code, severity: 'critical', area: null, detail: typeof k.message === 'string' ? k.message : '' });
+    }
+  return [...out.values()];
+}
+
+/**
+ * The findings `after` has that `before` had not, and those it no longer has, compared by
+ * identity (a reason's check, a knockout's code), not by wording: a reworded detail is no change.
+ * Undefined when the old score is not known.
+ */
+export function diffFindings(before: Screening['score'] | undefined, after: Screening['score']): ChangeFindings | undefined {
+  if (!before || !after) return undefined;
+  const id = (f: ChangeFinding): string => `${f.kind}:${f.code}`;
+  const b = findingsOf(before);
+  const a = findingsOf(after);
+  const had = new Set(b.map(id));
+  const has = new Set(a.map(id));
+  return { added: a.filter((f) => !had.has(id(f))), removed: b.filter((f) => !has.has(id(f))) };
 }

@@ -11,7 +11,7 @@ import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Sto
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, type CarrierIds } from './carrier-key.js';
 import { oweChangeCallbacks } from './change-callbacks.js';
-import { detectChanges, snapshotOf } from './change-detector.js';
+import { detectChanges, diffFindings, snapshotOf } from './change-detector.js';
 import { LocalBlocks } from './local-blocks.js';
 import { DAY_MS, maxPerTick, nextCheckAt } from './rescreen-schedule.js';
 import { DEFAULT_TICK_MS, WatchScheduler } from './watch-scheduler.js';
@@ -160,6 +160,8 @@ export class WatchService implements WatchHooks {
       at: now.toISOString(),
       tendersSince: new Date(now.getTime() - this.d.watchDays * DAY_MS).toISOString(),
       detect: detectChanges,
+      // Read only when a change is found: the old score from the screening that gave it.
+      findings: (before) => diffFindings(this.d.store.getScreening(before.screening_id)?.score, s.score),
     });
     if (change) {
       this.d.events.append('carrier.changed', publicChange(change));
@@ -284,8 +286,9 @@ export class WatchService implements WatchHooks {
     return c ? publicChange(c) : undefined;
   }
 
-  async acknowledge(id: string, by: string): Promise<CarrierChange> {
-    const c = publicChange(this.#db.acknowledgeChange(id, by, this.d.now().toISOString()));
+  /** `note`: why, as the dispatcher wrote it (at most 500 characters; blank is none). */
+  async acknowledge(id: string, by: string, note: string | null = null): Promise<CarrierChange> {
+    const c = publicChange(this.#db.acknowledgeChange(id, by, this.d.now().toISOString(), note?.trim() || null));
     await this.d.events.publish('change.acknowledged', c);
     return c;
   }
