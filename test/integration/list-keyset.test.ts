@@ -101,6 +101,13 @@ function decision(f: Fixture, state: string, m: number, dot = '1000001'): string
   return id;
 }
 
+/** An ended decision: decided long before, ended at `m` (the list's order is the end). */
+function endedDecision(f: Fixture, state: 'lapsed' | 'revoked', m: number): string {
+  const id = decision(f, state, m - 50_000);
+  f.db.prepare('UPDATE decisions SET ended_at = ?, ended_by = ? WHERE id = ?').run(t(m), 'Dana', id);
+  return id;
+}
+
 function change(f: Fixture, state: string, m: number): string {
   const id = `chg_${++f.seq}`;
   f.db
@@ -155,6 +162,14 @@ const CASES: ListCase[] = [
     add: (f, m) => decision(f, 'standing', m),
     other: (f, m) => void decision(f, 'lapsed', m),
     page: (f, p) => f.decisions.page({ state: 'standing' }, p),
+    direction: 'DESC',
+    table: /^SCAN decisions\b/,
+  },
+  {
+    name: 'GET /decisions?state=ended',
+    add: (f, m) => endedDecision(f, f.seq % 2 ? 'lapsed' : 'revoked', m),
+    other: (f, m) => void decision(f, 'standing', m),
+    page: (f, p) => f.decisions.page({ state: 'ended' }, p),
     direction: 'DESC',
     table: /^SCAN decisions\b/,
   },
