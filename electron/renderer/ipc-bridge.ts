@@ -32,6 +32,8 @@ export class IpcBridge implements DeskBridge {
   liftBlock = (carrier: string, by: string, note?: string) => unwrap(this.api.liftBlock(carrier, by, note));
   listDecisions = (...a: Parameters<DeskBridge['listDecisions']>) => unwrap(this.api.listDecisions(...a));
   revokeDecision = (id: string, by: string | null, note: string) => unwrap(this.api.revokeDecision(id, by, note));
+  endedDecisions = (limit: number, startingAfter?: string) => unwrap(this.api.endedDecisions(limit, startingAfter));
+  liftedBlocks = (limit: number, startingAfter?: string) => unwrap(this.api.liftedBlocks(limit, startingAfter));
   recheckCarrier = (input: Parameters<DeskBridge['recheckCarrier']>[0]) => unwrap(this.api.recheckCarrier(input));
   /** Main shows the save dialog and streams the CSV into the file; progress comes back as bytes. */
   async saveAuditCsv(from: string, to: string, onProgress: (bytes: number) => void) {
