@@ -11,7 +11,10 @@ export class PagedHistory<T extends { id: string }> {
   items: T[] = [];
   /** Older items exist beyond the last one shown. */
   more = false;
-  /** How many are kept: one page, then what "Show older" brought in. */
+  /**
+   * How many are kept: one page until "Show older" is used; from then on everything read is kept
+   * (a new item at the top never pushes out an older one the person asked to see).
+   */
   private shown: number;
 
   constructor(
@@ -26,6 +29,7 @@ export class PagedHistory<T extends { id: string }> {
   async reload(): Promise<void> {
     const page = await this.read(this.pageSize);
     const merged = this.merge(page.data);
+    if (this.expanded()) this.shown = merged.length;
     const kept = merged.slice(0, this.shown);
     const tail = kept[kept.length - 1];
     // Beyond the last item kept: what was cut off, else what the read that brought that item said.
@@ -52,8 +56,13 @@ export class PagedHistory<T extends { id: string }> {
   /** An item a live event (or this window) just ended: at the top at once, one page stays one page. */
   add(item: T): void {
     const merged = this.merge([item]);
+    if (this.expanded()) this.shown = merged.length;
     if (merged.length > this.shown) this.more = true;
     this.items = merged.slice(0, this.shown);
+  }
+
+  private expanded(): boolean {
+    return this.shown > this.pageSize;
   }
 
   private merge(fresh: readonly T[]): T[] {
