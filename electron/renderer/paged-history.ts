@@ -4,8 +4,10 @@ import type { HistoryPage } from '../shared/bridge.js';
  * A history the desk shows a page of (issue 30): the first page is read (and read again after
  * live events), older pages only when the person asks ("Show older"), each from the cursor of the
  * last item shown. What is shown is the union of what was read, in the list's order, never a
- * duplicate; an ended decision or a lifted block never leaves its history, so merging a re-read
- * first page with the older pages already shown leaves no gap.
+ * duplicate. An ended decision or a lifted block never leaves its history, so a re-read first
+ * page that reaches an item already shown joins the older pages without a gap; one that does not
+ * (more than a page arrived unseen, e.g. while the event stream was down) starts the history
+ * again from that page.
  */
 export class PagedHistory<T extends { id: string }> {
   items: T[] = [];
@@ -28,6 +30,14 @@ export class PagedHistory<T extends { id: string }> {
   /** Read the first page again and merge it with what is shown. */
   async reload(): Promise<void> {
     const page = await this.read(this.pageSize);
+    const shownIds = new Set(this.items.map((x) => x.id));
+    if (page.has_more && this.items.length > 0 && !page.data.some((x) => shownIds.has(x.id))) {
+      // Unseen items lie between this page and what is shown: begin again from the top.
+      this.items = [...page.data].sort(this.order);
+      this.shown = this.pageSize;
+      this.more = true;
+      return;
+    }
     const merged = this.merge(page.data);
     if (this.expanded()) this.shown = merged.length;
     const kept = merged.slice(0, this.shown);

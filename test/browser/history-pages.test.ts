@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTray } from '../../electron/build.mjs';
 import type { Decision, LocalBlock, Screening } from '../../shared/screening.js';
@@ -42,6 +44,18 @@ afterAll(async () => {
 });
 
 const api = stackApi(() => stack);
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now (the button in both its states). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    type V = { id: string; impact: string | null; nodes: Array<{ target: string[] }> };
+    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: V[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    return r.violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id} @ ${n.target.join(' ')}`));
+}
 
 /** One carrier approved and revoked `n` times: `n` ended decisions, oldest first. */
 async function endDecisions(n: number, from: number): Promise<string[]> {
@@ -104,6 +118,7 @@ describe.skipIf(!hasChromium)('history pages in Chromium against the real stack 
 
     const older = page.locator('#decisions-show-older');
     await expect.poll(() => older.isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
     const before = log.length;
     // Keyboard: focus the button and press Enter.
     await older.focus();
@@ -117,6 +132,10 @@ describe.skipIf(!hasChromium)('history pages in Chromium against the real stack 
     expect(shown).toEqual(decisionOrder);
     expect(new Set(shown).size).toBe(shown.length);
     await expect.poll(() => page.locator('.view-decisions .history-more-status').innerText()).toBe(`${MADE - PAGE} older ended decisions shown, all of them now.`);
+    // The focus stays on the button, which now says there is nothing older.
+    await expect.poll(() => older.innerText()).toBe('No older ended decisions');
+    expect(await older.evaluate((b) => b === document.activeElement && b.getAttribute('aria-disabled'))).toBe('true');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // A decision ended while the page is open is on top at once; the older ones stay, once each.
     const [late] = await endDecisions(1, MADE);
