@@ -390,7 +390,7 @@ function registerIpc(): void {
       return c;
     }),
   );
-  handle(IpcChannel.listBlocks, (state) => result(() => requireBridge().listBlocks(state as never)));
+  handle(IpcChannel.listBlocks, (state, filter) => result(() => requireBridge().listBlocks(state as never, carrierSearch(filter))));
   handle(IpcChannel.blockCarrier, (input) => {
     const i = (input ?? {}) as Partial<Record<keyof BlockInput, unknown>>;
     const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

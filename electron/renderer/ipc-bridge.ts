@@ -27,7 +27,7 @@ export class IpcBridge implements DeskBridge {
   listChanges = (...a: Parameters<DeskBridge['listChanges']>) => unwrap(this.api.listChanges(...a));
   acknowledgeChange = (id: string, by: string | null, note?: string | null) => unwrap(this.api.acknowledgeChange(id, by, note));
   recentChanges = (...a: Parameters<DeskBridge['recentChanges']>) => unwrap(this.api.recentChanges(...a));
-  listBlocks = (state: Parameters<DeskBridge['listBlocks']>[0]) => unwrap(this.api.listBlocks(state));
+  listBlocks = (...a: Parameters<DeskBridge['listBlocks']>) => unwrap(this.api.listBlocks(...a));
   blockCarrier = (input: Parameters<DeskBridge['blockCarrier']>[0]) => unwrap(this.api.blockCarrier(input));
   liftBlock = (carrier: string, by: string, note?: string) => unwrap(this.api.liftBlock(carrier, by, note));
   listDecisions = (...a: Parameters<DeskBridge['listDecisions']>) => unwrap(this.api.listDecisions(...a));

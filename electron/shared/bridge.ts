@@ -117,8 +117,8 @@ export interface DeskBridge {
   acknowledgeChange(id: string, by: string | null, note?: string | null): Promise<CarrierChange>;
   /** One page of changes of a state, newest first (at most `limit`, 1–100): what a history panel shows, never every page. */
   recentChanges(state: ChangeState, limit: number): Promise<CarrierChange[]>;
-  /** The local do-not-use list. */
-  listBlocks(state: BlockListState): Promise<LocalBlock[]>;
+  /** The local do-not-use list; with a DOT number, that carrier's blocks only (newest block first). */
+  listBlocks(state: BlockListState, filter?: CarrierFilter): Promise<LocalBlock[]>;
   blockCarrier(input: BlockInput): Promise<LocalBlock>;
   /** Lift the active block of a carrier, by DOT or MC number; `note`: why, kept with the lift. */
   liftBlock(carrier: string, by: string, note?: string): Promise<LocalBlock>;

@@ -294,9 +294,10 @@ export class HttpBridge implements DeskBridge {
     return page.data;
   }
 
-  async listBlocks(state: BlockListState): Promise<LocalBlock[]> {
+  async listBlocks(state: BlockListState, filter: CarrierFilter = {}): Promise<LocalBlock[]> {
     if (!BLOCK_LIST_STATES.includes(state)) throw new TypeError(`state must be one of ${BLOCK_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    return this.all<LocalBlock>('/blocks', (after, o) => this.api.GET('/blocks', { ...o, params: { query: { state, limit: 100, ...after } } }));
+    const dot = dotFilter(filter);
+    return this.all<LocalBlock>('/blocks', (after, o) => this.api.GET('/blocks', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }));
   }
 
   blockCarrier(input: BlockInput): Promise<LocalBlock> {

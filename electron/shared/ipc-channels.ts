@@ -75,7 +75,7 @@ export interface DeskIpcApi {
   listChanges(state: ChangeState | 'all', filter?: CarrierFilter): Promise<IpcResult<CarrierChange[]>>;
   recentChanges(state: ChangeState, limit: number): Promise<IpcResult<CarrierChange[]>>;
   acknowledgeChange(id: string, by: string | null, note?: string | null): Promise<IpcResult<CarrierChange>>;
-  listBlocks(state: BlockListState): Promise<IpcResult<LocalBlock[]>>;
+  listBlocks(state: BlockListState, filter?: CarrierFilter): Promise<IpcResult<LocalBlock[]>>;
   blockCarrier(input: BlockInput): Promise<IpcResult<LocalBlock>>;
   liftBlock(carrier: string, by: string, note?: string): Promise<IpcResult<LocalBlock>>;
   listDecisions(state: DecisionListState, filter?: CarrierFilter): Promise<IpcResult<Decision[]>>;
