@@ -1,18 +1,14 @@
 import { Type } from 'typebox';
-import type { Screener } from '../screener-types.js';
 import type { Decision } from '../../shared/screening.js';
 import { NotFoundError, ReviewConflictError } from '../store/index.js';
-import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
+import { AUDIT_COLUMNS } from '../decisions/audit-export.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
-import { DecisionSchema, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
-import { actorOf, type IntakeApp } from './intake-app.js';
+import { DecisionParams, DecisionSchema, ERRORS, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
+import { actorOf, type IntakePlugin } from './intake-app.js';
 
 /** Intake routes of standing carrier decisions (docs/decisions.md): list, look at, revoke. */
 
-const DecisionParams = Type.Object({
-  id: Type.String({ pattern: '^dec_[a-z2-7]{26}$', description: 'a decision id: "dec_" and 26 characters a–z, 2–7' }),
-});
 const DecisionListQuery = Type.Object(
   {
     dot_number: Type.Optional(Type.String({ pattern: '^[0-9]{1,8}$', description: '1 to 8 digits' })),
@@ -34,8 +30,10 @@ const AuditQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: () => Date = () => new Date()): void {
-  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+export const decisionRoutes: IntakePlugin = async (r) => {
+  const { screener, auditExport } = r;
+  const errors = ERRORS;
+  const now = () => new Date();
 
   r.get(
     '/audit.csv',
@@ -57,7 +55,7 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
       if (from >= to) throw badRequest('from must be before to', 'from');
       reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="carrier-screen-audit-${from.slice(0, 10)}-${to.slice(0, 10)}.csv"`);
       // A stream is not one of the JSON shapes above: Fastify sends it as it comes.
-      return reply.send(auditCsv(screener.reader, from, to) as never);
+      return reply.send(auditExport.csv(from, to) as never);
     },
   );
 
@@ -97,7 +95,7 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
       return endStandingDecision(req.params.id, () => screener.revokeDecision(req.params.id, actor, req.body.note ?? null));
     },
   );
-}
+};
 
 /**
  * The one path of a route that ends a standing decision (POST /decisions/:id/revoke, the

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-import type { Screener } from '../screener-types.js';
 import { badRequest, isoParam } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { ErrorBody } from './schemas.js';
-import type { IntakeApp } from './intake-app.js';
+import type { IntakePlugin } from './intake-app.js';
 
 /**
  * GET /event-log: the event log as a list to catch up from (Stripe's GET /v1/events), beside the
@@ -34,7 +33,8 @@ const EventLogEntry = Type.Object(
   { title: 'EventLogEntry' },
 );
 
-export function registerEventLogRoutes(r: IntakeApp, screener: Screener): void {
+export const eventLogRoutes: IntakePlugin = async (r) => {
+  const { screener } = r;
   r.get(
     '/event-log',
     {
@@ -65,4 +65,4 @@ export function registerEventLogRoutes(r: IntakeApp, screener: Screener): void {
       return { object: 'list' as const, data: data.map((e) => ({ object: 'event' as const, id: e.id, event: e.event, created_at: e.created_at, data: e.data })), has_more };
     },
   );
-}
+};
