@@ -54,7 +54,8 @@ interface DecisionRow {
 
 export interface DecisionFilter {
   dot_number?: string;
-  state?: DecisionState;
+  /** `ended`: lapsed or revoked, latest end first (page only). */
+  state?: DecisionState | 'ended';
   limit?: number;
 }
 
@@ -376,17 +377,19 @@ export class CarrierDecisions {
       where.push('dot_number = ?');
       args.push(canonicalDot(f.dot_number));
     }
-    if (f.state !== undefined) {
+    if (f.state === 'ended') where.push("state IN ('lapsed', 'revoked')");
+    else if (f.state !== undefined) {
       where.push('state = ?');
       args.push(f.state);
     }
-    const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY decided_at DESC, rowid DESC LIMIT ?`;
+    const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${f.state === 'ended' ? 'ended_at' : 'decided_at'} DESC, rowid DESC LIMIT ?`;
     return (this.#db.prepare(sql).all(...args, f.limit ?? 100) as DecisionRow[]).map(decisionOf);
   }
 
   /**
    * One page of GET /decisions by keyset, newest first (decided_at, rowid), on the index of the
-   * filter: decisions_by_dot, decisions_by_state or decisions_by_decided.
+   * filter: decisions_by_dot, decisions_by_state or decisions_by_decided. `ended` (lapsed or
+   * revoked) is ordered by its end, latest first (ended_at, rowid), on decisions_ended_by_ended.
    */
   page(f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
     const where: string[] = [];
@@ -395,13 +398,26 @@ export class CarrierDecisions {
       where.push('dot_number = @dot');
       params.dot = canonicalDot(f.dot_number);
     }
-    if (f.state !== undefined) {
+    const ended = f.state === 'ended';
+    // Spelt as the partial index's own term, so SQLite may read it.
+    if (ended) where.push("state IN ('lapsed', 'revoked')");
+    else if (f.state !== undefined) {
       where.push('state = @state');
       params.state = f.state;
     }
     const { rows, has_more } = keysetPage<DecisionRow>(
       this.#db,
-      { select: 'SELECT * FROM decisions', where, params, key: 'decided_at', tie: 'rowid', direction: 'DESC', cursor: 'id = @cursor_id' },
+      {
+        select: 'SELECT * FROM decisions',
+        // With no statistics SQLite would pick decisions_by_state and sort every ended decision.
+        ...(ended && f.dot_number === undefined ? { pageSelect: 'SELECT * FROM decisions INDEXED BY decisions_ended_by_ended' } : {}),
+        where,
+        params,
+        key: ended ? 'ended_at' : 'decided_at',
+        tie: 'rowid',
+        direction: 'DESC',
+        cursor: 'id = @cursor_id',
+      },
       p,
     );
     return { data: rows.map(decisionOf), has_more };

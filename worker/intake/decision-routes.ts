@@ -13,7 +13,9 @@ const DecisionListQuery = Type.Object(
   {
     dot_number: Type.Optional(Type.String({ pattern: '^[0-9]{1,8}$', description: '1 to 8 digits' })),
     state: Type.Optional(
-      Type.Union([Type.Literal('standing'), Type.Literal('lapsed'), Type.Literal('revoked'), Type.Literal('all')], { description: 'standing, lapsed, revoked or all (default all)' }),
+      Type.Union([Type.Literal('standing'), Type.Literal('lapsed'), Type.Literal('revoked'), Type.Literal('ended'), Type.Literal('all')], {
+        description: 'standing, lapsed, revoked, ended (lapsed or revoked, latest end first) or all (default all)',
+      }),
     ),
     ...PageQueryFields,
   },

@@ -83,6 +83,7 @@ export const BlockListQuery = Type.Object(
     state: Type.Optional(
       Type.Union([Type.Literal('active'), Type.Literal('lifted'), Type.Literal('all')], { description: 'active (default), lifted or all' }),
     ),
+    dot_number: Type.Optional(Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'the blocks of the carrier with this DOT number (1 to 8 digits), newest block first' })),
     ...PageQueryFields,
   },
   { additionalProperties: false },
@@ -199,7 +200,8 @@ export const watchRoutes: IntakePlugin = async (r) => {
     { config: { role: 'tms' }, schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
     async (req) => {
       const state = req.query.state ?? 'active';
-      return { object: 'list' as const, ...watch.blocks.page(state === 'all' ? undefined : state, pageParams(req.query)) };
+      const dot = req.query.dot_number === undefined ? undefined : canonicalDot(req.query.dot_number.trim());
+      return { object: 'list' as const, ...watch.blocks.page(state === 'all' ? undefined : state, pageParams(req.query), dot) };
     },
   );
 
