@@ -80,6 +80,13 @@ module.exports = {
       to: { path: '((^|/)node_modules/better-sqlite3/|^worker/store/(sqlite-store|migrations|screening-search|score-refs|group-commit)\\.ts$)' },
     },
     {
+      name: 'store-imports-no-feature',
+      severity: 'error',
+      comment: 'The store is the backend under the features: its schema, keys and repositories import shared/ and nothing of the worker outside worker/store/ (feature folders import the store, never the reverse).',
+      from: { path: '^worker/store/' },
+      to: { path: '^worker/(?!store/)' },
+    },
+    {
       name: 'debt-sqlite-outside-store',
       severity: 'error',
       comment: 'Only worker/store/ opens SQLite; the listed modules are known debt (issue 33), new ones fail.',
