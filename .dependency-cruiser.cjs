@@ -12,11 +12,8 @@ const SQLITE_DEBT = [
   'worker/callbacks/outbox.ts',
   'worker/callbacks/sender.ts',
   'worker/decisions/carrier-decisions.ts',
-  'worker/decisions/idempotency.ts',
-  'worker/recovery/operator-state.ts',
   'worker/recovery/outage-rescreen.ts',
   'worker/retention/pruner.ts',
-  'worker/tokens/intake-tokens.ts',
 ];
 const re = (paths) => `^(${paths.map((p) => p.replace(/[.]/g, '\\.')).join('|')})$`;
 

@@ -135,7 +135,7 @@ function clientErrorAnswerer(log: Logger): (err: Error & { code?: string }, sock
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
   const services = intakeServices(screener);
-  const tokens = new IntakeTokens(connectionOf(screener.store));
+  const tokens = new IntakeTokens(screener.store);
   const authenticate = authenticator(o.token, tokens);
   // For the free-bytes gauge: the file system the database grows on (':memory:' in some tests).
   const dataDir = dirname(resolve(connectionOf(screener.store).name));
