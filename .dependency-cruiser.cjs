@@ -13,7 +13,6 @@ const SQLITE_DEBT = [
   'worker/callbacks/sender.ts',
   'worker/decisions/carrier-decisions.ts',
   'worker/recovery/outage-rescreen.ts',
-  'worker/retention/pruner.ts',
 ];
 const re = (paths) => `^(${paths.map((p) => p.replace(/[.]/g, '\\.')).join('|')})$`;
 
