@@ -6,9 +6,6 @@
 
 // Modules that still take SQLite directly instead of asking the store (issue 33 removes them).
 const SQLITE_DEBT = [
-  'worker/backup-cli.ts',
-  'worker/restore-cli.ts',
-  'worker/vacuum-into-thread.ts',
   'worker/callbacks/outbox.ts',
   'worker/callbacks/sender.ts',
   'worker/decisions/carrier-decisions.ts',
