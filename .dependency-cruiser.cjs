@@ -9,7 +9,6 @@ const SQLITE_DEBT = [
   'worker/callbacks/outbox.ts',
   'worker/callbacks/sender.ts',
   'worker/decisions/carrier-decisions.ts',
-  'worker/recovery/outage-rescreen.ts',
 ];
 const re = (paths) => `^(${paths.map((p) => p.replace(/[.]/g, '\\.')).join('|')})$`;
 
