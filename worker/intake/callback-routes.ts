@@ -13,6 +13,7 @@ import type { Store } from '../store/index.js';
 import type { Reader } from '../store/reader-pool.js';
 import { badRequest, conflict, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
+import { sendJsonBody } from './reply-json.js';
 import { CallbackSchema, ErrorBody, ListOf, NoQuery } from './schemas.js';
 import type { IntakeApp } from './intake-app.js';
 
@@ -52,9 +53,9 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, reader: Reade
   r.get(
     '/callbacks',
     { config: { role: 'tms' }, schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const state = req.query.state ?? 'dead';
-      return { object: 'list' as const, ...(await reader.read(callbacksPage, { state, page: pageParams(req.query) })) };
+      return sendJsonBody(reply, await reader.readJson(callbacksPage, { state, page: pageParams(req.query) }));
     },
   );
 

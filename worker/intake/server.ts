@@ -21,7 +21,7 @@ import { pageParams } from './paging.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import type { ScreeningFilter } from '../store/screening-search.js';
 import { reviewsPage, screeningsPage } from '../store/list-reads.js';
-import { replyJson } from './reply-json.js';
+import { replyJson, sendJsonBody } from './reply-json.js';
 import {
   CallerSchema,
   DailyUsageSchema,
@@ -408,7 +408,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     r.get(
       '/screenings',
       { config: { role: 'tms' }, schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
-      async (req) => {
+      async (req, reply) => {
         const q = req.query;
         const filter: ScreeningFilter = {
           ...(q.tender_id === undefined ? {} : { tender_id: q.tender_id }),
@@ -418,8 +418,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
           ...(q.action === undefined ? {} : { action: q.action }),
           ...(q.updated_since === undefined ? {} : { updated_since: isoParam(q.updated_since, new Date(), 'updated_since') }),
         };
-        // A reader thread (worker/store/reader-pool.ts): a search never holds the tender path.
-        return { object: 'list' as const, ...(await screener.reader.read(screeningsPage, { filter, page: pageParams(q) })) };
+        // A reader thread (worker/store/reader-pool.ts): a search never holds the tender path, and
+        // the thread makes the body too (the rows are neither copied to nor serialized here).
+        return sendJsonBody(reply, await screener.reader.readJson(screeningsPage, { filter, page: pageParams(q) }));
       },
     );
 
@@ -432,9 +433,9 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     r.get(
       '/reviews',
       { config: { role: 'tms' }, schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
-      async (req) => {
+      async (req, reply) => {
         const state = req.query.state === 'all' || req.query.state === undefined ? undefined : req.query.state;
-        return { object: 'list' as const, ...(await screener.reader.read(reviewsPage, { state, page: pageParams(req.query) })) };
+        return sendJsonBody(reply, await screener.reader.readJson(reviewsPage, { state, page: pageParams(req.query) }));
       },
     );
 
