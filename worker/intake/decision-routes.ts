@@ -3,8 +3,10 @@ import type { Screener } from '../screener-types.js';
 import type { Decision } from '../../shared/screening.js';
 import { NotFoundError, ReviewConflictError } from '../store/index.js';
 import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
+import { decisionsPage } from '../decisions/carrier-decisions.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
+import { sendJsonBody } from './reply-json.js';
 import { DecisionSchema, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
 import { actorOf, type IntakeApp } from './intake-app.js';
 
@@ -62,13 +64,14 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
   r.get(
     '/decisions',
     { config: { role: 'tms' }, schema: { summary: 'Carrier decisions, newest first', querystring: DecisionListQuery, response: { 200: ListOf(DecisionSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const { dot_number, state } = req.query;
       const filter = {
         ...(dot_number === undefined ? {} : { dot_number }),
         ...(state === undefined || state === 'all' ? {} : { state }),
       };
-      return { object: 'list' as const, ...screener.pageDecisions(filter, pageParams(req.query)) };
+      // The page and its JSON are made in a reader thread (worker/store/list-reads.ts).
+      return sendJsonBody(reply, await screener.reader.readJson(decisionsPage, { filter, page: pageParams(req.query) }));
     },
   );
 

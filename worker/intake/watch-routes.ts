@@ -6,6 +6,7 @@ import { WatchConflictError } from '../store/watch-store.js';
 import type { WatchService } from '../watch/index.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
+import { sendJsonBody } from './reply-json.js';
 import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
 import { actorOf, type IntakeApp } from './intake-app.js';
 
@@ -128,7 +129,7 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.get(
     '/watchlist',
     { config: { role: 'tms' }, schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
-    async (req) => ({ object: 'list' as const, ...watch.page(pageParams(req.query)) }),
+    async (req, reply) => sendJsonBody(reply, await watch.pageJson(pageParams(req.query))),
   );
 
   r.get(
@@ -174,9 +175,9 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.get(
     '/changes',
     { config: { role: 'tms' }, schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const state = req.query.state === 'all' ? undefined : req.query.state;
-      return { object: 'list' as const, ...watch.changesPage(state, pageParams(req.query), changeFilter(req.query)) };
+      return sendJsonBody(reply, await watch.changesPageJson(state, pageParams(req.query), changeFilter(req.query)));
     },
   );
 
@@ -205,9 +206,9 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
   r.get(
     '/blocks',
     { config: { role: 'tms' }, schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const state = req.query.state ?? 'active';
-      return { object: 'list' as const, ...watch.blocks.page(state === 'all' ? undefined : state, pageParams(req.query)) };
+      return sendJsonBody(reply, await watch.blocksPageJson(state === 'all' ? undefined : state, pageParams(req.query)));
     },
   );
 
