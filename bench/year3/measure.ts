@@ -17,7 +17,7 @@ import { liveDots } from '../carriers.js';
 import { dbUsedBytes } from '../db-bytes.js';
 import type { Harness } from '../harness.js';
 import { summarize } from '../percentiles.js';
-import { peakRssMiB } from '../proc-stats.js';
+import { peakRssMiB, threadCpuSeconds } from '../proc-stats.js';
 import { warmCache } from '../scenarios/cache-hit.js';
 import type { Year3Meta } from './build.js';
 
@@ -114,11 +114,15 @@ export interface HitFigures {
   alone: { p50Ms: number; p99Ms: number; n: number; ms: number[] };
   loaded: { p50Ms: number; p99Ms: number; n: number; ms: number[] };
   heavyPages: number;
+  /** CPU seconds of the worker's main thread (its event loop) in each phase (/proc/<pid>/task/<pid>/stat). */
+  mainCpuS: { alone: number; loaded: number };
 }
 
 /** Tender-time cache hits of `hot` (warm) alone, then the same while four clients page `heavy`. */
-export async function cacheHitAloneAndLoaded(w: { url: string; headers: Record<string, string> }, hot: string[], heavy: string[], hits = HITS): Promise<HitFigures> {
+export async function cacheHitAloneAndLoaded(w: { url: string; headers: Record<string, string>; pid: number }, hot: string[], heavy: string[], hits = HITS): Promise<HitFigures> {
+  const c0 = threadCpuSeconds(w.pid);
   const alone = await tenderHits(w.url, w.headers, hot, hits);
+  const c1 = threadCpuSeconds(w.pid);
   let stop = false;
   let heavyPages = 0;
   const client = async (i: number): Promise<void> => {
@@ -131,7 +135,8 @@ export async function cacheHitAloneAndLoaded(w: { url: string; headers: Record<s
   const clients = [0, 1, 2, 3].map((i) => client(i));
   const loaded = await tenderHits(w.url, w.headers, hot, hits).finally(() => (stop = true));
   await Promise.all(clients);
-  return { alone, loaded, heavyPages };
+  const c2 = threadCpuSeconds(w.pid);
+  return { alone, loaded, heavyPages, mainCpuS: { alone: c1 - c0, loaded: c2 - c1 } };
 }
 
 function runCli(args: string[], env: Record<string, string>): Promise<number> {
