@@ -13,7 +13,6 @@ const SQLITE_DEBT = [
   'worker/callbacks/sender.ts',
   'worker/decisions/carrier-decisions.ts',
   'worker/decisions/idempotency.ts',
-  'worker/intake/http-error.ts',
   'worker/recovery/operator-state.ts',
   'worker/recovery/outage-rescreen.ts',
   'worker/retention/pruner.ts',

@@ -4637,6 +4637,8 @@ export interface operations {
             query?: {
                 /** @description active (default), lifted or all */
                 state?: "active" | "lifted" | "all";
+                /** @description the blocks of the carrier with this DOT number (1 to 8 digits), newest block first */
+                dot_number?: string;
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */
@@ -6492,8 +6494,8 @@ export interface operations {
             query?: {
                 /** @description 1 to 8 digits */
                 dot_number?: string;
-                /** @description standing, lapsed, revoked or all (default all) */
-                state?: "standing" | "lapsed" | "revoked" | "all";
+                /** @description standing, lapsed, revoked, ended (lapsed or revoked, latest end first) or all (default all) */
+                state?: "standing" | "lapsed" | "revoked" | "ended" | "all";
                 /** @description a whole number from 1 to 100 (default 50) */
                 limit?: number;
                 /** @description an id from the list: the page after it (the next page: the last id of this one) */

@@ -20,7 +20,7 @@ import { CarrierDecisions, type DecisionFilter } from './decisions/carrier-decis
 import { observe } from './metrics/metrics.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, ScreeningPipeline, type LookupOutcome } from './queue/screening-pipeline.js';
 import { ScreeningQueue } from './queue/screening-queue.js';
-import { startScreeningWorker } from './queue/screening-worker.js';
+import { createScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
 import { SvcScoringProvider } from './queue/svc-scoring-provider.js';
 import { probeSqliteWrite } from './health/sqlite-write-probe.js';
@@ -367,7 +367,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     logger,
   );
   if (opts.runWorker ?? true) {
-    worker = startScreeningWorker({
+    worker = createScreeningWorker({
       connection: blocking,
       prefix,
       pipeline,
@@ -379,6 +379,9 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     });
     callbacks?.startWorker?.();
     await watch.startWorkers(); // watch hook
+    // Built above, started here: run() resolves when close() stops it.
+    const started = worker;
+    void started.run().catch((e: unknown) => logger.error({ err: String(e) }, 'screening worker stopped'));
     const every = (ms: number, f: () => Promise<unknown>): void => {
       const t = setInterval(() => void f().catch((e: unknown) => logger.warn({ err: String(e) }, 'periodic task failed')), ms);
       t.unref();

@@ -380,6 +380,8 @@ function registerIpc(): void {
     }),
   );
   handle(IpcChannel.listChanges, (state, filter) => result(() => requireBridge().listChanges(state as never, carrierSearch(filter))));
+  handle(IpcChannel.endedDecisions, (limit, after) => result(() => requireBridge().endedDecisions(limit as number, typeof after === 'string' ? after : undefined)));
+  handle(IpcChannel.liftedBlocks, (limit, after) => result(() => requireBridge().liftedBlocks(limit as number, typeof after === 'string' ? after : undefined)));
   handle(IpcChannel.recentChanges, (state, limit) => result(() => requireBridge().recentChanges(state as never, limit as number)));
   handle(IpcChannel.acknowledgeChange, (id, by, note) =>
     result(async () => {
@@ -388,7 +390,7 @@ function registerIpc(): void {
       return c;
     }),
   );
-  handle(IpcChannel.listBlocks, (state) => result(() => requireBridge().listBlocks(state as never)));
+  handle(IpcChannel.listBlocks, (state, filter) => result(() => requireBridge().listBlocks(state as never, carrierSearch(filter))));
   handle(IpcChannel.blockCarrier, (input) => {
     const i = (input ?? {}) as Partial<Record<keyof BlockInput, unknown>>;
     const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

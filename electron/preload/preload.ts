@@ -40,13 +40,15 @@ const desk: DeskIpcApi = {
   listChanges: (state, filter) => ipcRenderer.invoke(IpcChannel.listChanges, state, { dot_number: filter?.dot_number }),
   acknowledgeChange: (id, by, note) => ipcRenderer.invoke(IpcChannel.acknowledgeChange, id, by, note ?? null),
   recentChanges: (state, limit) => ipcRenderer.invoke(IpcChannel.recentChanges, state, limit),
-  listBlocks: (state) => ipcRenderer.invoke(IpcChannel.listBlocks, state),
+  listBlocks: (state, filter) => ipcRenderer.invoke(IpcChannel.listBlocks, state, { dot_number: filter?.dot_number }),
   // Copied field by field: only plain data crosses, never an object the page built with getters.
   blockCarrier: (input) =>
     ipcRenderer.invoke(IpcChannel.blockCarrier, { dot_number: input.dot_number, mc_number: input.mc_number, by: input.by, reason: input.reason }),
   liftBlock: (carrier, by, note) => ipcRenderer.invoke(IpcChannel.liftBlock, carrier, by, note),
   listDecisions: (state, filter) => ipcRenderer.invoke(IpcChannel.listDecisions, state, { dot_number: filter?.dot_number }),
   revokeDecision: (id, by, note) => ipcRenderer.invoke(IpcChannel.revokeDecision, id, by, note),
+  endedDecisions: (limit, startingAfter) => ipcRenderer.invoke(IpcChannel.endedDecisions, limit, startingAfter),
+  liftedBlocks: (limit, startingAfter) => ipcRenderer.invoke(IpcChannel.liftedBlocks, limit, startingAfter),
   recheckCarrier: (input) => ipcRenderer.invoke(IpcChannel.recheckCarrier, { dot_number: input.dot_number, mc_number: input.mc_number }),
   auditExport: (from, to) => ipcRenderer.invoke(IpcChannel.auditExport, from, to),
   onAuditProgress: (cb) => subscribe<number>(IpcChannel.auditProgress, cb),

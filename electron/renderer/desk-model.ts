@@ -1,6 +1,7 @@
 import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, Screening, StatusReport } from '../../shared/screening.js';
 import { IntakeError, type ConnectionState, type DeskBridge, type RecheckInput } from '../shared/bridge.js';
 import { isCarrierChange } from '../shared/change-text.js';
+import { PagedHistory } from './paged-history.js';
 
 /**
  * What the dashboard shows, kept in step with the worker: loaded once, then updated from
@@ -46,14 +47,14 @@ export class DeskModel {
   staleSince: Date | null = null;
   /** Standing carrier decisions, newest first. */
   decisions: Decision[] = [];
-  /** Decisions that ended (lapsed or revoked), latest end first. */
-  decisionHistory: Decision[] = [];
+  /** Decisions that ended (lapsed or revoked), latest end first: one page, and the older pages asked for. */
+  readonly endedDecisions: PagedHistory<Decision>;
   /** Standing decisions revoked in another window since the last look, for a notice. */
   revokedElsewhere: Decision[] = [];
   /** Carriers on the local do-not-use list, newest block first. */
   blocks: LocalBlock[] = [];
-  /** Lifted blocks, latest lift first. */
-  blockHistory: LocalBlock[] = [];
+  /** Lifted blocks, latest lift first: one page, and the older pages asked for. */
+  readonly liftedBlocks: PagedHistory<LocalBlock>;
   /** The last failure per resource (cleared by the next success). */
   errors = new Map<Resource, string>();
   /** Resources read at least once: until then a view shows a skeleton, never "nothing here". */
@@ -76,6 +77,8 @@ export class DeskModel {
   private soonSince = 0;
 
   constructor(readonly bridge: DeskBridge) {
+    this.endedDecisions = new PagedHistory(DECISION_HISTORY_SHOWN, byEnd, (limit, after) => bridge.endedDecisions(limit, after));
+    this.liftedBlocks = new PagedHistory(BLOCK_HISTORY_SHOWN, byLift, (limit, after) => bridge.liftedBlocks(limit, after));
     this.connection = bridge.connectionState();
     bridge.onConnectionChange((s) => {
       const wasOpen = this.connection === 'open';
@@ -88,6 +91,26 @@ export class DeskModel {
       else if (s === 'reconnecting' || s === 'closed') void this.load('status');
     });
     bridge.onEvent((e) => this.onEvent(e));
+  }
+
+  /** Decisions that ended (lapsed or revoked), latest end first. */
+  get decisionHistory(): readonly Decision[] {
+    return this.endedDecisions.items;
+  }
+
+  /** Lifted blocks, latest lift first. */
+  get blockHistory(): readonly LocalBlock[] {
+    return this.liftedBlocks.items;
+  }
+
+  /**
+   * "Show older": the next page of a history after the last item shown (one request), appended;
+   * how many it added. A failure is thrown for the view to say; the list stays as it was.
+   */
+  async showOlder(r: 'decisionHistory' | 'blockHistory'): Promise<number> {
+    const added = await (r === 'decisionHistory' ? this.endedDecisions : this.liftedBlocks).older();
+    this.emit(new Set([r]));
+    return added;
   }
 
   subscribe(cb: (changed: ReadonlySet<Resource | 'connection'>) => void): () => void {
@@ -207,18 +230,16 @@ export class DeskModel {
       case 'decisions':
         this.decisions = await b.listDecisions('standing');
         return;
-      case 'decisionHistory': {
-        const [lapsed, revoked] = await Promise.all([b.listDecisions('lapsed'), b.listDecisions('revoked')]);
-        this.decisionHistory = sortEnded([...lapsed, ...revoked]).slice(0, DECISION_HISTORY_SHOWN);
+      case 'decisionHistory':
+        // One page (GET /decisions?state=ended), merged with the older pages already shown.
+        await this.endedDecisions.reload();
         return;
-      }
       case 'blocks':
         this.blocks = [...(await b.listBlocks('active'))].sort((a, c) => c.blocked_at.localeCompare(a.blocked_at) || c.id.localeCompare(a.id));
         return;
       case 'blockHistory':
-        this.blockHistory = [...(await b.listBlocks('lifted'))]
-          .sort((a, c) => (c.lifted_at ?? '').localeCompare(a.lifted_at ?? '') || c.id.localeCompare(a.id))
-          .slice(0, BLOCK_HISTORY_SHOWN);
+        // One page (GET /blocks?state=lifted), merged with the older pages already shown.
+        await this.liftedBlocks.reload();
         return;
     }
   }
@@ -273,7 +294,7 @@ export class DeskModel {
             if (e.event === 'decision.revoked' && !this.revokingHere.has(ended.id)) this.revokedElsewhere.push(ended);
             changed.add('decisions');
           }
-          this.decisionHistory = sortEnded([ended, ...this.decisionHistory.filter((d) => d.id !== ended.id)]).slice(0, DECISION_HISTORY_SHOWN);
+          this.endedDecisions.add(ended);
           changed.add('decisionHistory');
         }
         this.reloadSoon('decisions');
@@ -414,7 +435,7 @@ export class DeskModel {
     try {
       const done = await this.bridge.revokeDecision(id, by, note);
       this.decisions = this.decisions.filter((d) => d.id !== id);
-      this.decisionHistory = sortEnded([done, ...this.decisionHistory.filter((d) => d.id !== id)]).slice(0, DECISION_HISTORY_SHOWN);
+      this.endedDecisions.add(done);
       this.emit(new Set(['decisions', 'decisionHistory']));
       return done;
     } finally {
@@ -428,7 +449,7 @@ export class DeskModel {
     if (carrier === null) throw new TypeError(`block ${block.id} names no DOT or MC number`);
     const done = await this.bridge.liftBlock(carrier, by, note.trim() === '' ? undefined : note.trim());
     this.blocks = this.blocks.filter((b) => b.id !== block.id);
-    this.blockHistory = [done, ...this.blockHistory.filter((b) => b.id !== done.id)].slice(0, BLOCK_HISTORY_SHOWN);
+    this.liftedBlocks.add(done);
     this.emit(new Set(['blocks', 'blockHistory']));
     void this.load('blocks');
     void this.load('blockHistory');
@@ -492,8 +513,13 @@ function sortHistory(changes: CarrierChange[]): CarrierChange[] {
 }
 
 /** Latest end first. */
-function sortEnded(decisions: Decision[]): Decision[] {
-  return [...decisions].sort((a, b) => (b.ended_at ?? '').localeCompare(a.ended_at ?? '') || b.id.localeCompare(a.id));
+function byEnd(a: Decision, b: Decision): number {
+  return (b.ended_at ?? '').localeCompare(a.ended_at ?? '') || b.id.localeCompare(a.id);
+}
+
+/** Latest lift first. */
+function byLift(a: LocalBlock, b: LocalBlock): number {
+  return (b.lifted_at ?? '').localeCompare(a.lifted_at ?? '') || b.id.localeCompare(a.id);
 }
 
 function isDecision(v: unknown): v is Decision {

@@ -27,11 +27,13 @@ export class IpcBridge implements DeskBridge {
   listChanges = (...a: Parameters<DeskBridge['listChanges']>) => unwrap(this.api.listChanges(...a));
   acknowledgeChange = (id: string, by: string | null, note?: string | null) => unwrap(this.api.acknowledgeChange(id, by, note));
   recentChanges = (...a: Parameters<DeskBridge['recentChanges']>) => unwrap(this.api.recentChanges(...a));
-  listBlocks = (state: Parameters<DeskBridge['listBlocks']>[0]) => unwrap(this.api.listBlocks(state));
+  listBlocks = (...a: Parameters<DeskBridge['listBlocks']>) => unwrap(this.api.listBlocks(...a));
   blockCarrier = (input: Parameters<DeskBridge['blockCarrier']>[0]) => unwrap(this.api.blockCarrier(input));
   liftBlock = (carrier: string, by: string, note?: string) => unwrap(this.api.liftBlock(carrier, by, note));
   listDecisions = (...a: Parameters<DeskBridge['listDecisions']>) => unwrap(this.api.listDecisions(...a));
   revokeDecision = (id: string, by: string | null, note: string) => unwrap(this.api.revokeDecision(id, by, note));
+  endedDecisions = (limit: number, startingAfter?: string) => unwrap(this.api.endedDecisions(limit, startingAfter));
+  liftedBlocks = (limit: number, startingAfter?: string) => unwrap(this.api.liftedBlocks(limit, startingAfter));
   recheckCarrier = (input: Parameters<DeskBridge['recheckCarrier']>[0]) => unwrap(this.api.recheckCarrier(input));
   /** Main shows the save dialog and streams the CSV into the file; progress comes back as bytes. */
   async saveAuditCsv(from: string, to: string, onProgress: (bytes: number) => void) {

@@ -75,6 +75,11 @@ export interface ListViewSpec<T extends { id: string }> {
   loadError?(): string | null;
   /** The same for the history under the list: "loading" or "could not load", never "none yet". */
   historyLoadState?(): LoadState;
+  /**
+   * The history is one page: a "Show older" button reads the next from its cursor and appends it
+   * (how many it added is announced). `what` names the items ("ended decisions").
+   */
+  historyMore?: { more(): boolean; load(): Promise<number>; what: string };
   /** Read the lists again (the Retry button). */
   retry?(): void;
   /** The lists are what was last read, not live (the worker is unreachable): counts are marked. */
@@ -122,6 +127,10 @@ export class ListView<T extends { id: string }> {
   /** Loading skeleton or the failure with Retry: in place of the list, never an empty list. */
   private readonly stateEl = h('div', { class: 'list-state' });
   private readonly nameInput: HTMLInputElement;
+  /** "Show older" under the history, and where what it added is announced. */
+  private readonly olderBtn: HTMLButtonElement | null;
+  private readonly olderStatus = h('p', { class: 'sr-only history-more-status', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private olderBusy = false;
   private readonly noteInput: HTMLTextAreaElement | null;
   private readonly panel: HTMLElement;
   private readonly modeLine: HTMLElement;
@@ -157,6 +166,9 @@ export class ListView<T extends { id: string }> {
       attrs: { role: 'listbox', 'aria-label': spec.list.label, tabindex: 0 },
     });
     this.historyEl = h('ol', { class: spec.historyClass });
+    this.olderBtn = spec.historyMore
+      ? h('button', { class: 'btn btn-older', attrs: { type: 'button', id: `${spec.view}-show-older` }, on: { click: () => void this.showOlder() } }, 'Show older')
+      : null;
     this.nameInput = h('input', {
       class: 'dp-name',
       attrs: { id: spec.panel.nameId, type: 'text', autocomplete: 'name', placeholder: 'Your name', maxlength: 80 },
@@ -211,6 +223,8 @@ export class ListView<T extends { id: string }> {
         this.listEl,
         h('h3', { class: 'side-sub' }, spec.historyTitle),
         this.historyEl,
+        this.olderBtn,
+        this.olderBtn ? this.olderStatus : null,
         h('p', { class: 'keys-hint' }, ...keys),
         spec.sideExtras ?? null,
       ),
@@ -374,7 +388,37 @@ export class ListView<T extends { id: string }> {
     this.listEl.querySelector('.selected')?.scrollIntoView({ block: 'nearest' });
   }
 
+  /** The next page of the history, appended; what it added is said in the live region. */
+  private async showOlder(): Promise<void> {
+    const more = this.spec.historyMore;
+    if (!more || this.olderBusy || !more.more()) return;
+    this.olderBusy = true;
+    this.renderOlder();
+    try {
+      const added = await more.load();
+      this.olderStatus.textContent = added === 0 ? `No older ${more.what}.` : `${added} older ${more.what} shown${more.more() ? '' : ', all of them now'}.`;
+    } catch (err) {
+      this.olderStatus.textContent = `Could not load older ${more.what}. ${friendlyError(err instanceof Error ? err.message : String(err))}`;
+    } finally {
+      this.olderBusy = false;
+      this.render();
+    }
+  }
+
+  /** Shown while older items exist; kept (saying so) while it has the focus, so the focus is not lost. */
+  private renderOlder(): void {
+    const btn = this.olderBtn;
+    const more = this.spec.historyMore;
+    if (!btn || !more) return;
+    const has = more.more();
+    const focused = document.activeElement === btn;
+    btn.hidden = !has && !focused;
+    btn.textContent = this.olderBusy ? 'Loading older…' : has ? 'Show older' : `No older ${more.what}`;
+    btn.setAttribute('aria-disabled', this.olderBusy || !has ? 'true' : 'false');
+  }
+
   private renderHistory(): void {
+    this.renderOlder();
     const done = this.spec.history();
     if (done.length === 0) {
       const state = this.spec.historyLoadState?.() ?? 'ready';

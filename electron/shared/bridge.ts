@@ -52,6 +52,12 @@ export interface CarrierFilter {
   dot_number?: string;
 }
 
+/** One page of a list and whether older items follow (read the next with the last item's id as the cursor). */
+export interface HistoryPage<T> {
+  data: T[];
+  has_more: boolean;
+}
+
 export type BlockListState = LocalBlock['state'] | 'all';
 export const BLOCK_LIST_STATES: readonly BlockListState[] = ['active', 'lifted', 'all'];
 
@@ -111,13 +117,17 @@ export interface DeskBridge {
   acknowledgeChange(id: string, by: string | null, note?: string | null): Promise<CarrierChange>;
   /** One page of changes of a state, newest first (at most `limit`, 1–100): what a history panel shows, never every page. */
   recentChanges(state: ChangeState, limit: number): Promise<CarrierChange[]>;
-  /** The local do-not-use list. */
-  listBlocks(state: BlockListState): Promise<LocalBlock[]>;
+  /** The local do-not-use list; with a DOT number, that carrier's blocks only (newest block first). */
+  listBlocks(state: BlockListState, filter?: CarrierFilter): Promise<LocalBlock[]>;
   blockCarrier(input: BlockInput): Promise<LocalBlock>;
   /** Lift the active block of a carrier, by DOT or MC number; `note`: why, kept with the lift. */
   liftBlock(carrier: string, by: string, note?: string): Promise<LocalBlock>;
+  /** One page (`limit`, 1–100) of lifted blocks, latest lift first, after the block `startingAfter` (its id) when given. */
+  liftedBlocks(limit: number, startingAfter?: string): Promise<HistoryPage<LocalBlock>>;
   /** Standing carrier decisions (docs/decisions.md), newest first. */
   listDecisions(state: DecisionListState, filter?: CarrierFilter): Promise<Decision[]>;
+  /** One page (`limit`, 1–100) of ended decisions (lapsed or revoked), latest end first, after the decision `startingAfter` (its id) when given. */
+  endedDecisions(limit: number, startingAfter?: string): Promise<HistoryPage<Decision>>;
   /** End a standing decision (`by` null: the token's name); IntakeError `decision_conflict` (409) when it no longer stands. */
   revokeDecision(id: string, by: string | null, note: string): Promise<Decision>;
   /** A fresh score from /v1 (spends a lookup); waits a few seconds for the result. */

@@ -12,6 +12,7 @@ import {
   type ConnectionState,
   type DecisionListState,
   type DeskBridge,
+  type HistoryPage,
   type RecheckInput,
   type ReviewDecision,
   type ReviewVerdict,
@@ -293,9 +294,10 @@ export class HttpBridge implements DeskBridge {
     return page.data;
   }
 
-  async listBlocks(state: BlockListState): Promise<LocalBlock[]> {
+  async listBlocks(state: BlockListState, filter: CarrierFilter = {}): Promise<LocalBlock[]> {
     if (!BLOCK_LIST_STATES.includes(state)) throw new TypeError(`state must be one of ${BLOCK_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    return this.all<LocalBlock>('/blocks', (after, o) => this.api.GET('/blocks', { ...o, params: { query: { state, limit: 100, ...after } } }));
+    const dot = dotFilter(filter);
+    return this.all<LocalBlock>('/blocks', (after, o) => this.api.GET('/blocks', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }));
   }
 
   blockCarrier(input: BlockInput): Promise<LocalBlock> {
@@ -341,6 +343,22 @@ export class HttpBridge implements DeskBridge {
     }
     if (r.data === undefined) throw new IntakeError(`${path} answered with a body that is not JSON`, r.response.status, 'bad_response');
     return r.data as T;
+  }
+
+  /** One page of lifted blocks, latest lift first, from the cursor when given: never every page. */
+  async liftedBlocks(limit: number, startingAfter?: string): Promise<HistoryPage<LocalBlock>> {
+    checkPage(limit, startingAfter);
+    const after = startingAfter === undefined ? {} : { starting_after: startingAfter };
+    const page = await this.call<HistoryPage<LocalBlock>>('/blocks', (o) => this.api.GET('/blocks', { ...o, params: { query: { state: 'lifted', limit, ...after } } }));
+    return { data: page.data, has_more: page.has_more === true };
+  }
+
+  /** One page of ended decisions (lapsed or revoked), latest end first, from the cursor when given: never every page. */
+  async endedDecisions(limit: number, startingAfter?: string): Promise<HistoryPage<Decision>> {
+    checkPage(limit, startingAfter);
+    const after = startingAfter === undefined ? {} : { starting_after: startingAfter };
+    const page = await this.call<HistoryPage<Decision>>('/decisions', (o) => this.api.GET('/decisions', { ...o, params: { query: { state: 'ended', limit, ...after } } }));
+    return { data: page.data, has_more: page.has_more === true };
   }
 
   /** A whole list, page after page (starting_after), at most LIST_PAGES pages. */
@@ -550,4 +568,10 @@ function dotFilter(filter: CarrierFilter | undefined): { dot_number?: string } {
   if (dot === undefined) return {};
   if (typeof dot !== 'string' || !/^\d{1,8}$/.test(dot.trim())) throw new TypeError(`dot_number must be 1 to 8 digits, got ${JSON.stringify(dot)}`);
   return { dot_number: dot.trim() };
+}
+
+/** A history page's size and cursor, refused before any request when they cannot be right. */
+function checkPage(limit: number, startingAfter: string | undefined): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${JSON.stringify(limit)}`);
+  if (startingAfter !== undefined && (typeof startingAfter !== 'string' || startingAfter.trim() === '')) throw new TypeError('startingAfter must be an id');
 }

@@ -9,6 +9,7 @@ import type {
   DecisionListState,
   DeskSettingsInput,
   DeskSettingsView,
+  HistoryPage,
   RecheckInput,
   ReviewDecision,
   ReviewVerdict,
@@ -36,6 +37,8 @@ export const IpcChannel = {
   blockCarrier: 'desk:block-carrier',
   liftBlock: 'desk:lift-block',
   listDecisions: 'desk:list-decisions',
+  endedDecisions: 'desk:ended-decisions',
+  liftedBlocks: 'desk:lifted-blocks',
   revokeDecision: 'desk:revoke-decision',
   recheckCarrier: 'desk:recheck-carrier',
   /** Save the audit CSV of [from, to) to a file the user picks (main's dialog), streamed; null when cancelled. */
@@ -72,11 +75,13 @@ export interface DeskIpcApi {
   listChanges(state: ChangeState | 'all', filter?: CarrierFilter): Promise<IpcResult<CarrierChange[]>>;
   recentChanges(state: ChangeState, limit: number): Promise<IpcResult<CarrierChange[]>>;
   acknowledgeChange(id: string, by: string | null, note?: string | null): Promise<IpcResult<CarrierChange>>;
-  listBlocks(state: BlockListState): Promise<IpcResult<LocalBlock[]>>;
+  listBlocks(state: BlockListState, filter?: CarrierFilter): Promise<IpcResult<LocalBlock[]>>;
   blockCarrier(input: BlockInput): Promise<IpcResult<LocalBlock>>;
   liftBlock(carrier: string, by: string, note?: string): Promise<IpcResult<LocalBlock>>;
   listDecisions(state: DecisionListState, filter?: CarrierFilter): Promise<IpcResult<Decision[]>>;
   revokeDecision(id: string, by: string | null, note: string): Promise<IpcResult<Decision>>;
+  endedDecisions(limit: number, startingAfter?: string): Promise<IpcResult<HistoryPage<Decision>>>;
+  liftedBlocks(limit: number, startingAfter?: string): Promise<IpcResult<HistoryPage<LocalBlock>>>;
   recheckCarrier(input: RecheckInput): Promise<IpcResult<Screening>>;
   /** The audit CSV streamed into a file the user picks: no time limit, not held in memory. null: cancelled. */
   auditExport(from: string, to: string): Promise<IpcResult<AuditSaved | null>>;

@@ -129,6 +129,12 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
     expect(blocked.action).toBe('block');
 
     const { page, errors } = await openDashboard(browser, stack);
+    // The carrier page reads its carrier's blocks by DOT, never the whole do-not-use list (issue 30).
+    const blockReads: URL[] = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/blocks' && u.searchParams.get('state') === 'all') blockReads.push(u);
+    });
     await page.setViewportSize(SIZES[0]);
     await page.keyboard.press('2');
     const row = page.locator(`#panel-queue tr[data-screening-id="${blocked.id}"]`);
@@ -143,6 +149,8 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
     await expect.poll(() => box.innerText()).toContain('Sam Safety');
     await expect.poll(() => page.locator('.carrier-tenders tr', { hasText: 'LOAD-B1' }).innerText()).toContain('on the do-not-use list');
     await expect.poll(() => page.locator('#carrier-safer').getAttribute('href')).toContain('query_string=1000001');
+    expect(blockReads.length).toBeGreaterThanOrEqual(1);
+    for (const u of blockReads) expect(u.searchParams.get('dot_number')).toBe('1000001');
 
     // The same from a click, for a mouse user.
     await page.keyboard.press('2');

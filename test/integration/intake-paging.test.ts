@@ -76,7 +76,7 @@ describe('cursor lists', () => {
   });
 
   it('pages reviews, decisions and callbacks the same way (state=all everywhere)', async () => {
-    for (const path of ['/reviews?state=all', '/decisions?state=all', '/callbacks?state=all', '/changes?state=all', '/blocks?state=all', '/watchlist']) {
+    for (const path of ['/reviews?state=all', '/decisions?state=all', '/decisions?state=ended', '/callbacks?state=all', '/changes?state=all', '/blocks?state=all', '/watchlist']) {
       const r = await call('GET', path);
       expect(r.status, path).toBe(200);
       expect(r.json, path).toMatchObject({ object: 'list', has_more: expect.any(Boolean) });

@@ -7,7 +7,7 @@
 import { threadId } from 'node:worker_threads';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watchOf } from '../../worker/intake/watch-routes.js';
+import type { WatchService } from '../../worker/watch/index.js';
 import { openStore } from '../../worker/store/index.js';
 import { openReaderPool } from '../../worker/store/reader-pool.js';
 import { reviewsPage, screeningsPage } from '../../worker/store/list-reads.js';
@@ -43,7 +43,7 @@ describe('list bodies made in a reader thread', () => {
 
     const s = stack.screener;
     const store = s.store;
-    const watch = watchOf(s)!;
+    const watch = (s as typeof s & { watch: WatchService }).watch;
     const limit = 2;
     const expected: Array<[string, () => unknown]> = [
       [`/screenings?limit=${limit}`, () => screeningsPage.run(store, { filter: {}, page: { limit } })],

@@ -101,6 +101,13 @@ function decision(f: Fixture, state: string, m: number, dot = '1000001'): string
   return id;
 }
 
+/** An ended decision: decided long before, ended at `m` (the list's order is the end). */
+function endedDecision(f: Fixture, state: 'lapsed' | 'revoked', m: number): string {
+  const id = decision(f, state, m - 50_000);
+  f.db.prepare('UPDATE decisions SET ended_at = ?, ended_by = ? WHERE id = ?').run(t(m), 'Dana', id);
+  return id;
+}
+
 function change(f: Fixture, state: string, m: number): string {
   const id = `chg_${++f.seq}`;
   f.db
@@ -110,11 +117,11 @@ function change(f: Fixture, state: string, m: number): string {
   return id;
 }
 
-function block(f: Fixture, lifted: boolean, m: number): string {
+function block(f: Fixture, lifted: boolean, m: number, dot: string | null = null): string {
   const id = `blk_${++f.seq}`;
   f.db
-    .prepare(`INSERT INTO local_blocks (id, carrier_key, reason, blocked_by, blocked_at, lifted_by, lifted_at) VALUES (?, ?, 'r', 'Dana', ?, ?, ?)`)
-    .run(id, `dot:${f.seq}`, lifted ? t(m - 1000) : t(m), lifted ? 'Dana' : null, lifted ? t(m) : null);
+    .prepare(`INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at, lifted_by, lifted_at) VALUES (?, ?, ?, 'r', 'Dana', ?, ?, ?)`)
+    .run(id, `dot:${f.seq}`, dot, lifted ? t(m - 1000) : t(m), lifted ? 'Dana' : null, lifted ? t(m) : null);
   return id;
 }
 
@@ -159,6 +166,14 @@ const CASES: ListCase[] = [
     table: /^SCAN decisions\b/,
   },
   {
+    name: 'GET /decisions?state=ended',
+    add: (f, m) => endedDecision(f, f.seq % 2 ? 'lapsed' : 'revoked', m),
+    other: (f, m) => void decision(f, 'standing', m),
+    page: (f, p) => f.decisions.page({ state: 'ended' }, p),
+    direction: 'DESC',
+    table: /^SCAN decisions\b/,
+  },
+  {
     name: 'GET /decisions?dot_number=',
     add: (f, m) => decision(f, 'lapsed', m, '1000007'),
     other: (f, m) => void decision(f, 'lapsed', m, '1000008'),
@@ -194,6 +209,15 @@ const CASES: ListCase[] = [
     add: (f, m) => block(f, true, m),
     other: (f, m) => void block(f, false, m),
     page: (f, p) => f.watch.pageBlocks('lifted', p),
+    direction: 'DESC',
+    table: /^SCAN local_blocks\b/,
+  },
+  {
+    name: 'GET /blocks?state=all&dot_number=',
+    // One carrier's blocks (by block time), newest first; other carriers' are not listed.
+    add: (f, m) => block(f, false, m, '1000007'),
+    other: (f, m) => void block(f, true, m, '1000008'),
+    page: (f, p) => f.watch.pageBlocks(undefined, p, '1000007'),
     direction: 'DESC',
     table: /^SCAN local_blocks\b/,
   },

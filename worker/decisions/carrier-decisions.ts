@@ -55,7 +55,8 @@ interface DecisionRow {
 
 export interface DecisionFilter {
   dot_number?: string;
-  state?: DecisionState;
+  /** `ended`: lapsed or revoked, latest end first (page only). */
+  state?: DecisionState | 'ended';
   limit?: number;
 }
 
@@ -377,11 +378,12 @@ export class CarrierDecisions {
       where.push('dot_number = ?');
       args.push(canonicalDot(f.dot_number));
     }
-    if (f.state !== undefined) {
+    if (f.state === 'ended') where.push("state IN ('lapsed', 'revoked')");
+    else if (f.state !== undefined) {
       where.push('state = ?');
       args.push(f.state);
     }
-    const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY decided_at DESC, rowid DESC LIMIT ?`;
+    const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${f.state === 'ended' ? 'ended_at' : 'decided_at'} DESC, rowid DESC LIMIT ?`;
     return (this.#db.prepare(sql).all(...args, f.limit ?? 100) as DecisionRow[]).map(decisionOf);
   }
 
@@ -505,7 +507,8 @@ function decisionOf(d: DecisionRow): Decision {
 
 /**
  * One page of GET /decisions by keyset, newest first (decided_at, rowid), on the index of the
- * filter: decisions_by_dot, decisions_by_state or decisions_by_decided.
+ * filter: decisions_by_dot, decisions_by_state or decisions_by_decided. `ended` (lapsed or
+ * revoked) is ordered by its end, latest first (ended_at, rowid), on decisions_ended_by_ended.
  */
 export function pageDecisions(db: Database, f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
   const where: string[] = [];
@@ -514,17 +517,30 @@ export function pageDecisions(db: Database, f: Omit<DecisionFilter, 'limit'>, p:
     where.push('dot_number = @dot');
     params.dot = canonicalDot(f.dot_number);
   }
-  if (f.state !== undefined) {
+  const ended = f.state === 'ended';
+  // Spelt as the partial index's own term, so SQLite may read it.
+  if (ended) where.push("state IN ('lapsed', 'revoked')");
+  else if (f.state !== undefined) {
     where.push('state = @state');
     params.state = f.state;
   }
   const { rows, has_more } = keysetPage<DecisionRow>(
     db,
-    { select: 'SELECT * FROM decisions', where, params, key: 'decided_at', tie: 'rowid', direction: 'DESC', cursor: 'id = @cursor_id' },
+    {
+      select: 'SELECT * FROM decisions',
+      // With no statistics SQLite would pick decisions_by_state and sort every ended decision.
+      ...(ended && f.dot_number === undefined ? { pageSelect: 'SELECT * FROM decisions INDEXED BY decisions_ended_by_ended' } : {}),
+      where,
+      params,
+      key: ended ? 'ended_at' : 'decided_at',
+      tie: 'rowid',
+      direction: 'DESC',
+      cursor: 'id = @cursor_id',
+    },
     p,
   );
   return { data: rows.map(decisionOf), has_more };
 }
 
-/** GET /decisions as a reader-pool job: the page's body is made in a reader thread (list-reads.ts). */
+/** GET /decisions as a reader-pool job: the page and its JSON are made in a reader thread (list-reads.ts). */
 export const decisionsPage = listJob(import.meta.url, 'decisionsPage', (store, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(connectionOf(store), a.filter, a.page));

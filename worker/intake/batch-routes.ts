@@ -1,15 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { parseCarrierQuery } from '../../shared/carrier-id.js';
-import type { Screener } from '../screener-types.js';
 import { checkCallbackDestination, parseCallbackUrl } from './callback-url.js';
 import { toHttpError } from './http-error.js';
-import { checkRefresh, type IntakeApp } from './intake-app.js';
+import { checkRefresh, type IntakePlugin } from './intake-app.js';
 import type { FastifyRequest } from 'fastify';
 import { ErrorBody, NoQuery, ScreeningBody, ScreeningSchema } from './schemas.js';
 import { describeValidation } from './validation.js';
 import { idempotent } from './idempotent.js';
-import type { IdempotencyKeys } from '../decisions/idempotency.js';
 
 /**
  * POST /screenings/batch: a load board screened at once. Up to 100 items, each with its own
@@ -66,7 +64,8 @@ type Result = { object: 'batch_result'; data: Item[] };
 /** What a batch's Idempotency-Key keeps: each item's screening id, or its refusal. */
 type Recorded = { index: number; screening_id?: string; status?: number; error?: Item['error'] };
 
-export function registerBatchRoutes(r: IntakeApp, screener: Screener, keys: IdempotencyKeys): void {
+export const batchRoutes: IntakePlugin = async (r) => {
+  const { screener, idempotencyKeys: keys } = r;
   async function screenAll(req: FastifyRequest, items: readonly unknown[]): Promise<Item[]> {
     const data: Item[] = [];
     for (const [index, item] of items.entries()) {
@@ -138,4 +137,4 @@ export function registerBatchRoutes(r: IntakeApp, screener: Screener, keys: Idem
       return reply.code(207).send(result as never);
     },
   );
-}
+};

@@ -1,21 +1,10 @@
 import { Type } from 'typebox';
-import {
-  CallbackDeliveredError,
-  CallbackNotFoundError,
-  CallbackSupersededError,
-  cancelCallback,
-  cancelCallbacksTo,
-  getCallback,
-  callbacksPage,
-  retryCallback,
-} from '../callbacks/index.js';
-import type { Store } from '../store/index.js';
-import type { Reader } from '../store/reader-pool.js';
+import { CallbackDeliveredError, CallbackNotFoundError, CallbackSupersededError } from '../callbacks/index.js';
 import { badRequest, conflict, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { sendJsonBody } from './reply-json.js';
-import { CallbackSchema, ErrorBody, ListOf, NoQuery } from './schemas.js';
-import type { IntakeApp } from './intake-app.js';
+import { CallbackSchema, ERRORS, ErrorBody, ListOf, NoQuery } from './schemas.js';
+import type { IntakePlugin } from './intake-app.js';
 
 /** Intake routes of the callback outbox (docs/callbacks.md): look at deliveries, retry or cancel them. */
 
@@ -47,22 +36,25 @@ const CallbackListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerCallbackRoutes(r: IntakeApp, store: Store, reader: Reader, now: () => Date = () => new Date()): void {
-  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+export const callbackRoutes: IntakePlugin = async (r) => {
+  const outbox = r.callbackOutbox;
+  const errors = ERRORS;
+  const now = () => new Date();
 
   r.get(
     '/callbacks',
     { config: { role: 'tms' }, schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
     async (req, reply) => {
       const state = req.query.state ?? 'dead';
-      return sendJsonBody(reply, await reader.readJson(callbacksPage, { state, page: pageParams(req.query) }));
+      // A reader thread (worker/store/reader-pool.ts) reads the page and makes its JSON.
+      return sendJsonBody(reply, await r.listBodies.callbacks(state, pageParams(req.query)));
     },
   );
 
   r.get(
     '/callbacks/:id',
     { config: { role: 'tms' }, schema: { summary: 'One callback delivery', params: CallbackParams, querystring: NoQuery, response: { 200: CallbackSchema, ...errors } } },
-    async (req) => getCallback(store, req.params.id) ?? Promise.reject(notFound(`no callback ${req.params.id}`)),
+    async (req) => outbox.get(req.params.id) ?? Promise.reject(notFound(`no callback ${req.params.id}`)),
   );
 
   r.post(
@@ -78,7 +70,7 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, reader: Reade
     },
     async (req) => {
       try {
-        return retryCallback(store, req.params.id, now());
+        return outbox.retry(req.params.id, now());
       } catch (e) {
         if (e instanceof CallbackNotFoundError) throw notFound(e.message);
         if (e instanceof CallbackDeliveredError) throw conflict(e.code, e.message, req.params.id);
@@ -101,7 +93,7 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, reader: Reade
     },
     async (req) => {
       try {
-        return cancelCallback(store, req.params.id, now());
+        return outbox.cancel(req.params.id, now());
       } catch (e) {
         if (e instanceof CallbackNotFoundError) throw notFound(e.message);
         if (e instanceof CallbackDeliveredError) throw conflict(e.code, e.message, req.params.id);
@@ -128,7 +120,7 @@ export function registerCallbackRoutes(r: IntakeApp, store: Store, reader: Reade
       } catch {
         throw badRequest('url must be an absolute URL, as given in callback_url', 'url');
       }
-      return { object: 'callback_cancellation' as const, url, cancelled: cancelCallbacksTo(store, url, now()) };
+      return { object: 'callback_cancellation' as const, url, cancelled: outbox.cancelTo(url, now()) };
     },
   );
-}
+};

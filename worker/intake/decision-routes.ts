@@ -1,25 +1,22 @@
 import { Type } from 'typebox';
-import type { Screener } from '../screener-types.js';
 import type { Decision } from '../../shared/screening.js';
 import { NotFoundError, ReviewConflictError } from '../store/index.js';
-import { AUDIT_COLUMNS, auditCsv } from '../decisions/audit-export.js';
-import { decisionsPage } from '../decisions/carrier-decisions.js';
+import { AUDIT_COLUMNS } from '../decisions/audit-export.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { sendJsonBody } from './reply-json.js';
-import { DecisionSchema, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
-import { actorOf, type IntakeApp } from './intake-app.js';
+import { DecisionParams, DecisionSchema, ERRORS, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
+import { actorOf, type IntakePlugin } from './intake-app.js';
 
 /** Intake routes of standing carrier decisions (docs/decisions.md): list, look at, revoke. */
 
-const DecisionParams = Type.Object({
-  id: Type.String({ pattern: '^dec_[a-z2-7]{26}$', description: 'a decision id: "dec_" and 26 characters a–z, 2–7' }),
-});
 const DecisionListQuery = Type.Object(
   {
     dot_number: Type.Optional(Type.String({ pattern: '^[0-9]{1,8}$', description: '1 to 8 digits' })),
     state: Type.Optional(
-      Type.Union([Type.Literal('standing'), Type.Literal('lapsed'), Type.Literal('revoked'), Type.Literal('all')], { description: 'standing, lapsed, revoked or all (default all)' }),
+      Type.Union([Type.Literal('standing'), Type.Literal('lapsed'), Type.Literal('revoked'), Type.Literal('ended'), Type.Literal('all')], {
+        description: 'standing, lapsed, revoked, ended (lapsed or revoked, latest end first) or all (default all)',
+      }),
     ),
     ...PageQueryFields,
   },
@@ -34,8 +31,10 @@ const AuditQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: () => Date = () => new Date()): void {
-  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+export const decisionRoutes: IntakePlugin = async (r) => {
+  const { screener, auditExport } = r;
+  const errors = ERRORS;
+  const now = () => new Date();
 
   r.get(
     '/audit.csv',
@@ -57,7 +56,7 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
       if (from >= to) throw badRequest('from must be before to', 'from');
       reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="carrier-screen-audit-${from.slice(0, 10)}-${to.slice(0, 10)}.csv"`);
       // A stream is not one of the JSON shapes above: Fastify sends it as it comes.
-      return reply.send(auditCsv(screener.reader, from, to) as never);
+      return reply.send(auditExport.csv(from, to) as never);
     },
   );
 
@@ -70,8 +69,8 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
         ...(dot_number === undefined ? {} : { dot_number }),
         ...(state === undefined || state === 'all' ? {} : { state }),
       };
-      // The page and its JSON are made in a reader thread (worker/store/list-reads.ts).
-      return sendJsonBody(reply, await screener.reader.readJson(decisionsPage, { filter, page: pageParams(req.query) }));
+      // The page and its JSON are made in a reader thread (decisionsPage).
+      return sendJsonBody(reply, await r.listBodies.decisions(filter, pageParams(req.query)));
     },
   );
 
@@ -98,7 +97,7 @@ export function registerDecisionRoutes(r: IntakeApp, screener: Screener, now: ()
       return endStandingDecision(req.params.id, () => screener.revokeDecision(req.params.id, actor, req.body.note ?? null));
     },
   );
-}
+};
 
 /**
  * The one path of a route that ends a standing decision (POST /decisions/:id/revoke, the

@@ -1,11 +1,9 @@
 import { Type } from 'typebox';
-import { eventLogJob } from '../events/event-log-page.js';
-import type { Screener } from '../screener-types.js';
 import { badRequest, isoParam } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { sendJsonBody } from './reply-json.js';
 import { ErrorBody } from './schemas.js';
-import type { IntakeApp } from './intake-app.js';
+import type { IntakePlugin } from './intake-app.js';
 
 /**
  * GET /event-log: the event log as a list to catch up from (Stripe's GET /v1/events), beside the
@@ -36,7 +34,8 @@ const EventLogEntry = Type.Object(
   { title: 'EventLogEntry' },
 );
 
-export function registerEventLogRoutes(r: IntakeApp, screener: Screener): void {
+export const eventLogRoutes: IntakePlugin = async (r) => {
+  const { listBodies } = r;
   r.get(
     '/event-log',
     {
@@ -62,7 +61,7 @@ export function registerEventLogRoutes(r: IntakeApp, screener: Screener): void {
       if (gte !== undefined && lt !== undefined && gte >= lt) throw badRequest('created_gte must be before created_lt', 'created_gte');
       const filter = { ...(q.type ? { types: q.type.split(',') } : {}), ...(gte === undefined ? {} : { createdGte: gte }), ...(lt === undefined ? {} : { createdLt: lt }) };
       // The page and its JSON are made in a reader thread (worker/events/event-log-page.ts).
-      return sendJsonBody(reply, await screener.reader.readJson(eventLogJob, { filter, page: pageParams(q) }));
+      return sendJsonBody(reply, await listBodies.eventLog(filter, pageParams(q)));
     },
   );
-}
+};

@@ -1,8 +1,7 @@
 import { InvalidIdentifierError } from '../../shared/carrier-id.js';
 import type { IntakeErrorBody } from '../../shared/screening.js';
 import { UnavailableError } from '../screener-types.js';
-import Database from 'better-sqlite3';
-import { NotFoundError, ReviewConflictError, ReviewStaleError, StoreArgumentError, StoreError, toStoreError } from '../store/index.js';
+import { NotFoundError, ReviewConflictError, ReviewStaleError, StoreArgumentError, StoreError, isSqliteError, toStoreError } from '../store/index.js';
 import { noteWriteRefused } from '../store/write-failures.js';
 
 /** An error the intake answers with `{"error":{"code","message","param?"}}`. */
@@ -79,7 +78,7 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof UnavailableError)
     return new HttpError(503, 'unavailable', err.message || 'the queue (Redis) is unavailable; nothing was accepted, try again later');
   // A module working on the connection itself let a SQLite error through: the same answer as the store's.
-  if (err instanceof Database.SqliteError) {
+  if (isSqliteError(err)) {
     const e = toStoreError(err, 'the screening database');
     noteWriteRefused(e);
     return toHttpError(e);

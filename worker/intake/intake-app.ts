@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyPluginAsync,
   FastifyRequest,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -10,15 +11,35 @@ import type {
 import { INTAKE_TOKEN_ID, type Actor, type Caller } from '../tokens/intake-tokens.js';
 import { REFRESH_ROLE, mayUse, type Role } from '../tokens/roles.js';
 import { HttpError, badRequest } from './http-error.js';
+import type { IntakeServices } from './intake-services.js';
 
 /**
- * What the intake's route modules share: the app type they register on, what a request carries,
- * and who did it. Its own module, so route modules never import server.ts (no import circle).
+ * What the intake's route plugins share: the app type they register on, the one plugin signature,
+ * the services they use (decorations), what a request carries, and who did it. Its own module, so
+ * route modules never import server.ts (no import circle).
  */
 
 export type IntakeApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
+/**
+ * Every resource's routes are one plugin of this type (`screening-routes.ts`, `review-routes.ts`, …),
+ * registered from `buildIntake` in server.ts. A plugin reads the services from `fastify` (the
+ * decorations below), never from an import of the store; its options carry only settings.
+ */
+export type IntakePlugin<Options extends object = Record<never, never>> = FastifyPluginAsync<Options, RawServerDefault, TypeBoxTypeProvider>;
+
 declare module 'fastify' {
+  /** The services, decorated on the root instance by server.ts (intake-services.ts builds them). */
+  interface FastifyInstance {
+    screener: IntakeServices['screener'];
+    idempotencyKeys: IntakeServices['idempotencyKeys'];
+    screeningSearch: IntakeServices['screeningSearch'];
+    reviewReads: IntakeServices['reviewReads'];
+    callbackOutbox: IntakeServices['callbackOutbox'];
+    auditExport: IntakeServices['auditExport'];
+    listBodies: IntakeServices['listBodies'];
+    watchList: IntakeServices['watchList'];
+  }
   interface FastifyContextConfig {
     /** No bearer token needed (health probe, static UI files). */
     public?: boolean;
@@ -26,8 +47,8 @@ declare module 'fastify' {
     role?: Role;
   }
   interface FastifyRequest {
-    /** Who sent it (set by the auth hook; absent on public routes). */
-    caller?: Caller;
+    /** Who sent it (`decorateRequest('caller', null)`; set by the auth hook, null on public routes). */
+    caller: Caller | null;
     /** The screening this request made or decided on, for its log line (set by the route). */
     screeningId?: string;
     /** The API version it is answered in: its Carrier-Screen-Version, else its token's pin. */

@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import type { Screener } from '../screener-types.js';
 import { SandboxControlError } from '../sandbox-helpers.js';
 import { HttpError } from './http-error.js';
 import { endStandingDecision } from './decision-routes.js';
-import { DecisionSchema, ErrorBody, NoQuery, ScreeningSchema } from './schemas.js';
-import { actorOf, type IntakeApp } from './intake-app.js';
+import { DecisionParams, DecisionSchema, ERRORS, ErrorBody, NoQuery, ScreeningSchema } from './schemas.js';
+import { actorOf, type IntakePlugin } from './intake-app.js';
 
 /**
  * Sandbox test helpers (docs/api.md): admin only, and only while the worker runs on a sandbox
@@ -24,7 +23,6 @@ const ChangeBody = Type.Object(
   { additionalProperties: false },
 );
 const DotParams = Type.Object({ dot: Type.String({ pattern: '^\\d{1,8}$', description: 'a sandbox DOT number (1 to 8 digits)' }) });
-const DecisionParams = Type.Object({ id: Type.String({ pattern: '^dec_[a-z2-7]{26}$', description: 'a decision id: "dec_" and 26 characters a–z, 2–7' }) });
 const SandboxChangeSchema = Type.Object(
   {
     object: Type.Literal('sandbox_change'),
@@ -35,8 +33,9 @@ const SandboxChangeSchema = Type.Object(
   { description: "A sandbox carrier's score change, and the re-screen that detects it." },
 );
 
-export function registerSandboxRoutes(r: IntakeApp, screener: Screener): void {
-  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+export const sandboxRoutes: IntakePlugin = async (r) => {
+  const { screener } = r;
+  const errors = ERRORS;
   const helpers = () => {
     if (!screener.sandbox) throw new HttpError(403, 'sandbox_only', 'the sandbox test helpers exist only while the worker runs on a sandbox key (svc_test_…)');
     return screener.sandbox;
@@ -87,4 +86,4 @@ export function registerSandboxRoutes(r: IntakeApp, screener: Screener): void {
       return endStandingDecision(req.params.id, () => h.lapseDecision(req.params.id, actor));
     },
   );
-}
+};

@@ -30,16 +30,16 @@ export const LoadBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A carrier in a body (POST /screenings, /watchlist, /blocks): DOT digits, or an MC number. */
+export const DotNumber = Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Type.Integer({ minimum: 0, maximum: 99_999_999 })], {
+  description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
+});
+export const McNumber = Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' });
+
 export const ScreeningBody = Type.Object(
   {
-    dot_number: Type.Optional(
-      Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Type.Integer({ minimum: 0, maximum: 99_999_999 })], {
-        description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
-      }),
-    ),
-    mc_number: Type.Optional(
-      Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' }),
-    ),
+    dot_number: Type.Optional(DotNumber),
+    mc_number: Type.Optional(McNumber),
     tender_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()], { description: 'a string of 1 to 128 characters (or null)' })),
     callback_url: Type.Optional(
       Type.Union([Type.String({ minLength: 8, maxLength: 2048 }), Type.Null()], { description: 'an absolute http or https URL' }),
@@ -155,6 +155,15 @@ export const WatchEntrySchema = Type.Ref('WatchEntry');
 export const CarrierChangeSchema = Type.Ref('CarrierChange');
 export const LocalBlockSchema = Type.Ref('LocalBlock');
 export const CallbackSchema = Type.Ref('Callback');
+
+/** What most operations may answer besides their own (each route adds its 409, 413 …). */
+export const ERRORS = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+/** …and an operation that takes a body. */
+export const BODY_ERRORS = { 413: ErrorBody, 415: ErrorBody, ...ERRORS };
+
+export const DecisionParams = Type.Object({
+  id: Type.String({ pattern: '^dec_[a-z2-7]{26}$', description: 'a decision id: "dec_" and 26 characters a–z, 2–7' }),
+});
 
 /** A cursor list of a component: `{ object: "list", data, has_more }`. */
 export const ListOf = (item: { $ref: string }) =>

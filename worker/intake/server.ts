@@ -1,66 +1,45 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytesPooled } from '../../shared/random-pool.js';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
-import { canonicalDot, normalizeMc, parseCarrierQuery } from '../../shared/carrier-id.js';
-import type { Screening } from '../../shared/screening.js';
 import type { Screener } from '../screener-types.js';
 import { authenticator } from './auth.js';
 import { IntakeTokens } from '../tokens/intake-tokens.js';
-import { actorOf, checkRefresh, type IntakeApp } from './intake-app.js';
+import type { IntakeApp } from './intake-app.js';
 import { mayUse } from '../tokens/roles.js';
-import { openEventStream, type EventStream } from './event-stream.js';
-import { HttpError, badRequest, conflict, isoParam, notFound, routeNotFound, toHttpError } from './http-error.js';
-import { pageParams } from './paging.js';
+import type { EventStream } from './event-stream.js';
+import { HttpError, badRequest, routeNotFound, toHttpError } from './http-error.js';
 import { connectionOf } from '../store/sqlite-store.js';
-import type { ScreeningFilter } from '../store/screening-search.js';
-import { reviewsPage, screeningsPage } from '../store/list-reads.js';
-import { replyJson, sendJsonBody } from './reply-json.js';
-import {
-  CallerSchema,
-  DailyUsageSchema,
-  ErrorBody,
-  EventsQuery,
-  HealthSchema,
-  ListOf,
-  NoQuery,
-  RejectBody,
-  ReviewDecisionBody,
-  ReviewListQuery,
-  ReviewParams,
-  ReviewSchema,
-  ScreeningBody,
-  ScreeningCreateQuery,
-  ScreeningListQuery,
-  ScreeningParams,
-  ScreeningSchema,
-  StatusSchema,
-} from './schemas.js';
-import { UI_CSP, readUiFile } from './static-ui.js';
+import { replyJson } from './reply-json.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
-import { registerBatchRoutes } from './batch-routes.js';
-import { checkCallbackDestination, parseCallbackUrl } from './callback-url.js';
-import { registerCallbackRoutes } from './callback-routes.js';
-import { registerDecisionRoutes } from './decision-routes.js';
-import { registerSandboxRoutes } from './sandbox-routes.js';
-import { registerEventLogRoutes } from './event-log-routes.js';
-import { idempotent } from './idempotent.js';
-import { METRICS_CONTENT_TYPE, metricsText } from '../metrics/metrics.js';
+import { intakeServices } from './intake-services.js';
+import { logRequest } from './request-log.js';
 import { withLogContext } from '../log-context.js';
-import { IdempotencyKeys } from '../decisions/idempotency.js';
 import { RouteTable } from './route-table.js';
-import { COMPONENTS, STREAM_EVENT_NAMES } from './components.js';
+import { COMPONENTS } from './components.js';
 import { completeDocument, documentRoute, openapiBase } from './openapi-doc.js';
-import { registerWatchRoutes, watchOf } from './watch-routes.js';
 import { DEFAULT_INTAKE_LIMITS, type IntakeLimits } from '../../shared/config.js';
 import { TLS_MIN_VERSION, type IntakeTls } from './transport.js';
 import { API_VERSIONS, API_VERSION_HEADER, LATEST_API_VERSION, isApiVersion } from '../../shared/api-versions.js';
+// The routes: one plugin per resource (IntakePlugin, intake-app.ts), registered in buildIntake.
+import { batchRoutes } from './batch-routes.js';
+import { callbackRoutes } from './callback-routes.js';
+import { decisionRoutes } from './decision-routes.js';
+import { eventLogRoutes } from './event-log-routes.js';
+import { eventsRoutes } from './events-routes.js';
+import { healthRoutes } from './health-routes.js';
+import { metricsRoutes } from './metrics-routes.js';
+import { reviewRoutes } from './review-routes.js';
+import { sandboxRoutes } from './sandbox-routes.js';
+import { screeningRoutes } from './screening-routes.js';
+import { statusRoutes } from './status-routes.js';
+import { uiRoutes } from './ui-routes.js';
+import { watchRoutes } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
 
@@ -153,35 +132,9 @@ function clientErrorAnswerer(log: Logger): (err: Error & { code?: string }, sock
 }
 
 
-/** Path params that name a screening (GET /screenings/:id). */
-const SCREENING_ID_RE = /^scr_[a-z2-7]{26}$/;
-
-/**
- * The request's info line: its id (reqId, from the request's logger), route, status and the
- * screening it concerns, so "quote X-Request-Id to support" holds at the default level.
- * Path only: a query string may hold a caller's ids; the token never appears here.
- */
-function logRequest(req: FastifyRequest, status: number, ms?: number): void {
-  const param = (req.params as { id?: unknown } | undefined)?.id;
-  const screening_id = req.screeningId ?? (typeof param === 'string' && SCREENING_ID_RE.test(param) ? param : undefined);
-  req.log.info(
-    { method: req.method, route: req.routeOptions.url ?? null, path: req.url.split('?')[0], status, ...(ms === undefined ? {} : { ms }), ...(screening_id ? { screening_id } : {}) },
-    'request',
-  );
-}
-
-function parseLastEventId(req: FastifyRequest, fromQuery: number | undefined): number | undefined {
-  const header = req.headers['last-event-id'];
-  if (header === undefined) return fromQuery;
-  const v = Array.isArray(header) ? header[0] : header;
-  if (v === undefined || v.trim() === '') return fromQuery;
-  if (!/^\d{1,15}$/.test(v.trim())) throw badRequest('the Last-Event-ID header must be a whole number', 'Last-Event-ID');
-  return Number(v.trim());
-}
-
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
-  const keys = new IdempotencyKeys(screener.store);
+  const services = intakeServices(screener);
   const tokens = new IntakeTokens(connectionOf(screener.store));
   const authenticate = authenticator(o.token, tokens);
   // For the free-bytes gauge: the file system the database grows on (':memory:' in some tests).
@@ -226,6 +179,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as IntakeApp;
   // Beyond the cap a new connection is closed at once, before a byte of it is read.
   app.server.maxConnections = limits.maxConnections;
+
+  // The services every route plugin uses (intake-app.ts declares their types), and who a request is.
+  for (const [name, service] of Object.entries(services)) app.decorate(name, service);
+  app.decorateRequest('caller', null);
 
   app.setValidatorCompiler(typeboxValidatorCompiler);
   // Response schemas document only: plain JSON keeps every field of the /v1 score.
@@ -358,269 +315,36 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
-  void app.register(async (plugin) => {
-    const r = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+  // One plugin per resource, registered here and only here (ARCHITECTURE.md, "where a new
+  // route goes"); the order is the OpenAPI document's order of paths.
+  // /screenings: screen a carrier, search, read one.
+  void app.register(screeningRoutes);
+  // /reviews: the review queue, approve and reject (docs/decisions.md).
+  void app.register(reviewRoutes);
+  // /status, /me, /usage/daily, /queue/pause|resume.
+  void app.register(statusRoutes);
+  // /events: the live feed (SSE).
+  void app.register(eventsRoutes, { streams, ssePerToken: limits.ssePerToken, heartbeatMs: o.heartbeatMs });
+  // /healthz (no token).
+  void app.register(healthRoutes);
 
-    r.post(
-      '/screenings',
-      {
-        config: { role: 'tms' },
-        schema: {
-          summary: 'Screen a carrier',
-          description: 'Exactly one of dot_number or mc_number. 200 with the finished screening when done within `wait` seconds, else 202 queued.',
-          querystring: ScreeningCreateQuery,
-          body: ScreeningBody,
-          response: { 200: ScreeningSchema, 202: ScreeningSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
-        },
-      },
-      async (req, reply) => {
-        const b = req.body;
-        // Cheap checks first; the callback_url's DNS lookup only for a request nothing else refuses
-        // (and not for a replayed Idempotency-Key).
-        const query = parseCarrierQuery(b);
-        checkRefresh(req, b.refresh);
-        const url = b.callback_url == null ? null : parseCallbackUrl(b.callback_url);
-        let s: Screening = await idempotent(
-          keys,
-          req,
-          reply,
-          'POST /screenings',
-          async () =>
-            screener.submit({
-              query,
-              tender_id: b.tender_id ?? null,
-              load: b.load ?? null,
-              callback_url: url === null ? null : await checkCallbackDestination(url, screener.callbackPolicy, req.log),
-              priority: b.priority ?? 'tender',
-              refresh: b.refresh ?? false,
-            }),
-          (id) => screener.get(id),
-        );
-        const wait = req.query.wait ?? 0;
-        if (s.status !== 'done' && wait > 0) s = await screener.waitFor(s.id, wait * 1000);
-        req.screeningId = s.id;
-        reply.header('location', `/screenings/${s.id}`);
-        return reply.code(s.status === 'done' ? 200 : 202).send(s);
-      },
-    );
+  // /watchlist, /changes, /blocks (docs/watchlist.md).
+  void app.register(watchRoutes);
+  // /screenings/batch: a load board at once, one answer per item (207).
+  void app.register(batchRoutes);
+  // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
+  void app.register(callbackRoutes);
+  // /decisions, /audit.csv: standing carrier decisions (docs/decisions.md).
+  void app.register(decisionRoutes);
+  // /sandbox/*: test helpers, admin only, sandbox keys only (docs/api.md).
+  void app.register(sandboxRoutes);
+  // /event-log: the events as a list to catch up from (the stream is /events).
+  void app.register(eventLogRoutes);
 
-    r.get(
-      '/screenings',
-      { config: { role: 'tms' }, schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
-      async (req, reply) => {
-        const q = req.query;
-        const filter: ScreeningFilter = {
-          ...(q.tender_id === undefined ? {} : { tender_id: q.tender_id }),
-          ...(q.dot_number === undefined ? {} : { dot_number: canonicalDot(q.dot_number.trim()) }),
-          ...(q.mc_number === undefined ? {} : { mc_number: normalizeMc(q.mc_number) }),
-          ...(q.status === undefined || q.status === 'all' ? {} : { status: q.status }),
-          ...(q.action === undefined ? {} : { action: q.action }),
-          ...(q.updated_since === undefined ? {} : { updated_since: isoParam(q.updated_since, new Date(), 'updated_since') }),
-        };
-        // A reader thread (worker/store/reader-pool.ts): a search never holds the tender path, and
-        // the thread makes the body too (the rows are neither copied to nor serialized here).
-        return sendJsonBody(reply, await screener.reader.readJson(screeningsPage, { filter, page: pageParams(q) }));
-      },
-    );
-
-    r.get(
-      '/screenings/:id',
-      { config: { role: 'tms' }, schema: { summary: 'One screening', params: ScreeningParams, querystring: NoQuery, response: { 200: ScreeningSchema, ...errors } } },
-      async (req) => screener.get(req.params.id) ?? Promise.reject(notFound(`no screening ${req.params.id}`)),
-    );
-
-    r.get(
-      '/reviews',
-      { config: { role: 'tms' }, schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
-      async (req, reply) => {
-        const state = req.query.state === 'all' || req.query.state === undefined ? undefined : req.query.state;
-        return sendJsonBody(reply, await screener.reader.readJson(reviewsPage, { state, page: pageParams(req.query) }));
-      },
-    );
-
-    r.get(
-      '/reviews/:id',
-      { config: { role: 'tms' }, schema: { summary: 'One review item', params: ReviewParams, querystring: NoQuery, response: { 200: ReviewSchema, ...errors } } },
-      async (req) => screener.store.getReview(req.params.id) ?? Promise.reject(notFound(`no review ${req.params.id}`)),
-    );
-
-    for (const decision of ['approve', 'reject'] as const) {
-      r.post(
-        `/reviews/:id/${decision}`,
-        {
-          config: { role: 'desk' },
-          schema: {
-            summary: decision === 'approve' ? 'Approve a held carrier (action becomes tender)' : 'Reject a held carrier (action becomes block)',
-            description:
-              'Send review_version, the version of the review you decided on: 409 review_stale (with the review as it is now) when the carrier\'s facts changed since. Who decided is the token\'s name; `by` counts only from an admin token (docs/decisions.md).',
-            params: ReviewParams,
-            querystring: NoQuery,
-            body: decision === 'reject' ? RejectBody : ReviewDecisionBody,
-            response: { 200: ReviewSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
-          },
-        },
-        async (req, reply) => {
-          // Bad input is refused before anything is looked up. Who decides: the credential (actorOf).
-          const actor = actorOf(req, req.body.by);
-          const review = await idempotent(
-            keys,
-            req,
-            reply,
-            `POST /reviews/${req.params.id}/${decision}`,
-            async () => {
-              const existing = screener.store.getReview(req.params.id);
-              if (!existing) throw notFound(`no review ${req.params.id}`);
-              // A review closed by new facts is not a conflict but news (review_stale, from resolveReview).
-              if (existing.state !== 'pending' && existing.state !== 'closed')
-                throw conflict('review_conflict', `review ${existing.id} is already ${existing.state} by ${existing.decided_by ?? 'someone'}`, existing.id);
-              const block = (req.body as { block?: boolean }).block === true;
-              const version = req.body.review_version;
-              return screener.resolveReview(req.params.id, decision, actor, req.body.note ?? null, { block, ...(version === undefined ? {} : { version }) });
-            },
-            (id) => screener.store.getReview(id),
-          );
-          req.screeningId = review.screening_id;
-          return review;
-        },
-      );
-    }
-
-    r.get('/status', { config: { role: 'tms' }, schema: { summary: 'Queue, quota, rate limit, reviews, /v1 reachability', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, () =>
-      screener.status(),
-    );
-    // Who this token is: the desk shows it and needs no typed name when the token has one.
-    r.get('/me', { config: { role: 'tms' }, schema: { summary: 'Who the bearer token is: its id, name and role', querystring: NoQuery, response: { 200: CallerSchema, ...errors } } }, async (req) => {
-      const c = req.caller!;
-      return { object: 'caller' as const, token_id: c.token_id, name: c.name, role: c.role };
-    });
-    r.get('/usage/daily', { config: { role: 'tms' }, schema: { summary: 'Live lookups per UTC day this month', querystring: NoQuery, response: { 200: DailyUsageSchema, ...errors } } }, async () =>
-      screener.dailyUsage(),
-    );
-    r.post('/queue/pause', { config: { role: 'admin' }, schema: { summary: 'Stop calling /v1 (intake keeps accepting)', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
-      await screener.pause();
-      return screener.status();
-    });
-    r.post('/queue/resume', { config: { role: 'admin' }, schema: { summary: 'Resume calling /v1', querystring: NoQuery, response: { 200: StatusSchema, ...errors } } }, async () => {
-      await screener.resume();
-      return screener.status();
-    });
-
-    r.get(
-      '/events',
-      {
-        config: { role: 'tms' },
-        // A HEAD would open a stream that never ends.
-        exposeHeadRoute: false,
-        schema: {
-          summary: 'Server-Sent Events: screenings, reviews, carrier changes, quota and queue',
-          description:
-            'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed (events are kept SCREEN_EVENTS_RETENTION, 7 days by default). At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token\'s streams end within seconds.',
-          querystring: EventsQuery,
-          response: {
-            200: {
-              description: `A stream of Server-Sent Events (${STREAM_EVENT_NAMES.join(', ')}; an open set), each an id:, event: and one data: line of JSON; the data of each is in the StreamEvent schema. A comment line every 15 s keeps it open.`,
-              content: { 'text/event-stream': { schema: Type.String({ contentMediaType: 'text/event-stream', contentSchema: Type.Ref('StreamEvent') }) } },
-            },
-            429: ErrorBody,
-          },
-        },
-      },
-      async (req, reply) => {
-        const last = parseLastEventId(req, req.query.last_event_id);
-        const tokenId = req.caller?.token_id ?? null;
-        let open = 0;
-        for (const id of streams.values()) if (id === tokenId) open++;
-        if (open >= limits.ssePerToken)
-          throw new HttpError(429, 'too_many_streams', `this token already has ${open} open /events streams (INTAKE_SSE_PER_TOKEN); close one before opening another`);
-        // A hijacked answer skips the onSend and onResponse hooks: its headers and log line here.
-        reply.raw.setHeader('x-request-id', req.id);
-        reply.raw.setHeader(VERSION_HEADER, API_VERSION);
-        reply.raw.setHeader('x-content-type-options', 'nosniff');
-        reply.hijack();
-        logRequest(req, 200);
-        // A stream may end while it opens (the event log unreadable): then it is never counted.
-        let ended = false;
-        // `let`: onClose may run inside openEventStream, before the assignment below.
-        let stream: EventStream | undefined;
-        // eslint-disable-next-line prefer-const -- see above
-        stream = openEventStream(reply.raw, screener.events, last, {
-          ...(o.heartbeatMs === undefined ? {} : { heartbeatMs: o.heartbeatMs }),
-          onClose: () => {
-            ended = true;
-            if (stream) streams.delete(stream);
-          },
-        });
-        if (!ended) streams.set(stream, tokenId);
-      },
-    );
-
-    r.get(
-      '/healthz',
-      { config: { public: true, rateLimit: false }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
-      async (req, reply) => {
-        let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean; svc_key_rejected?: boolean };
-        try {
-          h = await screener.health();
-        } catch (err) {
-          req.log.warn({ err }, 'health check failed');
-          h = { redis: false, sqlite: false, sqlite_writable: false, svc: false };
-        }
-        // Writes refused (a full disk): reads are still served, new work is not. 503, so a load
-        // balancer or orchestrator sends work elsewhere; 200 again once a write succeeds.
-        if (h.redis && h.sqlite && h.sqlite_writable === false)
-          return reply.code(503).send({ status: 'degraded', ...h, error: { code: 'storage_unavailable', message: 'SQLite refuses writes (a full disk or a file-size limit): reads are served, new work is not accepted' } });
-        if (h.redis && h.sqlite) return { status: h.svc ? 'ok' : 'degraded', ...h };
-        const down = [h.redis ? null : 'Redis', h.sqlite ? null : 'SQLite'].filter(Boolean).join(' and ');
-        return reply.code(503).send({ status: 'down', ...h, error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` } });
-      },
-    );
-
-    // watch hook: /watchlist, /changes, /blocks (docs/watchlist.md).
-    const watch = watchOf(screener);
-    if (watch) registerWatchRoutes(r, watch);
-    // /screenings/batch: a load board at once, one answer per item (207).
-    registerBatchRoutes(r, screener, keys);
-    // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).
-    registerCallbackRoutes(r, screener.store, screener.reader);
-    // /decisions: standing carrier decisions (docs/decisions.md).
-    registerDecisionRoutes(r, screener);
-    // /sandbox/*: test helpers, admin only, sandbox keys only (docs/api.md).
-    registerSandboxRoutes(r, screener);
-    // /event-log: the events as a list to catch up from (the stream is /events).
-    registerEventLogRoutes(r, screener);
-
-    // Prometheus text (docs/operations.md); bearer token like every route but /healthz.
-    r.get(
-      '/metrics',
-      {
-        config: { role: 'metrics' },
-        schema: {
-          summary: 'Prometheus metrics: per-process counters and shared state read at scrape time (any token; a metrics token reads only this)',
-          querystring: NoQuery,
-          response: { 200: { description: 'Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: Type.String() } } } },
-        },
-      },
-      async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() })) as never),
-    );
-
-    // The contract holds no data: served without a token, as the docs are.
-    r.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => r.swagger());
-
-    r.get('/ui', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/', 301));
-    r.get('/ui/*', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (req, reply) => {
-      const rel = (req.params as { '*'?: string })['*'] ?? '';
-      const file = await readUiFile(uiDir, rel === '' ? 'index.html' : rel);
-      if (!file) throw notFound(rel === '' ? 'the tray UI is not built (run the build first)' : `no UI file ${rel}`);
-      return reply
-        .header('content-security-policy', UI_CSP)
-        .header('cache-control', 'no-cache')
-        .header('referrer-policy', 'no-referrer')
-        .header('x-frame-options', 'DENY')
-        .type(file.contentType)
-        .send(file.body);
-    });
-  });
+  // /metrics: Prometheus text (docs/operations.md); any token, a metrics token only this.
+  void app.register(metricsRoutes, { dataDir });
+  // /openapi.json and the tray's UI under /ui/ (no token).
+  void app.register(uiRoutes, { uiDir });
 
   return app;
 }

@@ -1,24 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { canonicalDot, normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { Screener } from '../screener-types.js';
-import { WatchConflictError } from '../store/watch-store.js';
-import type { WatchService } from '../watch/index.js';
+import { WatchConflictError } from '../watch/index.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { sendJsonBody } from './reply-json.js';
-import { CarrierChangeSchema, ErrorBody, ListOf, LocalBlockSchema, NoQuery, WatchEntrySchema } from './schemas.js';
-import { actorOf, type IntakeApp } from './intake-app.js';
+import { BODY_ERRORS, CarrierChangeSchema, DotNumber, ERRORS, ErrorBody, ListOf, LocalBlockSchema, McNumber, NoQuery, WatchEntrySchema } from './schemas.js';
+import { actorOf, type IntakePlugin } from './intake-app.js';
 
 /**
  * Intake routes of the watch list, carrier changes and the local do-not-use list
  * (docs/watchlist.md). Same auth, validation and error shapes as the other routes.
  */
 
-const DotNumber = Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Type.Integer({ minimum: 0, maximum: 99_999_999 })], {
-  description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
-});
-const McNumber = Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' });
 const By = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: "who did it: 1 to 100 characters, not only spaces (default: the token's name)" });
 
 export const WatchAddBody = Type.Object(
@@ -90,6 +84,7 @@ export const BlockListQuery = Type.Object(
     state: Type.Optional(
       Type.Union([Type.Literal('active'), Type.Literal('lifted'), Type.Literal('all')], { description: 'active (default), lifted or all' }),
     ),
+    dot_number: Type.Optional(Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'the blocks of the carrier with this DOT number (1 to 8 digits), newest block first' })),
     ...PageQueryFields,
   },
   { additionalProperties: false },
@@ -116,14 +111,12 @@ function rethrowConflict(e: unknown): never {
   throw e;
 }
 
-/** The watch service of a screener built by createScreener, if it has one. */
-export function watchOf(screener: Screener): WatchService | undefined {
-  return (screener as Screener & { watch?: WatchService }).watch;
-}
-
-export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
-  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
-  const bodyErrors = { 413: ErrorBody, 415: ErrorBody, ...errors };
+/** /watchlist, /changes, /blocks; none for a screener built without a watch service. */
+export const watchRoutes: IntakePlugin = async (r) => {
+  const watch = r.watchList;
+  if (!watch) return;
+  const errors = ERRORS;
+  const bodyErrors = BODY_ERRORS;
 
   // ---- watch list ----
   r.get(
@@ -208,7 +201,8 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     { config: { role: 'tms' }, schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
     async (req, reply) => {
       const state = req.query.state ?? 'active';
-      return sendJsonBody(reply, await watch.blocksPageJson(state === 'all' ? undefined : state, pageParams(req.query)));
+      const dot = req.query.dot_number === undefined ? undefined : canonicalDot(req.query.dot_number.trim());
+      return sendJsonBody(reply, await watch.blocksPageJson(state === 'all' ? undefined : state, pageParams(req.query), dot));
     },
   );
 
@@ -273,4 +267,4 @@ export function registerWatchRoutes(r: IntakeApp, watch: WatchService): void {
     },
     async (req) => lift(req, req.params.dot, req.body.by, req.body.note),
   );
-}
+};

@@ -31,12 +31,17 @@ export interface ScreeningWorkerOptions {
   pauseQueue: (ms: number) => Promise<void>;
 }
 
-export function startScreeningWorker(o: ScreeningWorkerOptions): Worker<ScreeningJobData> {
+/**
+ * Builds the queue worker without starting it (BullMQ's `autorun: false`): the caller starts it
+ * with `worker.run()` once everything it needs is up, so building a process never takes jobs.
+ */
+export function createScreeningWorker(o: ScreeningWorkerOptions): Worker<ScreeningJobData> {
   const worker = new Worker<ScreeningJobData>(
     SCREENINGS_QUEUE,
     // Every line logged while the job runs names its screening and the request that made it.
     (job: Job<ScreeningJobData>) => withLogContext({ screening: job.data.screeningId, request_id: job.data.requestId }, () => work(job)),
     {
+      autorun: false,
       connection: o.connection,
       prefix: o.prefix,
       concurrency: o.concurrency,

@@ -10,6 +10,8 @@ import { WATCH_BACKLOG_MIGRATION_SQL } from '../watch/watch-backlog-schema.js';
 import { TENDER_CARRIER_MIGRATION_SQL } from '../watch/tender-carrier-schema.js';
 import { LIFT_NOTE_MIGRATION_SQL } from '../watch/lift-note-schema.js';
 import { CHANGE_STORY_MIGRATION_SQL } from '../watch/change-story-schema.js';
+import { ENDED_DECISIONS_MIGRATION_SQL } from '../decisions/ended-index-schema.js';
+import { BLOCK_DOT_INDEX_MIGRATION_SQL } from '../watch/block-dot-index-schema.js';
 import { PARTIAL_INDEXES_MIGRATION_SQL } from './partial-indexes-schema.js';
 import { SCREENING_VERSION_MIGRATION_SQL } from './screening-version-schema.js';
 import { OUTAGE_RESCREEN_MIGRATION_SQL } from '../recovery/outage-rescreen-schema.js';
@@ -246,6 +248,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 27, name: 'a lift of a local block keeps its note', sql: LIFT_NOTE_MIGRATION_SQL },
   { version: 28, name: 'GET /screenings?action= on an index (holds, blocks and any action but tender)', sql: ACTION_INDEX_MIGRATION_SQL },
   { version: 29, name: 'a change keeps the findings added and removed, and the note of its acknowledgement', sql: CHANGE_STORY_MIGRATION_SQL },
+  {
+    version: 30,
+    name: 'desk histories on indexes: ended decisions (lapsed or revoked) by their end, one carrier\'s blocks by DOT',
+    sql: ENDED_DECISIONS_MIGRATION_SQL + BLOCK_DOT_INDEX_MIGRATION_SQL,
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

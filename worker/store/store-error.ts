@@ -106,6 +106,11 @@ export function toStoreError(err: unknown, path: string): unknown {
   return err;
 }
 
+/** An error SQLite itself raised (not yet turned into a StoreError): for modules outside store/ that must tell one apart. */
+export function isSqliteError(err: unknown): boolean {
+  return err instanceof Database.SqliteError;
+}
+
 /** A bad argument from the caller; `param` names it. */
 export class StoreArgumentError extends RangeError {
   override readonly name = 'StoreArgumentError';

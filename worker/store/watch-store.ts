@@ -126,7 +126,8 @@ export interface WatchStore {
   /** The carrier's most recently lifted block (lifting it again is a conflict, not a miss). */
   lastLiftedBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
   /** One page of GET /blocks by keyset, newest first (lifted: last lifted first), each on its own index. */
-  pageBlocks(state: 'active' | 'lifted' | undefined, page: ListPage): { data: LocalBlock[]; has_more: boolean };
+  /** `dot`: one carrier's blocks (canonical DOT), newest block first, on local_blocks_by_dot. */
+  pageBlocks(state: 'active' | 'lifted' | undefined, page: ListPage, dot?: string): { data: LocalBlock[]; has_more: boolean };
 }
 
 interface EntryRow {
@@ -692,17 +693,19 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       const row = st.lastLiftedByIds.get({ dot: ids.dot_number, mc: ids.mc_number });
       return row ? toBlock(row) : undefined;
     },
-    pageBlocks(state, p) {
+    pageBlocks(state, p, dot) {
       if (state !== undefined && state !== 'active' && state !== 'lifted')
         throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
       const { rows, has_more } = keysetPage<BlockRow>(
         db,
         {
           select: 'SELECT * FROM local_blocks',
+          // One carrier's blocks: few, on their DOT's index, in block order (a carrier page reads them).
+          ...(dot === undefined ? {} : { pageSelect: 'SELECT * FROM local_blocks INDEXED BY local_blocks_by_dot' }),
           // Spelt as the partial indexes' own terms, so SQLite may use them.
-          where: state === 'active' ? ['lifted_at IS NULL'] : state === 'lifted' ? ['lifted_at IS NOT NULL'] : [],
-          params: {},
-          key: state === 'lifted' ? 'lifted_at' : 'blocked_at',
+          where: [...(state === 'active' ? ['lifted_at IS NULL'] : state === 'lifted' ? ['lifted_at IS NOT NULL'] : []), ...(dot === undefined ? [] : ['dot_number = @dot'])],
+          params: dot === undefined ? {} : { dot },
+          key: state === 'lifted' && dot === undefined ? 'lifted_at' : 'blocked_at',
           tie: 'rowid',
           direction: 'DESC',
           cursor: 'id = @cursor_id',

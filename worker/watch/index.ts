@@ -1,6 +1,7 @@
 /** Watch list, daily re-screen, carrier change alerts and the local do-not-use list (docs/watchlist.md). */
 export { WatchService, publicChange, type WatchOptions, type WatchServiceDeps, type TickResult } from './watch-service.js';
 export { LocalBlocks } from './local-blocks.js';
+export { WatchConflictError } from '../store/watch-store.js';
 export { oweChangeCallbacks, CHANGE_EVENT, changeDeliveryId, changeCallbackBody, deliveriesOf, type ChangeCallbackJob } from './change-callbacks.js';
 export { detectChanges, snapshotOf, GOOD_GRADES } from './change-detector.js';
 export { WatchScheduler, WATCH_QUEUE, WATCH_SCHEDULER_ID, DEFAULT_TICK_MS } from './watch-scheduler.js';

@@ -86,7 +86,7 @@ export class LocalBlocks {
   }
 
   /** One page of GET /blocks, read by keyset. */
-  page(state: 'active' | 'lifted' | undefined, p: ListPage): { data: LocalBlock[]; has_more: boolean } {
-    return this.watchStore.pageBlocks(state, p);
+  page(state: 'active' | 'lifted' | undefined, p: ListPage, dot?: string): { data: LocalBlock[]; has_more: boolean } {
+    return this.watchStore.pageBlocks(state, p, dot);
   }
 }

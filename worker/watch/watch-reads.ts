@@ -39,6 +39,6 @@ export const changesPage = listJob(
 );
 
 /** GET /blocks. */
-export const blocksPage = listJob(import.meta.url, 'blocksPage', (store, a: { state: 'active' | 'lifted' | undefined; page: ListPage; watchDays: number }) =>
-  watchStoreOf(store, a.watchDays).pageBlocks(a.state, a.page),
+export const blocksPage = listJob(import.meta.url, 'blocksPage', (store, a: { state: 'active' | 'lifted' | undefined; page: ListPage; dot?: string; watchDays: number }) =>
+  watchStoreOf(store, a.watchDays).pageBlocks(a.state, a.page, a.dot),
 );

@@ -288,8 +288,8 @@ export class WatchService implements WatchHooks {
   }
 
   /** GET /blocks's body, as blocks.page answers it, made by the reader. */
-  blocksPageJson(state: 'active' | 'lifted' | undefined, p: ListPage): Promise<Buffer> {
-    return this.#reader.readJson(blocksPage, { state, page: p, watchDays: this.d.watchDays });
+  blocksPageJson(state: 'active' | 'lifted' | undefined, p: ListPage, dot?: string): Promise<Buffer> {
+    return this.#reader.readJson(blocksPage, { state, page: p, ...(dot === undefined ? {} : { dot }), watchDays: this.d.watchDays });
   }
 
   /** One page of GET /changes, newest first, read by keyset. */

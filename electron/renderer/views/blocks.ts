@@ -53,6 +53,7 @@ export function blocksView(model: DeskModel, toast: Toaster): ListView<LocalBloc
       actionsOff: () => model.actionsOff() ?? (model.me?.role === 'tms' ? 'This sign-in may only read the list. To lift a block, sign in with a desk token.' : null),
       items: () => model.blocks,
       history: () => model.blockHistory,
+      historyMore: { more: () => model.liftedBlocks.more, load: () => model.showOlder('blockHistory'), what: 'lifted blocks' },
       row: (b) => ({
         class: 'bl-item',
         dataset: { blockId: b.id },

@@ -206,7 +206,8 @@ export class CarrierView {
     const [decisions, changes, blocks] = await Promise.allSettled([
       full.dot ? b.listDecisions('all', { dot_number: full.dot }) : Promise.resolve([...this.model.decisions, ...this.model.decisionHistory].filter((d) => d.mc_number === full.mc)),
       full.dot ? b.listChanges('all', { dot_number: full.dot }) : Promise.resolve([] as CarrierChange[]),
-      b.listBlocks('all'),
+      // Its own blocks (by DOT, on an index), never every block of every carrier; an MC-only carrier: the lists the desk has.
+      full.dot ? b.listBlocks('all', { dot_number: full.dot }) : Promise.resolve([...this.model.blocks, ...this.model.blockHistory]),
     ]);
     return {
       ref: full,

@@ -69,6 +69,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
       ...listStates(model, ['decisions'], 'standing decisions', ['decisionHistory']),
       items: () => model.decisions,
       history: () => model.decisionHistory,
+      historyMore: { more: () => model.endedDecisions.more, load: () => model.showOlder('decisionHistory'), what: 'ended decisions' },
       row: (d) => ({
         class: `dc-item dc-${d.decision}`,
         dataset: { decisionId: d.id },
