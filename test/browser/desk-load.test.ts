@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTray } from '../../electron/build.mjs';
@@ -23,6 +23,21 @@ import { startStack, type Stack } from '../helpers/stack.js';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const hasChromium = chromiumInstalled();
 if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
+
+const artifacts = join(resolve(import.meta.dirname, '../..'), 'test-artifacts');
+
+/** The window as a dispatcher sees it, at both sizes (test-artifacts/i30-load-*.png). */
+async function shoot(page: Page, name: string): Promise<void> {
+  await mkdir(artifacts, { recursive: true });
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 700 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: join(artifacts, `i30-load-${name}-${size.width}x${size.height}.png`) });
+  }
+  await page.setViewportSize({ width: 1360, height: 900 });
+}
 
 let uiOut: string;
 let browser: RunningBrowser;
@@ -111,6 +126,7 @@ describe.skipIf(!hasChromium)('load context on the desk card and the queue (sand
       'T-A2 · pickup 2026-11-29 06:00 CST · Austin, TX → Tulsa, OK · Flatbed',
     ]);
     expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'desk-by-pickup');
 
     // The queue row shows pickup and lane under the tender.
     await page.locator('#tab-queue').click();
@@ -122,6 +138,7 @@ describe.skipIf(!hasChromium)('load context on the desk card and the queue (sand
     await expect.poll(() => row(plain).locator('td').nth(2).innerText()).toBe('T-C1');
     await expect.poll(() => row(plain).locator('.q-load').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'queue');
 
     expect(errors).toEqual([]);
     await page.close();
