@@ -54,6 +54,8 @@ describe('list bodies made in a reader thread', () => {
       [`/changes?limit=${limit}`, () => ({ object: 'list', ...watch.changesPage(undefined, { limit }, {}) })],
       [`/blocks?limit=${limit}`, () => ({ object: 'list', ...watch.blocks.page('active', { limit }) })],
       [`/decisions?limit=${limit}`, () => ({ object: 'list', ...s.pageDecisions({}, { limit }) })],
+      [`/decisions?state=ended&limit=${limit}`, () => ({ object: 'list', ...s.pageDecisions({ state: 'ended' }, { limit }) })],
+      [`/blocks?dot_number=1000009&state=all`, () => ({ object: 'list', ...watch.blocks.page(undefined, { limit: 50 }, '1000009') })],
       [
         `/event-log?limit=${limit}`,
         () => {

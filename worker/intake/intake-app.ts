@@ -33,7 +33,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     screener: IntakeServices['screener'];
     idempotencyKeys: IntakeServices['idempotencyKeys'];
-    screeningSearch: IntakeServices['screeningSearch'];
     reviewReads: IntakeServices['reviewReads'];
     callbackOutbox: IntakeServices['callbackOutbox'];
     auditExport: IntakeServices['auditExport'];
