@@ -20,6 +20,17 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/** User + system CPU seconds of one thread of a process (default its main thread: the event loop), or NaN. */
+export function threadCpuSeconds(pid: number, tid = pid): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** CPU seconds all processes on the machine have been busy so far (summed over cores). */
 export function machineBusySeconds(): number {
   try {

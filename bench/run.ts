@@ -20,6 +20,7 @@ import { measureDurableFloor, measureFloor, seedDurableFloor, startFloor } from 
 import { measureMissOverhead, type MissRun } from './scenarios/miss-overhead.js';
 import type { ThroughputRun } from './scenarios/throughput.js';
 import { runTwoWorkers } from './scenarios/two-workers.js';
+import { runYear3Ab, type Year3AbOptions } from './year3/ab.js';
 import { runYear3, type Year3Options } from './year3/run-year3.js';
 
 /** Disjoint DOT ranges, so no scenario sees a carrier another one has cached. */
@@ -35,7 +36,7 @@ function wholeNumber(flag: string, min: number, max: number) {
   };
 }
 
-type Parsed = BenchOptions & { out: string; year3: Year3Options | undefined };
+type Parsed = BenchOptions & { out: string; year3: Year3Options | undefined; ab: Year3AbOptions | undefined };
 
 function parseOptions(argv: string[]): Parsed {
   const program = new Command('bench')
@@ -52,6 +53,9 @@ function parseOptions(argv: string[]): Parsed {
     .option('--n <n>', '--year3: screenings in the big database (default 2000000)', wholeNumber('--n', 1_000, 50_000_000))
     .option('--small <n>', '--year3: screenings in the small database (default 20000)', wholeNumber('--small', 1_000, 50_000_000))
     .option('--samples <n>', '--year3: requests per read route (default 50)', wholeNumber('--samples', 5, 10_000))
+    .option('--ab <dist>', "--year3: only the cache hit alone and under heavy reads, this build against another build's dist/, alternating (bench/README.md → Year three)")
+    .option('--rounds <n>', '--year3 --ab: alternations (default 3)', wholeNumber('--rounds', 1, 50))
+    .option('--hits <n>', '--year3 --ab: cache hits per measurement (default 200)', wholeNumber('--hits', 10, 10_000))
     .option('--data-dir <dir>', '--year3: where built databases are kept and reused (default bench/data, or BENCH_DATA_DIR)')
     .showHelpAfterError();
   program.parse(argv);
@@ -69,6 +73,9 @@ function parseOptions(argv: string[]): Parsed {
     small?: number;
     samples?: number;
     dataDir?: string;
+    ab?: string;
+    rounds?: number;
+    hits?: number;
   }>();
   const quick = o.quick === true;
   const repo = (p: string): string => fileURLToPath(new URL(`../../${p}`, import.meta.url));
@@ -81,10 +88,16 @@ function parseOptions(argv: string[]): Parsed {
         out: o.out ?? repo('bench/year3-results.json'),
       }
     : undefined;
+  const ab: Year3AbOptions | undefined =
+    year3 && o.ab !== undefined
+      ? { n: year3.n, dataDir: year3.dataDir, out: o.out ?? repo('bench/year3-ab-results.json'), other: o.ab, rounds: o.rounds ?? 3, hits: o.hits ?? 200 }
+      : undefined;
+  if ((o.ab !== undefined || o.rounds !== undefined || o.hits !== undefined) && !o.year3) program.error('--ab, --rounds and --hits belong to --year3');
   if (!o.year3 && (o.n !== undefined || o.small !== undefined || o.samples !== undefined || o.dataDir !== undefined))
     program.error('--n, --small, --samples and --data-dir belong to --year3');
   return {
     year3,
+    ab,
     durationS: o.duration ?? (quick ? 1 : 5),
     concurrency: o.concurrency ?? 8,
     stream: o.stream ?? (quick ? 400 : 1500),
@@ -98,7 +111,8 @@ function parseOptions(argv: string[]): Parsed {
 }
 
 async function main(): Promise<void> {
-  const { out, year3, ...opts } = parseOptions(process.argv);
+  const { out, year3, ab, ...opts } = parseOptions(process.argv);
+  if (ab) return runYear3Ab(ab, { ...opts, durationS: Math.min(opts.durationS, 5), concurrency: 4 });
   if (year3) return runYear3(year3, { ...opts, durationS: Math.min(opts.durationS, 5), concurrency: 4 });
   const startedAt = new Date();
   const t0 = performance.now();

@@ -221,6 +221,7 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
   const watch: WatchService = new WatchService({
     env: environment,
     store,
+    reader,
     events,
     gate,
     connection: blocking,

@@ -17,7 +17,7 @@ import { liveDots } from '../carriers.js';
 import { dbUsedBytes } from '../db-bytes.js';
 import type { Harness } from '../harness.js';
 import { summarize } from '../percentiles.js';
-import { peakRssMiB } from '../proc-stats.js';
+import { peakRssMiB, threadCpuSeconds } from '../proc-stats.js';
 import { warmCache } from '../scenarios/cache-hit.js';
 import type { Year3Meta } from './build.js';
 
@@ -87,10 +87,10 @@ async function sample(label: string, url: string, headers: Record<string, string
 }
 
 /** Tender-time cache hits one after another (as a TMS tenders), each answered from the cache. */
-async function tenderHits(origin: string, headers: Record<string, string>, dots: string[]): Promise<{ p50Ms: number; p99Ms: number; n: number }> {
+async function tenderHits(origin: string, headers: Record<string, string>, dots: string[], hits = HITS): Promise<{ p50Ms: number; p99Ms: number; n: number; ms: number[] }> {
   const ms: number[] = [];
   const t0 = performance.now();
-  for (let i = 0; i < HITS && (i < 3 || performance.now() - t0 < HITS_BUDGET_MS); i++) {
+  for (let i = 0; i < hits && (i < 3 || performance.now() - t0 < HITS_BUDGET_MS); i++) {
     const t = performance.now();
     const res = await send(`${origin}/screenings?wait=5`, {
       method: 'POST',
@@ -102,7 +102,41 @@ async function tenderHits(origin: string, headers: Record<string, string>, dots:
     if (res.status >= 300 || body.source !== 'cache') throw new Error(`year3: a cache hit answered ${res.status} source ${body.source}`);
   }
   const s = summarize(ms);
-  return { p50Ms: s.p50, p99Ms: s.p99, n: ms.length };
+  return { p50Ms: s.p50, p99Ms: s.p99, n: ms.length, ms };
+}
+
+/** The pages the four heavy-read clients ask, one path each, over and over. */
+export function heavyReadPaths(meta: Year3Meta): string[] {
+  return [`/reviews?state=all&limit=100`, `/screenings?dot_number=${meta.neverDot}`, `/callbacks?state=all&limit=100`, `/reviews?state=approved&limit=100`];
+}
+
+export interface HitFigures {
+  alone: { p50Ms: number; p99Ms: number; n: number; ms: number[] };
+  loaded: { p50Ms: number; p99Ms: number; n: number; ms: number[] };
+  heavyPages: number;
+  /** CPU seconds of the worker's main thread (its event loop) in each phase (/proc/<pid>/task/<pid>/stat). */
+  mainCpuS: { alone: number; loaded: number };
+}
+
+/** Tender-time cache hits of `hot` (warm) alone, then the same while four clients page `heavy`. */
+export async function cacheHitAloneAndLoaded(w: { url: string; headers: Record<string, string>; pid: number }, hot: string[], heavy: string[], hits = HITS): Promise<HitFigures> {
+  const c0 = threadCpuSeconds(w.pid);
+  const alone = await tenderHits(w.url, w.headers, hot, hits);
+  const c1 = threadCpuSeconds(w.pid);
+  let stop = false;
+  let heavyPages = 0;
+  const client = async (i: number): Promise<void> => {
+    while (!stop) {
+      const r = await get(`${w.url}${heavy[i % heavy.length]!}`, w.headers);
+      if (r.status !== 200) throw new Error(`year3: a heavy read answered ${r.status}: ${r.body.slice(0, 200)}`);
+      heavyPages++;
+    }
+  };
+  const clients = [0, 1, 2, 3].map((i) => client(i));
+  const loaded = await tenderHits(w.url, w.headers, hot, hits).finally(() => (stop = true));
+  await Promise.all(clients);
+  const c2 = threadCpuSeconds(w.pid);
+  return { alone, loaded, heavyPages, mainCpuS: { alone: c1 - c0, loaded: c2 - c1 } };
 }
 
 function runCli(args: string[], env: Record<string, string>): Promise<number> {
@@ -173,20 +207,7 @@ export async function measureYear3(
   // A cache hit alone, then while four clients page the heaviest reads.
   const hot = liveDots(50, o.hotFrom);
   await warmCache(h, w, hot);
-  const alone = await tenderHits(w.url, hd, hot);
-  let stop = false;
-  let heavyPages = 0;
-  const heavy = async (i: number): Promise<void> => {
-    const paths = [`/reviews?state=all&limit=100`, `/screenings?dot_number=${meta.neverDot}`, `/callbacks?state=all&limit=100`, `/reviews?state=approved&limit=100`];
-    while (!stop) {
-      await get(u(paths[i % paths.length]!), hd);
-      heavyPages++;
-    }
-  };
-  const clients = [0, 1, 2, 3].map((i) => heavy(i));
-  const loaded = await tenderHits(w.url, hd, hot);
-  stop = true;
-  await Promise.all(clients);
+  const { alone, loaded, heavyPages } = await cacheHitAloneAndLoaded(w, hot, heavyReadPaths(meta));
   h.log(`${name}: cache hit p99 ${alone.p99Ms.toFixed(1)} ms alone (${alone.n}), ${loaded.p99Ms.toFixed(1)} ms under heavy reads (${loaded.n} hits, ${heavyPages} pages)`);
 
   // The audit export of the last month and the last year of the record.

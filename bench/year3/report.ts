@@ -40,6 +40,14 @@ export function year3Targets(r: Year3Results): Array<{ what: string; value: stri
       target: '≤ 2 ×',
       met: b.cacheHit.loadedP99Ms <= 2 * r.small.cacheHit.aloneP99Ms,
     },
+    {
+      // The small file's figure is one noisy p99 of another worker minutes earlier: the same
+      // worker on the same file, just before, is the like-for-like comparison.
+      what: 'cache hit p99 under heavy reads vs big DB alone (same worker)',
+      value: `${ms(b.cacheHit.loadedP99Ms)} vs ${ms(b.cacheHit.aloneP99Ms)}`,
+      target: '≤ 2 ×',
+      met: b.cacheHit.loadedP99Ms <= 2 * b.cacheHit.aloneP99Ms,
+    },
     { what: 'time to ready', value: ms(b.readyMs), target: '≤ 10 s', met: b.readyMs <= 10_000 },
     {
       // The worker's peak (VmHWM) only shows what the exports add beyond the peak earlier reads set.

@@ -5,7 +5,7 @@ import { connectionOf } from '../store/sqlite-store.js';
 import { StoreArgumentError } from '../store/store-error.js';
 import type { ListPage, Store } from '../store/types.js';
 import { keysetPage } from '../store/keyset.js';
-import { readJob } from '../store/reader-pool.js';
+import { listJob } from '../store/list-reads.js';
 import type { DeliveryFailure } from './callback-transport.js';
 import { destinationOf } from './destination-of.js';
 
@@ -262,7 +262,7 @@ export function pageCallbacks(target: Db | Store, state: CallbackState | 'all', 
 }
 
 /** pageCallbacks as a reader-pool job (GET /callbacks): run on a read-only connection in a thread. */
-export const callbacksPage = readJob(import.meta.url, 'callbacksPage', (store, a: { state: CallbackState | 'all'; page: ListPage }) => pageCallbacks(store, a.state, a.page));
+export const callbacksPage = listJob(import.meta.url, 'callbacksPage', (store, a: { state: CallbackState | 'all'; page: ListPage }) => pageCallbacks(store, a.state, a.page));
 
 export class CallbackNotFoundError extends Error {
   override readonly name = 'CallbackNotFoundError';

@@ -7,6 +7,7 @@ import type { Actor } from '../tokens/intake-tokens.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, newDecisionId, newReviewId, type Env, type ScreeningResult, type Store } from '../store/index.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { keysetPage } from '../store/keyset.js';
+import { listJob } from '../store/list-reads.js';
 import type { ListPage } from '../store/types.js';
 import { basisChanges, basisOf, uncheckableApproval, type Basis } from '../../shared/basis.js';
 import { reviewCarrierKey } from '../store/review-carrier-key.js';
@@ -386,41 +387,9 @@ export class CarrierDecisions {
     return (this.#db.prepare(sql).all(...args, f.limit ?? 100) as DecisionRow[]).map(decisionOf);
   }
 
-  /**
-   * One page of GET /decisions by keyset, newest first (decided_at, rowid), on the index of the
-   * filter: decisions_by_dot, decisions_by_state or decisions_by_decided. `ended` (lapsed or
-   * revoked) is ordered by its end, latest first (ended_at, rowid), on decisions_ended_by_ended.
-   */
+  /** One page of GET /decisions (pageDecisions, below). */
   page(f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    if (f.dot_number !== undefined) {
-      where.push('dot_number = @dot');
-      params.dot = canonicalDot(f.dot_number);
-    }
-    const ended = f.state === 'ended';
-    // Spelt as the partial index's own term, so SQLite may read it.
-    if (ended) where.push("state IN ('lapsed', 'revoked')");
-    else if (f.state !== undefined) {
-      where.push('state = @state');
-      params.state = f.state;
-    }
-    const { rows, has_more } = keysetPage<DecisionRow>(
-      this.#db,
-      {
-        select: 'SELECT * FROM decisions',
-        // With no statistics SQLite would pick decisions_by_state and sort every ended decision.
-        ...(ended && f.dot_number === undefined ? { pageSelect: 'SELECT * FROM decisions INDEXED BY decisions_ended_by_ended' } : {}),
-        where,
-        params,
-        key: ended ? 'ended_at' : 'decided_at',
-        tie: 'rowid',
-        direction: 'DESC',
-        cursor: 'id = @cursor_id',
-      },
-      p,
-    );
-    return { data: rows.map(decisionOf), has_more };
+    return pageDecisions(this.#db, f, p);
   }
 
   /** A person ends a standing decision: the next hold of the carrier opens a review. Returns it, ended. */
@@ -536,3 +505,42 @@ function decisionOf(d: DecisionRow): Decision {
   };
 }
 
+/**
+ * One page of GET /decisions by keyset, newest first (decided_at, rowid), on the index of the
+ * filter: decisions_by_dot, decisions_by_state or decisions_by_decided. `ended` (lapsed or
+ * revoked) is ordered by its end, latest first (ended_at, rowid), on decisions_ended_by_ended.
+ */
+export function pageDecisions(db: Database, f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (f.dot_number !== undefined) {
+    where.push('dot_number = @dot');
+    params.dot = canonicalDot(f.dot_number);
+  }
+  const ended = f.state === 'ended';
+  // Spelt as the partial index's own term, so SQLite may read it.
+  if (ended) where.push("state IN ('lapsed', 'revoked')");
+  else if (f.state !== undefined) {
+    where.push('state = @state');
+    params.state = f.state;
+  }
+  const { rows, has_more } = keysetPage<DecisionRow>(
+    db,
+    {
+      select: 'SELECT * FROM decisions',
+      // With no statistics SQLite would pick decisions_by_state and sort every ended decision.
+      ...(ended && f.dot_number === undefined ? { pageSelect: 'SELECT * FROM decisions INDEXED BY decisions_ended_by_ended' } : {}),
+      where,
+      params,
+      key: ended ? 'ended_at' : 'decided_at',
+      tie: 'rowid',
+      direction: 'DESC',
+      cursor: 'id = @cursor_id',
+    },
+    p,
+  );
+  return { data: rows.map(decisionOf), has_more };
+}
+
+/** GET /decisions as a reader-pool job: the page and its JSON are made in a reader thread (list-reads.ts). */
+export const decisionsPage = listJob(import.meta.url, 'decisionsPage', (store, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(connectionOf(store), a.filter, a.page));

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { CallbackDeliveredError, CallbackNotFoundError, CallbackSupersededError } from '../callbacks/index.js';
 import { badRequest, conflict, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
+import { sendJsonBody } from './reply-json.js';
 import { CallbackSchema, ERRORS, ErrorBody, ListOf, NoQuery } from './schemas.js';
 import type { IntakePlugin } from './intake-app.js';
 
@@ -43,10 +44,10 @@ export const callbackRoutes: IntakePlugin = async (r) => {
   r.get(
     '/callbacks',
     { config: { role: 'tms' }, schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const state = req.query.state ?? 'dead';
-      // A reader thread (worker/store/reader-pool.ts): a list page never holds the tender path.
-      return { object: 'list' as const, ...(await outbox.page(state, pageParams(req.query))) };
+      // A reader thread (worker/store/reader-pool.ts) reads the page and makes its JSON.
+      return sendJsonBody(reply, await r.listBodies.callbacks(state, pageParams(req.query)));
     },
   );
 

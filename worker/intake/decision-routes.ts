@@ -4,6 +4,7 @@ import { NotFoundError, ReviewConflictError } from '../store/index.js';
 import { AUDIT_COLUMNS } from '../decisions/audit-export.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
+import { sendJsonBody } from './reply-json.js';
 import { DecisionParams, DecisionSchema, ERRORS, ErrorBody, ListOf, NoQuery, ResolveBody } from './schemas.js';
 import { actorOf, type IntakePlugin } from './intake-app.js';
 
@@ -62,13 +63,14 @@ export const decisionRoutes: IntakePlugin = async (r) => {
   r.get(
     '/decisions',
     { config: { role: 'tms' }, schema: { summary: 'Carrier decisions, newest first', querystring: DecisionListQuery, response: { 200: ListOf(DecisionSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const { dot_number, state } = req.query;
       const filter = {
         ...(dot_number === undefined ? {} : { dot_number }),
         ...(state === undefined || state === 'all' ? {} : { state }),
       };
-      return { object: 'list' as const, ...screener.pageDecisions(filter, pageParams(req.query)) };
+      // The page and its JSON are made in a reader thread (decisionsPage).
+      return sendJsonBody(reply, await r.listBodies.decisions(filter, pageParams(req.query)));
     },
   );
 

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { badRequest, isoParam } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
+import { sendJsonBody } from './reply-json.js';
 import { ErrorBody } from './schemas.js';
 import type { IntakePlugin } from './intake-app.js';
 
@@ -34,7 +35,7 @@ const EventLogEntry = Type.Object(
 );
 
 export const eventLogRoutes: IntakePlugin = async (r) => {
-  const { screener } = r;
+  const { listBodies } = r;
   r.get(
     '/event-log',
     {
@@ -51,18 +52,16 @@ export const eventLogRoutes: IntakePlugin = async (r) => {
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
       for (const c of [q.starting_after, q.ending_before]) if (c !== undefined && !/^\d{1,15}$/.test(c)) throw badRequest('an event id is a whole number (the stream\'s id:)', q.starting_after === c ? 'starting_after' : 'ending_before');
       const now = new Date();
       const gte = q.created_gte === undefined ? undefined : isoParam(q.created_gte, now, 'created_gte');
       const lt = q.created_lt === undefined ? undefined : isoParam(q.created_lt, now, 'created_lt');
       if (gte !== undefined && lt !== undefined && gte >= lt) throw badRequest('created_gte must be before created_lt', 'created_gte');
-      const { data, has_more } = screener.events.page(
-        { ...(q.type ? { types: q.type.split(',') } : {}), ...(gte === undefined ? {} : { createdGte: gte }), ...(lt === undefined ? {} : { createdLt: lt }) },
-        pageParams(q),
-      );
-      return { object: 'list' as const, data: data.map((e) => ({ object: 'event' as const, id: e.id, event: e.event, created_at: e.created_at, data: e.data })), has_more };
+      const filter = { ...(q.type ? { types: q.type.split(',') } : {}), ...(gte === undefined ? {} : { createdGte: gte }), ...(lt === undefined ? {} : { createdLt: lt }) };
+      // The page and its JSON are made in a reader thread (worker/events/event-log-page.ts).
+      return sendJsonBody(reply, await listBodies.eventLog(filter, pageParams(q)));
     },
   );
 };

@@ -33,10 +33,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     screener: IntakeServices['screener'];
     idempotencyKeys: IntakeServices['idempotencyKeys'];
-    screeningSearch: IntakeServices['screeningSearch'];
     reviewReads: IntakeServices['reviewReads'];
     callbackOutbox: IntakeServices['callbackOutbox'];
     auditExport: IntakeServices['auditExport'];
+    listBodies: IntakeServices['listBodies'];
     watchList: IntakeServices['watchList'];
   }
   interface FastifyContextConfig {

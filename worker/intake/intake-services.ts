@@ -1,10 +1,13 @@
 import type { Readable } from 'node:stream';
-import type { Review, Screening } from '../../shared/screening.js';
-import { callbacksPage, cancelCallback, cancelCallbacksTo, getCallback, retryCallback, type CallbackState, type pageCallbacks } from '../callbacks/index.js';
+import type { Review } from '../../shared/screening.js';
+import { callbacksPage, cancelCallback, cancelCallbacksTo, getCallback, retryCallback, type CallbackState } from '../callbacks/index.js';
 import { auditCsv } from '../decisions/audit-export.js';
+import { decisionsPage, type DecisionFilter } from '../decisions/carrier-decisions.js';
+import { eventLogJob } from '../events/event-log-page.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import type { Screener } from '../screener-types.js';
 import type { ListPage, ReviewListState, Store } from '../store/index.js';
+import type { EventLogFilter } from '../store/types.js';
 import { reviewsPage, screeningsPage } from '../store/list-reads.js';
 import type { ScreeningFilter, ScreeningPage } from '../store/screening-search.js';
 import type { WatchService } from '../watch/index.js';
@@ -20,23 +23,13 @@ export type { ScreeningFilter };
 
 type Bound<F> = F extends (store: Store, ...rest: infer A) => infer R ? (...rest: A) => R : never;
 
-/**
- * GET /screenings: search and page the screenings (worker/store/screening-search.ts), in a reader
- * thread (worker/store/reader-pool.ts): a search never holds the tender path.
- */
-export interface ScreeningSearch {
-  search(filter: ScreeningFilter, page: ScreeningPage): Promise<{ data: Screening[]; has_more: boolean }>;
-}
-
-/** GET /reviews (a page, in a reader thread), GET /reviews/:id. */
+/** GET /reviews/:id (GET /reviews: listBodies.reviews). */
 export interface ReviewReads {
-  page(state: ReviewListState | undefined, page: ListPage): Promise<{ data: Review[]; has_more: boolean }>;
   get(id: string): Review | undefined;
 }
 
-/** The callback outbox as the /callbacks routes use it (worker/callbacks/outbox.ts); a page is read in a reader thread. */
+/** The callback outbox as the /callbacks routes use it (worker/callbacks/outbox.ts); GET /callbacks: listBodies.callbacks. */
 export interface CallbackOutbox {
-  page(state: CallbackState | 'all', page: ListPage): Promise<ReturnType<typeof pageCallbacks>>;
   get: Bound<typeof getCallback>;
   retry: Bound<typeof retryCallback>;
   cancel: Bound<typeof cancelCallback>;
@@ -48,13 +41,27 @@ export interface AuditExport {
   csv(from: string, to: string): Readable;
 }
 
+/**
+ * List pages whose JSON a reader thread makes (GET /screenings and its carrier search, /reviews,
+ * /callbacks, /decisions, /event-log; the watch list's: WatchService.pageJson and its kin) (worker/store/list-reads.ts): each answers the
+ * response body's bytes, for the route to send as they are (reply-json.ts sendJsonBody). The
+ * main thread neither receives the rows nor serializes them.
+ */
+export interface ListBodies {
+  screenings(filter: ScreeningFilter, page: ScreeningPage): Promise<Buffer>;
+  reviews(state: ReviewListState | undefined, page: ListPage): Promise<Buffer>;
+  callbacks(state: CallbackState | 'all', page: ListPage): Promise<Buffer>;
+  decisions(filter: Omit<DecisionFilter, 'limit'>, page: ListPage): Promise<Buffer>;
+  eventLog(filter: EventLogFilter, page: ListPage): Promise<Buffer>;
+}
+
 export interface IntakeServices {
   screener: Screener;
   idempotencyKeys: IdempotencyKeys;
-  screeningSearch: ScreeningSearch;
   reviewReads: ReviewReads;
   callbackOutbox: CallbackOutbox;
   auditExport: AuditExport;
+  listBodies: ListBodies;
   /** The watch list, carrier changes and local blocks; null for a screener built without one (then no /watchlist, /changes, /blocks). */
   watchList: WatchService | null;
 }
@@ -69,16 +76,21 @@ export function intakeServices(screener: Screener): IntakeServices {
   return {
     screener,
     idempotencyKeys: new IdempotencyKeys(store),
-    screeningSearch: { search: (filter, page) => reader.read(screeningsPage, { filter, page }) },
-    reviewReads: { page: (state, page) => reader.read(reviewsPage, { state, page }), get: (id) => store.getReview(id) },
+    reviewReads: { get: (id) => store.getReview(id) },
     callbackOutbox: {
-      page: (state, page) => reader.read(callbacksPage, { state, page }),
       get: (...a) => getCallback(store, ...a),
       retry: (...a) => retryCallback(store, ...a),
       cancel: (...a) => cancelCallback(store, ...a),
       cancelTo: (...a) => cancelCallbacksTo(store, ...a),
     },
     auditExport: { csv: (from, to) => auditCsv(reader, from, to) },
+    listBodies: {
+      screenings: (filter, page) => reader.readJson(screeningsPage, { filter, page }),
+      reviews: (state, page) => reader.readJson(reviewsPage, { state, page }),
+      callbacks: (state, page) => reader.readJson(callbacksPage, { state, page }),
+      decisions: (filter, page) => reader.readJson(decisionsPage, { filter, page }),
+      eventLog: (filter, page) => reader.readJson(eventLogJob, { filter, page }),
+    },
     watchList: watchOf(screener),
   };
 }

@@ -28,3 +28,15 @@ export function replyJson(data: unknown): string {
     return JSON.stringify(data);
   return JSON.stringify({ ...s, score: PLACEHOLDER }).replace(QUOTED, () => jsonOf(s.score as object));
 }
+
+/** What Fastify sends with a serialized JSON answer: a body made elsewhere goes with the same. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Send a JSON body already made (a reader thread's list page, `reader.readJson`): the bytes go
+ * to the socket as they are, past the serializer above; the route's response schema still
+ * documents them (the bytes are JSON.stringify of that shape, made in the thread).
+ */
+export function sendJsonBody<R extends { type(contentType: string): R; send(payload?: never): R }>(reply: R, body: Buffer): R {
+  return reply.type(JSON_CONTENT_TYPE).send(body as never);
+}

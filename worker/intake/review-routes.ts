@@ -2,20 +2,21 @@ import { conflict, notFound } from './http-error.js';
 import { idempotent } from './idempotent.js';
 import { actorOf, type IntakePlugin } from './intake-app.js';
 import { pageParams } from './paging.js';
+import { sendJsonBody } from './reply-json.js';
 import { ERRORS, ErrorBody, ListOf, NoQuery, RejectBody, ReviewDecisionBody, ReviewListQuery, ReviewParams, ReviewSchema } from './schemas.js';
 
 /** The review queue (docs/decisions.md): list and read reviews, approve or reject one. */
 
 export const reviewRoutes: IntakePlugin = async (r) => {
-  const { screener, idempotencyKeys: keys, reviewReads } = r;
+  const { screener, idempotencyKeys: keys, reviewReads, listBodies } = r;
   const errors = ERRORS;
 
   r.get(
     '/reviews',
     { config: { role: 'tms' }, schema: { summary: 'Review items (pending: oldest first)', querystring: ReviewListQuery, response: { 200: ListOf(ReviewSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const state = req.query.state === 'all' || req.query.state === undefined ? undefined : req.query.state;
-      return { object: 'list' as const, ...(await reviewReads.page(state, pageParams(req.query))) };
+      return sendJsonBody(reply, await listBodies.reviews(state, pageParams(req.query)));
     },
   );
 

@@ -6,13 +6,14 @@ import { idempotent } from './idempotent.js';
 import { checkRefresh, type IntakePlugin } from './intake-app.js';
 import type { ScreeningFilter } from './intake-services.js';
 import { pageParams } from './paging.js';
+import { sendJsonBody } from './reply-json.js';
 import { ERRORS, ErrorBody, ListOf, NoQuery, ScreeningBody, ScreeningCreateQuery, ScreeningListQuery, ScreeningParams, ScreeningSchema } from './schemas.js';
 
 /** POST /screenings (screen a carrier), GET /screenings (search, cursor-paged), GET /screenings/:id. */
 
 
 export const screeningRoutes: IntakePlugin = async (r) => {
-  const { screener, idempotencyKeys: keys, screeningSearch } = r;
+  const { screener, idempotencyKeys: keys, listBodies } = r;
   const errors = ERRORS;
 
   r.post(
@@ -61,7 +62,7 @@ export const screeningRoutes: IntakePlugin = async (r) => {
   r.get(
     '/screenings',
     { config: { role: 'tms' }, schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
       const filter: ScreeningFilter = {
         ...(q.tender_id === undefined ? {} : { tender_id: q.tender_id }),
@@ -71,8 +72,9 @@ export const screeningRoutes: IntakePlugin = async (r) => {
         ...(q.action === undefined ? {} : { action: q.action }),
         ...(q.updated_since === undefined ? {} : { updated_since: isoParam(q.updated_since, new Date(), 'updated_since') }),
       };
-      // A reader thread (worker/store/reader-pool.ts): a search never holds the tender path.
-      return { object: 'list' as const, ...(await screeningSearch.search(filter, pageParams(q))) };
+      // A reader thread (worker/store/reader-pool.ts): a search never holds the tender path, and
+      // the thread makes the body too (the rows are neither copied to nor serialized here).
+      return sendJsonBody(reply, await listBodies.screenings(filter, pageParams(q)));
     },
   );
 

@@ -4,6 +4,7 @@ import { canonicalDot, normalizeDot, normalizeMc, parseCarrierQuery, type Carrie
 import { WatchConflictError } from '../watch/index.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
+import { sendJsonBody } from './reply-json.js';
 import { BODY_ERRORS, CarrierChangeSchema, DotNumber, ERRORS, ErrorBody, ListOf, LocalBlockSchema, McNumber, NoQuery, WatchEntrySchema } from './schemas.js';
 import { actorOf, type IntakePlugin } from './intake-app.js';
 
@@ -121,7 +122,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
   r.get(
     '/watchlist',
     { config: { role: 'tms' }, schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
-    async (req) => ({ object: 'list' as const, ...watch.page(pageParams(req.query)) }),
+    async (req, reply) => sendJsonBody(reply, await watch.pageJson(pageParams(req.query))),
   );
 
   r.get(
@@ -167,9 +168,9 @@ export const watchRoutes: IntakePlugin = async (r) => {
   r.get(
     '/changes',
     { config: { role: 'tms' }, schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const state = req.query.state === 'all' ? undefined : req.query.state;
-      return { object: 'list' as const, ...watch.changesPage(state, pageParams(req.query), changeFilter(req.query)) };
+      return sendJsonBody(reply, await watch.changesPageJson(state, pageParams(req.query), changeFilter(req.query)));
     },
   );
 
@@ -198,10 +199,10 @@ export const watchRoutes: IntakePlugin = async (r) => {
   r.get(
     '/blocks',
     { config: { role: 'tms' }, schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
-    async (req) => {
+    async (req, reply) => {
       const state = req.query.state ?? 'active';
       const dot = req.query.dot_number === undefined ? undefined : canonicalDot(req.query.dot_number.trim());
-      return { object: 'list' as const, ...watch.blocks.page(state === 'all' ? undefined : state, pageParams(req.query), dot) };
+      return sendJsonBody(reply, await watch.blocksPageJson(state === 'all' ? undefined : state, pageParams(req.query), dot));
     },
   );
 

@@ -11,7 +11,10 @@ import type { Store } from './types.js';
  * A read is a job: a function of a read-only Store, exported from the module that owns its SQL
  * (`readJob(import.meta.url, 'name', fn)`), so the thread runs the same code as the main thread
  * would, never a copy. The thread imports that module by its URL and calls the function.
- * - `read(job, args)`: one answer (a list page); args and answer cross by structured clone.
+ * - `read(job, args)`: one answer; args and answer cross by structured clone.
+ * - `readJson(job, args)`: the answer's JSON text, made in the thread (JSON.stringify of what the
+ *   job returns) and handed over as bytes (transferred, not copied): a list page's response body.
+ *   The main thread neither receives the rows nor serializes them; the route sends the bytes.
  * - `stream(job, args)`: a generator of text chunks (the audit CSV), read one chunk ahead of the
  *   consumer at most: the HTTP socket's backpressure reaches the SQLite reads.
  *
@@ -52,6 +55,8 @@ export interface Reader {
   /** Threads (0: jobs run on the main connection, as for an in-memory store). */
   readonly threads: number;
   read<A, R>(job: ReadJob<A, R>, args: A): Promise<R>;
+  /** JSON.stringify of the job's answer, as UTF-8 bytes (a response body as it is sent). */
+  readJson<A>(job: ReadJob<A, unknown>, args: A): Promise<Buffer>;
   stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer>;
   /** Ends every thread; requests still open fail with StoreError 'store_closed'. */
   close(): Promise<void>;
@@ -216,6 +221,11 @@ export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Read
       const a = await pick().ask(nextId++, { op: 'read', module: job.module, name: job.name, args });
       return a.value as R;
     },
+    async readJson<A>(job: ReadJob<A, unknown>, args: A): Promise<Buffer> {
+      const a = await pick().ask(nextId++, { op: 'json', module: job.module, name: job.name, args });
+      const c = a.chunk!;
+      return Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+    },
     stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer> {
       return {
         async *[Symbol.asyncIterator]() {
@@ -263,6 +273,9 @@ function mainThreadReader(store: Store): Reader {
     threads: 0,
     async read<A, R>(job: ReadJob<A, R>, args: A): Promise<R> {
       return job.run(store, args);
+    },
+    async readJson<A>(job: ReadJob<A, unknown>, args: A): Promise<Buffer> {
+      return Buffer.from(JSON.stringify(job.run(store, args)));
     },
     stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer> {
       return {

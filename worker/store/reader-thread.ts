@@ -59,7 +59,11 @@ function sent(e: unknown) {
   return { kind: 'other' as const, message: e instanceof Error ? e.message : String(e) };
 }
 
-type Msg = { id: number; op: 'read'; module: string; name: string; args: unknown } | { id: number; op: 'next'; stream: number; module?: string; name?: string; args?: unknown } | { op: 'cancel'; stream: number };
+type Msg =
+  | { id: number; op: 'read'; module: string; name: string; args: unknown }
+  | { id: number; op: 'json'; module: string; name: string; args: unknown }
+  | { id: number; op: 'next'; stream: number; module?: string; name?: string; args?: unknown }
+  | { op: 'cancel'; stream: number };
 
 // Messages are handled in order: a job's module loads once, then every job runs synchronously.
 let chain: Promise<void> = Promise.resolve();
@@ -77,6 +81,13 @@ async function handle(m: Msg): Promise<void> {
     if (m.op === 'read') {
       const job = await jobOf(m.module, m.name);
       port.postMessage({ id: m.id, ok: true, value: job.run(open(), m.args) });
+      return;
+    }
+    if (m.op === 'json') {
+      // The response body, made here: the main thread only hands these bytes to the socket.
+      const job = await jobOf(m.module, m.name);
+      const body = encoder.encode(JSON.stringify(job.run(open(), m.args)));
+      port.postMessage({ id: m.id, ok: true, chunk: body }, [body.buffer]);
       return;
     }
     let it = streams.get(m.stream);

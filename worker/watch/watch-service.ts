@@ -8,11 +8,13 @@ import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
 import type { TenderCarrier, WatchHooks } from '../queue/screening-pipeline.js';
 import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Store } from '../store/index.js';
+import { openReaderPool, type Reader } from '../store/reader-pool.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, type CarrierIds } from './carrier-key.js';
 import { oweChangeCallbacks } from './change-callbacks.js';
 import { detectChanges, diffFindings, snapshotOf } from './change-detector.js';
 import { LocalBlocks } from './local-blocks.js';
+import { blocksPage, changesPage, publicChange, watchPage } from './watch-reads.js';
 import { DAY_MS, maxPerTick, nextCheckAt } from './rescreen-schedule.js';
 import { DEFAULT_TICK_MS, WatchScheduler } from './watch-scheduler.js';
 
@@ -38,6 +40,8 @@ export interface WatchServiceDeps extends WatchOptions {
   now: () => Date;
   /** SCREEN_WATCH_DAYS: how long after its last tender a carrier stays watched. */
   watchDays: number;
+  /** Where the list pages are read and their JSON made (GET /watchlist, /changes, /blocks); default: on the store's own connection. */
+  reader?: Reader;
   /** The account's rate limit; a tick uses at most a share of it. */
   ratePerMinute: number;
   /** Put a screening on the queue "screenings". */
@@ -54,11 +58,7 @@ export interface WatchServiceDeps extends WatchOptions {
 /** `fresh`: due carriers not re-screened because /v1 answered for them within the cache TTL. */
 export type TickResult = { submitted: number; screenings: string[]; fresh?: number; skipped?: 'quota_reserve' | 'quota_closed' };
 
-/** A change as the API and the event show it: where the callbacks go stays inside. */
-export function publicChange(c: StoredChange): CarrierChange {
-  const { carrier_key: _key, tender_callbacks: _cb, ...pub } = c;
-  return pub;
-}
+export { publicChange };
 
 function idsOfScore(score: Screening['score']): CarrierIds | undefined {
   const c = score?.carrier;
@@ -72,12 +72,14 @@ function idsOfScore(score: Screening['score']): CarrierIds | undefined {
 export class WatchService implements WatchHooks {
   readonly blocks: LocalBlocks;
   readonly #db: WatchStore;
+  readonly #reader: Reader;
   readonly #scheduler: WatchScheduler;
   readonly #tickMs: number;
   readonly #log: Logger;
 
   constructor(private readonly d: WatchServiceDeps) {
     this.#db = openWatchStore(d.store, { watchDays: d.watchDays }); // its writes join the pipeline's transactions
+    this.#reader = d.reader ?? openReaderPool(d.store, { size: 0 });
     this.blocks = new LocalBlocks(d.store, this.#db, d.env, d.now);
     this.#log = d.logger.child({ module: 'watch' });
     this.#tickMs = d.tickMs ?? DEFAULT_TICK_MS;
@@ -273,6 +275,21 @@ export class WatchService implements WatchHooks {
 
   changes(state?: 'new' | 'acknowledged', limit?: number): CarrierChange[] {
     return this.#db.listChanges(state, limit).map(publicChange);
+  }
+
+  /** GET /watchlist's body: the page and its JSON made by the reader (watch-reads.ts). */
+  pageJson(p: ListPage): Promise<Buffer> {
+    return this.#reader.readJson(watchPage, { now: this.d.now().toISOString(), watchDays: this.d.watchDays, page: p });
+  }
+
+  /** GET /changes's body, as changesPage answers it, made by the reader. */
+  changesPageJson(state: 'new' | 'acknowledged' | undefined, p: ListPage, filter?: { since?: string; dot?: string }): Promise<Buffer> {
+    return this.#reader.readJson(changesPage, { state, page: p, ...(filter === undefined ? {} : { filter }), watchDays: this.d.watchDays });
+  }
+
+  /** GET /blocks's body, as blocks.page answers it, made by the reader. */
+  blocksPageJson(state: 'active' | 'lifted' | undefined, p: ListPage, dot?: string): Promise<Buffer> {
+    return this.#reader.readJson(blocksPage, { state, page: p, ...(dot === undefined ? {} : { dot }), watchDays: this.d.watchDays });
   }
 
   /** One page of GET /changes, newest first, read by keyset. */
