@@ -1,0 +1,360 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTray } from '../../electron/build.mjs';
+import { wireBridge } from '../../electron/main/bridge-wiring.js';
+import { SettingsStore, type SecretBox } from '../../electron/main/settings.js';
+import { TraySession, type Connection } from '../../electron/main/tray-session.js';
+import { IntakeError, type DeskSettingsInput } from '../../electron/shared/bridge.js';
+import { HttpBridge } from '../../electron/shared/http-bridge.js';
+import { IpcChannel, type IpcResult } from '../../electron/shared/ipc-channels.js';
+import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+/**
+ * The Settings view (key 7), which the renderer shows only under Electron (`window.desk`), in
+ * real headless Chromium: the REAL renderer bundle served by the real stack's intake, axe over
+ * it, a bad worker address refused with the settings module's own message, a good one saved
+ * and connected, and screenshots at 1440×900 and 1024×700 in test-artifacts/.
+ *
+ * STAND-IN FOR ELECTRON'S MAIN PROCESS: the Electron binary cannot be downloaded or run here, so
+ * this test plays main's part in Node. `window.desk` is installed by an init script with the
+ * preload's exact surface (electron/preload/preload.ts, DeskIpcApi): every call goes to one
+ * exposed function, as `ipcRenderer.invoke(channel, …args)` would, with the same fields copied.
+ * On the Node side the handlers are main.ts's (registerIpc), answering in its `{ok, value}` /
+ * `{ok: false, error}` envelope, over the REAL main modules that never import `electron`:
+ * SettingsStore (validation, the token kept for its worker, the file on disk), TraySession
+ * (Save and connect) and wireBridge, with the REAL HttpBridge (what main uses) calling the
+ * real intake over HTTP. Pushes (`desk:connection`, `desk:event`) go back into the page the way
+ * `webContents.send` would. Only the OS keychain is replaced: a SecretBox with AES-GCM and a key
+ * held in memory for the test.
+ */
+
+const root = resolve(import.meta.dirname, '../..');
+const artifacts = join(root, 'test-artifacts');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const hasChromium = chromiumInstalled();
+if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
+
+let uiOut: string;
+let settingsDir: string;
+let browser: RunningBrowser;
+let stack: Stack;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  await mkdir(artifacts, { recursive: true });
+  uiOut = await mkdtemp(join(tmpdir(), 'settings-ui-'));
+  settingsDir = await mkdtemp(join(tmpdir(), 'settings-store-'));
+  await buildTray({ outDir: uiOut });
+  stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  if (uiOut) await rm(uiOut, { recursive: true, force: true });
+  if (settingsDir) await rm(settingsDir, { recursive: true, force: true });
+});
+
+/** Stands in for Electron's safeStorage (the OS keychain): AES-256-GCM with a key for this test only. */
+function testKeychain(): SecretBox {
+  const key = randomBytes(32);
+  return {
+    isAvailable: () => true,
+    encrypt(plain) {
+      const iv = randomBytes(12);
+      const c = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+      return Buffer.concat([iv, c.getAuthTag(), body]);
+    },
+    decrypt(cipher) {
+      const b = Buffer.from(cipher);
+      const d = createDecipheriv('aes-256-gcm', key, b.subarray(0, 12));
+      d.setAuthTag(b.subarray(12, 28));
+      return Buffer.concat([d.update(b.subarray(28)), d.final()]).toString('utf8');
+    },
+  };
+}
+
+/** main.ts's `result`: a value or an error, as data (IPC flattens thrown errors to a message). */
+function result<T>(fn: () => Promise<T>): Promise<IpcResult<T>> {
+  return Promise.resolve()
+    .then(fn)
+    .then(
+      (value) => ({ ok: true as const, value }),
+      (err: unknown) => ({
+        ok: false as const,
+        error:
+          err instanceof IntakeError
+            ? { message: err.message, status: err.status, code: err.code, ...(err.param ? { param: err.param } : {}), ...(err.review ? { review: err.review } : {}) }
+            : { message: err instanceof Error ? err.message : String(err), status: 0, code: 'tray_error' },
+      }),
+    );
+}
+
+/** main.ts's `carrierSearch`: only a filter's string fields cross. */
+function carrierSearch(v: unknown): { dot_number?: string; mc_number?: string; tender_id?: string } {
+  const i = (v ?? {}) as Record<string, unknown>;
+  const out: { dot_number?: string; mc_number?: string; tender_id?: string } = {};
+  for (const k of ['dot_number', 'mc_number', 'tender_id'] as const) if (typeof i[k] === 'string') out[k] = i[k];
+  return out;
+}
+
+interface LiveConnection extends Connection {
+  bridge: HttpBridge;
+}
+
+/** The main process's side for one page: its settings store, tray session and IPC handlers. */
+async function standInMain(page: Page, settingsFile: string) {
+  const store = new SettingsStore(settingsFile, testKeychain());
+  const opened: string[] = [];
+  const loginItem: boolean[] = [];
+  const push = (channel: string, value: unknown): void => {
+    if (page.isClosed()) return;
+    page.evaluate(([c, v]) => (window as unknown as { __deskPush(c: string, v: unknown): void }).__deskPush(c as string, v), [channel, value] as const).catch(() => undefined);
+  };
+  const session = new TraySession<LiveConnection>({
+    open(workerUrl, token) {
+      opened.push(workerUrl);
+      const bridge = new HttpBridge({ baseUrl: workerUrl, token });
+      const unsubs = wireBridge(bridge, { connection: (s) => push(IpcChannel.connection, s), event: (e) => push(IpcChannel.event, e) });
+      return {
+        bridge,
+        close() {
+          for (const u of unsubs) u();
+          bridge.close();
+        },
+      };
+    },
+    showUnconfigured: () => push(IpcChannel.connection, 'unconfigured'),
+    resetDashboard: () => void page.reload().catch(() => undefined),
+    setOpenAtLogin: (open) => void loginItem.push(open),
+    save: (input) => store.save(input),
+  });
+  const requireBridge = (): HttpBridge => {
+    const bridge = session.current().connection?.bridge;
+    if (!bridge) throw new IntakeError('The tray is not set up: add the worker URL and token in Settings', 0, 'not_configured');
+    return bridge;
+  };
+  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  // main.ts registerIpc, channel for channel (the tray controller's refreshes left out: no tray here).
+  const handlers: Record<string, (...a: unknown[]) => Promise<unknown>> = {
+    [IpcChannel.getStatus]: () => result(() => requireBridge().getStatus()),
+    [IpcChannel.whoAmI]: () => result(() => requireBridge().whoAmI()),
+    [IpcChannel.listReviews]: (state) => result(() => requireBridge().listReviews(state as never)),
+    [IpcChannel.recentDecisions]: (limit) => result(() => requireBridge().recentDecisions(limit as number)),
+    [IpcChannel.resolveReview]: (id, verdict, decision) => result(() => requireBridge().resolveReview(id as string, verdict as never, decision as never)),
+    [IpcChannel.listScreenings]: (limit) => result(() => requireBridge().listScreenings(limit as number)),
+    [IpcChannel.getScreening]: (id) => result(() => requireBridge().getScreening(id as string)),
+    [IpcChannel.searchScreenings]: (filter, limit) => result(() => requireBridge().searchScreenings(carrierSearch(filter), limit as number)),
+    [IpcChannel.getReview]: (id) => result(() => requireBridge().getReview(id as string)),
+    [IpcChannel.dailyUsage]: () => result(() => requireBridge().dailyUsage()),
+    [IpcChannel.pauseQueue]: () => result(() => requireBridge().pauseQueue()),
+    [IpcChannel.resumeQueue]: () => result(() => requireBridge().resumeQueue()),
+    [IpcChannel.listChanges]: (state, filter) => result(() => requireBridge().listChanges(state as never, carrierSearch(filter))),
+    [IpcChannel.endedDecisions]: (limit, after) => result(() => requireBridge().endedDecisions(limit as number, text(after))),
+    [IpcChannel.liftedBlocks]: (limit, after) => result(() => requireBridge().liftedBlocks(limit as number, text(after))),
+    [IpcChannel.recentChanges]: (state, limit) => result(() => requireBridge().recentChanges(state as never, limit as number)),
+    [IpcChannel.acknowledgeChange]: (id, by, note) => result(() => requireBridge().acknowledgeChange(id as string, by as string | null, text(note) ?? null)),
+    [IpcChannel.listBlocks]: (state, filter) => result(() => requireBridge().listBlocks(state as never, carrierSearch(filter))),
+    [IpcChannel.blockCarrier]: (input) => {
+      const i = (input ?? {}) as Record<string, unknown>;
+      const dot = text(i.dot_number);
+      const mc = text(i.mc_number);
+      return result(() =>
+        requireBridge().blockCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}), by: String(i.by ?? ''), reason: String(i.reason ?? '') }),
+      );
+    },
+    [IpcChannel.liftBlock]: (carrier, by, note) => result(() => requireBridge().liftBlock(carrier as string, by as string, text(note))),
+    [IpcChannel.listDecisions]: (state, filter) => result(() => requireBridge().listDecisions(state as never, carrierSearch(filter))),
+    [IpcChannel.revokeDecision]: (id, by, note) => result(() => requireBridge().revokeDecision(id as string, by as string | null, note as string)),
+    [IpcChannel.recheckCarrier]: (input) => {
+      const i = (input ?? {}) as Record<string, unknown>;
+      const dot = text(i.dot_number);
+      const mc = text(i.mc_number);
+      return result(() => requireBridge().recheckCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}) }));
+    },
+    // main shows a save dialog here; there is none without Electron.
+    [IpcChannel.auditExport]: () => result(() => Promise.reject(new IntakeError('no save dialog in this test', 0, 'tray_error'))),
+    [IpcChannel.connectionState]: async () => session.current().connection?.bridge.connectionState() ?? 'unconfigured',
+    [IpcChannel.settingsGet]: () => result(async () => store.view()),
+    [IpcChannel.settingsSave]: (input) =>
+      result(async () => {
+        const i = (input ?? {}) as Partial<DeskSettingsInput>;
+        await session.save({
+          workerUrl: String(i.workerUrl ?? ''),
+          ...(typeof i.token === 'string' ? { token: i.token } : {}),
+          ...(typeof i.openAtLogin === 'boolean' ? { openAtLogin: i.openAtLogin } : {}),
+        });
+        return store.view();
+      }),
+  };
+  await page.exposeFunction('__deskInvoke', (channel: string, args: unknown[]) => {
+    const h = handlers[channel];
+    if (!h) throw new Error(`no handler for ${channel}`);
+    return h(...args);
+  });
+  // The preload, as an init script: its surface and its argument copies, invoke → __deskInvoke.
+  await page.addInitScript((ch: typeof IpcChannel) => {
+    const invoke = (channel: string, ...args: unknown[]): Promise<never> =>
+      (window as unknown as { __deskInvoke(c: string, a: unknown[]): Promise<never> }).__deskInvoke(channel, args);
+    const listeners = new Map<string, Set<(v: unknown) => void>>();
+    const subscribe = (channel: string, cb: (v: never) => void): (() => void) => {
+      const set = listeners.get(channel) ?? new Set();
+      listeners.set(channel, set);
+      const l = (v: unknown): void => cb(v as never);
+      set.add(l);
+      return () => void set.delete(l);
+    };
+    (window as unknown as { __deskPush(c: string, v: unknown): void }).__deskPush = (channel, value) => {
+      for (const l of [...(listeners.get(channel) ?? [])]) l(value);
+    };
+    type F = { dot_number?: string; mc_number?: string; tender_id?: string } | undefined;
+    const desk = {
+      kind: 'electron',
+      getStatus: () => invoke(ch.getStatus),
+      whoAmI: () => invoke(ch.whoAmI),
+      listReviews: (state: string) => invoke(ch.listReviews, state),
+      recentDecisions: (limit: number) => invoke(ch.recentDecisions, limit),
+      resolveReview: (id: string, verdict: string, d: { by?: string | null; note: string; block?: boolean; review_version?: number | null }) =>
+        invoke(ch.resolveReview, id, verdict, { by: d.by ?? null, note: d.note, block: d.block === true, review_version: d.review_version ?? null }),
+      listScreenings: (limit: number) => invoke(ch.listScreenings, limit),
+      getScreening: (id: string) => invoke(ch.getScreening, id),
+      searchScreenings: (f: NonNullable<F>, limit: number) => invoke(ch.searchScreenings, { dot_number: f.dot_number, mc_number: f.mc_number, tender_id: f.tender_id }, limit),
+      getReview: (id: string) => invoke(ch.getReview, id),
+      dailyUsage: () => invoke(ch.dailyUsage),
+      pauseQueue: () => invoke(ch.pauseQueue),
+      resumeQueue: () => invoke(ch.resumeQueue),
+      listChanges: (state: string, f: F) => invoke(ch.listChanges, state, { dot_number: f?.dot_number }),
+      acknowledgeChange: (id: string, by: string | null, note?: string | null) => invoke(ch.acknowledgeChange, id, by, note ?? null),
+      recentChanges: (state: string, limit: number) => invoke(ch.recentChanges, state, limit),
+      listBlocks: (state: string, f: F) => invoke(ch.listBlocks, state, { dot_number: f?.dot_number }),
+      blockCarrier: (i: { dot_number?: string; mc_number?: string; by: string; reason: string }) =>
+        invoke(ch.blockCarrier, { dot_number: i.dot_number, mc_number: i.mc_number, by: i.by, reason: i.reason }),
+      liftBlock: (carrier: string, by: string, note?: string) => invoke(ch.liftBlock, carrier, by, note),
+      listDecisions: (state: string, f: F) => invoke(ch.listDecisions, state, { dot_number: f?.dot_number }),
+      revokeDecision: (id: string, by: string | null, note: string) => invoke(ch.revokeDecision, id, by, note),
+      endedDecisions: (limit: number, after?: string) => invoke(ch.endedDecisions, limit, after),
+      liftedBlocks: (limit: number, after?: string) => invoke(ch.liftedBlocks, limit, after),
+      recheckCarrier: (i: { dot_number?: string; mc_number?: string }) => invoke(ch.recheckCarrier, { dot_number: i.dot_number, mc_number: i.mc_number }),
+      auditExport: (from: string, to: string) => invoke(ch.auditExport, from, to),
+      onAuditProgress: (cb: (b: number) => void) => subscribe(ch.auditProgress, cb),
+      connectionState: () => invoke(ch.connectionState),
+      onEvent: (cb: (e: unknown) => void) => subscribe(ch.event, cb),
+      onConnectionChange: (cb: (s: string) => void) => subscribe(ch.connection, cb),
+      onNavigate: (cb: (v: string) => void) => subscribe(ch.navigate, cb),
+      settingsGet: () => invoke(ch.settingsGet),
+      settingsSave: (i: { workerUrl: string; token?: string; openAtLogin?: boolean }) => invoke(ch.settingsSave, { workerUrl: i.workerUrl, token: i.token, openAtLogin: i.openAtLogin }),
+    };
+    // contextBridge.exposeInMainWorld: a frozen, read-only property.
+    Object.defineProperty(window, 'desk', { value: Object.freeze(desk), writable: false, configurable: false, enumerable: true });
+  }, IpcChannel);
+  return { store, session, opened, loginItem };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** Serious and critical violations on the page as it is now (as in accessibility.test.ts). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    return r.violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} @ ${n.target.join(' ')}`));
+}
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
+
+describe.skipIf(!hasChromium)('Settings view (Electron only) with the preload surface and main stood in for', () => {
+  it('opens on key 7, passes axe, refuses a bad worker address with its real message and saves a good one', async () => {
+    const settingsFile = join(settingsDir, 'settings.json');
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const main = await standInMain(page, settingsFile);
+    // As main does at launch: the saved settings (here: saved once, for this stack), then connect.
+    main.session.start(await main.store.save({ workerUrl: stack.intakeUrl, token: stack.token }));
+
+    await page.goto(`${stack.intakeUrl}/ui/`);
+    // The Electron bridge was picked (no token form), and the live feed reached the page through the pushes.
+    await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    await page.keyboard.press('7');
+    await page.locator('#tab-settings[aria-selected="true"]').waitFor();
+    const url = page.locator('#worker-url');
+    await expect.poll(() => url.inputValue()).toBe(stack.intakeUrl);
+    await expect.poll(() => page.locator('.settings-state').textContent()).toBe('A token is saved. It is stored encrypted by the system keychain.');
+    expect(await seriousViolations(page)).toEqual([]);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: join(artifacts, `i30-view-settings-${size.width}x${size.height}.png`) });
+    }
+    await page.setViewportSize(SIZES[0]);
+
+    // A worker on another machine over plain http: refused by validateWorkerUrl, nothing saved.
+    const error = page.locator('.view-settings [role="alert"]');
+    await url.fill('http://192.0.2.10:8787');
+    await page.locator('#worker-token').fill(stack.token);
+    await page.getByRole('button', { name: 'Save and connect' }).click();
+    await expect
+      .poll(() => error.textContent())
+      .toBe('workerUrl: use https:// for a worker on another machine (over http the token would travel in clear); http is fine for 127.0.0.1 and localhost');
+    expect(JSON.parse(await readFile(settingsFile, 'utf8')).workerUrl).toBe(stack.intakeUrl);
+    expect(main.opened).toEqual([stack.intakeUrl]);
+    // Axe with the error shown, too.
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(artifacts, 'i30-view-settings-refused-1440x900.png') });
+
+    // Another address with no token: the saved one is not sent elsewhere (SettingsStore.save).
+    await url.fill('https://worker.example.test');
+    await page.locator('#worker-token').fill('');
+    await page.getByRole('button', { name: 'Save and connect' }).click();
+    await expect
+      .poll(() => error.textContent())
+      .toBe('the worker address changed: enter the token for the new worker (the saved one is not sent to another address)');
+
+    // A good one: this stack's address with a trailing slash, the token again, start at login on.
+    await url.fill(`${stack.intakeUrl}/`);
+    await page.locator('#worker-token').fill(stack.token);
+    await page.locator('#open-at-login').check();
+    await page.getByRole('button', { name: 'Save and connect' }).click();
+    await page.getByText('Saved. Connecting to the worker…').waitFor();
+    await expect.poll(() => error.textContent()).toBe('');
+    await expect.poll(() => page.locator('#worker-token').inputValue()).toBe('');
+    await expect.poll(() => main.opened.length).toBe(2);
+    await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    const saved = JSON.parse(await readFile(settingsFile, 'utf8')) as { workerUrl: string; tokenCiphertext: string; openAtLogin: boolean };
+    expect(saved.openAtLogin).toBe(true);
+    expect(main.loginItem).toEqual([true]);
+    // Encrypted on disk: the token itself is not in the file.
+    expect(JSON.stringify(saved)).not.toContain(stack.token);
+    const view = main.store.view();
+    expect(view).toMatchObject({ hasToken: true, canEncrypt: true, openAtLogin: true, notice: null });
+    // A fresh view reads back what was saved.
+    await page.reload();
+    await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    await page.keyboard.press('7');
+    await expect.poll(() => page.locator('#open-at-login').isChecked()).toBe(true);
+    await expect.poll(() => url.inputValue()).toBe(view.workerUrl);
+
+    expect(errors).toEqual([]);
+    main.session.stop();
+    await page.close();
+  }, 120_000);
+});
