@@ -1,9 +1,8 @@
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import type { Config } from '../shared/config.js';
 import { SECRET_FILES, copySecretFile, type SecretFile } from './intake/token-file.js';
+import { checkCopy, usedBytes, vacuumInto } from './store/database-files.js';
 import { createPrivateFile, makeDatabasePrivate } from './store/private-files.js';
 
 /**
@@ -83,49 +82,6 @@ export async function runBackup(config: Config, target: string, o: BackupOptions
   out(`backed up ${source} to ${file}: ${statSync(file).size} bytes, schema ${figures.version}, ${figures.screenings} screenings, integrity ok, ${seconds} s\n`);
   for (const line of copySecrets(config, file)) out(`${line}\n`);
   return 0;
-}
-
-/** Bytes of pages in use: what VACUUM INTO will write, near enough for a progress line. */
-function usedBytes(path: string): number {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    const pages = (db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number);
-    return pages * (db.pragma('page_size', { simple: true }) as number);
-  } finally {
-    db.close();
-  }
-}
-
-function vacuumInto(source: string, target: string, tick: (elapsedMs: number) => void): Promise<void> {
-  const started = Date.now();
-  const worker = new Worker(new URL('./vacuum-into-thread.js', import.meta.url), { workerData: { source, target, busyTimeoutMs: 30_000 } });
-  const timer = setInterval(() => tick(Date.now() - started), 250);
-  return new Promise<void>((resolveDone, reject) => {
-    worker.once('message', (m: { ok: boolean; code?: string | null; message?: string }) => {
-      if (m.ok) resolveDone();
-      else reject(new Error(`VACUUM INTO ${target} failed: ${m.message ?? 'error'}${m.code ? ` (${m.code})` : ''}`));
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the copying thread stopped (exit ${code})`)));
-  }).finally(() => {
-    clearInterval(timer);
-    void worker.terminate();
-  });
-}
-
-function checkCopy(path: string): { screenings: number; version: number } {
-  const copy = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    const rows = copy.pragma('integrity_check') as Array<{ integrity_check: string }>;
-    const problems = rows.map((r) => r.integrity_check).filter((r) => r !== 'ok');
-    if (problems.length > 0) throw new Error(`the copy failed its integrity check: ${problems.slice(0, 5).join('; ')}`);
-    return {
-      screenings: (copy.prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n,
-      version: copy.pragma('user_version', { simple: true }) as number,
-    };
-  } finally {
-    copy.close();
-  }
 }
 
 /** A temporary copy and what SQLite may have made beside it while writing it (its rollback journal). */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// First, for its side effect: a Node too old for better-sqlite3 is refused before anything loads it.
+// First, for its side effect: a Node too old for the store's SQLite driver is refused before anything loads it.
 import './runtime-check.js';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';

@@ -1,9 +1,9 @@
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Config } from '../shared/config.js';
 import { fsyncFile, secretBeside } from './backup-cli.js';
 import { SECRET_FILES, copySecretFile } from './intake/token-file.js';
+import { lockExclusive, readBackupFacts, type ExclusiveLock } from './store/database-files.js';
 import { latestVersion } from './store/migrations.js';
 import { ensurePrivateDir } from './store/private-files.js';
 
@@ -60,7 +60,7 @@ export function runRestore(config: Config, from: string, out: Out = (s) => proce
       throw e;
     }
   } finally {
-    lock?.close();
+    lock?.release();
   }
 
   const lines = [
@@ -88,51 +88,27 @@ export function runRestore(config: Config, from: string, out: Out = (s) => proce
 
 /** Integrity and schema version of the backup; refuses a newer schema or a file that is not ours. */
 function checkBackup(path: string): { version: number; screenings: number } {
-  let db: Database.Database;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-  } catch (e) {
-    throw new RestoreRefusedError(`cannot open ${path}: ${(e as Error).message}`);
-  }
-  try {
-    let version: number;
-    let problems: string[];
-    try {
-      version = db.pragma('user_version', { simple: true }) as number;
-      problems = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).filter((r) => r !== 'ok');
-    } catch (e) {
-      throw new RestoreRefusedError(`${path} is not a readable SQLite database: ${(e as Error).message}`);
-    }
-    if (problems.length > 0) throw new RestoreRefusedError(`${path} failed its integrity check: ${problems.slice(0, 5).join('; ')}`);
-    if (version > latestVersion())
-      throw new RestoreRefusedError(`${path} has schema version ${version}, newer than this program knows (${latestVersion()}): restore it with the carrier-screen version that made it`);
-    const hasScreenings = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'screenings'").get() !== undefined;
-    if (version === 0 || !hasScreenings) throw new RestoreRefusedError(`${path} is not a carrier-screen database (no schema version or no screenings table)`);
-    return { version, screenings: (db.prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n };
-  } finally {
-    db.close();
-  }
+  const f = readBackupFacts(path);
+  if (f.kind === 'unopenable') throw new RestoreRefusedError(`cannot open ${path}: ${f.message}`);
+  if (f.kind === 'unreadable') throw new RestoreRefusedError(`${path} is not a readable SQLite database: ${f.message}`);
+  const { version, problems, screenings } = f;
+  if (problems.length > 0) throw new RestoreRefusedError(`${path} failed its integrity check: ${problems.slice(0, 5).join('; ')}`);
+  if (version > latestVersion())
+    throw new RestoreRefusedError(`${path} has schema version ${version}, newer than this program knows (${latestVersion()}): restore it with the carrier-screen version that made it`);
+  if (version === 0 || screenings === null) throw new RestoreRefusedError(`${path} is not a carrier-screen database (no schema version or no screenings table)`);
+  return { version, screenings };
 }
 
 /**
  * Take the database for ourselves, or refuse because a process has it open (see above). The
- * returned connection holds the exclusive lock until closed; its file is made whole first (WAL
- * checkpointed and removed) so nothing of it lingers beside the restored file.
+ * returned lock holds until released; its file is made whole first (WAL checkpointed and
+ * removed) so nothing of it lingers beside the restored file.
  */
-function lockOut(path: string): Database.Database {
-  const db = new Database(path, { fileMustExist: true, timeout: 0 });
-  try {
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.exec('BEGIN EXCLUSIVE');
-    db.exec('COMMIT');
-    db.pragma('journal_mode = DELETE');
-    return db;
-  } catch (e) {
-    db.close();
-    if ((e as { code?: string }).code?.startsWith('SQLITE_BUSY'))
-      throw new RestoreRefusedError(
-        `${path} is open in another process (a carrier-screen start or worker, or another program): stop every one first (systemctl stop carrier-screen), then restore`,
-      );
-    throw e;
-  }
+function lockOut(path: string): ExclusiveLock {
+  const lock = lockExclusive(path);
+  if (lock === 'busy')
+    throw new RestoreRefusedError(
+      `${path} is open in another process (a carrier-screen start or worker, or another program): stop every one first (systemctl stop carrier-screen), then restore`,
+    );
+  return lock;
 }

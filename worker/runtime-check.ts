@@ -1,10 +1,10 @@
 /**
  * The Node versions carrier-screen runs on, checked before anything else loads.
  *
- * better-sqlite3 13 is built for Node-API 10, which Node has from 22.14: on an older Node it
- * crashes the process (a segmentation fault, no message) instead of throwing. So the command
- * line imports this module first, for its side effect, and a too-old runtime gets one line
- * that says what to install.
+ * The store's SQLite driver (worker/store/, version 13) is built for Node-API 10, which Node has
+ * from 22.14: on an older Node it crashes the process (a segmentation fault, no message) instead
+ * of throwing. So the command line imports this module first, for its side effect, and a
+ * too-old runtime gets one line that says what to install.
  */
 
 /** The oldest Node that runs carrier-screen, and the one to install (the active LTS). */

@@ -9,7 +9,6 @@ import { applyDatedChange, DATED_CHANGE_KINDS, type DatedChangeKind } from '../.
 import type { Decision, Review, Screening } from '../../shared/screening.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
 import { openDashboard, stackApi } from '../helpers/dashboard.js';
@@ -69,7 +68,7 @@ describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a t
   let deskTokenId: string;
   beforeAll(async () => {
     stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-    const made = new IntakeTokens(connectionOf(stack.screener.store)).create('desk', 'Dana Desk');
+    const made = new IntakeTokens(stack.screener.store).create('desk', 'Dana Desk');
     deskToken = made.token;
     deskTokenId = made.record.id;
   });

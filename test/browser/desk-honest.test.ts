@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveCarrier } from '../../emulator/index.js';
 import { buildTray } from '../../electron/build.mjs';
 import type { LocalBlock, Review, Screening, StatusReport } from '../../shared/screening.js';
-import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
 import { openDashboard, stackApi } from '../helpers/dashboard.js';
@@ -345,7 +344,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
   });
 
   it('a desk token sees no admin action; when it is revoked the desk says what to do', async () => {
-    const tokens = new IntakeTokens(connectionOf(stack.screener.store));
+    const tokens = new IntakeTokens(stack.screener.store);
     const desk = tokens.create('desk', 'Dana Desk');
     const page = await browser.context.newPage();
     await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(desk.token)}`);

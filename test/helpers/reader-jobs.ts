@@ -13,7 +13,7 @@ export const seeScreening = readJob(import.meta.url, 'seeScreening', (store, id:
 export const endThread = readJob(import.meta.url, 'endThread', (): never => process.exit(7));
 
 /** A write on the thread's connection: refused, it is read-only. */
-export const tryWrite = readJob(import.meta.url, 'tryWrite', (store) => store.pruneEvents(0));
+export const tryWrite = readJob(import.meta.url, 'tryWrite', (store) => store.appendEvent('queue.changed', null));
 
 /** The thread a job runs on, as a list page would answer it (test/integration/list-json.test.ts). */
 export const whichThread = readJob(import.meta.url, 'whichThread', () => ({ object: 'list' as const, data: [threadId], has_more: false }));

@@ -23,7 +23,7 @@ let callbackUrl: string;
 
 beforeAll(async () => {
   stack = await startStack({ mode: 'sandbox' });
-  tokens = new IntakeTokens(connectionOf(stack.screener.store));
+  tokens = new IntakeTokens(stack.screener.store);
   const { createServer } = await import('node:http');
   server = createServer((req, res) => {
     let raw = '';

@@ -45,7 +45,7 @@ const screeningCount = (): number => (connectionOf(stack.screener.store).prepare
 
 beforeAll(async () => {
   stack = await startStack();
-  const tokens = new IntakeTokens(connectionOf(stack.screener.store));
+  const tokens = new IntakeTokens(stack.screener.store);
   tms = tokens.create('tms', 'TMS').token;
   tms2 = tokens.create('tms', 'Other TMS').token;
   desk = tokens.create('desk', 'Dana Desk').token;

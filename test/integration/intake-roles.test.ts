@@ -34,7 +34,7 @@ async function call(token: string, method: string, path: string, body?: unknown)
 
 beforeAll(async () => {
   stack = await startStack();
-  tokens = new IntakeTokens(connectionOf(stack.screener.store));
+  tokens = new IntakeTokens(stack.screener.store);
   for (const role of ['metrics', 'tms', 'desk', 'admin'] as const) secret[role] = tokens.create(role, role === 'desk' ? 'Dana Desk' : `${role} token`).token;
 });
 afterAll(async () => {

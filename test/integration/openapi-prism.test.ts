@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Screening } from '../../shared/screening.js';
-import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { freePort } from '../helpers/free-port.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -27,7 +26,7 @@ const tokens: Record<'tms' | 'desk', string> = { tms: '', desk: '' };
 
 beforeAll(async () => {
   stack = await startStack({ mode: 'sandbox' });
-  const t = new IntakeTokens(connectionOf(stack.screener.store));
+  const t = new IntakeTokens(stack.screener.store);
   tokens.tms = t.create('tms', 'TMS').token;
   tokens.desk = t.create('desk', 'Dana Desk').token;
   dir = mkdtempSync(join(tmpdir(), 'openapi-prism-'));

@@ -106,7 +106,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   stack = await startStack({ mode: 'live', now: clock.now, callbackBackoffMs: 50, emulator: { datedChanges: DATED, monthlyQuota: 10_000 } });
-  const tokens = new IntakeTokens(connectionOf(stack.screener.store), clock.now);
+  const tokens = new IntakeTokens(stack.screener.store, clock.now);
   ({ token: desk, record: { id: deskId } } = tokens.create('desk', 'Dana Desk'));
   ({ token: admin, record: { id: adminId } } = tokens.create('admin', 'Ops Admin'));
 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CarrierChange, Decision, Screening } from '../../shared/screening.js';
-import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { startCallbackListener, type CallbackListener } from '../helpers/callback-listener.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -20,7 +19,7 @@ let desk: string;
 
 beforeAll(async () => {
   [sandbox, live, listener] = await Promise.all([startStack({ mode: 'sandbox' }), startStack({ mode: 'live' }), startCallbackListener()]);
-  desk = new IntakeTokens(connectionOf(sandbox.screener.store)).create('desk', 'Dana Desk').token;
+  desk = new IntakeTokens(sandbox.screener.store).create('desk', 'Dana Desk').token;
 }, 120_000);
 
 afterAll(async () => {

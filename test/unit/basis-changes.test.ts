@@ -4,7 +4,7 @@
  * "BIPD insurance on file" appear: that is the check failing, never "BIPD insurance added".
  */
 import { describe, expect, it } from 'vitest';
-import { basisChanges, type Basis } from '../../worker/decisions/basis.js';
+import { basisChanges, type Basis } from '../../shared/basis.js';
 
 const base: Basis = { decision: 'approved', grade: 'B', needs_manual_review: false, knockout_codes: [], reason_checks: ['Single power unit'] };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_CARRIERS, scoreBody } from '../../emulator/index.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { basisChanges, basisOf, uncheckableApproval, type Basis } from '../../worker/decisions/basis.js';
+import { basisChanges, basisOf, uncheckableApproval, type Basis } from '../../shared/basis.js';
 
 /** A score with one reason of the given severity, flags and data_confidence. */
 function score(over: { severity?: string; flags?: string[]; confidence?: number | null; knockout?: string[] } = {}): SvcScore {

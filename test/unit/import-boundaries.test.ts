@@ -8,8 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 /**
  * The rooms of ARCHITECTURE.md, enforced by dependency-cruiser (.dependency-cruiser.cjs): the
  * repository passes, and a tree with a route that opens SQLite, tray logic that imports electron
- * or the worker, shared code that imports a program, and a screening pipeline that imports the
- * /v1 client instead of going through its scoring provider fails, each by its rule's name.
+ * or the worker, shared code that imports a program, a store module that imports a feature folder
+ * (its schema lives in worker/store/schema/), and a screening pipeline that imports the /v1 client
+ * instead of going through its scoring provider fails, each by its rule's name.
  */
 
 const run = promisify(execFile);
@@ -37,7 +38,7 @@ describe('import boundaries', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  it('refuses a route that opens SQLite, tray logic that imports electron or the worker, shared code that imports a program, and a pipeline that calls /v1 itself', async () => {
+  it('refuses a route that opens SQLite, a store that imports a feature folder, tray logic that imports electron or the worker, shared code that imports a program, and a pipeline that calls /v1 itself', async () => {
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
       'node_modules/better-sqlite3/package.json': '{"name":"better-sqlite3","main":"index.js"}',
@@ -51,6 +52,8 @@ describe('import boundaries', () => {
       'emulator/server.ts': 'export const ok = 1;\n',
       'worker/svc/client.ts': 'export class SvcClient {}\n',
       'worker/queue/screening-pipeline.ts': "import { SvcClient } from '../svc/client.js';\nexport const p = SvcClient;\n",
+      'worker/decisions/schema.ts': 'export const DECISIONS_MIGRATION_SQL = "";\n',
+      'worker/store/migrations.ts': "import { DECISIONS_MIGRATION_SQL } from '../decisions/schema.js';\nexport const m = DECISIONS_MIGRATION_SQL;\n",
     };
     for (const [p, text] of Object.entries(files)) {
       mkdirSync(dirname(join(tmp, p)), { recursive: true });
@@ -58,7 +61,7 @@ describe('import boundaries', () => {
     }
     const r = await cruise(tmp);
     expect(r.code).not.toBe(0);
-    for (const rule of ['routes-never-touch-sqlite', 'debt-sqlite-outside-store', 'electron-only-in-glue', 'tray-never-worker', 'shared-imports-nothing-of-ours', 'pipeline-through-the-provider'])
+    for (const rule of ['routes-never-touch-sqlite', 'debt-sqlite-outside-store', 'electron-only-in-glue', 'tray-never-worker', 'shared-imports-nothing-of-ours', 'pipeline-through-the-provider', 'store-imports-no-feature'])
       expect(r.out, r.out).toContain(rule);
   }, 60_000);
 });

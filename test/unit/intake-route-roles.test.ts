@@ -10,7 +10,6 @@ import { buildIntake } from '../../worker/intake/server.js';
 import type { IntakeApp } from '../../worker/intake/intake-app.js';
 import type { Screener } from '../../worker/screener-types.js';
 import { openStore, type Store } from '../../worker/store/index.js';
-import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { isRole } from '../../worker/tokens/roles.js';
 
@@ -71,7 +70,7 @@ describe('intake route roles', () => {
   it('the auth hook checks the role of a HEAD request as of its GET', async () => {
     const a = intake();
     await a.ready();
-    const tokens = new IntakeTokens(connectionOf(store!));
+    const tokens = new IntakeTokens(store!);
     const metrics = tokens.create('metrics', 'prometheus').token;
     const tms = tokens.create('tms', 'a tms').token;
     for (const method of ['GET', 'HEAD'] as const) {

@@ -1,9 +1,8 @@
-import type Database from 'better-sqlite3';
 import { API_VERSIONS, API_VERSION_HEADER } from '../../shared/api-versions.js';
 import { exponentialBackoffMs } from '../../shared/backoff.js';
 import { observe } from '../metrics/metrics.js';
 import type { Logger } from 'pino';
-import { connectionOf } from '../store/sqlite-store.js';
+import { callbackSendsOf, type CallbackSendsRepo } from '../store/callback-sends-repo.js';
 import type { Store } from '../store/types.js';
 import { failureOf, policyTransport, type CallbackTransport, type DeliveryFailure } from './callback-transport.js';
 import type { DestinationPolicy } from './destination-policy.js';
@@ -79,7 +78,7 @@ function unsendable(url: string): boolean {
 type Outcome = { ok: true; status: number } | { ok: false; status: number | null; failure: DeliveryFailure; final: boolean };
 
 export class CallbackSender {
-  readonly #db: Database.Database;
+  readonly #rows: CallbackSendsRepo;
   readonly #log: Logger;
   readonly #send: CallbackTransport;
   readonly #closeTransport: () => Promise<void>;
@@ -88,7 +87,6 @@ export class CallbackSender {
   readonly #concurrency: number;
   readonly #pollMs: number;
   readonly #destinations: Destinations;
-  readonly #st;
   /** Attempts on the wire from this process. */
   readonly #inFlight = new Set<Promise<void>>();
   #running = false;
@@ -98,7 +96,7 @@ export class CallbackSender {
   #unsubscribe: (() => void) | undefined;
 
   constructor(private readonly o: SenderOptions) {
-    this.#db = connectionOf(o.store);
+    this.#rows = callbackSendsOf(o.store);
     this.#log = o.logger.child({ module: 'callbacks' });
     const limits = { ...DEFAULT_DESTINATION_LIMITS, ...o.destinations };
     this.#destinations = new Destinations(limits);
@@ -114,38 +112,12 @@ export class CallbackSender {
     this.#timeoutMs = o.timeoutMs ?? 10_000;
     this.#concurrency = o.concurrency ?? 64;
     this.#pollMs = o.pollMs ?? 1_000;
-    const db = this.#db;
-    // Not yet ordered after an older state of the same screening still owed.
-    const inOrder = `(c.subject IS NULL OR NOT EXISTS (
-        SELECT 1 FROM callback_outbox o WHERE o.subject = c.subject AND o.version < c.version AND o.state = 'pending'))`;
-    this.#st = {
-      due: db.prepare<[number, string, number], Pick<OutboxRow, 'id' | 'destination'>>(`
-        SELECT c.id, c.destination FROM callback_outbox c
-        WHERE c.state = 'pending' AND c.next_attempt_at <= ? AND c.destination NOT IN (SELECT value FROM json_each(?)) AND ${inOrder}
-        ORDER BY c.next_attempt_at LIMIT ?`),
-      // The retry window starts at a row's first attempt (attempts 0 before this one): a row that
-      // waited behind an older state of its screening, or an open breaker, gets its whole window.
-      claim: db.prepare<[number, string, number, string, number], OutboxRow>(`
-        UPDATE callback_outbox AS c SET attempts = attempts + 1, next_attempt_at = ?, updated_at = ?,
-          retry_since = CASE WHEN attempts = 0 THEN ? ELSE retry_since END
-        WHERE c.id = ? AND c.state = 'pending' AND c.next_attempt_at <= ? AND ${inOrder}
-        RETURNING *`),
-      delivered: db.prepare<[number, string, string, string]>(`
-        UPDATE callback_outbox SET state = 'delivered', last_status = ?, last_error = NULL, delivered_at = ?, updated_at = ?
-        WHERE id = ? AND state = 'pending'`),
-      failed: db.prepare<[number | null, string, number, string, string]>(`
-        UPDATE callback_outbox SET last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?
-        WHERE id = ? AND state = 'pending'`),
-      dead: db.prepare<[number | null, string, string, string]>(`
-        UPDATE callback_outbox SET state = 'dead', last_status = ?, last_error = ?, updated_at = ?
-        WHERE id = ? AND state = 'pending'`),
-    };
   }
 
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    this.#unsubscribe = onCallbackWritten(this.#db, () => this.wake());
+    this.#unsubscribe = onCallbackWritten(this.o.store, () => this.wake());
     this.#log.info({ policy: this.o.policy.summary }, 'callback sender running');
     this.#loop = this.#run();
   }
@@ -163,7 +135,7 @@ export class CallbackSender {
    * destination until its attempt ends.
    */
   #claim(): OutboxRow[] {
-    if (!this.#db.open) return [];
+    if (!this.#rows.isOpen()) return [];
     const now = this.#now();
     const nowMs = now.getTime();
     // Lease: long enough for the attempt to time out; a dead process's claim runs out.
@@ -173,7 +145,7 @@ export class CallbackSender {
     for (let round = 0; round < 20; round++) {
       const free = this.#concurrency - this.#inFlight.size - claimed.length;
       if (free <= 0) break;
-      const rows = this.#st.due.all(nowMs, JSON.stringify([...skip]), Math.max(free * 2, 16));
+      const rows = this.#rows.due(nowMs, [...skip], Math.max(free * 2, 16));
       if (rows.length === 0) break;
       const skipped = skip.size;
       for (const r of rows) {
@@ -183,7 +155,8 @@ export class CallbackSender {
           skip.add(r.destination);
           continue;
         }
-        const row = this.#st.claim.get(lease, now.toISOString(), nowMs, r.id, nowMs);
+        // The store keeps state and last_error as text; they are the outbox's words (outbox.ts).
+        const row = this.#rows.claim(r.id, nowMs, now.toISOString(), lease) as OutboxRow | undefined;
         if (!row) continue; // another process took it
         this.#destinations.started(row.destination);
         claimed.push(row);
@@ -272,23 +245,23 @@ export class CallbackSender {
     // A refusal says nothing about the receiver: it does not count towards its breaker.
     if (!out.ok && out.failure === 'refused_by_policy') this.#destinations.released(to);
     else this.#destinations.finished(to, out.ok, now.getTime());
-    if (!this.#db.open) return;
+    if (!this.#rows.isOpen()) return;
     const nowIso = now.toISOString();
     if (out.ok) {
-      this.#st.delivered.run(out.status, nowIso, nowIso, r.id);
+      this.#rows.delivered(r.id, out.status, nowIso);
       this.#log.info({ delivery: r.delivery_id, to, attempt: r.attempts }, 'callback delivered');
       observe.callback('delivered');
       return;
     }
     const deadAfter = this.o.deadAfterMs ?? DEFAULT_DEAD_AFTER_MS;
     if (out.final || now.getTime() - r.retry_since >= deadAfter) {
-      this.#st.dead.run(out.status, out.failure, nowIso, r.id);
+      this.#rows.dead(r.id, out.status, out.failure, nowIso);
       this.#log.error({ delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, callback: r.id }, 'callback dead: retry it with POST /callbacks/:id/retry');
       observe.callback('dead');
       return;
     }
     const next = now.getTime() + retryDelayMs(r.attempts, this.o.backoffMs, this.o.maxBackoffMs);
-    this.#st.failed.run(out.status, out.failure, next, nowIso, r.id);
+    this.#rows.failed(r.id, out.status, out.failure, next, nowIso);
     const breaker = this.#destinations.isOpen(to, now.getTime()) ? '; its destination is backed off' : '';
     // The first failure is news; the retries after it are routine (the row and the metrics count them).
     this.#log[r.attempts <= 1 ? 'warn' : 'debug']({ delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, status: out.status }, `callback failed; will retry${breaker}`);

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { Store } from '../store/index.js';
 import { openReaderPool, streamJob, type Reader } from '../store/reader-pool.js';
-import { connectionOf } from '../store/sqlite-store.js';
+import { auditRowsOf } from '../store/audit-rows.js';
 
 /**
  * The due-diligence record as CSV (`GET /audit.csv?from=&to=`): one row per screening created
@@ -46,34 +46,6 @@ export const AUDIT_COLUMNS = [
 
 const PAGE = 1_000;
 
-type AuditRow = Record<(typeof AUDIT_COLUMNS)[number], string | number | null> & { k_created: string; k_rowid: number };
-
-/** One page after (created_at, rowid), before `to`: bound (after_created, after_rowid, to, limit). */
-const PAGE_SQL = `
-    SELECT s.created_at AS k_created, s.rowid AS k_rowid,
-      s.id AS screening_id, s.created_at, s.completed_at, s.tender_id,
-      COALESCE(json_extract(COALESCE(s.score, f.body), '$.carrier.dot_number'), CASE s.query_kind WHEN 'dot_number' THEN s.query_value END) AS dot_number,
-      COALESCE(json_extract(COALESCE(s.score, f.body), '$.carrier.mc_number'), CASE s.query_kind WHEN 'mc_number' THEN s.query_value END) AS mc_number,
-      json_extract(COALESCE(s.score, f.body), '$.carrier.legal_name') AS legal_name,
-      s.action, s.hold_reason, s.source,
-      json_extract(COALESCE(s.score, f.body), '$.score') AS score, json_extract(COALESCE(s.score, f.body), '$.grade') AS grade,
-      json_extract(COALESCE(s.score, f.body), '$.decision') AS decision, s.model_version, s.score_fetched_at,
-      COALESCE(r.parent_id, r.id) AS review_id, r.state AS review_state,
-      COALESCE(r.decided_by, json_extract(s.standing_decision, '$.decided_by')) AS decided_by,
-      -- The credential that decided: the review's, or the standing decision's (docs/decisions.md).
-      COALESCE(r.token_id, json_extract(s.standing_decision, '$.token_id')) AS token_id,
-      COALESCE(r.decided_at, json_extract(s.standing_decision, '$.decided_at')) AS decided_at,
-      -- A review closed without a person: what closed it, as its note.
-      COALESCE(r.note, r.closed_reason) AS note, json_extract(s.standing_decision, '$.id') AS standing_decision_id,
-      json_extract(s.load, '$.customer_ref') AS load_customer_ref, json_extract(s.load, '$.pickup_at') AS load_pickup_at,
-      json_extract(s.load, '$.origin') AS load_origin, json_extract(s.load, '$.destination') AS load_destination,
-      json_extract(s.load, '$.equipment') AS load_equipment
-    FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
-      -- The score: the screening's own copy (older rows) or the fetch it refers to (worker/store/score-refs.ts).
-      LEFT JOIN score_fetches f ON f.id = s.score_fetch_id
-    WHERE (s.created_at, s.rowid) > (?, ?) AND s.created_at < ?
-    ORDER BY s.created_at, s.rowid LIMIT ?`;
-
 /**
  * The export as text chunks, a page each (the header first), on a read-only store: run by a
  * reader-pool thread (worker/store/reader-pool.ts), so the reads and the CSV formatting never
@@ -81,12 +53,12 @@ const PAGE_SQL = `
  * the socket has taken the last one.
  */
 export const auditCsvChunks = streamJob(import.meta.url, 'auditCsvChunks', function* (store: Store, a: { from: string; to: string }): Generator<string> {
-  // One statement; a page is read whole, so the connection is never held between pages.
-  const stmt = connectionOf(store).prepare<[string, number, string, number], AuditRow>(PAGE_SQL);
+  // A page is read whole, so the connection is never held between pages.
+  const audit = auditRowsOf(store);
   // Rows created exactly at `from` have created_at = from and rowid > 0: included.
   let after: [string, number] = [a.from, 0];
   for (let header = true; ; header = false) {
-    const rows = stmt.all(after[0], after[1], a.to, PAGE);
+    const rows = audit.page(after, a.to, PAGE);
     // A cell starting with = + - @ (a tender id, a name, a note, the service's legal_name) is
     // prefixed with ' so a spreadsheet shows it as text instead of running it as a formula.
     const text = stringify(rows, { header, columns: [...AUDIT_COLUMNS], escape_formulas: true });

@@ -9,8 +9,8 @@ import { connectionOf } from '../store/sqlite-store.js';
 import { keysetPage } from '../store/keyset.js';
 import { listJob } from '../store/list-reads.js';
 import type { ListPage } from '../store/types.js';
-import { basisChanges, basisOf, uncheckableApproval, type Basis } from './basis.js';
-import { reviewCarrierKey } from './review-carrier-key.js';
+import { basisChanges, basisOf, uncheckableApproval, type Basis } from '../../shared/basis.js';
+import { reviewCarrierKey } from '../store/review-carrier-key.js';
 
 /**
  * A dispatcher decides a carrier, not a tender (docs/decisions.md):

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import { idempotencyOf, type IdempotencyRepo } from '../store/idempotency-repo.js';
 import type { Store } from '../store/index.js';
-import { connectionOf, guardCall } from '../store/sqlite-store.js';
 
 /**
  * Idempotency-Key, Stripe's semantics, kept in SQLite so a restart keeps them:
@@ -43,25 +42,13 @@ function canonicalJson(v: unknown): string {
 }
 
 export class IdempotencyKeys {
-  readonly #db: Database;
-  readonly #st;
+  readonly #keys: IdempotencyRepo;
 
   constructor(
     store: Store,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.#db = connectionOf(store);
-    this.#st = {
-      get: this.#db.prepare<[string, string], { request_hash: string; resource_id: string | null; created_at: string }>(
-        'SELECT request_hash, resource_id, created_at FROM idempotency_keys WHERE scope = ? AND key = ?',
-      ),
-      put: this.#db.prepare<[string, string, string, string]>(
-        `INSERT INTO idempotency_keys (scope, key, request_hash, created_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash, resource_id = NULL, created_at = excluded.created_at`,
-      ),
-      done: this.#db.prepare<[string, string, string]>('UPDATE idempotency_keys SET resource_id = ? WHERE scope = ? AND key = ?'),
-      drop: this.#db.prepare<[string, string]>('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND resource_id IS NULL'),
-    };
+    this.#keys = idempotencyOf(store);
   }
 
   /** Check the key's shape; throws IdempotencyKeyError saying what is wrong. */
@@ -72,28 +59,25 @@ export class IdempotencyKeys {
 
   /** Take the key for this request, or say what it already stands for. One transaction. */
   claim(scope: string, key: string, hash: string): Claim {
-    // guardCall: a full disk is a StoreError (503 storage_unavailable), not a raw SQLite error (500).
-    return guardCall(this.#db, () => this.#db.transaction((): Claim => {
+    return this.#keys.claim<Claim>(scope, key, (row) => {
       const t = this.now().getTime();
-      const row = this.#st.get.get(scope, key);
       const live = row && t - Date.parse(row.created_at) < IDEMPOTENCY_WINDOW_MS;
       if (row && live) {
-        if (row.request_hash !== hash) return { kind: 'conflict' };
-        if (row.resource_id !== null) return { kind: 'replay', resourceId: row.resource_id };
-        if (t - Date.parse(row.created_at) < ABANDONED_AFTER_MS) return { kind: 'in_progress' };
+        if (row.request_hash !== hash) return { result: { kind: 'conflict' } };
+        if (row.resource_id !== null) return { result: { kind: 'replay', resourceId: row.resource_id } };
+        if (t - Date.parse(row.created_at) < ABANDONED_AFTER_MS) return { result: { kind: 'in_progress' } };
       }
-      this.#st.put.run(scope, key, hash, new Date(t).toISOString());
-      return { kind: 'new' };
-    }).immediate());
+      return { result: { kind: 'new' }, take: { hash, at: new Date(t).toISOString() } };
+    });
   }
 
   /** The request made `resourceId`: later requests with the key get it. */
   complete(scope: string, key: string, resourceId: string): void {
-    guardCall(this.#db, () => this.#st.done.run(resourceId, scope, key));
+    this.#keys.complete(scope, key, resourceId);
   }
 
   /** The request failed before it made anything (e.g. 503): the key is free again. */
   release(scope: string, key: string): void {
-    guardCall(this.#db, () => this.#st.drop.run(scope, key));
+    this.#keys.release(scope, key);
   }
 }

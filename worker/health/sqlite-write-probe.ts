@@ -1,9 +1,7 @@
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { connectionOf } from '../store/sqlite-store.js';
-import { toStoreError } from '../store/store-error.js';
 import type { Store } from '../store/types.js';
-import { lastWriteRefusal, withoutCounting } from '../store/write-failures.js';
+import { lastRefusalOf, probeCommit } from '../store/write-probe.js';
 
 /**
  * /healthz's SQLite write probe. A read says nothing about writes, so three checks:
@@ -22,7 +20,6 @@ export const REFUSAL_MEMORY_MS = 60_000;
 export type WriteProbe = { writable: true } | { writable: false; reason: string };
 
 export function probeSqliteWrite(store: Store, now = Date.now()): WriteProbe {
-  const db = connectionOf(store);
   if (store.path !== ':memory:') {
     try {
       const fs = statfsSync(dirname(store.path));
@@ -33,24 +30,9 @@ export function probeSqliteWrite(store: Store, now = Date.now()): WriteProbe {
   }
   // Another process's write lock is normal under load, not a disk problem: wait briefly, then
   // count it as writable rather than hold /healthz for the full busy timeout.
-  const busy = db.pragma('busy_timeout', { simple: true }) as number;
-  db.pragma('busy_timeout = 250');
-  try {
-    withoutCounting(db, () =>
-      db
-        .prepare(
-          `INSERT INTO operator_state (key, value, updated_at) VALUES ('health_probe', @at, @at)
-           ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-        )
-        .run({ at: new Date(now).toISOString() }),
-    );
-  } catch (e) {
-    const err = toStoreError(e, store.path) as { code?: string };
-    if (err.code !== 'sqlite_busy') return { writable: false, reason: typeof err.code === 'string' ? err.code : 'sqlite_error' };
-  } finally {
-    db.pragma(`busy_timeout = ${busy}`);
-  }
-  const refused = lastWriteRefusal(db);
+  const code = probeCommit(store, new Date(now).toISOString());
+  if (code !== undefined && code !== 'sqlite_busy') return { writable: false, reason: code };
+  const refused = lastRefusalOf(store);
   if (refused && now - refused.at < REFUSAL_MEMORY_MS) return { writable: false, reason: refused.code };
   return { writable: true };
 }

@@ -14,7 +14,6 @@ import type { IntakeApp } from './intake-app.js';
 import { mayUse } from '../tokens/roles.js';
 import type { EventStream } from './event-stream.js';
 import { HttpError, badRequest, routeNotFound, toHttpError } from './http-error.js';
-import { connectionOf } from '../store/sqlite-store.js';
 import { replyJson } from './reply-json.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
 import { intakeServices } from './intake-services.js';
@@ -135,10 +134,10 @@ function clientErrorAnswerer(log: Logger): (err: Error & { code?: string }, sock
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
   const services = intakeServices(screener);
-  const tokens = new IntakeTokens(connectionOf(screener.store));
+  const tokens = new IntakeTokens(screener.store);
   const authenticate = authenticator(o.token, tokens);
   // For the free-bytes gauge: the file system the database grows on (':memory:' in some tests).
-  const dataDir = dirname(resolve(connectionOf(screener.store).name));
+  const dataDir = dirname(resolve(screener.store.path));
   const uiDir = resolve(o.uiDir ?? 'dist/electron/renderer');
   const baseLogger = o.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const logger = baseLogger.child({ module: 'intake' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });

@@ -1,9 +1,8 @@
-import type { Statement } from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { QuotaGate } from '../queue/quota-gate.js';
 import type { ScreeningQueue } from '../queue/screening-queue.js';
 import type { ServiceState } from '../queue/service-state.js';
-import { connectionOf } from '../store/sqlite-store.js';
+import { rescreenHoldsOf, type RescreenHoldsRepo } from '../store/rescreen-holds-repo.js';
 import type { Store } from '../store/index.js';
 
 /**
@@ -40,32 +39,19 @@ export interface OutageRescreenOptions {
   logger: Logger;
 }
 
-interface DueRow {
-  id: string;
-  priority: 'tender' | 'background';
-}
+const dueHoldsOf = rescreenHoldsOf(RESCREEN_RETRY_MS, BATCH);
 
 export class OutageRescreen {
-  readonly #due: Statement<[string, string], DueRow>;
+  readonly #holds: RescreenHoldsRepo;
 
   constructor(private readonly o: OutageRescreenOptions) {
-    // Reads screenings_held_for_rescreen; a hold whose review was decided is not waiting.
-    this.#due = connectionOf(o.store).prepare<[string, string], DueRow>(`
-      SELECT s.id, s.priority FROM screenings s INDEXED BY screenings_held_for_rescreen
-      LEFT JOIN reviews r ON r.screening_id = s.id
-      WHERE s.action = 'hold' AND s.settled_by IS NULL
-        AND s.hold_reason IN ('scoring_unavailable', 'quota_exhausted', 'quota_reserved')
-        AND s.created_at >= ? AND s.status = 'done'
-        AND (r.id IS NULL OR r.state = 'pending')
-        AND (s.rescreened_at IS NULL
-          OR (julianday(?) - julianday(s.rescreened_at)) * 86400000 >= MAX(${RESCREEN_RETRY_MS}, (julianday(s.rescreened_at) - julianday(s.created_at)) * 86400000))
-      ORDER BY s.created_at ASC LIMIT ${BATCH}`);
+    this.#holds = dueHoldsOf(o.store);
   }
 
   /** One pass: how many holds were queued for a re-screen (0 while /v1 or the quota is still out). */
   async run(): Promise<{ queued: number }> {
     const t = this.o.now().getTime();
-    const due = this.#due.all(new Date(t - this.o.withinMs).toISOString(), new Date(t).toISOString());
+    const due = this.#holds.due(new Date(t - this.o.withinMs).toISOString(), new Date(t).toISOString());
     if (due.length === 0) return { queued: 0 };
     const usable = await this.#usable();
     // Down to the reserve: only tender-time holds may spend quota; background ones wait for room.

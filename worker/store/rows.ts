@@ -1,6 +1,6 @@
 import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { LoadDetails, Review, ReviewClosedBy, ReviewState, Screening, ScreeningStatus } from '../../shared/screening.js';
-import { basisChanges, basisOf } from '../decisions/basis.js';
+import { basisChanges, basisOf } from '../../shared/basis.js';
 import type { ScoreOf } from './score-refs.js';
 
 /** The columns every screening read selects: the screening plus its review, if any (r_*). */

@@ -2,7 +2,7 @@ import { createPrivateFile, ensurePrivateDir, makeDatabasePrivate } from './priv
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { IntakeEvent, IntakeEventName, LoadDetails, Review, ReviewState, Screening, ScreeningError, ScreeningStatus } from '../../shared/screening.js';
+import type { IntakeEvent, IntakeEventName, LoadDetails, Review, ReviewState, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { HOLD_REASONS, type HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
@@ -331,7 +331,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
        WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.rowid ASC`,
     ),
-    countByStatus: db.prepare<[], { status: ScreeningStatus; n: number }>('SELECT status, COUNT(*) AS n FROM screenings GROUP BY status'),
     // The unfinished partial index is in created_at order: the first queued row there is the answer.
     oldestQueued: db.prepare<[], { created_at: string }>("SELECT created_at FROM screenings WHERE status IN ('queued', 'active') AND status = 'queued' ORDER BY created_at ASC LIMIT 1"),
 
@@ -398,9 +397,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     // sqlite_sequence survives pruning, so the last id never goes backwards.
     lastEventId: db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'"),
     // Everything at or below the (keep+1)-th newest id goes.
-    pruneEvents: db.prepare<[number]>(
-      'DELETE FROM events WHERE id <= COALESCE((SELECT id FROM events ORDER BY id DESC LIMIT 1 OFFSET ?), 0)',
-    ),
   };
 
   const reviewOf = (row: ScreeningRow): Review => {
@@ -661,12 +657,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       return st.oldestQueued.get()?.created_at ?? null;
     },
 
-    countByStatus() {
-      const counts: Record<ScreeningStatus, number> = { queued: 0, active: 0, done: 0 };
-      for (const { status, n } of st.countByStatus.all()) counts[status] = n;
-      return counts;
-    },
-
     createReview(screeningId, holdReason) {
       checkId(screeningId, 'screeningId');
       if (!(HOLD_REASONS as readonly unknown[]).includes(holdReason))
@@ -793,12 +783,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     lastEventId() {
       return st.lastEventId.get()?.seq ?? 0;
-    },
-
-    pruneEvents(keep) {
-      if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0)
-        throw new StoreArgumentError('keep must be a whole number, 0 or more', 'keep');
-      st.pruneEvents.run(keep);
     },
 
     transaction(fn) {

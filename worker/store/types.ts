@@ -138,7 +138,6 @@ export interface Store {
   listScreenings(opts?: { limit?: number; status?: ScreeningStatus }): Screening[];
   /** queued or active, oldest first (for the reconciler). */
   listUnfinished(): Screening[];
-  countByStatus(): Record<ScreeningStatus, number>;
   /** created_at of the oldest screening still queued (not yet taken by a worker), or null (the metrics read it). */
   oldestQueuedAt(): string | null;
 
@@ -175,8 +174,6 @@ export interface Store {
    */
   pageEvents(filter: EventLogFilter, page: ListPage): { data: Array<IntakeEvent & { created_at: string }>; has_more: boolean };
   lastEventId(): number;
-  /** Keep only the newest `keep` events. Ids are never reused. */
-  pruneEvents(keep: number): void;
 
   /**
    * Run `fn` as one write transaction: every store write inside it (the watch store's too,

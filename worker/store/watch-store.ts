@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { CarrierChange, CarrierSnapshot, ChangeFindings, ChangeReason, ChangeTender, LocalBlock, WatchEntry } from '../../shared/screening.js';
-import { DAY_MS } from '../watch/rescreen-schedule.js';
+/** A day (the watch window is counted in days; worker/watch/rescreen-schedule.ts has the same). */
+const DAY_MS = 86_400_000;
 import { newScreeningId } from './ids.js';
 import { connectionOf, guardMethods } from './sqlite-store.js';
 import type { ListPage, Store } from './types.js';

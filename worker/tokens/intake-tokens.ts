@@ -1,8 +1,9 @@
-import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import type { Config } from '../../shared/config.js';
 import { randomBase32 } from '../store/ids.js';
+import { tokensOf, type TokensRepo } from '../store/tokens-repo.js';
+import type { Store } from '../store/types.js';
 import { isRole, type Role } from './roles.js';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 
@@ -51,8 +52,6 @@ export interface Actor {
 /** The token id recorded for INTAKE_TOKEN (the one credential not in intake_tokens). */
 export const INTAKE_TOKEN_ID = 'intake_token';
 
-type Row = Omit<TokenRecord, 'object'>;
-
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -62,21 +61,13 @@ export class TokenArgumentError extends RangeError {
 }
 
 export class IntakeTokens {
-  readonly #st;
+  readonly #st: TokensRepo;
 
   constructor(
-    db: Database,
+    store: Store,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.#st = {
-      insert: db.prepare('INSERT INTO intake_tokens (id, name, role, hash, prefix, created_at, api_version) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      byHash: db.prepare<[string], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at, api_version FROM intake_tokens WHERE hash = ? AND revoked_at IS NULL'),
-      active: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM intake_tokens WHERE id = ? AND revoked_at IS NULL'),
-      list: db.prepare<[], Row>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at, api_version FROM intake_tokens ORDER BY created_at DESC, rowid DESC'),
-      revoke: db.prepare('UPDATE intake_tokens SET revoked_at = ? WHERE (id = ? OR prefix = ?) AND revoked_at IS NULL'),
-      // At most once a minute per token: a used-at column must not cost a write per request.
-      touch: db.prepare("UPDATE intake_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)"),
-    };
+    this.#st = tokensOf(store);
   }
 
   /** A new token: the secret (shown once) and its record. */
@@ -90,35 +81,35 @@ export class IntakeTokens {
     const prefix = token.slice(0, role.length + 8);
     const at = this.now().toISOString();
     // Pinned to the newest version: a later version never changes what this token's requests get.
-    this.#st.insert.run(id, n, role, hashToken(token), prefix, at, LATEST_API_VERSION);
+    this.#st.insert({ id, name: n, role, hash: hashToken(token), prefix, created_at: at, api_version: LATEST_API_VERSION });
     return { token, record: { object: 'intake_token', id, name: n, role, prefix, created_at: at, revoked_at: null, last_used_at: null, api_version: LATEST_API_VERSION } };
   }
 
   list(): TokenRecord[] {
-    return this.#st.list.all().map((r) => ({ object: 'intake_token', ...r }));
+    return this.#st.list().map((r) => ({ object: 'intake_token', ...r, role: r.role as Role }));
   }
 
   /** Revoke by id or prefix; false when no active token matched. */
   revoke(idOrPrefix: string): boolean {
-    return this.#st.revoke.run(this.now().toISOString(), idOrPrefix, idOrPrefix).changes > 0;
+    return this.#st.revoke(idOrPrefix, this.now().toISOString());
   }
 
   /** False once the token is revoked (e.g. by `carrier-screen token revoke` in another process). */
   isActive(id: string): boolean {
-    return this.#st.active.get(id) !== undefined;
+    return this.#st.isActive(id);
   }
 
   /** The caller a bearer token names, or undefined. */
   lookup(token: string): Caller | undefined {
     if (!token.startsWith('cs_')) return undefined;
-    const row = this.#st.byHash.get(hashToken(token));
+    const row = this.#st.byHash(hashToken(token));
     if (!row) return undefined;
     const now = this.now();
     try {
-      this.#st.touch.run(now.toISOString(), row.id, new Date(now.getTime() - 60_000).toISOString());
+      this.#st.touch(row.id, now.toISOString(), new Date(now.getTime() - 60_000).toISOString());
     } catch {
       /* a full disk must not refuse a read: last_used_at is a convenience */
     }
-    return { role: row.role, name: row.name, token_id: row.id, api_version: row.api_version };
+    return { role: row.role as Role, name: row.name, token_id: row.id, api_version: row.api_version };
   }
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../../shared/config.js';
-import { connectionOf, openStore } from '../store/sqlite-store.js';
+import { openStore } from '../store/sqlite-store.js';
 import { IntakeTokens, TokenArgumentError, tokenPath } from './intake-tokens.js';
 import { isRole } from './roles.js';
 
@@ -13,7 +13,7 @@ type Out = (s: string) => void;
 function withTokens<T>(config: Config, fn: (t: IntakeTokens) => T): T {
   const store = openStore(config.dbPath);
   try {
-    return fn(new IntakeTokens(connectionOf(store)));
+    return fn(new IntakeTokens(store));
   } finally {
     store.close();
   }

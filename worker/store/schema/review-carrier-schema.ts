@@ -1,7 +1,7 @@
-import type { CarrierQuery } from '../../shared/carrier-id.js';
-import type { BatchedStep } from '../store/batched-step.js';
-import { dotOf, mcOf } from '../store/carrier-columns.js';
-import { reviewCarrierKey } from './review-carrier-key.js';
+import type { CarrierQuery } from '../../../shared/carrier-id.js';
+import type { BatchedStep } from '../batched-step.js';
+import { dotOf, mcOf } from '../carrier-columns.js';
+import { reviewCarrierKey } from '../review-carrier-key.js';
 
 /**
  * Migration 25 (issue 28): reviews written before carrier reviews (migration 5) name no carrier

@@ -1,4 +1,4 @@
-import { destinationOf, normalizedUrl } from './destination-of.js';
+import { destinationOf, normalizedUrl } from '../destination-of.js';
 
 /**
  * The callback outbox (worker/callbacks/outbox.ts): one row per delivery owed to a TMS,

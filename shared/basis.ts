@@ -1,4 +1,4 @@
-import type { SvcScore } from '../../shared/svc-contract.js';
+import type { SvcScore } from './svc-contract.js';
 
 /**
  * A score's basis: what a dispatcher's decision about a carrier rests on (docs/decisions.md,
