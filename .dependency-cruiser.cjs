@@ -5,10 +5,7 @@
  */
 
 // Modules that still take SQLite directly instead of asking the store (issue 33 removes them).
-const SQLITE_DEBT = [
-  'worker/callbacks/outbox.ts',
-  'worker/decisions/carrier-decisions.ts',
-];
+const SQLITE_DEBT = ['worker/callbacks/outbox.ts', 'worker/decisions/carrier-decisions.ts'];
 const re = (paths) => `^(${paths.map((p) => p.replace(/[.]/g, '\\.')).join('|')})$`;
 
 module.exports = {
@@ -59,7 +56,8 @@ module.exports = {
     {
       name: 'pipeline-through-the-provider',
       severity: 'error',
-      comment: 'The pipeline asks a ScoringProvider (worker/queue/scoring-provider.ts); what is /v1 (its client, errors, retries) stays behind the adapter.',
+      comment:
+        'The pipeline asks a ScoringProvider (worker/queue/scoring-provider.ts); what is /v1 (its client, errors, retries) stays behind the adapter.',
       from: { path: '^worker/queue/screening-pipeline\\.ts$' },
       to: { path: '^worker/svc/' },
     },
@@ -68,12 +66,15 @@ module.exports = {
       severity: 'error',
       comment: 'A route asks a service or the store interface; it never holds a connection or writes SQL.',
       from: { path: '^worker/intake/.*-routes\\.ts$' },
-      to: { path: '((^|/)node_modules/better-sqlite3/|^worker/store/(sqlite-store|migrations|screening-search|score-refs|group-commit)\\.ts$)' },
+      to: {
+        path: '((^|/)node_modules/better-sqlite3/|^worker/store/(sqlite-store|migrations|screening-search|score-refs|group-commit)\\.ts$)',
+      },
     },
     {
       name: 'store-imports-no-feature',
       severity: 'error',
-      comment: 'The store is the backend under the features: its schema, keys and repositories import shared/ and nothing of the worker outside worker/store/ (feature folders import the store, never the reverse).',
+      comment:
+        'The store is the backend under the features: its schema, keys and repositories import shared/ and nothing of the worker outside worker/store/ (feature folders import the store, never the reverse).',
       from: { path: '^worker/store/' },
       to: { path: '^worker/(?!store/)' },
     },

@@ -15,7 +15,10 @@ export default tseslint.config(
       // A `let` assigned once later but read earlier from a closure (signal handlers, ports wired
       // before start) cannot be a const.
       'prefer-const': ['error', { destructuring: 'all', ignoreReadBeforeAssign: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
   },
   // Build scripts and the Electron stand-in run under Node as plain JavaScript.

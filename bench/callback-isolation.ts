@@ -46,7 +46,12 @@ async function main(): Promise<void> {
       if (delays.length === healthyCount) done();
     });
   });
-  const sender = new CallbackSender({ store, secret: 'bench', logger: pino({ level: 'silent' }), policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }) });
+  const sender = new CallbackSender({
+    store,
+    secret: 'bench',
+    logger: pino({ level: 'silent' }),
+    policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
+  });
   sender.start();
   hung.forEach((h, i) => writeCallback(store, { kind: 'screening.completed', url: `${h.url}/hung`, deliveryId: `hung-${i}`, payload: {} }));
   for (let i = 0; i < healthyCount; i++) {

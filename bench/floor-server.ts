@@ -27,7 +27,9 @@ db.exec(`
   CREATE TABLE scores (id INTEGER PRIMARY KEY, carrier TEXT NOT NULL UNIQUE, json TEXT NOT NULL, fetched_at TEXT NOT NULL);
   CREATE TABLE screenings (id TEXT PRIMARY KEY, tender_id TEXT, carrier TEXT NOT NULL, score_id INTEGER NOT NULL REFERENCES scores (id), action TEXT NOT NULL, created_at TEXT NOT NULL);
 `);
-const readScore = db.prepare<[string], { id: number; json: string; fetched_at: string }>('SELECT id, json, fetched_at FROM scores WHERE carrier = ?');
+const readScore = db.prepare<[string], { id: number; json: string; fetched_at: string }>(
+  'SELECT id, json, fetched_at FROM scores WHERE carrier = ?',
+);
 const insert = db.prepare('INSERT INTO screenings (id, tender_id, carrier, score_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)');
 
 function authorized(header: string | undefined): boolean {
@@ -44,7 +46,16 @@ app.post<{ Body: { dot_number: string; tender_id?: string } }>('/durable/screeni
   const id = `scr_${randomBytes(13).toString('hex')}`;
   const at = new Date().toISOString();
   insert.run(id, req.body.tender_id ?? null, req.body.dot_number, score.id, 'tender', at);
-  const head = JSON.stringify({ object: 'screening', id, tender_id: req.body.tender_id ?? null, status: 'done', action: 'tender', source: 'cache', score_fetched_at: score.fetched_at, created_at: at });
+  const head = JSON.stringify({
+    object: 'screening',
+    id,
+    tender_id: req.body.tender_id ?? null,
+    status: 'done',
+    action: 'tender',
+    source: 'cache',
+    score_fetched_at: score.fetched_at,
+    created_at: at,
+  });
   return reply.type('application/json').send(`${head.slice(0, -1)},"score":${score.json}}`);
 });
 const ready = app.listen({ host: '127.0.0.1', port: 0 }).then(() => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);

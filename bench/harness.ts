@@ -86,11 +86,18 @@ export class Harness {
 
   /** A worker process (core + intake) against the live emulator at `svcBaseUrl`, with its own DB and key prefix. */
   /** `script`: another build's worker-process.js (the year-three A/B, `--ab`); default this build's. */
-  async startWorker(name: string, svcBaseUrl: string, env: Record<string, string> = {}, script = here('./worker-process.js')): Promise<WorkerHandle> {
+  async startWorker(
+    name: string,
+    svcBaseUrl: string,
+    env: Record<string, string> = {},
+    script = here('./worker-process.js'),
+  ): Promise<WorkerHandle> {
     const token = randomBytes(24).toString('base64url');
     const child = forkRpc(script, {
       name: `worker "${name}"`,
-      execArgv: this.opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${this.opts.profileDir}`, `--cpu-prof-name=worker-${name}.cpuprofile`] : [],
+      execArgv: this.opts.profileDir
+        ? ['--cpu-prof', `--cpu-prof-dir=${this.opts.profileDir}`, `--cpu-prof-name=worker-${name}.cpuprofile`]
+        : [],
       env: {
         PATH: process.env.PATH,
         NODE_ENV: 'production',

@@ -17,7 +17,12 @@ function fsTypeOf(path: string): string {
     let best = { mount: '', type: 'unknown' };
     for (const line of readFileSync('/proc/mounts', 'utf8').split('\n')) {
       const [, mount, type] = line.split(' ');
-      if (mount && type && (path === mount || path.startsWith(mount.endsWith('/') ? mount : `${mount}/`)) && mount.length >= best.mount.length)
+      if (
+        mount &&
+        type &&
+        (path === mount || path.startsWith(mount.endsWith('/') ? mount : `${mount}/`)) &&
+        mount.length >= best.mount.length
+      )
         best = { mount, type };
     }
     return best.type;

@@ -51,8 +51,18 @@ export function summary(r: BenchResults) {
   const durableRps = med(r.durableFloor, (x) => x.rps);
   const cacheRps = med(r.cacheHit, (x) => x.rps);
   return {
-    floor: { rps: floorRps, p50Ms: med(r.floor, (x) => x.p50Ms), p99Ms: med(r.floor, (x) => x.p99Ms), cpuUsPerRequest: med(r.floor, cpuPerRequest) },
-    durableFloor: { rps: durableRps, p50Ms: med(r.durableFloor, (x) => x.p50Ms), p99Ms: med(r.durableFloor, (x) => x.p99Ms), cpuUsPerRequest: med(r.durableFloor, cpuPerRequest) },
+    floor: {
+      rps: floorRps,
+      p50Ms: med(r.floor, (x) => x.p50Ms),
+      p99Ms: med(r.floor, (x) => x.p99Ms),
+      cpuUsPerRequest: med(r.floor, cpuPerRequest),
+    },
+    durableFloor: {
+      rps: durableRps,
+      p50Ms: med(r.durableFloor, (x) => x.p50Ms),
+      p99Ms: med(r.durableFloor, (x) => x.p99Ms),
+      cpuUsPerRequest: med(r.durableFloor, cpuPerRequest),
+    },
     cacheHit: {
       rps: cacheRps,
       p50Ms: med(r.cacheHit, (x) => x.p50Ms),
@@ -89,7 +99,13 @@ export function targets(r: BenchResults): Target[] {
       met: s.cacheHit.shareOfDurableFloor >= 0.5,
     },
     { id: '2b', what: 'cache-hit latency p99', value: ms(s.cacheHit.p99Ms), target: '≤ 10 ms', met: s.cacheHit.p99Ms <= 10 },
-    { id: '2c', what: 'cache-hit worker CPU per hit', value: `${s.cacheHit.cpuUsPerRequest.toFixed(0)} µs`, target: '≤ 150 µs', met: s.cacheHit.cpuUsPerRequest <= 150 },
+    {
+      id: '2c',
+      what: 'cache-hit worker CPU per hit',
+      value: `${s.cacheHit.cpuUsPerRequest.toFixed(0)} µs`,
+      target: '≤ 150 µs',
+      met: s.cacheHit.cpuUsPerRequest <= 150,
+    },
     {
       id: '2d',
       // The score is stored once per fetch (worker/store/score-refs.ts): what a hit adds is all beyond it.
@@ -105,8 +121,20 @@ export function targets(r: BenchResults): Target[] {
       target: 'exactly 1',
       met: w.lookups === r.economy.stream.distinct && w.maxLookupsPerCarrier === 1,
     },
-    { id: '4', what: 'miss path: added p50 vs bare undici', value: ms(s.missPath.addedP50Ms), target: '≤ 3 ms', met: s.missPath.addedP50Ms <= 3 },
-    { id: '5a', what: 'backlog drain: rate achieved', value: pct(s.drain.achievedShare), target: '≥ 95 % of limit', met: s.drain.achievedShare >= 0.95 },
+    {
+      id: '4',
+      what: 'miss path: added p50 vs bare undici',
+      value: ms(s.missPath.addedP50Ms),
+      target: '≤ 3 ms',
+      met: s.missPath.addedP50Ms <= 3,
+    },
+    {
+      id: '5a',
+      what: 'backlog drain: rate achieved',
+      value: pct(s.drain.achievedShare),
+      target: '≥ 95 % of limit',
+      met: s.drain.achievedShare >= 0.95,
+    },
     { id: '5b', what: 'backlog drain: 429s received', value: String(s.drain.rateLimited), target: '0', met: s.drain.rateLimited === 0 },
     ...twoWorkerTargets(r.twoWorkers),
   ];
@@ -124,8 +152,20 @@ function twoWorkerTargets(t: TwoWorkersResult | undefined): Target[] {
       met: e.lookups === e.distinct && e.maxLookupsPerCarrier === 1,
     },
     { id: '7b', what: 'two workers: economy 429s received', value: String(e.rateLimited), target: '0', met: e.rateLimited === 0 },
-    { id: '7c', what: 'two workers: backlog drain rate achieved', value: pct(t.drain.achievedShare), target: '≥ 95 % of limit', met: t.drain.achievedShare >= 0.95 },
-    { id: '7d', what: 'two workers: backlog drain 429s received', value: String(t.drain.rateLimited), target: '0', met: t.drain.rateLimited === 0 },
+    {
+      id: '7c',
+      what: 'two workers: backlog drain rate achieved',
+      value: pct(t.drain.achievedShare),
+      target: '≥ 95 % of limit',
+      met: t.drain.achievedShare >= 0.95,
+    },
+    {
+      id: '7d',
+      what: 'two workers: backlog drain 429s received',
+      value: String(t.drain.rateLimited),
+      target: '0',
+      met: t.drain.rateLimited === 0,
+    },
   ];
 }
 
@@ -146,11 +186,24 @@ function twoWorkerRows(t: TwoWorkersResult | undefined): string[][] {
   if (!t) return [];
   const e = t.economy;
   const d = t.drain;
-  const rate = (x: { limit: number; windowMs: number; offsetMs?: number }): string => `${x.limit}/${x.windowMs} ms, windows ${x.offsetMs ?? 0} ms off the clock's`;
+  const rate = (x: { limit: number; windowMs: number; offsetMs?: number }): string =>
+    `${x.limit}/${x.windowMs} ms, windows ${x.offsetMs ?? 0} ms off the clock's`;
   return [
-    ['7 two worker processes, one', 'economy: lookups / distinct carriers', `${e.lookups} / ${e.distinct} (${e.lookupsPerCarrier.toFixed(2)} per carrier, max ${e.maxLookupsPerCarrier} on one)`],
-    ['  Redis prefix and database', 'economy: 429s, tenders without a score', `${e.rateLimited}, ${e.withoutScore} (limit ${rate(t.economyRate)})`],
-    [`  (/v1 latency ${t.emulatorLatencyMs} ms)`, 'economy: p50 / p99 per worker', `${e.p50Ms.map(ms).join(', ')} / ${e.p99Ms.map(ms).join(', ')}; ${e.wallS.toFixed(1)} s`],
+    [
+      '7 two worker processes, one',
+      'economy: lookups / distinct carriers',
+      `${e.lookups} / ${e.distinct} (${e.lookupsPerCarrier.toFixed(2)} per carrier, max ${e.maxLookupsPerCarrier} on one)`,
+    ],
+    [
+      '  Redis prefix and database',
+      'economy: 429s, tenders without a score',
+      `${e.rateLimited}, ${e.withoutScore} (limit ${rate(t.economyRate)})`,
+    ],
+    [
+      `  (/v1 latency ${t.emulatorLatencyMs} ms)`,
+      'economy: p50 / p99 per worker',
+      `${e.p50Ms.map(ms).join(', ')} / ${e.p99Ms.map(ms).join(', ')}; ${e.wallS.toFixed(1)} s`,
+    ],
     ['', `drain: ${d.carriers} carriers, rate achieved`, `${pct(d.achievedShare)} of limit (${rate(t.drainRate)})`],
     ['', 'drain: lookups per window', `${d.perWindow.join(' ')} (${d.windowsUsed}/${d.minWindows} windows)`],
     ['', 'drain: 429s received', String(d.rateLimited)],
@@ -159,7 +212,14 @@ function twoWorkerRows(t: TwoWorkersResult | undefined): string[][] {
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** The most CPU other processes took during any floor or cache-hit run. */
@@ -182,14 +242,32 @@ export function render(r: BenchResults): string {
     ['1b durable floor (token, score read,', 'throughput', `${num(s.durableFloor.rps)} req/s`],
     ['   a committed row, 3 KB answer)', 'latency p50 / p99', `${ms(s.durableFloor.p50Ms)} / ${ms(s.durableFloor.p99Ms)}`],
     ['', 'server CPU per request', `${s.durableFloor.cpuUsPerRequest.toFixed(0)} µs`],
-    ['2 cache hit (POST /screenings)', 'throughput', `${num(s.cacheHit.rps)} req/s (${pct(s.cacheHit.shareOfDurableFloor)} of durable floor, ${pct(s.cacheHit.shareOfFloor)} of floor)`],
+    [
+      '2 cache hit (POST /screenings)',
+      'throughput',
+      `${num(s.cacheHit.rps)} req/s (${pct(s.cacheHit.shareOfDurableFloor)} of durable floor, ${pct(s.cacheHit.shareOfFloor)} of floor)`,
+    ],
     ['', 'latency p50 / p99', `${ms(s.cacheHit.p50Ms)} / ${ms(s.cacheHit.p99Ms)}`],
     ['', 'server CPU per request', `${s.cacheHit.cpuUsPerRequest.toFixed(0)} µs`],
     ['', 'answers', s.cacheHit.fromCache ? 'all source=cache, HTTP 200' : `NOT all cache: ${JSON.stringify(lastCache.tally)}`],
-    ['', 'SQLite bytes per screening', r.dbBytesPerCacheHit === undefined ? '—' : `${num(r.dbBytesPerCacheHit)} B (its rows and event, before pruning; a score is ${num(r.scoreBytes)} B)`],
+    [
+      '',
+      'SQLite bytes per screening',
+      r.dbBytesPerCacheHit === undefined
+        ? '—'
+        : `${num(r.dbBytesPerCacheHit)} B (its rows and event, before pruning; a score is ${num(r.scoreBytes)} B)`,
+    ],
     [`3 economy: ${e.stream.tenders} tenders,`, '', 'worker | naive (undici RetryAgent)'],
-    [`  Zipf s=${e.stream.s} over ${e.stream.carriers}`, '/v1 lookups (quota spent)', `${e.worker.lookups} | ${e.naive.lookups}  (${pct(e.lookupsSaved)} saved)`],
-    [`  carriers, ${e.stream.distinct} distinct;`, 'lookups per distinct carrier', `${e.worker.lookupsPerCarrier.toFixed(2)} | ${e.naive.lookupsPerCarrier.toFixed(2)}`],
+    [
+      `  Zipf s=${e.stream.s} over ${e.stream.carriers}`,
+      '/v1 lookups (quota spent)',
+      `${e.worker.lookups} | ${e.naive.lookups}  (${pct(e.lookupsSaved)} saved)`,
+    ],
+    [
+      `  carriers, ${e.stream.distinct} distinct;`,
+      'lookups per distinct carrier',
+      `${e.worker.lookupsPerCarrier.toFixed(2)} | ${e.naive.lookupsPerCarrier.toFixed(2)}`,
+    ],
     [`  limit ${e.rateLimit.perWindow}/${e.rateLimit.windowMs} ms,`, '429s received', `${e.worker.rateLimited} | ${e.naive.rateLimited}`],
     [`  /v1 latency ${e.emulatorLatencyMs} ms`, 'tender latency p50', `${ms(e.worker.p50Ms)} | ${ms(e.naive.p50Ms)}`],
     ['', 'tender latency p99', `${ms(e.worker.p99Ms)} | ${ms(e.naive.p99Ms)}`],
@@ -197,12 +275,26 @@ export function render(r: BenchResults): string {
     ['', 'stream wall time', `${e.worker.wallS.toFixed(1)} s | ${e.naive.wallS.toFixed(1)} s`],
     ['4 miss path (fresh DOT, wait)', 'p50: worker vs bare undici', `${ms(s.missPath.workerP50Ms)} vs ${ms(s.missPath.bareP50Ms)}`],
     ['', 'added p50 / p99', `${ms(s.missPath.addedP50Ms)} / ${ms(s.missPath.addedP99Ms)}`],
-    [`5 backlog drain: ${r.drain[0]?.carriers} carriers,`, 'rate achieved (all windows but last)', `${pct(s.drain.achievedShare)} of limit`],
-    [`  limit ${r.drain[0]?.limit}/${r.drain[0]?.windowMs} ms`, 'lookups per window (last run)', `${r.drain[r.drain.length - 1]?.perWindow.join(' ')}`],
+    [
+      `5 backlog drain: ${r.drain[0]?.carriers} carriers,`,
+      'rate achieved (all windows but last)',
+      `${pct(s.drain.achievedShare)} of limit`,
+    ],
+    [
+      `  limit ${r.drain[0]?.limit}/${r.drain[0]?.windowMs} ms`,
+      'lookups per window (last run)',
+      `${r.drain[r.drain.length - 1]?.perWindow.join(' ')}`,
+    ],
     ['', 'windows used / fewest possible', r.drain.map((d) => `${d.windowsUsed}/${d.minWindows}`).join(', ')],
     ['', '429s received (max over runs)', String(s.drain.rateLimited)],
     ...twoWorkerRows(r.twoWorkers),
-    ['6 memory', 'worker peak RSS (VmHWM)', `${s.peakRssMiB.toFixed(0)} MiB (${Object.entries(r.memory).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')})`],
+    [
+      '6 memory',
+      'worker peak RSS (VmHWM)',
+      `${s.peakRssMiB.toFixed(0)} MiB (${Object.entries(r.memory)
+        .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+        .join(', ')})`,
+    ],
   ];
   const t = targets(r);
   const targetRows = [['#', 'target', 'value', 'goal', ''], ...t.map((x) => [x.id, x.what, x.value, x.target, x.met ? 'met' : 'NOT MET'])];

@@ -24,14 +24,23 @@ import { runYear3Ab, type Year3AbOptions } from './year3/ab.js';
 import { runYear3, type Year3Options } from './year3/run-year3.js';
 
 /** Disjoint DOT ranges, so no scenario sees a carrier another one has cached. */
-const DOTS = { emulatorFloor: 1_000_000, cacheHit: 1_500_000, economy: 2_000_000, miss: 3_000_000, drain: 4_000_000, twoEconomy: 5_000_000, twoDrain: 6_000_000 };
+const DOTS = {
+  emulatorFloor: 1_000_000,
+  cacheHit: 1_500_000,
+  economy: 2_000_000,
+  miss: 3_000_000,
+  drain: 4_000_000,
+  twoEconomy: 5_000_000,
+  twoDrain: 6_000_000,
+};
 const DRAIN_RATE = { limit: 100, windowMs: 1000 };
 const HOT_CARRIERS = 200;
 
 function wholeNumber(flag: string, min: number, max: number) {
   return (text: string): number => {
     const n = Number(text);
-    if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new InvalidArgumentError(`${flag} must be a whole number from ${min} to ${max}`);
+    if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+      throw new InvalidArgumentError(`${flag} must be a whole number from ${min} to ${max}`);
     return n;
   };
 }
@@ -40,7 +49,9 @@ type Parsed = BenchOptions & { out: string; year3: Year3Options | undefined; ab:
 
 function parseOptions(argv: string[]): Parsed {
   const program = new Command('bench')
-    .description('carrier-screen benchmarks: floor, cache hits, tender-stream economy, miss-path overhead, backlog drain, memory, economy and drain across two worker processes')
+    .description(
+      'carrier-screen benchmarks: floor, cache hits, tender-stream economy, miss-path overhead, backlog drain, memory, economy and drain across two worker processes',
+    )
     .option('--duration <s>', 'seconds per throughput measurement', wholeNumber('--duration', 1, 120))
     .option('--concurrency <n>', 'concurrent requests of the load generator (and tenders in flight)', wholeNumber('--concurrency', 1, 256))
     .option('--stream <n>', 'tenders in the economy stream', wholeNumber('--stream', 10, 100_000))
@@ -49,11 +60,17 @@ function parseOptions(argv: string[]): Parsed {
     .option('--quick', 'a small run for a smoke check (flags given still win)')
     .option('--profile <dir>', 'write CPU profiles of the worker processes to <dir> (node --cpu-prof)')
     .option('--out <file>', 'where to write the results (default bench/results.json; --year3: bench/year3-results.json)')
-    .option('--year3', 'the year-three scenario instead: a database of N screenings over 3 years against a small one (bench/README.md → Year three)')
+    .option(
+      '--year3',
+      'the year-three scenario instead: a database of N screenings over 3 years against a small one (bench/README.md → Year three)',
+    )
     .option('--n <n>', '--year3: screenings in the big database (default 2000000)', wholeNumber('--n', 1_000, 50_000_000))
     .option('--small <n>', '--year3: screenings in the small database (default 20000)', wholeNumber('--small', 1_000, 50_000_000))
     .option('--samples <n>', '--year3: requests per read route (default 50)', wholeNumber('--samples', 5, 10_000))
-    .option('--ab <dist>', "--year3: only the cache hit alone and under heavy reads, this build against another build's dist/, alternating (bench/README.md → Year three)")
+    .option(
+      '--ab <dist>',
+      "--year3: only the cache hit alone and under heavy reads, this build against another build's dist/, alternating (bench/README.md → Year three)",
+    )
     .option('--rounds <n>', '--year3 --ab: alternations (default 3)', wholeNumber('--rounds', 1, 50))
     .option('--hits <n>', '--year3 --ab: cache hits per measurement (default 200)', wholeNumber('--hits', 10, 10_000))
     .option('--data-dir <dir>', '--year3: where built databases are kept and reused (default bench/data, or BENCH_DATA_DIR)')
@@ -90,9 +107,17 @@ function parseOptions(argv: string[]): Parsed {
     : undefined;
   const ab: Year3AbOptions | undefined =
     year3 && o.ab !== undefined
-      ? { n: year3.n, dataDir: year3.dataDir, out: o.out ?? repo('bench/year3-ab-results.json'), other: o.ab, rounds: o.rounds ?? 3, hits: o.hits ?? 200 }
+      ? {
+          n: year3.n,
+          dataDir: year3.dataDir,
+          out: o.out ?? repo('bench/year3-ab-results.json'),
+          other: o.ab,
+          rounds: o.rounds ?? 3,
+          hits: o.hits ?? 200,
+        }
       : undefined;
-  if ((o.ab !== undefined || o.rounds !== undefined || o.hits !== undefined) && !o.year3) program.error('--ab, --rounds and --hits belong to --year3');
+  if ((o.ab !== undefined || o.rounds !== undefined || o.hits !== undefined) && !o.year3)
+    program.error('--ab, --rounds and --hits belong to --year3');
   if (!o.year3 && (o.n !== undefined || o.small !== undefined || o.samples !== undefined || o.dataDir !== undefined))
     program.error('--n, --small, --samples and --data-dir belong to --year3');
   return {
@@ -181,13 +206,20 @@ async function main(): Promise<void> {
 
     const economy = await runEconomy(h, DOTS.economy);
 
-    const emuDrain = await startProbedEmulator({ ratePerMinute: DRAIN_RATE.limit, rateWindowMs: DRAIN_RATE.windowMs, monthlyQuota: 100_000_000, faults: { latencyMs: 20 } });
+    const emuDrain = await startProbedEmulator({
+      ratePerMinute: DRAIN_RATE.limit,
+      rateWindowMs: DRAIN_RATE.windowMs,
+      monthlyQuota: 100_000_000,
+      faults: { latencyMs: 20 },
+    });
     const drainWorker = await h.startWorker('drain', emuDrain.baseUrl);
     const drain: DrainRun[] = [];
     for (let i = 0; i < opts.repeats; i++) {
       const d = await measureDrain(h, drainWorker, emuDrain, liveDots(opts.drain, DOTS.drain + i * 2 * opts.drain), DRAIN_RATE);
       drain.push(d);
-      log(`drain: ${d.perWindow.join(' ')} per window, ${d.rateLimited} × 429, other processes ${Math.round((d.cpu.others ?? 0) * 100)} % CPU`);
+      log(
+        `drain: ${d.perWindow.join(' ')} per window, ${d.rateLimited} × 429, other processes ${Math.round((d.cpu.others ?? 0) * 100)} % CPU`,
+      );
     }
     await drainWorker.stop();
     await emuDrain.close();

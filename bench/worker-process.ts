@@ -27,7 +27,14 @@ const started = (async () => {
   });
   // The bench drives thousands of requests a minute through one token: it measures the worker,
   // not the per-token rate limit (INTAKE_RATE_LIMIT), which would answer most of them 429.
-  const intake = await startIntake({ screener, token, logger, host: '127.0.0.1', port: 0, limits: { ...config.intakeLimits, ratePerMinute: 0 } });
+  const intake = await startIntake({
+    screener,
+    token,
+    logger,
+    host: '127.0.0.1',
+    port: 0,
+    limits: { ...config.intakeLimits, ratePerMinute: 0 },
+  });
   return { screener, intake };
 })();
 // Reported through the "url" call; this only keeps Node from exiting on it first.

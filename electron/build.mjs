@@ -12,8 +12,20 @@ const root = resolve(here, '..');
 
 /** Packages that belong to the worker (or are native) and must never reach the tray. */
 export const FORBIDDEN_PACKAGES = [
-  'better-sqlite3', 'bullmq', 'ioredis', 'fastify', '@fastify', 'pino', 'undici', 'commander', 'cli-progress',
-  'msgpackr', 'msgpackr-extract', 'bindings', 'node-gyp-build', 'typebox',
+  'better-sqlite3',
+  'bullmq',
+  'ioredis',
+  'fastify',
+  '@fastify',
+  'pino',
+  'undici',
+  'commander',
+  'cli-progress',
+  'msgpackr',
+  'msgpackr-extract',
+  'bindings',
+  'node-gyp-build',
+  'typebox',
 ];
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
@@ -31,7 +43,8 @@ export function forbiddenInputs(metafile, allowExternal = () => false) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(p);
     if (m) {
       const pkg = m[1];
-      if (FORBIDDEN_PACKAGES.some((f) => pkg === f || pkg.startsWith(`${f}/`))) problems.push(`worker dependency in the bundle: ${pkg} (${p})`);
+      if (FORBIDDEN_PACKAGES.some((f) => pkg === f || pkg.startsWith(`${f}/`)))
+        problems.push(`worker dependency in the bundle: ${pkg} (${p})`);
     }
   }
   for (const output of Object.values(metafile.outputs)) {
@@ -51,18 +64,37 @@ export async function buildTray({ outDir = join(root, 'dist', 'electron'), minif
     {
       name: 'main',
       allow: (p) => p === 'electron' || NODE_BUILTINS.has(p),
-      options: { entryPoints: [join(here, 'main', 'main.ts')], outfile: join(outDir, 'main', 'main.js'), platform: 'node', format: 'cjs', external: ['electron'], target: 'node20' },
+      options: {
+        entryPoints: [join(here, 'main', 'main.ts')],
+        outfile: join(outDir, 'main', 'main.js'),
+        platform: 'node',
+        format: 'cjs',
+        external: ['electron'],
+        target: 'node20',
+      },
     },
     {
       name: 'preload',
       // A sandboxed preload may require only 'electron' (and a few polyfilled modules).
       allow: (p) => p === 'electron',
-      options: { entryPoints: [join(here, 'preload', 'preload.ts')], outfile: join(outDir, 'preload', 'preload.js'), platform: 'node', format: 'cjs', external: ['electron'] },
+      options: {
+        entryPoints: [join(here, 'preload', 'preload.ts')],
+        outfile: join(outDir, 'preload', 'preload.js'),
+        platform: 'node',
+        format: 'cjs',
+        external: ['electron'],
+      },
     },
     {
       name: 'renderer',
       allow: () => false,
-      options: { entryPoints: [join(here, 'renderer', 'app.ts')], outfile: join(outDir, 'renderer', 'app.js'), platform: 'browser', format: 'iife', minify },
+      options: {
+        entryPoints: [join(here, 'renderer', 'app.ts')],
+        outfile: join(outDir, 'renderer', 'app.js'),
+        platform: 'browser',
+        format: 'iife',
+        minify,
+      },
     },
   ];
   const problems = [];
@@ -81,7 +113,8 @@ export async function buildTray({ outDir = join(root, 'dist', 'electron'), minif
   await copyFile(join(here, 'renderer', 'app.css'), join(r, 'app.css'));
   await copyFile(join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), join(r, 'uPlot.min.css'));
   await mkdir(join(outDir, 'assets'), { recursive: true });
-  for (const f of await readdir(join(here, 'assets'))) if (f.endsWith('.png')) await copyFile(join(here, 'assets', f), join(outDir, 'assets', f));
+  for (const f of await readdir(join(here, 'assets')))
+    if (f.endsWith('.png')) await copyFile(join(here, 'assets', f), join(outDir, 'assets', f));
 
   // The root package is ESM; these bundles are CommonJS. `electron dist/electron` runs this app dir.
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
@@ -106,7 +139,10 @@ export async function buildTray({ outDir = join(root, 'dist', 'electron'), minif
       2,
     )}\n`,
   );
-  return { outDir, files: ['main/main.js', 'preload/preload.js', 'renderer/app.js', 'renderer/index.html', 'renderer/app.css', 'renderer/uPlot.min.css'] };
+  return {
+    outDir,
+    files: ['main/main.js', 'preload/preload.js', 'renderer/app.js', 'renderer/index.html', 'renderer/app.css', 'renderer/uPlot.min.css'],
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -14,7 +14,9 @@ export function signingReport(env) {
   const macSign = missing(['CSC_LINK', 'CSC_KEY_PASSWORD']);
   const notarize = missing(['APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID']);
   lines.push(macSign.length === 0 ? 'macOS: signed with CSC_LINK' : `macOS: UNSIGNED (set ${macSign.join(', ')})`);
-  lines.push(notarize.length === 0 ? 'macOS: notarized (APPLE_ID, team APPLE_TEAM_ID)' : `macOS: NOT notarized (set ${notarize.join(', ')})`);
+  lines.push(
+    notarize.length === 0 ? 'macOS: notarized (APPLE_ID, team APPLE_TEAM_ID)' : `macOS: NOT notarized (set ${notarize.join(', ')})`,
+  );
   const win = has('WIN_CSC_LINK') ? missing(['WIN_CSC_KEY_PASSWORD']) : missing(['CSC_LINK', 'CSC_KEY_PASSWORD']);
   lines.push(
     win.length === 0

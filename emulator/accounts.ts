@@ -38,7 +38,8 @@ export class AccountRegistry {
       ids.add(account.id);
       for (const key of account.keys) {
         if (!keyEnvironment(key)) throw new Error(`accounts[${account.id}].keys: a key must start with svc_test_ or svc_live_`);
-        if (key.length <= SVC_KEY_PREFIX.sandbox.length) throw new Error(`accounts[${account.id}].keys: a key needs characters after its prefix`);
+        if (key.length <= SVC_KEY_PREFIX.sandbox.length)
+          throw new Error(`accounts[${account.id}].keys: a key needs characters after its prefix`);
         if (this.byKey.has(key)) throw new Error(`accounts[${account.id}].keys: a key belongs to two accounts`);
         this.byKey.set(key, account);
       }

@@ -73,7 +73,11 @@ export function applyDatedChange(profile: CarrierProfile, kind: DatedChangeKind)
   const knockedOut = knockouts.length > 0;
   const notChecked = Math.min(profile.checks.not_checked, CHECKS.length - firedChecks.length);
   const sorted = sortReasons(reasons);
-  const score = modelScore(firedChecks.map((c) => c.severity), notChecked, knockedOut);
+  const score = modelScore(
+    firedChecks.map((c) => c.severity),
+    notChecked,
+    knockedOut,
+  );
   const decision = decisionFor(score, knockedOut);
   const dataConfidence = dataConfidenceFor(notChecked);
   const review = needsManualReview(decision, sorted, dataConfidence);
@@ -86,16 +90,23 @@ export function applyDatedChange(profile: CarrierProfile, kind: DatedChangeKind)
     needs_manual_review: review,
     knockout: { triggered: knockedOut, reasons: knockouts.map((c) => ({ code: c.knockout.code, message: c.knockout.message })) },
     reasons: sorted,
-    checks: { total: CHECKS.length, triggered: firedChecks.length, passed: CHECKS.length - firedChecks.length - notChecked, not_checked: notChecked },
+    checks: {
+      total: CHECKS.length,
+      triggered: firedChecks.length,
+      passed: CHECKS.length - firedChecks.length - notChecked,
+      not_checked: notChecked,
+    },
     data_confidence: dataConfidence,
   };
 }
 
 function validate(list: readonly DatedChange[]): DatedChange[] {
   return list.map((c, i) => {
-    if (typeof c?.dot !== 'string' || !/^\d{1,8}$/.test(c.dot)) throw new Error(`datedChanges[${i}].dot must be a DOT number of 1 to 8 digits`);
+    if (typeof c?.dot !== 'string' || !/^\d{1,8}$/.test(c.dot))
+      throw new Error(`datedChanges[${i}].dot must be a DOT number of 1 to 8 digits`);
     if (typeof c.from !== 'string' || Number.isNaN(Date.parse(c.from))) throw new Error(`datedChanges[${i}].from must be an ISO date`);
-    if (!DATED_CHANGE_KINDS.includes(c.change)) throw new Error(`datedChanges[${i}].change must be one of ${DATED_CHANGE_KINDS.join(', ')}`);
+    if (!DATED_CHANGE_KINDS.includes(c.change))
+      throw new Error(`datedChanges[${i}].change must be one of ${DATED_CHANGE_KINDS.join(', ')}`);
     return { dot: canonicalDot(c.dot), from: new Date(Date.parse(c.from)).toISOString(), change: c.change };
   });
 }
@@ -114,7 +125,9 @@ export class DatedChanges {
   /** The changes of this DOT number in effect at `now`, oldest first. */
   inEffect(dot: string, now: Date): DatedChange[] {
     const d = canonicalDot(dot);
-    const all = this.#explicit ? this.#explicit.filter((c) => c.dot === d) : [defaultDatedChange(d, this.startedAt)].filter((c) => c !== undefined);
+    const all = this.#explicit
+      ? this.#explicit.filter((c) => c.dot === d)
+      : [defaultDatedChange(d, this.startedAt)].filter((c) => c !== undefined);
     return all.filter((c) => Date.parse(c.from) <= now.getTime()).sort((a, b) => a.from.localeCompare(b.from));
   }
 

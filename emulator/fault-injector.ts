@@ -5,7 +5,8 @@
 import { seededRng, type Rng } from './prng.js';
 import type { EmulatorFaults } from './types.js';
 
-export type InjectedFault = 'rate_limit' | 'error503' | 'error500' | 'malformed' | 'hang' | 'custom_error' | 'not_score' | 'drip' | undefined;
+export type InjectedFault =
+  'rate_limit' | 'error503' | 'error500' | 'malformed' | 'hang' | 'custom_error' | 'not_score' | 'drip' | undefined;
 
 export interface FaultPlan {
   fault: InjectedFault;
@@ -83,7 +84,13 @@ export class FaultInjector {
     }
     const delayMs = (f.latencyMs ?? 0) + (fault === 'hang' ? (f.hangMs ?? 30_000) : 0);
     // Both answer-shaping faults read the second draw, so adding one never shifts other faults.
-    return { fault, unknownFields: v < (f.unknownFieldsShare ?? 0), omitNullable: v < (f.omitNullableShare ?? 0), drift: v < (f.driftShare ?? 0), delayMs };
+    return {
+      fault,
+      unknownFields: v < (f.unknownFieldsShare ?? 0),
+      omitNullable: v < (f.omitNullableShare ?? 0),
+      drift: v < (f.driftShare ?? 0),
+      delayMs,
+    };
   }
 
   get retryAfterSeconds(): number | undefined {

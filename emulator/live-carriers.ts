@@ -6,15 +6,7 @@
 import { CHECKS, type CheckDef, type CheckSeverity } from './check-catalog.js';
 import { hash32, seededRng, type Rng } from './prng.js';
 import type { CarrierProfile } from './score-object.js';
-import {
-  dataConfidenceFor,
-  decisionFor,
-  gradeFor,
-  modelScore,
-  needsManualReview,
-  sortReasons,
-  verdictFor,
-} from './score-model.js';
+import { dataConfidenceFor, decisionFor, gradeFor, modelScore, needsManualReview, sortReasons, verdictFor } from './score-model.js';
 
 /** Share of DOT numbers with no carrier behind them. */
 export const NOT_FOUND_SHARE = 0.03;
@@ -50,10 +42,31 @@ export function mcDigitsToDot(mcDigits: string): string {
 
 /** The MC docket digits that map to this DOT number (0 means none). */
 export function dotToMcDigits(dot: string): string {
-  return ((((BigInt(dot) - B) % MOD + MOD) % MOD) * A_INV % MOD).toString();
+  return ((((((BigInt(dot) - B) % MOD) + MOD) % MOD) * A_INV) % MOD).toString();
 }
 
-const FIRST = ['Prairie', 'Summit', 'Coastal', 'Iron', 'Golden', 'Red River', 'Silver', 'Northern', 'Eagle', 'Lakeshore', 'Cascade', 'Heartland', 'Desert', 'Pioneer', 'Liberty', 'Granite', 'Bluewater', 'Timber', 'Keystone', 'Frontier'];
+const FIRST = [
+  'Prairie',
+  'Summit',
+  'Coastal',
+  'Iron',
+  'Golden',
+  'Red River',
+  'Silver',
+  'Northern',
+  'Eagle',
+  'Lakeshore',
+  'Cascade',
+  'Heartland',
+  'Desert',
+  'Pioneer',
+  'Liberty',
+  'Granite',
+  'Bluewater',
+  'Timber',
+  'Keystone',
+  'Frontier',
+];
 const SECOND = ['Wind', 'Star', 'Line', 'Horse', 'Peak', 'Valley', 'Bridge', 'Road', 'Trail', 'Gate', 'Point', 'Creek'];
 const KIND = ['Logistics', 'Transport', 'Trucking', 'Freight', 'Carriers', 'Express', 'Hauling', 'Freight Lines'];
 const SUFFIX = ['LLC', 'Inc', 'Co', 'Corp', 'LLC', 'Inc'];
@@ -133,7 +146,11 @@ export function liveCarrier(dot: string): CarrierProfile | undefined {
   const knockouts = firedChecks.filter((c) => c.knockout).map((c) => ({ code: c.knockout!.code, message: c.knockout!.message }));
   const knockedOut = knockouts.length > 0;
   const notChecked = skipped.size;
-  const score = modelScore(firedChecks.map((c) => c.severity), notChecked, knockedOut);
+  const score = modelScore(
+    firedChecks.map((c) => c.severity),
+    notChecked,
+    knockedOut,
+  );
   const decision = decisionFor(score, knockedOut);
   const dataConfidence = dataConfidenceFor(notChecked);
   const review = needsManualReview(decision, reasons, dataConfidence);
@@ -150,7 +167,12 @@ export function liveCarrier(dot: string): CarrierProfile | undefined {
     needs_manual_review: review,
     knockout: { triggered: knockedOut, reasons: knockouts },
     reasons,
-    checks: { total: CHECKS.length, triggered: firedChecks.length, passed: CHECKS.length - firedChecks.length - notChecked, not_checked: notChecked },
+    checks: {
+      total: CHECKS.length,
+      triggered: firedChecks.length,
+      passed: CHECKS.length - firedChecks.length - notChecked,
+      not_checked: notChecked,
+    },
     flags,
     data_confidence: dataConfidence,
   };

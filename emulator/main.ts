@@ -52,7 +52,9 @@ export async function runEmulatorCli(argv: string[], io: EmulatorCliIo = {}): Pr
   out(`base URL:    ${emu.baseUrl}`);
   out(`sandbox key: ${emu.keys.sandbox}`);
   out(`live key:    ${emu.keys.live}`);
-  out(`use the ${emu.mode} key with this instance; try: curl -H "Authorization: Bearer ${emu.keys[emu.mode]}" "${emu.baseUrl}/v1/svc-score?dot_number=1000003"`);
+  out(
+    `use the ${emu.mode} key with this instance; try: curl -H "Authorization: Bearer ${emu.keys[emu.mode]}" "${emu.baseUrl}/v1/svc-score?dot_number=1000003"`,
+  );
 
   if (io.handleSignals ?? true) {
     const stop = (): void => {

@@ -26,7 +26,9 @@ export const SANDBOX_CARRIERS: readonly CarrierProfile[] = [
     verdict: 'Approved: 1 minor finding(s).',
     needs_manual_review: false,
     knockout: { triggered: false, reasons: [] },
-    reasons: [reason('mcs150_outdated', 'The registration (MCS-150) was last updated 26 months ago.', [['Months since last MCS-150 update', '26']])],
+    reasons: [
+      reason('mcs150_outdated', 'The registration (MCS-150) was last updated 26 months ago.', [['Months since last MCS-150 update', '26']]),
+    ],
     checks: checks(1, 0),
     flags: [],
     data_confidence: 1,

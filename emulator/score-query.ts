@@ -25,8 +25,7 @@ function single(query: Record<string, unknown>, name: string): string | undefine
 export function parseScoreQuery(query: Record<string, unknown>): ScoreQuery {
   const dot = single(query, 'dot_number');
   const mc = single(query, 'mc_number');
-  if (dot !== undefined && mc !== undefined)
-    throw new QueryError('send exactly one of dot_number or mc_number, not both', 'dot_number');
+  if (dot !== undefined && mc !== undefined) throw new QueryError('send exactly one of dot_number or mc_number, not both', 'dot_number');
   if (dot === undefined && mc === undefined)
     throw new QueryError('one of the query parameters dot_number or mc_number is required', 'dot_number');
   if (dot !== undefined) {

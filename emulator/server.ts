@@ -105,14 +105,7 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     forceCloseConnections: true,
   });
 
-  function sendError(
-    reply: FastifyReply,
-    status: number,
-    code: string,
-    message: string,
-    type: ErrorType,
-    param?: string,
-  ): FastifyReply {
+  function sendError(reply: FastifyReply, status: number, code: string, message: string, type: ErrorType, param?: string): FastifyReply {
     const body: SvcErrorBody = { error: { code, message, type, ...(param ? { param } : {}) } };
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   }
@@ -126,7 +119,13 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
   function sendRateLimited(reply: FastifyReply, retryAfter: number): FastifyReply {
     stats.rateLimited++;
     reply.header('retry-after', String(faults.retryAfterSeconds ?? retryAfter));
-    return sendError(reply, 429, 'rate_limit_exceeded', 'Too many requests in this minute: wait Retry-After seconds, then retry.', 'rate_limit_error');
+    return sendError(
+      reply,
+      429,
+      'rate_limit_exceeded',
+      'Too many requests in this minute: wait Retry-After seconds, then retry.',
+      'rate_limit_error',
+    );
   }
 
   function sendUnavailable(reply: FastifyReply, message: string): FastifyReply {
@@ -189,7 +188,13 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
-    return sendError(reply, 404, 'not_found', `No route ${req.method} ${path}. Endpoints: GET /v1/svc-score, GET /v1/usage, GET /v1/health.`, 'invalid_request_error');
+    return sendError(
+      reply,
+      404,
+      'not_found',
+      `No route ${req.method} ${path}. Endpoints: GET /v1/svc-score, GET /v1/usage, GET /v1/health.`,
+      'invalid_request_error',
+    );
   });
 
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
@@ -264,7 +269,10 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
       // Not a score, so not counted as a lookup.
       stats.errors++;
       const text = JSON.stringify(body);
-      return reply.code(200).type('application/json; charset=utf-8').send(text.slice(0, Math.floor(text.length / 2)));
+      return reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .send(text.slice(0, Math.floor(text.length / 2)));
     }
     if (plan.unknownFields) addUnknownFields(body);
     if (plan.drift) driftDisplayFields(body);
@@ -276,7 +284,11 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
     stats.scoreLookups++;
     const dot = found.profile.carrier.dot_number;
     stats.byDot[dot] = (stats.byDot[dot] ?? 0) + 1;
-    if (plan.fault === 'drip') return reply.code(200).type('application/json; charset=utf-8').send(drip(JSON.stringify(body)));
+    if (plan.fault === 'drip')
+      return reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .send(drip(JSON.stringify(body)));
     return reply.code(200).send(body);
   });
 
@@ -307,10 +319,18 @@ export function buildEmulator(opts: EmulatorOptions = {}): EmulatorApp {
       const ctx = contexts.get(req);
       if (!ctx?.account) return sendAuthFailure(reply, ctx?.failure);
       const dot = canonicalDot((req.params as { dot: string }).dot);
-      if (!sandboxByDot(dot)) return sendError(reply, 404, 'carrier_not_found', `No sandbox carrier with DOT number ${dot}.`, 'invalid_request_error', 'dot');
+      if (!sandboxByDot(dot))
+        return sendError(reply, 404, 'carrier_not_found', `No sandbox carrier with DOT number ${dot}.`, 'invalid_request_error', 'dot');
       const change = (req.body as { change?: unknown } | undefined)?.change;
       if (!isSandboxChange(change))
-        return sendError(reply, 400, 'invalid_request', `change must be one of ${SANDBOX_CHANGES.join(', ')}`, 'invalid_request_error', 'change');
+        return sendError(
+          reply,
+          400,
+          'invalid_request',
+          `change must be one of ${SANDBOX_CHANGES.join(', ')}`,
+          'invalid_request_error',
+          'change',
+        );
       sandboxChanges.set(dot, change);
       return reply.send({ object: 'sandbox_change', dot_number: dot, change: sandboxChanges.current(dot) ?? 'none' });
     });

@@ -82,7 +82,8 @@ export function basisChanges(before: Basis, after: Basis): string[] {
   else if (c0 !== null && c1 !== null) {
     // Rounded: 0.95 → 0.85 is a drop of 0.1, not of 0.0999….
     const drop = Math.round((c0 - c1) * 1e6) / 1e6;
-    if (drop >= DATA_CONFIDENCE_DROP || (c0 >= DATA_CONFIDENCE_FLOOR && c1 < DATA_CONFIDENCE_FLOOR)) out.push(`data_confidence ${c0} → ${c1}`);
+    if (drop >= DATA_CONFIDENCE_DROP || (c0 >= DATA_CONFIDENCE_FLOOR && c1 < DATA_CONFIDENCE_FLOOR))
+      out.push(`data_confidence ${c0} → ${c1}`);
   }
   return out;
 }
@@ -94,5 +95,7 @@ export function basisChanges(before: Basis, after: Basis): string[] {
  * fields (keeping a block cannot tender anyone).
  */
 export function uncheckableApproval(decision: 'approved' | 'rejected', before: Basis): string | undefined {
-  return decision === 'approved' && before.version !== 2 ? 'basis recorded before severities, flags and data_confidence were kept: decide again' : undefined;
+  return decision === 'approved' && before.version !== 2
+    ? 'basis recorded before severities, flags and data_confidence were kept: decide again'
+    : undefined;
 }

@@ -130,7 +130,8 @@ function parseCount(text: string, variable: string): number {
 
 function parseWhole(text: string, variable: string, min: number, max: number): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new ConfigError(`"${text}" is not a whole number from ${min} to ${max}`, variable);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+    throw new ConfigError(`"${text}" is not a whole number from ${min} to ${max}`, variable);
   return n;
 }
 
@@ -169,9 +170,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const tlsCert = v('INTAKE_TLS_CERT');
   const tlsKey = v('INTAKE_TLS_KEY');
   if ((tlsCert === undefined) !== (tlsKey === undefined))
-    throw new ConfigError('is set but its pair is not: set both INTAKE_TLS_CERT and INTAKE_TLS_KEY (PEM files), or neither', tlsCert === undefined ? 'INTAKE_TLS_KEY' : 'INTAKE_TLS_CERT');
+    throw new ConfigError(
+      'is set but its pair is not: set both INTAKE_TLS_CERT and INTAKE_TLS_KEY (PEM files), or neither',
+      tlsCert === undefined ? 'INTAKE_TLS_KEY' : 'INTAKE_TLS_CERT',
+    );
   const insecure = v('INTAKE_INSECURE_HTTP');
-  if (insecure !== undefined && insecure !== '0' && insecure !== '1') throw new ConfigError(`"${insecure}" is neither 1 nor 0`, 'INTAKE_INSECURE_HTTP');
+  if (insecure !== undefined && insecure !== '0' && insecure !== '1')
+    throw new ConfigError(`"${insecure}" is neither 1 nor 0`, 'INTAKE_INSECURE_HTTP');
   const D = DEFAULT_INTAKE_LIMITS;
   const intakeLimits: IntakeLimits = {
     headersTimeoutMs: parseTimeout(v('INTAKE_HEADERS_TIMEOUT') ?? `${D.headersTimeoutMs}ms`, 'INTAKE_HEADERS_TIMEOUT'),

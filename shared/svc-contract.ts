@@ -222,8 +222,7 @@ export function parseScore(body: unknown, warn: ContractWarning = () => {}): Svc
     }
   };
   if (!isObj(body)) throw new ContractError(`score body must be an object, got ${describe(body)}`, '');
-  if (body.object !== 'svc_score')
-    throw new ContractError(`object must be "svc_score", got ${JSON.stringify(body.object)}`, 'object');
+  if (body.object !== 'svc_score') throw new ContractError(`object must be "svc_score", got ${JSON.stringify(body.object)}`, 'object');
   need.bool(body, 'livemode', '');
   const carrier = need.obj(body, 'carrier', '');
   need.str(carrier, 'dot_number', 'carrier.');
@@ -277,8 +276,7 @@ const ISO_8601_EXTENDED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-
 /** Check that `body` is a usage object. */
 export function parseUsage(body: unknown): SvcUsage {
   if (!isObj(body)) throw new ContractError(`usage body must be an object, got ${describe(body)}`, '');
-  if (body.object !== 'usage')
-    throw new ContractError(`object must be "usage", got ${JSON.stringify(body.object)}`, 'object');
+  if (body.object !== 'usage') throw new ContractError(`object must be "usage", got ${JSON.stringify(body.object)}`, 'object');
   need.bool(body, 'livemode', '');
   const account = need.obj(body, 'account', '');
   need.str(account, 'id', 'account.');

@@ -85,7 +85,10 @@ export function actionForStaleScore(
  * no tender waits on and that has no score: there is no load and nothing to decide on (a roster
  * screening refused by the quota reserve); it stays listed as held and is screened again later.
  */
-export function holdOpensReview(s: { priority: 'tender' | 'background'; tender_id: string | null }, r: { action: TenderAction; score: unknown }): boolean {
+export function holdOpensReview(
+  s: { priority: 'tender' | 'background'; tender_id: string | null },
+  r: { action: TenderAction; score: unknown },
+): boolean {
   if (r.action !== 'hold') return false;
   return !(s.priority === 'background' && s.tender_id === null && r.score === null);
 }

@@ -79,7 +79,9 @@ export async function runBackup(config: Config, target: string, o: BackupOptions
   }
   progress?.('\n');
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  out(`backed up ${source} to ${file}: ${statSync(file).size} bytes, schema ${figures.version}, ${figures.screenings} screenings, integrity ok, ${seconds} s\n`);
+  out(
+    `backed up ${source} to ${file}: ${statSync(file).size} bytes, schema ${figures.version}, ${figures.screenings} screenings, integrity ok, ${seconds} s\n`,
+  );
   for (const line of copySecrets(config, file)) out(`${line}\n`);
   return 0;
 }
@@ -134,7 +136,9 @@ function copySecrets(config: Config, backup: string): string[] {
     if (copySecretFile(from, to)) lines.push(`copied ${from} to ${to} (mode 0600)`);
     else rmSync(to, { force: true }); // a stale one from an earlier backup under this name would be restored
     if (fromEnv[name] !== undefined)
-      lines.push(`${variable[name]} is set in the environment (.env or /etc/carrier-screen/env): it is not in the backup; keep that file's value with it`);
+      lines.push(
+        `${variable[name]} is set in the environment (.env or /etc/carrier-screen/env): it is not in the backup; keep that file's value with it`,
+      );
     else if (!existsSync(from)) lines.push(`no ${from}: nothing to copy (it is made at the first start)`);
   }
   return lines;

@@ -16,4 +16,7 @@ function packageVersion(): string {
   return 'unknown';
 }
 
-export const BUILD_INFO: { readonly version: string; readonly node: string } = Object.freeze({ version: packageVersion(), node: process.version });
+export const BUILD_INFO: { readonly version: string; readonly node: string } = Object.freeze({
+  version: packageVersion(),
+  node: process.version,
+});

@@ -28,7 +28,15 @@ function fail(e: unknown): never {
   const storeError = e instanceof Error && e.name === 'StoreError';
   const tokenError = e instanceof Error && e.name === 'TokenArgumentError';
   const pathError = e instanceof Error && (e.name === 'DatabaseMissingError' || e.name === 'EnvFileError');
-  if (e instanceof ConfigError || e instanceof KeyCheckError || e instanceof RedisMissingError || e instanceof UnavailableError || storeError || tokenError || pathError) {
+  if (
+    e instanceof ConfigError ||
+    e instanceof KeyCheckError ||
+    e instanceof RedisMissingError ||
+    e instanceof UnavailableError ||
+    storeError ||
+    tokenError ||
+    pathError
+  ) {
     process.stderr.write(`carrier-screen: ${e.message}\n`);
     // 2: fix something first (the unit does not restart on it); a Redis that may come up in a moment is 1 (restarted).
     process.exit(e instanceof RedisMissingError && e.transient ? 1 : 2);
@@ -162,11 +170,16 @@ program
   .option('--tender <id>', 'tender id to record with the screening')
   .option('--refresh', 'skip the cache and ask /v1 now (spends quota on live)')
   .option('--json', 'print the screening(s) as JSON')
-  .option('--wait <seconds>', 'how long to wait for an answer', (v) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0 || n > 600) throw new InvalidArgumentError('a number of seconds from 0 to 600');
-    return n;
-  }, 60)
+  .option(
+    '--wait <seconds>',
+    'how long to wait for an answer',
+    (v) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0 || n > 600) throw new InvalidArgumentError('a number of seconds from 0 to 600');
+      return n;
+    },
+    60,
+  )
   .action(async (o: { dot?: string; mc?: string; file?: string; tender?: string; refresh?: boolean; json?: boolean; wait: number }) => {
     const given = [o.dot, o.mc, o.file].filter((x) => x !== undefined).length;
     if (given !== 1) program.error('screen: give exactly one of --dot, --mc or --file');
@@ -193,13 +206,16 @@ program
     const { intakeScheme } = await import('./intake/transport.js');
     // A wide bind address is not a place to connect to: this host's loopback is.
     const host = config.intakeHost === '0.0.0.0' || config.intakeHost === '::' ? '127.0.0.1' : config.intakeHost;
-    const url = o.url ?? process.env.INTAKE_URL ?? `${intakeScheme(config)}://${host.includes(':') ? `[${host}]` : host}:${config.intakePort}`;
+    const url =
+      o.url ?? process.env.INTAKE_URL ?? `${intakeScheme(config)}://${host.includes(':') ? `[${host}]` : host}:${config.intakePort}`;
     process.exit(await runStatus({ url, token: readIntakeToken(config), json: o.json ?? false }));
   });
 
 program
   .command('backup')
-  .description('a consistent copy of the SQLite database while workers run (VACUUM INTO), integrity-checked, with the token and secret files')
+  .description(
+    'a consistent copy of the SQLite database while workers run (VACUUM INTO), integrity-checked, with the token and secret files',
+  )
   .argument('<file>', 'where to write the copy')
   .option('--force', 'replace the file if it exists')
   .action(async (file: string, o: { force?: boolean }) => {
@@ -229,7 +245,11 @@ program
     }
   });
 
-const token = program.command('token').description('scoped intake tokens: metrics (scrape /metrics only), tms (screen, read, watch list), desk (also decide), admin (also pause/resume)');
+const token = program
+  .command('token')
+  .description(
+    'scoped intake tokens: metrics (scrape /metrics only), tms (screen, read, watch list), desk (also decide), admin (also pause/resume)',
+  );
 token
   .command('create')
   .description('a new token, printed once (only its hash is kept)')

@@ -18,7 +18,9 @@ export function logFormat(stderrIsTty: boolean, env: NodeJS.ProcessEnv = process
   return stderrIsTty ? 'pretty' : 'json';
 }
 
-export function createLogger(o: { defaultLevel?: string; env?: NodeJS.ProcessEnv; stderrIsTty?: boolean; destination?: DestinationStream } = {}): Logger {
+export function createLogger(
+  o: { defaultLevel?: string; env?: NodeJS.ProcessEnv; stderrIsTty?: boolean; destination?: DestinationStream } = {},
+): Logger {
   const env = o.env ?? process.env;
   const format = logFormat(o.stderrIsTty ?? process.stderr.isTTY === true, env);
   const dest: DestinationStream =

@@ -70,7 +70,9 @@ export function runRestore(config: Config, from: string, out: Out = (s) => proce
     const saved = secretBeside(backup, name);
     const live = join(dataDir, name);
     if (!existsSync(saved)) {
-      lines.push(`no ${saved}: ${live} is left as it is${existsSync(live) ? '' : ' (none; a new one is made at start unless the environment sets it)'}`);
+      lines.push(
+        `no ${saved}: ${live} is left as it is${existsSync(live) ? '' : ' (none; a new one is made at start unless the environment sets it)'}`,
+      );
       continue;
     }
     if (existsSync(live) && !readFileSync(live).equals(readFileSync(saved))) {
@@ -94,8 +96,11 @@ function checkBackup(path: string): { version: number; screenings: number } {
   const { version, problems, screenings } = f;
   if (problems.length > 0) throw new RestoreRefusedError(`${path} failed its integrity check: ${problems.slice(0, 5).join('; ')}`);
   if (version > latestVersion())
-    throw new RestoreRefusedError(`${path} has schema version ${version}, newer than this program knows (${latestVersion()}): restore it with the carrier-screen version that made it`);
-  if (version === 0 || screenings === null) throw new RestoreRefusedError(`${path} is not a carrier-screen database (no schema version or no screenings table)`);
+    throw new RestoreRefusedError(
+      `${path} has schema version ${version}, newer than this program knows (${latestVersion()}): restore it with the carrier-screen version that made it`,
+    );
+  if (version === 0 || screenings === null)
+    throw new RestoreRefusedError(`${path} is not a carrier-screen database (no schema version or no screenings table)`);
   return { version, screenings };
 }
 

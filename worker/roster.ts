@@ -13,7 +13,11 @@ export interface Roster {
   errors: string[];
 }
 
-const headerName = (cell: string): string => cell.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const headerName = (cell: string): string =>
+  cell
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 export function readRoster(text: string): Roster {
   const queries: CarrierQuery[] = [];

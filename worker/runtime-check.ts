@@ -12,7 +12,10 @@ export const MIN_NODE = '22.14.0';
 export const TARGET_NODE_MAJOR = 24;
 
 function parts(v: string): number[] {
-  return v.replace(/^v/, '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+  return v
+    .replace(/^v/, '')
+    .split('.')
+    .map((n) => Number.parseInt(n, 10) || 0);
 }
 
 /** Undefined when `version` (e.g. process.versions.node) is supported, else the one line to print. */

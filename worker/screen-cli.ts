@@ -27,12 +27,11 @@ function describe(s: Screening): string {
   const sc = s.score;
   const who = sc ? `${sc.carrier.legal_name ?? '(no name)'}${sc.carrier.dba_name ? ` dba ${sc.carrier.dba_name}` : ''}` : '';
   const id = 'dot_number' in s.query ? `DOT ${s.query.dot_number}` : s.query.mc_number;
-  const lines = [
-    `${id}  ${who}`,
-    `  action:   ${(s.action ?? s.status).toUpperCase()}${s.hold_reason ? ` (${s.hold_reason})` : ''}`,
-  ];
+  const lines = [`${id}  ${who}`, `  action:   ${(s.action ?? s.status).toUpperCase()}${s.hold_reason ? ` (${s.hold_reason})` : ''}`];
   if (sc) {
-    lines.push(`  score:    ${sc.score} grade ${sc.grade}, decision ${sc.decision}${sc.needs_manual_review ? ', needs manual review' : ''}`);
+    lines.push(
+      `  score:    ${sc.score} grade ${sc.grade}, decision ${sc.decision}${sc.needs_manual_review ? ', needs manual review' : ''}`,
+    );
     if (sc.verdict) lines.push(`  verdict:  ${sc.verdict}`);
     for (const k of sc.knockout.reasons) lines.push(`  knockout: ${k.code}: ${k.message}`);
     for (const r of sc.reasons) lines.push(`  reason:   [${r.severity}] ${r.area}: ${r.detail}`);

@@ -36,7 +36,13 @@ export interface Screener {
    * same commit. `version`: the review version its maker saw (docs/decisions.md); ReviewStaleError
    * when the carrier's facts changed since.
    */
-  resolveReview(id: string, decision: 'approve' | 'reject', actor: Actor, note: string | null, opts?: { block?: boolean; version?: number }): Promise<Review>;
+  resolveReview(
+    id: string,
+    decision: 'approve' | 'reject',
+    actor: Actor,
+    note: string | null,
+    opts?: { block?: boolean; version?: number },
+  ): Promise<Review>;
   /** Standing carrier decisions (docs/decisions.md). */
   listDecisions(f?: DecisionFilter): Decision[];
   /** One page of GET /decisions, read by keyset on an index. */

@@ -2,7 +2,17 @@ import type { Worker } from 'bullmq';
 import { pino, type Logger } from 'pino';
 import { parseCarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';
-import type { DailyUsage, Decision, IntakeEvent, LoadDetails, LocalBlock, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
+import type {
+  DailyUsage,
+  Decision,
+  IntakeEvent,
+  LoadDetails,
+  LocalBlock,
+  Review,
+  Screening,
+  ScreeningRequest,
+  StatusReport,
+} from '../shared/screening.js';
 import { closedReviewNews, endedDecisionNews } from './decisions/review-news.js';
 import type { Actor } from './tokens/intake-tokens.js';
 import { WatchConflictError } from './store/watch-store.js';
@@ -93,15 +103,20 @@ function toRequest(input: ScreeningInput | ScreeningRequest): ScreeningRequest {
  * The screening core: checks the key against the service, opens the store and the queue,
  * and (unless told not to) runs a queue worker, the reconciler and the usage poller.
  */
-export async function createScreener(config: Config, opts: ScreenerOptions = {}): Promise<Screener & {
-  screen(input: ScreeningInput | ScreeningRequest, o?: { waitMs?: number }): Promise<Screening>;
-  reconcile(): Promise<{ requeued: number; ended: number }>;
-  /** One pass of the re-screen after an outage (it also runs every 30 s in a worker). */
-  rescreenOutageHolds(): Promise<{ queued: number }>;
-  pollUsage(): Promise<void>;
-  /** watch hook: watch list, changes, local blocks. */
-  watch: WatchService;
-}> {
+export async function createScreener(
+  config: Config,
+  opts: ScreenerOptions = {},
+): Promise<
+  Screener & {
+    screen(input: ScreeningInput | ScreeningRequest, o?: { waitMs?: number }): Promise<Screening>;
+    reconcile(): Promise<{ requeued: number; ended: number }>;
+    /** One pass of the re-screen after an outage (it also runs every 30 s in a worker). */
+    rescreenOutageHolds(): Promise<{ queued: number }>;
+    pollUsage(): Promise<void>;
+    /** watch hook: watch list, changes, local blocks. */
+    watch: WatchService;
+  }
+> {
   const now = opts.now ?? (() => new Date());
   const logger = opts.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const svc = opts.svc ?? (config.svcBaseUrl && config.svcApiKey ? { baseUrl: config.svcBaseUrl, apiKey: config.svcApiKey } : undefined);
@@ -151,7 +166,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     backgroundCheckpoints: true,
     log: logger,
     // At warn: a schema change is a lifecycle event an operator at LOG_LEVEL=warn should see.
-    onMigration: (m) => logger.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
+    onMigration: (m) =>
+      logger.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
   });
   // One thread ready from the start, more as reads overlap; closed after everything else, just before the store.
   const reader = openReaderPool(store, { size: config.readerThreads ?? DEFAULT_READER_THREADS, warm: 1 });
@@ -204,7 +220,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     live,
     reserve: config.quotaReserve,
     now,
-    onClosed: (until) => logger.warn({ until: until.toISOString() }, 'monthly /v1 quota used up: no live lookups until it resets; misses are held'),
+    onClosed: (until) =>
+      logger.warn({ until: until.toISOString() }, 'monthly /v1 quota used up: no live lookups until it resets; misses are held'),
   });
   const service = new ServiceState(blocking, keyPrefix, now, (t) => {
     if (t.kind === 'down') logger.warn({ err: t.detail }, '/v1 unreachable: serving the cache, holding misses');
@@ -289,7 +306,16 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
     }
   }
   const reconciler = new Reconciler(store, queue, pipeline, logger, 5_000, now);
-  const outageRescreen = new OutageRescreen({ store, queue, service, gate, probe: () => client.health(), withinMs: config.rescreenWithinMs, now, logger });
+  const outageRescreen = new OutageRescreen({
+    store,
+    queue,
+    service,
+    gate,
+    probe: () => client.health(),
+    withinMs: config.rescreenWithinMs,
+    now,
+    logger,
+  });
 
   async function pollUsage(): Promise<void> {
     try {
@@ -504,7 +530,13 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
       return store.getScreening(id);
     },
 
-    async resolveReview(id: string, decision: 'approve' | 'reject', actor: Actor, note: string | null, o: { block?: boolean; version?: number } = {}): Promise<Review> {
+    async resolveReview(
+      id: string,
+      decision: 'approve' | 'reject',
+      actor: Actor,
+      note: string | null,
+      o: { block?: boolean; version?: number } = {},
+    ): Promise<Review> {
       // The decision's event and callback need Redis: without it, change nothing.
       await redisUp('the review was not changed');
       // The decision and the callback it owes the TMS: one commit.
@@ -513,7 +545,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         const r = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
         // Refused: a local block found only now closed the review (committed, and told, before the 409).
         if (r.kind === 'stale') return { ...r, appended: r.closed ? closedReviewNews(store, events, r.closed, now()) : [] };
-        const appended = o.block && decision === 'reject' ? blockCarrier(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`) : [];
+        const appended =
+          o.block && decision === 'reject' ? blockCarrier(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`) : [];
         const resolved = r.settled.map((sid) => {
           const s = store.getScreening(sid)!;
           oweScreeningCallback(store, s, 'review.resolved', now());
@@ -525,7 +558,8 @@ export async function createScreener(config: Config, opts: ScreenerOptions = {})
         return { ...r, appended };
       });
       await events.announce(out.appended);
-      if (out.kind === 'stale') throw new ReviewStaleError(`the carrier's facts changed since you saw the review: ${out.reason}; look again`, store.getReview(id)!);
+      if (out.kind === 'stale')
+        throw new ReviewStaleError(`the carrier's facts changed since you saw the review: ${out.reason}; look again`, store.getReview(id)!);
       return out.review;
     },
 

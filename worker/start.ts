@@ -53,7 +53,10 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
       await screener.close();
       await svc.emulator?.close();
       const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      throw new ConfigError(`cannot serve /metrics on ${config.metricsHost}:${config.metricsPort} (${code}): pick a free port`, 'SCREEN_METRICS_PORT');
+      throw new ConfigError(
+        `cannot serve /metrics on ${config.metricsHost}:${config.metricsPort} (${code}): pick a free port`,
+        'SCREEN_METRICS_PORT',
+      );
     }
     log.info({ url: `${metrics.url}/metrics` }, 'metrics served on a port of their own (SCREEN_METRICS_PORT)');
   }

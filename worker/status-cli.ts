@@ -47,7 +47,8 @@ async function answer<T>(base: string, path: string, call: () => Promise<{ data?
   try {
     r = await call();
   } catch (e) {
-    if (e instanceof SyntaxError) throw new CliError(`${base}${path} answered with something that is not JSON: is this the carrier-screen intake?`, 1);
+    if (e instanceof SyntaxError)
+      throw new CliError(`${base}${path} answered with something that is not JSON: is this the carrier-screen intake?`, 1);
     const cause = (e as { cause?: { code?: string } }).cause;
     const code = cause?.code ?? (e as Error).name;
     // It answered, but over TLS with a certificate we do not accept: not a worker that is down.
@@ -59,7 +60,10 @@ async function answer<T>(base: string, path: string, call: () => Promise<{ data?
     throw new CliError(`cannot reach the worker at ${base} (${code}). Is it running? Start it with: npx carrier-screen start`, 1);
   }
   if (r.response.status === 401)
-    throw new CliError('the worker refused the intake token (401). Use the token from INTAKE_TOKEN or the intake-token file beside the database.', 2);
+    throw new CliError(
+      'the worker refused the intake token (401). Use the token from INTAKE_TOKEN or the intake-token file beside the database.',
+      2,
+    );
   if (r.data === undefined || r.response.status !== 200) {
     const msg = (r.error as { error?: { message?: string } } | undefined)?.error?.message ?? `HTTP ${r.response.status}`;
     throw new CliError(`${path}: ${msg}`, 1);
@@ -71,7 +75,16 @@ async function answer<T>(base: string, path: string, call: () => Promise<{ data?
 export function table(rows: string[][], indent = ''): string {
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  return rows.map((r) => indent + r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map(
+      (r) =>
+        indent +
+        r
+          .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
+    )
+    .join('\n');
 }
 
 const n = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : v.toLocaleString('en-US'));
@@ -101,13 +114,24 @@ export function formatStatus(s: StatusReport, pending: Review[], url: string): s
     `carrier-screen status — ${s.environment} — ${url}`,
     '',
     table([
-      ['Queue', `waiting ${n(q.waiting)} · active ${n(q.active)} · delayed ${n(q.delayed)} · failed ${n(q.failed)} · ${q.paused ? 'PAUSED' : 'running'}`],
+      [
+        'Queue',
+        `waiting ${n(q.waiting)} · active ${n(q.active)} · delayed ${n(q.delayed)} · failed ${n(q.failed)} · ${q.paused ? 'PAUSED' : 'running'}`,
+      ],
       ['Quota', quotaLine],
-      ['Rate limit', `${n(s.rate_limit.per_minute)}/min · remaining ${n(s.rate_limit.remaining)} · resets ${clock(s.rate_limit.resets_at)}`],
+      [
+        'Rate limit',
+        `${n(s.rate_limit.per_minute)}/min · remaining ${n(s.rate_limit.remaining)} · resets ${clock(s.rate_limit.resets_at)}`,
+      ],
       ['Reviews', `${n(s.reviews.pending)} pending`],
       // The callback outbox; absent from an older worker.
       ...(s.callbacks
-        ? [['Callbacks', `${n(s.callbacks.pending)} pending · ${n(s.callbacks.dead)} dead${s.callbacks.dead > 0 ? ' (retry: POST /callbacks/:id/retry)' : ''}`]]
+        ? [
+            [
+              'Callbacks',
+              `${n(s.callbacks.pending)} pending · ${n(s.callbacks.dead)} dead${s.callbacks.dead > 0 ? ' (retry: POST /callbacks/:id/retry)' : ''}`,
+            ],
+          ]
         : []),
       ['/v1', svcLine],
     ]),
@@ -132,7 +156,11 @@ export async function runStatus(o: StatusOptions): Promise<number> {
     } catch {
       throw new CliError(`--url ${o.url} is not a URL (e.g. http://127.0.0.1:8787)`, 1);
     }
-    if (!o.token) throw new CliError('no intake token: set INTAKE_TOKEN, or run `npx carrier-screen start` once (it writes intake-token beside the database)', 2);
+    if (!o.token)
+      throw new CliError(
+        'no intake token: set INTAKE_TOKEN, or run `npx carrier-screen start` once (it writes intake-token beside the database)',
+        2,
+      );
     const api = intakeClient(o.url, o.token, timeoutMs);
     const status = (await answer(o.url, '/status', () => api.GET('/status'))) as StatusReport;
     if (o.json) {

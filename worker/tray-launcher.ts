@@ -35,7 +35,8 @@ export function installedElectron(root: string): string | null {
 }
 
 /** What Electron needs from the environment to draw a window on this desktop, and nothing else. */
-const PASS = /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|TEMP|TMP|DISPLAY|WAYLAND_DISPLAY|XAUTHORITY|XDG_[A-Z_]+|DBUS_SESSION_BUS_ADDRESS|DESKTOP_SESSION|GNOME_[A-Z_]+|KDE_[A-Z_]+|APPDATA|LOCALAPPDATA|USERPROFILE|SYSTEMROOT|SystemRoot|WINDIR|COMSPEC|PATHEXT|PROGRAMFILES|ProgramFiles|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy|INTAKE_URL|INTAKE_TOKEN|CARRIER_SCREEN_USER_DATA|CARRIER_SCREEN_CA_FILE|ELECTRON_[A-Z_]+)$/;
+const PASS =
+  /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|TEMP|TMP|DISPLAY|WAYLAND_DISPLAY|XAUTHORITY|XDG_[A-Z_]+|DBUS_SESSION_BUS_ADDRESS|DESKTOP_SESSION|GNOME_[A-Z_]+|KDE_[A-Z_]+|APPDATA|LOCALAPPDATA|USERPROFILE|SYSTEMROOT|SystemRoot|WINDIR|COMSPEC|PATHEXT|PROGRAMFILES|ProgramFiles|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy|INTAKE_URL|INTAKE_TOKEN|CARRIER_SCREEN_USER_DATA|CARRIER_SCREEN_CA_FILE|ELECTRON_[A-Z_]+)$/;
 
 export function electronEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([k]) => PASS.test(k)));
@@ -45,11 +46,16 @@ export async function runTray(o: { args?: string[]; env?: NodeJS.ProcessEnv } = 
   const root = packageRoot();
   const electronBin = installedElectron(root);
   if (!electronBin) {
-    process.stderr.write('carrier-screen tray: the Electron binary is not installed (npm ci leaves it out): run `node node_modules/electron/install.js` once, or install the packaged tray app\n');
+    process.stderr.write(
+      'carrier-screen tray: the Electron binary is not installed (npm ci leaves it out): run `node node_modules/electron/install.js` once, or install the packaged tray app\n',
+    );
     return 2;
   }
   const build = spawnSync(process.execPath, [join(root, 'electron', 'build.mjs')], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) return build.status ?? 1;
-  const run = spawnSync(electronBin, [join(root, 'dist', 'electron'), ...(o.args ?? [])], { stdio: 'inherit', env: electronEnv(o.env ?? process.env) });
+  const run = spawnSync(electronBin, [join(root, 'dist', 'electron'), ...(o.args ?? [])], {
+    stdio: 'inherit',
+    env: electronEnv(o.env ?? process.env),
+  });
   return run.status ?? 0;
 }

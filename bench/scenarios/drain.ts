@@ -52,7 +52,13 @@ interface QueueCounts {
   queue: { waiting: number; active: number; delayed: number };
 }
 
-export async function measureDrain(h: Harness, workers: WorkerHandle | WorkerHandle[], emu: ProbedEmulator, dots: string[], rate: DrainRate): Promise<DrainRun> {
+export async function measureDrain(
+  h: Harness,
+  workers: WorkerHandle | WorkerHandle[],
+  emu: ProbedEmulator,
+  dots: string[],
+  rate: DrainRate,
+): Promise<DrainRun> {
   const all = Array.isArray(workers) ? workers : [workers];
   const worker = all[0]!;
   const off = rate.offsetMs ?? 0;
@@ -62,16 +68,23 @@ export async function measureDrain(h: Harness, workers: WorkerHandle | WorkerHan
   const loads = await Promise.all(
     all.map((w, k) => {
       const mine = dots.filter((_, i) => i % all.length === k);
-      return h.load({ origin: w.url, headers: w.headers, requests: screeningRequests(mine, 0, { priority: 'background' }), concurrency: Math.max(1, Math.floor(16 / all.length)) });
+      return h.load({
+        origin: w.url,
+        headers: w.headers,
+        requests: screeningRequests(mine, 0, { priority: 'background' }),
+        concurrency: Math.max(1, Math.floor(16 / all.length)),
+      });
     }),
   );
   const accepted = loads.reduce((n, l) => n + (l.result.statuses['202'] ?? 0), 0);
-  if (accepted !== dots.length) throw new Error(`drain: expected ${dots.length} × 202 queued, got ${JSON.stringify(loads.map((l) => l.result.statuses))}`);
+  if (accepted !== dots.length)
+    throw new Error(`drain: expected ${dots.length} × 202 queued, got ${JSON.stringify(loads.map((l) => l.result.statuses))}`);
 
   // Resume just after a window starts, so every window but the last can be used in full.
   await sleep(rate.windowMs - ((Date.now() - off) % rate.windowMs) + 2);
   emu.reset();
-  const pids: Record<string, number> = all.length === 1 ? { worker: worker.pid } : Object.fromEntries(all.map((w, k) => [`worker${k + 1}`, w.pid]));
+  const pids: Record<string, number> =
+    all.length === 1 ? { worker: worker.pid } : Object.fromEntries(all.map((w, k) => [`worker${k + 1}`, w.pid]));
   const meter = new CpuMeter({ ...pids, redis: h.redis.pid, bench: process.pid }).start();
   const t0 = Date.now();
   await intake(worker, 'POST', '/queue/resume');

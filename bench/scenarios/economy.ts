@@ -47,7 +47,16 @@ export interface EconomyResult {
 const RATE = { perWindow: 60, windowMs: 1000 };
 const LATENCY_MS = 20;
 
-export function arm(result: LoadResult, stats: EmulatorStats, distinct: number, tenders: number, wallS: number, withoutScore: number, outcomes: Record<string, number>, cpu: Record<string, number>): EconomyArm {
+export function arm(
+  result: LoadResult,
+  stats: EmulatorStats,
+  distinct: number,
+  tenders: number,
+  wallS: number,
+  withoutScore: number,
+  outcomes: Record<string, number>,
+  cpu: Record<string, number>,
+): EconomyArm {
   const perCarrier = Object.values(stats.byDot);
   return {
     tenders,
@@ -67,7 +76,12 @@ export function arm(result: LoadResult, stats: EmulatorStats, distinct: number, 
 
 export async function runEconomy(h: Harness, fromDot: number): Promise<EconomyResult> {
   const stream = zipfTenderStream({ size: h.opts.stream, carriers: 3000, s: 1.1, seed: 20_261_122, fromDot });
-  const emulatorOpts = { ratePerMinute: RATE.perWindow, rateWindowMs: RATE.windowMs, monthlyQuota: 100_000_000, faults: { latencyMs: LATENCY_MS } };
+  const emulatorOpts = {
+    ratePerMinute: RATE.perWindow,
+    rateWindowMs: RATE.windowMs,
+    monthlyQuota: 100_000_000,
+    faults: { latencyMs: LATENCY_MS },
+  };
   h.log(`economy: ${stream.dots.length} tenders over ${stream.carriers} carriers (${stream.distinct} distinct), Zipf s=${stream.s}`);
 
   // The worker.
@@ -78,11 +92,26 @@ export async function runEconomy(h: Harness, fromDot: number): Promise<EconomyRe
     try {
       emuW.reset();
       const t0 = performance.now();
-      const job: LoadJob = { origin: w.url, headers: w.headers, requests: screeningRequests(stream.dots, 30), concurrency: h.opts.concurrency, tally: 'source' };
+      const job: LoadJob = {
+        origin: w.url,
+        headers: w.headers,
+        requests: screeningRequests(stream.dots, 30),
+        concurrency: h.opts.concurrency,
+        tally: 'source',
+      };
       const { result, cpu } = await h.load(job, { server: w.pid });
       const wallS = (performance.now() - t0) / 1000;
       const scored = (result.tally.cache ?? 0) + (result.tally.service ?? 0) + (result.tally.stale_cache ?? 0);
-      worker = arm(result, emuW.stats(), stream.distinct, stream.dots.length, wallS, stream.dots.length - scored, { ...result.tally, ...prefixed('http ', result.statuses) }, cpu);
+      worker = arm(
+        result,
+        emuW.stats(),
+        stream.distinct,
+        stream.dots.length,
+        wallS,
+        stream.dots.length - scored,
+        { ...result.tally, ...prefixed('http ', result.statuses) },
+        cpu,
+      );
     } finally {
       await w.stop();
     }
@@ -105,7 +134,16 @@ export async function runEconomy(h: Harness, fromDot: number): Promise<EconomyRe
       retry: { maxRetries: 4, minTimeoutMs: 1000, maxTimeoutMs: 30_000, timeoutFactor: 2 },
     });
     const wallS = (performance.now() - t0) / 1000;
-    naive = arm(result, emuN.stats(), stream.distinct, stream.dots.length, wallS, stream.dots.length - (result.statuses['200'] ?? 0), prefixed('http ', result.statuses), cpu);
+    naive = arm(
+      result,
+      emuN.stats(),
+      stream.distinct,
+      stream.dots.length,
+      wallS,
+      stream.dots.length - (result.statuses['200'] ?? 0),
+      prefixed('http ', result.statuses),
+      cpu,
+    );
   } finally {
     await emuN.close();
   }

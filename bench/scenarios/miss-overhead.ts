@@ -21,7 +21,13 @@ export interface MissRun {
   workerCpu: number;
 }
 
-export async function measureMissOverhead(h: Harness, worker: WorkerHandle, emulatorUrl: string, workerDots: string[], bareDots: string[]): Promise<MissRun> {
+export async function measureMissOverhead(
+  h: Harness,
+  worker: WorkerHandle,
+  emulatorUrl: string,
+  workerDots: string[],
+  bareDots: string[],
+): Promise<MissRun> {
   const viaWorker = await h.load(
     { origin: worker.url, headers: worker.headers, requests: screeningRequests(workerDots, 30), concurrency: 1, tally: 'source' },
     { server: worker.pid },

@@ -62,7 +62,13 @@ async function startPair(h: Harness, name: string, svcBaseUrl: string): Promise<
 export async function runTwoWorkers(h: Harness, dots: { economy: number; drain: number }): Promise<TwoWorkersResult> {
   const stream = zipfTenderStream({ size: h.opts.stream, carriers: 3000, s: 1.1, seed: 20_261_126, fromDot: dots.economy });
   h.log(`two workers: economy, ${stream.dots.length} tenders (${stream.distinct} distinct) split between two processes`);
-  const emuE = await startProbedEmulator({ ratePerMinute: ECONOMY_RATE.limit, rateWindowMs: WINDOW_MS, rateWindowOffsetMs: OFFSET_MS, monthlyQuota: 100_000_000, faults: { latencyMs: LATENCY_MS } });
+  const emuE = await startProbedEmulator({
+    ratePerMinute: ECONOMY_RATE.limit,
+    rateWindowMs: WINDOW_MS,
+    rateWindowOffsetMs: OFFSET_MS,
+    monthlyQuota: 100_000_000,
+    faults: { latencyMs: LATENCY_MS },
+  });
   let economy: TwoWorkersEconomy;
   try {
     const pair = await startPair(h, 'two-economy', emuE.baseUrl);
@@ -105,9 +111,17 @@ export async function runTwoWorkers(h: Harness, dots: { economy: number; drain: 
   } finally {
     await emuE.close();
   }
-  h.log(`two workers: economy ${economy.lookups} lookups for ${economy.distinct} carriers, ${economy.rateLimited} × 429, ${economy.wallS.toFixed(1)} s`);
+  h.log(
+    `two workers: economy ${economy.lookups} lookups for ${economy.distinct} carriers, ${economy.rateLimited} × 429, ${economy.wallS.toFixed(1)} s`,
+  );
 
-  const emuD = await startProbedEmulator({ ratePerMinute: DRAIN_RATE.limit, rateWindowMs: WINDOW_MS, rateWindowOffsetMs: OFFSET_MS, monthlyQuota: 100_000_000, faults: { latencyMs: LATENCY_MS } });
+  const emuD = await startProbedEmulator({
+    ratePerMinute: DRAIN_RATE.limit,
+    rateWindowMs: WINDOW_MS,
+    rateWindowOffsetMs: OFFSET_MS,
+    monthlyQuota: 100_000_000,
+    faults: { latencyMs: LATENCY_MS },
+  });
   let drain: DrainRun;
   try {
     const pair = await startPair(h, 'two-drain', emuD.baseUrl);

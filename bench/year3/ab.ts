@@ -81,10 +81,17 @@ export async function runYear3Ab(o: Year3AbOptions, bench: BenchOptions): Promis
     await h.close();
   }
   /** Event-loop CPU per heavy page: the loaded phase's main-thread CPU less its hits' (at the alone phase's rate per hit). */
-  const loopMsPerPage = (f: HitFigures): number => ((f.mainCpuS.loaded - (f.mainCpuS.alone * f.loaded.n) / f.alone.n) * 1000) / Math.max(1, f.heavyPages);
-  const pooled = (build: 'before' | 'after', which: 'alone' | 'loaded') => summarize(rounds.filter((x) => x.build === build).flatMap((x) => x.figures[which].ms));
-  const lines = [`carrier-screen bench --year3 --ab — ${machineInfo().cores} × ${machineInfo().cpuModel}, ${o.n.toLocaleString('en-US')} screenings, ${o.rounds} rounds × ${o.hits} hits`, ''];
-  lines.push('round  build   alone p50 / p99      under 4 heavy readers p50 / p99   ratio p99   heavy pages   event loop ms / page   load avg');
+  const loopMsPerPage = (f: HitFigures): number =>
+    ((f.mainCpuS.loaded - (f.mainCpuS.alone * f.loaded.n) / f.alone.n) * 1000) / Math.max(1, f.heavyPages);
+  const pooled = (build: 'before' | 'after', which: 'alone' | 'loaded') =>
+    summarize(rounds.filter((x) => x.build === build).flatMap((x) => x.figures[which].ms));
+  const lines = [
+    `carrier-screen bench --year3 --ab — ${machineInfo().cores} × ${machineInfo().cpuModel}, ${o.n.toLocaleString('en-US')} screenings, ${o.rounds} rounds × ${o.hits} hits`,
+    '',
+  ];
+  lines.push(
+    'round  build   alone p50 / p99      under 4 heavy readers p50 / p99   ratio p99   heavy pages   event loop ms / page   load avg',
+  );
   for (const x of rounds) {
     const f = x.figures;
     lines.push(
@@ -104,5 +111,19 @@ export async function runYear3Ab(o: Year3AbOptions, bench: BenchOptions): Promis
     );
   }
   process.stdout.write(`\n${lines.join('\n')}\nresults: ${o.out}\n`);
-  writeFileSync(o.out, JSON.stringify({ machine: machineInfo(), options: o, rounds: rounds.map((x) => ({ ...x, figures: { ...x.figures, alone: { ...x.figures.alone, ms: undefined }, loaded: { ...x.figures.loaded, ms: undefined } } })) }, null, 2) + '\n');
+  writeFileSync(
+    o.out,
+    JSON.stringify(
+      {
+        machine: machineInfo(),
+        options: o,
+        rounds: rounds.map((x) => ({
+          ...x,
+          figures: { ...x.figures, alone: { ...x.figures.alone, ms: undefined }, loaded: { ...x.figures.loaded, ms: undefined } },
+        })),
+      },
+      null,
+      2,
+    ) + '\n',
+  );
 }

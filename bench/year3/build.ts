@@ -118,7 +118,18 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
   }
   const lastFetch = new Map<number, { id: number; at: number; changed: boolean }>();
   const seen = new Uint32Array(carrierCount);
-  const counts: Record<string, number> = { screenings: 0, fetches: 0, reviews: 0, approved: 0, rejected: 0, pending: 0, changes: 0, events: 0, callbacks: 0, mcQueries: 0 };
+  const counts: Record<string, number> = {
+    screenings: 0,
+    fetches: 0,
+    reviews: 0,
+    approved: 0,
+    rejected: 0,
+    pending: 0,
+    changes: 0,
+    events: 0,
+    callbacks: 0,
+    mcQueries: 0,
+  };
 
   const days = YEARS * 365;
   const endMs = end.getTime();
@@ -157,7 +168,15 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
         const withCallback = rnd() < 0.3;
         const key = dotKey(dot);
         const s: Screening = store.insertScreening(
-          { id: `scr_${orderedId(at)}`, query, tender_id: `T-${++tender}`, priority: 'tender', refresh: false, callback_url: withCallback ? CALLBACK_URL : null, carrier_key: key },
+          {
+            id: `scr_${orderedId(at)}`,
+            query,
+            tender_id: `T-${++tender}`,
+            priority: 'tender',
+            refresh: false,
+            callback_url: withCallback ? CALLBACK_URL : null,
+            carrier_key: key,
+          },
           {
             action: verdict.action,
             hold_reason: verdict.hold_reason,
@@ -170,8 +189,19 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
         );
         counts.screenings!++;
         const recent = at >= eventsFrom;
-        const mc = typeof score.carrier.mc_number === 'string' && score.carrier.mc_number.trim() !== '' ? canonicalMc(score.carrier.mc_number) : null;
-        watch.recordTender({ carrierKey: key, dot_number: dot, mc_number: mc, screeningId: s.id, tagged: true, at: s.created_at, nextCheckAt: () => nextCheckAt(key, clock) });
+        const mc =
+          typeof score.carrier.mc_number === 'string' && score.carrier.mc_number.trim() !== ''
+            ? canonicalMc(score.carrier.mc_number)
+            : null;
+        watch.recordTender({
+          carrierKey: key,
+          dot_number: dot,
+          mc_number: mc,
+          screeningId: s.id,
+          tagged: true,
+          at: s.created_at,
+          nextCheckAt: () => nextCheckAt(key, clock),
+        });
         const snapshot = snapshotOf(s);
         if (snapshot) {
           const change = watch.observe({
@@ -237,7 +267,10 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
       watch.pruneExpired(new Date(dayStart + DAY_MS).toISOString());
     });
     written += perDay;
-    if (day % 73 === 72) log(`year3 build: ${written.toLocaleString('en-US')} of ${n.toLocaleString('en-US')} screenings (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    if (day % 73 === 72)
+      log(
+        `year3 build: ${written.toLocaleString('en-US')} of ${n.toLocaleString('en-US')} screenings (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+      );
   }
   store.close();
   // One file, no WAL beside it: copies of it are what the measurements open.
@@ -274,7 +307,11 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
 export function year3Database(dataDir: string, n: number, log: (s: string) => void): { path: string; meta: Year3Meta; built: boolean } {
   const p = year3Paths(dataDir, n);
   if (existsSync(p.db) && existsSync(p.meta)) {
-    return { path: p.db, meta: { ...(JSON.parse(readFileSync(p.meta, 'utf8')) as Year3Meta), fileBytes: statSync(p.db).size }, built: false };
+    return {
+      path: p.db,
+      meta: { ...(JSON.parse(readFileSync(p.meta, 'utf8')) as Year3Meta), fileBytes: statSync(p.db).size },
+      built: false,
+    };
   }
   log(`year3: building ${n.toLocaleString('en-US')} screenings into ${p.db}`);
   const meta = buildYear3(p.db, n, log);

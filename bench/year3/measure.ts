@@ -40,7 +40,15 @@ export interface Year3Figures {
   counts: Record<string, number>;
   readyMs: number;
   routes: RouteFigure[];
-  cacheHit: { aloneP50Ms: number; aloneP99Ms: number; loadedP50Ms: number; loadedP99Ms: number; aloneHits: number; loadedHits: number; heavyPages: number };
+  cacheHit: {
+    aloneP50Ms: number;
+    aloneP99Ms: number;
+    loadedP50Ms: number;
+    loadedP99Ms: number;
+    aloneHits: number;
+    loadedHits: number;
+    heavyPages: number;
+  };
   audit: { monthMs: number; monthBytes: number; yearMs: number; yearBytes: number; peakRssBeforeMiB: number; peakRssAfterMiB: number };
   backupMs: number;
   prune: { ms: number; rows: Record<string, number> };
@@ -87,7 +95,12 @@ async function sample(label: string, url: string, headers: Record<string, string
 }
 
 /** Tender-time cache hits one after another (as a TMS tenders), each answered from the cache. */
-async function tenderHits(origin: string, headers: Record<string, string>, dots: string[], hits = HITS): Promise<{ p50Ms: number; p99Ms: number; n: number; ms: number[] }> {
+async function tenderHits(
+  origin: string,
+  headers: Record<string, string>,
+  dots: string[],
+  hits = HITS,
+): Promise<{ p50Ms: number; p99Ms: number; n: number; ms: number[] }> {
   const ms: number[] = [];
   const t0 = performance.now();
   for (let i = 0; i < hits && (i < 3 || performance.now() - t0 < HITS_BUDGET_MS); i++) {
@@ -107,7 +120,12 @@ async function tenderHits(origin: string, headers: Record<string, string>, dots:
 
 /** The pages the four heavy-read clients ask, one path each, over and over. */
 export function heavyReadPaths(meta: Year3Meta): string[] {
-  return [`/reviews?state=all&limit=100`, `/screenings?dot_number=${meta.neverDot}`, `/callbacks?state=all&limit=100`, `/reviews?state=approved&limit=100`];
+  return [
+    `/reviews?state=all&limit=100`,
+    `/screenings?dot_number=${meta.neverDot}`,
+    `/callbacks?state=all&limit=100`,
+    `/reviews?state=approved&limit=100`,
+  ];
 }
 
 export interface HitFigures {
@@ -119,7 +137,12 @@ export interface HitFigures {
 }
 
 /** Tender-time cache hits of `hot` (warm) alone, then the same while four clients page `heavy`. */
-export async function cacheHitAloneAndLoaded(w: { url: string; headers: Record<string, string>; pid: number }, hot: string[], heavy: string[], hits = HITS): Promise<HitFigures> {
+export async function cacheHitAloneAndLoaded(
+  w: { url: string; headers: Record<string, string>; pid: number },
+  hot: string[],
+  heavy: string[],
+  hits = HITS,
+): Promise<HitFigures> {
   const c0 = threadCpuSeconds(w.pid);
   const alone = await tenderHits(w.url, w.headers, hot, hits);
   const c1 = threadCpuSeconds(w.pid);
@@ -147,7 +170,11 @@ function runCli(args: string[], env: Record<string, string>): Promise<number> {
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t) : reject(new Error(`carrier-screen ${args.join(' ')} exited ${code}: ${err.slice(-500)}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(performance.now() - t)
+        : reject(new Error(`carrier-screen ${args.join(' ')} exited ${code}: ${err.slice(-500)}`)),
+    );
   });
 }
 
@@ -200,7 +227,12 @@ export async function measureYear3(
   }
   // The desk's "recently decided" panel as the dashboard reads it (electron/shared/http-bridge.ts
   // recentDecisions): one request of one page. rows: the requests one refresh of the panel makes.
-  const panel = await sample("desk's recent decisions (GET /reviews?state=decided&limit=12)", u('/reviews?state=decided&limit=12'), hd, o.samples);
+  const panel = await sample(
+    "desk's recent decisions (GET /reviews?state=decided&limit=12)",
+    u('/reviews?state=decided&limit=12'),
+    hd,
+    o.samples,
+  );
   figures.push({ ...panel, rows: 1 });
   h.log(`${name}: desk recent decisions p50 ${panel.p50Ms.toFixed(1)} ms`);
 
@@ -208,7 +240,9 @@ export async function measureYear3(
   const hot = liveDots(50, o.hotFrom);
   await warmCache(h, w, hot);
   const { alone, loaded, heavyPages } = await cacheHitAloneAndLoaded(w, hot, heavyReadPaths(meta));
-  h.log(`${name}: cache hit p99 ${alone.p99Ms.toFixed(1)} ms alone (${alone.n}), ${loaded.p99Ms.toFixed(1)} ms under heavy reads (${loaded.n} hits, ${heavyPages} pages)`);
+  h.log(
+    `${name}: cache hit p99 ${alone.p99Ms.toFixed(1)} ms alone (${alone.n}), ${loaded.p99Ms.toFixed(1)} ms under heavy reads (${loaded.n} hits, ${heavyPages} pages)`,
+  );
 
   // The audit export of the last month and the last year of the record.
   const to = meta.to;
@@ -217,7 +251,9 @@ export async function measureYear3(
   const year = await get(u(`/audit.csv?from=${new Date(Date.parse(to) - 365 * DAY_MS).toISOString()}&to=${to}`), hd);
   if (month.status !== 200 || year.status !== 200) throw new Error(`year3: audit export answered ${month.status}/${year.status}`);
   const rssAfter = peakRssMiB(w.pid);
-  h.log(`${name}: audit month ${month.ms.toFixed(0)} ms, year ${year.ms.toFixed(0)} ms; peak RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`);
+  h.log(
+    `${name}: audit month ${month.ms.toFixed(0)} ms, year ${year.ms.toFixed(0)} ms; peak RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`,
+  );
   await w.stop();
 
   // Backup, as an operator runs it (the worker stopped: the file alone).
@@ -250,8 +286,23 @@ export async function measureYear3(
     counts: meta.counts,
     readyMs,
     routes: figures,
-    cacheHit: { aloneP50Ms: alone.p50Ms, aloneP99Ms: alone.p99Ms, loadedP50Ms: loaded.p50Ms, loadedP99Ms: loaded.p99Ms, aloneHits: alone.n, loadedHits: loaded.n, heavyPages },
-    audit: { monthMs: month.ms, monthBytes: month.body.length, yearMs: year.ms, yearBytes: year.body.length, peakRssBeforeMiB: rssBefore, peakRssAfterMiB: rssAfter },
+    cacheHit: {
+      aloneP50Ms: alone.p50Ms,
+      aloneP99Ms: alone.p99Ms,
+      loadedP50Ms: loaded.p50Ms,
+      loadedP99Ms: loaded.p99Ms,
+      aloneHits: alone.n,
+      loadedHits: loaded.n,
+      heavyPages,
+    },
+    audit: {
+      monthMs: month.ms,
+      monthBytes: month.body.length,
+      yearMs: year.ms,
+      yearBytes: year.body.length,
+      peakRssBeforeMiB: rssBefore,
+      peakRssAfterMiB: rssAfter,
+    },
     backupMs,
     prune: { ms: pruneMs, rows },
   };

@@ -21,7 +21,14 @@ const mb = (x: number): string => (x >= 10e6 ? `${(x / 1e6).toFixed(0)} MB` : `$
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function year3Targets(r: Year3Results): Array<{ what: string; value: string; target: string; met: boolean | null }> {
@@ -33,7 +40,12 @@ export function year3Targets(r: Year3Results): Array<{ what: string; value: stri
   const desk = b.routes.find((x) => x.route.startsWith('desk'))!;
   return [
     { what: 'every read route p99', value: `${ms(worstRead.p99Ms)} (${worstRead.route})`, target: '≤ 50 ms', met: worstRead.p99Ms <= 50 },
-    { what: 'carrier search p99', value: `${ms(worstSearch.p99Ms)} (${worstSearch.route})`, target: '≤ 10 ms', met: worstSearch.p99Ms <= 10 },
+    {
+      what: 'carrier search p99',
+      value: `${ms(worstSearch.p99Ms)} (${worstSearch.route})`,
+      target: '≤ 10 ms',
+      met: worstSearch.p99Ms <= 10,
+    },
     {
       what: 'cache hit p99 under heavy reads vs small DB alone',
       value: `${ms(b.cacheHit.loadedP99Ms)} vs ${ms(r.small.cacheHit.aloneP99Ms)}`,
@@ -57,7 +69,12 @@ export function year3Targets(r: Year3Results): Array<{ what: string; value: stri
       // Over 512 MiB before the exports, earlier reads set the peak: the exports' own use is hidden.
       met: b.audit.peakRssBeforeMiB > 512 ? null : b.audit.peakRssAfterMiB - b.audit.peakRssBeforeMiB <= 64,
     },
-    { what: "desk's recent decisions", value: `${desk.rows} requests, ${ms(desk.p50Ms)} p50`, target: 'one request of one page', met: desk.rows <= 1 },
+    {
+      what: "desk's recent decisions",
+      value: `${desk.rows} requests, ${ms(desk.p50Ms)} p50`,
+      target: 'one request of one page',
+      met: desk.rows <= 1,
+    },
   ];
 }
 
@@ -69,7 +86,12 @@ export function renderYear3(r: Year3Results): string {
   for (const x of b.routes) {
     const y = s.routes.find((q) => q.route === x.route)!;
     const n = (f: typeof x): string => (f.samples < 10 ? ` (${f.samples} runs)` : '');
-    rows.push([`${x.route} p50 / p99`, `${ms(y.p50Ms)} / ${ms(y.p99Ms)}${n(y)}`, `${ms(x.p50Ms)} / ${ms(x.p99Ms)}${n(x)}`, grow(y.p50Ms, x.p50Ms)]);
+    rows.push([
+      `${x.route} p50 / p99`,
+      `${ms(y.p50Ms)} / ${ms(y.p99Ms)}${n(y)}`,
+      `${ms(x.p50Ms)} / ${ms(x.p99Ms)}${n(x)}`,
+      grow(y.p50Ms, x.p50Ms),
+    ]);
   }
   rows.push([
     'tender-time cache hit p50 / p99, alone',
@@ -102,7 +124,10 @@ export function renderYear3(r: Year3Results): string {
     '',
     table(rows),
     '',
-    table([['target (issue 35)', 'value', 'goal', ''], ...t.map((x) => [x.what, x.value, x.target, x.met === null ? 'not isolated' : x.met ? 'met' : 'NOT MET'])]),
+    table([
+      ['target (issue 35)', 'value', 'goal', ''],
+      ...t.map((x) => [x.what, x.value, x.target, x.met === null ? 'not isolated' : x.met ? 'met' : 'NOT MET']),
+    ]),
     '',
     `took ${r.elapsedS.toFixed(0)} s`,
   ].join('\n');

@@ -37,17 +37,23 @@ function png(size, pixel) {
   ihdr.writeUInt32BE(size, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // RGBA
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Coverage of a disc (centre cx, cy, radius r) over pixel (x, y), 4×4 supersampled. */
 function cover(x, y, cx, cy, r) {
   let hit = 0;
-  for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) {
-    const dx = x + (i + 0.5) / 4 - cx;
-    const dy = y + (j + 0.5) / 4 - cy;
-    if (dx * dx + dy * dy <= r * r) hit++;
-  }
+  for (let i = 0; i < 4; i++)
+    for (let j = 0; j < 4; j++) {
+      const dx = x + (i + 0.5) / 4 - cx;
+      const dy = y + (j + 0.5) / 4 - cy;
+      if (dx * dx + dy * dy <= r * r) hit++;
+    }
   return hit / 16;
 }
 

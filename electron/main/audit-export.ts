@@ -37,7 +37,10 @@ export async function exportAuditCsv(o: {
   const write = (chunk: Uint8Array): Promise<void> =>
     out.write(chunk) ? Promise.resolve() : Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed]);
   try {
-    const bytes = await o.bridge.streamAuditCsv(o.from, o.to, write, { ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+    const bytes = await o.bridge.streamAuditCsv(o.from, o.to, write, {
+      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
     await Promise.race([new Promise<void>((r) => out.end(() => r())), failed]);
     await rename(part, o.file);
     return bytes;

@@ -22,7 +22,8 @@ export function onQuitRequest(o: { platform: string; fromTray: boolean; systemSh
 
 export const QUIT_QUESTION = {
   message: 'Quit Carrier Screen?',
-  detail: 'The menu bar icon goes too, and you will not be told about carriers waiting for review. "Keep running" closes the window and stays in the menu bar.',
+  detail:
+    'The menu bar icon goes too, and you will not be told about carriers waiting for review. "Keep running" closes the window and stays in the menu bar.',
   buttons: ['Keep running', 'Quit'] as const,
 };
 
@@ -33,9 +34,7 @@ export const QUIT_QUESTION = {
 export class CrashRecovery {
   private readonly crashes: number[] = [];
 
-  constructor(
-    private readonly o: { now?: () => number; windowMs?: number; maxPerWindow?: number } = {},
-  ) {}
+  constructor(private readonly o: { now?: () => number; windowMs?: number; maxPerWindow?: number } = {}) {}
 
   onGone(reason: string): { action: 'reload' | 'close' | 'none'; message: string } {
     if (reason === 'clean-exit') return { action: 'none', message: '' };
@@ -44,8 +43,14 @@ export class CrashRecovery {
     this.crashes.push(now);
     while (this.crashes.length > 0 && now - this.crashes[0]! > windowMs) this.crashes.shift();
     if (this.crashes.length > (this.o.maxPerWindow ?? 3))
-      return { action: 'close', message: `The dashboard crashed ${this.crashes.length} times in a minute (${reason}) and was closed. The tray keeps watching; the log file has details.` };
-    return { action: 'reload', message: `The dashboard stopped (${reason}) and was reloaded. Nothing was lost: decisions are kept by the worker.` };
+      return {
+        action: 'close',
+        message: `The dashboard crashed ${this.crashes.length} times in a minute (${reason}) and was closed. The tray keeps watching; the log file has details.`,
+      };
+    return {
+      action: 'reload',
+      message: `The dashboard stopped (${reason}) and was reloaded. Nothing was lost: decisions are kept by the worker.`,
+    };
   }
 }
 

@@ -25,7 +25,16 @@ export interface LoginItemPorts {
 export function autostartEntry(exec: string): string {
   // Desktop-entry Exec quoting: a path with spaces goes in double quotes, with \ " ` $ escaped.
   const quoted = /[\s"'\\`$]/.test(exec) ? `"${exec.replace(/[\\"`$]/g, (c) => `\\${c}`)}"` : exec;
-  return ['[Desktop Entry]', 'Type=Application', 'Name=Carrier Screen', 'Comment=Carrier screening tray for dispatchers', `Exec=${quoted}`, 'X-GNOME-Autostart-enabled=true', 'Terminal=false', ''].join('\n');
+  return [
+    '[Desktop Entry]',
+    'Type=Application',
+    'Name=Carrier Screen',
+    'Comment=Carrier screening tray for dispatchers',
+    `Exec=${quoted}`,
+    'X-GNOME-Autostart-enabled=true',
+    'Terminal=false',
+    '',
+  ].join('\n');
 }
 
 /**

@@ -5,7 +5,21 @@
  * Tray, Menu, Notification, BrowserWindow, dialog, safeStorage and IPC. The intake token lives
  * here and nowhere else: the renderer asks through IPC and main calls the intake over HTTP.
  */
-import { BrowserWindow, Menu, Notification, Tray, app, dialog, ipcMain, nativeImage, net, powerMonitor, safeStorage, session, shell } from 'electron';
+import {
+  BrowserWindow,
+  Menu,
+  Notification,
+  Tray,
+  app,
+  dialog,
+  ipcMain,
+  nativeImage,
+  net,
+  powerMonitor,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
 import type { IpcMainInvokeEvent, MenuItemConstructorOptions } from 'electron';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,7 +37,15 @@ import { CrashRecovery, QUIT_QUESTION, dockWanted, firstRunHint, firstTime, onQu
 import { applyOpenAtLogin, type LoginItemPorts } from './login-item.js';
 import { NotificationRetention } from './notification-retention.js';
 import { permissionAllowed } from './permissions.js';
-import { DASHBOARD_VIEWS, type DashboardView, type DesktopNotification, type MenuItemModel, type TrayCommand, type TrayIconState, type TrayPorts } from './ports.js';
+import {
+  DASHBOARD_VIEWS,
+  type DashboardView,
+  type DesktopNotification,
+  type MenuItemModel,
+  type TrayCommand,
+  type TrayIconState,
+  type TrayPorts,
+} from './ports.js';
 import { RotatingLog } from './rotating-log.js';
 import { SettingsStore, applyEnvOverrides, encryptionUsable, type SecretBox, type TraySettings } from './settings.js';
 import { TrayController } from './tray-controller.js';
@@ -42,7 +64,11 @@ const APP_ID = 'com.carrierscreen.tray';
 const secretBox: SecretBox = {
   // Linux without a secret service "encrypts" with a hard-coded key: not encryption.
   isAvailable: () =>
-    encryptionUsable(safeStorage.isEncryptionAvailable(), process.platform, process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : undefined),
+    encryptionUsable(
+      safeStorage.isEncryptionAvailable(),
+      process.platform,
+      process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : undefined,
+    ),
   encrypt: (plain) => safeStorage.encryptString(plain),
   decrypt: (cipher) => safeStorage.decryptString(Buffer.from(cipher)),
 };
@@ -112,7 +138,10 @@ const traySession = new TraySession<Live>({
       fetchWorker = () => Promise.reject(err);
     }
     const bridge = new HttpBridge({ baseUrl: workerUrl, token, fetch: fetchWorker });
-    const unsubs = wireBridge(bridge, { connection: (state) => push(IpcChannel.connection, state), event: (e) => push(IpcChannel.event, e) });
+    const unsubs = wireBridge(bridge, {
+      connection: (state) => push(IpcChannel.connection, state),
+      event: (e) => push(IpcChannel.event, e),
+    });
     unsubs.push(bridge.onConnectionChange((state) => log.info(`worker ${workerUrl}: ${state}`)));
     const controller = new TrayController({
       bridge,
@@ -307,16 +336,24 @@ function connectionNow(): ConnectionState {
 
 function result<T>(fn: () => Promise<T>): Promise<IpcResult<T>> {
   // Through then(): a bridge method that throws at once (bad input) still answers as data.
-  return Promise.resolve().then(fn).then(
-    (value) => ({ ok: true as const, value }),
-    (err: unknown) => ({
-      ok: false as const,
-      error:
-        err instanceof IntakeError
-          ? { message: err.message, status: err.status, code: err.code, ...(err.param ? { param: err.param } : {}), ...(err.review ? { review: err.review } : {}) }
-          : { message: err instanceof Error ? err.message : String(err), status: 0, code: 'tray_error' },
-    }),
-  );
+  return Promise.resolve()
+    .then(fn)
+    .then(
+      (value) => ({ ok: true as const, value }),
+      (err: unknown) => ({
+        ok: false as const,
+        error:
+          err instanceof IntakeError
+            ? {
+                message: err.message,
+                status: err.status,
+                code: err.code,
+                ...(err.param ? { param: err.param } : {}),
+                ...(err.review ? { review: err.review } : {}),
+              }
+            : { message: err instanceof Error ? err.message : String(err), status: 0, code: 'tray_error' },
+      }),
+    );
 }
 
 function requireBridge(): HttpBridge {
@@ -352,7 +389,9 @@ function registerIpc(): void {
   );
   handle(IpcChannel.listScreenings, (limit) => result(() => requireBridge().listScreenings(limit as number)));
   handle(IpcChannel.getScreening, (id) => result(() => requireBridge().getScreening(id as string)));
-  handle(IpcChannel.searchScreenings, (filter, limit) => result(() => requireBridge().searchScreenings(carrierSearch(filter), limit as number)));
+  handle(IpcChannel.searchScreenings, (filter, limit) =>
+    result(() => requireBridge().searchScreenings(carrierSearch(filter), limit as number)),
+  );
   handle(IpcChannel.getReview, (id) => result(() => requireBridge().getReview(id as string)));
   handle(IpcChannel.dailyUsage, () => result(() => requireBridge().dailyUsage()));
   handle(IpcChannel.pauseQueue, () =>
@@ -380,8 +419,12 @@ function registerIpc(): void {
     }),
   );
   handle(IpcChannel.listChanges, (state, filter) => result(() => requireBridge().listChanges(state as never, carrierSearch(filter))));
-  handle(IpcChannel.endedDecisions, (limit, after) => result(() => requireBridge().endedDecisions(limit as number, typeof after === 'string' ? after : undefined)));
-  handle(IpcChannel.liftedBlocks, (limit, after) => result(() => requireBridge().liftedBlocks(limit as number, typeof after === 'string' ? after : undefined)));
+  handle(IpcChannel.endedDecisions, (limit, after) =>
+    result(() => requireBridge().endedDecisions(limit as number, typeof after === 'string' ? after : undefined)),
+  );
+  handle(IpcChannel.liftedBlocks, (limit, after) =>
+    result(() => requireBridge().liftedBlocks(limit as number, typeof after === 'string' ? after : undefined)),
+  );
   handle(IpcChannel.recentChanges, (state, limit) => result(() => requireBridge().recentChanges(state as never, limit as number)));
   handle(IpcChannel.acknowledgeChange, (id, by, note) =>
     result(async () => {
@@ -397,18 +440,29 @@ function registerIpc(): void {
     const dot = text(i.dot_number);
     const mc = text(i.mc_number);
     return result(() =>
-      requireBridge().blockCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}), by: String(i.by ?? ''), reason: String(i.reason ?? '') }),
+      requireBridge().blockCarrier({
+        ...(dot !== undefined ? { dot_number: dot } : {}),
+        ...(mc !== undefined ? { mc_number: mc } : {}),
+        by: String(i.by ?? ''),
+        reason: String(i.reason ?? ''),
+      }),
     );
   });
-  handle(IpcChannel.liftBlock, (carrier, by, note) => result(() => requireBridge().liftBlock(carrier as string, by as string, typeof note === 'string' ? note : undefined)));
+  handle(IpcChannel.liftBlock, (carrier, by, note) =>
+    result(() => requireBridge().liftBlock(carrier as string, by as string, typeof note === 'string' ? note : undefined)),
+  );
   handle(IpcChannel.listDecisions, (state, filter) => result(() => requireBridge().listDecisions(state as never, carrierSearch(filter))));
-  handle(IpcChannel.revokeDecision, (id, by, note) => result(() => requireBridge().revokeDecision(id as string, by as string | null, note as string)));
+  handle(IpcChannel.revokeDecision, (id, by, note) =>
+    result(() => requireBridge().revokeDecision(id as string, by as string | null, note as string)),
+  );
   handle(IpcChannel.recheckCarrier, (input) => {
     const i = (input ?? {}) as Partial<Record<'dot_number' | 'mc_number', unknown>>;
     const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
     const dot = text(i.dot_number);
     const mc = text(i.mc_number);
-    return result(() => requireBridge().recheckCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}) }));
+    return result(() =>
+      requireBridge().recheckCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}) }),
+    );
   });
   handle(IpcChannel.auditExport, (from, to) => result(() => exportAudit({ from: String(from), to: String(to) })));
   handle(IpcChannel.connectionState, async () => connectionNow());
@@ -507,7 +561,9 @@ if (!app.requestSingleInstanceLock()) {
     // Start at login is not applied here: the OS keeps the user's last choice (tray-session.ts).
     traySession.start(settings);
     // The icon may be hidden (Windows 11 overflow, GNOME without AppIndicator): say once where it is.
-    if (firstTime(join(app.getPath('userData'), `first-run-${process.platform}`), { exists: existsSync, write: (p) => writeFileSync(p, '') })) {
+    if (
+      firstTime(join(app.getPath('userData'), `first-run-${process.platform}`), { exists: existsSync, write: (p) => writeFileSync(p, '') })
+    ) {
       const hint = firstRunHint(process.platform);
       toast(hint.title, hint.body, 'normal', () => openWindow('desk'));
     }

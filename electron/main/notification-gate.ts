@@ -70,10 +70,12 @@ export class NotificationGate {
   }
 
   private arm(ms: number): void {
-    const schedule = this.o.schedule ?? ((fn, t) => {
-      const h = setTimeout(fn, t);
-      return () => clearTimeout(h);
-    });
+    const schedule =
+      this.o.schedule ??
+      ((fn, t) => {
+        const h = setTimeout(fn, t);
+        return () => clearTimeout(h);
+      });
     this.cancel = schedule(() => {
       this.cancel = undefined;
       this.flush();

@@ -188,7 +188,13 @@ export class Notifier {
     }
     if (fresh.length === 0) return [];
     if (fresh.length > CHANGE_NOTES_AT_ONCE)
-      return [changesSummary(fresh.map((ch) => ch.id), fresh.map(changeLine), fresh.some((ch) => ch.after.action === 'block'))];
+      return [
+        changesSummary(
+          fresh.map((ch) => ch.id),
+          fresh.map(changeLine),
+          fresh.some((ch) => ch.after.action === 'block'),
+        ),
+      ];
     return fresh.map((ch) => changeNotification(ch));
   }
 
@@ -240,7 +246,8 @@ export function changeNotification(ch: CarrierChange): DesktopNotification {
   const ko = newKnockouts(ch);
   const reasons = ch.reasons.map((r) => (r === 'new_knockout' && ko.length > 0 ? `new knockout ${ko.join(', ')}` : changeReasonText(r)));
   const ids = changeCarrierIds(ch);
-  const tenders = ch.tenders.length > 0 ? `Used for ${ch.tenders.length === 1 ? 'tender' : 'tenders'} ${tenderList(ch)}.` : 'No recent tender used it.';
+  const tenders =
+    ch.tenders.length > 0 ? `Used for ${ch.tenders.length === 1 ? 'tender' : 'tenders'} ${tenderList(ch)}.` : 'No recent tender used it.';
   const body = [ids ? `${ids}.` : '', reasons.length > 0 ? `${capitalise(reasons.join(', '))}.` : '', `Now: ${ch.after.action}.`, tenders]
     .filter((p) => p !== '')
     .join(' ');

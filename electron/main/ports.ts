@@ -19,9 +19,7 @@ export type TrayCommand =
   | 'quit';
 
 /** A context menu as plain data; main turns it into Menu.buildFromTemplate. */
-export type MenuItemModel =
-  | { kind: 'item'; label: string; enabled: boolean; command?: TrayCommand }
-  | { kind: 'separator' };
+export type MenuItemModel = { kind: 'item'; label: string; enabled: boolean; command?: TrayCommand } | { kind: 'separator' };
 
 export interface DesktopNotification {
   /** The condition that raised it (one per condition start; per rise for reviews; per change for carrier_changed). */
@@ -41,7 +39,8 @@ export interface DesktopNotification {
   urgency: 'normal' | 'critical';
 }
 
-export type NotificationCondition = 'reviews_pending' | 'quota_low' | 'quota_exhausted' | 'quota_runs_out' | 'service_unavailable' | 'carrier_changed';
+export type NotificationCondition =
+  'reviews_pending' | 'quota_low' | 'quota_exhausted' | 'quota_runs_out' | 'service_unavailable' | 'carrier_changed';
 
 /** Which dashboard view a window opens on. */
 export type DashboardView = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'blocks' | 'settings';

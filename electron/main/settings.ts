@@ -70,7 +70,10 @@ export function validateWorkerUrl(url: string, param = 'workerUrl'): string {
   const u = new URL(normal);
   // The token rides in every request: over plain http it may only go to this machine.
   if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname))
-    throw new SettingsError(`${param}: use https:// for a worker on another machine (over http the token would travel in clear); http is fine for 127.0.0.1 and localhost`, param);
+    throw new SettingsError(
+      `${param}: use https:// for a worker on another machine (over http the token would travel in clear); http is fine for 127.0.0.1 and localhost`,
+      param,
+    );
   return normal;
 }
 
@@ -125,7 +128,10 @@ export class SettingsStore {
     const newToken = input.token !== undefined && input.token.trim() !== '' ? validateToken(input.token) : null;
     // The saved token belongs to the worker it was entered for: never send it somewhere else unasked.
     if (newToken === null && prev.token !== null && new URL(workerUrl).origin !== new URL(prev.workerUrl).origin)
-      throw new SettingsError('the worker address changed: enter the token for the new worker (the saved one is not sent to another address)', 'token');
+      throw new SettingsError(
+        'the worker address changed: enter the token for the new worker (the saved one is not sent to another address)',
+        'token',
+      );
     const token = newToken ?? prev.token;
     const openAtLogin = input.openAtLogin ?? prev.openAtLogin;
     let tokenCiphertext: string | null = null;

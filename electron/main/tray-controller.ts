@@ -112,7 +112,11 @@ export class TrayController {
     this.inFlight = (async () => {
       do {
         this.again = false;
-        const [status, changes, usage] = await Promise.allSettled([this.opts.bridge.getStatus(), this.opts.bridge.listChanges('new'), this.opts.bridge.dailyUsage()]);
+        const [status, changes, usage] = await Promise.allSettled([
+          this.opts.bridge.getStatus(),
+          this.opts.bridge.listChanges('new'),
+          this.opts.bridge.dailyUsage(),
+        ]);
         // The forecast's daily figures; a failure keeps the last ones (the status read says what is wrong).
         if (usage.status === 'fulfilled') this.usage = usage.value;
         if (status.status === 'fulfilled') {

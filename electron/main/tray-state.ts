@@ -2,7 +2,16 @@ import type { CarrierChange, DailyUsage } from '../../shared/screening.js';
 import { formatCount, plural, problemsOf, quotaLine, queueLine, type StatusInput, type StatusProblem } from '../shared/status-problems.js';
 import type { MenuItemModel, TrayIconState } from './ports.js';
 
-export { QUOTA_WARN_SHARE, formatResetUtc, plural, quotaExhausted, quotaLow, quotaLine, queueLine, problemsOf } from '../shared/status-problems.js';
+export {
+  QUOTA_WARN_SHARE,
+  formatResetUtc,
+  plural,
+  quotaExhausted,
+  quotaLow,
+  quotaLine,
+  queueLine,
+  problemsOf,
+} from '../shared/status-problems.js';
 
 export interface TrayInput extends StatusInput {
   /** Unacknowledged carrier changes as last read (GET /changes?state=new); null or absent: not known. */
@@ -42,11 +51,7 @@ export interface TrayView {
 export function computeTrayView(input: TrayInput): TrayView {
   const changes = changesWaiting(input);
   const problems = problemsOf({ ...input, changesNew: changes });
-  const icon: TrayIconState = problems.some((p) => p.level === 'trouble')
-    ? 'trouble'
-    : problems.length > 0
-      ? 'attention'
-      : 'ok';
+  const icon: TrayIconState = problems.some((p) => p.level === 'trouble') ? 'trouble' : problems.length > 0 ? 'attention' : 'ok';
   const s = input.status;
   const headline = problems[0]?.text ?? 'All clear';
   const env = s ? ` (${s.environment})` : '';
@@ -69,7 +74,12 @@ export function computeTrayView(input: TrayInput): TrayView {
   });
   menu.push({
     kind: 'item',
-    label: changes === null ? 'Changes' : changes > 0 ? `Changes: ${plural(changes, 'carrier change')} to acknowledge` : 'Changes: none to acknowledge',
+    label:
+      changes === null
+        ? 'Changes'
+        : changes > 0
+          ? `Changes: ${plural(changes, 'carrier change')} to acknowledge`
+          : 'Changes: none to acknowledge',
     enabled: true,
     command: 'open-changes',
   });

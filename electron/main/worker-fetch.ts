@@ -66,17 +66,27 @@ export function fetchTrustingCa(caPem: string): FetchLike {
     if (body) headers['content-length'] = String(body.length);
     return new Promise<Response>((resolve, reject) => {
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, { method: r.method, headers, signal: r.signal, ...(url.protocol === 'https:' ? { agent } : {}) }, (res: IncomingMessage) => {
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) {
-          if (Array.isArray(v)) for (const x of v) h.append(k, x);
-          else if (v !== undefined) h.set(k, v);
-        }
-        const status = res.statusCode ?? 0;
-        const noBody = r.method === 'HEAD' || status === 204 || status === 205 || status === 304;
-        if (noBody) res.resume();
-        resolve(new Response(noBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, statusText: res.statusMessage ?? '', headers: h }));
-      });
+      const req = send(
+        url,
+        { method: r.method, headers, signal: r.signal, ...(url.protocol === 'https:' ? { agent } : {}) },
+        (res: IncomingMessage) => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (Array.isArray(v)) for (const x of v) h.append(k, x);
+            else if (v !== undefined) h.set(k, v);
+          }
+          const status = res.statusCode ?? 0;
+          const noBody = r.method === 'HEAD' || status === 204 || status === 205 || status === 304;
+          if (noBody) res.resume();
+          resolve(
+            new Response(noBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+              status,
+              statusText: res.statusMessage ?? '',
+              headers: h,
+            }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -32,7 +32,11 @@ const desk: DeskIpcApi = {
   listScreenings: (limit) => ipcRenderer.invoke(IpcChannel.listScreenings, limit),
   getScreening: (id) => ipcRenderer.invoke(IpcChannel.getScreening, id),
   searchScreenings: (filter, limit) =>
-    ipcRenderer.invoke(IpcChannel.searchScreenings, { dot_number: filter.dot_number, mc_number: filter.mc_number, tender_id: filter.tender_id }, limit),
+    ipcRenderer.invoke(
+      IpcChannel.searchScreenings,
+      { dot_number: filter.dot_number, mc_number: filter.mc_number, tender_id: filter.tender_id },
+      limit,
+    ),
   getReview: (id) => ipcRenderer.invoke(IpcChannel.getReview, id),
   dailyUsage: () => ipcRenderer.invoke(IpcChannel.dailyUsage),
   pauseQueue: () => ipcRenderer.invoke(IpcChannel.pauseQueue),
@@ -43,7 +47,12 @@ const desk: DeskIpcApi = {
   listBlocks: (state, filter) => ipcRenderer.invoke(IpcChannel.listBlocks, state, { dot_number: filter?.dot_number }),
   // Copied field by field: only plain data crosses, never an object the page built with getters.
   blockCarrier: (input) =>
-    ipcRenderer.invoke(IpcChannel.blockCarrier, { dot_number: input.dot_number, mc_number: input.mc_number, by: input.by, reason: input.reason }),
+    ipcRenderer.invoke(IpcChannel.blockCarrier, {
+      dot_number: input.dot_number,
+      mc_number: input.mc_number,
+      by: input.by,
+      reason: input.reason,
+    }),
   liftBlock: (carrier, by, note) => ipcRenderer.invoke(IpcChannel.liftBlock, carrier, by, note),
   listDecisions: (state, filter) => ipcRenderer.invoke(IpcChannel.listDecisions, state, { dot_number: filter?.dot_number }),
   revokeDecision: (id, by, note) => ipcRenderer.invoke(IpcChannel.revokeDecision, id, by, note),
@@ -57,7 +66,8 @@ const desk: DeskIpcApi = {
   onConnectionChange: (cb) => subscribe<ConnectionState>(IpcChannel.connection, cb),
   onNavigate: (cb) => subscribe<string>(IpcChannel.navigate, cb),
   settingsGet: () => ipcRenderer.invoke(IpcChannel.settingsGet),
-  settingsSave: (input) => ipcRenderer.invoke(IpcChannel.settingsSave, { workerUrl: input.workerUrl, token: input.token, openAtLogin: input.openAtLogin }),
+  settingsSave: (input) =>
+    ipcRenderer.invoke(IpcChannel.settingsSave, { workerUrl: input.workerUrl, token: input.token, openAtLogin: input.openAtLogin }),
 };
 
 contextBridge.exposeInMainWorld('desk', desk);

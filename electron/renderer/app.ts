@@ -21,7 +21,16 @@ import { tokenForm } from './views/token-form.js';
 /** The dashboard: picks its bridge, builds the seven views (eight in Electron) and routes between them. */
 
 type ViewName = 'desk' | 'queue' | 'quota' | 'changes' | 'decisions' | 'blocks' | 'carrier' | 'settings';
-const VIEW_KEYS: Record<string, ViewName> = { '1': 'desk', '2': 'queue', '3': 'quota', '4': 'changes', '5': 'decisions', '6': 'blocks', '7': 'settings', '8': 'carrier' };
+const VIEW_KEYS: Record<string, ViewName> = {
+  '1': 'desk',
+  '2': 'queue',
+  '3': 'quota',
+  '4': 'changes',
+  '5': 'decisions',
+  '6': 'blocks',
+  '7': 'settings',
+  '8': 'carrier',
+};
 
 /** The one connection indicator: its words say what its colour says. */
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
@@ -38,7 +47,10 @@ function deskWords(text: string, admin: boolean): string | null {
   if (!admin && /callback/i.test(text)) return null;
   const unreachable = /^Worker unreachable at (\S+?):? /.exec(text);
   if (unreachable) return `The worker at ${unreachable[1]} does not answer. This page keeps trying; if it lasts, call whoever runs it.`;
-  return text.replace(/The \/v1 scoring service/g, 'The scoring service').replace(/The \/v1 service/g, 'The scoring service').replace(/no \/v1 lookups/g, 'no lookups');
+  return text
+    .replace(/The \/v1 scoring service/g, 'The scoring service')
+    .replace(/The \/v1 service/g, 'The scoring service')
+    .replace(/no \/v1 lookups/g, 'no lookups');
 }
 
 function start(): void {
@@ -75,7 +87,10 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     if (!find()) await Promise.all([model.load('decisions'), model.load('decisionHistory')]);
     const d = find();
     if (!d) {
-      toast.show(`No decision record was found for ${review.screening.score?.carrier?.legal_name ?? 'this carrier'} (it may be older than the lists shown).`, 'info');
+      toast.show(
+        `No decision record was found for ${review.screening.score?.carrier?.legal_name ?? 'this carrier'} (it may be older than the lists shown).`,
+        'info',
+      );
       return;
     }
     show('decisions');
@@ -124,7 +139,12 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
 
   const envBadge = h('span', { class: 'env-badge' });
   const signedInWho = h('span', { class: 'signed-in-who' });
-  const signedIn = h('span', { class: 'signed-in', attrs: { id: 'signed-in' } }, h('span', { class: 'signed-in-label' }, 'Signed in as '), signedInWho);
+  const signedIn = h(
+    'span',
+    { class: 'signed-in', attrs: { id: 'signed-in' } },
+    h('span', { class: 'signed-in-label' }, 'Signed in as '),
+    signedInWho,
+  );
   const conn = h('span', { class: 'conn', attrs: { id: 'connection', role: 'status' } });
   const banner = h('div', { class: 'banner', attrs: { role: 'status' } });
   const deskCount = h('span', { class: 'tab-count', attrs: { id: 'desk-count' } });
@@ -202,7 +222,16 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
   function tabKey(e: KeyboardEvent, from: ViewName): void {
     const order = (Object.keys(tabs) as ViewName[]).filter((n) => views[n]);
     const i = order.indexOf(from);
-    const to = e.key === 'ArrowRight' ? order[(i + 1) % order.length] : e.key === 'ArrowLeft' ? order[(i - 1 + order.length) % order.length] : e.key === 'Home' ? order[0] : e.key === 'End' ? order[order.length - 1] : undefined;
+    const to =
+      e.key === 'ArrowRight'
+        ? order[(i + 1) % order.length]
+        : e.key === 'ArrowLeft'
+          ? order[(i - 1 + order.length) % order.length]
+          : e.key === 'Home'
+            ? order[0]
+            : e.key === 'End'
+              ? order[order.length - 1]
+              : undefined;
     if (!to) return;
     e.preventDefault();
     e.stopPropagation();
@@ -225,7 +254,10 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     envBadge.className = `env-badge env-${s?.environment ?? 'none'}`;
     const me = model.me;
     signedInWho.textContent = me === null ? '' : (me.name ?? `the ${me.role} token (no name)`);
-    signedIn.title = me === null ? '' : `${me.role} token${me.token_id ? ` ${me.token_id}` : ' (INTAKE_TOKEN)'}${me.name === null ? ': it has no name, so type yours when you decide' : ''}`;
+    signedIn.title =
+      me === null
+        ? ''
+        : `${me.role} token${me.token_id ? ` ${me.token_id}` : ' (INTAKE_TOKEN)'}${me.name === null ? ': it has no name, so type yours when you decide' : ''}`;
     signedIn.hidden = me === null;
     const stale = staleText(model);
     conn.textContent = CONNECTION_TEXT[model.connection] ?? model.connection;
@@ -256,25 +288,71 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
     renderHeader();
     if (changed.has('me')) for (const v of [desk, changes, decisions, blocks, queue, carrier]) v.render();
     // News about carriers: the open carrier page reads itself again (once per burst).
-    if (changed.has('screenings') || changed.has('blocks') || changed.has('decisions') || changed.has('decisionHistory') || changed.has('changes')) carrier.refreshSoon();
+    if (
+      changed.has('screenings') ||
+      changed.has('blocks') ||
+      changed.has('decisions') ||
+      changed.has('decisionHistory') ||
+      changed.has('changes')
+    )
+      carrier.refreshSoon();
     if (changed.has('connection') || changed.has('status')) carrier.render();
-    if (changed.has('pending') || changed.has('decided') || changed.has('decisionHistory') || changed.has('connection') || changed.has('status')) desk.render();
-    if (changed.has('blocks') || changed.has('blockHistory') || changed.has('connection') || changed.has('screenings') || changed.has('status')) blocks.render();
+    if (
+      changed.has('pending') ||
+      changed.has('decided') ||
+      changed.has('decisionHistory') ||
+      changed.has('connection') ||
+      changed.has('status')
+    )
+      desk.render();
+    if (
+      changed.has('blocks') ||
+      changed.has('blockHistory') ||
+      changed.has('connection') ||
+      changed.has('screenings') ||
+      changed.has('status')
+    )
+      blocks.render();
     if (changed.has('status') || changed.has('screenings') || changed.has('connection')) queue.render();
     if (changed.has('status') || changed.has('usage')) quota.render();
     // 'status': whether the worker answers decides whether actions are on (DeskModel.actionsOff).
     // pending: a card opening (or closing) on the desk changes the link a change shows.
-    if (changed.has('changes') || changed.has('changeHistory') || changed.has('pending') || changed.has('connection') || changed.has('status')) changes.render();
-    if (changed.has('decisions') || changed.has('decisionHistory') || changed.has('connection') || changed.has('status')) decisions.render();
+    if (
+      changed.has('changes') ||
+      changed.has('changeHistory') ||
+      changed.has('pending') ||
+      changed.has('connection') ||
+      changed.has('status')
+    )
+      changes.render();
+    if (changed.has('decisions') || changed.has('decisionHistory') || changed.has('connection') || changed.has('status'))
+      decisions.render();
     if (changed.has('connection') && model.connection === 'unauthorized' && !electron) {
       forgetToken();
-      replaceChildren(root, tokenForm(onToken, 'The worker refused this token (it may have been revoked or replaced). Ask your admin for your desk token and paste it here.'));
+      replaceChildren(
+        root,
+        tokenForm(
+          onToken,
+          'The worker refused this token (it may have been revoked or replaced). Ask your admin for your desk token and paste it here.',
+        ),
+      );
     }
   });
 
   document.addEventListener('keydown', (e) => {
     const inField = e.target instanceof HTMLElement && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA');
-    const list = current === 'desk' ? desk : current === 'changes' ? changes : current === 'decisions' ? decisions : current === 'blocks' ? blocks : current === 'carrier' ? carrier : null;
+    const list =
+      current === 'desk'
+        ? desk
+        : current === 'changes'
+          ? changes
+          : current === 'decisions'
+            ? decisions
+            : current === 'blocks'
+              ? blocks
+              : current === 'carrier'
+                ? carrier
+                : null;
     if (list?.handleKey(e)) {
       e.preventDefault();
       return;

@@ -14,7 +14,9 @@ export async function saveAuditCsv(
   if (bridge.saveAuditCsv) return bridge.saveAuditCsv(range.from, range.to, onProgress);
   if (!bridge.streamAuditCsv) throw new Error('this dashboard cannot export the audit record');
   const chunks: BlobPart[] = [];
-  const bytes = await bridge.streamAuditCsv(range.from, range.to, (chunk) => void chunks.push(chunk as Uint8Array<ArrayBuffer>), { onProgress });
+  const bytes = await bridge.streamAuditCsv(range.from, range.to, (chunk) => void chunks.push(chunk as Uint8Array<ArrayBuffer>), {
+    onProgress,
+  });
   const href = URL.createObjectURL(new Blob(chunks, { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = href;

@@ -52,7 +52,8 @@ export function endedText(d: Pick<Decision, 'state' | 'ended_by' | 'end_reason'>
 
 /** The previous decision a reopened review shows. */
 export function previousEndedText(p: PreviousDecision): EndedText {
-  if (p.state === 'revoked') return { state: 'revoked', line: `revoked by ${p.ended_by ?? 'someone'}`, note: p.note && p.note !== 'revoked' ? p.note : null };
+  if (p.state === 'revoked')
+    return { state: 'revoked', line: `revoked by ${p.ended_by ?? 'someone'}`, note: p.note && p.note !== 'revoked' ? p.note : null };
   const changes = p.changes.map(readableChange);
   return { state: 'lapsed', line: `lapsed: ${changes.length ? changes.join('; ') : 'it expired'}`, note: null };
 }

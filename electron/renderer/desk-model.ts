@@ -1,4 +1,14 @@
-import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, Screening, StatusReport } from '../../shared/screening.js';
+import type {
+  Caller,
+  CarrierChange,
+  DailyUsage,
+  Decision,
+  IntakeEvent,
+  LocalBlock,
+  Review,
+  Screening,
+  StatusReport,
+} from '../../shared/screening.js';
 import { IntakeError, type ConnectionState, type DeskBridge, type RecheckInput } from '../shared/bridge.js';
 import { isCarrierChange } from '../shared/change-text.js';
 import { PagedHistory } from './paged-history.js';
@@ -9,8 +19,33 @@ import { PagedHistory } from './paged-history.js';
  * have been missed while it was down. Views subscribe and re-render.
  */
 
-export type Resource = 'me' | 'status' | 'pending' | 'decided' | 'screenings' | 'usage' | 'changes' | 'changeHistory' | 'decisions' | 'decisionHistory' | 'blocks' | 'blockHistory';
-const RESOURCES: readonly Resource[] = ['me', 'status', 'pending', 'decided', 'screenings', 'usage', 'changes', 'changeHistory', 'decisions', 'decisionHistory', 'blocks', 'blockHistory'];
+export type Resource =
+  | 'me'
+  | 'status'
+  | 'pending'
+  | 'decided'
+  | 'screenings'
+  | 'usage'
+  | 'changes'
+  | 'changeHistory'
+  | 'decisions'
+  | 'decisionHistory'
+  | 'blocks'
+  | 'blockHistory';
+const RESOURCES: readonly Resource[] = [
+  'me',
+  'status',
+  'pending',
+  'decided',
+  'screenings',
+  'usage',
+  'changes',
+  'changeHistory',
+  'decisions',
+  'decisionHistory',
+  'blocks',
+  'blockHistory',
+];
 
 export const SCREENINGS_SHOWN = 50;
 const DECIDED_SHOWN = 12;
@@ -28,7 +63,8 @@ export const RELOAD_MAX_WAIT_MS = 1000;
 /** What a view may say about a resource: still loading (never read), failed (the last read), or read. */
 export type LoadState = 'loading' | 'failed' | 'ready';
 
-const UNREACHABLE = 'The worker cannot be reached, so nothing can be recorded. Wait for it to come back (this page retries by itself) or call whoever runs it.';
+const UNREACHABLE =
+  'The worker cannot be reached, so nothing can be recorded. Wait for it to come back (this page retries by itself) or call whoever runs it.';
 
 export class DeskModel {
   /** Who the desk's token is (GET /me); null until known, or from a worker without /me. */
@@ -183,11 +219,15 @@ export class DeskModel {
         // on until a direct read of the worker fails too.
         return this.errors.has('status') ? UNREACHABLE : null;
       case 'unauthorized':
-        return 'The worker refused this desk\'s sign-in. Ask your admin for a new desk token, then enter it in Settings.';
+        return "The worker refused this desk's sign-in. Ask your admin for a new desk token, then enter it in Settings.";
       case 'unconfigured':
         return 'Not set up yet: enter the worker address and your desk token in Settings.';
       case 'connecting':
-        return this.status === null ? 'Connecting to the worker… Deciding starts once it answers.' : this.errors.has('status') ? UNREACHABLE : null;
+        return this.status === null
+          ? 'Connecting to the worker… Deciding starts once it answers.'
+          : this.errors.has('status')
+            ? UNREACHABLE
+            : null;
       default:
         return UNREACHABLE;
     }
@@ -219,7 +259,8 @@ export class DeskModel {
       case 'changes': {
         const fresh = sortChanges(await b.listChanges('new'));
         // Gone from "new" since the last look and not by this window: someone acknowledged it elsewhere.
-        for (const c of this.changes) if (!fresh.some((f) => f.id === c.id) && !this.acknowledgingHere.has(c.id)) this.noteAcknowledgedElsewhere(c);
+        for (const c of this.changes)
+          if (!fresh.some((f) => f.id === c.id) && !this.acknowledgingHere.has(c.id)) this.noteAcknowledgedElsewhere(c);
         this.changes = fresh;
         return;
       }
@@ -235,7 +276,9 @@ export class DeskModel {
         await this.endedDecisions.reload();
         return;
       case 'blocks':
-        this.blocks = [...(await b.listBlocks('active'))].sort((a, c) => c.blocked_at.localeCompare(a.blocked_at) || c.id.localeCompare(a.id));
+        this.blocks = [...(await b.listBlocks('active'))].sort(
+          (a, c) => c.blocked_at.localeCompare(a.blocked_at) || c.id.localeCompare(a.id),
+        );
         return;
       case 'blockHistory':
         // One page (GET /blocks?state=lifted), merged with the older pages already shown.
@@ -376,7 +419,12 @@ export class DeskModel {
     const id = review.id;
     this.decidingHere.add(id);
     try {
-      const done = await this.bridge.resolveReview(id, verdict, { by, note, ...(block ? { block: true } : {}), review_version: review.version ?? null });
+      const done = await this.bridge.resolveReview(id, verdict, {
+        by,
+        note,
+        ...(block ? { block: true } : {}),
+        review_version: review.version ?? null,
+      });
       this.applyLocalDecision(done);
       return done;
     } catch (err) {
@@ -395,7 +443,10 @@ export class DeskModel {
   /** The facts moved on under a review: show the newest (or re-read them when the answer had none). */
   private applyNewestFacts(id: string, newest: Review | undefined): void {
     if (newest && newest.id === id) {
-      this.pending = newest.state === 'pending' ? sortPending(this.pending.map((r) => (r.id === id ? newest : r))) : this.pending.filter((r) => r.id !== id);
+      this.pending =
+        newest.state === 'pending'
+          ? sortPending(this.pending.map((r) => (r.id === id ? newest : r)))
+          : this.pending.filter((r) => r.id !== id);
       this.emit(new Set(['pending']));
     }
     void this.load('pending');
@@ -523,13 +574,25 @@ function byLift(a: LocalBlock, b: LocalBlock): number {
 }
 
 function isDecision(v: unknown): v is Decision {
-  return typeof v === 'object' && v !== null && (v as { object?: unknown }).object === 'decision' && typeof (v as { id?: unknown }).id === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as { object?: unknown }).object === 'decision' &&
+    typeof (v as { id?: unknown }).id === 'string'
+  );
 }
 
 function isReview(v: unknown): v is Review {
-  return typeof v === 'object' && v !== null && (v as { object?: unknown }).object === 'review' && typeof (v as { id?: unknown }).id === 'string';
+  return (
+    typeof v === 'object' && v !== null && (v as { object?: unknown }).object === 'review' && typeof (v as { id?: unknown }).id === 'string'
+  );
 }
 
 function isScreening(v: unknown): v is Screening {
-  return typeof v === 'object' && v !== null && (v as { object?: unknown }).object === 'screening' && typeof (v as { id?: unknown }).id === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as { object?: unknown }).object === 'screening' &&
+    typeof (v as { id?: unknown }).id === 'string'
+  );
 }

@@ -23,8 +23,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props |
       el.setAttribute(name, value === true ? '' : String(value));
     }
   if (props?.dataset) for (const [k, v] of Object.entries(props.dataset)) el.dataset[k] = v;
-  if (props?.on)
-    for (const [type, fn] of Object.entries(props.on)) el.addEventListener(type, fn as EventListener);
+  if (props?.on) for (const [type, fn] of Object.entries(props.on)) el.addEventListener(type, fn as EventListener);
   append(el, children);
   return el;
 }

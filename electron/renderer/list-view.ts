@@ -139,7 +139,13 @@ export class ListView<T extends { id: string }> {
   private readonly noticeEl = h('div', { class: 'dp-notice', attrs: { role: 'alert' } });
   private readonly nameLabel: HTMLElement;
   private readonly signedInName = h('strong', { class: 'dp-signed-in-name' });
-  private readonly signedInEl = h('div', { class: 'dp-label dp-signed-in' }, 'Dispatcher', this.signedInName, h('span', { class: 'dp-signed-in-hint' }, "this desk's token: recorded with what you decide"));
+  private readonly signedInEl = h(
+    'div',
+    { class: 'dp-label dp-signed-in' },
+    'Dispatcher',
+    this.signedInName,
+    h('span', { class: 'dp-signed-in-hint' }, "this desk's token: recorded with what you decide"),
+  );
   private readonly drafts = new Drafts();
   private readonly draftFields: ReadonlyArray<HTMLInputElement | HTMLTextAreaElement>;
   private readonly startButtons: HTMLButtonElement[];
@@ -167,7 +173,11 @@ export class ListView<T extends { id: string }> {
     });
     this.historyEl = h('ol', { class: spec.historyClass });
     this.olderBtn = spec.historyMore
-      ? h('button', { class: 'btn btn-older', attrs: { type: 'button', id: `${spec.view}-show-older` }, on: { click: () => void this.showOlder() } }, 'Show older')
+      ? h(
+          'button',
+          { class: 'btn btn-older', attrs: { type: 'button', id: `${spec.view}-show-older` }, on: { click: () => void this.showOlder() } },
+          'Show older',
+        )
       : null;
     this.nameInput = h('input', {
       class: 'dp-name',
@@ -180,15 +190,39 @@ export class ListView<T extends { id: string }> {
     });
     this.nameInput.value = loadDispatcherName();
     this.noteInput = spec.note
-      ? h('textarea', { class: 'dp-note', attrs: { id: spec.note.id, rows: 2, placeholder: spec.note.placeholder, maxlength: spec.note.maxLength ?? 2000, 'aria-describedby': `${spec.view}-question` } })
+      ? h('textarea', {
+          class: 'dp-note',
+          attrs: {
+            id: spec.note.id,
+            rows: 2,
+            placeholder: spec.note.placeholder,
+            maxlength: spec.note.maxLength ?? 2000,
+            'aria-describedby': `${spec.view}-question`,
+          },
+        })
       : null;
     this.draftFields = [...(this.noteInput ? [this.noteInput] : []), ...(spec.draftFields ?? [])];
     this.nameLabel = h('label', { class: 'dp-label' }, 'Dispatcher', this.nameInput);
     this.startButtons = spec.actions.map((a) =>
-      h('button', { class: `btn ${a.buttonClass}`, attrs: { type: 'button', id: a.buttonId ?? null }, on: { click: () => this.start(a.mode) } }, a.label, h('kbd', null, a.key.toUpperCase())),
+      h(
+        'button',
+        { class: `btn ${a.buttonClass}`, attrs: { type: 'button', id: a.buttonId ?? null }, on: { click: () => this.start(a.mode) } },
+        a.label,
+        h('kbd', null, a.key.toUpperCase()),
+      ),
     );
-    this.confirmBtn = h('button', { class: 'btn btn-confirm', attrs: { type: 'button' }, on: { click: () => void this.confirm() } }, 'Confirm', h('kbd', null, 'Enter'));
-    this.cancelBtn = h('button', { class: 'btn btn-cancel', attrs: { type: 'button' }, on: { click: () => this.cancel() } }, 'Cancel', h('kbd', null, 'Esc'));
+    this.confirmBtn = h(
+      'button',
+      { class: 'btn btn-confirm', attrs: { type: 'button' }, on: { click: () => void this.confirm() } },
+      'Confirm',
+      h('kbd', null, 'Enter'),
+    );
+    this.cancelBtn = h(
+      'button',
+      { class: 'btn btn-cancel', attrs: { type: 'button' }, on: { click: () => this.cancel() } },
+      'Cancel',
+      h('kbd', null, 'Esc'),
+    );
 
     this.panel = h(
       'form',
@@ -236,7 +270,11 @@ export class ListView<T extends { id: string }> {
   /** The item on screen: an open one, or (where allowed) one from the history. */
   selected(): T | null {
     const id = this.selectedId;
-    return this.spec.items().find((x) => x.id === id) ?? (this.spec.historySelectable ? this.spec.history().find((x) => x.id === id) : undefined) ?? null;
+    return (
+      this.spec.items().find((x) => x.id === id) ??
+      (this.spec.historySelectable ? this.spec.history().find((x) => x.id === id) : undefined) ??
+      null
+    );
   }
 
   private actionable(item: T | null): boolean {
@@ -306,7 +344,10 @@ export class ListView<T extends { id: string }> {
     this.renderList();
     this.renderHistory();
     const item = this.selected();
-    replaceChildren(this.detailEl, ...(item ? this.spec.detail(item) : state === 'ready' ? this.spec.emptyDetail() : this.stateDetail(state)));
+    replaceChildren(
+      this.detailEl,
+      ...(item ? this.spec.detail(item) : state === 'ready' ? this.spec.emptyDetail() : this.stateDetail(state)),
+    );
     this.renderPanel();
   }
 
@@ -317,7 +358,14 @@ export class ListView<T extends { id: string }> {
       replaceChildren(
         this.stateEl,
         h('p', { class: 'sr-only', attrs: { role: 'status' } }, `Loading ${this.spec.what}…`),
-        ...[0, 1, 2].map(() => h('div', { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } }, h('span', { class: 'sk-line sk-wide' }), h('span', { class: 'sk-line' }))),
+        ...[0, 1, 2].map(() =>
+          h(
+            'div',
+            { class: 'skeleton-row', attrs: { 'aria-hidden': 'true' } },
+            h('span', { class: 'sk-line sk-wide' }),
+            h('span', { class: 'sk-line' }),
+          ),
+        ),
       );
       this.stateEl.setAttribute('aria-busy', 'true');
     } else if (state === 'failed') {
@@ -327,7 +375,11 @@ export class ListView<T extends { id: string }> {
         h(
           'div',
           { class: 'load-failed', attrs: { role: 'alert' } },
-          h('strong', null, empty ? `Could not load ${this.spec.what}.` : `Could not refresh ${this.spec.what}: this list may be out of date.`),
+          h(
+            'strong',
+            null,
+            empty ? `Could not load ${this.spec.what}.` : `Could not refresh ${this.spec.what}: this list may be out of date.`,
+          ),
           h('span', { class: 'load-failed-why' }, ` ${friendlyError(err)}`),
           h('button', { class: 'btn btn-small btn-retry', attrs: { type: 'button' }, on: { click: () => this.spec.retry?.() } }, 'Retry'),
         ),
@@ -344,7 +396,14 @@ export class ListView<T extends { id: string }> {
   /** The detail while the list is not known: never "nothing here". */
   private stateDetail(state: LoadState): Child[] {
     if (state === 'loading')
-      return [h('div', { class: 'rv-none', attrs: { 'aria-busy': 'true' } }, h('p', { class: 'big-empty' }, `Loading ${this.spec.what}…`), h('div', { class: 'skeleton-block', attrs: { 'aria-hidden': 'true' } }))];
+      return [
+        h(
+          'div',
+          { class: 'rv-none', attrs: { 'aria-busy': 'true' } },
+          h('p', { class: 'big-empty' }, `Loading ${this.spec.what}…`),
+          h('div', { class: 'skeleton-block', attrs: { 'aria-hidden': 'true' } }),
+        ),
+      ];
     return [
       h(
         'div',
@@ -364,7 +423,10 @@ export class ListView<T extends { id: string }> {
     const list = this.spec.items();
     this.listEl.removeAttribute('aria-activedescendant');
     if (list.length === 0) {
-      replaceChildren(this.listEl, h('li', { class: 'rv-empty', attrs: { role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' } }, this.spec.emptyList()));
+      replaceChildren(
+        this.listEl,
+        h('li', { class: 'rv-empty', attrs: { role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' } }, this.spec.emptyList()),
+      );
       return;
     }
     replaceChildren(
@@ -384,7 +446,8 @@ export class ListView<T extends { id: string }> {
         );
       }),
     );
-    if (list.some((x) => x.id === this.selectedId) && this.selectedId !== null) this.listEl.setAttribute('aria-activedescendant', this.optionId(this.selectedId));
+    if (list.some((x) => x.id === this.selectedId) && this.selectedId !== null)
+      this.listEl.setAttribute('aria-activedescendant', this.optionId(this.selectedId));
     this.listEl.querySelector('.selected')?.scrollIntoView({ block: 'nearest' });
   }
 
@@ -396,7 +459,8 @@ export class ListView<T extends { id: string }> {
     this.renderOlder();
     try {
       const added = await more.load();
-      this.olderStatus.textContent = added === 0 ? `No older ${more.what}.` : `${added} older ${more.what} shown${more.more() ? '' : ', all of them now'}.`;
+      this.olderStatus.textContent =
+        added === 0 ? `No older ${more.what}.` : `${added} older ${more.what} shown${more.more() ? '' : ', all of them now'}.`;
     } catch (err) {
       this.olderStatus.textContent = `Could not load older ${more.what}. ${friendlyError(err instanceof Error ? err.message : String(err))}`;
     } finally {
@@ -422,7 +486,12 @@ export class ListView<T extends { id: string }> {
     const done = this.spec.history();
     if (done.length === 0) {
       const state = this.spec.historyLoadState?.() ?? 'ready';
-      const text = state === 'loading' ? 'Loading…' : state === 'failed' ? 'Could not load this list. It is read again when the worker answers.' : this.spec.emptyHistory();
+      const text =
+        state === 'loading'
+          ? 'Loading…'
+          : state === 'failed'
+            ? 'Could not load this list. It is read again when the worker answers.'
+            : this.spec.emptyHistory();
       replaceChildren(this.historyEl, h('li', { class: `rv-empty${state === 'failed' ? ' rv-empty-failed' : ''}` }, text));
       return;
     }
@@ -441,7 +510,13 @@ export class ListView<T extends { id: string }> {
           },
           // A row that opens elsewhere is a real button: a click, Enter or Space opens it.
           ...(opens
-            ? [h('button', { class: 'rv-done-open', attrs: { type: 'button', title: opens.label(item) }, on: { click: () => opens.open(item) } }, ...row.children)]
+            ? [
+                h(
+                  'button',
+                  { class: 'rv-done-open', attrs: { type: 'button', title: opens.label(item) }, on: { click: () => opens.open(item) } },
+                  ...row.children,
+                ),
+              ]
             : row.children),
         );
       }),

@@ -24,7 +24,8 @@ export function factsChanged(shown: Review, newest: Review): string[] {
     if (passing.length) out.push(`check passing again: ${passing.join(', ')}`);
   } else if (!a && b) out.push(`a score now: ${b.score} · ${b.grade} (${b.decision})`);
   else if (a && !b) out.push('no usable score now');
-  if (newest.screening.error?.code === 'local_block' && shown.screening.error?.code !== 'local_block') out.push('put on the do-not-use list');
+  if (newest.screening.error?.code === 'local_block' && shown.screening.error?.code !== 'local_block')
+    out.push('put on the do-not-use list');
   const ta = shown.tenders?.length ?? 1;
   const tb = newest.tenders?.length ?? 1;
   if (ta !== tb) out.push(`${tb} tenders wait now (was ${ta})`);

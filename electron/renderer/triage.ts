@@ -50,7 +50,10 @@ export interface WaitingLoad {
  * tenders: the review's own screening stands for them.
  */
 export function waitingLoads(r: Review): WaitingLoad[] {
-  const tenders = r.tenders && r.tenders.length > 0 ? r.tenders : [{ screening_id: r.screening.id, tender_id: r.screening.tender_id, load: r.screening.load }];
+  const tenders =
+    r.tenders && r.tenders.length > 0
+      ? r.tenders
+      : [{ screening_id: r.screening.id, tender_id: r.screening.tender_id, load: r.screening.load }];
   const loads = tenders
     .map((t): WaitingLoad => {
       // Read tolerantly: an older worker's tenders have no load.
@@ -83,12 +86,27 @@ export function triageOf(r: Review): Triage {
   const ko = score.knockout.triggered ? score.knockout.reasons[0] : undefined;
   if (ko) return { why: `Knockout: ${ko.message}`, critical: true, worstLabel: 'Knockout', rank: RANK.knockout!, loads, pickup };
   const top = sortReasons(score.reasons)[0];
-  if (!top) return { why: score.verdict ?? 'No check found a problem; the scoring service still asks a person to look.', critical: false, worstLabel: null, rank: NO_FINDING, loads, pickup };
+  if (!top)
+    return {
+      why: score.verdict ?? 'No check found a problem; the scoring service still asks a person to look.',
+      critical: false,
+      worstLabel: null,
+      rank: NO_FINDING,
+      loads,
+      pickup,
+    };
   const sev = severityTerm(top.severity);
   const rank = sev.known ? (RANK[top.severity] ?? NO_FINDING) : RANK.critical!;
   const critical = top.severity === 'critical';
   const more = score.reasons.length > 1 ? ` (+${score.reasons.length - 1} more)` : '';
-  return { why: `${top.detail}${more}`, critical, worstLabel: sev.known ? capital(sev.label) : `Unknown severity "${top.severity}"`, rank, loads, pickup };
+  return {
+    why: `${top.detail}${more}`,
+    critical,
+    worstLabel: sev.known ? capital(sev.label) : `Unknown severity "${top.severity}"`,
+    rank,
+    loads,
+    pickup,
+  };
 }
 
 function capital(s: string): string {

@@ -125,7 +125,12 @@ export function actionTerm(action: string | null): Term {
 const SOURCES: Record<string, Term> = {
   service: { label: 'fresh from the scoring service', tone: 'ok', known: true },
   cache: { label: 'saved score', tone: 'muted', known: true, hint: 'A recent score kept by this app, not asked again.' },
-  stale_cache: { label: 'OLD saved score', tone: 'bad', known: true, hint: 'An old saved score, because the scoring service could not be asked.' },
+  stale_cache: {
+    label: 'OLD saved score',
+    tone: 'bad',
+    known: true,
+    hint: 'An old saved score, because the scoring service could not be asked.',
+  },
   none: { label: 'no score', tone: 'bad', known: true },
 };
 
@@ -153,5 +158,10 @@ const CHANGE_REASON_HINT: Record<string, string> = {
 export function changeReasonTerm(reason: string): Term {
   const label = CHANGE_REASON_TEXT[reason];
   if (label === undefined) return unknown(reason, 'Change reason');
-  return { label, tone: CHANGE_REASON_TONE[reason] ?? 'muted', known: true, ...(CHANGE_REASON_HINT[reason] ? { hint: CHANGE_REASON_HINT[reason] } : {}) };
+  return {
+    label,
+    tone: CHANGE_REASON_TONE[reason] ?? 'muted',
+    known: true,
+    ...(CHANGE_REASON_HINT[reason] ? { hint: CHANGE_REASON_HINT[reason] } : {}),
+  };
 }

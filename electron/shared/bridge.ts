@@ -1,4 +1,16 @@
-import type { Caller, CarrierChange, DailyUsage, Decision, DecisionState, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type {
+  Caller,
+  CarrierChange,
+  DailyUsage,
+  Decision,
+  DecisionState,
+  IntakeEvent,
+  LocalBlock,
+  Review,
+  ReviewState,
+  Screening,
+  StatusReport,
+} from '../../shared/screening.js';
 
 /**
  * What the dashboard needs from the worker, and nothing more. Two implementations:
@@ -138,7 +150,12 @@ export interface DeskBridge {
    */
   saveAuditCsv?(from: string, to: string, onProgress: (bytes: number) => void): Promise<AuditSaved | null>;
   /** The same CSV handed to the page chunk by chunk (the browser dashboard saves it itself). */
-  streamAuditCsv?(from: string, to: string, write: (chunk: Uint8Array) => Promise<void> | void, opts?: { onProgress?: (bytes: number) => void }): Promise<number>;
+  streamAuditCsv?(
+    from: string,
+    to: string,
+    write: (chunk: Uint8Array) => Promise<void> | void,
+    opts?: { onProgress?: (bytes: number) => void },
+  ): Promise<number>;
   /** Live events; returns the unsubscribe function. */
   onEvent(cb: (event: IntakeEvent) => void): () => void;
   connectionState(): ConnectionState;

@@ -87,7 +87,13 @@ export function beforeInWords(c: Pick<CarrierChange, 'before' | 'tenders'>): str
 export function loadStatusText(t: ChangeTender): string {
   if (t.action === undefined) return 'not recorded';
   const by =
-    t.settled_by === 'standing_decision' ? ' · settled by a standing decision' : t.settled_by === 'review' ? ' · decided by a dispatcher' : t.settled_by === 'rescreen' ? ' · settled by a re-screen' : '';
+    t.settled_by === 'standing_decision'
+      ? ' · settled by a standing decision'
+      : t.settled_by === 'review'
+        ? ' · decided by a dispatcher'
+        : t.settled_by === 'rescreen'
+          ? ' · settled by a re-screen'
+          : '';
   switch (t.action) {
     case null:
       return 'not answered yet';

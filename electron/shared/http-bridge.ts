@@ -1,4 +1,15 @@
-import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type {
+  Caller,
+  CarrierChange,
+  DailyUsage,
+  Decision,
+  IntakeEvent,
+  LocalBlock,
+  Review,
+  ReviewState,
+  Screening,
+  StatusReport,
+} from '../../shared/screening.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import {
   BLOCK_LIST_STATES,
@@ -60,8 +71,7 @@ export function normalizeBaseUrl(baseUrl: string, param = 'baseUrl'): string {
   } catch {
     throw new TypeError(`${param} must be an absolute http(s) URL, got ${JSON.stringify(baseUrl)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new TypeError(`${param} must use http or https, got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${param} must use http or https, got ${url.protocol}`);
   if (url.username || url.password) throw new TypeError(`${param} must not carry credentials`);
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
@@ -119,23 +129,31 @@ export class HttpBridge implements DeskBridge {
 
   /** Every item of a state (following the cursor, at most LIST_PAGES pages): the desk shows them all. */
   async listReviews(state: ReviewState): Promise<Review[]> {
-    if (!REVIEW_STATES.includes(state)) throw new TypeError(`state must be one of ${REVIEW_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    return this.all<Review>('/reviews', (after, o) => this.api.GET('/reviews', { ...o, params: { query: { state, limit: 100, ...after } } }));
+    if (!REVIEW_STATES.includes(state))
+      throw new TypeError(`state must be one of ${REVIEW_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+    return this.all<Review>('/reviews', (after, o) =>
+      this.api.GET('/reviews', { ...o, params: { query: { state, limit: 100, ...after } } }),
+    );
   }
 
   /** One page of the latest decisions (approved or rejected), newest first: never every page of both states. */
   async recentDecisions(limit: number): Promise<Review[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${JSON.stringify(limit)}`);
-    const page = await this.call<{ data: Review[] }>('/reviews', (o) => this.api.GET('/reviews', { ...o, params: { query: { state: 'decided', limit } } }));
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new TypeError(`limit must be a whole number from 1 to 100, got ${JSON.stringify(limit)}`);
+    const page = await this.call<{ data: Review[] }>('/reviews', (o) =>
+      this.api.GET('/reviews', { ...o, params: { query: { state: 'decided', limit } } }),
+    );
     return page.data;
   }
 
   resolveReview(id: string, verdict: ReviewVerdict, decision: ReviewDecision): Promise<Review> {
     requireId(id, 'id');
-    if (verdict !== 'approve' && verdict !== 'reject') throw new TypeError(`verdict must be approve or reject, got ${JSON.stringify(verdict)}`);
+    if (verdict !== 'approve' && verdict !== 'reject')
+      throw new TypeError(`verdict must be approve or reject, got ${JSON.stringify(verdict)}`);
     const by = optionalName(decision?.by, 'by');
     const version = decision?.review_version;
-    if (version != null && !(Number.isInteger(version) && version >= 0)) throw new TypeError(`review_version must be a whole number, got ${JSON.stringify(version)}`);
+    if (version != null && !(Number.isInteger(version) && version >= 0))
+      throw new TypeError(`review_version must be a whole number, got ${JSON.stringify(version)}`);
     // No `by` with a named token: the intake records the token's name. The version of what was shown, always when known.
     const body: { by?: string; note: string } = {
       ...(by === null ? {} : { by }),
@@ -145,20 +163,29 @@ export class HttpBridge implements DeskBridge {
     const path = { params: { path: { id } } };
     return verdict === 'approve'
       ? this.call(`/reviews/${id}/approve`, (o) => this.api.POST('/reviews/{id}/approve', { ...o, ...path, body }))
-      : this.call(`/reviews/${id}/reject`, (o) => this.api.POST('/reviews/{id}/reject', { ...o, ...path, body: { ...body, ...(decision.block === true ? { block: true } : {}) } }));
+      : this.call(`/reviews/${id}/reject`, (o) =>
+          this.api.POST('/reviews/{id}/reject', { ...o, ...path, body: { ...body, ...(decision.block === true ? { block: true } : {}) } }),
+        );
   }
 
   async listDecisions(state: DecisionListState, filter: CarrierFilter = {}): Promise<Decision[]> {
-    if (!DECISION_LIST_STATES.includes(state)) throw new TypeError(`state must be one of ${DECISION_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+    if (!DECISION_LIST_STATES.includes(state))
+      throw new TypeError(`state must be one of ${DECISION_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
     const dot = dotFilter(filter);
-    return this.all<Decision>('/decisions', (after, o) => this.api.GET('/decisions', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }));
+    return this.all<Decision>('/decisions', (after, o) =>
+      this.api.GET('/decisions', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }),
+    );
   }
 
   revokeDecision(id: string, by: string | null, note: string): Promise<Decision> {
     requireId(id, 'id');
     const name = optionalName(by, 'by');
     return this.call(`/decisions/${id}/revoke`, (o) =>
-      this.api.POST('/decisions/{id}/revoke', { ...o, params: { path: { id } }, body: { ...(name === null ? {} : { by: name }), note: typeof note === 'string' ? note : '' } }),
+      this.api.POST('/decisions/{id}/revoke', {
+        ...o,
+        params: { path: { id } },
+        body: { ...(name === null ? {} : { by: name }), note: typeof note === 'string' ? note : '' },
+      }),
     );
   }
 
@@ -168,7 +195,11 @@ export class HttpBridge implements DeskBridge {
     if ((dot === '') === (mc === '')) throw new TypeError('exactly one of dot_number or mc_number must be given');
     // wait=10: the answer is usually the finished screening; a 202 (queued) is returned as it is.
     return this.call('/screenings', (o) =>
-      this.api.POST('/screenings', { ...o, params: { query: { wait: 10 } }, body: { ...(dot ? { dot_number: dot } : { mc_number: mc }), refresh: true } }),
+      this.api.POST('/screenings', {
+        ...o,
+        params: { query: { wait: 10 } },
+        body: { ...(dot ? { dot_number: dot } : { mc_number: mc }), refresh: true },
+      }),
     );
   }
 
@@ -177,9 +208,18 @@ export class HttpBridge implements DeskBridge {
    * (a large range takes minutes), nothing held in memory. Only a stall (no byte for
    * idleTimeoutMs) or `signal` stops it. Resolves with the byte count.
    */
-  async streamAuditCsv(from: string, to: string, write: (chunk: Uint8Array) => Promise<void> | void, opts: { signal?: AbortSignal; onProgress?: (bytes: number) => void } = {}): Promise<number> {
-    for (const [v, param] of [[from, 'from'], [to, 'to']] as const)
-      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw new TypeError(`${param} must be an ISO 8601 date, got ${JSON.stringify(v)}`);
+  async streamAuditCsv(
+    from: string,
+    to: string,
+    write: (chunk: Uint8Array) => Promise<void> | void,
+    opts: { signal?: AbortSignal; onProgress?: (bytes: number) => void } = {},
+  ): Promise<number> {
+    for (const [v, param] of [
+      [from, 'from'],
+      [to, 'to'],
+    ] as const)
+      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v))
+        throw new TypeError(`${param} must be an ISO 8601 date, got ${JSON.stringify(v)}`);
     const ctrl = new AbortController();
     const abortOuter = (): void => ctrl.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', abortOuter, { once: true });
@@ -193,7 +233,11 @@ export class HttpBridge implements DeskBridge {
       armIdle();
       let res: Response;
       try {
-        res = await this.fetch(`${this.base}/audit.csv?${qs}`, { headers: { authorization: `Bearer ${this.token}`, accept: 'text/csv, application/json' }, signal: ctrl.signal, cache: 'no-store' });
+        res = await this.fetch(`${this.base}/audit.csv?${qs}`, {
+          headers: { authorization: `Bearer ${this.token}`, accept: 'text/csv, application/json' },
+          signal: ctrl.signal,
+          cache: 'no-store',
+        });
       } catch (err) {
         throw new IntakeError(`worker unreachable at ${this.base}: ${errorText(err)}`, 0, 'unreachable');
       }
@@ -205,7 +249,12 @@ export class HttpBridge implements DeskBridge {
         } catch {
           e = undefined;
         }
-        throw new IntakeError(typeof e?.message === 'string' ? e.message : `/audit.csv answered HTTP ${res.status}`, res.status, typeof e?.code === 'string' ? e.code : `http_${res.status}`, typeof e?.param === 'string' ? e.param : undefined);
+        throw new IntakeError(
+          typeof e?.message === 'string' ? e.message : `/audit.csv answered HTTP ${res.status}`,
+          res.status,
+          typeof e?.code === 'string' ? e.code : `http_${res.status}`,
+          typeof e?.param === 'string' ? e.param : undefined,
+        );
       }
       const reader = res.body.getReader();
       let bytes = 0;
@@ -221,7 +270,11 @@ export class HttpBridge implements DeskBridge {
       } catch (err) {
         await reader.cancel().catch(() => undefined);
         if (err instanceof IntakeError) throw err;
-        throw new IntakeError(`the audit export stopped after ${bytes} bytes: ${errorText(ctrl.signal.aborted ? (ctrl.signal.reason ?? err) : err)}`, 0, 'export_interrupted');
+        throw new IntakeError(
+          `the audit export stopped after ${bytes} bytes: ${errorText(ctrl.signal.aborted ? (ctrl.signal.reason ?? err) : err)}`,
+          0,
+          'export_interrupted',
+        );
       }
       return bytes;
     } finally {
@@ -231,8 +284,11 @@ export class HttpBridge implements DeskBridge {
   }
 
   async listScreenings(limit: number): Promise<Screening[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${limit}`);
-    const list = await this.call<{ data: Screening[] }>('/screenings', (o) => this.api.GET('/screenings', { ...o, params: { query: { limit } } }));
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new TypeError(`limit must be a whole number from 1 to 100, got ${limit}`);
+    const list = await this.call<{ data: Screening[] }>('/screenings', (o) =>
+      this.api.GET('/screenings', { ...o, params: { query: { limit } } }),
+    );
     return list.data;
   }
 
@@ -242,7 +298,8 @@ export class HttpBridge implements DeskBridge {
   }
 
   async searchScreenings(filter: ScreeningSearch, limit: number): Promise<Screening[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new TypeError(`limit must be a whole number from 1 to 100, got ${limit}`);
     const query: ScreeningSearch = {};
     for (const k of ['dot_number', 'mc_number', 'tender_id'] as const) {
       const v = filter?.[k];
@@ -251,7 +308,9 @@ export class HttpBridge implements DeskBridge {
       query[k] = v.trim();
     }
     if (Object.keys(query).length === 0) throw new TypeError('search by dot_number, mc_number or tender_id');
-    const list = await this.call<{ data: Screening[] }>('/screenings', (o) => this.api.GET('/screenings', { ...o, params: { query: { ...query, limit } } }));
+    const list = await this.call<{ data: Screening[] }>('/screenings', (o) =>
+      this.api.GET('/screenings', { ...o, params: { query: { ...query, limit } } }),
+    );
     return list.data;
   }
 
@@ -273,9 +332,12 @@ export class HttpBridge implements DeskBridge {
   }
 
   async listChanges(state: ChangeState | 'all', filter: CarrierFilter = {}): Promise<CarrierChange[]> {
-    if (state !== 'all' && !CHANGE_STATES.includes(state)) throw new TypeError(`state must be one of ${CHANGE_STATES.join(', ')} or all, got ${JSON.stringify(state)}`);
+    if (state !== 'all' && !CHANGE_STATES.includes(state))
+      throw new TypeError(`state must be one of ${CHANGE_STATES.join(', ')} or all, got ${JSON.stringify(state)}`);
     const dot = dotFilter(filter);
-    return this.all<CarrierChange>('/changes', (after, o) => this.api.GET('/changes', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }));
+    return this.all<CarrierChange>('/changes', (after, o) =>
+      this.api.GET('/changes', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }),
+    );
   }
 
   acknowledgeChange(id: string, by: string | null, note?: string | null): Promise<CarrierChange> {
@@ -284,20 +346,29 @@ export class HttpBridge implements DeskBridge {
     const text = typeof note === 'string' ? note.trim() : '';
     if (text.length > 500) throw new TypeError(`note must be at most 500 characters, got ${text.length}`);
     const body = { ...(name === null ? {} : { by: name }), ...(text === '' ? {} : { note: text }) };
-    return this.call(`/changes/${id}/acknowledge`, (o) => this.api.POST('/changes/{id}/acknowledge', { ...o, params: { path: { id } }, body }));
+    return this.call(`/changes/${id}/acknowledge`, (o) =>
+      this.api.POST('/changes/{id}/acknowledge', { ...o, params: { path: { id } }, body }),
+    );
   }
 
   async recentChanges(state: ChangeState, limit: number): Promise<CarrierChange[]> {
-    if (!CHANGE_STATES.includes(state)) throw new TypeError(`state must be one of ${CHANGE_STATES.join(', ')}, got ${JSON.stringify(state)}`);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${JSON.stringify(limit)}`);
-    const page = await this.call<{ data: CarrierChange[] }>('/changes', (o) => this.api.GET('/changes', { ...o, params: { query: { state, limit } } }));
+    if (!CHANGE_STATES.includes(state))
+      throw new TypeError(`state must be one of ${CHANGE_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new TypeError(`limit must be a whole number from 1 to 100, got ${JSON.stringify(limit)}`);
+    const page = await this.call<{ data: CarrierChange[] }>('/changes', (o) =>
+      this.api.GET('/changes', { ...o, params: { query: { state, limit } } }),
+    );
     return page.data;
   }
 
   async listBlocks(state: BlockListState, filter: CarrierFilter = {}): Promise<LocalBlock[]> {
-    if (!BLOCK_LIST_STATES.includes(state)) throw new TypeError(`state must be one of ${BLOCK_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+    if (!BLOCK_LIST_STATES.includes(state))
+      throw new TypeError(`state must be one of ${BLOCK_LIST_STATES.join(', ')}, got ${JSON.stringify(state)}`);
     const dot = dotFilter(filter);
-    return this.all<LocalBlock>('/blocks', (after, o) => this.api.GET('/blocks', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }));
+    return this.all<LocalBlock>('/blocks', (after, o) =>
+      this.api.GET('/blocks', { ...o, params: { query: { state, ...dot, limit: 100, ...after } } }),
+    );
   }
 
   blockCarrier(input: BlockInput): Promise<LocalBlock> {
@@ -306,7 +377,9 @@ export class HttpBridge implements DeskBridge {
     if ((dot === '') === (mc === '')) throw new TypeError('exactly one of dot_number or mc_number must be given');
     const by = requireName(input.by, 'by');
     if (typeof input.reason !== 'string' || input.reason.trim() === '') throw new TypeError('reason must say why the carrier is blocked');
-    return this.call('/blocks', (o) => this.api.POST('/blocks', { ...o, body: { ...(dot ? { dot_number: dot } : { mc_number: mc }), by, reason: input.reason.trim() } }));
+    return this.call('/blocks', (o) =>
+      this.api.POST('/blocks', { ...o, body: { ...(dot ? { dot_number: dot } : { mc_number: mc }), by, reason: input.reason.trim() } }),
+    );
   }
 
   liftBlock(carrier: string, by: string, note?: string): Promise<LocalBlock> {
@@ -316,17 +389,27 @@ export class HttpBridge implements DeskBridge {
     const why = note?.trim() ?? '';
     // DELETE carries no body (proxies drop it): who lifts and why go in the query.
     return this.call(`/blocks/${carrier}`, (o) =>
-      this.api.DELETE('/blocks/{dot}', { ...o, params: { path: { dot: carrier.trim() }, query: { by: name, ...(why === '' ? {} : { note: why }) } } }),
+      this.api.DELETE('/blocks/{dot}', {
+        ...o,
+        params: { path: { dot: carrier.trim() }, query: { by: name, ...(why === '' ? {} : { note: why }) } },
+      }),
     );
   }
 
   /** Per call: the token, a time-out, no HTTP cache. */
   private opts(): { headers: Record<string, string>; signal: AbortSignal; cache: RequestCache } {
-    return { headers: { authorization: `Bearer ${this.token}`, accept: 'application/json' }, signal: AbortSignal.timeout(this.requestTimeoutMs), cache: 'no-store' };
+    return {
+      headers: { authorization: `Bearer ${this.token}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(this.requestTimeoutMs),
+      cache: 'no-store',
+    };
   }
 
   /** One call's data, or an IntakeError with the intake's code (or `unreachable` / `bad_response`). */
-  private async call<T>(path: string, run: (o: ReturnType<HttpBridge['opts']>) => Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<T> {
+  private async call<T>(
+    path: string,
+    run: (o: ReturnType<HttpBridge['opts']>) => Promise<{ data?: unknown; error?: unknown; response: Response }>,
+  ): Promise<T> {
     let r: { data?: unknown; error?: unknown; response: Response };
     try {
       r = await run(this.opts());
@@ -338,7 +421,10 @@ export class HttpBridge implements DeskBridge {
       const e = (r.error as { error?: { code?: unknown; message?: unknown; param?: unknown; review?: unknown } } | undefined)?.error;
       const code = typeof e?.code === 'string' ? e.code : `http_${r.response.status}`;
       const message = typeof e?.message === 'string' ? e.message : `${path} answered HTTP ${r.response.status}`;
-      const review = typeof e?.review === 'object' && e.review !== null && (e.review as { object?: unknown }).object === 'review' ? (e.review as Review) : undefined;
+      const review =
+        typeof e?.review === 'object' && e.review !== null && (e.review as { object?: unknown }).object === 'review'
+          ? (e.review as Review)
+          : undefined;
       throw new IntakeError(message, r.response.status, code, typeof e?.param === 'string' ? e.param : undefined, review);
     }
     if (r.data === undefined) throw new IntakeError(`${path} answered with a body that is not JSON`, r.response.status, 'bad_response');
@@ -349,7 +435,9 @@ export class HttpBridge implements DeskBridge {
   async liftedBlocks(limit: number, startingAfter?: string): Promise<HistoryPage<LocalBlock>> {
     checkPage(limit, startingAfter);
     const after = startingAfter === undefined ? {} : { starting_after: startingAfter };
-    const page = await this.call<HistoryPage<LocalBlock>>('/blocks', (o) => this.api.GET('/blocks', { ...o, params: { query: { state: 'lifted', limit, ...after } } }));
+    const page = await this.call<HistoryPage<LocalBlock>>('/blocks', (o) =>
+      this.api.GET('/blocks', { ...o, params: { query: { state: 'lifted', limit, ...after } } }),
+    );
     return { data: page.data, has_more: page.has_more === true };
   }
 
@@ -357,19 +445,26 @@ export class HttpBridge implements DeskBridge {
   async endedDecisions(limit: number, startingAfter?: string): Promise<HistoryPage<Decision>> {
     checkPage(limit, startingAfter);
     const after = startingAfter === undefined ? {} : { starting_after: startingAfter };
-    const page = await this.call<HistoryPage<Decision>>('/decisions', (o) => this.api.GET('/decisions', { ...o, params: { query: { state: 'ended', limit, ...after } } }));
+    const page = await this.call<HistoryPage<Decision>>('/decisions', (o) =>
+      this.api.GET('/decisions', { ...o, params: { query: { state: 'ended', limit, ...after } } }),
+    );
     return { data: page.data, has_more: page.has_more === true };
   }
 
   /** A whole list, page after page (starting_after), at most LIST_PAGES pages. */
   private async all<T extends { id: string }>(
     path: string,
-    page: (after: { starting_after?: string }, o: ReturnType<HttpBridge['opts']>) => Promise<{ data?: unknown; error?: unknown; response: Response }>,
+    page: (
+      after: { starting_after?: string },
+      o: ReturnType<HttpBridge['opts']>,
+    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>,
   ): Promise<T[]> {
     const out: T[] = [];
     let after: string | undefined;
     for (let i = 0; i < LIST_PAGES; i++) {
-      const list = await this.call<{ data: T[]; has_more?: boolean }>(path, (o) => page(after === undefined ? {} : { starting_after: after }, o));
+      const list = await this.call<{ data: T[]; has_more?: boolean }>(path, (o) =>
+        page(after === undefined ? {} : { starting_after: after }, o),
+      );
       out.push(...list.data);
       if (!list.has_more || list.data.length === 0) break;
       after = list.data[list.data.length - 1]!.id;
@@ -566,12 +661,15 @@ function errorText(err: unknown): string {
 function dotFilter(filter: CarrierFilter | undefined): { dot_number?: string } {
   const dot = filter?.dot_number;
   if (dot === undefined) return {};
-  if (typeof dot !== 'string' || !/^\d{1,8}$/.test(dot.trim())) throw new TypeError(`dot_number must be 1 to 8 digits, got ${JSON.stringify(dot)}`);
+  if (typeof dot !== 'string' || !/^\d{1,8}$/.test(dot.trim()))
+    throw new TypeError(`dot_number must be 1 to 8 digits, got ${JSON.stringify(dot)}`);
   return { dot_number: dot.trim() };
 }
 
 /** A history page's size and cursor, refused before any request when they cannot be right. */
 function checkPage(limit: number, startingAfter: string | undefined): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new TypeError(`limit must be a whole number from 1 to 100, got ${JSON.stringify(limit)}`);
-  if (startingAfter !== undefined && (typeof startingAfter !== 'string' || startingAfter.trim() === '')) throw new TypeError('startingAfter must be an id');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw new TypeError(`limit must be a whole number from 1 to 100, got ${JSON.stringify(limit)}`);
+  if (startingAfter !== undefined && (typeof startingAfter !== 'string' || startingAfter.trim() === ''))
+    throw new TypeError('startingAfter must be an id');
 }

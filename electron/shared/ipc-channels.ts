@@ -1,4 +1,15 @@
-import type { Caller, CarrierChange, DailyUsage, Decision, IntakeEvent, LocalBlock, Review, ReviewState, Screening, StatusReport } from '../../shared/screening.js';
+import type {
+  Caller,
+  CarrierChange,
+  DailyUsage,
+  Decision,
+  IntakeEvent,
+  LocalBlock,
+  Review,
+  ReviewState,
+  Screening,
+  StatusReport,
+} from '../../shared/screening.js';
 import type {
   AuditSaved,
   BlockInput,
@@ -55,7 +66,8 @@ export const IpcChannel = {
 } as const;
 
 /** What an invoke answers: errors travel as data, since IPC flattens thrown errors to a message. */
-export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { message: string; status: number; code: string; param?: string; review?: Review } };
+export type IpcResult<T> =
+  { ok: true; value: T } | { ok: false; error: { message: string; status: number; code: string; param?: string; review?: Review } };
 
 /** What the preload exposes as `window.desk`: results as data; the renderer wraps it into a DeskBridge. */
 export interface DeskIpcApi {

@@ -33,7 +33,15 @@ export type QuotaForecast =
   | { kind: 'exhausted'; pace: Pace }
   | { kind: 'idle'; pace: Pace }
   /** Runs out before the reset, at `runsOutAt` (`runsOutOn`: UTC day, YYYY-MM-DD). */
-  | { kind: 'runs_out'; pace: Pace; runsOutAt: string; runsOutOn: string; daysBeforeReset: number; daysLeft: number; calendarDaysAway: number }
+  | {
+      kind: 'runs_out';
+      pace: Pace;
+      runsOutAt: string;
+      runsOutOn: string;
+      daysBeforeReset: number;
+      daysLeft: number;
+      calendarDaysAway: number;
+    }
   /** Lasts to the reset; `projectedUsed` lookups used by then. */
   | { kind: 'lasts'; pace: Pace; projectedUsed: number; projectedShare: number };
 
@@ -54,9 +62,15 @@ export function recentPace(spent: number, days: ForecastInput['days'], now: Date
   const byDay = new Map(days.map((d) => [d.day, d.lookups]));
   const today = byDay.get(dayOf(now.getTime())) ?? 0;
   const week = Array.from({ length: 7 }, (_, i) => dayOf(now.getTime() - i * DAY_MS));
-  const first = [...byDay.entries()].filter(([, n]) => n > 0).map(([d]) => d).sort()[0];
+  const first = [...byDay.entries()]
+    .filter(([, n]) => n > 0)
+    .map(([d]) => d)
+    .sort()[0];
   // A worker installed 3 days ago has 3 days of history, not 7.
-  const span = first === undefined ? 7 : Math.min(7, Math.floor((Date.parse(`${dayOf(now.getTime())}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / DAY_MS) + 1);
+  const span =
+    first === undefined
+      ? 7
+      : Math.min(7, Math.floor((Date.parse(`${dayOf(now.getTime())}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / DAY_MS) + 1);
   const last7PerDay = week.reduce((n, d) => n + (byDay.get(d) ?? 0), 0) / Math.max(1, span);
   const perDay = Math.max(today, last7PerDay);
   return { perDay, basis: today > 0 && today >= last7PerDay ? 'today' : 'last_7_days', today, last7PerDay, monthPerDay };
@@ -80,8 +94,18 @@ export function forecastQuota(input: ForecastInput): QuotaForecast {
   if (runsOut < resetsAt) {
     const at = new Date(runsOut);
     // 0: today, 1: tomorrow (UTC days, as the quota counts them).
-    const calendarDaysAway = Math.round((Date.parse(`${dayOf(runsOut)}T00:00:00Z`) - Date.parse(`${dayOf(now.getTime())}T00:00:00Z`)) / DAY_MS);
-    return { kind: 'runs_out', pace, runsOutAt: at.toISOString(), runsOutOn: dayOf(runsOut), daysBeforeReset: Math.floor((resetsAt - runsOut) / DAY_MS), daysLeft, calendarDaysAway };
+    const calendarDaysAway = Math.round(
+      (Date.parse(`${dayOf(runsOut)}T00:00:00Z`) - Date.parse(`${dayOf(now.getTime())}T00:00:00Z`)) / DAY_MS,
+    );
+    return {
+      kind: 'runs_out',
+      pace,
+      runsOutAt: at.toISOString(),
+      runsOutOn: dayOf(runsOut),
+      daysBeforeReset: Math.floor((resetsAt - runsOut) / DAY_MS),
+      daysLeft,
+      calendarDaysAway,
+    };
   }
   const projectedUsed = Math.round(spent + (pace.perDay * Math.max(0, resetsAt - now.getTime())) / DAY_MS);
   return { kind: 'lasts', pace, projectedUsed, projectedShare: monthlyQuota > 0 ? projectedUsed / monthlyQuota : 0 };
@@ -110,7 +134,8 @@ export function forecastSentence(f: QuotaForecast, resetsAt: string): string {
     case 'idle':
       return 'No live lookups lately: the quota is not being spent.';
     case 'runs_out': {
-      const when = f.calendarDaysAway <= 0 ? 'today' : f.calendarDaysAway === 1 ? 'tomorrow' : `on ${DAY_NAMES.format(new Date(f.runsOutAt))} (UTC)`;
+      const when =
+        f.calendarDaysAway <= 0 ? 'today' : f.calendarDaysAway === 1 ? 'tomorrow' : `on ${DAY_NAMES.format(new Date(f.runsOutAt))} (UTC)`;
       const before = f.daysBeforeReset === 0 ? 'just before the reset' : `${plural(f.daysBeforeReset, 'day')} before the reset`;
       return `At ${BASIS[f.pace.basis]} (${rate(f.pace.perDay)}) the quota runs out ${when}, ${before}${beside(f.pace)}.`;
     }

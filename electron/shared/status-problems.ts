@@ -81,23 +81,28 @@ export function queueLine(s: StatusReport): string {
 export function problemsOf(input: StatusInput): StatusProblem[] {
   const out: StatusProblem[] = [];
   const trouble = (text: string): void => void out.push({ level: 'trouble', text });
-  const attention = (text: string, topic?: StatusProblem['topic']): void => void out.push({ level: 'attention', text, ...(topic ? { topic } : {}) });
+  const attention = (text: string, topic?: StatusProblem['topic']): void =>
+    void out.push({ level: 'attention', text, ...(topic ? { topic } : {}) });
   const { status, connection, workerUrl } = input;
 
   if (connection === 'unconfigured') trouble('Not set up: add the worker address and token in Settings');
   else if (connection === 'unauthorized') trouble('The worker refused the tray token: check Settings');
   // The bridge's message names the address already: say it once.
-  else if (input.statusError) trouble(`Worker unreachable at ${workerUrl}: ${input.statusError.replace(/^worker unreachable at \S+: /i, '')}`);
+  else if (input.statusError)
+    trouble(`Worker unreachable at ${workerUrl}: ${input.statusError.replace(/^worker unreachable at \S+: /i, '')}`);
   else if (connection === 'reconnecting' || connection === 'closed') trouble(`Lost the connection to the worker at ${workerUrl}; retrying`);
   else if (status === null) trouble(`Connecting to the worker at ${workerUrl}`);
 
   if (status !== null) {
     if (status.service.key_rejected) trouble('The /v1 service rejected the API key: live lookups stopped');
-    else if (status.service.environment_mismatch) trouble(`The /v1 service answered from the wrong environment: live lookups stopped (${status.service.environment_mismatch})`);
+    else if (status.service.environment_mismatch)
+      trouble(`The /v1 service answered from the wrong environment: live lookups stopped (${status.service.environment_mismatch})`);
     else if (status.service.hold_off_until)
       trouble(`The /v1 service asked for no calls until ${formatResetUtc(status.service.hold_off_until)}: cached scores only, misses held`);
     else if (!status.service.reachable)
-      trouble(`The /v1 scoring service is unreachable${status.service.last_error ? `: ${status.service.last_error}` : ''}; cached scores only`);
+      trouble(
+        `The /v1 scoring service is unreachable${status.service.last_error ? `: ${status.service.last_error}` : ''}; cached scores only`,
+      );
     if (quotaExhausted(status)) trouble(`Monthly quota used up: no live lookups until ${formatResetUtc(status.quota.resets_at)}`);
     const dead = status.callbacks?.dead ?? 0;
     if (dead > 0) trouble(`${plural(dead, 'callback')} to the TMS gave up after 24 h (dead): retry with POST /callbacks/:id/retry`);
@@ -117,4 +122,3 @@ export function problemsOf(input: StatusInput): StatusProblem[] {
   }
   return out;
 }
-

@@ -53,10 +53,15 @@ interface AxeViolation {
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(
+      document,
+      { resultTypes: ['violations'] },
+    );
     return r.violations;
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} @ ${n.target.join(' ')}`));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} @ ${n.target.join(' ')}`));
 }
 
 const VIEWS = [
@@ -75,11 +80,15 @@ describe.skipIf(!hasChromium)('accessibility (axe-core) of every view', () => {
     const held = await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: '1000003', tender_id: 'A11Y-1' } });
     expect(held.action).toBe('hold');
     const approved = await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: '1000004', tender_id: 'A11Y-2' } });
-    if (approved.review) await api(`/reviews/${approved.review.id}/approve`, { method: 'POST', body: { by: 'Dana', note: 'checked by phone' } });
+    if (approved.review)
+      await api(`/reviews/${approved.review.id}/approve`, { method: 'POST', body: { by: 'Dana', note: 'checked by phone' } });
     await api('/blocks', { method: 'POST', body: { dot_number: '1000002', by: 'Dana', reason: 'double brokering' } });
     // A carrier change (Changes: its loads' status, findings added, links to the carrier).
     await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: '1000001', tender_id: 'A11Y-3' } });
-    const changed = await api<{ screening: Screening }>('/sandbox/carriers/1000001/change', { method: 'POST', body: { change: 'authority_revoked' } });
+    const changed = await api<{ screening: Screening }>('/sandbox/carriers/1000001/change', {
+      method: 'POST',
+      body: { change: 'authority_revoked' },
+    });
     await stack.screener.waitFor(changed.screening.id, 30_000);
     await expect.poll(async () => (await api<{ data: unknown[] }>('/changes?state=new')).data.length).toBe(1);
 

@@ -43,7 +43,8 @@ afterAll(async () => {
 });
 
 const api = stackApi(() => stack);
-const tender = (dot: string, tenderId: string) => api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
+const tender = (dot: string, tenderId: string) =>
+  api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
 
 const SIZES = [
   { width: 1440, height: 900 },
@@ -70,7 +71,10 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
   it('finds a carrier by DOT, MC, load id and name, and shows its score, tenders, decisions with notes and the FMCSA links', async () => {
     const held = await tender('1000003', 'LOAD-C1');
     expect(held.action).toBe('hold');
-    await api(`/reviews/${held.review!.id}/approve`, { method: 'POST', body: { by: 'Dana', note: 'Called the carrier: insurance renewed' } });
+    await api(`/reviews/${held.review!.id}/approve`, {
+      method: 'POST',
+      body: { by: 'Dana', note: 'Called the carrier: insurance renewed' },
+    });
     const again = await tender('1000003', 'LOAD-C2');
     expect(again).toMatchObject({ action: 'tender', settled_by: 'standing_decision' });
 
@@ -99,15 +103,23 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
 
     // Links out: SAFER's carrier snapshot and the L&I authority record, by this DOT, opened outside.
     const safer = page.locator('#carrier-safer');
-    await expect.poll(() => safer.getAttribute('href')).toBe('https://safer.fmcsa.dot.gov/query.asp?searchtype=ANY&query_type=queryCarrierSnapshot&query_param=USDOT&query_string=1000003');
+    await expect
+      .poll(() => safer.getAttribute('href'))
+      .toBe('https://safer.fmcsa.dot.gov/query.asp?searchtype=ANY&query_type=queryCarrierSnapshot&query_param=USDOT&query_string=1000003');
     await expect.poll(() => safer.getAttribute('target')).toBe('_blank');
     await expect.poll(() => safer.getAttribute('rel')).toContain('noopener');
-    await expect.poll(() => page.locator('#carrier-authority').getAttribute('href')).toBe('https://li-public.fmcsa.dot.gov/LIVIEW/pkg_carrquery.prc_carrlist?n_dotno=1000003');
+    await expect
+      .poll(() => page.locator('#carrier-authority').getAttribute('href'))
+      .toBe('https://li-public.fmcsa.dot.gov/LIVIEW/pkg_carrquery.prc_carrlist?n_dotno=1000003');
     expect(new URL(page.url()).hash).toBe('#/carrier/dot/1000003');
     await shoot(page, 'page');
 
     // The same carrier by MC number, by load id and by name.
-    for (const [q, via] of [['MC-1000003', null], ['LOAD-C1', 'Found by load LOAD-C1.'], ['great plains', null]] as const) {
+    for (const [q, via] of [
+      ['MC-1000003', null],
+      ['LOAD-C1', 'Found by load LOAD-C1.'],
+      ['great plains', null],
+    ] as const) {
       await page.keyboard.press('1'); // away and back: the page is drawn afresh each time
       await search(page, q);
       await expect.poll(() => page.locator('#carrier-name').textContent(), { message: q }).toBe('Great Plains Haulage Co');
@@ -124,7 +136,10 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
   it('opens a blocked tender’s carrier from the Queue, and lifts the block there with a note the record keeps', async () => {
     // Booked before (a score on file), then put on the do-not-use list.
     expect((await tender('1000001', 'LOAD-B0')).action).toBe('tender');
-    const block = await api<LocalBlock>('/blocks', { method: 'POST', body: { dot_number: '1000001', by: 'Sam Safety', reason: 'Double-brokered a load in March' } });
+    const block = await api<LocalBlock>('/blocks', {
+      method: 'POST',
+      body: { dot_number: '1000001', by: 'Sam Safety', reason: 'Double-brokered a load in March' },
+    });
     const blocked = await tender('1000001', 'LOAD-B1');
     expect(blocked.action).toBe('block');
 
@@ -168,7 +183,12 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
     await page.locator('#carrier-lift-confirm').click();
     await page.locator('.toast', { hasText: 'Block lifted' }).waitFor();
     const lifted = (await api<{ data: LocalBlock[] }>('/blocks?state=lifted')).data.find((b) => b.id === block.id);
-    expect(lifted).toMatchObject({ state: 'lifted', lifted_by: 'Dana Dispatcher', lift_note: 'Broker confirmed it was a mix-up', reason: 'Double-brokered a load in March' });
+    expect(lifted).toMatchObject({
+      state: 'lifted',
+      lifted_by: 'Dana Dispatcher',
+      lift_note: 'Broker confirmed it was a mix-up',
+      reason: 'Double-brokered a load in March',
+    });
     await expect.poll(() => page.locator('.carrier-blocks').innerText()).toContain('Why lifted: Broker confirmed it was a mix-up');
     await expect.poll(() => page.locator('#carrier-block').count()).toBe(0);
     // The next tender is screened on its score again (the sandbox approves this carrier).
@@ -204,7 +224,9 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
 
     // Undo: revoke with a note.
     await page.keyboard.press('v');
-    await expect.poll(() => page.locator('#decisions-question').innerText()).toContain('Revoke the approval of Lone Star Intrastate Trucking LLC');
+    await expect
+      .poll(() => page.locator('#decisions-question').innerText())
+      .toContain('Revoke the approval of Lone Star Intrastate Trucking LLC');
     if (await page.locator('#revoke-name').isVisible()) await page.locator('#revoke-name').fill('Dana Dispatcher');
     await page.locator('#revoke-note').fill('Approved the wrong carrier');
     await page.locator('#revoke-note').press('Enter');
@@ -212,7 +234,14 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
 
     // The record keeps both: the approval with its note, and the revoke with its own.
     const [decision] = (await api<{ data: Decision[] }>('/decisions?dot_number=1000004')).data;
-    expect(decision).toMatchObject({ review_id: held.review!.id, decision: 'approved', decided_by: 'Dana Dispatcher', state: 'revoked', ended_by: 'Dana Dispatcher', end_reason: 'Approved the wrong carrier' });
+    expect(decision).toMatchObject({
+      review_id: held.review!.id,
+      decision: 'approved',
+      decided_by: 'Dana Dispatcher',
+      state: 'revoked',
+      ended_by: 'Dana Dispatcher',
+      end_reason: 'Approved the wrong carrier',
+    });
     const review = await api<Review>(`/reviews/${held.review!.id}`);
     expect(review).toMatchObject({ state: 'approved', decided_by: 'Dana Dispatcher', note: 'Looked fine on the phone' });
     // And the page shows both (the revoked decision is read from the Ended list).

@@ -48,7 +48,8 @@ afterAll(async () => {
 });
 
 const api = stackApi(() => stack);
-const tender = (dot: string, tenderId: string) => api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
+const tender = (dot: string, tenderId: string) =>
+  api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
 
 async function sandboxChange(dot: string, change: string): Promise<CarrierChange> {
   const before = new Set((await api<{ data: CarrierChange[] }>(`/changes?dot_number=${dot}`)).data.map((c) => c.id));
@@ -113,7 +114,9 @@ describe.skipIf(!hasChromium)('Changes tell the story, in Chromium against the r
       ['LOAD-S2', 'tender'],
       ['LOAD-S3', 'block'],
     ]);
-    const card = (await api<{ data: Array<{ id: string; screening: Screening }> }>('/reviews?state=pending')).data.find((r) => 'dot_number' in r.screening.query && r.screening.query.dot_number === HELD);
+    const card = (await api<{ data: Array<{ id: string; screening: Screening }> }>('/reviews?state=pending')).data.find(
+      (r) => 'dot_number' in r.screening.query && r.screening.query.dot_number === HELD,
+    );
     expect(card).toBeDefined();
 
     const { page, errors } = await openDashboard(browser, stack);
@@ -126,11 +129,19 @@ describe.skipIf(!hasChromium)('Changes tell the story, in Chromium against the r
     await expect.poll(() => page.locator('.ch-was').innerText()).toBe('was tendered (settled by a standing decision)');
     const loads = page.locator('.ch-tenders tbody tr');
     await expect.poll(() => loads.count()).toBe(2);
-    await expect.poll(() => page.locator('.ch-tenders tr[data-tender-id="LOAD-S1"] .ch-load').innerText()).toMatch(/tender\s+went out · decided by a dispatcher/);
-    await expect.poll(() => page.locator('.ch-tenders tr[data-tender-id="LOAD-S2"] .ch-load').innerText()).toMatch(/tender\s+went out · settled by a standing decision/);
-    await expect.poll(() => page.locator('.ch-compare tr.changed').first().innerText()).toContain('loads tendered: settled by a standing decision');
+    await expect
+      .poll(() => page.locator('.ch-tenders tr[data-tender-id="LOAD-S1"] .ch-load').innerText())
+      .toMatch(/tender\s+went out · decided by a dispatcher/);
+    await expect
+      .poll(() => page.locator('.ch-tenders tr[data-tender-id="LOAD-S2"] .ch-load').innerText())
+      .toMatch(/tender\s+went out · settled by a standing decision/);
+    await expect
+      .poll(() => page.locator('.ch-compare tr.changed').first().innerText())
+      .toContain('loads tendered: settled by a standing decision');
     // Findings added, in words (the knockout by its code); nothing removed.
-    await expect.poll(() => page.locator('.ch-findings-added [data-code="AUTHORITY_INACTIVE"]').innerText()).toMatch(/^knockout\s+AUTHORITY_INACTIVE\s+Operating authority is not active/i);
+    await expect
+      .poll(() => page.locator('.ch-findings-added [data-code="AUTHORITY_INACTIVE"]').innerText())
+      .toMatch(/^knockout\s+AUTHORITY_INACTIVE\s+Operating authority is not active/i);
     await expect.poll(() => detail.innerText()).toMatch(/Findings removed \(0\)/i);
     // The carrier page link.
     await expect.poll(() => page.locator('.ch-carrier-link').getAttribute('href')).toBe(`#/carrier/dot/${HELD}`);
@@ -172,7 +183,11 @@ describe.skipIf(!hasChromium)('Changes tell the story, in Chromium against the r
     await page.locator('.toast', { hasText: /^Acknowledged:.*with your note/ }).waitFor();
 
     const stored = await api<CarrierChange>(`/changes/${revoked.id}`);
-    expect(stored).toMatchObject({ state: 'acknowledged', acknowledged_by: 'Dana Dispatcher', ack_note: 'Called the TMS: LOAD-S1 and LOAD-S2 moved to another carrier' });
+    expect(stored).toMatchObject({
+      state: 'acknowledged',
+      acknowledged_by: 'Dana Dispatcher',
+      ack_note: 'Called the TMS: LOAD-S1 and LOAD-S2 moved to another carrier',
+    });
     // The history shows it, and its detail reads the note back.
     const done = page.locator(`.ch-history .ch-done[data-change-id="${revoked.id}"]`);
     await expect.poll(() => done.innerText()).toContain('Called the TMS');

@@ -79,7 +79,8 @@ afterAll(async () => {
 
 const api = stackApi(() => stack);
 
-const tender = (dot: string, tenderId: string) => api<Screening>('/screenings?wait=20', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
+const tender = (dot: string, tenderId: string) =>
+  api<Screening>('/screenings?wait=20', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
 
 const selectedText = (page: Page) => page.locator('.ch-list .ch-item.selected').innerText();
 

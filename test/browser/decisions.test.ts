@@ -41,7 +41,8 @@ afterAll(async () => {
 });
 
 const api = stackApi(() => stack);
-const tender = (dot: string, tenderId: string) => api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
+const tender = (dot: string, tenderId: string) =>
+  api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
 
 describe.skipIf(!hasChromium)('standing decisions in Chromium against the real stack (sandbox)', () => {
   it('decides a carrier once for all its tenders, lists and revokes the decision, and a reopened card shows it', async () => {
@@ -79,7 +80,14 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     await expect.poll(() => item.innerText()).toContain('approved → tender');
     const detail = page.locator('.decisions-detail');
     const text = (await detail.innerText()).toLowerCase();
-    for (const want of ['dana dispatcher', 'stands until', 'later tenders of this carrier are tendered at once', 'crs-3.5-sandbox', 'grade', 'service asks a person to look'])
+    for (const want of [
+      'dana dispatcher',
+      'stands until',
+      'later tenders of this carrier are tendered at once',
+      'crs-3.5-sandbox',
+      'grade',
+      'service asks a person to look',
+    ])
       expect(text, want).toContain(want);
     await page.screenshot({ path: join(artifacts, 'decisions-standing.png'), fullPage: true });
 
@@ -92,7 +100,12 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     await page.getByText('No standing decisions').waitFor();
     await page.locator('.dc-history .dc-done', { hasText: 'revoked' }).waitFor();
     const [revoked] = (await api<{ data: Decision[] }>('/decisions?state=revoked')).data;
-    expect(revoked).toMatchObject({ state: 'revoked', ended_by: 'Dana Dispatcher', end_reason: 'Insurance lapsed per the broker', legal_name: expect.any(String) });
+    expect(revoked).toMatchObject({
+      state: 'revoked',
+      ended_by: 'Dana Dispatcher',
+      end_reason: 'Insurance lapsed per the broker',
+      legal_name: expect.any(String),
+    });
     await page.screenshot({ path: join(artifacts, 'decisions-revoked.png'), fullPage: true });
 
     // The next tender goes back to the desk, and the card says what was decided before.
@@ -128,7 +141,9 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     const after = (await api<{ data: Screening[] }>('/screenings?limit=100')).data.filter((s) => s.source === 'service').length;
     expect(after).toBe(before + 1);
     // The fresh screening waits on the same card (same carrier, still held).
-    const [review] = (await api<{ data: Review[] }>('/reviews?state=pending')).data.filter((r) => r.screening.score?.carrier.dot_number === '1000004');
+    const [review] = (await api<{ data: Review[] }>('/reviews?state=pending')).data.filter(
+      (r) => r.screening.score?.carrier.dot_number === '1000004',
+    );
     expect(review!.tenders.map((t) => t.tender_id)).toEqual(['LOAD-R1', null]);
     // A re-check is not a load: listed apart, not counted.
     await expect.poll(() => page.locator('.desk-detail').innerText()).toContain('(and a re-check, not loads)');
@@ -147,7 +162,10 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#audit-export').click()]);
     expect(download.suggestedFilename()).toBe(`carrier-screen-audit-${today}-to-${today}.csv`);
     const rows = parse(await readFile((await download.path())!, 'utf8'), { columns: true }) as Array<Record<string, string>>;
-    const tenders = rows.map((r) => r.tender_id).filter(Boolean).sort();
+    const tenders = rows
+      .map((r) => r.tender_id)
+      .filter(Boolean)
+      .sort();
     expect(tenders).toEqual(['LOAD-D1', 'LOAD-D2', 'LOAD-D3', 'LOAD-D4', 'LOAD-R1']);
     const d3 = rows.find((r) => r.tender_id === 'LOAD-D3')!;
     expect(d3).toMatchObject({ action: 'tender', dot_number: '1000003', grade: 'D' });
@@ -155,7 +173,9 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
     const bytes = (await readFile((await download.path())!)).length;
     // Streamed: the toast names the file and its size; the progress line is gone when it is done.
     const toast = await page.locator('.toast', { hasText: 'Audit CSV saved' }).innerText();
-    expect(toast).toContain(`carrier-screen-audit-${today}-to-${today}.csv (${bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`}`);
+    expect(toast).toContain(
+      `carrier-screen-audit-${today}-to-${today}.csv (${bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`}`,
+    );
     await expect.poll(() => page.locator('#audit-progress').innerText()).toBe('');
     // A range that ends before it starts is refused in the form, not sent.
     await page.locator('#audit-from').fill('2026-02-02');

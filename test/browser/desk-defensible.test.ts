@@ -44,7 +44,10 @@ afterAll(async () => {
 
 /** The page at both sizes a dispatcher uses (a laptop and a small window). */
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const [w, h] of [[1440, 900], [1024, 700]] as const) {
+  for (const [w, h] of [
+    [1440, 900],
+    [1024, 700],
+  ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: join(shots, `${name}-${w}x${h}.png`) });
   }
@@ -76,9 +79,10 @@ describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a t
     await stack?.close();
   });
   const api = stackApi(() => stack);
-  const tender = (dot: string, id: string) => api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: id } });
+  const tender = (dot: string, id: string) =>
+    api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: id } });
 
-  it('shows who it is signed in as, asks for no name with a named token, and records the token\'s name', async () => {
+  it("shows who it is signed in as, asks for no name with a named token, and records the token's name", async () => {
     const { page, errors } = await openWithToken(stack, deskToken);
     await expect.poll(() => page.locator('#signed-in').innerText()).toBe('Signed in as Dana Desk');
     await expect.poll(() => page.locator('#signed-in').getAttribute('title')).toContain(deskTokenId);
@@ -165,7 +169,9 @@ describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a t
     await page.locator('.toast', { hasText: 'Rejected' }).waitFor();
     const decided = await api<Review>(`/reviews/${a.review!.id}`);
     expect(decided).toMatchObject({ state: 'rejected', decided_by: 'Dana Dispatcher', note: 'Insurer says policy cancelled (A)' });
-    expect((await api<{ data: Array<{ dot_number: string; state: string }> }>('/blocks?state=active')).data.map((x) => x.dot_number)).toContain('1000003');
+    expect(
+      (await api<{ data: Array<{ dot_number: string; state: string }> }>('/blocks?state=active')).data.map((x) => x.dot_number),
+    ).toContain('1000003');
     await expect.poll(() => note.inputValue()).toBe('');
     await expect.poll(() => block.isChecked()).toBe(false);
 
@@ -210,13 +216,18 @@ describe.skipIf(!hasChromium)('ended decisions are drawn as ended (sandbox, a cl
     await expect.poll(() => previous.locator('s').innerText()).toContain('Approved by Ana');
     await expect.poll(() => previous.innerText()).toContain('lapsed: its time limit passed on 2026-12-02');
     // The earlier approvals under "Recently decided" say they ended, in words.
-    await expect.poll(() => page.locator('.rv-decided .rv-done-ended .badge-ended').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/revoked/i), expect.stringMatching(/lapsed/i)]));
+    await expect
+      .poll(() => page.locator('.rv-decided .rv-done-ended .badge-ended').allInnerTexts())
+      .toEqual(expect.arrayContaining([expect.stringMatching(/revoked/i), expect.stringMatching(/lapsed/i)]));
     await shoot(page, 'desk-reopened-lapsed');
 
     await page.keyboard.press('5');
     const history = page.locator('.dc-history .dc-done');
     await expect.poll(() => history.count()).toBe(2);
-    for (const [state, label, line] of [['revoked', 'Revoked', 'by Sam'], ['lapsed', 'Lapsed', 'its time limit passed on 2026-12-02']] as const) {
+    for (const [state, label, line] of [
+      ['revoked', 'Revoked', 'by Sam'],
+      ['lapsed', 'Lapsed', 'its time limit passed on 2026-12-02'],
+    ] as const) {
       await page.locator(`.dc-history .dc-${state}`).click();
       const head = page.locator('.decisions-detail .d-score');
       await expect.poll(() => head.getAttribute('class')).toContain(`dc-ended-${state}`);
@@ -317,7 +328,12 @@ describe.skipIf(!hasChromium)('a decision on facts that changed (live, dated cha
 describe.skipIf(!hasChromium)('background holds that no tender waits on (live, quota down to the reserve)', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ mode: 'live', uiDir: join(uiOut, 'renderer'), emulator: { monthlyQuota: 10 }, env: { SCREEN_QUOTA_RESERVE: '8' } });
+    stack = await startStack({
+      mode: 'live',
+      uiDir: join(uiOut, 'renderer'),
+      emulator: { monthlyQuota: 10 },
+      env: { SCREEN_QUOTA_RESERVE: '8' },
+    });
   });
   afterAll(async () => {
     await stack?.close();
@@ -329,7 +345,8 @@ describe.skipIf(!hasChromium)('background holds that no tender waits on (live, q
     for (let d = 4_000_000; dots.length < 3; d += 7) if (liveCarrier(String(d))) dots.push(String(d));
     const { page, errors } = await openDashboard(browser, stack);
     await page.getByText('Nothing waiting').waitFor();
-    for (const d of dots.slice(0, 2)) await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: d, priority: 'background' } });
+    for (const d of dots.slice(0, 2))
+      await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: d, priority: 'background' } });
     // Down to the reserve: a roster screening gets no lookup and no score.
     const roster = await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dots[2], priority: 'background' } });
     expect([roster.action, roster.hold_reason, roster.review]).toEqual(['hold', 'quota_reserved', null]);

@@ -93,7 +93,10 @@ async function lowContrast(page: Page): Promise<string[]> {
     const rgba = (c: string): [number, number, number, number] => {
       const m = /rgba?\(([^)]+)\)/.exec(c);
       if (!m) return [0, 0, 0, 0];
-      const p = m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number);
+      const p = m[1]!
+        .split(/[ ,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [p[0]!, p[1]!, p[2]!, p.length > 3 ? p[3]! : 1];
     };
     const lum = ([r, g, b]: number[]): number => {
@@ -120,7 +123,11 @@ async function lowContrast(page: Page): Promise<string[]> {
       for (let e: Element | null = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);
       return o;
     };
-    const roots = [document.querySelector('.topbar'), document.querySelector('.banner'), ...[...document.querySelectorAll('[role=tabpanel]')].filter((p) => !(p as HTMLElement).hidden)];
+    const roots = [
+      document.querySelector('.topbar'),
+      document.querySelector('.banner'),
+      ...[...document.querySelectorAll('[role=tabpanel]')].filter((p) => !(p as HTMLElement).hidden),
+    ];
     const bad: string[] = [];
     for (const root of roots) {
       if (!root) continue;
@@ -140,7 +147,8 @@ async function lowContrast(page: Page): Promise<string[]> {
         const ratio = (l1! + 0.05) / (l2! + 0.05);
         const size = parseFloat(st.fontSize);
         const large = size >= 24 || (size >= 18.66 && Number(st.fontWeight) >= 700);
-        if (ratio < (large ? 3 : 4.5)) bad.push(`${ratio.toFixed(2)} ${el.tagName.toLowerCase()}.${el.className}: ${(n.textContent ?? '').trim().slice(0, 40)}`);
+        if (ratio < (large ? 3 : 4.5))
+          bad.push(`${ratio.toFixed(2)} ${el.tagName.toLowerCase()}.${el.className}: ${(n.textContent ?? '').trim().slice(0, 40)}`);
       }
     }
     return bad;
@@ -169,7 +177,9 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     page.on('pageerror', (e) => errors.push(e.message));
     const isPending = (u: URL) => u.pathname === '/reviews' && u.searchParams.get('state') === 'pending';
     let failNow = false;
-    await page.route(isPending, (route) => (failNow ? void route.abort('connectionfailed') : void held.push(() => route.abort('connectionfailed'))));
+    await page.route(isPending, (route) =>
+      failNow ? void route.abort('connectionfailed') : void held.push(() => route.abort('connectionfailed')),
+    );
     await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
     await page.locator('.view-desk .list-state .skeleton-row').first().waitFor();
     await expect.poll(() => page.locator('.view-desk .list-state').getAttribute('aria-busy')).toBe('true');
@@ -213,13 +223,17 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     ];
     for (const [dot, loads] of plan)
       for (let i = 0; i < loads; i++) {
-        const s = await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: `T-${dot}-${i + 1}` } });
+        const s = await api<Screening>('/screenings?wait=10', {
+          method: 'POST',
+          body: { dot_number: dot, tender_id: `T-${dot}-${i + 1}` },
+        });
         expect(s.action, dot).toBe('hold');
       }
     await expect.poll(() => page.locator('.rv-list .rv-item').count()).toBe(3);
     await expect.poll(() => page.locator('.rv-item', { hasText: 'DOT 1000003' }).locator('.rv-loads').innerText()).toBe('3 loads waiting');
     const reviews = await pendingReviews(stack);
-    const idOf = (dot: string) => reviews.find((r) => r.screening.query && 'dot_number' in r.screening.query && r.screening.query.dot_number === dot)!.id;
+    const idOf = (dot: string) =>
+      reviews.find((r) => r.screening.query && 'dot_number' in r.screening.query && r.screening.query.dot_number === dot)!.id;
 
     // Waiting longest (the default).
     await page.locator('#desk-sort').selectOption('oldest');
@@ -272,7 +286,10 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
   });
 
   it('lists the do-not-use list with who, why and when, and lifts a block from it', async () => {
-    const block = await api<LocalBlock>('/blocks', { method: 'POST', body: { dot_number: '1000002', by: 'Sam Safety', reason: 'Double-brokered a load in March; do not use.' } });
+    const block = await api<LocalBlock>('/blocks', {
+      method: 'POST',
+      body: { dot_number: '1000002', by: 'Sam Safety', reason: 'Double-brokered a load in March; do not use.' },
+    });
     const { page, errors } = await openDashboard(browser, stack);
     await page.keyboard.press('6');
     const row = page.locator(`.bl-item[data-block-id="${block.id}"]`);
@@ -397,7 +414,8 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
       [...document.querySelectorAll('button, input, select, textarea')]
         .filter((el) => !(el as HTMLElement).hidden && (el as HTMLElement).offsetParent !== null)
         .filter((el) => {
-          const named = (el.getAttribute('aria-label') ?? '').trim() || (el.textContent ?? '').trim() || (el as HTMLInputElement).labels?.length;
+          const named =
+            (el.getAttribute('aria-label') ?? '').trim() || (el.textContent ?? '').trim() || (el as HTMLInputElement).labels?.length;
           return !named;
         })
         .map((el) => el.outerHTML.slice(0, 80)),
@@ -426,7 +444,12 @@ describe.skipIf(!hasChromium)('an honest re-check with no lookups left (live, a 
   let stack: Stack;
   const api = stackApi(() => stack);
   beforeAll(async () => {
-    stack = await startStack({ mode: 'live', uiDir: join(uiOut, 'renderer'), emulator: { monthlyQuota: 1 }, env: { SCREEN_QUOTA_RESERVE: '0' } });
+    stack = await startStack({
+      mode: 'live',
+      uiDir: join(uiOut, 'renderer'),
+      emulator: { monthlyQuota: 1 },
+      env: { SCREEN_QUOTA_RESERVE: '0' },
+    });
   });
   afterAll(async () => {
     await stack?.close();

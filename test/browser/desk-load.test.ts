@@ -51,7 +51,12 @@ beforeAll(async () => {
   await buildTray({ outDir: uiOut });
   stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
   browser = await launchChromium();
-  chicago = await browser.browser.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1, timezoneId: 'America/Chicago', locale: 'en-US' });
+  chicago = await browser.browser.newContext({
+    viewport: { width: 1360, height: 900 },
+    deviceScaleFactor: 1,
+    timezoneId: 'America/Chicago',
+    locale: 'en-US',
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -69,12 +74,23 @@ async function cardOrder(page: Page): Promise<string[]> {
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, {
+    const r = await (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run(document, {
       resultTypes: ['violations'],
     });
     return r.violations;
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} @ ${n.target.join(' ')}`));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} @ ${n.target.join(' ')}`));
 }
 
 describe.skipIf(!hasChromium)('load context on the desk card and the queue (sandbox, America/Chicago)', () => {
@@ -86,12 +102,26 @@ describe.skipIf(!hasChromium)('load context on the desk card and the queue (sand
     // 1000003's earliest pickup, 09:00+05:00, is 04:00 UTC: before 1000004's 06:00 UTC, though its text sorts after it.
     const post = (body: object) => api<Screening>('/screenings?wait=10', { method: 'POST', body });
     const plain = await post({ dot_number: '1000006', tender_id: 'T-C1' });
-    const b1 = await post({ dot_number: '1000004', tender_id: 'T-B1', load: { pickup_at: '2026-11-28T06:00:00Z', origin: 'Chicago, IL', destination: 'Denver, CO', equipment: 'Reefer' } });
-    const a2 = await post({ dot_number: '1000003', tender_id: 'T-A2', load: { pickup_at: '2026-11-29T12:00:00Z', origin: 'Austin, TX', destination: 'Tulsa, OK', equipment: 'Flatbed' } });
+    const b1 = await post({
+      dot_number: '1000004',
+      tender_id: 'T-B1',
+      load: { pickup_at: '2026-11-28T06:00:00Z', origin: 'Chicago, IL', destination: 'Denver, CO', equipment: 'Reefer' },
+    });
+    const a2 = await post({
+      dot_number: '1000003',
+      tender_id: 'T-A2',
+      load: { pickup_at: '2026-11-29T12:00:00Z', origin: 'Austin, TX', destination: 'Tulsa, OK', equipment: 'Flatbed' },
+    });
     const a1 = await post({
       dot_number: '1000003',
       tender_id: 'T-A1',
-      load: { pickup_at: '2026-11-28T09:00:00+05:00', origin: 'Dallas, TX', destination: 'Memphis, TN', equipment: '53 ft dry van', customer_ref: 'PO-7781' },
+      load: {
+        pickup_at: '2026-11-28T09:00:00+05:00',
+        origin: 'Dallas, TX',
+        destination: 'Memphis, TN',
+        equipment: '53 ft dry van',
+        customer_ref: 'PO-7781',
+      },
     });
     for (const s of [plain, b1, a2, a1]) expect(s.action, s.tender_id ?? '').toBe('hold');
 
@@ -103,12 +133,16 @@ describe.skipIf(!hasChromium)('load context on the desk card and the queue (sand
     // 1000003's card: both loads, earliest pickup first, in Chicago time with its zone (04:00 UTC on the 28th = 22:00 CST on the 27th).
     await expect.poll(() => card('1000003').locator('.rv-loads').innerText()).toBe('2 loads waiting');
     await expect.poll(() => card('1000003').locator('.rv-pickup').innerText()).toBe('pickup 2026-11-27 22:00 CST');
-    await expect.poll(() => card('1000003').locator('.rv-load').allInnerTexts()).toEqual([
-      'T-A1 · pickup 2026-11-27 22:00 CST · Dallas, TX → Memphis, TN · 53 ft dry van',
-      'T-A2 · pickup 2026-11-29 06:00 CST · Austin, TX → Tulsa, OK · Flatbed',
-    ]);
+    await expect
+      .poll(() => card('1000003').locator('.rv-load').allInnerTexts())
+      .toEqual([
+        'T-A1 · pickup 2026-11-27 22:00 CST · Dallas, TX → Memphis, TN · 53 ft dry van',
+        'T-A2 · pickup 2026-11-29 06:00 CST · Austin, TX → Tulsa, OK · Flatbed',
+      ]);
     await expect.poll(() => card('1000003').locator('.rv-load-pickup').first().getAttribute('title')).toBe('2026-11-28 04:00 UTC');
-    await expect.poll(() => card('1000004').locator('.rv-load').allInnerTexts()).toEqual(['T-B1 · pickup 2026-11-28 00:00 CST · Chicago, IL → Denver, CO · Reefer']);
+    await expect
+      .poll(() => card('1000004').locator('.rv-load').allInnerTexts())
+      .toEqual(['T-B1 · pickup 2026-11-28 00:00 CST · Chicago, IL → Denver, CO · Reefer']);
     await expect.poll(() => card('1000004').locator('.rv-pickup').innerText()).toBe('pickup 2026-11-28 00:00 CST');
     // No load details: no pickup, no load lines.
     await expect.poll(() => card('1000006').locator('.rv-pickup, .rv-load').count()).toBe(0);
@@ -121,10 +155,12 @@ describe.skipIf(!hasChromium)('load context on the desk card and the queue (sand
 
     // The card's detail lists every load with its customer's reference.
     await card('1000003').click();
-    await expect.poll(() => page.locator('.view-desk .d-loads .d-load').allInnerTexts()).toEqual([
-      'T-A1 · pickup 2026-11-27 22:00 CST · Dallas, TX → Memphis, TN · 53 ft dry van · customer ref PO-7781',
-      'T-A2 · pickup 2026-11-29 06:00 CST · Austin, TX → Tulsa, OK · Flatbed',
-    ]);
+    await expect
+      .poll(() => page.locator('.view-desk .d-loads .d-load').allInnerTexts())
+      .toEqual([
+        'T-A1 · pickup 2026-11-27 22:00 CST · Dallas, TX → Memphis, TN · 53 ft dry van · customer ref PO-7781',
+        'T-A2 · pickup 2026-11-29 06:00 CST · Austin, TX → Tulsa, OK · Flatbed',
+      ]);
     expect(await seriousViolations(page)).toEqual([]);
     await shoot(page, 'desk-by-pickup');
 

@@ -58,8 +58,18 @@ async function expectQuotaMatchesStatus(page: Page, stack: Stack): Promise<Statu
   return until(
     async () => {
       const s = await api<StatusReport>(stack, '/status');
-      const shown = [await cardValue(page, 'quota-used'), await cardValue(page, 'quota-remaining'), await cardValue(page, 'quota-monthly'), await cardValue(page, 'quota-rate')];
-      const want = [fmt(s.quota.used), fmt(s.quota.remaining), fmt(s.quota.monthly_quota), s.rate_limit.per_minute === null ? '—' : `${fmt(s.rate_limit.per_minute)}/min`];
+      const shown = [
+        await cardValue(page, 'quota-used'),
+        await cardValue(page, 'quota-remaining'),
+        await cardValue(page, 'quota-monthly'),
+        await cardValue(page, 'quota-rate'),
+      ];
+      const want = [
+        fmt(s.quota.used),
+        fmt(s.quota.remaining),
+        fmt(s.quota.monthly_quota),
+        s.rate_limit.per_minute === null ? '—' : `${fmt(s.rate_limit.per_minute)}/min`,
+      ];
       return JSON.stringify(shown) === JSON.stringify(want) ? s : undefined;
     },
     () => 'the quota view to show the numbers of /status',
@@ -85,7 +95,10 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     expect(page.url()).not.toContain('token=');
     await page.getByText('Nothing waiting').waitFor();
 
-    const screened = await api<Screening>(stack, '/screenings?wait=10', { method: 'POST', body: { dot_number: '1000003', tender_id: 'T-BROWSER-1' } });
+    const screened = await api<Screening>(stack, '/screenings?wait=10', {
+      method: 'POST',
+      body: { dot_number: '1000003', tender_id: 'T-BROWSER-1' },
+    });
     expect(screened.action).toBe('hold');
 
     // It arrives through the event stream: the page does not poll.
@@ -94,7 +107,17 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     const detail = page.locator('.desk-detail');
     await expect.poll(() => detail.innerText()).toContain('T-BROWSER-1');
     const text = await detail.innerText();
-    for (const want of ['66', 'grade D', 'needs a look', 'Service asks a person', 'MEDIUM', 'Safety & Roadside', 'crs-3.5-sandbox', 'fresh from the scoring service', 'MC1000003']) {
+    for (const want of [
+      '66',
+      'grade D',
+      'needs a look',
+      'Service asks a person',
+      'MEDIUM',
+      'Safety & Roadside',
+      'crs-3.5-sandbox',
+      'fresh from the scoring service',
+      'MC1000003',
+    ]) {
       expect(text, want).toContain(want);
     }
     await page.screenshot({ path: join(artifacts, 'desk-sandbox-held.png'), fullPage: true });
@@ -163,7 +186,10 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (l
     let dot = 2_000_000;
     while (liveCarrier(String(dot))?.knockout.triggered !== false) dot++;
     const { page, errors } = await openDesk(stack);
-    const screened = await api<Screening>(stack, '/screenings?wait=10', { method: 'POST', body: { dot_number: String(dot), tender_id: 'T-NEW-VALUES' } });
+    const screened = await api<Screening>(stack, '/screenings?wait=10', {
+      method: 'POST',
+      body: { dot_number: String(dot), tender_id: 'T-NEW-VALUES' },
+    });
     expect(screened.hold_reason).toBe('unknown_decision');
 
     await page.locator('.rv-item', { hasText: `DOT ${dot}` }).waitFor();

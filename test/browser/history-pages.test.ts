@@ -51,10 +51,14 @@ async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     type V = { id: string; impact: string | null; nodes: Array<{ target: string[] }> };
-    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: V[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: V[] }> } }).axe.run(document, {
+      resultTypes: ['violations'],
+    });
     return r.violations;
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id} @ ${n.target.join(' ')}`));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} @ ${n.target.join(' ')}`));
 }
 
 /** One carrier approved and revoked `n` times: `n` ended decisions, oldest first. */
@@ -100,13 +104,16 @@ describe.skipIf(!hasChromium)('history pages in Chromium against the real stack 
     page.on('request', (r) => log.push(r));
     // Requests made before the listener: read them from the page's own record.
     const early = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
-    const earlyReads = (path: string, state: string) => early.map((u) => new URL(u)).filter((u) => u.pathname === path && u.searchParams.get('state') === state);
+    const earlyReads = (path: string, state: string) =>
+      early.map((u) => new URL(u)).filter((u) => u.pathname === path && u.searchParams.get('state') === state);
 
     // ---- Decisions ----
     await page.keyboard.press('5');
     const ended = page.locator('.dc-history .dc-done');
     await expect.poll(() => ended.count()).toBe(PAGE);
-    await expect.poll(() => ended.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.decisionId))).toEqual(decisionOrder.slice(0, PAGE));
+    await expect
+      .poll(() => ended.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.decisionId)))
+      .toEqual(decisionOrder.slice(0, PAGE));
     // Every read of the ended history so far was one first page of 25: no cursor, no other state.
     const firstReads = [...earlyReads('/decisions', 'ended'), ...listReads(log, '/decisions', 'ended')];
     expect(firstReads.length).toBeGreaterThanOrEqual(1);
@@ -114,7 +121,12 @@ describe.skipIf(!hasChromium)('history pages in Chromium against the real stack 
       expect(u.searchParams.get('limit')).toBe(String(PAGE));
       expect(u.searchParams.has('starting_after')).toBe(false);
     }
-    expect([...earlyReads('/decisions', 'lapsed'), ...earlyReads('/decisions', 'revoked'), ...listReads(log, '/decisions', 'lapsed'), ...listReads(log, '/decisions', 'revoked')]).toEqual([]);
+    expect([
+      ...earlyReads('/decisions', 'lapsed'),
+      ...earlyReads('/decisions', 'revoked'),
+      ...listReads(log, '/decisions', 'lapsed'),
+      ...listReads(log, '/decisions', 'revoked'),
+    ]).toEqual([]);
 
     const older = page.locator('#decisions-show-older');
     await expect.poll(() => older.isVisible()).toBe(true);
@@ -131,7 +143,9 @@ describe.skipIf(!hasChromium)('history pages in Chromium against the real stack 
     const shown = await ended.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.decisionId));
     expect(shown).toEqual(decisionOrder);
     expect(new Set(shown).size).toBe(shown.length);
-    await expect.poll(() => page.locator('.view-decisions .history-more-status').innerText()).toBe(`${MADE - PAGE} older ended decisions shown, all of them now.`);
+    await expect
+      .poll(() => page.locator('.view-decisions .history-more-status').innerText())
+      .toBe(`${MADE - PAGE} older ended decisions shown, all of them now.`);
     // The focus stays on the button, which now says there is nothing older.
     await expect.poll(() => older.innerText()).toBe('No older ended decisions');
     expect(await older.evaluate((b) => b === document.activeElement && b.getAttribute('aria-disabled'))).toBe('true');
@@ -139,7 +153,9 @@ describe.skipIf(!hasChromium)('history pages in Chromium against the real stack 
 
     // A decision ended while the page is open is on top at once; the older ones stay, once each.
     const [late] = await endDecisions(1, MADE);
-    await expect.poll(() => ended.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.decisionId))).toEqual([late, ...decisionOrder]);
+    await expect
+      .poll(() => ended.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.decisionId)))
+      .toEqual([late, ...decisionOrder]);
 
     // ---- Do-not-use list: lifted blocks ----
     await page.keyboard.press('Escape');
@@ -147,7 +163,9 @@ describe.skipIf(!hasChromium)('history pages in Chromium against the real stack 
     await page.keyboard.press('6');
     const lifted = page.locator('.bl-history .bl-done');
     await expect.poll(() => lifted.count()).toBe(PAGE);
-    await expect.poll(() => lifted.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.blockId))).toEqual(blockOrder.slice(0, PAGE));
+    await expect
+      .poll(() => lifted.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.blockId)))
+      .toEqual(blockOrder.slice(0, PAGE));
     const blockFirst = [...earlyReads('/blocks', 'lifted'), ...listReads(log, '/blocks', 'lifted')];
     expect(blockFirst.length).toBeGreaterThanOrEqual(1);
     for (const u of blockFirst) {
@@ -163,7 +181,9 @@ describe.skipIf(!hasChromium)('history pages in Chromium against the real stack 
     const blockShown = await lifted.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.blockId));
     expect(blockShown).toEqual(blockOrder);
     expect(new Set(blockShown).size).toBe(blockShown.length);
-    await expect.poll(() => page.locator('.view-blocks .history-more-status').innerText()).toBe(`${MADE - PAGE} older lifted blocks shown, all of them now.`);
+    await expect
+      .poll(() => page.locator('.view-blocks .history-more-status').innerText())
+      .toBe(`${MADE - PAGE} older lifted blocks shown, all of them now.`);
     expect(errors).toEqual([]);
   });
 });

@@ -93,7 +93,13 @@ function result<T>(fn: () => Promise<T>): Promise<IpcResult<T>> {
         ok: false as const,
         error:
           err instanceof IntakeError
-            ? { message: err.message, status: err.status, code: err.code, ...(err.param ? { param: err.param } : {}), ...(err.review ? { review: err.review } : {}) }
+            ? {
+                message: err.message,
+                status: err.status,
+                code: err.code,
+                ...(err.param ? { param: err.param } : {}),
+                ...(err.review ? { review: err.review } : {}),
+              }
             : { message: err instanceof Error ? err.message : String(err), status: 0, code: 'tray_error' },
       }),
     );
@@ -118,7 +124,12 @@ async function standInMain(page: Page, settingsFile: string) {
   const loginItem: boolean[] = [];
   const push = (channel: string, value: unknown): void => {
     if (page.isClosed()) return;
-    page.evaluate(([c, v]) => (window as unknown as { __deskPush(c: string, v: unknown): void }).__deskPush(c as string, v), [channel, value] as const).catch(() => undefined);
+    page
+      .evaluate(([c, v]) => (window as unknown as { __deskPush(c: string, v: unknown): void }).__deskPush(c as string, v), [
+        channel,
+        value,
+      ] as const)
+      .catch(() => undefined);
   };
   const session = new TraySession<LiveConnection>({
     open(workerUrl, token) {
@@ -150,10 +161,12 @@ async function standInMain(page: Page, settingsFile: string) {
     [IpcChannel.whoAmI]: () => result(() => requireBridge().whoAmI()),
     [IpcChannel.listReviews]: (state) => result(() => requireBridge().listReviews(state as never)),
     [IpcChannel.recentDecisions]: (limit) => result(() => requireBridge().recentDecisions(limit as number)),
-    [IpcChannel.resolveReview]: (id, verdict, decision) => result(() => requireBridge().resolveReview(id as string, verdict as never, decision as never)),
+    [IpcChannel.resolveReview]: (id, verdict, decision) =>
+      result(() => requireBridge().resolveReview(id as string, verdict as never, decision as never)),
     [IpcChannel.listScreenings]: (limit) => result(() => requireBridge().listScreenings(limit as number)),
     [IpcChannel.getScreening]: (id) => result(() => requireBridge().getScreening(id as string)),
-    [IpcChannel.searchScreenings]: (filter, limit) => result(() => requireBridge().searchScreenings(carrierSearch(filter), limit as number)),
+    [IpcChannel.searchScreenings]: (filter, limit) =>
+      result(() => requireBridge().searchScreenings(carrierSearch(filter), limit as number)),
     [IpcChannel.getReview]: (id) => result(() => requireBridge().getReview(id as string)),
     [IpcChannel.dailyUsage]: () => result(() => requireBridge().dailyUsage()),
     [IpcChannel.pauseQueue]: () => result(() => requireBridge().pauseQueue()),
@@ -162,24 +175,36 @@ async function standInMain(page: Page, settingsFile: string) {
     [IpcChannel.endedDecisions]: (limit, after) => result(() => requireBridge().endedDecisions(limit as number, text(after))),
     [IpcChannel.liftedBlocks]: (limit, after) => result(() => requireBridge().liftedBlocks(limit as number, text(after))),
     [IpcChannel.recentChanges]: (state, limit) => result(() => requireBridge().recentChanges(state as never, limit as number)),
-    [IpcChannel.acknowledgeChange]: (id, by, note) => result(() => requireBridge().acknowledgeChange(id as string, by as string | null, text(note) ?? null)),
+    [IpcChannel.acknowledgeChange]: (id, by, note) =>
+      result(() => requireBridge().acknowledgeChange(id as string, by as string | null, text(note) ?? null)),
     [IpcChannel.listBlocks]: (state, filter) => result(() => requireBridge().listBlocks(state as never, carrierSearch(filter))),
     [IpcChannel.blockCarrier]: (input) => {
       const i = (input ?? {}) as Record<string, unknown>;
       const dot = text(i.dot_number);
       const mc = text(i.mc_number);
       return result(() =>
-        requireBridge().blockCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}), by: String(i.by ?? ''), reason: String(i.reason ?? '') }),
+        requireBridge().blockCarrier({
+          ...(dot !== undefined ? { dot_number: dot } : {}),
+          ...(mc !== undefined ? { mc_number: mc } : {}),
+          by: String(i.by ?? ''),
+          reason: String(i.reason ?? ''),
+        }),
       );
     },
     [IpcChannel.liftBlock]: (carrier, by, note) => result(() => requireBridge().liftBlock(carrier as string, by as string, text(note))),
     [IpcChannel.listDecisions]: (state, filter) => result(() => requireBridge().listDecisions(state as never, carrierSearch(filter))),
-    [IpcChannel.revokeDecision]: (id, by, note) => result(() => requireBridge().revokeDecision(id as string, by as string | null, note as string)),
+    [IpcChannel.revokeDecision]: (id, by, note) =>
+      result(() => requireBridge().revokeDecision(id as string, by as string | null, note as string)),
     [IpcChannel.recheckCarrier]: (input) => {
       const i = (input ?? {}) as Record<string, unknown>;
       const dot = text(i.dot_number);
       const mc = text(i.mc_number);
-      return result(() => requireBridge().recheckCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}) }));
+      return result(() =>
+        requireBridge().recheckCarrier({
+          ...(dot !== undefined ? { dot_number: dot } : {}),
+          ...(mc !== undefined ? { mc_number: mc } : {}),
+        }),
+      );
     },
     // main shows a save dialog here; there is none without Electron.
     [IpcChannel.auditExport]: () => result(() => Promise.reject(new IntakeError('no save dialog in this test', 0, 'tray_error'))),
@@ -223,11 +248,21 @@ async function standInMain(page: Page, settingsFile: string) {
       whoAmI: () => invoke(ch.whoAmI),
       listReviews: (state: string) => invoke(ch.listReviews, state),
       recentDecisions: (limit: number) => invoke(ch.recentDecisions, limit),
-      resolveReview: (id: string, verdict: string, d: { by?: string | null; note: string; block?: boolean; review_version?: number | null }) =>
-        invoke(ch.resolveReview, id, verdict, { by: d.by ?? null, note: d.note, block: d.block === true, review_version: d.review_version ?? null }),
+      resolveReview: (
+        id: string,
+        verdict: string,
+        d: { by?: string | null; note: string; block?: boolean; review_version?: number | null },
+      ) =>
+        invoke(ch.resolveReview, id, verdict, {
+          by: d.by ?? null,
+          note: d.note,
+          block: d.block === true,
+          review_version: d.review_version ?? null,
+        }),
       listScreenings: (limit: number) => invoke(ch.listScreenings, limit),
       getScreening: (id: string) => invoke(ch.getScreening, id),
-      searchScreenings: (f: NonNullable<F>, limit: number) => invoke(ch.searchScreenings, { dot_number: f.dot_number, mc_number: f.mc_number, tender_id: f.tender_id }, limit),
+      searchScreenings: (f: NonNullable<F>, limit: number) =>
+        invoke(ch.searchScreenings, { dot_number: f.dot_number, mc_number: f.mc_number, tender_id: f.tender_id }, limit),
       getReview: (id: string) => invoke(ch.getReview, id),
       dailyUsage: () => invoke(ch.dailyUsage),
       pauseQueue: () => invoke(ch.pauseQueue),
@@ -243,7 +278,8 @@ async function standInMain(page: Page, settingsFile: string) {
       revokeDecision: (id: string, by: string | null, note: string) => invoke(ch.revokeDecision, id, by, note),
       endedDecisions: (limit: number, after?: string) => invoke(ch.endedDecisions, limit, after),
       liftedBlocks: (limit: number, after?: string) => invoke(ch.liftedBlocks, limit, after),
-      recheckCarrier: (i: { dot_number?: string; mc_number?: string }) => invoke(ch.recheckCarrier, { dot_number: i.dot_number, mc_number: i.mc_number }),
+      recheckCarrier: (i: { dot_number?: string; mc_number?: string }) =>
+        invoke(ch.recheckCarrier, { dot_number: i.dot_number, mc_number: i.mc_number }),
       auditExport: (from: string, to: string) => invoke(ch.auditExport, from, to),
       onAuditProgress: (cb: (b: number) => void) => subscribe(ch.auditProgress, cb),
       connectionState: () => invoke(ch.connectionState),
@@ -251,7 +287,8 @@ async function standInMain(page: Page, settingsFile: string) {
       onConnectionChange: (cb: (s: string) => void) => subscribe(ch.connection, cb),
       onNavigate: (cb: (v: string) => void) => subscribe(ch.navigate, cb),
       settingsGet: () => invoke(ch.settingsGet),
-      settingsSave: (i: { workerUrl: string; token?: string; openAtLogin?: boolean }) => invoke(ch.settingsSave, { workerUrl: i.workerUrl, token: i.token, openAtLogin: i.openAtLogin }),
+      settingsSave: (i: { workerUrl: string; token?: string; openAtLogin?: boolean }) =>
+        invoke(ch.settingsSave, { workerUrl: i.workerUrl, token: i.token, openAtLogin: i.openAtLogin }),
     };
     // contextBridge.exposeInMainWorld: a frozen, read-only property.
     Object.defineProperty(window, 'desk', { value: Object.freeze(desk), writable: false, configurable: false, enumerable: true });
@@ -270,10 +307,15 @@ interface AxeViolation {
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(
+      document,
+      { resultTypes: ['violations'] },
+    );
     return r.violations;
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} @ ${n.target.join(' ')}`));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} @ ${n.target.join(' ')}`));
 }
 
 const SIZES = [
@@ -299,7 +341,9 @@ describe.skipIf(!hasChromium)('Settings view (Electron only) with the preload su
     await page.locator('#tab-settings[aria-selected="true"]').waitFor();
     const url = page.locator('#worker-url');
     await expect.poll(() => url.inputValue()).toBe(stack.intakeUrl);
-    await expect.poll(() => page.locator('.settings-state').textContent()).toBe('A token is saved. It is stored encrypted by the system keychain.');
+    await expect
+      .poll(() => page.locator('.settings-state').textContent())
+      .toBe('A token is saved. It is stored encrypted by the system keychain.');
     expect(await seriousViolations(page)).toEqual([]);
     for (const size of SIZES) {
       await page.setViewportSize(size);
@@ -314,7 +358,9 @@ describe.skipIf(!hasChromium)('Settings view (Electron only) with the preload su
     await page.getByRole('button', { name: 'Save and connect' }).click();
     await expect
       .poll(() => error.textContent())
-      .toBe('workerUrl: use https:// for a worker on another machine (over http the token would travel in clear); http is fine for 127.0.0.1 and localhost');
+      .toBe(
+        'workerUrl: use https:// for a worker on another machine (over http the token would travel in clear); http is fine for 127.0.0.1 and localhost',
+      );
     expect(JSON.parse(await readFile(settingsFile, 'utf8')).workerUrl).toBe(stack.intakeUrl);
     expect(main.opened).toEqual([stack.intakeUrl]);
     // Axe with the error shown, too.

@@ -52,7 +52,15 @@ describe('tray app in Electron', () => {
     expect(await win.evaluate(() => typeof (window as unknown as { require?: unknown }).require)).toBe('undefined');
     expect(await win.evaluate(() => Object.keys((window as unknown as { desk: object }).desk).sort())).toContain('resolveReview');
     const token = stack.token;
-    expect(await win.evaluate((t) => document.documentElement.outerHTML.includes(t) || JSON.stringify(sessionStorage).includes(t) || JSON.stringify(localStorage).includes(t), token)).toBe(false);
+    expect(
+      await win.evaluate(
+        (t) =>
+          document.documentElement.outerHTML.includes(t) ||
+          JSON.stringify(sessionStorage).includes(t) ||
+          JSON.stringify(localStorage).includes(t),
+        token,
+      ),
+    ).toBe(false);
 
     const res = await fetch(`${stack.intakeUrl}/screenings?wait=10`, {
       method: 'POST',
@@ -67,7 +75,9 @@ describe('tray app in Electron', () => {
     await win.keyboard.type('checked in the tray app');
     await win.keyboard.press('Enter');
     await win.locator('.toast', { hasText: 'Approved' }).waitFor();
-    const approved = (await (await fetch(`${stack.intakeUrl}/reviews?state=approved`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: Review[] };
+    const approved = (await (
+      await fetch(`${stack.intakeUrl}/reviews?state=approved`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { data: Review[] };
     expect(approved.data.find((r) => r.screening_id === screened.id)).toMatchObject({ decided_by: 'Eli Electron' });
 
     // Navigation away from the app's page is refused.

@@ -109,7 +109,9 @@ describe('every intake route needs the bearer token', () => {
         checked++;
       }
       // The token in the query string is not a way in either.
-      const q = await client.call(r.method, `${r.path}?token=${encodeURIComponent(t)}&access_token=${encodeURIComponent(t)}`, { authorization: null });
+      const q = await client.call(r.method, `${r.path}?token=${encodeURIComponent(t)}&access_token=${encodeURIComponent(t)}`, {
+        authorization: null,
+      });
       expect(q.status, `${r.method} ${r.path} with the token in the query`).toBe(401);
     }
     expect(checked).toBeGreaterThanOrEqual(10 * wrong.length);
@@ -171,14 +173,22 @@ describe('where the intake listens', () => {
     const addrs = listening(port);
     expect(addrs.length).toBeGreaterThan(0);
     // 0100007F is 127.0.0.1 in the kernel's byte order.
-    expect(addrs.every((a) => a === '0100007F'), `listening on ${addrs.join(', ')}`).toBe(true);
+    expect(
+      addrs.every((a) => a === '0100007F'),
+      `listening on ${addrs.join(', ')}`,
+    ).toBe(true);
     if (externalIPv4) expect(await canConnect(externalIPv4, port)).toBe(false);
   });
 
   it('binds another address only when INTAKE_HOST says so', async () => {
     // Plain HTTP on a wide address also needs INTAKE_INSECURE_HTTP=1 (a TLS proxy in front);
     // without it the start is refused (test/faults/intake-door.fast.test.ts).
-    const other = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { INTAKE_HOST: '0.0.0.0', INTAKE_INSECURE_HTTP: '1' } });
+    const other = installation({
+      svcBaseUrl: emu.baseUrl,
+      svcKey: emu.key,
+      redisUrl: inject('redisUrl'),
+      env: { INTAKE_HOST: '0.0.0.0', INTAKE_INSECURE_HTTP: '1' },
+    });
     try {
       const { proc } = await other.start();
       expect(listening(proc.port)).toContain('00000000');

@@ -86,8 +86,20 @@ const text = fc.oneof(
   fc.stringMatching(/^\d{1,12}$/),
 );
 
-const leaf = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.bigInt().map((b) => b.toString()));
-const value = fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(leaf, { maxLength: 4 }), fc.dictionary(text, leaf, { maxKeys: 4 }));
+const leaf = fc.oneof(
+  text,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.bigInt().map((b) => b.toString()),
+);
+const value = fc.oneof(
+  { depthSize: 'small', withCrossShrink: true },
+  leaf,
+  fc.array(leaf, { maxLength: 4 }),
+  fc.dictionary(text, leaf, { maxKeys: 4 }),
+);
 
 const screeningBody = fc.record(
   {
@@ -107,8 +119,15 @@ const screeningBody = fc.record(
 /** Valid in shape, odd in content: these get accepted and travel through SQLite and back. */
 const nearlyValid = fc.record(
   {
-    dot_number: fc.oneof(fc.stringMatching(/^\d{1,8}$/), fc.constantFrom('1000001', '1000003', '1000005', '4242', ' 1000004 ', '00001000006'), fc.integer({ min: 0, max: 99_999_999 })),
-    tender_id: fc.oneof(text.map((s) => s.slice(0, 128)), fc.constant(null)),
+    dot_number: fc.oneof(
+      fc.stringMatching(/^\d{1,8}$/),
+      fc.constantFrom('1000001', '1000003', '1000005', '4242', ' 1000004 ', '00001000006'),
+      fc.integer({ min: 0, max: 99_999_999 }),
+    ),
+    tender_id: fc.oneof(
+      text.map((s) => s.slice(0, 128)),
+      fc.constant(null),
+    ),
     priority: fc.constantFrom('tender', 'background'),
     refresh: fc.boolean(),
   },
@@ -121,7 +140,25 @@ const resolveBody = fc.record({ by: value, note: value, extra: value }, { requir
 const malformed = fc.oneof(
   fc.string({ unit: 'binary' }),
   fc.jsonValue().map((v) => JSON.stringify(v).slice(0, -1)),
-  fc.constantFrom('', ' ', '{', '}', '{"dot_number":', "{'dot_number':'1'}", '{"a":1,}', 'null', 'true', '[]', '"str"', '\uFEFF{"dot_number":"1000001"}', '{"dot_number":"1000001"}garbage', '{"dot_number":"1000001","dot_number":"1000002"}', 'NaN', '[' .repeat(5_000) + ']'.repeat(5_000), '{"a":'.repeat(2_000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '{',
+    '}',
+    '{"dot_number":',
+    "{'dot_number':'1'}",
+    '{"a":1,}',
+    'null',
+    'true',
+    '[]',
+    '"str"',
+    '\uFEFF{"dot_number":"1000001"}',
+    '{"dot_number":"1000001"}garbage',
+    '{"dot_number":"1000001","dot_number":"1000002"}',
+    'NaN',
+    '['.repeat(5_000) + ']'.repeat(5_000),
+    '{"a":'.repeat(2_000),
+  ),
 );
 
 const CONTENT_TYPES = [
@@ -190,17 +227,30 @@ const idInPath = fc.tuple(fc.oneof(text, fc.constantFrom(...ID_TRICKS)), fc.inte
   }
 });
 
-const queryValue = fc.oneof(text, fc.integer(), fc.constantFrom('-1', '0', '1', '31', '30.5', '1e2', '', 'true', '[]', '%', '%zz', 'pending', 'done'));
+const queryValue = fc.oneof(
+  text,
+  fc.integer(),
+  fc.constantFrom('-1', '0', '1', '31', '30.5', '1e2', '', 'true', '[]', '%', '%zz', 'pending', 'done'),
+);
 const query = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom('wait', 'limit', 'state', 'status', 'last_event_id', 'token', '__proto__'), text), queryValue), { maxLength: 3 })
-  .map((pairs) => (pairs.length === 0 ? '' : '?' + pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&')));
+  .array(fc.tuple(fc.oneof(fc.constantFrom('wait', 'limit', 'state', 'status', 'last_event_id', 'token', '__proto__'), text), queryValue), {
+    maxLength: 3,
+  })
+  .map((pairs) =>
+    pairs.length === 0 ? '' : '?' + pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&'),
+  );
 
 interface Case {
   label: string;
   req: RawRequest;
 }
 
-function headersFor(token: string, contentType: string | null, auth: 'ok' | 'none' | 'odd', extra: Array<[string, string]> = []): Array<[string, string]> {
+function headersFor(
+  token: string,
+  contentType: string | null,
+  auth: 'ok' | 'none' | 'odd',
+  extra: Array<[string, string]> = [],
+): Array<[string, string]> {
   const h: Array<[string, string]> = [];
   if (auth === 'ok') h.push(['Authorization', `Bearer ${token}`]);
   if (auth === 'odd') h.push(['Authorization', `Bearer ${token}\u00e9`]);
@@ -209,7 +259,7 @@ function headersFor(token: string, contentType: string | null, auth: 'ok' | 'non
 }
 
 function asBody(v: unknown): Buffer {
-  return Buffer.from(typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined', 'utf8');
+  return Buffer.from(typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined'), 'utf8');
 }
 
 const auth = fc.constantFrom<'ok' | 'none' | 'odd'>('ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'none', 'odd');
@@ -232,13 +282,23 @@ function cases(token: string): fc.Arbitrary<Case> {
     .map(([body, ct, q, a, extra]): Case => {
       // A valid wait could hold the request open: the fuzz keeps waits short.
       const target = `/screenings${q.replace(/wait=(\d+)/, (_m, n: string) => `wait=${Math.min(Number(n), 1)}`)}`;
-      return { label: 'POST /screenings', req: { method: 'POST', target, headers: headersFor(token, ct || null, a, extra), body: asBody(body) } };
+      return {
+        label: 'POST /screenings',
+        req: { method: 'POST', target, headers: headersFor(token, ct || null, a, extra), body: asBody(body) },
+      };
     });
-  const nearlyValidPost = fc.tuple(nearlyValid, fc.constantFrom('application/json', 'application/json; charset=utf-8')).map(
-    ([body, ct]): Case => ({ label: 'POST /screenings', req: { method: 'POST', target: '/screenings', headers: headersFor(token, ct, 'ok'), body: asBody(body) } }),
-  );
+  const nearlyValidPost = fc
+    .tuple(nearlyValid, fc.constantFrom('application/json', 'application/json; charset=utf-8'))
+    .map(([body, ct]): Case => ({
+      label: 'POST /screenings',
+      req: { method: 'POST', target: '/screenings', headers: headersFor(token, ct, 'ok'), body: asBody(body) },
+    }));
   const hugeBody = fc
-    .tuple(fc.integer({ min: 15_000, max: 400_000 }), fc.constantFrom('json', 'string', 'bytes'), fc.constantFrom('/screenings', '/reviews/rev_aaaaaaaaaaaaaaaaaaaaaaaaaa/approve'))
+    .tuple(
+      fc.integer({ min: 15_000, max: 400_000 }),
+      fc.constantFrom('json', 'string', 'bytes'),
+      fc.constantFrom('/screenings', '/reviews/rev_aaaaaaaaaaaaaaaaaaaaaaaaaa/approve'),
+    )
     .map(([size, kind, target]): Case => {
       const body =
         kind === 'json'
@@ -246,26 +306,59 @@ function cases(token: string): fc.Arbitrary<Case> {
           : kind === 'string'
             ? Buffer.from(JSON.stringify('🚚'.repeat(Math.ceil(size / 4))))
             : Buffer.alloc(size, 0xff);
-      return { label: `POST ${target} (${size} bytes)`, req: { method: 'POST', target, headers: headersFor(token, 'application/json', 'ok'), body } };
+      return {
+        label: `POST ${target} (${size} bytes)`,
+        req: { method: 'POST', target, headers: headersFor(token, 'application/json', 'ok'), body },
+      };
     });
   const getScreening = fc.tuple(idInPath, query, auth).map(([id, q, a]): Case => ({
     label: 'GET /screenings/:id',
     req: { method: 'GET', target: `/screenings/${id}${q}`, headers: headersFor(token, null, a) },
   }));
   const resolveReview = fc
-    .tuple(idInPath, fc.constantFrom('approve', 'reject', 'APPROVE', 'delete', ''), fc.oneof(resolveBody, value, malformed), fc.constantFrom(...CONTENT_TYPES), auth)
+    .tuple(
+      idInPath,
+      fc.constantFrom('approve', 'reject', 'APPROVE', 'delete', ''),
+      fc.oneof(resolveBody, value, malformed),
+      fc.constantFrom(...CONTENT_TYPES),
+      auth,
+    )
     .map(([id, what, body, ct, a]): Case => ({
       label: `POST /reviews/:id/${what}`,
       req: { method: 'POST', target: `/reviews/${id}/${what}`, headers: headersFor(token, ct || null, a), body: asBody(body) },
     }));
   const lists = fc
-    .tuple(fc.constantFrom('/reviews', '/screenings', '/status', '/usage/daily', '/healthz', '/openapi.json', '/queue/resume', '/ui/', '/ui/..%2f..%2fpackage.json', '/ui/%2e%2e/%2e%2e/package.json', '//screenings', '/screenings/', '/SCREENINGS', '/screenings//x', '/./status'), query, auth)
+    .tuple(
+      fc.constantFrom(
+        '/reviews',
+        '/screenings',
+        '/status',
+        '/usage/daily',
+        '/healthz',
+        '/openapi.json',
+        '/queue/resume',
+        '/ui/',
+        '/ui/..%2f..%2fpackage.json',
+        '/ui/%2e%2e/%2e%2e/package.json',
+        '//screenings',
+        '/screenings/',
+        '/SCREENINGS',
+        '/screenings//x',
+        '/./status',
+      ),
+      query,
+      auth,
+    )
     .map(([path, q, a]): Case => ({
       label: `GET ${path}`,
       req: { method: path === '/queue/resume' ? 'POST' : 'GET', target: path + q, headers: headersFor(token, null, a) },
     }));
   const methods = fc
-    .tuple(fc.constantFrom('PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'POST', 'GET'), fc.constantFrom('/screenings', '/screenings/scr_aaaaaaaaaaaaaaaaaaaaaaaaaa', '/reviews', '/status', '/healthz', '/queue/pause'), auth)
+    .tuple(
+      fc.constantFrom('PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'POST', 'GET'),
+      fc.constantFrom('/screenings', '/screenings/scr_aaaaaaaaaaaaaaaaaaaaaaaaaa', '/reviews', '/status', '/healthz', '/queue/pause'),
+      auth,
+    )
     .map(([method, path, a]): Case => ({ label: `${method} ${path}`, req: { method, target: path, headers: headersFor(token, null, a) } }));
   return fc.oneof(
     { weight: 30, arbitrary: postScreening },
@@ -281,16 +374,19 @@ function cases(token: string): fc.Arbitrary<Case> {
 /** What is wrong with an answer, or undefined when it keeps the rules. */
 function problemWith(c: Case, r: RawResponse): string | undefined {
   if (r.status >= 500) return `${r.status} ${r.body.slice(0, 200)}`;
-  if (c.req.method === 'HEAD') return r.status >= 400 && !/^application\/json/.test(r.headers['content-type'] ?? '') ? 'HEAD error without JSON type' : undefined;
+  if (c.req.method === 'HEAD')
+    return r.status >= 400 && !/^application\/json/.test(r.headers['content-type'] ?? '') ? 'HEAD error without JSON type' : undefined;
   if (r.status >= 400) {
-    if (!/^application\/json/.test(r.headers['content-type'] ?? '')) return `${r.status} with content-type ${r.headers['content-type']}: ${r.body.slice(0, 120)}`;
+    if (!/^application\/json/.test(r.headers['content-type'] ?? ''))
+      return `${r.status} with content-type ${r.headers['content-type']}: ${r.body.slice(0, 120)}`;
     let j: any;
     try {
       j = JSON.parse(r.body);
     } catch {
       return `${r.status} body is not JSON: ${r.body.slice(0, 120)}`;
     }
-    if (typeof j?.error?.code !== 'string' || j.error.code === '' || typeof j.error.message !== 'string') return `${r.status} error without code/message: ${r.body.slice(0, 200)}`;
+    if (typeof j?.error?.code !== 'string' || j.error.code === '' || typeof j.error.message !== 'string')
+      return `${r.status} error without code/message: ${r.body.slice(0, 200)}`;
   }
   return undefined;
 }
@@ -319,10 +415,15 @@ describe('10,000 fuzzed intake requests', () => {
         const got = JSON.parse(r.body) as { tender_id?: unknown };
         if ((sent.tender_id ?? null) !== got.tender_id) p = `tender_id came back as ${JSON.stringify(got.tender_id)}`;
       }
-      if (p) problems.push(`${c.label} ${c.req.target.slice(0, 100)} [${(c.req.body ?? Buffer.alloc(0)).subarray(0, 80).toString('utf8')}] → ${p}`);
+      if (p)
+        problems.push(
+          `${c.label} ${c.req.target.slice(0, 100)} [${(c.req.body ?? Buffer.alloc(0)).subarray(0, 80).toString('utf8')}] → ${p}`,
+        );
     });
     const fiveXx = [...statuses].filter(([s]) => s >= 500).reduce((n, [, k]) => n + k, 0);
-    console.info(`fuzz (seed ${SEED}): ${RUNS} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}; accepted ${accepted}; 5xx ${fiveXx}; problems ${problems.length}`);
+    console.info(
+      `fuzz (seed ${SEED}): ${RUNS} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}; accepted ${accepted}; 5xx ${fiveXx}; problems ${problems.length}`,
+    );
     expect(problems.slice(0, 15), `seed ${SEED}; ${problems.length} problems`).toEqual([]);
     expect(fiveXx).toBe(0);
     // The fuzz reached the handlers, not only the auth check.
@@ -354,9 +455,15 @@ describe('broken HTTP itself', () => {
     ['a garbage request line', 'GARBAGE\r\n\r\n'],
     ['a header line without a colon', 'GET /status HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'],
     ['a Content-Length that is not a number', 'POST /screenings HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'],
-    ['Content-Length and Transfer-Encoding together (smuggling)', 'POST /screenings HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    [
+      'Content-Length and Transfer-Encoding together (smuggling)',
+      'POST /screenings HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
     ['headers over 16 KiB', `GET /status HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
-    ['a bad chunk size', 'POST /screenings HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+    [
+      'a bad chunk size',
+      'POST /screenings HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    ],
   ])('%s: a 4xx JSON error with a code', async (_why, raw) => {
     const answer = await send(raw);
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);

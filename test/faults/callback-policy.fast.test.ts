@@ -71,7 +71,9 @@ describe('CALLBACK_ALLOW on a real start process', () => {
 
   it('the listed host gets its callback, with the screening version', async () => {
     const port = (rx.address() as AddressInfo).port;
-    const r = await client.call('POST', '/screenings?wait=10', { body: { dot_number: '1000005', tender_id: 'POL-1', callback_url: `http://localhost:${port}/tms` } });
+    const r = await client.call('POST', '/screenings?wait=10', {
+      body: { dot_number: '1000005', tender_id: 'POL-1', callback_url: `http://localhost:${port}/tms` },
+    });
     expect(r.status).toBe(200);
     const got = await until('the callback', 30_000, () => received.find((b) => b.screening.id === r.json.id));
     expect(got).toMatchObject({ event: 'screening.completed', version: r.json.version, screening: { version: r.json.version } });

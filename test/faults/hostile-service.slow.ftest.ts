@@ -27,10 +27,20 @@ afterAll(async () => {
   for (const c of cleanup.reverse()) await c();
 });
 
-async function setUp(faults: NonNullable<Parameters<typeof startRecordingEmulator>[0]>['faults']): Promise<{ emu: RecordingEmulator; inst: Installation }> {
+async function setUp(
+  faults: NonNullable<Parameters<typeof startRecordingEmulator>[0]>['faults'],
+): Promise<{ emu: RecordingEmulator; inst: Installation }> {
   const emu = await startRecordingEmulator({ mode: 'live', ratePerMinute: 1_000_000, monthlyQuota: 1_000_000, faults });
-  const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { SCREEN_CONCURRENCY: String(CONCURRENCY) } });
-  cleanup.push(() => emu.close(), () => inst.close());
+  const inst = installation({
+    svcBaseUrl: emu.baseUrl,
+    svcKey: emu.key,
+    redisUrl: inject('redisUrl'),
+    env: { SCREEN_CONCURRENCY: String(CONCURRENCY) },
+  });
+  cleanup.push(
+    () => emu.close(),
+    () => inst.close(),
+  );
   await inst.start();
   return { emu, inst };
 }
@@ -56,7 +66,8 @@ function retryRuleBreaks(requests: ScoreRequest[]): string[] {
       if (rateLimited(r)) {
         // The job waits Retry-After before it asks again (a new lookup).
         const wait = (r.retryAfterSec ?? 0) * 1000;
-        if (next.at < r.answeredAt! + wait - SLACK_MS) breaks.push(`${carrier}: asked again ${next.at - r.answeredAt!} ms after a 429 with Retry-After ${r.retryAfterSec} s`);
+        if (next.at < r.answeredAt! + wait - SLACK_MS)
+          breaks.push(`${carrier}: asked again ${next.at - r.answeredAt!} ms after a 429 with Retry-After ${r.retryAfterSec} s`);
         run = 0;
       } else if (retryable(r)) {
         const min = Math.min(CAP_MS, BASE_MS * 2 ** (run - 1));
@@ -104,7 +115,8 @@ describe('a hostile /v1 service', () => {
     };
     const breaks = retryRuleBreaks(reqs);
     const holdReasons: Record<string, number> = {};
-    for (const s of states.values()) if (s.action === 'hold') holdReasons[String(s.hold_reason)] = (holdReasons[String(s.hold_reason)] ?? 0) + 1;
+    for (const s of states.values())
+      if (s.action === 'hold') holdReasons[String(s.hold_reason)] = (holdReasons[String(s.hold_reason)] ?? 0) + 1;
     console.info(
       `hostile-service: screenings ${ids.length}, done ${f.byStatus.done}, actions ${JSON.stringify(f.byAction)}, holds ${JSON.stringify(holdReasons)}; ` +
         `/v1 answers ${JSON.stringify(kinds)}; retry-rule breaks ${breaks.length}`,
@@ -127,7 +139,12 @@ describe('a hostile /v1 service', () => {
     const dots = Array.from({ length: 20 }, (_, i) => String(6_000_000 + i * 71));
     const answers = await mapLimit(dots, 4, (dot) => inst.client!.screen({ dot_number: dot }));
     const ids = answers.map((a) => a.json.id as string);
-    const ended = await until('every screening to end', 90_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === ids.length || undefined, 250).then(
+    const ended = await until(
+      'every screening to end',
+      90_000,
+      () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === ids.length || undefined,
+      250,
+    ).then(
       () => true,
       () => false,
     );

@@ -40,7 +40,15 @@ afterAll(async () => {
 function httpsGet(port: number, path: string, token: string | undefined, ca: string): Promise<{ status: number; protocol: string | null }> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', servername: 'localhost', port, path, ca, headers: token ? { authorization: `Bearer ${token}` } : {}, timeout: 10_000 },
+      {
+        host: '127.0.0.1',
+        servername: 'localhost',
+        port,
+        path,
+        ca,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        timeout: 10_000,
+      },
       (res) => {
         const protocol = (res.socket as import('node:tls').TLSSocket).getProtocol();
         res.resume();
@@ -112,7 +120,9 @@ describe('TLS in the worker', () => {
     // The CA is what makes it work: without it the certificate is refused, and status says that is the problem.
     const untrusted = spawnCli(['status'], { env });
     expect((await untrusted.exited).code).toBe(2);
-    expect(untrusted.stderr()).toMatch(/the worker at https:\/\/localhost:\d+ answered, but its TLS certificate is not accepted here \(\w+\): trust its CA with NODE_EXTRA_CA_CERTS/);
+    expect(untrusted.stderr()).toMatch(
+      /the worker at https:\/\/localhost:\d+ answered, but its TLS certificate is not accepted here \(\w+\): trust its CA with NODE_EXTRA_CA_CERTS/,
+    );
   });
 });
 
@@ -127,7 +137,9 @@ describe('plain HTTP on a wide address', () => {
     expect(exit.code).toBe(2);
     const lines = p.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^carrier-screen: INTAKE_HOST: 0\.0\.0\.0 is not a loopback address .*INTAKE_TLS_CERT.*INTAKE_INSECURE_HTTP=1/);
+    expect(lines[0]).toMatch(
+      /^carrier-screen: INTAKE_HOST: 0\.0\.0\.0 is not a loopback address .*INTAKE_TLS_CERT.*INTAKE_INSECURE_HTTP=1/,
+    );
     expect(p.stdout()).not.toContain('carrier-screen is running');
   });
 
@@ -189,7 +201,7 @@ describe('limits at the door', () => {
 });
 
 describe('a revoked token', () => {
-  it("has its open /events stream closed within seconds of `carrier-screen token revoke` in another process", async () => {
+  it('has its open /events stream closed within seconds of `carrier-screen token revoke` in another process', async () => {
     const inst = install();
     await inst.start();
     const env = { ...inst.env };

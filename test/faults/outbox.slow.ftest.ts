@@ -49,14 +49,27 @@ async function flushAll(): Promise<void> {
 function outboxRows(dbPath: string): Array<{ delivery_id: string; state: string; attempts: number }> {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare('SELECT delivery_id, state, attempts FROM callback_outbox').all() as Array<{ delivery_id: string; state: string; attempts: number }>;
+    return db.prepare('SELECT delivery_id, state, attempts FROM callback_outbox').all() as Array<{
+      delivery_id: string;
+      state: string;
+      attempts: number;
+    }>;
   } finally {
     db.close();
   }
 }
 
-async function setup(o: { mode: 'sandbox' | 'live'; latencyMs?: number; env?: Record<string, string> }): Promise<{ emu: RecordingEmulator; inst: Installation; receiver: SwitchableReceiver }> {
-  const emu = await startRecordingEmulator({ mode: o.mode, ratePerMinute: 1_000_000, monthlyQuota: 1_000_000, ...(o.latencyMs ? { faults: { latencyMs: o.latencyMs } } : {}) });
+async function setup(o: {
+  mode: 'sandbox' | 'live';
+  latencyMs?: number;
+  env?: Record<string, string>;
+}): Promise<{ emu: RecordingEmulator; inst: Installation; receiver: SwitchableReceiver }> {
+  const emu = await startRecordingEmulator({
+    mode: o.mode,
+    ratePerMinute: 1_000_000,
+    monthlyQuota: 1_000_000,
+    ...(o.latencyMs ? { faults: { latencyMs: o.latencyMs } } : {}),
+  });
   cleanup.push(() => emu.close());
   const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: redis.url, env: { ...o.env } });
   cleanup.push(() => inst.close());
@@ -72,28 +85,48 @@ describe('callbacks survive a down endpoint and a Redis that lost its data', () 
     const client = inst.client!;
     receiver.setDown(true);
     const dots = Array.from({ length: 20 }, (_, i) => String(5_100_000 + i * 41));
-    const answers = await mapLimit(dots, 8, (dot, i) => client.screen({ dot_number: dot, tender_id: `D-${i}`, callback_url: receiver.url }));
+    const answers = await mapLimit(dots, 8, (dot, i) =>
+      client.screen({ dot_number: dot, tender_id: `D-${i}`, callback_url: receiver.url }),
+    );
     expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 202)).toEqual([]);
     const ids = answers.map((a) => a.json.id as string);
     await until('all 20 done', 60_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) >= 20 || undefined, 200);
     // Every callback owed; the endpoint was tried and failed until its circuit breaker opened
     // (a destination that keeps failing is backed off as a whole, not tried row by row).
-    await until('every callback owed, the endpoint tried and backed off', 60_000, () => {
-      const rows = outboxRows(inst.dbPath);
-      return rows.length === 20 && rows.every((r) => r.state === 'pending') && rows.filter((r) => r.attempts >= 1).length >= 5;
-    }, 250);
+    await until(
+      'every callback owed, the endpoint tried and backed off',
+      60_000,
+      () => {
+        const rows = outboxRows(inst.dbPath);
+        return rows.length === 20 && rows.every((r) => r.state === 'pending') && rows.filter((r) => r.attempts >= 1).length >= 5;
+      },
+      250,
+    );
     expect(receiver.arrivals).toHaveLength(0);
 
     await flushAll();
     receiver.setDown(false);
     const t0 = Date.now();
-    await until('every callback delivered', 180_000, () => ids.every((id) => receiver.acknowledged().has(`${id}:screening.completed`)) || undefined, 250);
+    await until(
+      'every callback delivered',
+      180_000,
+      () => ids.every((id) => receiver.acknowledged().has(`${id}:screening.completed`)) || undefined,
+      250,
+    );
     const rows = outboxRows(inst.dbPath);
-    await until('every outbox row delivered', 30_000, () => outboxRows(inst.dbPath).every((r) => r.state === 'delivered') || undefined, 250);
-    console.info(`outbox (down + FLUSHALL): 20 callbacks delivered ${Math.round((Date.now() - t0) / 1000)} s after the endpoint came back; attempts ${rows.map((r) => r.attempts).join(',')}`);
+    await until(
+      'every outbox row delivered',
+      30_000,
+      () => outboxRows(inst.dbPath).every((r) => r.state === 'delivered') || undefined,
+      250,
+    );
+    console.info(
+      `outbox (down + FLUSHALL): 20 callbacks delivered ${Math.round((Date.now() - t0) / 1000)} s after the endpoint came back; attempts ${rows.map((r) => r.attempts).join(',')}`,
+    );
     expect(receiver.arrivals.every((a) => a.signatureOk)).toBe(true);
     // Same body on every arrival of a delivery id.
-    for (const id of ids) expect(new Set(receiver.arrivals.filter((a) => a.id === `${id}:screening.completed`).map((a) => a.body)).size).toBe(1);
+    for (const id of ids)
+      expect(new Set(receiver.arrivals.filter((a) => a.id === `${id}:screening.completed`).map((a) => a.body)).size).toBe(1);
     expect(inst.proc!.alive()).toBe(true);
   });
 
@@ -103,7 +136,12 @@ describe('callbacks survive a down endpoint and a Redis that lost its data', () 
     const held = await client.screen({ dot_number: '1000003', tender_id: 'K-1', callback_url: receiver.url }, '?wait=10');
     expect(held.json).toMatchObject({ status: 'done', action: 'hold' });
     const sid = held.json.id as string;
-    await until('screening.completed acknowledged', 60_000, () => receiver.acknowledged().has(`${sid}:screening.completed`) || undefined, 100);
+    await until(
+      'screening.completed acknowledged',
+      60_000,
+      () => receiver.acknowledged().has(`${sid}:screening.completed`) || undefined,
+      100,
+    );
 
     // The receiver holds the review callback: the decision is committed, its callback in flight.
     receiver.hold((a) => a.event === 'review.resolved');
@@ -117,12 +155,21 @@ describe('callbacks survive a down endpoint and a Redis that lost its data', () 
     receiver.hold(undefined);
     await inst.start();
     // The dead process's claim runs out (time-out + 30 s), then the new one sends it.
-    await until('the review callback acknowledged after the restart', 120_000, () => receiver.acknowledged().has(delivery) || undefined, 250);
+    await until(
+      'the review callback acknowledged after the restart',
+      120_000,
+      () => receiver.acknowledged().has(delivery) || undefined,
+      250,
+    );
     await new Promise((r) => setTimeout(r, 3_000)); // room for a duplicate to show up, were there one
     expect(receiver.acknowledged().get(delivery)).toBe(1);
     const bodies = receiver.arrivals.filter((a) => a.id === delivery);
     expect(new Set(bodies.map((a) => a.body)).size).toBe(1);
-    expect(JSON.parse(bodies[0]!.body).screening).toMatchObject({ id: sid, action: 'tender', review: { state: 'approved', decided_by: 'dana' } });
+    expect(JSON.parse(bodies[0]!.body).screening).toMatchObject({
+      id: sid,
+      action: 'tender',
+      review: { state: 'approved', decided_by: 'dana' },
+    });
     expect(bodies.every((a) => a.signatureOk)).toBe(true);
     expect(outboxRows(inst.dbPath).find((r) => r.delivery_id === delivery)).toMatchObject({ state: 'delivered' });
   });
@@ -134,7 +181,11 @@ describe('every process that works the queue delivers', () => {
     const client = inst.client!;
     const roster = join(inst.dataDir, 'roster.csv');
     writeFileSync(roster, ['dot_number', ...Array.from({ length: 150 }, (_, i) => String(6_100_000 + i * 13))].join('\n') + '\n');
-    const bulk = spawnCli(['screen', '--file', roster, '--json', '--wait', '120'], { name: 'screen', env: { ...inst.env, LOG_LEVEL: 'info' }, cwd: inst.dataDir });
+    const bulk = spawnCli(['screen', '--file', roster, '--json', '--wait', '120'], {
+      name: 'screen',
+      env: { ...inst.env, LOG_LEVEL: 'info' },
+      cwd: inst.dataDir,
+    });
     cleanup.push(() => bulk.stop());
     // TMS screenings accepted meanwhile, on the shared queue the bulk process works too.
     await until('the bulk process to have queued work', 60_000, () => (storeFigures(inst.dbPath).screenings ?? 0) >= 20 || undefined, 50);
@@ -147,11 +198,18 @@ describe('every process that works the queue delivers', () => {
     const ids = answers.map((a) => a.json.id as string);
     const exit = await bulk.exited;
     expect(exit.code).toBe(0);
-    await until('every TMS callback', 120_000, () => ids.every((id) => receiver.acknowledged().has(`${id}:screening.completed`)) || undefined, 250);
+    await until(
+      'every TMS callback',
+      120_000,
+      () => ids.every((id) => receiver.acknowledged().has(`${id}:screening.completed`)) || undefined,
+      250,
+    );
     // The bulk process finished some of the TMS screenings itself (its log says which): the
     // case that used to lose their callbacks.
     const byBulk = ids.filter((id) => new RegExp(`${id}[^\n]*screening done|screening done[^\n]*${id}`).test(bulk.stderr()));
-    console.info(`outbox (screen --file beside start): ${ids.length} TMS callbacks of ${ids.length} arrived; ${byBulk.length} of them finished by the screen process`);
+    console.info(
+      `outbox (screen --file beside start): ${ids.length} TMS callbacks of ${ids.length} arrived; ${byBulk.length} of them finished by the screen process`,
+    );
     expect(byBulk.length).toBeGreaterThan(0);
     expect(receiver.arrivals.every((a) => a.signatureOk)).toBe(true);
   });
@@ -173,10 +231,15 @@ describe('Redis state rebuilt from SQLite', () => {
     await flushAll();
     expect(await watchQueue.getJobScheduler(WATCH_SCHEDULER_ID)).toBeFalsy();
     const t0 = Date.now();
-    const after = await until('pause and quota back in /status', 60_000, async () => {
-      const s = (await client.call('GET', '/status')).json;
-      return s?.queue?.paused === true && s.quota.monthly_quota !== null && s;
-    }, 250);
+    const after = await until(
+      'pause and quota back in /status',
+      60_000,
+      async () => {
+        const s = (await client.call('GET', '/status')).json;
+        return s?.queue?.paused === true && s.quota.monthly_quota !== null && s;
+      },
+      250,
+    );
     await until('the watch schedule back', 60_000, async () => (await watchQueue.getJobScheduler(WATCH_SCHEDULER_ID)) || undefined, 250);
     console.info(`outbox (FLUSHALL): pause, quota gate and watch schedule back within ${Math.round((Date.now() - t0) / 1000)} s`);
     expect(after.quota.monthly_quota).toBe(before.quota.monthly_quota);
@@ -184,7 +247,12 @@ describe('Redis state rebuilt from SQLite', () => {
     const queued = await client.screen({ dot_number: '5900002' }, '?wait=2');
     expect(queued.status).toBe(202);
     expect((await client.call('POST', '/queue/resume')).json.queue.paused).toBe(false);
-    await until('the queued screening done after resume', 60_000, async () => (await client.call('GET', `/screenings/${queued.json.id}`)).json.status === 'done' || undefined, 250);
+    await until(
+      'the queued screening done after resume',
+      60_000,
+      async () => (await client.call('GET', `/screenings/${queued.json.id}`)).json.status === 'done' || undefined,
+      250,
+    );
     expect(inst.logs()).toMatch(/Redis state rebuilt/);
   });
 });
@@ -193,7 +261,12 @@ describe('retention', () => {
   it('a real worker on a database seeded years back (an injected clock): old rows gone, the record within the period kept', async () => {
     const emu = await startRecordingEmulator({ mode: 'sandbox' });
     cleanup.push(() => emu.close());
-    const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: redis.url, env: { SCREEN_RETENTION: '3y', SCREEN_EVENTS_RETENTION: '7d' } });
+    const inst = installation({
+      svcBaseUrl: emu.baseUrl,
+      svcKey: emu.key,
+      redisUrl: redis.url,
+      env: { SCREEN_RETENTION: '3y', SCREEN_EVENTS_RETENTION: '7d' },
+    });
     cleanup.push(() => inst.close());
     const DAY = 86_400_000;
     let t = Date.now() - 4 * 365 * DAY;
@@ -212,14 +285,23 @@ describe('retention', () => {
         db.close();
       }
     };
-    await until('the old screenings pruned', 60_000, () => rows('SELECT COUNT(*) AS n FROM screenings WHERE id = ?', old.decided) === 0 || undefined, 250);
+    await until(
+      'the old screenings pruned',
+      60_000,
+      () => rows('SELECT COUNT(*) AS n FROM screenings WHERE id = ?', old.decided) === 0 || undefined,
+      250,
+    );
     expect(rows('SELECT COUNT(*) AS n FROM reviews WHERE id = ?', old.review)).toBe(0);
     expect(rows('SELECT COUNT(*) AS n FROM callback_outbox WHERE id IN (?, ?)', old.delivered, old.dead)).toBe(0);
     // A year old: the screening, its decided review (who and when) and its dead callback stay;
     // its delivered callback and events (older than 7 days) are gone.
     const screening = await inst.client!.call('GET', `/screenings/${kept.decided}`);
     expect(screening.status).toBe(200);
-    expect(screening.json).toMatchObject({ id: kept.decided, action: 'tender', review: { id: kept.review, state: 'approved', decided_by: 'dana' } });
+    expect(screening.json).toMatchObject({
+      id: kept.decided,
+      action: 'tender',
+      review: { id: kept.review, state: 'approved', decided_by: 'dana' },
+    });
     expect(rows('SELECT COUNT(*) AS n FROM callback_outbox WHERE id = ?', kept.dead)).toBe(1);
     expect(rows('SELECT COUNT(*) AS n FROM callback_outbox WHERE id = ?', kept.delivered)).toBe(0);
     expect(rows('SELECT COUNT(*) AS n FROM events')).toBe(0);

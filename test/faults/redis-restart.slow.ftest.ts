@@ -43,7 +43,9 @@ describe('Redis restarted without persistence mid-run', () => {
   it('503 unavailable while it is down, a worker that heals by itself, and every accepted screening done', async () => {
     const client = inst.client!;
     const dots = Array.from({ length: SCREENINGS }, (_, i) => String(4_000_000 + i * 37));
-    const answers = await mapLimit(dots, 16, (dot, i) => client.screen({ dot_number: dot, tender_id: `R-${i}`, callback_url: receiver.url }));
+    const answers = await mapLimit(dots, 16, (dot, i) =>
+      client.screen({ dot_number: dot, tender_id: `R-${i}`, callback_url: receiver.url }),
+    );
     expect(answers.filter((a) => a.status !== 202 && a.status !== 200).map((a) => a.status)).toEqual([]);
     const ids = answers.map((a) => a.json.id as string);
     await until('some screenings to finish', 60_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) >= 20, 20);
@@ -73,7 +75,10 @@ describe('Redis restarted without persistence mid-run', () => {
       await probe('GET /reviews', () => client.call('GET', '/reviews', { timeoutMs: 10_000 }));
       await probe('GET /usage/daily', () => client.call('GET', '/usage/daily', { timeoutMs: 10_000 }));
       await probe('POST /queue/pause', () => client.call('POST', '/queue/pause', { timeoutMs: 10_000 }));
-      if (pending && round === 0) await probe('POST /reviews/:id/approve', () => client.call('POST', `/reviews/${pending}/approve`, { body: { by: 'outage' }, timeoutMs: 10_000 }));
+      if (pending && round === 0)
+        await probe('POST /reviews/:id/approve', () =>
+          client.call('POST', `/reviews/${pending}/approve`, { body: { by: 'outage' }, timeoutMs: 10_000 }),
+        );
       await new Promise((r) => setTimeout(r, 500));
     }
     const afterOutage = storeFigures(inst.dbPath).screenings;
@@ -82,11 +87,21 @@ describe('Redis restarted without persistence mid-run', () => {
     await redis.start();
     redisDown = false;
     const restartedAt = Date.now();
-    await until('every accepted screening to be done', 120_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) >= SCREENINGS || undefined, 250);
+    await until(
+      'every accepted screening to be done',
+      120_000,
+      () => (storeFigures(inst.dbPath).byStatus.done ?? 0) >= SCREENINGS || undefined,
+      250,
+    );
     const healedMs = Date.now() - restartedAt;
     // New work is accepted and done once Redis is back.
     const fresh = await client.screen({ dot_number: '4999997' }, '?wait=20');
-    await until('callbacks for every screening', 60_000, () => ids.every((id) => receiver.counts().has(`${id}:screening.completed`)) || undefined, 200).catch(() => undefined);
+    await until(
+      'callbacks for every screening',
+      60_000,
+      () => ids.every((id) => receiver.counts().has(`${id}:screening.completed`)) || undefined,
+      200,
+    ).catch(() => undefined);
     const missingCallbacks = ids.filter((id) => !receiver.counts().has(`${id}:screening.completed`));
 
     const f = storeFigures(inst.dbPath);
@@ -95,7 +110,10 @@ describe('Redis restarted without persistence mid-run', () => {
     const fiveHundreds = during.filter((d) => d.status === 500 || (typeof d.status === 'number' && d.status > 503));
     const hangs = during.filter((d) => d.status === 'no answer');
     // The reconciler says what it queued again (its jobs died with Redis).
-    const requeued = [...inst.logs().matchAll(/"requeued":(\d+)[^\n]*reconciler: screenings without a live job/g)].reduce((n, m) => n + Number(m[1]), 0);
+    const requeued = [...inst.logs().matchAll(/"requeued":(\d+)[^\n]*reconciler: screenings without a live job/g)].reduce(
+      (n, m) => n + Number(m[1]),
+      0,
+    );
     console.info(
       `redis-restart: accepted ${ids.length}; while down: ${JSON.stringify(summarize(during))}; ` +
         `not done at the outage ${notDoneAtOutage}, queued again by the reconciler ${requeued}; all done ${Math.round(healedMs / 1000)} s after Redis came back; lost ${lost.length}; actions ${JSON.stringify(f.byAction)}; ` +
@@ -104,10 +122,12 @@ describe('Redis restarted without persistence mid-run', () => {
 
     expect(hangs, 'requests that got no answer while Redis was down').toEqual([]);
     expect(fiveHundreds, 'other 5xx than 503 while Redis was down').toEqual([]);
-    for (const d of during.filter((x) => x.route.startsWith('POST /screenings'))) expect(d).toMatchObject({ status: 503, code: 'unavailable' });
+    for (const d of during.filter((x) => x.route.startsWith('POST /screenings')))
+      expect(d).toMatchObject({ status: 503, code: 'unavailable' });
     for (const d of during.filter((x) => x.status === 503 && x.route !== 'GET /healthz')) expect(d.code).toBe('unavailable');
     // What SQLite holds is still served.
-    for (const d of during.filter((x) => ['GET /screenings/:id', 'GET /reviews', 'GET /usage/daily'].includes(x.route))) expect(d.status).toBe(200);
+    for (const d of during.filter((x) => ['GET /screenings/:id', 'GET /reviews', 'GET /usage/daily'].includes(x.route)))
+      expect(d.status).toBe(200);
     expect(during.find((d) => d.route === 'GET /healthz')?.status).toBe(503);
     // Nothing was half-accepted during the outage.
     expect(afterOutage).toBe(beforeOutage);

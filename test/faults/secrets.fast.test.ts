@@ -123,7 +123,20 @@ describe('a full run leaves the API key nowhere and the token only where it is c
     expect(statSync(join(inst.dataDir, 'intake-token')).mode & 0o077).toBe(0);
 
     // Screenings of every kind: approved, held, blocked, not found, by MC, refreshed, waited for.
-    const dots = ['1000001', '1000002', '1000003', '1000004', '1000005', '1000006', '2345678', '3456789', '4567890', '5678901', '6789012', '7890123'];
+    const dots = [
+      '1000001',
+      '1000002',
+      '1000003',
+      '1000004',
+      '1000005',
+      '1000006',
+      '2345678',
+      '3456789',
+      '4567890',
+      '5678901',
+      '6789012',
+      '7890123',
+    ];
     const ids: string[] = [];
     for (const dot of dots) {
       const a = await call('POST', '/screenings?wait=10', { body: { dot_number: dot, tender_id: `T-${dot}`, callback_url: receiver.url } });
@@ -137,12 +150,15 @@ describe('a full run leaves the API key nowhere and the token only where it is c
     // Reviews: approve one, reject one, try one twice.
     const pending = (await call('GET', '/reviews?state=pending')).json.data as Array<{ id: string }>;
     expect(pending.length).toBeGreaterThanOrEqual(2);
-    expect((await call('POST', `/reviews/${pending[0]!.id}/approve`, { body: { by: 'dispatcher', note: 'known carrier' } })).status).toBe(200);
+    expect((await call('POST', `/reviews/${pending[0]!.id}/approve`, { body: { by: 'dispatcher', note: 'known carrier' } })).status).toBe(
+      200,
+    );
     expect((await call('POST', `/reviews/${pending[1]!.id}/reject`, { body: { by: 'dispatcher' } })).status).toBe(200);
     expect((await call('POST', `/reviews/${pending[0]!.id}/approve`, { body: { by: 'someone else' } })).status).toBe(409);
 
     // Everything the tray reads, and the errors a TMS can provoke.
-    for (const path of ['/status', '/usage/daily', '/screenings?limit=100', '/reviews', '/openapi.json']) expect((await call('GET', path)).status).toBe(200);
+    for (const path of ['/status', '/usage/daily', '/screenings?limit=100', '/reviews', '/openapi.json'])
+      expect((await call('GET', path)).status).toBe(200);
     expect((await call('GET', '/healthz', { authorization: null })).status).toBe(200);
     expect((await call('POST', '/queue/pause')).status).toBe(200);
     expect((await call('POST', '/queue/resume')).status).toBe(200);
@@ -158,7 +174,8 @@ describe('a full run leaves the API key nowhere and the token only where it is c
     // Callbacks for every screening with a callback_url.
     const withCallback = dots.length + 1;
     const deadline = Date.now() + 30_000;
-    while (new Set(receiver.deliveries.map((d) => d.id)).size < withCallback && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (new Set(receiver.deliveries.map((d) => d.id)).size < withCallback && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect(new Set(receiver.deliveries.map((d) => d.id)).size).toBeGreaterThanOrEqual(withCallback);
     expect(receiver.deliveries.every((d) => d.signatureOk)).toBe(true);
 

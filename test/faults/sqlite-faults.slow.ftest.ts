@@ -39,7 +39,12 @@ function expectStorageError(a: Answer, message: RegExp): void {
 describe('SIGKILL during heavy writes', () => {
   it('leaves a database that opens and passes integrity_check, every time; after the last restart all screenings end done', async () => {
     const emu = await emulator();
-    const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { SCREEN_CONCURRENCY: '16', LOG_LEVEL: 'warn' } });
+    const inst = installation({
+      svcBaseUrl: emu.baseUrl,
+      svcKey: emu.key,
+      redisUrl: inject('redisUrl'),
+      env: { SCREEN_CONCURRENCY: '16', LOG_LEVEL: 'warn' },
+    });
     cleanup.push(() => inst.close());
     const accepted: string[] = [];
     const rounds: string[] = [];
@@ -55,15 +60,24 @@ describe('SIGKILL during heavy writes', () => {
       for (const a of answers) if (a && (a.status === 200 || a.status === 202)) accepted.push(a.json.id);
       const problems = integrityProblems(inst.dbPath);
       const f = storeFigures(inst.dbPath);
-      rounds.push(`round ${round + 1}: killed after ${delay} ms with ${f.screenings} screenings (${f.byStatus.done ?? 0} done), integrity ${problems.length === 0 ? 'ok' : problems.join('; ')}`);
+      rounds.push(
+        `round ${round + 1}: killed after ${delay} ms with ${f.screenings} screenings (${f.byStatus.done ?? 0} done), integrity ${problems.length === 0 ? 'ok' : problems.join('; ')}`,
+      );
       expect(problems, `after kill ${round + 1}`).toEqual([]);
     }
     await inst.start();
     const total = storeFigures(inst.dbPath).screenings;
-    await until('every screening in the database to be done', 150_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === total || undefined, 250);
+    await until(
+      'every screening in the database to be done',
+      150_000,
+      () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === total || undefined,
+      250,
+    );
     const f = storeFigures(inst.dbPath);
     const states = screeningStates(inst.dbPath);
-    console.info(`sqlite-kill: ${rounds.join('; ')}; accepted ${accepted.length}, in the database ${total}, done ${f.byStatus.done}, lost ${accepted.filter((id) => states.get(id)?.status !== 'done').length}`);
+    console.info(
+      `sqlite-kill: ${rounds.join('; ')}; accepted ${accepted.length}, in the database ${total}, done ${f.byStatus.done}, lost ${accepted.filter((id) => states.get(id)?.status !== 'done').length}`,
+    );
     expect(accepted.length).toBeGreaterThan(100);
     expect(accepted.filter((id) => states.get(id)?.status !== 'done')).toEqual([]);
     expect(f.doneWithoutAction).toBe(0);
@@ -82,65 +96,73 @@ function tryMountTmpfs(dir: string, size: string): boolean {
 }
 
 describe('a full disk while the worker runs', () => {
-  it.runIf(hasPrlimit)('writes refused by the file system (a file-size limit on the process), an Idempotency-Key on every request: 503 storage_unavailable, never 500, reads and replays still served, counted in /metrics, no crash', async () => {
-    const emu = await emulator();
-    const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { LOG_LEVEL: 'warn' } });
-    cleanup.push(() => inst.close());
-    // Every file the process writes may grow to 1 MB and no further (EFBIG, as on a disk with no
-    // room left). Set at start: lowering a running process's limit is not allowed everywhere.
-    const { client, proc } = await inst.start({}, ['prlimit', `--fsize=${1024 * 1024}`]);
-    // An Idempotency-Key on every request, as the README tells a TMS to send: its own writes
-    // (claim, complete, release) must meet a full disk as the screening's do.
-    const post = (path: string, body: Record<string, unknown>, key: string) => client.call('POST', path, { body, headers: { 'idempotency-key': key } });
-    const first = await post('/screenings?wait=10', { dot_number: '8000001' }, 'full-first');
-    expect(first.status).toBe(200);
-    let refused: Answer | undefined;
-    let accepted = 0;
-    for (let i = 0; i < 3_000 && !refused; i++) {
-      const a = await post('/screenings', { dot_number: String(8_100_000 + i * 7) }, `full-${i}`);
-      if (a.status === 200 || a.status === 202) accepted++;
-      else refused = a;
-    }
-    expect(refused, 'the file-size limit was never reached').toBeDefined();
-    // Past the limit: every answer is a screening (SQLite may fit a write in pages it has) or a 503, never a 500.
-    const after: Answer[] = [];
-    for (let i = 0; i < 300; i++) after.push(await post('/screenings', { dot_number: String(8_500_000 + i * 7) }, `full-after-${i}`));
-    const again = await post('/screenings', { dot_number: '8000002' }, 'full-again');
-    const replay = await post('/screenings?wait=10', { dot_number: '8000001' }, 'full-first');
-    const review = await post('/reviews/rev_aaaaaaaaaaaaaaaaaaaaaaaaaa/approve', { by: 'x' }, 'full-review');
-    const read = await client.call('GET', `/screenings/${first.json.id}`);
-    const status = await client.call('GET', '/status');
-    const health = await client.call('GET', '/healthz', { authorization: null });
-    const metrics = await client.call('GET', '/metrics');
-    const tally = new Map<string, number>();
-    for (const a of after) tally.set(`${a.status} ${a.json?.error?.code ?? ''}`.trim(), (tally.get(`${a.status} ${a.json?.error?.code ?? ''}`.trim()) ?? 0) + 1);
-    console.info(
-      `sqlite-full (file-size limit, Idempotency-Key on every request): accepted ${accepted}, then POST /screenings ${refused!.status} ${refused!.json?.error?.code} "${refused!.json?.error?.message}"; ` +
-        `the next 300: ${[...tally].map(([k, n]) => `${n}× ${k}`).join(', ')}; again ${again.status}; replay ${replay.status}; review ${review.status}; GET /screenings/:id ${read.status}; GET /status ${status.status}; /healthz ${health.status}; ` +
-        `${/carrier_screen_store_writes_refused_total\{[^}]*\} \d+/.exec(metrics.text)?.[0]}; ${/^carrier_screen_data_dir_free_bytes \S+/m.exec(metrics.text)?.[0]}`,
-    );
-    expectStorageError(refused!, /disk|I\/O|full/i);
-    expectStorageError(again, /disk|I\/O|full/i);
-    for (const a of after) if (a.status !== 200 && a.status !== 202) expectStorageError(a, /disk|I\/O|full/i);
-    expect(after.filter((a) => a.status === 503).length).toBeGreaterThan(0);
-    expect(JSON.stringify(refused!.json)).not.toContain(inst.dbPath); // no internals in the answer
-    // A retried request that was accepted before the disk filled gets its screening: replaying writes nothing.
-    expect([replay.status, replay.headers['idempotent-replayed'], replay.json.id]).toEqual([200, 'true', first.json.id]);
-    expect([404, 503]).toContain(review.status);
-    expect(read.status).toBe(200);
-    expect(status.status).toBe(200);
-    // Reads work, writes are refused: degraded, and 503 so a balancer sends work elsewhere.
-    expect(health.status).toBe(503);
-    expect(health.json).toMatchObject({ status: 'degraded', sqlite: true, sqlite_writable: false });
-    // The refusals are counted, and the free bytes are there to alert on.
-    expect(metrics.status).toBe(200);
-    expect(metrics.text).toMatch(/carrier_screen_store_writes_refused_total\{code="sqlite_(full|ioerr)"\} [1-9]/);
-    expect(metrics.text).toMatch(/carrier_screen_data_dir_free_bytes \d+/);
-    expect(proc.alive()).toBe(true);
-    expect(inst.logs()).not.toMatch(/"level":60|uncaught|unhandled/i);
-    await proc.stop();
-    expect(integrityProblems(inst.dbPath)).toEqual([]);
-  });
+  it.runIf(hasPrlimit)(
+    'writes refused by the file system (a file-size limit on the process), an Idempotency-Key on every request: 503 storage_unavailable, never 500, reads and replays still served, counted in /metrics, no crash',
+    async () => {
+      const emu = await emulator();
+      const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { LOG_LEVEL: 'warn' } });
+      cleanup.push(() => inst.close());
+      // Every file the process writes may grow to 1 MB and no further (EFBIG, as on a disk with no
+      // room left). Set at start: lowering a running process's limit is not allowed everywhere.
+      const { client, proc } = await inst.start({}, ['prlimit', `--fsize=${1024 * 1024}`]);
+      // An Idempotency-Key on every request, as the README tells a TMS to send: its own writes
+      // (claim, complete, release) must meet a full disk as the screening's do.
+      const post = (path: string, body: Record<string, unknown>, key: string) =>
+        client.call('POST', path, { body, headers: { 'idempotency-key': key } });
+      const first = await post('/screenings?wait=10', { dot_number: '8000001' }, 'full-first');
+      expect(first.status).toBe(200);
+      let refused: Answer | undefined;
+      let accepted = 0;
+      for (let i = 0; i < 3_000 && !refused; i++) {
+        const a = await post('/screenings', { dot_number: String(8_100_000 + i * 7) }, `full-${i}`);
+        if (a.status === 200 || a.status === 202) accepted++;
+        else refused = a;
+      }
+      expect(refused, 'the file-size limit was never reached').toBeDefined();
+      // Past the limit: every answer is a screening (SQLite may fit a write in pages it has) or a 503, never a 500.
+      const after: Answer[] = [];
+      for (let i = 0; i < 300; i++) after.push(await post('/screenings', { dot_number: String(8_500_000 + i * 7) }, `full-after-${i}`));
+      const again = await post('/screenings', { dot_number: '8000002' }, 'full-again');
+      const replay = await post('/screenings?wait=10', { dot_number: '8000001' }, 'full-first');
+      const review = await post('/reviews/rev_aaaaaaaaaaaaaaaaaaaaaaaaaa/approve', { by: 'x' }, 'full-review');
+      const read = await client.call('GET', `/screenings/${first.json.id}`);
+      const status = await client.call('GET', '/status');
+      const health = await client.call('GET', '/healthz', { authorization: null });
+      const metrics = await client.call('GET', '/metrics');
+      const tally = new Map<string, number>();
+      for (const a of after)
+        tally.set(
+          `${a.status} ${a.json?.error?.code ?? ''}`.trim(),
+          (tally.get(`${a.status} ${a.json?.error?.code ?? ''}`.trim()) ?? 0) + 1,
+        );
+      console.info(
+        `sqlite-full (file-size limit, Idempotency-Key on every request): accepted ${accepted}, then POST /screenings ${refused!.status} ${refused!.json?.error?.code} "${refused!.json?.error?.message}"; ` +
+          `the next 300: ${[...tally].map(([k, n]) => `${n}× ${k}`).join(', ')}; again ${again.status}; replay ${replay.status}; review ${review.status}; GET /screenings/:id ${read.status}; GET /status ${status.status}; /healthz ${health.status}; ` +
+          `${/carrier_screen_store_writes_refused_total\{[^}]*\} \d+/.exec(metrics.text)?.[0]}; ${/^carrier_screen_data_dir_free_bytes \S+/m.exec(metrics.text)?.[0]}`,
+      );
+      expectStorageError(refused!, /disk|I\/O|full/i);
+      expectStorageError(again, /disk|I\/O|full/i);
+      for (const a of after) if (a.status !== 200 && a.status !== 202) expectStorageError(a, /disk|I\/O|full/i);
+      expect(after.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+      expect(JSON.stringify(refused!.json)).not.toContain(inst.dbPath); // no internals in the answer
+      // A retried request that was accepted before the disk filled gets its screening: replaying writes nothing.
+      expect([replay.status, replay.headers['idempotent-replayed'], replay.json.id]).toEqual([200, 'true', first.json.id]);
+      expect([404, 503]).toContain(review.status);
+      expect(read.status).toBe(200);
+      expect(status.status).toBe(200);
+      // Reads work, writes are refused: degraded, and 503 so a balancer sends work elsewhere.
+      expect(health.status).toBe(503);
+      expect(health.json).toMatchObject({ status: 'degraded', sqlite: true, sqlite_writable: false });
+      // The refusals are counted, and the free bytes are there to alert on.
+      expect(metrics.status).toBe(200);
+      expect(metrics.text).toMatch(/carrier_screen_store_writes_refused_total\{code="sqlite_(full|ioerr)"\} [1-9]/);
+      expect(metrics.text).toMatch(/carrier_screen_data_dir_free_bytes \d+/);
+      expect(proc.alive()).toBe(true);
+      expect(inst.logs()).not.toMatch(/"level":60|uncaught|unhandled/i);
+      await proc.stop();
+      expect(integrityProblems(inst.dbPath)).toEqual([]);
+    },
+  );
 
   it('a real full disk (a small tmpfs, where mounting one is allowed): 503 naming a full disk; room again, accepted again', async (ctx) => {
     const dir = mkdirTemp('cs-tmpfs-');
@@ -154,7 +176,12 @@ describe('a full disk while the worker runs', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     const emu = await emulator();
-    const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { SCREEN_DB: join(dir, 'db', 'carrier-screen.db') } });
+    const inst = installation({
+      svcBaseUrl: emu.baseUrl,
+      svcKey: emu.key,
+      redisUrl: inject('redisUrl'),
+      env: { SCREEN_DB: join(dir, 'db', 'carrier-screen.db') },
+    });
     cleanup.push(() => inst.close());
     const { client, proc } = await inst.start();
     expect((await client.screen({ dot_number: '8200001' }, '?wait=10')).status).toBe(200);
@@ -182,7 +209,9 @@ describe('a full disk while the worker runs', () => {
     expect(health.json).toMatchObject({ status: 'degraded', sqlite: true, sqlite_writable: false });
     rmSync(filler);
     const after = await client.screen({ dot_number: '8200002' }, '?wait=10');
-    console.info(`sqlite-full (tmpfs): ${answers.map((a) => `${a.status} ${a.json?.error?.code ?? ''}`).join(', ')}; after freeing space ${after.status}`);
+    console.info(
+      `sqlite-full (tmpfs): ${answers.map((a) => `${a.status} ${a.json?.error?.code ?? ''}`).join(', ')}; after freeing space ${after.status}`,
+    );
     // SQLite may fit a few small writes in pages it already has; once it needs room, it says so.
     expect(answers.every((a) => a.status === 202 || a.status === 200 || a.status === 503)).toBe(true);
     const refused = answers.filter((a) => a.status === 503);
@@ -201,9 +230,14 @@ describe('a full disk while the worker runs', () => {
 const asRoot = process.getuid?.() === 0;
 const nobodyReadsCheckout =
   !asRoot ||
-  spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(CLI)}, require('fs').constants.R_OK)`], { uid: 65_534, gid: 65_534 }).status === 0;
+  spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(CLI)}, require('fs').constants.R_OK)`], {
+    uid: 65_534,
+    gid: 65_534,
+  }).status === 0;
 if (!nobodyReadsCheckout)
-  console.info(`SKIPPED "a read-only database at start": as root it runs the worker as "nobody", who cannot read ${CLI} (a checkout in a private directory)`);
+  console.info(
+    `SKIPPED "a read-only database at start": as root it runs the worker as "nobody", who cannot read ${CLI} (a checkout in a private directory)`,
+  );
 
 describe('a read-only database at start', () => {
   it.skipIf(!nobodyReadsCheckout)('the worker refuses to start with a clear message naming the problem, not a stack trace', async () => {

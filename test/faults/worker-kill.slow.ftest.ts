@@ -25,7 +25,12 @@ let receiver: CallbackReceiver;
 beforeAll(async () => {
   // Each lookup takes 300 ms, so most of the 500 are still queued or active at the kill.
   emu = await startRecordingEmulator({ mode: 'live', ratePerMinute: 1_000_000, monthlyQuota: 1_000_000, faults: { latencyMs: 300 } });
-  inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { SCREEN_CONCURRENCY: String(CONCURRENCY) } });
+  inst = installation({
+    svcBaseUrl: emu.baseUrl,
+    svcKey: emu.key,
+    redisUrl: inject('redisUrl'),
+    env: { SCREEN_CONCURRENCY: String(CONCURRENCY) },
+  });
   receiver = await startCallbackReceiver(inst.callbackSecret);
   await inst.start();
 });
@@ -58,7 +63,12 @@ describe('SIGKILL with 500 screenings in flight, then a restart', () => {
 
     await inst.start();
     // BullMQ hands the killed process's active jobs on once their locks expire (30 s), so this takes a while.
-    await until('every accepted screening to be done', 150_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === SCREENINGS || undefined, 500);
+    await until(
+      'every accepted screening to be done',
+      150_000,
+      () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === SCREENINGS || undefined,
+      500,
+    );
 
     const states = screeningStates(inst.dbPath);
     const lost = ids.filter((id) => states.get(id)?.status !== 'done');
@@ -68,7 +78,12 @@ describe('SIGKILL with 500 screenings in flight, then a restart', () => {
     for (const r of emu.requests) perCarrier.set(r.carrier, (perCarrier.get(r.carrier) ?? 0) + 1);
 
     // Callbacks: one delivery id per screening, stable across the kill.
-    await until('a callback for every screening', 60_000, () => ids.every((id) => receiver.counts().has(`${id}:screening.completed`)) || undefined, 200);
+    await until(
+      'a callback for every screening',
+      60_000,
+      () => ids.every((id) => receiver.counts().has(`${id}:screening.completed`)) || undefined,
+      200,
+    );
     const counts = receiver.counts();
     const duplicates = [...counts.values()].filter((n) => n > 1).length;
     const bodiesById = new Map<string, Set<string>>();

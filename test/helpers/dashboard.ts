@@ -21,13 +21,18 @@ export function stackApi(stack: () => Stack) {
  * The dashboard served by the stack's intake, in a new page, with page errors collected. Without
  * live events the page's event stream is cut: it knows only what it loaded at start.
  */
-export async function openDashboard(browser: RunningBrowser, stack: Stack, o: { liveEvents?: boolean } = {}): Promise<{ page: Page; errors: string[] }> {
+export async function openDashboard(
+  browser: RunningBrowser,
+  stack: Stack,
+  o: { liveEvents?: boolean } = {},
+): Promise<{ page: Page; errors: string[] }> {
   const live = o.liveEvents ?? true;
   const page = await browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // The stream this helper cuts fails to load by design: those failures are not the page's errors.
-  const cut = (m: { location(): { url: string } }): boolean => !live && new URL(m.location().url || 'about:blank').pathname.endsWith('/events');
+  const cut = (m: { location(): { url: string } }): boolean =>
+    !live && new URL(m.location().url || 'about:blank').pathname.endsWith('/events');
   page.on('console', (m) => m.type() === 'error' && !cut(m) && errors.push(m.text()));
   if (!live) await page.route('**/events', (route) => route.abort());
   await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);

@@ -120,7 +120,12 @@ module.exports = {
   dialog: { showMessageBoxSync: () => 0, showSaveDialog: async () => ({ canceled: true }) },
   shell: { showItemInFolder: () => undefined },
   powerMonitor: new EventEmitter(),
-  safeStorage: { isEncryptionAvailable: () => false, getSelectedStorageBackend: () => 'basic_text', encryptString: () => Buffer.alloc(0), decryptString: () => '' },
+  safeStorage: {
+    isEncryptionAvailable: () => false,
+    getSelectedStorageBackend: () => 'basic_text',
+    encryptString: () => Buffer.alloc(0),
+    decryptString: () => '',
+  },
   session: {
     defaultSession: {
       webRequest: { onHeadersReceived: (fn) => void (state.headersHook = fn) },

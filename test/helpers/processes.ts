@@ -189,9 +189,15 @@ export function spawnCli(args: string[], o: SpawnOptions = {}): RunningProcess {
         };
         const check = (): void => {
           if (re.test(out) || re.test(err)) finish(() => resolveWait(out + err));
-          else if (!alive()) finish(() => reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before printing ${re}:\n${tail(err || out)}`)));
+          else if (!alive())
+            finish(() =>
+              reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before printing ${re}:\n${tail(err || out)}`)),
+            );
         };
-        const timer = setTimeout(() => finish(() => reject(new Error(`${name} did not print ${re} within ${ms} ms:\n${tail(err || out)}`))), ms);
+        const timer = setTimeout(
+          () => finish(() => reject(new Error(`${name} did not print ${re} within ${ms} ms:\n${tail(err || out)}`))),
+          ms,
+        );
         watchers.add(check);
         check();
       });
@@ -262,7 +268,10 @@ export async function startIntakeProcess(env: WorkerEnv, o: Omit<SpawnOptions, '
 }
 
 /** `carrier-screen worker` (queue worker only). Resolves once it says it runs. */
-export async function startWorkerProcess(env: WorkerEnv, o: Omit<SpawnOptions, 'env'> & { readyMs?: number } = {}): Promise<RunningProcess> {
+export async function startWorkerProcess(
+  env: WorkerEnv,
+  o: Omit<SpawnOptions, 'env'> & { readyMs?: number } = {},
+): Promise<RunningProcess> {
   const p = spawnCli(['worker'], { name: 'worker', ...o, env: { LOG_LEVEL: 'info', ...env } });
   try {
     await p.waitForOutput(/screening worker running/, o.readyMs ?? 30_000);
@@ -274,7 +283,12 @@ export async function startWorkerProcess(env: WorkerEnv, o: Omit<SpawnOptions, '
 }
 
 /** Poll `f` until it returns a value other than undefined/false, or throw `what` after `ms`. */
-export async function until<T>(what: string, ms: number, f: () => T | undefined | false | Promise<T | undefined | false>, everyMs = 100): Promise<T> {
+export async function until<T>(
+  what: string,
+  ms: number,
+  f: () => T | undefined | false | Promise<T | undefined | false>,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await f();

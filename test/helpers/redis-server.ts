@@ -24,11 +24,9 @@ export async function startRedis(): Promise<OwnRedis> {
   const url = `redis://127.0.0.1:${port}`;
 
   async function start(): Promise<void> {
-    proc = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-      { stdio: 'ignore' },
-    );
+    proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdio: 'ignore',
+    });
     const deadline = Date.now() + 10_000;
     for (;;) {
       const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });

@@ -18,9 +18,39 @@ export function makeTestCerts(dir: string): TestCerts {
   const ssl = (...args: string[]): void => {
     execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   };
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=carrier-screen test CA', '-keyout', p('ca.key'), '-out', p('ca.pem'));
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=carrier-screen test CA',
+    '-keyout',
+    p('ca.key'),
+    '-out',
+    p('ca.pem'),
+  );
   ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', p('server.key'), '-out', p('server.csr'));
   writeFileSync(p('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  ssl('x509', '-req', '-in', p('server.csr'), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-days', '2', '-extfile', p('server.ext'), '-out', p('server.pem'));
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    p('server.csr'),
+    '-CA',
+    p('ca.pem'),
+    '-CAkey',
+    p('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    p('server.ext'),
+    '-out',
+    p('server.pem'),
+  );
   return { caPath: p('ca.pem'), certPath: p('server.pem'), keyPath: p('server.key') };
 }

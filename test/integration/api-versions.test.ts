@@ -44,7 +44,11 @@ afterAll(async () => {
 
 async function get(path: string, token: string, headers: Record<string, string> = {}) {
   const res = await fetch(stack.intakeUrl + path, { headers: { authorization: `Bearer ${token}`, ...headers } });
-  return { status: res.status, version: res.headers.get('carrier-screen-version'), json: (await res.json()) as { error?: { param?: string } } };
+  return {
+    status: res.status,
+    version: res.headers.get('carrier-screen-version'),
+    json: (await res.json()) as { error?: { param?: string } },
+  };
 }
 
 describe('API versions', () => {
@@ -70,8 +74,16 @@ describe('API versions', () => {
     const db = tempDbPath();
     try {
       const raw = new Database(db.path);
-      migrate(raw, db.path, MIGRATIONS.filter((m) => m.version <= 23));
-      raw.prepare("INSERT INTO intake_tokens (id, name, role, hash, prefix, created_at) VALUES ('tok_old', 'old', 'tms', 'h', 'cs_tms_x', '2026-01-01T00:00:00Z')").run();
+      migrate(
+        raw,
+        db.path,
+        MIGRATIONS.filter((m) => m.version <= 23),
+      );
+      raw
+        .prepare(
+          "INSERT INTO intake_tokens (id, name, role, hash, prefix, created_at) VALUES ('tok_old', 'old', 'tms', 'h', 'cs_tms_x', '2026-01-01T00:00:00Z')",
+        )
+        .run();
       migrate(raw, db.path);
       expect(raw.prepare("SELECT api_version FROM intake_tokens WHERE id = 'tok_old'").get()).toEqual({ api_version: '2026-11-25' });
       raw.close();
@@ -88,7 +100,8 @@ describe('API versions', () => {
         body: JSON.stringify({ dot_number: '1000001', tender_id: 'V-1', callback_url: callbackUrl }),
       })
     ).json()) as Screening;
-    for (let i = 0; i < 100 && !received.some((r) => (r.body.screening as { id?: string } | undefined)?.id === s.id); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !received.some((r) => (r.body.screening as { id?: string } | undefined)?.id === s.id); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const cb = received.find((r) => (r.body.screening as { id?: string } | undefined)?.id === s.id)!;
     expect(cb.headers['carrier-screen-version']).toBe(LATEST_API_VERSION);
     expect(cb.body.api_version).toBe(LATEST_API_VERSION);

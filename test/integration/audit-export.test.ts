@@ -29,13 +29,19 @@ beforeAll(async () => {
   // A year of done screenings, written straight into the file the worker will open.
   const store = openStore(dbPath);
   const db = connectionOf(store);
-  const ins = db.prepare(`INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, hold_reason, source, score, model_version, created_at, completed_at)
+  const ins =
+    db.prepare(`INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, hold_reason, source, score, model_version, created_at, completed_at)
     VALUES (?, ?, 'done', 'dot_number', ?, 'tender', 'tender', NULL, 'cache', ?, 'carrier-risk-3.5', ?, ?)`);
   const t0 = Date.parse('2025-11-01T00:00:00Z');
   db.transaction(() => {
     for (let i = 0; i < N; i++) {
       const at = new Date(t0 + i * 300_000).toISOString();
-      const score = JSON.stringify({ carrier: { dot_number: String(2_000_000 + i), mc_number: null, legal_name: `Hauler "${i}", Inc.` }, score: 80, grade: 'B', decision: 'approved' });
+      const score = JSON.stringify({
+        carrier: { dot_number: String(2_000_000 + i), mc_number: null, legal_name: `Hauler "${i}", Inc.` },
+        score: 80,
+        grade: 'B',
+        decision: 'approved',
+      });
       ins.run(`scr_seed${String(i).padStart(22, '0')}`, `LOAD-${i}`, String(2_000_000 + i), score, at, at);
     }
   })();
@@ -77,7 +83,9 @@ describe('GET /audit.csv over 100 000 screenings', () => {
       rows++;
     }
     const grew = peakRss(proc.pid) - before;
-    console.info(`audit export: ${rows} rows; worker peak RSS ${Math.round(before / 2 ** 20)} MiB before, grew ${Math.round(grew / 2 ** 20)} MiB`);
+    console.info(
+      `audit export: ${rows} rows; worker peak RSS ${Math.round(before / 2 ** 20)} MiB before, grew ${Math.round(grew / 2 ** 20)} MiB`,
+    );
     expect(rows).toBe(N);
     expect(ordered).toBe(true);
     expect(first).toMatchObject({ tender_id: 'LOAD-0', legal_name: 'Hauler "0", Inc.', dot_number: '2000000', grade: 'B' });

@@ -29,7 +29,8 @@ it('reads on another connection than the store: an uncommitted write is not expo
   cleanup = db.cleanup;
   store = openStore(db.path);
   const conn = connectionOf(store);
-  const ins = conn.prepare(`INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, created_at, completed_at)
+  const ins =
+    conn.prepare(`INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, created_at, completed_at)
     VALUES (?, ?, 'done', 'dot_number', '1000003', 'tender', 'tender', ?, ?)`);
   const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
   // More than one page of the export (1 000 rows a page).
@@ -39,7 +40,10 @@ it('reads on another connection than the store: an uncommitted write is not expo
   conn.exec('BEGIN IMMEDIATE');
   try {
     ins.run('scr_uncommitted', 'LOAD-X', at(5), at(5));
-    const rows = parse(await text(auditCsv(store, at(0), at(10_000))), { columns: true }) as Array<{ screening_id: string; tender_id: string }>;
+    const rows = parse(await text(auditCsv(store, at(0), at(10_000))), { columns: true }) as Array<{
+      screening_id: string;
+      tender_id: string;
+    }>;
     expect(rows).toHaveLength(2_500);
     expect(rows.some((r) => r.screening_id === 'scr_uncommitted')).toBe(false);
     expect(rows.map((r) => r.tender_id)).toEqual(Array.from({ length: 2_500 }, (_, i) => `LOAD-${i}`));

@@ -100,7 +100,9 @@ describe('backup under traffic, restore on another host', () => {
     const traffic = (async () => {
       for (let i = 0; !stop; i++) {
         const t0 = Date.now();
-        const r = await call(svc, admin, 'POST', '/screenings', { dot_number: '1000003', tender_id: `L-${i}` }).catch(() => ({ status: 0 }));
+        const r = await call(svc, admin, 'POST', '/screenings', { dot_number: '1000003', tender_id: `L-${i}` }).catch(() => ({
+          status: 0,
+        }));
         statuses.push({ at: Date.now(), status: r.status });
         await new Promise((res) => setTimeout(res, Math.max(0, 50 - (Date.now() - t0))));
       }
@@ -126,7 +128,11 @@ describe('backup under traffic, restore on another host', () => {
     expect(during.every((s) => s.status === 200 || s.status === 202)).toBe(true);
     expect(accepted).toBeGreaterThan(5); // writes really flowed while it copied
     expect(statSync(file).size).toBeGreaterThan(300 * MB);
-    expect(readdirSync(backups).sort()).toEqual(['carrier-screen.db', 'carrier-screen.db.callback-secret', 'carrier-screen.db.intake-token']);
+    expect(readdirSync(backups).sort()).toEqual([
+      'carrier-screen.db',
+      'carrier-screen.db.callback-secret',
+      'carrier-screen.db.intake-token',
+    ]);
     expect(readFileSync(`${file}.intake-token`, 'utf8').trim()).toBe(admin);
     expect(readFileSync(`${file}.callback-secret`, 'utf8')).toBe(secret);
     expect([mode(`${file}.intake-token`), mode(`${file}.callback-secret`)]).toEqual([0o600, 0o600]);
@@ -162,30 +168,38 @@ describe('backup under traffic, restore on another host', () => {
     expect((await call(svc2, admin, 'GET', '/status')).status).toBe(200);
     expect((await call(svc2, tms, 'GET', '/status')).status).toBe(200);
     expect(count(env2.SCREEN_DB)).toBeGreaterThanOrEqual(screeningsAtBackup);
-    const s = await call(svc2, tms, 'POST', '/screenings?wait=10', { dot_number: '1000003', tender_id: 'AFTER-RESTORE', callback_url: receiver.url });
+    const s = await call(svc2, tms, 'POST', '/screenings?wait=10', {
+      dot_number: '1000003',
+      tender_id: 'AFTER-RESTORE',
+      callback_url: receiver.url,
+    });
     expect(s.status).toBe(200);
     const got = await until('the callback', 30_000, () => receiver.deliveries.find((d) => d.body.includes(s.json.id)));
     expect(got.signatureOk).toBe(true); // signed with the secret from before the restore
   }, 300_000);
 
-  it.runIf(spawnSync('prlimit', ['--version']).status === 0)('a backup that fails midway (the file system refuses to grow the copy) leaves no file behind', async () => {
-    const dataDir = join(dir, 'fail');
-    const dbPath = join(dataDir, 'carrier-screen.db');
-    bigDatabase(dbPath, 60);
-    const out = join(dir, 'fail-backups');
-    mkdirSync(out);
-    const r = await run(['backup', join(out, 'b.db')], { SCREEN_DB: dbPath }, { wrapper: ['prlimit', `--fsize=${20 * MB}`] });
-    expect(r.code).toBe(2);
-    expect(r.err).toMatch(/VACUUM INTO .* failed/);
-    expect(readdirSync(out)).toEqual([]);
-    // A copy left by a backup that was killed (its process is gone) is swept by the next one.
-    const gone = spawnSync('true').pid;
-    writeFileSync(join(out, `b.db.partial-${gone}`), 'half a copy');
-    const next = await run(['backup', join(out, 'b.db')], { SCREEN_DB: dbPath });
-    expect(next.code, next.err).toBe(0);
-    expect(next.out).toContain(`removed ${join(out, `b.db.partial-${gone}`)}, left by a backup that was killed`);
-    expect(readdirSync(out)).toEqual(['b.db']);
-  }, 120_000);
+  it.runIf(spawnSync('prlimit', ['--version']).status === 0)(
+    'a backup that fails midway (the file system refuses to grow the copy) leaves no file behind',
+    async () => {
+      const dataDir = join(dir, 'fail');
+      const dbPath = join(dataDir, 'carrier-screen.db');
+      bigDatabase(dbPath, 60);
+      const out = join(dir, 'fail-backups');
+      mkdirSync(out);
+      const r = await run(['backup', join(out, 'b.db')], { SCREEN_DB: dbPath }, { wrapper: ['prlimit', `--fsize=${20 * MB}`] });
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/VACUUM INTO .* failed/);
+      expect(readdirSync(out)).toEqual([]);
+      // A copy left by a backup that was killed (its process is gone) is swept by the next one.
+      const gone = spawnSync('true').pid;
+      writeFileSync(join(out, `b.db.partial-${gone}`), 'half a copy');
+      const next = await run(['backup', join(out, 'b.db')], { SCREEN_DB: dbPath });
+      expect(next.code, next.err).toBe(0);
+      expect(next.out).toContain(`removed ${join(out, `b.db.partial-${gone}`)}, left by a backup that was killed`);
+      expect(readdirSync(out)).toEqual(['b.db']);
+    },
+    120_000,
+  );
 });
 
 describe('restore refuses what it cannot trust', () => {
@@ -225,9 +239,19 @@ describe('paths that cannot drift', () => {
       // An empty env file: this machine's /etc/carrier-screen/env must not point them anywhere.
       const noSettings = join(cwd, 'empty-env');
       writeFileSync(noSettings, '');
-      for (const args of [['token', 'create', '--role', 'tms'], ['token', 'list'], ['backup', join(cwd, 'b.db')], ['worker'], ['screen', '--dot', '1000003'], ['status']]) {
+      for (const args of [
+        ['token', 'create', '--role', 'tms'],
+        ['token', 'list'],
+        ['backup', join(cwd, 'b.db')],
+        ['worker'],
+        ['screen', '--dot', '1000003'],
+        ['status'],
+      ]) {
         const r = await run(args, { REDIS_URL: inject('redisUrl'), SCREEN_ENV_FILE: noSettings }, { cwd });
-        expect([r.code, r.err], args.join(' ')).toEqual([2, expect.stringContaining(`no database at ${join(cwd, 'data', 'carrier-screen.db')} (SCREEN_DB is not set`)]);
+        expect([r.code, r.err], args.join(' ')).toEqual([
+          2,
+          expect.stringContaining(`no database at ${join(cwd, 'data', 'carrier-screen.db')} (SCREEN_DB is not set`),
+        ]);
       }
       expect(existsSync(join(cwd, 'data'))).toBe(false);
       expect(existsSync(join(cwd, 'b.db'))).toBe(false);
@@ -242,7 +266,10 @@ describe('paths that cannot drift', () => {
       const missing = join(cwd, 'no-such-env');
       for (const args of [['token', 'list'], ['start'], ['worker'], ['status'], ['restore', join(cwd, 'b.db')]]) {
         const r = await run(args, { SCREEN_ENV_FILE: missing, SCREEN_DB: join(cwd, 'x.db') }, { cwd });
-        expect([r.code, r.err], args.join(' ')).toEqual([2, `carrier-screen: SCREEN_ENV_FILE=${missing}: no such file (unset it to read /etc/carrier-screen/env)\n`]);
+        expect([r.code, r.err], args.join(' ')).toEqual([
+          2,
+          `carrier-screen: SCREEN_ENV_FILE=${missing}: no such file (unset it to read /etc/carrier-screen/env)\n`,
+        ]);
       }
       expect(readdirSync(cwd)).toEqual([]);
     } finally {
@@ -275,9 +302,17 @@ describe('paths that cannot drift', () => {
       openStore(b).close();
       writeFileSync(join(cwd, '.env'), `SCREEN_DB=${join(cwd, 'dotenv.db')}\n`);
       writeFileSync(join(cwd, 'env'), `SCREEN_DB=${a}\n`);
-      const fromFile = await run(['token', 'create', '--role', 'tms', '--name', 'from-file'], { SCREEN_ENV_FILE: join(cwd, 'env') }, { cwd });
+      const fromFile = await run(
+        ['token', 'create', '--role', 'tms', '--name', 'from-file'],
+        { SCREEN_ENV_FILE: join(cwd, 'env') },
+        { cwd },
+      );
       expect(fromFile.code, fromFile.err).toBe(0);
-      const fromEnv = await run(['token', 'create', '--role', 'tms', '--name', 'from-env'], { SCREEN_ENV_FILE: join(cwd, 'env'), SCREEN_DB: b }, { cwd });
+      const fromEnv = await run(
+        ['token', 'create', '--role', 'tms', '--name', 'from-env'],
+        { SCREEN_ENV_FILE: join(cwd, 'env'), SCREEN_DB: b },
+        { cwd },
+      );
       expect(fromEnv.code, fromEnv.err).toBe(0);
       const names = (path: string) => {
         const d = new Database(path, { readonly: true });

@@ -69,7 +69,11 @@ async function post(path: string, body: unknown): Promise<any> {
 
 describe('signed callbacks to a real receiver', () => {
   it('sends the finished screening, signed; a review approval sends a second callback with the new action', async () => {
-    const s = (await post('/screenings?wait=10', { dot_number: '1000003', tender_id: 'T-cb', callback_url: `${receiverUrl}/hook?k=1` })) as Screening;
+    const s = (await post('/screenings?wait=10', {
+      dot_number: '1000003',
+      tender_id: 'T-cb',
+      callback_url: `${receiverUrl}/hook?k=1`,
+    })) as Screening;
     expect(s.action).toBe('hold');
     await until(() => received.some((r) => JSON.parse(r.raw).screening.id === s.id));
     const first = received.find((r) => JSON.parse(r.raw).screening.id === s.id)!;
@@ -85,8 +89,12 @@ describe('signed callbacks to a real receiver', () => {
 
     const review = await post(`/reviews/${s.review!.id}/approve`, { by: 'ann' });
     expect(review.state).toBe('approved');
-    await until(() => received.some((r) => r.headers['x-carrier-screen-event'] === 'review.resolved' && JSON.parse(r.raw).screening.id === s.id));
-    const second = received.find((r) => r.headers['x-carrier-screen-event'] === 'review.resolved' && JSON.parse(r.raw).screening.id === s.id)!;
+    await until(() =>
+      received.some((r) => r.headers['x-carrier-screen-event'] === 'review.resolved' && JSON.parse(r.raw).screening.id === s.id),
+    );
+    const second = received.find(
+      (r) => r.headers['x-carrier-screen-event'] === 'review.resolved' && JSON.parse(r.raw).screening.id === s.id,
+    )!;
     expect(second.verified).toBe(true);
     expect(second.headers['x-carrier-screen-delivery']).toBe(`${s.id}:review.resolved:approved`);
     const body2 = JSON.parse(second.raw);
@@ -141,7 +149,11 @@ describe('signed callbacks to a real receiver', () => {
     const retried = await call('POST', `/callbacks/${dead.id}/retry`);
     expect(retried.status).toBe(200);
     expect(retried.json).toMatchObject({ id: dead.id, state: 'pending', attempts: 0 });
-    await pollUntil('delivered after the retry', 30_000, () => getCallbackByDelivery(stack.screener.store, delivery)?.state === 'delivered');
+    await pollUntil(
+      'delivered after the retry',
+      30_000,
+      () => getCallbackByDelivery(stack.screener.store, delivery)?.state === 'delivered',
+    );
     const got = received.filter((r) => r.headers['x-carrier-screen-delivery'] === delivery);
     expect(got.at(-1)!.verified).toBe(true);
     // Delivered: a second retry is refused and sends nothing.

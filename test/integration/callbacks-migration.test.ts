@@ -18,7 +18,11 @@ let raw: Database.Database;
 beforeEach(() => {
   db = tempDbPath();
   raw = new Database(db.path);
-  migrate(raw, db.path, MIGRATIONS.filter((m) => m.version < 18));
+  migrate(
+    raw,
+    db.path,
+    MIGRATIONS.filter((m) => m.version < 18),
+  );
 });
 afterEach(() => {
   raw.close();
@@ -36,7 +40,15 @@ function screening(id: string, status: string, action: string | null = null): vo
     .run(id, status, T, status === 'done' ? T : null, action);
 }
 
-function outbox(id: string, delivery: string, kind: string, url: string, state: string, lastStatus: number | null, lastError: string | null): void {
+function outbox(
+  id: string,
+  delivery: string,
+  kind: string,
+  url: string,
+  state: string,
+  lastStatus: number | null,
+  lastError: string | null,
+): void {
   raw
     .prepare(
       `INSERT INTO callback_outbox (id, delivery_id, kind, url, body, state, attempts, next_attempt_at, retry_since, last_status, last_error, created_at, updated_at)
@@ -51,26 +63,54 @@ describe('migration 18', () => {
     screening('scr_a', 'active');
     screening('scr_d', 'done', 'tender');
     screening('scr_h', 'done', 'tender');
-    raw.prepare("INSERT INTO reviews (id, screening_id, state, hold_reason, decided_by, decided_at, created_at) VALUES ('rev_h', 'scr_h', 'approved', 'manual_review', 'ann', ?, ?)").run(T, T);
+    raw
+      .prepare(
+        "INSERT INTO reviews (id, screening_id, state, hold_reason, decided_by, decided_at, created_at) VALUES ('rev_h', 'scr_h', 'approved', 'manual_review', 'ann', ?, ?)",
+      )
+      .run(T, T);
     screening('scr_p', 'done', 'hold');
-    raw.prepare("INSERT INTO reviews (id, screening_id, state, hold_reason, created_at) VALUES ('rev_p', 'scr_p', 'pending', 'manual_review', ?)").run(T);
+    raw
+      .prepare(
+        "INSERT INTO reviews (id, screening_id, state, hold_reason, created_at) VALUES ('rev_p', 'scr_p', 'pending', 'manual_review', ?)",
+      )
+      .run(T);
     outbox('cb_1', 'scr_h:screening.completed', 'screening.completed', 'http://tms.example:8080/hook?k=1', 'delivered', 204, null);
-    outbox('cb_2', 'scr_h:review.resolved:approved', 'review.resolved', 'http://tms.example:8080/hook?k=1', 'dead', null, 'connect ECONNREFUSED 10.0.0.5:6379');
+    outbox(
+      'cb_2',
+      'scr_h:review.resolved:approved',
+      'review.resolved',
+      'http://tms.example:8080/hook?k=1',
+      'dead',
+      null,
+      'connect ECONNREFUSED 10.0.0.5:6379',
+    );
     outbox('cb_3', 'chg_1:carrier.changed:abcd', 'carrier.changed', 'https://[::1]:9443/x', 'pending', 503, 'receiver answered HTTP 503');
     outbox('cb_4', 'scr_d:screening.completed', 'screening.completed', 'https://tms.example/', 'dead', null, 'Headers Timeout Error');
-    outbox('cb_5', 'scr_q:screening.completed', 'screening.completed', 'ftp://tms.example/', 'dead', null, 'callback_url must be http or https');
+    outbox(
+      'cb_5',
+      'scr_q:screening.completed',
+      'screening.completed',
+      'ftp://tms.example/',
+      'dead',
+      null,
+      'callback_url must be http or https',
+    );
 
     migrate(raw, db.path, MIGRATIONS);
 
-    const versions = Object.fromEntries((raw.prepare('SELECT id, version FROM screenings').all() as Array<{ id: string; version: number }>).map((r) => [r.id, r.version]));
+    const versions = Object.fromEntries(
+      (raw.prepare('SELECT id, version FROM screenings').all() as Array<{ id: string; version: number }>).map((r) => [r.id, r.version]),
+    );
     expect(versions).toEqual({ scr_q: 1, scr_a: 2, scr_d: 3, scr_h: 5, scr_p: 3 });
-    expect(raw.prepare('SELECT id, destination, subject, version, last_status, last_error FROM callback_outbox ORDER BY id').all()).toEqual([
-      { id: 'cb_1', destination: 'http://tms.example:8080', subject: 'scr_h', version: 3, last_status: 204, last_error: null },
-      { id: 'cb_2', destination: 'http://tms.example:8080', subject: 'scr_h', version: 5, last_status: null, last_error: 'unreachable' },
-      { id: 'cb_3', destination: 'https://[::1]:9443', subject: null, version: null, last_status: 503, last_error: 'http_status' },
-      { id: 'cb_4', destination: 'https://tms.example', subject: 'scr_d', version: 3, last_status: null, last_error: 'timeout' },
-      { id: 'cb_5', destination: 'ftp://tms.example', subject: 'scr_q', version: 3, last_status: null, last_error: 'refused_by_policy' },
-    ]);
+    expect(raw.prepare('SELECT id, destination, subject, version, last_status, last_error FROM callback_outbox ORDER BY id').all()).toEqual(
+      [
+        { id: 'cb_1', destination: 'http://tms.example:8080', subject: 'scr_h', version: 3, last_status: 204, last_error: null },
+        { id: 'cb_2', destination: 'http://tms.example:8080', subject: 'scr_h', version: 5, last_status: null, last_error: 'unreachable' },
+        { id: 'cb_3', destination: 'https://[::1]:9443', subject: null, version: null, last_status: 503, last_error: 'http_status' },
+        { id: 'cb_4', destination: 'https://tms.example', subject: 'scr_d', version: 3, last_status: null, last_error: 'timeout' },
+        { id: 'cb_5', destination: 'ftp://tms.example', subject: 'scr_q', version: 3, last_status: null, last_error: 'refused_by_policy' },
+      ],
+    );
     // The outbox takes the new state; the old CHECK would have refused it.
     raw.prepare("UPDATE callback_outbox SET state = 'cancelled' WHERE id = 'cb_3'").run();
 
@@ -106,9 +146,19 @@ describe('migration 19', () => {
     outbox('cb_c', 'old-c', 'k', `HTTP://127.0.0.1:${port}/caps`, 'dead', null, 'connect ECONNREFUSED 127.0.0.1:1');
     outbox('cb_d', 'old-d', 'k', `http://0x7f000001:${port}/done`, 'delivered', 204, null);
     outbox('cb_f', 'old-f', 'k', 'ftp://tms.example/', 'dead', null, 'callback_url must be http or https');
-    migrate(raw, db.path, MIGRATIONS.filter((m) => m.version <= 18));
+    migrate(
+      raw,
+      db.path,
+      MIGRATIONS.filter((m) => m.version <= 18),
+    );
     // What 18 made of them by slicing strings: three queues for one receiver.
-    const dests = () => Object.fromEntries((raw.prepare('SELECT id, destination FROM callback_outbox').all() as Array<{ id: string; destination: string }>).map((r) => [r.id, r.destination]));
+    const dests = () =>
+      Object.fromEntries(
+        (raw.prepare('SELECT id, destination FROM callback_outbox').all() as Array<{ id: string; destination: string }>).map((r) => [
+          r.id,
+          r.destination,
+        ]),
+      );
     expect(new Set([dests().cb_q, dests().cb_x, dests().cb_c]).size).toBe(3);
 
     migrate(raw, db.path, MIGRATIONS);

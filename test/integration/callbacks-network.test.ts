@@ -136,7 +136,9 @@ describe('a callback_url aimed inward reaches nothing', () => {
       expect([url, r.status, r.json.error?.code, r.json.error?.param]).toEqual([url, 400, 'invalid_request', 'callback_url']);
     }
     // Batch items are refused one by one, the same way.
-    const batch = await api(wide, 'POST', '/screenings/batch', { screenings: [{ dot_number: '1000005', callback_url: `http://0x7f000001:${target.port}/` }] });
+    const batch = await api(wide, 'POST', '/screenings/batch', {
+      screenings: [{ dot_number: '1000005', callback_url: `http://0x7f000001:${target.port}/` }],
+    });
     expect(batch.json.data[0]).toMatchObject({ status: 400, error: { param: 'screenings[0].callback_url' } });
     expect((await api(wide, 'GET', '/callbacks?state=all')).json.data).toEqual([]);
     expect(target.connections()).toBe(0);
@@ -156,11 +158,18 @@ describe('a callback_url aimed inward reaches nothing', () => {
   it('a refusal says why in general terms: not the address a name resolved to, not the allow list', async () => {
     // A name resolving to loopback (wide intake, no list) and a literal outside the list.
     const byName = await api(wide, 'POST', '/screenings', { dot_number: '1000005', callback_url: `http://localhost:${target.port}/hook` });
-    const literal = await api(listed, 'POST', '/screenings', { dot_number: '1000005', callback_url: `http://0x7f000001:${target.port}/hook` });
+    const literal = await api(listed, 'POST', '/screenings', {
+      dot_number: '1000005',
+      callback_url: `http://0x7f000001:${target.port}/hook`,
+    });
     for (const r of [byName, literal]) {
       expect(r.status).toBe(400);
       expect(Object.keys(r.json.error).sort()).toEqual(['code', 'message', 'param']);
-      expect(r.json.error).toMatchObject({ code: 'invalid_request', param: 'callback_url', message: expect.stringMatching(/a loopback address/) });
+      expect(r.json.error).toMatchObject({
+        code: 'invalid_request',
+        param: 'callback_url',
+        message: expect.stringMatching(/a loopback address/),
+      });
       expect(r.json.error.message).not.toMatch(/127\.0\.0\.1|::1|10\.20|localhost,|CALLBACK_ALLOW=|nowhere|loopback only/);
     }
     expect(byName.json.error.message).toMatch(/resolves to a loopback address/);
@@ -170,7 +179,9 @@ describe('a callback_url aimed inward reaches nothing', () => {
   it('an allowed host still gets its callback', async () => {
     const rx = await receiver();
     try {
-      const s = (await api(listed, 'POST', '/screenings?wait=10', { dot_number: '1000005', callback_url: `http://localhost:${rx.port}/ok` })).json as Screening;
+      const s = (
+        await api(listed, 'POST', '/screenings?wait=10', { dot_number: '1000005', callback_url: `http://localhost:${rx.port}/ok` })
+      ).json as Screening;
       expect(s.status).toBe('done');
       await until('the callback at the allowed host', 20_000, () => rx.arrivals.some((a) => a.body.screening?.id === s.id));
     } finally {
@@ -180,9 +191,11 @@ describe('a callback_url aimed inward reaches nothing', () => {
 
   it('a name that resolves to a forbidden address is refused when sent (the real lookup path), and the row says so as a category', async () => {
     // Written straight to the outbox, as if the intake had let it through (e.g. DNS answered otherwise then).
-    const rows = [`http://localhost:${target.port}/rebound`, `http://0x7f000001:${target.port}/raw`, `http://[::ffff:127.0.0.1]:${target.port}/mapped`].map(
-      (url, i) => writeCallback(wide.screener.store, { kind: 'screening.completed', url, deliveryId: `rebind-${i}`, payload: {} }).id,
-    );
+    const rows = [
+      `http://localhost:${target.port}/rebound`,
+      `http://0x7f000001:${target.port}/raw`,
+      `http://[::ffff:127.0.0.1]:${target.port}/mapped`,
+    ].map((url, i) => writeCallback(wide.screener.store, { kind: 'screening.completed', url, deliveryId: `rebind-${i}`, payload: {} }).id);
     for (const id of rows) {
       const row = await until(`row ${id} settled`, 20_000, () => {
         const r = getCallback(wide.screener.store, id);
@@ -197,7 +210,12 @@ describe('a callback_url aimed inward reaches nothing', () => {
     const closed = await countingListener();
     const port = closed.port;
     await closed.close(); // nothing listens there now: ECONNREFUSED
-    const { id } = writeCallback(listed.screener.store, { kind: 'screening.completed', url: `http://localhost:${port}/`, deliveryId: 'refused-port', payload: {} });
+    const { id } = writeCallback(listed.screener.store, {
+      kind: 'screening.completed',
+      url: `http://localhost:${port}/`,
+      deliveryId: 'refused-port',
+      payload: {},
+    });
     const row = await until('an attempt made', 20_000, () => {
       const r = getCallback(listed.screener.store, id);
       return r && r.attempts >= 1 && r.last_error !== null && r;
@@ -225,8 +243,10 @@ describe('destinations do not wait on each other', () => {
     });
     try {
       // The hung receiver's rows are owed first: a batch of the oldest would be mostly theirs.
-      for (let i = 0; i < 6; i++) writeCallback(store, { kind: 'screening.completed', url: `${hung.url}/h${i}`, deliveryId: `hung-${i}`, payload: { i } });
-      for (let i = 0; i < 20; i++) writeCallback(store, { kind: 'screening.completed', url: `${healthy.url}/ok${i}`, deliveryId: `ok-${i}`, payload: { i } });
+      for (let i = 0; i < 6; i++)
+        writeCallback(store, { kind: 'screening.completed', url: `${hung.url}/h${i}`, deliveryId: `hung-${i}`, payload: { i } });
+      for (let i = 0; i < 20; i++)
+        writeCallback(store, { kind: 'screening.completed', url: `${healthy.url}/ok${i}`, deliveryId: `ok-${i}`, payload: { i } });
       sender.start();
       await until('every healthy callback', 30_000, () => healthy.arrivals.length >= 20);
       expect(healthy.arrivals).toHaveLength(20);
@@ -257,13 +277,15 @@ describe('destinations do not wait on each other', () => {
       destinations: { perDestination: 2, failuresToOpen: 4, coolDownMs: 60_000 },
     });
     try {
-      for (let i = 0; i < 10; i++) writeCallback(store, { kind: 'k', url: `${failing.url}/${i}`, deliveryId: `fail-${i}`, payload: {}, at: clock.now() });
+      for (let i = 0; i < 10; i++)
+        writeCallback(store, { kind: 'k', url: `${failing.url}/${i}`, deliveryId: `fail-${i}`, payload: {}, at: clock.now() });
       // Two passes of two attempts: four failures in a row open the breaker.
       expect(await sender.drainOnce()).toBe(2);
       clock.advance(10);
       expect(await sender.drainOnce()).toBe(2);
       clock.advance(10);
-      for (let i = 0; i < 3; i++) writeCallback(store, { kind: 'k', url: `${fine.url}/${i}`, deliveryId: `fine-${i}`, payload: {}, at: clock.now() });
+      for (let i = 0; i < 3; i++)
+        writeCallback(store, { kind: 'k', url: `${fine.url}/${i}`, deliveryId: `fine-${i}`, payload: {}, at: clock.now() });
       // Open: only the other destination's rows go, though the failing one's are due too.
       expect(await sender.drainOnce()).toBe(2);
       expect(await sender.drainOnce()).toBe(1);
@@ -289,7 +311,13 @@ describe('failure categories', () => {
     const busy = await receiver(() => 503);
     const db = tempDbPath();
     const store = openStore(db.path);
-    const sender = new CallbackSender({ store, secret: 's', logger: log, policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }), timeoutMs: 300 });
+    const sender = new CallbackSender({
+      store,
+      secret: 's',
+      logger: log,
+      policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
+      timeoutMs: 300,
+    });
     try {
       const a = writeCallback(store, { kind: 'k', url: `${hung.url}/slow`, deliveryId: 'slow', payload: {} }).id;
       const b = writeCallback(store, { kind: 'k', url: `${busy.url}/busy`, deliveryId: 'busy', payload: {} }).id;
@@ -319,7 +347,10 @@ describe('cancelling deliveries', () => {
     const rx = await receiver((a) => (hold && a.path === '/dead-end' ? 'hold' : 204));
     try {
       const url = `${rx.url}/dead-end`;
-      const ids = Array.from({ length: 5 }, (_, i) => writeCallback(stack.screener.store, { kind: 'screening.completed', url, deliveryId: `gone-${i}`, payload: {} }).id);
+      const ids = Array.from(
+        { length: 5 },
+        (_, i) => writeCallback(stack.screener.store, { kind: 'screening.completed', url, deliveryId: `gone-${i}`, payload: {} }).id,
+      );
       await until('two on the wire', 20_000, () => rx.held.length === 2);
       const r = await api(stack, 'POST', '/callbacks/cancel', { url });
       expect(r.status).toBe(200);
@@ -328,13 +359,21 @@ describe('cancelling deliveries', () => {
       for (const res of rx.held) res.writeHead(204).end();
       // A marker to the same destination owed after: sent only after the slots free up, so
       // anything still claimable would have gone before it.
-      writeCallback(stack.screener.store, { kind: 'screening.completed', url: `${rx.url}/marker`, deliveryId: 'after-cancel', payload: {} });
+      writeCallback(stack.screener.store, {
+        kind: 'screening.completed',
+        url: `${rx.url}/marker`,
+        deliveryId: 'after-cancel',
+        payload: {},
+      });
       await until('the marker delivered', 20_000, () => getCallbackByDelivery(stack.screener.store, 'after-cancel')?.state === 'delivered');
       expect(rx.arrivals.filter((a) => a.path === '/dead-end')).toHaveLength(2);
       for (const id of ids) expect(getCallback(stack.screener.store, id)).toMatchObject({ state: 'cancelled' });
       const listed = (await api(stack, 'GET', '/callbacks?state=cancelled')).json.data.map((c: { id: string }) => c.id);
       expect(listed).toEqual(expect.arrayContaining(ids));
-      expect((await api(stack, 'POST', '/callbacks/cancel', { url: 'not a url' })).json.error).toMatchObject({ code: 'invalid_request', param: 'url' });
+      expect((await api(stack, 'POST', '/callbacks/cancel', { url: 'not a url' })).json.error).toMatchObject({
+        code: 'invalid_request',
+        param: 'url',
+      });
     } finally {
       await rx.close();
     }
@@ -344,7 +383,12 @@ describe('cancelling deliveries', () => {
     let up = false;
     const rx = await receiver(() => (up ? 204 : 503));
     try {
-      const { id } = writeCallback(stack.screener.store, { kind: 'screening.completed', url: `${rx.url}/one`, deliveryId: 'cancel-one', payload: {} });
+      const { id } = writeCallback(stack.screener.store, {
+        kind: 'screening.completed',
+        url: `${rx.url}/one`,
+        deliveryId: 'cancel-one',
+        payload: {},
+      });
       await until('a failed attempt', 20_000, () => getCallback(stack.screener.store, id)!.last_error === 'http_status');
       const c = await api(stack, 'POST', `/callbacks/${id}/cancel`);
       expect(c.status).toBe(200);
@@ -386,9 +430,13 @@ describe('ordering the TMS can trust', () => {
       return 204;
     });
     try {
-      const held = (await api(stack, 'POST', '/screenings?wait=10', { dot_number: '1000003', tender_id: 'ORD-1', callback_url: `${rx.url}/tms` })).json as Screening;
+      const held = (
+        await api(stack, 'POST', '/screenings?wait=10', { dot_number: '1000003', tender_id: 'ORD-1', callback_url: `${rx.url}/tms` })
+      ).json as Screening;
       expect(held).toMatchObject({ action: 'hold', version: expect.any(Number) });
-      await until('the review callback acknowledged', 30_000, () => rx.arrivals.some((a) => a.status === 204 && a.body.event === 'review.resolved'));
+      await until('the review callback acknowledged', 30_000, () =>
+        rx.arrivals.some((a) => a.status === 204 && a.body.event === 'review.resolved'),
+      );
       const mine = rx.arrivals.filter((a) => a.body.screening?.id === held.id);
       const acked = mine.filter((a) => a.status === 204);
       // Accepted in order: the hold (retried), then the approval; never the hold after it.
@@ -415,13 +463,25 @@ describe('ordering the TMS can trust', () => {
     }
   });
 
-  it("a newer state waits while an older one of the same screening is owed; an older one is not retried after a newer one (409 callback_superseded)", async () => {
+  it('a newer state waits while an older one of the same screening is owed; an older one is not retried after a newer one (409 callback_superseded)', async () => {
     const failing = await receiver(() => 503);
     const fine = await receiver();
     try {
       const store = stack.screener.store;
-      const older = writeCallback(store, { kind: 'screening.completed', url: `${failing.url}/a`, deliveryId: 'ord-old', payload: {}, order: { subject: 'scr_ord', version: 3 } }).id;
-      const newer = writeCallback(store, { kind: 'review.resolved', url: `${fine.url}/b`, deliveryId: 'ord-new', payload: {}, order: { subject: 'scr_ord', version: 5 } }).id;
+      const older = writeCallback(store, {
+        kind: 'screening.completed',
+        url: `${failing.url}/a`,
+        deliveryId: 'ord-old',
+        payload: {},
+        order: { subject: 'scr_ord', version: 3 },
+      }).id;
+      const newer = writeCallback(store, {
+        kind: 'review.resolved',
+        url: `${fine.url}/b`,
+        deliveryId: 'ord-new',
+        payload: {},
+        order: { subject: 'scr_ord', version: 5 },
+      }).id;
       await until('the older one failed twice', 20_000, () => getCallback(store, older)!.attempts >= 2);
       expect(getCallback(store, newer)).toMatchObject({ state: 'pending', attempts: 0 });
       expect(fine.arrivals).toHaveLength(0);
@@ -455,8 +515,22 @@ describe('the retry window of a callback that waited its turn', () => {
       deadAfterMs: day,
     });
     try {
-      const older = writeCallback(store, { kind: 'screening.completed', url: `${rx.url}/tms`, deliveryId: 'wait-old', payload: {}, order: { subject: 'scr_wait', version: 1 }, at: clock.now() }).id;
-      const newer = writeCallback(store, { kind: 'review.resolved', url: `${rx.url}/tms`, deliveryId: 'wait-new', payload: {}, order: { subject: 'scr_wait', version: 2 }, at: clock.now() }).id;
+      const older = writeCallback(store, {
+        kind: 'screening.completed',
+        url: `${rx.url}/tms`,
+        deliveryId: 'wait-old',
+        payload: {},
+        order: { subject: 'scr_wait', version: 1 },
+        at: clock.now(),
+      }).id;
+      const newer = writeCallback(store, {
+        kind: 'review.resolved',
+        url: `${rx.url}/tms`,
+        deliveryId: 'wait-new',
+        payload: {},
+        order: { subject: 'scr_wait', version: 2 },
+        at: clock.now(),
+      }).id;
       // The older one fails for a whole day and dies; the newer one waits behind it all along.
       expect(await sender.drainOnce()).toBe(1);
       clock.advance(day);

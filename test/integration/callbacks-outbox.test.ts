@@ -90,8 +90,12 @@ describe('writing to the outbox', () => {
   });
 
   it('refuses bad input with the parameter named, writing nothing', () => {
-    expect(() => writeCallback(store, { kind: '', url: base, deliveryId: 'x', payload: {} })).toThrow(expect.objectContaining({ param: 'kind' }));
-    expect(() => writeCallback(store, { kind: 'k', url: base, deliveryId: '', payload: {} })).toThrow(expect.objectContaining({ param: 'deliveryId' }));
+    expect(() => writeCallback(store, { kind: '', url: base, deliveryId: 'x', payload: {} })).toThrow(
+      expect.objectContaining({ param: 'kind' }),
+    );
+    expect(() => writeCallback(store, { kind: 'k', url: base, deliveryId: '', payload: {} })).toThrow(
+      expect.objectContaining({ param: 'deliveryId' }),
+    );
     expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 0, cancelled: 0 });
   });
 });
@@ -109,8 +113,18 @@ describe('the sender', () => {
     expect(r.headers['x-carrier-screen-event']).toBe('screening.completed');
     expect(verifyCallback(SECRET, String(r.headers['x-carrier-screen-signature']), r.raw, { now: clock.now }).ok).toBe(true);
     expect(r.headers['carrier-screen-version']).toBe(LATEST_API_VERSION);
-    expect(JSON.parse(r.raw)).toEqual({ event: 'screening.completed', delivery_id: 'd-1', api_version: LATEST_API_VERSION, screening: { id: 'd-1' } });
-    expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 1, last_status: 204, delivered_at: '2026-05-01T00:00:00.000Z' });
+    expect(JSON.parse(r.raw)).toEqual({
+      event: 'screening.completed',
+      delivery_id: 'd-1',
+      api_version: LATEST_API_VERSION,
+      screening: { id: 'd-1' },
+    });
+    expect(getCallback(store, id)).toMatchObject({
+      state: 'delivered',
+      attempts: 1,
+      last_status: 204,
+      delivered_at: '2026-05-01T00:00:00.000Z',
+    });
     expect(await sender().drainOnce()).toBe(0); // not sent again
   });
 
@@ -131,7 +145,11 @@ describe('the sender', () => {
 
   it('keeps trying for the retry window (24 h by default), then dead; a retry by hand sends it again', async () => {
     const { id } = owe('d-dead');
-    const s = sender({ fetch: async () => { throw new Error('connect ECONNREFUSED'); } });
+    const s = sender({
+      fetch: async () => {
+        throw new Error('connect ECONNREFUSED');
+      },
+    });
     let attempts = 0;
     // Follow the schedule: every attempt when due, until the row leaves pending.
     while (getCallback(store, id)!.state === 'pending') {
@@ -156,7 +174,13 @@ describe('the sender', () => {
   });
 
   it('a URL that can never be sent to is dead at once', async () => {
-    const { id } = writeCallback(store, { kind: 'screening.completed', url: 'ftp://example.test/x', deliveryId: 'd-ftp', payload: {}, at: clock.now() });
+    const { id } = writeCallback(store, {
+      kind: 'screening.completed',
+      url: 'ftp://example.test/x',
+      deliveryId: 'd-ftp',
+      payload: {},
+      at: clock.now(),
+    });
     await sender().drainOnce();
     expect(getCallback(store, id)).toMatchObject({ state: 'dead', last_error: 'refused_by_policy' });
     expect(received).toHaveLength(0);
@@ -207,7 +231,14 @@ describe('stopping the sender', () => {
     const s2 = openStore(db2.path);
     try {
       const { id } = writeCallback(s2, { kind: 'screening.completed', url: `${base}/hang`, deliveryId: 'd-hang', payload: {} });
-      const hanging = new CallbackSender({ store: s2, secret: SECRET, logger: log, policy, fetch: () => new Promise<number>(() => {}), timeoutMs: 3_600_000 });
+      const hanging = new CallbackSender({
+        store: s2,
+        secret: SECRET,
+        logger: log,
+        policy,
+        fetch: () => new Promise<number>(() => {}),
+        timeoutMs: 3_600_000,
+      });
       hanging.start();
       await until('claimed', 10_000, () => getCallback(s2, id)!.attempts === 1);
       await hanging.close(200); // resolves (the attempt itself never does)

@@ -41,9 +41,14 @@ afterEach(() => db.cleanup());
 /** A database at schema 21's predecessors (18 here), written the way that version wrote screenings. */
 function oldDatabase(filler: number): Database.Database {
   const raw = new Database(db.path);
-  migrate(raw, db.path, MIGRATIONS.filter((m) => m.version <= 18));
+  migrate(
+    raw,
+    db.path,
+    MIGRATIONS.filter((m) => m.version <= 18),
+  );
   const fetch = raw.prepare("INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES ('sandbox', ?, ?, ?) RETURNING id");
-  const put = raw.prepare(`INSERT INTO screenings (id, status, query_kind, query_value, priority, action, score, score_fetch_id, created_at, completed_at)
+  const put =
+    raw.prepare(`INSERT INTO screenings (id, status, query_kind, query_value, priority, action, score, score_fetch_id, created_at, completed_at)
     VALUES (@id, @status, @kind, @value, 'tender', @action, @score, @fid, @at, @done)`);
   const row = (id: string, i: number, kind: string, value: string, o: { score?: SvcScore; inline?: boolean; queued?: boolean } = {}) => {
     const fid = o.score && !o.inline ? (fetch.get(o.score.carrier.dot_number, JSON.stringify(o.score), T(i)) as { id: number }).id : null;
@@ -67,12 +72,17 @@ function oldDatabase(filler: number): Database.Database {
   row('scr_mc_fetch', 3, 'mc_number', 'MC888', { score: score('1000006', 'MC888') });
   // Still queued: only the number asked by.
   row('scr_queued', 4, 'mc_number', 'MC999', { queued: true });
-  for (let i = 0; i < filler; i++) row(`scr_f${i}`, 10 + i, 'dot_number', String(3_000_000 + (i % 7)), { score: score(String(3_000_000 + (i % 7)), null) });
+  for (let i = 0; i < filler; i++)
+    row(`scr_f${i}`, 10 + i, 'dot_number', String(3_000_000 + (i % 7)), { score: score(String(3_000_000 + (i % 7)), null) });
   return raw;
 }
 
 function columns(raw: Database.Database): Record<string, [string | null, string | null]> {
-  const rows = raw.prepare("SELECT id, carrier_dot, carrier_mc FROM screenings WHERE id NOT LIKE 'scr_f%'").all() as Array<{ id: string; carrier_dot: string | null; carrier_mc: string | null }>;
+  const rows = raw.prepare("SELECT id, carrier_dot, carrier_mc FROM screenings WHERE id NOT LIKE 'scr_f%'").all() as Array<{
+    id: string;
+    carrier_dot: string | null;
+    carrier_mc: string | null;
+  }>;
   return Object.fromEntries(rows.map((r) => [r.id, [r.carrier_dot, r.carrier_mc]]));
 }
 
@@ -89,11 +99,19 @@ describe('migration 22: the carrier columns of existing screenings', () => {
     const logs: Array<{ obj: Record<string, unknown>; msg: string }> = [];
     let tick = 0;
     // Each look at the clock is 2 s later: every batch is past the progress interval.
-    const version = migrate(raw, db.path, MIGRATIONS, { batchRows: 5, clock: () => (tick += 2000), log: { info: (obj, msg) => logs.push({ obj: obj as Record<string, unknown>, msg }) } });
+    const version = migrate(raw, db.path, MIGRATIONS, {
+      batchRows: 5,
+      clock: () => (tick += 2000),
+      log: { info: (obj, msg) => logs.push({ obj: obj as Record<string, unknown>, msg }) },
+    });
     expect(version).toBe(MIGRATIONS.length);
     expect(columns(raw)).toEqual(EXPECTED);
-    expect((raw.prepare('SELECT COUNT(*) AS n FROM screenings WHERE carrier_dot IS NULL AND carrier_mc IS NULL').get() as { n: number }).n).toBe(0);
-    const indexes = (raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'screenings'").all() as Array<{ name: string }>).map((r) => r.name);
+    expect(
+      (raw.prepare('SELECT COUNT(*) AS n FROM screenings WHERE carrier_dot IS NULL AND carrier_mc IS NULL').get() as { n: number }).n,
+    ).toBe(0);
+    const indexes = (
+      raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'screenings'").all() as Array<{ name: string }>
+    ).map((r) => r.name);
     expect(indexes).toEqual(expect.arrayContaining(['screenings_by_carrier_dot', 'screenings_by_carrier_mc']));
     expect(raw.prepare('SELECT * FROM migration_progress').all()).toEqual([]);
 
@@ -105,7 +123,9 @@ describe('migration 22: the carrier columns of existing screenings', () => {
     expect(done.obj).toMatchObject({ rows: 27, what: 'screenings', ms: expect.any(Number) });
     expect(done.msg).toMatch(/^migration 22 applied .* in \d+ ms$/);
     // Every step says how long it took.
-    expect(logs.filter((l) => /^migration \d+ applied/.test(l.msg)).map((l) => l.obj.migration)).toEqual(MIGRATIONS.filter((m) => m.version > 18).map((m) => m.version));
+    expect(logs.filter((l) => /^migration \d+ applied/.test(l.msg)).map((l) => l.obj.migration)).toEqual(
+      MIGRATIONS.filter((m) => m.version > 18).map((m) => m.version),
+    );
     raw.close();
   });
 
@@ -134,16 +154,24 @@ describe('migration 22: the carrier columns of existing screenings', () => {
     const at = raw.prepare('SELECT position, rows FROM migration_progress WHERE version = 22').get() as { position: number; rows: number };
     expect(at.rows).toBe(10);
     // The two committed batches stay; the third rolled back.
-    expect((raw.prepare('SELECT COUNT(*) AS n FROM screenings WHERE carrier_dot IS NOT NULL OR carrier_mc IS NOT NULL').get() as { n: number }).n).toBe(10);
+    expect(
+      (raw.prepare('SELECT COUNT(*) AS n FROM screenings WHERE carrier_dot IS NOT NULL OR carrier_mc IS NOT NULL').get() as { n: number })
+        .n,
+    ).toBe(10);
 
     const resumed: number[] = [];
     const watching: Migration[] = MIGRATIONS.map((m) =>
-      m.version !== 22 ? m : { ...m, batched: { ...fill.batched!, run: (d, after, size) => (resumed.push(after), fill.batched!.run(d, after, size)) } },
+      m.version !== 22
+        ? m
+        : { ...m, batched: { ...fill.batched!, run: (d, after, size) => (resumed.push(after), fill.batched!.run(d, after, size)) } },
     );
     expect(migrate(raw, db.path, watching, { batchRows: 5 })).toBe(MIGRATIONS.length);
     expect(resumed[0]).toBe(at.position);
     expect(columns(raw)).toEqual(EXPECTED);
-    expect(raw.prepare('SELECT version FROM schema_migrations WHERE version IN (21, 22) ORDER BY version').all()).toEqual([{ version: 21 }, { version: 22 }]);
+    expect(raw.prepare('SELECT version FROM schema_migrations WHERE version IN (21, 22) ORDER BY version').all()).toEqual([
+      { version: 21 },
+      { version: 22 },
+    ]);
     raw.close();
   });
 });
@@ -157,7 +185,8 @@ describe('GET /screenings?dot_number=|mc_number= on the carrier columns', () => 
     store = openStore(db.path, { now: () => new Date(T(100)) });
     return connectionOf(store);
   }
-  const ids = (conn: Database.Database, f: { dot_number?: string; mc_number?: string }) => searchScreenings(conn, f, { limit: 50 }).data.map((s) => s.id);
+  const ids = (conn: Database.Database, f: { dot_number?: string; mc_number?: string }) =>
+    searchScreenings(conn, f, { limit: 50 }).data.map((s) => s.id);
 
   it('finds screenings asked by the number or whose score names it, newest first; a carrier never seen has none', () => {
     const conn = migrated();
@@ -174,10 +203,26 @@ describe('GET /screenings?dot_number=|mc_number= on the carrier columns', () => 
     // MC whose completion names its DOT.
     const s = score('1000006', 'MC888');
     const fid = store.putScore('sandbox', s)!;
-    store.insertScreening({ query: { dot_number: '1000006' }, priority: 'tender', tender_id: null, refresh: false, callback_url: null }, { action: 'tender', hold_reason: null, source: 'cache', score: s, score_fetched_at: T(100), error: null, score_fetch_id: fid });
-    const queued = store.insertScreening({ query: { mc_number: 'MC31337' }, priority: 'tender', tender_id: null, refresh: false, callback_url: null });
+    store.insertScreening(
+      { query: { dot_number: '1000006' }, priority: 'tender', tender_id: null, refresh: false, callback_url: null },
+      { action: 'tender', hold_reason: null, source: 'cache', score: s, score_fetched_at: T(100), error: null, score_fetch_id: fid },
+    );
+    const queued = store.insertScreening({
+      query: { mc_number: 'MC31337' },
+      priority: 'tender',
+      tender_id: null,
+      refresh: false,
+      callback_url: null,
+    });
     expect(ids(conn, { dot_number: '2000001' })).toEqual([]);
-    store.completeScreening(queued.id, { action: 'tender', hold_reason: null, source: 'service', score: score('02000001', 'MC31337'), score_fetched_at: T(100), error: null });
+    store.completeScreening(queued.id, {
+      action: 'tender',
+      hold_reason: null,
+      source: 'service',
+      score: score('02000001', 'MC31337'),
+      score_fetched_at: T(100),
+      error: null,
+    });
     expect(ids(conn, { dot_number: '2000001' })).toEqual([queued.id]);
     expect(ids(conn, { mc_number: 'MC31337' })).toEqual([queued.id]);
     const six = ids(conn, { dot_number: '1000006' });
@@ -193,7 +238,9 @@ describe('GET /screenings?dot_number=|mc_number= on the carrier columns', () => 
     (conn as { prepare: typeof conn.prepare }).prepare = ((sql: string) => {
       if (sql.includes('LIMIT ?')) {
         const n = sql.split('?').length - 1;
-        plans.push((prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(n).fill('x')) as Array<{ detail: string }>).map((r) => r.detail).join('\n'));
+        plans.push(
+          (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(n).fill('x')) as Array<{ detail: string }>).map((r) => r.detail).join('\n'),
+        );
       }
       return prepare(sql);
     }) as typeof conn.prepare;
@@ -225,7 +272,11 @@ describe('GET /screenings?status=queued|active', () => {
       const prepare = conn.prepare.bind(conn);
       (conn as { prepare: typeof conn.prepare }).prepare = ((sql: string) => {
         if (sql.includes('LIMIT ?'))
-          plans.push((prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill('x')) as Array<{ detail: string }>).map((r) => r.detail).join('\n'));
+          plans.push(
+            (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array(sql.split('?').length - 1).fill('x')) as Array<{ detail: string }>)
+              .map((r) => r.detail)
+              .join('\n'),
+          );
         return prepare(sql);
       }) as typeof conn.prepare;
       let found: string[];

@@ -10,7 +10,16 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_KEYS } from '../../emulator/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { openStore } from '../../worker/store/index.js';
-import { REPO_ROOT, ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, type RunningProcess, type StartedIntake, type WorkerEnv } from '../helpers/processes.js';
+import {
+  REPO_ROOT,
+  ensureBuilt,
+  mkdirTemp,
+  spawnCli,
+  startIntakeProcess,
+  type RunningProcess,
+  type StartedIntake,
+  type WorkerEnv,
+} from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
 import { installedElectron } from '../../worker/tray-launcher.js';
 
@@ -106,7 +115,7 @@ describe('carrier-screen screen (beside a running start, same Redis and database
 });
 
 describe('carrier-screen status', () => {
-  it('prints the running worker\'s queue, quota and reviews', async () => {
+  it("prints the running worker's queue, quota and reviews", async () => {
     const r = await run(['status', '--url', intake.url]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/review/i);
@@ -134,7 +143,8 @@ describe('carrier-screen backup', () => {
     const copy = new Database(file, { readonly: true });
     const live = new Database(env.SCREEN_DB, { readonly: true });
     try {
-      const count = (d: InstanceType<typeof Database>): number => (d.prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
+      const count = (d: InstanceType<typeof Database>): number =>
+        (d.prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
       expect(count(copy)).toBeGreaterThan(0);
       expect(count(copy)).toBe(count(live));
     } finally {
@@ -156,7 +166,10 @@ describe('carrier-screen token', () => {
     expect(token).toMatch(/^cs_desk_[a-z2-7]{40}$/);
     expect(made.err).toMatch(/shown only now/);
     const call = (path: string, method: 'GET' | 'POST' = 'GET') =>
-      request(`${intake.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({ status: r.statusCode, json: (await r.body.json()) as any }));
+      request(`${intake.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({
+        status: r.statusCode,
+        json: (await r.body.json()) as any,
+      }));
     expect((await call('/status')).status).toBe(200);
     const pause = await call('/queue/pause', 'POST');
     expect([pause.status, pause.json.error.code]).toEqual([403, 'forbidden']);

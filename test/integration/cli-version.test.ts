@@ -55,7 +55,12 @@ describe('carrier-screen --version and build_info', () => {
       const metrics = await (await request(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).body.text();
       expect(metrics).toContain(`carrier_screen_build_info{version="${VERSION}",node="${process.version}"} 1`);
       // A new database: each schema step in the log with its time, after the version line.
-      const msgs = (): string[] => svc.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+      const msgs = (): string[] =>
+        svc
+          .stderr()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => (JSON.parse(l) as { msg: string }).msg);
       expect(msgs().filter((m) => /^schema migration \d+ applied in \d+ ms/.test(m)).length).toBeGreaterThan(10);
       // SIGTERM: a line when it begins and one when it is done.
       const exit = await svc.stop();

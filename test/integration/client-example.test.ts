@@ -35,13 +35,28 @@ afterAll(async () => {
 function runExample(dot: string): Promise<{ code: number | null; lines: Array<Record<string, unknown>>; stderr: string }> {
   return new Promise((done) => {
     const p = spawn(process.execPath, [join(root, 'dist/clients/typescript/examples/screen-and-verify.js'), dot], {
-      env: { ...process.env, CARRIER_SCREEN_URL: stack.intakeUrl, CARRIER_SCREEN_TOKEN: stack.token, CARRIER_SCREEN_CALLBACK_SECRET_FILE: join(dir, 'callback-secret') },
+      env: {
+        ...process.env,
+        CARRIER_SCREEN_URL: stack.intakeUrl,
+        CARRIER_SCREEN_TOKEN: stack.token,
+        CARRIER_SCREEN_CALLBACK_SECRET_FILE: join(dir, 'callback-secret'),
+      },
     });
     let out = '';
     let err = '';
     p.stdout.on('data', (c: Buffer) => (out += c.toString()));
     p.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    p.on('close', (code) => done({ code, stderr: err, lines: out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) }));
+    p.on('close', (code) =>
+      done({
+        code,
+        stderr: err,
+        lines: out
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+      }),
+    );
   });
 }
 
@@ -65,7 +80,9 @@ describe('the TypeScript TMS client', () => {
     expect(err).toBeInstanceOf(CarrierScreenError);
     expect(err).toMatchObject({ status: 400, param: 'dot_number' });
     expect((err as CarrierScreenError).requestId).toMatch(/.+/);
-    const refused = await new CarrierScreen({ baseUrl: stack.intakeUrl, token: 'not-a-token' }).screen({ dot_number: '1000001' }).catch((e: unknown) => e);
+    const refused = await new CarrierScreen({ baseUrl: stack.intakeUrl, token: 'not-a-token' })
+      .screen({ dot_number: '1000001' })
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 401 });
     expect(() => new CarrierScreen({ baseUrl: 'ftp://x', token: 't' })).toThrow(/baseUrl/);
   });

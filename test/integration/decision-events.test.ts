@@ -55,7 +55,9 @@ describe('a decision ended in a piece that fails leaves no event behind', () => 
     clock += 2 * HOUR;
     // The event log refuses the review.created the hold writes after ending the decision.
     const db = connectionOf(stack.screener.store);
-    db.exec("CREATE TEMP TRIGGER refuse_review_created BEFORE INSERT ON events WHEN NEW.event = 'review.created' BEGIN SELECT RAISE(ABORT, 'the event log refused the write'); END");
+    db.exec(
+      "CREATE TEMP TRIGGER refuse_review_created BEFORE INSERT ON events WHEN NEW.event = 'review.created' BEGIN SELECT RAISE(ABORT, 'the event log refused the write'); END",
+    );
     let refused: { status: number; json: any };
     try {
       refused = await screen('1000003', 'T-2');
@@ -93,7 +95,10 @@ describe('a decision ended in a piece that fails leaves no event behind', () => 
       expect(r.json.error.message).toBe(`decision ${ended!.id} is already lapsed`);
     }
     const missing = 'dec_' + 'a'.repeat(26);
-    for (const r of [await call('POST', `/decisions/${missing}/revoke`, { by: 'x' }), await call('POST', `/sandbox/decisions/${missing}/lapse`)]) {
+    for (const r of [
+      await call('POST', `/decisions/${missing}/revoke`, { by: 'x' }),
+      await call('POST', `/sandbox/decisions/${missing}/lapse`),
+    ]) {
       expect([r.status, r.json.error.code, r.json.error.message]).toEqual([404, 'resource_missing', `no decision ${missing}`]);
     }
     expect(stack.screener.events.since(0, 10_000)).toHaveLength(before);

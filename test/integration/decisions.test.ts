@@ -28,7 +28,10 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
     req.on('end', () => {
       const sig = req.headers['x-carrier-screen-signature'];
-      received.push({ body: JSON.parse(raw), verified: verifyCallback(stack.callbackSecret, typeof sig === "string" ? sig : undefined, raw, { now: () => new Date(clock) }).ok });
+      received.push({
+        body: JSON.parse(raw),
+        verified: verifyCallback(stack.callbackSecret, typeof sig === 'string' ? sig : undefined, raw, { now: () => new Date(clock) }).ok,
+      });
       res.statusCode = 204;
       res.end();
     });
@@ -51,7 +54,12 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promi
 }
 
 const screen = async (tender: string, extra: Record<string, unknown> = {}): Promise<Screening> => {
-  const r = await call('POST', '/screenings?wait=20', { dot_number: '1000003', tender_id: tender, callback_url: `${receiverUrl}/tms`, ...extra });
+  const r = await call('POST', '/screenings?wait=20', {
+    dot_number: '1000003',
+    tender_id: tender,
+    callback_url: `${receiverUrl}/tms`,
+    ...extra,
+  });
   expect(r.status).toBe(200);
   return r.json as Screening;
 };
@@ -128,7 +136,7 @@ describe('one review per carrier; a decision that stands', () => {
   });
 });
 
-describe('a change of the score\'s basis lapses the decision', () => {
+describe("a change of the score's basis lapses the decision", () => {
   it('a fresh score with another grade ends it, and the reopened review says what changed', async () => {
     const store = stack.screener.store;
     const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * DAY, now: () => new Date(clock) });
@@ -163,7 +171,11 @@ describe('Idempotency-Key', () => {
   it('a TMS retrying POST /screenings with its key gets the same screening, not a second one; another body is 409', async () => {
     const body = { dot_number: '1000005', tender_id: 'LOAD-9', callback_url: `${receiverUrl}/tms` };
     const first = await post('/screenings?wait=10', body, 'tms-req-0001');
-    const again = await post('/screenings?wait=10', { tender_id: 'LOAD-9', callback_url: `${receiverUrl}/tms`, dot_number: '1000005' }, 'tms-req-0001');
+    const again = await post(
+      '/screenings?wait=10',
+      { tender_id: 'LOAD-9', callback_url: `${receiverUrl}/tms`, dot_number: '1000005' },
+      'tms-req-0001',
+    );
     expect(first.replayed).toBeUndefined();
     expect([again.status, again.replayed, again.json.id]).toEqual([200, 'true', first.json.id]);
     const other = await post('/screenings', { ...body, tender_id: 'LOAD-10' }, 'tms-req-0001');
@@ -176,13 +188,16 @@ describe('Idempotency-Key', () => {
     try {
       // Keys are per token: this one was sent with INTAKE_TOKEN.
       const scope = 'intake_token POST /screenings';
-      expect(new IdempotencyKeys(fresh).claim(scope, 'tms-req-0001', requestHash(scope, body))).toEqual({ kind: 'replay', resourceId: first.json.id });
+      expect(new IdempotencyKeys(fresh).claim(scope, 'tms-req-0001', requestHash(scope, body))).toEqual({
+        kind: 'replay',
+        resourceId: first.json.id,
+      });
     } finally {
       fresh.close();
     }
   });
 
-  it('a dispatcher\'s repeated approve with its key answers the review as it is; without a key it is 409', async () => {
+  it("a dispatcher's repeated approve with its key answers the review as it is; without a key it is 409", async () => {
     const [open] = await pending();
     const path = `/reviews/${open!.id}/approve`;
     const a = await post(path, { by: 'Dana Dispatcher' }, 'desk-click-42');
@@ -223,12 +238,17 @@ describe('GET /audit.csv', () => {
 
 describe('reject and block in one step', () => {
   it('a rejection with block: true also puts the carrier on the local do-not-use list', async () => {
-    for (const d of (await call('GET', '/decisions?state=standing')).json.data as Decision[]) await call('POST', `/decisions/${d.id}/revoke`, { by: 'test' });
+    for (const d of (await call('GET', '/decisions?state=standing')).json.data as Decision[])
+      await call('POST', `/decisions/${d.id}/revoke`, { by: 'test' });
     const held = await screen('T-blk');
     expect(held.action).toBe('hold');
     const r = await call('POST', `/reviews/${held.review!.id}/reject`, { by: 'Dana Dispatcher', note: 'fraud report', block: true });
     expect(r.status).toBe(200);
-    const blocks = (await call('GET', '/blocks?state=active')).json.data as Array<{ dot_number: string; reason: string; blocked_by: string }>;
+    const blocks = (await call('GET', '/blocks?state=active')).json.data as Array<{
+      dot_number: string;
+      reason: string;
+      blocked_by: string;
+    }>;
     expect(blocks.find((b) => b.dot_number === '1000003')).toMatchObject({ reason: 'fraud report', blocked_by: 'Dana Dispatcher' });
     expect((await call('POST', `/reviews/${held.review!.id}/approve`, { by: 'x', block: true })).status).toBe(400);
   });
@@ -238,7 +258,8 @@ describe('a broader basis: severity, flags, data_confidence (docs/decisions.md, 
   it('the same check escalating medium → critical ends a standing approval: the next tender is held, the review says why', async () => {
     // The carrier off the do-not-use list the test above put it on, and nothing standing.
     expect((await call('POST', '/blocks/1000003/lift', { by: 'test' })).status).toBe(200);
-    for (const d of (await call('GET', '/decisions?state=standing')).json.data as Decision[]) await call('POST', `/decisions/${d.id}/revoke`, { by: 'test' });
+    for (const d of (await call('GET', '/decisions?state=standing')).json.data as Decision[])
+      await call('POST', `/decisions/${d.id}/revoke`, { by: 'test' });
     for (const rv of await pending()) await call('POST', `/reviews/${rv.id}/reject`, { by: 'test' });
     const held = await screen('T-sev-1', { refresh: true });
     expect(held.action).toBe('hold');

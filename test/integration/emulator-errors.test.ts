@@ -81,7 +81,12 @@ describe('404', () => {
   });
 
   it('not_found JSON error for unknown routes and methods, with or without a key', async () => {
-    for (const [path, method] of [['/v1/nope', 'GET'], ['/', 'GET'], ['/v2/svc-score?dot_number=1', 'GET'], ['/v1/svc-score?dot_number=1000003', 'POST']] as const) {
+    for (const [path, method] of [
+      ['/v1/nope', 'GET'],
+      ['/', 'GET'],
+      ['/v2/svc-score?dot_number=1', 'GET'],
+      ['/v1/svc-score?dot_number=1000003', 'POST'],
+    ] as const) {
       for (const key of [undefined, null]) {
         const res = await svcGet(sandbox, path, key, { method });
         const err = expectError(res, 404, 'not_found');

@@ -8,7 +8,11 @@ import { parseUsage } from '../../shared/svc-contract.js';
 import { DEMO_KEYS, liveCarrier, type EmulatorAccount, type RunningEmulator } from '../../emulator/index.js';
 import { manualClock, svcGet, withEmulator } from '../helpers/emulator.js';
 
-const TEAM: EmulatorAccount = { id: 'acct_team', name: 'Team Logistics', keys: ['svc_test_team_one', 'svc_test_team_two', 'svc_live_team_one', 'svc_live_team_two'] };
+const TEAM: EmulatorAccount = {
+  id: 'acct_team',
+  name: 'Team Logistics',
+  keys: ['svc_test_team_one', 'svc_test_team_two', 'svc_live_team_one', 'svc_live_team_two'],
+};
 const OTHER: EmulatorAccount = { id: 'acct_other', name: 'Other Brokerage', keys: ['svc_test_other_1', 'svc_live_other_1'] };
 
 /** The first live DOT numbers (from 1 up) that have a carrier, and one that has none. */
@@ -94,7 +98,7 @@ describe('rate limit (5 per 1 s window, injected clock)', () => {
     expect((await svcGet(emu, '/v1/usage')).status).toBe(200);
   });
 
-  it('uses an account\'s own ratePerMinute over the instance default, and shows it in usage', async () => {
+  it("uses an account's own ratePerMinute over the instance default, and shows it in usage", async () => {
     const clock = manualClock('2026-04-01T09:00:00Z');
     const emu = await start({ mode: 'sandbox', ratePerMinute: 5, now: clock.now, accounts: [{ ...OTHER, ratePerMinute: 1 }] });
     const usage = await svcGet(emu, '/v1/usage', 'svc_test_other_1');

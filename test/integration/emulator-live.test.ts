@@ -81,7 +81,12 @@ describe('live dataset over HTTP', () => {
 
   it('live usage shows the account and the lookups used', async () => {
     const res = await svcGet(live, '/v1/usage');
-    expect(res.json).toMatchObject({ object: 'usage', livemode: true, account: { id: 'acct_demo', name: 'Demo Freight Brokerage' }, monthly_quota: 100_000 });
+    expect(res.json).toMatchObject({
+      object: 'usage',
+      livemode: true,
+      account: { id: 'acct_demo', name: 'Demo Freight Brokerage' },
+      monthly_quota: 100_000,
+    });
     expect(res.json.live_requests_used).toBe(live.stats().scoreLookups);
     expect(res.json.remaining).toBe(100_000 - res.json.live_requests_used);
   });

@@ -5,8 +5,21 @@ import type { RunningEmulator } from '../../emulator/index.js';
 import { manualClock, svcGet, withEmulator } from '../helpers/emulator.js';
 
 const SCORE_FIELDS = [
-  'object', 'livemode', 'carrier', 'score', 'grade', 'decision', 'verdict', 'needs_manual_review',
-  'knockout', 'reasons', 'checks', 'flags', 'data_confidence', 'model_version', 'calculated_at',
+  'object',
+  'livemode',
+  'carrier',
+  'score',
+  'grade',
+  'decision',
+  'verdict',
+  'needs_manual_review',
+  'knockout',
+  'reasons',
+  'checks',
+  'flags',
+  'data_confidence',
+  'model_version',
+  'calculated_at',
 ];
 const CARRIER_FIELDS = ['dot_number', 'mc_number', 'legal_name', 'dba_name'];
 const SIX = ['1000001', '1000002', '1000003', '1000004', '1000005', '1000006'];

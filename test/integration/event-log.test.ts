@@ -34,7 +34,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<{ 
   return { status: res.status, json: (await res.json()) as T };
 }
 
-const screen = async (dot: string, tender: string) => (await call<Screening>('POST', '/screenings?wait=10', { dot_number: dot, tender_id: tender })).json;
+const screen = async (dot: string, tender: string) =>
+  (await call<Screening>('POST', '/screenings?wait=10', { dot_number: dot, tender_id: tender })).json;
 
 describe('GET /event-log', () => {
   it('lists the events newest first with the stream ids, pages without gaps while events are added, and filters by type and time', async () => {
@@ -75,7 +76,9 @@ describe('GET /event-log', () => {
 
     const since = (await call<Page>('GET', `/event-log?created_gte=${encodeURIComponent(t0)}&limit=100`)).json;
     expect(since.data.every((e) => e.created_at >= t0)).toBe(true);
-    expect((await call<Page>('GET', `/event-log?created_lt=${encodeURIComponent(t0)}`)).json.data.every((e) => e.created_at < t0)).toBe(true);
+    expect((await call<Page>('GET', `/event-log?created_lt=${encodeURIComponent(t0)}`)).json.data.every((e) => e.created_at < t0)).toBe(
+      true,
+    );
     expect((await call<Page>('GET', '/event-log?created_gte=2999-01-01')).json).toEqual({ object: 'list', data: [], has_more: false });
   });
 
@@ -85,6 +88,6 @@ describe('GET /event-log', () => {
     expect(await bad('starting_after=999999999')).toMatchObject({ param: 'starting_after' });
     expect(await bad('created_gte=2026-02-01&created_lt=2026-01-01')).toMatchObject({ param: 'created_gte' });
     expect(await bad('created_lt=yesterday')).toMatchObject({ param: 'created_lt' });
-    expect((await bad('type=Screening Completed'))).toMatchObject({ code: 'invalid_request' });
+    expect(await bad('type=Screening Completed')).toMatchObject({ code: 'invalid_request' });
   });
 });

@@ -21,9 +21,10 @@ describe('events refer to their screening', () => {
     const s = await stack.screener.screen({ dot_number: '1000003', tender_id: 'EV-1' }, { waitMs: 10_000 });
     off();
     expect(s.score).not.toBeNull();
-    const rows = connectionOf(stack.screener.store)
-      .prepare('SELECT event, data FROM events WHERE data LIKE ?')
-      .all(`%${s.id}%`) as Array<{ event: string; data: string }>;
+    const rows = connectionOf(stack.screener.store).prepare('SELECT event, data FROM events WHERE data LIKE ?').all(`%${s.id}%`) as Array<{
+      event: string;
+      data: string;
+    }>;
     expect(rows.map((r) => r.event).sort()).toEqual(['review.created', 'screening.completed']);
     const completed = rows.find((r) => r.event === 'screening.completed')!;
     expect(JSON.parse(completed.data)).toEqual({ screening_ref: s.id });
@@ -45,6 +46,10 @@ describe('events refer to their screening', () => {
 
   it('other events are stored as they are; a pruned screening says so', () => {
     expect(compactEvent('quota.changed', { remaining: 3 })).toEqual({ remaining: 3 });
-    expect(expandEvent('screening.completed', { screening_ref: 'scr_gone' }, () => undefined)).toEqual({ object: 'screening', id: 'scr_gone', pruned: true });
+    expect(expandEvent('screening.completed', { screening_ref: 'scr_gone' }, () => undefined)).toEqual({
+      object: 'screening',
+      id: 'scr_gone',
+      pruned: true,
+    });
   });
 });

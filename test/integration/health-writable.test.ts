@@ -46,7 +46,13 @@ describe('/healthz and a store that cannot write', () => {
       expect(refused!.json.error.code).toBe('storage_unavailable');
       const down = await call('GET', '/healthz');
       expect(down.status).toBe(503);
-      expect(down.json).toMatchObject({ status: 'degraded', redis: true, sqlite: true, sqlite_writable: false, error: { code: 'storage_unavailable' } });
+      expect(down.json).toMatchObject({
+        status: 'degraded',
+        redis: true,
+        sqlite: true,
+        sqlite_writable: false,
+        error: { code: 'storage_unavailable' },
+      });
       expect(Number(down.headers['retry-after'])).toBeGreaterThan(0);
       // Reads are still served.
       expect((await call('GET', '/status')).status).toBe(200);

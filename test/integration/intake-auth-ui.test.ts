@@ -94,7 +94,9 @@ describe('GET /ui/* (static tray files)', () => {
     expect(index.text).toContain('<title>tray</title>');
     expect(index.headers['content-type']).toMatch(/^text\/html/);
     expect(index.headers['content-security-policy']).toBe(UI_CSP);
-    expect(UI_CSP).toBe("default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'");
+    expect(UI_CSP).toBe(
+      "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+    );
     const js = await send('GET', '/ui/app.js');
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);

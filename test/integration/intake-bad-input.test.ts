@@ -103,7 +103,9 @@ describe('POST /screenings bodies', () => {
   it('names the field: unknown field, bad tender_id, bad callback_url, both identifiers, bad refresh', async () => {
     expect(expectError(await postJson('/screenings', { dot_number: '1', colour: 'red' }), [400]).param).toBe('colour');
     expect(expectError(await postJson('/screenings', { dot_number: '1', tender_id: 'x'.repeat(129) }), [400]).param).toBe('tender_id');
-    expect(expectError(await postJson('/screenings', { dot_number: '1', callback_url: 'ftp://example.com/x' }), [400]).param).toBe('callback_url');
+    expect(expectError(await postJson('/screenings', { dot_number: '1', callback_url: 'ftp://example.com/x' }), [400]).param).toBe(
+      'callback_url',
+    );
     expect(expectError(await postJson('/screenings', { dot_number: '1', mc_number: 'MC1' }), [400]).param).toBe('dot_number');
     expect(expectError(await postJson('/screenings', {}), [400]).param).toBe('dot_number');
     expect(expectError(await postJson('/screenings', { dot_number: '123456789' }), [400]).param).toBe('dot_number');
@@ -115,25 +117,41 @@ describe('POST /screenings bodies', () => {
 
   it('raw bytes as JSON: 400 param body unless they happen to be a valid request', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 300 }), fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('latin1'))), async (raw) => {
-        const a = await send('POST', '/screenings', { body: raw, headers: { 'content-type': 'application/json' } });
-        if (a.status === 200 || a.status === 202) return;
-        const err = expectError(a, [400], 'invalid_request');
-        expect(typeof err.param).toBe('string');
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('latin1')),
+        ),
+        async (raw) => {
+          const a = await send('POST', '/screenings', { body: raw, headers: { 'content-type': 'application/json' } });
+          if (a.status === 200 || a.status === 202) return;
+          const err = expectError(a, [400], 'invalid_request');
+          expect(typeof err.param).toBe('string');
+        },
+      ),
       { numRuns: 600 },
     );
   });
 
   it('malformed JSON, an empty JSON body and a missing body are 400 param body', async () => {
-    expect(expectError(await send('POST', '/screenings', { body: '{"dot_number":', headers: { 'content-type': 'application/json' } }), [400])).toMatchObject({
+    expect(
+      expectError(await send('POST', '/screenings', { body: '{"dot_number":', headers: { 'content-type': 'application/json' } }), [400]),
+    ).toMatchObject({
       code: 'invalid_request',
       param: 'body',
     });
-    expect(expectError(await send('POST', '/screenings', { body: '', headers: { 'content-type': 'application/json' } }), [400]).param).toBe('body');
+    expect(expectError(await send('POST', '/screenings', { body: '', headers: { 'content-type': 'application/json' } }), [400]).param).toBe(
+      'body',
+    );
     expect(expectError(await send('POST', '/screenings'), [400]).param).toBe('body');
     expect(
-      expectError(await send('POST', '/screenings', { body: '{"__proto__":{"x":1},"dot_number":"1"}', headers: { 'content-type': 'application/json' } }), [400]).param,
+      expectError(
+        await send('POST', '/screenings', {
+          body: '{"__proto__":{"x":1},"dot_number":"1"}',
+          headers: { 'content-type': 'application/json' },
+        }),
+        [400],
+      ).param,
     ).toBe('body');
   });
 
@@ -141,7 +159,15 @@ describe('POST /screenings bodies', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
-          fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/html', 'application/octet-stream', 'application/jsonx'),
+          fc.constantFrom(
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+            'text/html',
+            'application/octet-stream',
+            'application/jsonx',
+          ),
           fc.stringMatching(/^[a-z]{1,10}\/[a-z0-9.+-]{1,15}$/).filter((t) => !/^application\/json$/i.test(t)),
         ),
         fc.string({ minLength: 1, maxLength: 100 }),
@@ -156,22 +182,29 @@ describe('POST /screenings bodies', () => {
 
   it('a body over 16 KiB is 413 payload_too_large', async () => {
     const big = JSON.stringify({ dot_number: '1', tender_id: 'x'.repeat(17 * 1024) });
-    expectError(await send('POST', '/screenings', { body: big, headers: { 'content-type': 'application/json' } }), [413], 'payload_too_large');
+    expectError(
+      await send('POST', '/screenings', { body: big, headers: { 'content-type': 'application/json' } }),
+      [413],
+      'payload_too_large',
+    );
   });
 });
 
 describe('query strings', () => {
   it('wait: 0–30 accepted, anything else 400 param wait', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 8 }), fc.integer({ min: -100, max: 100 }).map(String), fc.double().map(String)), async (w) => {
-        const a = await postJson(`/screenings?wait=${encodeURIComponent(w)}`, { dot_number: '1000005' });
-        const valid = /^\d{1,15}$/.test(w) && Number(w) <= 30;
-        if (valid) {
-          expect(a.status).toBe(200);
-          return;
-        }
-        expect(expectError(a, [400], 'invalid_request').param).toBe('wait');
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string({ maxLength: 8 }), fc.integer({ min: -100, max: 100 }).map(String), fc.double().map(String)),
+        async (w) => {
+          const a = await postJson(`/screenings?wait=${encodeURIComponent(w)}`, { dot_number: '1000005' });
+          const valid = /^\d{1,15}$/.test(w) && Number(w) <= 30;
+          if (valid) {
+            expect(a.status).toBe(200);
+            return;
+          }
+          expect(expectError(a, [400], 'invalid_request').param).toBe('wait');
+        },
+      ),
       { numRuns: 400 },
     );
     expect(expectError(await postJson('/screenings?wait=1&wait=2', { dot_number: '1000005' }), [400]).param).toBe('wait');
@@ -180,12 +213,17 @@ describe('query strings', () => {
   it('list queries: unknown or bad parameters are 400 naming them', async () => {
     const names = fc.oneof(fc.constantFrom('limit', 'status', 'state'), fc.stringMatching(/^[a-z_]{1,10}$/));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/screenings', '/reviews', '/status', '/usage/daily'), names, fc.string({ maxLength: 10 }), async (path, name, value) => {
-        const a = await send('GET', `${path}?${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
-        if (a.status === 200) return;
-        const err = expectError(a, [400], 'invalid_request');
-        expect(err.param).toBe(name);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('/screenings', '/reviews', '/status', '/usage/daily'),
+        names,
+        fc.string({ maxLength: 10 }),
+        async (path, name, value) => {
+          const a = await send('GET', `${path}?${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+          if (a.status === 200) return;
+          const err = expectError(a, [400], 'invalid_request');
+          expect(err.param).toBe(name);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -195,7 +233,11 @@ describe('path parameters', () => {
   it('screening and review ids: 400 naming id or 404, JSON, never 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^(scr|rev)_[a-z2-7]{20,30}$/), fc.constantFrom('..', '%2e%2e', '../../etc/passwd', '%00', 'scr_%zz')),
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.stringMatching(/^(scr|rev)_[a-z2-7]{20,30}$/),
+          fc.constantFrom('..', '%2e%2e', '../../etc/passwd', '%00', 'scr_%zz'),
+        ),
         fc.constantFrom('GET /screenings/', 'POST /reviews/:approve', 'POST /reviews/:reject'),
         async (id, route) => {
           const raw = /%/.test(id) ? id : encodeURIComponent(id);
@@ -231,11 +273,16 @@ describe('headers', () => {
   it('any Authorization value but the token is 401 unauthorized', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(
-          fc.string({ maxLength: 80 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
-          fc.string({ maxLength: 60 }).map((s) => `Bearer ${s}`).filter((s) => /^[\x20-\x7e]*$/.test(s)),
-          fc.constant(`Bearer ${'x'}`),
-        ).filter((h) => !h.includes(stack.token)),
+        fc
+          .oneof(
+            fc.string({ maxLength: 80 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+            fc
+              .string({ maxLength: 60 })
+              .map((s) => `Bearer ${s}`)
+              .filter((s) => /^[\x20-\x7e]*$/.test(s)),
+            fc.constant(`Bearer ${'x'}`),
+          )
+          .filter((h) => !h.includes(stack.token)),
         fc.constantFrom('/status', '/screenings', '/reviews', '/events', '/usage/daily'),
         async (authorization, path) => {
           const a = await send('GET', path, { auth: false, headers: { authorization } });
@@ -248,10 +295,13 @@ describe('headers', () => {
 
   it('a bad Last-Event-ID is 400 naming it', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.stringMatching(/^[\x21-\x7e]{1,12}$/).filter((s) => !/^\d+$/.test(s)), async (v) => {
-        const a = await send('GET', '/events', { headers: { 'last-event-id': v } });
-        expect(expectError(a, [400], 'invalid_request').param).toBe('Last-Event-ID');
-      }),
+      fc.asyncProperty(
+        fc.stringMatching(/^[\x21-\x7e]{1,12}$/).filter((s) => !/^\d+$/.test(s)),
+        async (v) => {
+          const a = await send('GET', '/events', { headers: { 'last-event-id': v } });
+          expect(expectError(a, [400], 'invalid_request').param).toBe('Last-Event-ID');
+        },
+      ),
       { numRuns: 200 },
     );
     expect(expectError(await send('GET', '/events?last_event_id=abc'), [400]).param).toBe('last_event_id');

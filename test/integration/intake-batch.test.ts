@@ -48,7 +48,13 @@ describe('POST /screenings/batch', () => {
       [400, 'screenings[3].extra'],
     ]);
     // Exactly the accepted ones exist, findable by their loads.
-    for (const [tender, n] of [['BOARD-1', 1], ['BOARD-2', 0], ['BOARD-3', 0], ['BOARD-4', 0], ['BOARD-5', 1]] as const)
+    for (const [tender, n] of [
+      ['BOARD-1', 1],
+      ['BOARD-2', 0],
+      ['BOARD-3', 0],
+      ['BOARD-4', 0],
+      ['BOARD-5', 1],
+    ] as const)
       expect((await call('GET', `/screenings?tender_id=${tender}`)).json.data.length, tender).toBe(n);
     const done = await call('GET', `/screenings/${items[0]!.screening!.id}`);
     expect(done.status).toBe(200);
@@ -56,7 +62,9 @@ describe('POST /screenings/batch', () => {
 
   it('refuses an empty batch or more than 100 items whole, naming screenings, and keeps nothing', async () => {
     const before = (await call('GET', '/screenings?limit=100')).json.data.length;
-    const big = await call('POST', '/screenings/batch', { screenings: Array.from({ length: 101 }, (_, i) => ({ dot_number: '1000001', tender_id: `BIG-${i}` })) });
+    const big = await call('POST', '/screenings/batch', {
+      screenings: Array.from({ length: 101 }, (_, i) => ({ dot_number: '1000001', tender_id: `BIG-${i}` })),
+    });
     expect([big.status, big.json.error.param]).toEqual([400, 'screenings']);
     const empty = await call('POST', '/screenings/batch', { screenings: [] });
     expect([empty.status, empty.json.error.param]).toEqual([400, 'screenings']);

@@ -15,15 +15,20 @@ import { COMPONENTS } from '../../worker/intake/components.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 const CLIENT_FILE = join(resolve(import.meta.dirname, '../..'), 'shared/intake-api.ts');
-const HEADER = '/* Generated from the intake\'s /openapi.json by openapi-typescript (npm run gen:client). Do not edit. */\n\n';
+const HEADER = "/* Generated from the intake's /openapi.json by openapi-typescript (npm run gen:client). Do not edit. */\n\n";
 
 let stack: Stack;
-let spec: { paths: Record<string, Record<string, { operationId?: string }>>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+let spec: {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+  components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+};
 const client = () => createClient<paths>({ baseUrl: stack.intakeUrl, headers: { authorization: `Bearer ${stack.token}` } });
 
 beforeAll(async () => {
   stack = await startStack();
-  spec = (await (await fetch(`${stack.intakeUrl}/openapi.json`, { headers: { authorization: `Bearer ${stack.token}` } })).json()) as typeof spec;
+  spec = (await (
+    await fetch(`${stack.intakeUrl}/openapi.json`, { headers: { authorization: `Bearer ${stack.token}` } })
+  ).json()) as typeof spec;
 });
 afterAll(async () => {
   await stack?.close();
@@ -37,17 +42,40 @@ function unnamed(component: string, answer: object): string[] {
 
 describe('the OpenAPI document', () => {
   it('names every operation and the object components, referenced by $ref', () => {
-    const ops = Object.values(spec.paths).flatMap((methods) => Object.entries(methods).filter(([m]) => m !== 'parameters').map(([, op]) => op.operationId));
+    const ops = Object.values(spec.paths).flatMap((methods) =>
+      Object.entries(methods)
+        .filter(([m]) => m !== 'parameters')
+        .map(([, op]) => op.operationId),
+    );
     expect(ops.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
     expect(new Set(ops).size).toBe(ops.length);
-    for (const name of ['Screening', 'Review', 'Decision', 'WatchEntry', 'LocalBlock', 'CarrierChange', 'Status', 'ErrorEnvelope', 'Callback', 'DailyUsage', 'Score'])
+    for (const name of [
+      'Screening',
+      'Review',
+      'Decision',
+      'WatchEntry',
+      'LocalBlock',
+      'CarrierChange',
+      'Status',
+      'ErrorEnvelope',
+      'Callback',
+      'DailyUsage',
+      'Score',
+    ])
       expect(Object.keys(spec.components.schemas), name).toContain(name);
-    expect(COMPONENTS.map((c) => (c as { $id?: string }).$id).sort()).toEqual(Object.keys(spec.components.schemas).filter((k) => !k.startsWith('def-')).sort());
+    expect(COMPONENTS.map((c) => (c as { $id?: string }).$id).sort()).toEqual(
+      Object.keys(spec.components.schemas)
+        .filter((k) => !k.startsWith('def-'))
+        .sort(),
+    );
     const text = JSON.stringify(spec);
     expect(text).toContain('"$ref":"#/components/schemas/Screening"');
     // Closed sets are enums; the error codes are catalogued.
     // A screening is a union told apart by status: a generated client narrows on it.
-    const screening = spec.components.schemas.Screening as { oneOf: unknown[]; discriminator: { propertyName: string; mapping: Record<string, string> } };
+    const screening = spec.components.schemas.Screening as {
+      oneOf: unknown[];
+      discriminator: { propertyName: string; mapping: Record<string, string> };
+    };
     expect(screening.discriminator.propertyName).toBe('status');
     expect(Object.keys(screening.discriminator.mapping).sort()).toEqual(['active', 'done', 'queued']);
     expect(JSON.stringify(spec.components.schemas.ScreeningQueued?.properties?.status)).toContain('"queued"');
@@ -85,7 +113,10 @@ describe('the generated client against the real stack', () => {
 
     const [decision] = (await api.GET('/decisions', { params: { query: { state: 'standing' } } })).data!.data;
     expect(unnamed('Decision', decision!)).toEqual([]);
-    const revoked = await api.POST('/decisions/{id}/revoke', { params: { path: { id: decision!.id } }, body: { by: 'Dana', note: 'test' } });
+    const revoked = await api.POST('/decisions/{id}/revoke', {
+      params: { path: { id: decision!.id } },
+      body: { by: 'Dana', note: 'test' },
+    });
     expect(revoked.data!.state).toBe('revoked');
 
     const block = await api.POST('/blocks', { body: { dot_number: '1000001', by: 'Dana', reason: 'fraud report' } });

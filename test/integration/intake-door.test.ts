@@ -25,7 +25,13 @@ interface Answer {
   json: any;
 }
 
-async function call(base: string, token: string, method: string, path: string, o: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  o: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const res = await request(base + path, {
     method: method as 'GET',
     headers: { authorization: `Bearer ${token}`, ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
@@ -41,7 +47,8 @@ async function call(base: string, token: string, method: string, path: string, o
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
-const screeningCount = (): number => (connectionOf(stack.screener.store).prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
+const screeningCount = (): number =>
+  (connectionOf(stack.screener.store).prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -73,7 +80,12 @@ describe('the audit CSV', () => {
   it('escapes cells that start with = + - @ (tender_id, by, note, legal_name): a CSV reader sees them as text', async () => {
     const db = connectionOf(stack.screener.store);
     const at = '2026-03-01T00:00:00.000Z';
-    const score = JSON.stringify({ carrier: { dot_number: '3000001', mc_number: null, legal_name: '@SUM(A1:A9)' }, score: 80, grade: 'B', decision: 'approved' });
+    const score = JSON.stringify({
+      carrier: { dot_number: '3000001', mc_number: null, legal_name: '@SUM(A1:A9)' },
+      score: 80,
+      grade: 'B',
+      decision: 'approved',
+    });
     db.prepare(
       `INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, hold_reason, source, score, model_version, created_at, completed_at)
        VALUES ('scr_formula00000000000000000', '=HYPERLINK("http://x","y")', 'done', 'dot_number', '3000001', 'tender', 'hold', 'manual_review', 'live', ?, 'm', ?, ?)`,
@@ -98,21 +110,36 @@ describe('the audit CSV', () => {
 describe('Idempotency-Key', () => {
   it('belongs to the token that sent it: another token with the same key makes its own screening', async () => {
     const key = `k-${Date.now()}-per-caller`;
-    const a = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: '1000001', tender_id: 'IDEM-A' }, headers: { 'idempotency-key': key } });
+    const a = await call(stack.intakeUrl, tms, 'POST', '/screenings', {
+      body: { dot_number: '1000001', tender_id: 'IDEM-A' },
+      headers: { 'idempotency-key': key },
+    });
     // Another body under the same key from another token: not a conflict, a new request.
-    const b = await call(stack.intakeUrl, tms2, 'POST', '/screenings', { body: { dot_number: '1000002', tender_id: 'IDEM-B' }, headers: { 'idempotency-key': key } });
+    const b = await call(stack.intakeUrl, tms2, 'POST', '/screenings', {
+      body: { dot_number: '1000002', tender_id: 'IDEM-B' },
+      headers: { 'idempotency-key': key },
+    });
     expect([a.status, b.status].every((s) => s === 200 || s === 202)).toBe(true);
     expect(b.json.id).not.toBe(a.json.id);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
     // The first token's replay still finds its own.
-    const again = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: '1000001', tender_id: 'IDEM-A' }, headers: { 'idempotency-key': key } });
+    const again = await call(stack.intakeUrl, tms, 'POST', '/screenings', {
+      body: { dot_number: '1000001', tender_id: 'IDEM-A' },
+      headers: { 'idempotency-key': key },
+    });
     expect(again.json.id).toBe(a.json.id);
     expect(again.headers['idempotent-replayed']).toBe('true');
   });
 
   it('replays a whole batch: the same screenings, none made again; another body is 409', async () => {
     const key = `k-${Date.now()}-batch`;
-    const body = { screenings: [{ dot_number: '1000001', tender_id: 'B-1' }, { dot_number: 'nope', tender_id: 'B-2' }, { dot_number: '1000003', tender_id: 'B-3' }] };
+    const body = {
+      screenings: [
+        { dot_number: '1000001', tender_id: 'B-1' },
+        { dot_number: 'nope', tender_id: 'B-2' },
+        { dot_number: '1000003', tender_id: 'B-3' },
+      ],
+    };
     const first = await call(stack.intakeUrl, tms, 'POST', '/screenings/batch', { body, headers: { 'idempotency-key': key } });
     expect(first.status).toBe(207);
     const before = screeningCount();
@@ -122,7 +149,11 @@ describe('Idempotency-Key', () => {
     expect(screeningCount()).toBe(before);
     const ids = (r: Answer) => r.json.data.map((d: any) => d.screening?.id ?? d.error?.code);
     expect(ids(replay)).toEqual(ids(first));
-    expect(replay.json.data[1]).toMatchObject({ index: 1, status: 400, error: { code: 'invalid_request', param: 'screenings[1].dot_number' } });
+    expect(replay.json.data[1]).toMatchObject({
+      index: 1,
+      status: 400,
+      error: { code: 'invalid_request', param: 'screenings[1].dot_number' },
+    });
     const other = await call(stack.intakeUrl, tms, 'POST', '/screenings/batch', {
       body: { screenings: [{ dot_number: '1000001', tender_id: 'B-9' }] },
       headers: { 'idempotency-key': key },
@@ -139,7 +170,9 @@ describe('refresh: true', () => {
     const one = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: '1000001', refresh: true } });
     expect(one.status).toBe(403);
     expect(one.json.error).toMatchObject({ code: 'forbidden', param: 'refresh' });
-    const batch = await call(stack.intakeUrl, tms, 'POST', '/screenings/batch', { body: { screenings: [{ dot_number: '1000001', refresh: true }] } });
+    const batch = await call(stack.intakeUrl, tms, 'POST', '/screenings/batch', {
+      body: { screenings: [{ dot_number: '1000001', refresh: true }] },
+    });
     expect(batch.json.data[0]).toMatchObject({ status: 403, error: { code: 'forbidden', param: 'screenings[0].refresh' } });
     expect(screeningCount()).toBe(before);
     const byDesk = await call(stack.intakeUrl, desk, 'POST', '/screenings', { body: { dot_number: '1000001', refresh: true } });
@@ -153,7 +186,9 @@ describe('cheap checks first', () => {
     const callback_url = 'http://169.254.169.254/latest/meta-data/';
     const one = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: '1000001', refresh: true, callback_url } });
     expect([one.status, one.json.error?.code, one.json.error?.param]).toEqual([403, 'forbidden', 'refresh']);
-    const batch = await call(stack.intakeUrl, tms, 'POST', '/screenings/batch', { body: { screenings: [{ dot_number: '1000001', refresh: true, callback_url }] } });
+    const batch = await call(stack.intakeUrl, tms, 'POST', '/screenings/batch', {
+      body: { screenings: [{ dot_number: '1000001', refresh: true, callback_url }] },
+    });
     expect(batch.json.data[0]).toMatchObject({ status: 403, error: { code: 'forbidden', param: 'screenings[0].refresh' } });
     // A bad carrier id is refused before it too; the policy still refuses the URL when nothing else does.
     const badId = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: 'x', callback_url } });

@@ -26,10 +26,12 @@ async function call(method: 'GET' | 'POST', path: string, o: { body?: unknown; h
 }
 
 describe('headers on every answer', () => {
-  it('X-Request-Id: the caller\'s own when it is a sane id, else a new one', async () => {
+  it("X-Request-Id: the caller's own when it is a sane id, else a new one", async () => {
     expect((await call('GET', '/status', { headers: { 'x-request-id': 'tms-7f3a.42' } })).headers['x-request-id']).toBe('tms-7f3a.42');
     expect((await call('GET', '/status')).headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
-    expect((await call('GET', '/status', { headers: { 'x-request-id': 'has spaces <and> more' } })).headers['x-request-id']).toMatch(/^req_/);
+    expect((await call('GET', '/status', { headers: { 'x-request-id': 'has spaces <and> more' } })).headers['x-request-id']).toMatch(
+      /^req_/,
+    );
     // Errors carry it too.
     expect((await call('GET', '/screenings/scr_nope')).headers['x-request-id']).toMatch(/^req_/);
   });

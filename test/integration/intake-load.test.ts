@@ -14,7 +14,12 @@ import { startStack, type Stack } from '../helpers/stack.js';
 let stack: Stack;
 let tms: CallbackListener;
 
-async function call(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; json: any }> {
+async function call(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; json: any }> {
   const res = await request(stack.intakeUrl + path, {
     method,
     headers: { authorization: `Bearer ${stack.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -40,7 +45,13 @@ async function until<T>(what: string, ms: number, f: () => Promise<T | undefined
   }
 }
 
-const LOAD = { pickup_at: '2026-11-28T08:00:00-06:00', origin: 'Dallas, TX', destination: 'Memphis, TN', equipment: '53 ft dry van', customer_ref: 'PO-7781' };
+const LOAD = {
+  pickup_at: '2026-11-28T08:00:00-06:00',
+  origin: 'Dallas, TX',
+  destination: 'Memphis, TN',
+  equipment: '53 ft dry van',
+  customer_ref: 'PO-7781',
+};
 
 beforeAll(async () => {
   stack = await startStack();
@@ -67,7 +78,9 @@ describe('POST /screenings with load details', () => {
     expect(done.action).toBe('hold');
     expect((await byTender('L-1')).map((x) => x.load)).toEqual([LOAD]);
 
-    const cb = await until('the screening.completed callback', 20_000, () => tms.received.find((b) => b.event === 'screening.completed' && b.screening.id === s.id));
+    const cb = await until('the screening.completed callback', 20_000, () =>
+      tms.received.find((b) => b.event === 'screening.completed' && b.screening.id === s.id),
+    );
     expect(cb.screening.load).toEqual(LOAD);
 
     // The events (GET /event-log carries what the SSE stream sends): the screening and the review's tenders.
@@ -75,7 +88,9 @@ describe('POST /screenings with load details', () => {
     expect(log.status, JSON.stringify(log.json)).toBe(200);
     const events = log.json.data as Array<{ event: string; data: any }>;
     expect(events.find((e) => e.event === 'screening.completed' && e.data.id === s.id)?.data.load).toEqual(LOAD);
-    const reviewEvent = events.find((e) => e.event.startsWith('review.') && e.data.tenders?.some((t: { screening_id: string }) => t.screening_id === s.id));
+    const reviewEvent = events.find(
+      (e) => e.event.startsWith('review.') && e.data.tenders?.some((t: { screening_id: string }) => t.screening_id === s.id),
+    );
     expect(reviewEvent?.data.tenders.find((t: { screening_id: string }) => t.screening_id === s.id).load).toEqual(LOAD);
   });
 
@@ -94,7 +109,7 @@ describe('POST /screenings with load details', () => {
     expect(nulled.json.load).toBeNull();
   });
 
-  it('the audit export carries each screening\'s load in its load_* columns (empty without one)', async () => {
+  it("the audit export carries each screening's load in its load_* columns (empty without one)", async () => {
     const res = await request(`${stack.intakeUrl}/audit.csv?from=2000-01-01`, { headers: { authorization: `Bearer ${stack.token}` } });
     expect(res.statusCode).toBe(200);
     const { parse } = await import('csv-parse/sync');

@@ -76,7 +76,15 @@ describe('cursor lists', () => {
   });
 
   it('pages reviews, decisions and callbacks the same way (state=all everywhere)', async () => {
-    for (const path of ['/reviews?state=all', '/decisions?state=all', '/decisions?state=ended', '/callbacks?state=all', '/changes?state=all', '/blocks?state=all', '/watchlist']) {
+    for (const path of [
+      '/reviews?state=all',
+      '/decisions?state=all',
+      '/decisions?state=ended',
+      '/callbacks?state=all',
+      '/changes?state=all',
+      '/blocks?state=all',
+      '/watchlist',
+    ]) {
       const r = await call('GET', path);
       expect(r.status, path).toBe(200);
       expect(r.json, path).toMatchObject({ object: 'list', has_more: expect.any(Boolean) });
@@ -97,11 +105,21 @@ describe('finding a screening', () => {
 
   it('by dot_number (leading zeros are the same carrier), mc_number, status and action', async () => {
     const byDot = await walk('/screenings?dot_number=01000003', 100);
-    expect(byDot.ids.sort()).toEqual(screenings.filter((s) => 'dot_number' in s.query && s.query.dot_number === '1000003').map((s) => s.id).sort());
+    expect(byDot.ids.sort()).toEqual(
+      screenings
+        .filter((s) => 'dot_number' in s.query && s.query.dot_number === '1000003')
+        .map((s) => s.id)
+        .sort(),
+    );
     const byMc = await walk('/screenings?mc_number=mc-1000005', 100);
     expect(byMc.ids.length).toBe(50);
     const blocked = await walk('/screenings?action=block', 100);
-    expect(blocked.ids.sort()).toEqual(screenings.filter((s) => s.action === 'block').map((s) => s.id).sort());
+    expect(blocked.ids.sort()).toEqual(
+      screenings
+        .filter((s) => s.action === 'block')
+        .map((s) => s.id)
+        .sort(),
+    );
     expect((await call('GET', '/screenings?status=queued')).json.data).toEqual([]);
     const bad = await call('GET', '/screenings?mc_number=MCX');
     expect([bad.status, bad.json.error.param]).toEqual([400, 'mc_number']);
@@ -144,7 +162,12 @@ describe('objects by id, and one conflict rule', () => {
     const noBy = await call('DELETE', '/blocks/1000001');
     expect([noBy.status, noBy.json.error.param]).toEqual([400, 'by']);
     const lifted = await call('DELETE', '/blocks/1000001?by=Dana&note=%20settled%20with%20the%20broker%20');
-    expect([lifted.status, lifted.json.state, lifted.json.lifted_by, lifted.json.lift_note]).toEqual([200, 'lifted', 'Dana', 'settled with the broker']);
+    expect([lifted.status, lifted.json.state, lifted.json.lifted_by, lifted.json.lift_note]).toEqual([
+      200,
+      'lifted',
+      'Dana',
+      'settled with the broker',
+    ]);
     expect((await call('GET', '/blocks?state=lifted')).json.data[0].lift_note).toBe('settled with the broker');
     expect(lifted.json.updated_at).toBe(lifted.json.lifted_at);
     expect((await call('GET', '/blocks/1000001')).status).toBe(404);
@@ -165,8 +188,23 @@ describe('objects by id, and one conflict rule', () => {
 
 describe('new parameters under fast-check', () => {
   it('any value of limit, cursors and filters is 200 or 400 naming a parameter, never 5xx', async () => {
-    const value = fc.oneof(fc.string({ maxLength: 40 }), fc.integer().map(String), fc.constantFrom('', '0', '101', 'all', 'scr_aaaaaaaaaaaaaaaaaaaaaaaaaa', '2026-11-25', 'MC12'));
-    const param = fc.constantFrom('limit', 'starting_after', 'ending_before', 'tender_id', 'dot_number', 'mc_number', 'status', 'action', 'updated_since', 'state');
+    const value = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.integer().map(String),
+      fc.constantFrom('', '0', '101', 'all', 'scr_aaaaaaaaaaaaaaaaaaaaaaaaaa', '2026-11-25', 'MC12'),
+    );
+    const param = fc.constantFrom(
+      'limit',
+      'starting_after',
+      'ending_before',
+      'tender_id',
+      'dot_number',
+      'mc_number',
+      'status',
+      'action',
+      'updated_since',
+      'state',
+    );
     const path = fc.constantFrom('/screenings', '/reviews', '/decisions', '/blocks', '/changes', '/watchlist', '/callbacks');
     await fc.assert(
       fc.asyncProperty(path, fc.array(fc.tuple(param, value), { maxLength: 3 }), async (p, params) => {

@@ -63,9 +63,12 @@ describe('X-Request-Id on every answer', () => {
     expect(logOf(id!)).toEqual([expect.objectContaining({ level: 30, status: 408, code: 'request_timeout' })]);
   });
 
-  it('/events carries the caller\'s id (and the version), and its opening is logged', async () => {
+  it("/events carries the caller's id (and the version), and its opening is logged", async () => {
     const c = new AbortController();
-    const res = await request(`${stack.intakeUrl}/events`, { headers: { authorization: `Bearer ${stack.token}`, 'x-request-id': 'tms-stream-1' }, signal: c.signal });
+    const res = await request(`${stack.intakeUrl}/events`, {
+      headers: { authorization: `Bearer ${stack.token}`, 'x-request-id': 'tms-stream-1' },
+      signal: c.signal,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBe('tms-stream-1');
     expect(res.headers['carrier-screen-version']).toBeTruthy();
@@ -87,11 +90,26 @@ describe('each request is logged at info', () => {
     const get = await request(`${stack.intakeUrl}/screenings/${s.id}`, { headers: { authorization: `Bearer ${stack.token}` } });
     await get.body.text();
     const getId = String(get.headers['x-request-id']);
-    const missing = await request(`${stack.intakeUrl}/reviews/rev_${'a'.repeat(26)}`, { headers: { authorization: `Bearer ${stack.token}` } });
+    const missing = await request(`${stack.intakeUrl}/reviews/rev_${'a'.repeat(26)}`, {
+      headers: { authorization: `Bearer ${stack.token}` },
+    });
     await missing.body.text();
-    expect(logOf('tms-post-1')).toContainEqual(expect.objectContaining({ level: 30, msg: 'request', method: 'POST', route: '/screenings', status: post.statusCode, screening_id: s.id }));
-    expect(logOf(getId)).toContainEqual(expect.objectContaining({ level: 30, msg: 'request', route: '/screenings/:id', status: 200, screening_id: s.id }));
-    expect(logOf(String(missing.headers['x-request-id']))).toContainEqual(expect.objectContaining({ level: 30, route: '/reviews/:id', status: 404 }));
+    expect(logOf('tms-post-1')).toContainEqual(
+      expect.objectContaining({
+        level: 30,
+        msg: 'request',
+        method: 'POST',
+        route: '/screenings',
+        status: post.statusCode,
+        screening_id: s.id,
+      }),
+    );
+    expect(logOf(getId)).toContainEqual(
+      expect.objectContaining({ level: 30, msg: 'request', route: '/screenings/:id', status: 200, screening_id: s.id }),
+    );
+    expect(logOf(String(missing.headers['x-request-id']))).toContainEqual(
+      expect.objectContaining({ level: 30, route: '/reviews/:id', status: 404 }),
+    );
     // Never the token.
     expect(JSON.stringify(lines)).not.toContain(stack.token);
   });

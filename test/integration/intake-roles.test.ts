@@ -35,7 +35,8 @@ async function call(token: string, method: string, path: string, body?: unknown)
 beforeAll(async () => {
   stack = await startStack();
   tokens = new IntakeTokens(stack.screener.store);
-  for (const role of ['metrics', 'tms', 'desk', 'admin'] as const) secret[role] = tokens.create(role, role === 'desk' ? 'Dana Desk' : `${role} token`).token;
+  for (const role of ['metrics', 'tms', 'desk', 'admin'] as const)
+    secret[role] = tokens.create(role, role === 'desk' ? 'Dana Desk' : `${role} token`).token;
 });
 afterAll(async () => {
   await stack?.close();
@@ -85,7 +86,12 @@ const TABLE: Array<{ op: string; path: string; body?: unknown; needs: Role }> = 
   { op: 'POST /decisions/{id}/revoke', path: `/decisions/${DEC}/revoke`, body: {}, needs: 'desk' },
   { op: 'GET /audit.csv', path: '/audit.csv', needs: 'desk' },
   { op: 'GET /event-log', path: '/event-log', needs: 'tms' },
-  { op: 'POST /sandbox/carriers/{dot}/change', path: '/sandbox/carriers/1000001/change', body: { change: 'reset', check_now: false }, needs: 'admin' },
+  {
+    op: 'POST /sandbox/carriers/{dot}/change',
+    path: '/sandbox/carriers/1000001/change',
+    body: { change: 'reset', check_now: false },
+    needs: 'admin',
+  },
   { op: 'POST /sandbox/decisions/{id}/lapse', path: `/sandbox/decisions/${DEC}/lapse`, needs: 'admin' },
 ];
 const RANK: Record<Role, number> = { metrics: 0, tms: 1, desk: 2, admin: 3 };
@@ -132,7 +138,7 @@ describe('every role against every route', () => {
 });
 
 describe('who did it, and revoking', () => {
-  it("a desk token decides as its own name, whatever `by` says; an admin token may act for a person named in `by`", async () => {
+  it('a desk token decides as its own name, whatever `by` says; an admin token may act for a person named in `by`', async () => {
     const held = await call(secret.tms, 'POST', '/screenings?wait=10', { dot_number: '1000003', tender_id: 'ROLE-1' });
     expect(held.json.action).toBe('hold');
     const approved = (await call(secret.desk, 'POST', `/reviews/${held.json.review.id}/approve`, {})).json as Review;
@@ -153,7 +159,12 @@ describe('who did it, and revoking', () => {
 
   it('GET /me says who the token is: its id, name and role (no name for INTAKE_TOKEN)', async () => {
     const record = tokens.list().find((t) => t.name === 'Dana Desk')!;
-    expect((await call(secret.desk, 'GET', '/me')).json).toEqual({ object: 'caller', token_id: record.id, name: 'Dana Desk', role: 'desk' });
+    expect((await call(secret.desk, 'GET', '/me')).json).toEqual({
+      object: 'caller',
+      token_id: record.id,
+      name: 'Dana Desk',
+      role: 'desk',
+    });
     expect((await call(secret.tms, 'GET', '/me')).json).toMatchObject({ object: 'caller', name: 'tms token', role: 'tms' });
     expect((await call(stack.token, 'GET', '/me')).json).toEqual({ object: 'caller', token_id: null, name: null, role: 'admin' });
     expect((await call('cs_desk_notarealtokenatall', 'GET', '/me')).status).toBe(401);
@@ -168,6 +179,9 @@ describe('who did it, and revoking', () => {
     expect((await call(token, 'GET', '/status')).status).toBe(401);
     const rows = connectionOf(stack.screener.store).prepare('SELECT * FROM intake_tokens').all() as Array<Record<string, unknown>>;
     expect(JSON.stringify(rows)).not.toContain(token);
-    expect(rows.find((r) => r.id === record.id)).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), revoked_at: expect.any(String) });
+    expect(rows.find((r) => r.id === record.id)).toMatchObject({
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      revoked_at: expect.any(String),
+    });
   });
 });

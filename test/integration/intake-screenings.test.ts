@@ -5,7 +5,11 @@ import { startStack, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
 
-async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; headers: Record<string, unknown>; json: any }> {
+async function call(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; headers: Record<string, unknown>; json: any }> {
   const res = await request(stack.intakeUrl + path, {
     method,
     headers: { authorization: `Bearer ${stack.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -129,7 +133,14 @@ describe('POST /screenings end to end (real worker, emulator, Redis, SQLite)', (
     const res = await request(`${stack.intakeUrl}/healthz`);
     const text = await res.body.text();
     expect(res.statusCode).toBe(200);
-    expect(JSON.parse(text)).toEqual({ status: 'ok', redis: true, sqlite: true, sqlite_writable: true, svc: true, svc_key_rejected: false });
+    expect(JSON.parse(text)).toEqual({
+      status: 'ok',
+      redis: true,
+      sqlite: true,
+      sqlite_writable: true,
+      svc: true,
+      svc_key_rejected: false,
+    });
     expect(text).not.toContain(stack.token);
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
@@ -138,7 +149,9 @@ describe('POST /screenings end to end (real worker, emulator, Redis, SQLite)', (
     const r = await call('GET', '/openapi.json');
     expect(r.status).toBe(200);
     expect(r.json.openapi).toMatch(/^3\./);
-    expect(Object.keys(r.json.paths)).toEqual(expect.arrayContaining(['/screenings', '/screenings/{id}', '/reviews', '/reviews/{id}/approve', '/status', '/healthz']));
+    expect(Object.keys(r.json.paths)).toEqual(
+      expect.arrayContaining(['/screenings', '/screenings/{id}', '/reviews', '/reviews/{id}/approve', '/status', '/healthz']),
+    );
     expect(r.json.paths['/screenings'].post.requestBody).toBeDefined();
   });
 });

@@ -84,7 +84,9 @@ describe('carrier-screen status', () => {
     try {
       const r = await run({ url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` });
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/answered, but its TLS certificate is not accepted here \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): trust its CA with NODE_EXTRA_CA_CERTS/);
+      expect(r.err).toMatch(
+        /answered, but its TLS certificate is not accepted here \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): trust its CA with NODE_EXTRA_CA_CERTS/,
+      );
       expect(r.err).not.toMatch(/Is it running/);
     } finally {
       server.close();

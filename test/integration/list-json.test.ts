@@ -25,7 +25,11 @@ describe('list bodies made in a reader thread', () => {
     await stack?.close();
   });
 
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; type: string | undefined; text: string }> {
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; type: string | undefined; text: string }> {
     const res = await request(stack.intakeUrl + path, {
       method,
       headers: { authorization: `Bearer ${stack.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -36,7 +40,11 @@ describe('list bodies made in a reader thread', () => {
 
   it('answer the bytes the main thread would have serialized, as application/json; charset=utf-8', async () => {
     // Rows in every list: screenings (a hold opens a review), a watch entry, a block, events.
-    for (const [dot, tender] of [['1000001', 'LJ-1'], ['1000003', 'LJ-2'], ['1000005', 'LJ-3']] as const)
+    for (const [dot, tender] of [
+      ['1000001', 'LJ-1'],
+      ['1000003', 'LJ-2'],
+      ['1000005', 'LJ-3'],
+    ] as const)
       expect((await call('POST', '/screenings?wait=10', { dot_number: dot, tender_id: tender })).status).toBe(200);
     expect((await call('POST', '/watchlist', { dot_number: '1000007', note: 'list json' })).status).toBe(201);
     expect((await call('POST', '/blocks', { dot_number: '1000009', by: 'Dana', reason: 'list json' })).status).toBe(201);
@@ -60,7 +68,11 @@ describe('list bodies made in a reader thread', () => {
         `/event-log?limit=${limit}`,
         () => {
           const { data, has_more } = s.events.page({}, { limit });
-          return { object: 'list', data: data.map((e) => ({ object: 'event', id: e.id, event: e.event, created_at: e.created_at, data: e.data })), has_more };
+          return {
+            object: 'list',
+            data: data.map((e) => ({ object: 'event', id: e.id, event: e.event, created_at: e.created_at, data: e.data })),
+            has_more,
+          };
         },
       ],
     ];

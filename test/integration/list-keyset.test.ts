@@ -61,8 +61,10 @@ interface ListCase {
 
 function screening(f: Fixture, id: string, m: number): void {
   f.db
-    .prepare(`INSERT INTO screenings (id, status, query_kind, query_value, priority, action, created_at, completed_at)
-      VALUES (?, 'done', 'dot_number', '1000001', 'tender', 'hold', ?, ?)`)
+    .prepare(
+      `INSERT INTO screenings (id, status, query_kind, query_value, priority, action, created_at, completed_at)
+      VALUES (?, 'done', 'dot_number', '1000001', 'tender', 'hold', ?, ?)`,
+    )
     .run(id, t(m), t(m));
 }
 
@@ -71,8 +73,10 @@ function review(f: Fixture, state: string, m: number, parent: string | null = nu
   screening(f, `scr_r${n}`, m);
   const decided = state === 'pending' ? null : t(m);
   f.db
-    .prepare(`INSERT INTO reviews (id, screening_id, state, hold_reason, decided_by, decided_at, created_at, parent_id)
-      VALUES (?, ?, ?, 'manual_review', ?, ?, ?, ?)`)
+    .prepare(
+      `INSERT INTO reviews (id, screening_id, state, hold_reason, decided_by, decided_at, created_at, parent_id)
+      VALUES (?, ?, ?, 'manual_review', ?, ?, ?, ?)`,
+    )
     .run(`rev_${n}`, `scr_r${n}`, state, decided ? 'Dana' : null, decided, t(m), parent);
   return `rev_${n}`;
 }
@@ -95,8 +99,10 @@ const reviewCase = (state: 'pending' | 'approved' | 'rejected' | 'closed' | 'sup
 function decision(f: Fixture, state: string, m: number, dot = '1000001'): string {
   const id = `dec_${++f.seq}`;
   f.db
-    .prepare(`INSERT INTO decisions (id, carrier_key, dot_number, review_id, decision, basis, decided_by, decided_at, expires_at, state)
-      VALUES (?, ?, ?, 'rev_x', 'approved', '{}', 'Dana', ?, ?, ?)`)
+    .prepare(
+      `INSERT INTO decisions (id, carrier_key, dot_number, review_id, decision, basis, decided_by, decided_at, expires_at, state)
+      VALUES (?, ?, ?, 'rev_x', 'approved', '{}', 'Dana', ?, ?, ?)`,
+    )
     .run(id, `dot:${dot}-${f.seq}`, dot, t(m), t(m + 100_000), state);
   return id;
 }
@@ -111,8 +117,10 @@ function endedDecision(f: Fixture, state: 'lapsed' | 'revoked', m: number): stri
 function change(f: Fixture, state: string, m: number): string {
   const id = `chg_${++f.seq}`;
   f.db
-    .prepare(`INSERT INTO carrier_changes (id, carrier_key, screening_id, reasons, before_state, after_state, tenders, state, detected_at)
-      VALUES (?, 'dot:1', ?, '[]', '{}', '{}', '[]', ?, ?)`)
+    .prepare(
+      `INSERT INTO carrier_changes (id, carrier_key, screening_id, reasons, before_state, after_state, tenders, state, detected_at)
+      VALUES (?, 'dot:1', ?, '[]', '{}', '{}', '[]', ?, ?)`,
+    )
     .run(id, `scr_c${f.seq}`, state, t(m));
   return id;
 }
@@ -120,7 +128,9 @@ function change(f: Fixture, state: string, m: number): string {
 function block(f: Fixture, lifted: boolean, m: number, dot: string | null = null): string {
   const id = `blk_${++f.seq}`;
   f.db
-    .prepare(`INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at, lifted_by, lifted_at) VALUES (?, ?, ?, 'r', 'Dana', ?, ?, ?)`)
+    .prepare(
+      `INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at, lifted_by, lifted_at) VALUES (?, ?, ?, 'r', 'Dana', ?, ?, ?)`,
+    )
     .run(id, `dot:${f.seq}`, dot, lifted ? t(m - 1000) : t(m), lifted ? 'Dana' : null, lifted ? t(m) : null);
   return id;
 }
@@ -128,8 +138,10 @@ function block(f: Fixture, lifted: boolean, m: number, dot: string | null = null
 function callback(f: Fixture, state: string, m: number): string {
   const id = `cb_${++f.seq}`;
   f.db
-    .prepare(`INSERT INTO callback_outbox (id, delivery_id, kind, url, destination, body, state, next_attempt_at, retry_since, created_at, updated_at)
-      VALUES (?, ?, 'screening.completed', 'http://127.0.0.1:9/cb', 'http://127.0.0.1:9', '{}', ?, 0, 0, ?, ?)`)
+    .prepare(
+      `INSERT INTO callback_outbox (id, delivery_id, kind, url, destination, body, state, next_attempt_at, retry_since, created_at, updated_at)
+      VALUES (?, ?, 'screening.completed', 'http://127.0.0.1:9/cb', 'http://127.0.0.1:9', '{}', ?, 0, 0, ?, ?)`,
+    )
     .run(id, `dlv_${f.seq}`, state, t(m), t(m));
   return id;
 }

@@ -69,7 +69,9 @@ describe('which Redis', () => {
     const at = `${u.hostname}:${u.port || '6379'}`;
     const said = lines.find((l) => l.msg === `Redis at ${at}, key prefix ${stack.prefix}`);
     expect(said).toMatchObject({ level: 30, redis: at, prefix: stack.prefix });
-    const warned = await until('the other-install warning', 5_000, () => lines.find((l) => l.msg.includes('also holds screening queues of another install')));
+    const warned = await until('the other-install warning', 5_000, () =>
+      lines.find((l) => l.msg.includes('also holds screening queues of another install')),
+    );
     expect(warned.level).toBe(40);
     expect(warned.others).toContain(OTHER);
     expect(warned.others).not.toContain(stack.prefix);
@@ -81,7 +83,9 @@ describe('log lines that join up', () => {
   it('every line of a screening worked by the queue carries its screening id and the request id that accepted it', async () => {
     const s = await post('/screenings?wait=10', { dot_number: '1000003', tender_id: 'LOG-1' }, 'req-log-join-1');
     expect(s.status).toBe('done');
-    const done = await until('the screening done line', 10_000, () => lines.find((l) => l.msg === 'screening done' && l.screening === s.id));
+    const done = await until('the screening done line', 10_000, () =>
+      lines.find((l) => l.msg === 'screening done' && l.screening === s.id),
+    );
     expect(done.request_id).toBe('req-log-join-1');
     const mine = lines.filter((l) => l.screening === s.id);
     // The /v1 lookup at debug, the result at info: all of them joined to the request.
@@ -148,7 +152,15 @@ describe('the monthly quota used up, told once', () => {
     const clients = [new Redis(inject('redisUrl')), new Redis(inject('redisUrl'))];
     try {
       const now = () => new Date('2026-03-10T12:00:00Z');
-      const [a, b] = clients.map((r, i) => new QuotaGate(r, prefix, { live: true, reserve: { kind: 'count', value: 0 }, now, onClosed: (u) => told.push(`${i}:${u.toISOString()}`) }));
+      const [a, b] = clients.map(
+        (r, i) =>
+          new QuotaGate(r, prefix, {
+            live: true,
+            reserve: { kind: 'count', value: 0 },
+            now,
+            onClosed: (u) => told.push(`${i}:${u.toISOString()}`),
+          }),
+      );
       await a!.closeUntilMonthEnd();
       await b!.closeUntilMonthEnd();
       await a!.closeUntilMonthEnd();
@@ -169,7 +181,15 @@ describe('/v1 state changes, told once', () => {
     const told: Array<[string, ServiceTransition['kind']]> = [];
     const clients = [new Redis(inject('redisUrl')), new Redis(inject('redisUrl'))];
     try {
-      const [a, b] = clients.map((r, i) => new ServiceState(r, prefix, () => new Date(), (t) => told.push([i === 0 ? 'a' : 'b', t.kind])));
+      const [a, b] = clients.map(
+        (r, i) =>
+          new ServiceState(
+            r,
+            prefix,
+            () => new Date(),
+            (t) => told.push([i === 0 ? 'a' : 'b', t.kind]),
+          ),
+      );
       await a!.reachable();
       await b!.reachable();
       await a!.unreachable('ECONNREFUSED');

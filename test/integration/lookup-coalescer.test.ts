@@ -42,7 +42,9 @@ describe('LookupCoalescer across processes', () => {
       return { at: Date.now(), value: 'score-A' };
     };
     const t0 = Date.now();
-    const outcomes = await Promise.all(procs.flatMap((p) => [p.run('live:dot:1', t0, lookup, always), p.run('live:dot:1', t0, lookup, always)]));
+    const outcomes = await Promise.all(
+      procs.flatMap((p) => [p.run('live:dot:1', t0, lookup, always), p.run('live:dot:1', t0, lookup, always)]),
+    );
     expect(lookups).toBe(1);
     expect(new Set(outcomes.map((o) => o.value))).toEqual(new Set(['score-A']));
   });

@@ -47,7 +47,12 @@ describe('a slow but correct service (stop after a time-out)', () => {
     // ~3 KB at 4 bytes every 20 ms: every gap is short, the whole body takes ~15 s.
     const emu = await withEmulator({ mode: 'live', monthlyQuota: 1000, faults: { dripShare: 1, dripBytes: 4, dripIntervalMs: 20 } });
     cleanup.push(() => emu.close());
-    const c = new SvcClient({ baseUrl: emu.baseUrl, apiKey: emu.keys.live, timeoutMs: 400, backoff: { baseMs: 10, capMs: 20, jitterMs: 0 } });
+    const c = new SvcClient({
+      baseUrl: emu.baseUrl,
+      apiKey: emu.keys.live,
+      timeoutMs: 400,
+      backoff: { baseMs: 10, capMs: 20, jitterMs: 0 },
+    });
     cleanup.push(() => c.close());
     const [dot] = liveDots(1, 3_400_000);
     const e = await caught(c.getScore({ dot_number: dot! }));
@@ -118,7 +123,12 @@ describe('answers that almost fit (nothing paid for thrown away)', () => {
   it('an X-RateLimit-Reset out of range is ignored with a warning; the score is kept after one request', async () => {
     const { logger, lines } = capturedLogger();
     const ctx = await withScreener({
-      emulator: { mode: 'live', monthlyQuota: 1000, ratePerMinute: 10_000, faults: { headerOverrides: { 'x-ratelimit-reset': '9999999999999', 'x-ratelimit-remaining': '-3' } } },
+      emulator: {
+        mode: 'live',
+        monthlyQuota: 1000,
+        ratePerMinute: 10_000,
+        faults: { headerOverrides: { 'x-ratelimit-reset': '9999999999999', 'x-ratelimit-remaining': '-3' } },
+      },
       screener: { logger },
     });
     cleanup.push(() => ctx.close());
@@ -136,7 +146,12 @@ describe('a refused key stops calls', () => {
   it('a 401 at runtime stops later lookups in every process until a key check passes', async () => {
     // Score lookups answered 401 (a key revoked for scoring); GET /v1/usage, the key check, still passes.
     const ctx = await withScreener({
-      emulator: { mode: 'live', monthlyQuota: 1000, ratePerMinute: 10_000, faults: { customErrorShare: 1, customError: { status: 401, code: 'invalid_api_key' } } },
+      emulator: {
+        mode: 'live',
+        monthlyQuota: 1000,
+        ratePerMinute: 10_000,
+        faults: { customErrorShare: 1, customError: { status: 401, code: 'invalid_api_key' } },
+      },
     });
     cleanup.push(() => ctx.close());
     const [a, b] = liveDots(2, 3_440_000);
@@ -160,7 +175,11 @@ describe('a wrong base URL at start', () => {
   const answers: Array<[string, (res: ServerResponse) => void, RegExp]> = [
     ['404', (res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'), /answered 404/],
     ['a redirect', (res) => void res.writeHead(301, { location: 'https://elsewhere.example/' }).end(), /answered a redirect \(HTTP 301\)/],
-    ['a 200 that is not JSON', (res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>welcome</html>'), /answered HTTP 200 with a body that is not a \/v1 usage object/],
+    [
+      'a 200 that is not JSON',
+      (res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>welcome</html>'),
+      /answered HTTP 200 with a body that is not a \/v1 usage object/,
+    ],
   ];
   for (const [what, answer, message] of answers) {
     it(`${what} stops start with one line naming the problem`, async () => {
@@ -170,7 +189,9 @@ describe('a wrong base URL at start', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const config = testConfig();
       cleanup.push(async () => config.cleanup());
-      const e = await caught(createScreener(config, { svc: { baseUrl: url, apiKey: 'svc_live_abc123' }, logger: pino({ level: 'silent' }) }));
+      const e = await caught(
+        createScreener(config, { svc: { baseUrl: url, apiKey: 'svc_live_abc123' }, logger: pino({ level: 'silent' }) }),
+      );
       expect(e).toBeInstanceOf(KeyCheckError);
       expect(e.code).toBe('wrong_base_url');
       expect(e.message).toMatch(message);
@@ -202,7 +223,10 @@ describe('a wrong base URL at start: the real `carrier-screen start`', () => {
     cleanup.push(async () => void (await p.kill()));
     const exit = await p.exited;
     expect(exit.code).toBe(2);
-    const lines = p.stderr().split('\n').filter((l) => l.startsWith('carrier-screen: '));
+    const lines = p
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('carrier-screen: '));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(url);
     expect(lines[0]).toMatch(/answered 404/);
@@ -255,7 +279,15 @@ describe('one rate window for all processes', () => {
     const WINDOW = 4_000;
     const OFFSET = 1_000;
     const LIMIT = 4;
-    const app = buildEmulator({ mode: 'live', host: '127.0.0.1', port: 0, ratePerMinute: LIMIT, rateWindowMs: WINDOW, rateWindowOffsetMs: OFFSET, monthlyQuota: 100_000 });
+    const app = buildEmulator({
+      mode: 'live',
+      host: '127.0.0.1',
+      port: 0,
+      ratePerMinute: LIMIT,
+      rateWindowMs: WINDOW,
+      rateWindowOffsetMs: OFFSET,
+      monthlyQuota: 100_000,
+    });
     const perWindow = new Map<string, number>();
     app.addHook('onResponse', async (_req, reply) => {
       if (reply.statusCode === 429) return;
@@ -359,7 +391,10 @@ describe('a reserve that holds', () => {
   });
 
   it('a tender that joins a background lookup refused by the reserve gets a lookup of its own', async () => {
-    const ctx = await withScreener({ emulator: { mode: 'live', monthlyQuota: 10, ratePerMinute: 10_000, faults: { latencyMs: 100 } }, env: { SCREEN_QUOTA_RESERVE: '10' } });
+    const ctx = await withScreener({
+      emulator: { mode: 'live', monthlyQuota: 10, ratePerMinute: 10_000, faults: { latencyMs: 100 } },
+      env: { SCREEN_QUOTA_RESERVE: '10' },
+    });
     cleanup.push(() => ctx.close());
     // Background screenings of a carrier first, then its tender while they run, at a few spacings
     // (which of them the tender joins depends on the queue): no tender may be held quota_reserved.
@@ -368,7 +403,9 @@ describe('a reserve that holds', () => {
     const rounds = [];
     for (const [i, delay] of delays.entries()) {
       const dot = dots[i]!;
-      const bgs = Array.from({ length: 3 }, () => ctx.screener.screen({ query: { dot_number: dot }, priority: 'background' }, { waitMs: 30_000 }));
+      const bgs = Array.from({ length: 3 }, () =>
+        ctx.screener.screen({ query: { dot_number: dot }, priority: 'background' }, { waitMs: 30_000 }),
+      );
       await new Promise((r) => setTimeout(r, delay));
       rounds.push(await ctx.screener.screen({ query: { dot_number: dot }, priority: 'tender' }, { waitMs: 30_000 }));
       await Promise.all(bgs);
@@ -382,7 +419,10 @@ describe('a reserve that holds', () => {
 describe('one carrier, one review', () => {
   it('an MC-keyed hold without a score joins the review its carrier has under its DOT, where the cache links them', async () => {
     // One lookup of quota and no stale fallback: the MC screening is held without a score.
-    const ctx = await withScreener({ emulator: { mode: 'live', monthlyQuota: 1, ratePerMinute: 10_000 }, env: { SCREEN_STALE_IF_ERROR: '0s' } });
+    const ctx = await withScreener({
+      emulator: { mode: 'live', monthlyQuota: 1, ratePerMinute: 10_000 },
+      env: { SCREEN_STALE_IF_ERROR: '0s' },
+    });
     cleanup.push(() => ctx.close());
     let dot = '';
     let mc = '';

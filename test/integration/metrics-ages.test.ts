@@ -55,10 +55,16 @@ describe('ages for the alerts', () => {
 
     // Scraped ten minutes later: each age is at least that.
     const text = await metricsText(() => stack.screener.status(), { now: () => Date.now() + 600_000, ages: () => stack.screener.ages() });
-    for (const name of ['carrier_screen_callbacks_oldest_pending_seconds', 'carrier_screen_queue_paused_seconds', 'carrier_screen_queue_oldest_queued_seconds'])
+    for (const name of [
+      'carrier_screen_callbacks_oldest_pending_seconds',
+      'carrier_screen_queue_paused_seconds',
+      'carrier_screen_queue_oldest_queued_seconds',
+    ])
       expect(gauge(text, name), name).toBeGreaterThanOrEqual(600);
     // The intake's own /metrics carries them too.
-    const scraped = await (await request(`${stack.intakeUrl}/metrics`, { headers: { authorization: `Bearer ${stack.token}` } })).body.text();
+    const scraped = await (
+      await request(`${stack.intakeUrl}/metrics`, { headers: { authorization: `Bearer ${stack.token}` } })
+    ).body.text();
     expect(gauge(scraped, 'carrier_screen_queue_paused_seconds')).toBeGreaterThanOrEqual(0);
     expect(scraped).toMatch(/^carrier_screen_queue_oldest_queued_seconds \d/m);
 

@@ -10,7 +10,9 @@ type Json = Record<string, any>;
 let stack: Stack;
 let doc: Json;
 const ops = (): Array<{ path: string; method: string; op: Json }> =>
-  Object.entries(doc.paths as Record<string, Json>).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Json })));
+  Object.entries(doc.paths as Record<string, Json>).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Json })),
+  );
 const opById = (id: string): Json => ops().find((o) => o.op.operationId === id)!.op;
 const paramNames = (op: Json): string[] =>
   (op.parameters as Json[]).map((p) => (p.$ref ? doc.components.parameters[String(p.$ref).split('/').pop()!].name : p.name) as string);
@@ -31,16 +33,21 @@ describe('the OpenAPI document', () => {
     const tags = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const { path, method, op } of ops()) {
       expect(String(op.description ?? ''), `${method} ${path}`).not.toBe('');
-      expect(op.tags.every((t: string) => tags.has(t)), `${method} ${path}`).toBe(true);
+      expect(
+        op.tags.every((t: string) => tags.has(t)),
+        `${method} ${path}`,
+      ).toBe(true);
     }
   });
 
   it('declares the request headers where they are read, and the response headers on every answer', () => {
     for (const { path, method, op } of ops()) {
       expect(paramNames(op), `${method} ${path}`).toContain('Carrier-Screen-Version');
-      for (const [status, res] of Object.entries(op.responses as Record<string, Json>)) expect(Object.keys(res.headers), `${method} ${path} ${status}`).toContain('X-Request-Id');
+      for (const [status, res] of Object.entries(op.responses as Record<string, Json>))
+        expect(Object.keys(res.headers), `${method} ${path} ${status}`).toContain('X-Request-Id');
     }
-    for (const id of ['createScreening', 'createScreeningBatch', 'approveReview', 'rejectReview']) expect(paramNames(opById(id))).toContain('Idempotency-Key');
+    for (const id of ['createScreening', 'createScreeningBatch', 'approveReview', 'rejectReview'])
+      expect(paramNames(opById(id))).toContain('Idempotency-Key');
     expect(paramNames(opById('getScreening'))).not.toContain('Idempotency-Key');
     expect(paramNames(opById('streamEvents'))).toContain('Last-Event-ID');
     const create = opById('createScreening').responses;
@@ -50,8 +57,11 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists every status a route answers: 409 on createScreening, 403 only where a role (or the body) is refused', () => {
-    expect(Object.keys(opById('createScreening').responses)).toEqual(expect.arrayContaining(['200', '202', '400', '401', '403', '409', '413', '415', '429', '500', '503']));
-    for (const id of ['approveReview', 'createBlock', 'liftBlock', 'pauseQueue', 'retryCallback', 'exportAudit', 'revokeDecision']) expect(Object.keys(opById(id).responses), id).toContain('403');
+    expect(Object.keys(opById('createScreening').responses)).toEqual(
+      expect.arrayContaining(['200', '202', '400', '401', '403', '409', '413', '415', '429', '500', '503']),
+    );
+    for (const id of ['approveReview', 'createBlock', 'liftBlock', 'pauseQueue', 'retryCallback', 'exportAudit', 'revokeDecision'])
+      expect(Object.keys(opById(id).responses), id).toContain('403');
     // Any token may read: a 403 there would be a promise the server never keeps.
     for (const id of ['getStatus', 'listScreenings', 'getMe']) expect(Object.keys(opById(id).responses), id).not.toContain('403');
     expect(Object.keys(opById('getHealth').responses).sort()).toEqual(['200', '400', '500', '503']);
@@ -63,15 +73,30 @@ describe('the OpenAPI document', () => {
     const stream = opById('streamEvents').responses['200'].content['text/event-stream'].schema;
     expect(stream.contentSchema.$ref).toBe('#/components/schemas/StreamEvent');
     const names = (doc.components.schemas.StreamEvent.oneOf as Json[]).map((e) => e.properties.event.enum[0]);
-    expect(names).toEqual(expect.arrayContaining(['screening.completed', 'review.created', 'review.resolved', 'carrier.changed', 'quota.changed', 'queue.changed']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'screening.completed',
+        'review.created',
+        'review.resolved',
+        'carrier.changed',
+        'quota.changed',
+        'queue.changed',
+      ]),
+    );
   });
 
   it('documents each callback as a webhook with its body and signed headers', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual(['carrier.changed', 'review.resolved', 'screening.completed']);
     const completed = doc.webhooks['screening.completed'].post;
     expect(completed.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/ScreeningCallback');
-    expect(completed.parameters.map((p: Json) => p.name)).toEqual(['X-Carrier-Screen-Event', 'X-Carrier-Screen-Delivery', 'X-Carrier-Screen-Signature']);
-    expect(doc.webhooks['carrier.changed'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CarrierChangedCallback');
+    expect(completed.parameters.map((p: Json) => p.name)).toEqual([
+      'X-Carrier-Screen-Event',
+      'X-Carrier-Screen-Delivery',
+      'X-Carrier-Screen-Signature',
+    ]);
+    expect(doc.webhooks['carrier.changed'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/CarrierChangedCallback',
+    );
   });
 
   it('names the error envelope ErrorEnvelope, and tells screenings and batch items apart by status', () => {

@@ -56,7 +56,10 @@ function reportOf<T>(r: { out: string; err: string }, open: string): T {
 describe('the OpenAPI document under the linters', () => {
   it('Redocly recommended (redocly.yaml): no errors, no warnings', async () => {
     const r = await lint([REDOCLY, 'lint', '--config', join(ROOT, 'redocly.yaml'), '--format', 'json', file]);
-    const report = reportOf<{ totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> }>(r, '{');
+    const report = reportOf<{
+      totals: { errors: number; warnings: number };
+      problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+    }>(r, '{');
     const problems = report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
@@ -64,8 +67,23 @@ describe('the OpenAPI document under the linters', () => {
 
   it('Spectral spectral:oas (.spectral.yaml): no errors, no warnings', async () => {
     const out = join(dir, 'spectral.json');
-    const r = await lint([SPECTRAL, 'lint', '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--output', out, '--fail-severity', 'hint', file]);
-    const results = reportOf<Array<{ code: string; message: string; path: string[]; severity: number }>>({ out: existsSync(out) ? readFileSync(out, 'utf8') : '', err: r.out + r.err }, '[');
+    const r = await lint([
+      SPECTRAL,
+      'lint',
+      '--ruleset',
+      join(ROOT, '.spectral.yaml'),
+      '--format',
+      'json',
+      '--output',
+      out,
+      '--fail-severity',
+      'hint',
+      file,
+    ]);
+    const results = reportOf<Array<{ code: string; message: string; path: string[]; severity: number }>>(
+      { out: existsSync(out) ? readFileSync(out, 'utf8') : '', err: r.out + r.err },
+      '[',
+    );
     const problems = results.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`);
     expect(problems).toEqual([]);
     expect(r.code).toBe(0);

@@ -37,11 +37,19 @@ beforeAll(async () => {
 }, 120_000);
 
 async function startPrism(doc: string, port: number): Promise<ChildProcess> {
-  const p = spawn('npx', ['--yes', PRISM, 'proxy', doc, stack.intakeUrl, '--errors', '-h', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn('npx', ['--yes', PRISM, 'proxy', doc, stack.intakeUrl, '--errors', '-h', '127.0.0.1', '-p', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   p.stdout!.on('data', (c: Buffer) => (log += c.toString()));
   p.stderr!.on('data', (c: Buffer) => (log += c.toString()));
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false)) return p;
+    if (
+      await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        () => true,
+        () => false,
+      )
+    )
+      return p;
     await new Promise((r) => setTimeout(r, 100));
   }
   p.kill();
@@ -62,7 +70,12 @@ interface Seen {
   json: Record<string, any>;
 }
 
-async function call(what: string, method: string, path: string, o: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {}): Promise<Seen> {
+async function call(
+  what: string,
+  method: string,
+  path: string,
+  o: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Seen> {
   const token = o.token === undefined ? stack.token : o.token;
   const res = await fetch(base + path, {
     method,
@@ -95,9 +108,18 @@ describe('the OpenAPI document against real traffic (Prism proxy, --errors)', ()
     };
     // Screenings: a cache miss answered within the wait, a hit, queued, bad input, no token, a
     // tms token asking for refresh, an idempotency conflict, the batch.
-    const done = await go('screen (miss, waited)', 'POST', '/screenings?wait=10', { body: { dot_number: '1000001', tender_id: 'P-1' }, headers: { 'idempotency-key': 'p-1' } });
-    await go('screen (replayed)', 'POST', '/screenings?wait=10', { body: { dot_number: '1000001', tender_id: 'P-1' }, headers: { 'idempotency-key': 'p-1' } });
-    await go('screen (idempotency conflict)', 'POST', '/screenings', { body: { dot_number: '1000002', tender_id: 'P-1' }, headers: { 'idempotency-key': 'p-1' } });
+    const done = await go('screen (miss, waited)', 'POST', '/screenings?wait=10', {
+      body: { dot_number: '1000001', tender_id: 'P-1' },
+      headers: { 'idempotency-key': 'p-1' },
+    });
+    await go('screen (replayed)', 'POST', '/screenings?wait=10', {
+      body: { dot_number: '1000001', tender_id: 'P-1' },
+      headers: { 'idempotency-key': 'p-1' },
+    });
+    await go('screen (idempotency conflict)', 'POST', '/screenings', {
+      body: { dot_number: '1000002', tender_id: 'P-1' },
+      headers: { 'idempotency-key': 'p-1' },
+    });
     await go('screen (hit)', 'POST', '/screenings', { body: { dot_number: '1000001' } });
     await go('screen (queued)', 'POST', '/screenings', { body: { dot_number: '1000006' } });
     await go('screen (refresh by tms)', 'POST', '/screenings', { token: tokens.tms, body: { dot_number: '1000001', refresh: true } });
@@ -177,13 +199,17 @@ describe('the OpenAPI document against real traffic (Prism proxy, --errors)', ()
   });
 
   it('would see an answer the document does not declare (a copy without GET /screenings/:id 404)', async () => {
-    const doc = JSON.parse(await (await fetch(`${stack.intakeUrl}/openapi.json`)).text()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = JSON.parse(await (await fetch(`${stack.intakeUrl}/openapi.json`)).text()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     delete doc.paths['/screenings/{id}']!.get!.responses['404'];
     writeFileSync(join(dir, 'tampered.json'), JSON.stringify(doc));
     const port = await freePort();
     const tampered = await startPrism(join(dir, 'tampered.json'), port);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/screenings/scr_aaaaaaaaaaaaaaaaaaaaaaaaaa`, { headers: { authorization: `Bearer ${stack.token}` } });
+      const res = await fetch(`http://127.0.0.1:${port}/screenings/scr_aaaaaaaaaaaaaaaaaaaaaaaaaa`, {
+        headers: { authorization: `Bearer ${stack.token}` },
+      });
       await res.text();
       expect(res.headers.get('sl-violations') ?? (res.status === 500 ? 'refused' : null), `status ${res.status}`).not.toBeNull();
     } finally {

@@ -36,7 +36,8 @@ describe('docs/operations.md, walked step by step from a fresh clone', () => {
     expect(code, `${out.slice(-6000)}`).toBe(0);
     expect(out).toContain('ops walk: every step of docs/operations.md');
     // Each block was found and walked (a moved heading fails above, naming the block).
-    for (const block of ['install', 'upgrade', 'scheduled backups', 'restore', 'roll back']) expect(out).toContain(`== docs/operations.md: ${block}`);
+    for (const block of ['install', 'upgrade', 'scheduled backups', 'restore', 'roll back'])
+      expect(out).toContain(`== docs/operations.md: ${block}`);
     expect(steps.length).toBeGreaterThan(20);
   }, 300_000);
 });

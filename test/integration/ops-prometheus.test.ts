@@ -13,7 +13,18 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { freePort } from '../helpers/free-port.js';
-import { REPO_ROOT, ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, startWorkerProcess, until, type RunningProcess, type StartedIntake, type WorkerEnv } from '../helpers/processes.js';
+import {
+  REPO_ROOT,
+  ensureBuilt,
+  mkdirTemp,
+  spawnCli,
+  startIntakeProcess,
+  startWorkerProcess,
+  until,
+  type RunningProcess,
+  type StartedIntake,
+  type WorkerEnv,
+} from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
 
 const OPS = join(REPO_ROOT, 'ops');
@@ -80,7 +91,7 @@ describe('`start` and a `worker` with SCREEN_METRICS_PORT, scraped with a metric
     await emu?.close();
   });
 
-  it("a worker serves /metrics on its own port, to a token, and nothing else there", async () => {
+  it('a worker serves /metrics on its own port, to a token, and nothing else there', async () => {
     expect((await request(`${workerMetrics}/metrics`)).statusCode).toBe(401);
     expect((await request(`${workerMetrics}/metrics`, { headers: { authorization: 'Bearer cs_metrics_wrong' } })).statusCode).toBe(401);
     const res = await request(`${workerMetrics}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
@@ -96,7 +107,9 @@ describe('`start` and a `worker` with SCREEN_METRICS_PORT, scraped with a metric
     const p = spawnCli(['worker'], { env: { ...env, LOG_LEVEL: 'warn', SCREEN_METRICS_PORT: String(worker.port) } });
     const exit = await p.exited;
     expect(exit.code).toBe(2);
-    expect(p.stderr()).toMatch(/^carrier-screen: SCREEN_METRICS_PORT: cannot serve \/metrics on 127\.0\.0\.1:\d+ \(EADDRINUSE\): pick a free port$/m);
+    expect(p.stderr()).toMatch(
+      /^carrier-screen: SCREEN_METRICS_PORT: cannot serve \/metrics on 127\.0\.0\.1:\d+ \(EADDRINUSE\): pick a free port$/m,
+    );
   });
 
   it('a metrics token reads /metrics on the intake and nothing else', async () => {
@@ -106,52 +119,80 @@ describe('`start` and a `worker` with SCREEN_METRICS_PORT, scraped with a metric
       expect((await request(`${worker.url}${path}`, { headers: auth })).statusCode, path).toBe(403);
   });
 
-  it.skipIf(!tools)('a real Prometheus with ops/prometheus.yml scrapes both and counts the screenings this test made', async () => {
-    const tokenFile = join(dir, 'metrics-token');
-    writeFileSync(tokenFile, metricsToken, { mode: 0o600 });
-    config = join(dir, 'prometheus.yml');
-    writeFileSync(config, derivedConfig(tokenFile, [`127.0.0.1:${worker.port}`, workerMetrics.replace('http://', '')]));
-    const check = spawnSync('promtool', ['check', 'config', config], { encoding: 'utf8' });
-    expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
-    const port = await freePort();
-    promUrl = `http://127.0.0.1:${port}`;
-    prom = spawn('prometheus', [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`], {
-      stdio: 'ignore',
-    });
-    await until('Prometheus ready', 60_000, async () => (await request(`${promUrl}/-/ready`).then((r) => r.body.text().then(() => r.statusCode === 200), () => false)));
-    const query = async (q: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> => {
-      const r = await request(`${promUrl}/api/v1/query?query=${encodeURIComponent(q)}`);
-      return ((await r.body.json()) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } }).data.result;
-    };
-    const screen = async (dot: string): Promise<string> => {
-      const r = await request(`${worker.url}/screenings?wait=10`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ dot_number: dot }),
+  it.skipIf(!tools)(
+    'a real Prometheus with ops/prometheus.yml scrapes both and counts the screenings this test made',
+    async () => {
+      const tokenFile = join(dir, 'metrics-token');
+      writeFileSync(tokenFile, metricsToken, { mode: 0o600 });
+      config = join(dir, 'prometheus.yml');
+      writeFileSync(config, derivedConfig(tokenFile, [`127.0.0.1:${worker.port}`, workerMetrics.replace('http://', '')]));
+      const check = spawnSync('promtool', ['check', 'config', config], { encoding: 'utf8' });
+      expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
+      const port = await freePort();
+      promUrl = `http://127.0.0.1:${port}`;
+      prom = spawn(
+        'prometheus',
+        [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`],
+        {
+          stdio: 'ignore',
+        },
+      );
+      await until(
+        'Prometheus ready',
+        60_000,
+        async () =>
+          await request(`${promUrl}/-/ready`).then(
+            (r) => r.body.text().then(() => r.statusCode === 200),
+            () => false,
+          ),
+      );
+      const query = async (q: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> => {
+        const r = await request(`${promUrl}/api/v1/query?query=${encodeURIComponent(q)}`);
+        return ((await r.body.json()) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } }).data
+          .result;
+      };
+      const screen = async (dot: string): Promise<string> => {
+        const r = await request(`${worker.url}/screenings?wait=10`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ dot_number: dot }),
+        });
+        return ((await r.body.json()) as { action: string }).action;
+      };
+      // 1000003 held, 1000005 blocked, 4242 not found (blocked): three screenings.
+      expect([await screen('1000003'), await screen('1000005'), await screen('4242')]).toEqual(['hold', 'block', 'block']);
+      const total = await until('Prometheus to scrape three screenings', 60_000, async () => {
+        const r = await query('sum(carrier_screen_screenings_total)');
+        return r[0] && Number(r[0].value[1]) === 3 ? r : undefined;
       });
-      return ((await r.body.json()) as { action: string }).action;
-    };
-    // 1000003 held, 1000005 blocked, 4242 not found (blocked): three screenings.
-    expect([await screen('1000003'), await screen('1000005'), await screen('4242')]).toEqual(['hold', 'block', 'block']);
-    const total = await until('Prometheus to scrape three screenings', 60_000, async () => {
-      const r = await query('sum(carrier_screen_screenings_total)');
-      return r[0] && Number(r[0].value[1]) === 3 ? r : undefined;
-    });
-    expect(Number(total[0]!.value[1])).toBe(3);
-    const byAction = await query('sum by (action) (carrier_screen_screenings_total)');
-    expect(Object.fromEntries(byAction.map((r) => [r.metric.action, Number(r.value[1])]))).toEqual({ hold: 1, block: 2 });
-    expect(Number((await query('max(carrier_screen_reviews_pending)'))[0]!.value[1])).toBe(1);
-    // Both processes scraped with the metrics token.
-    const up = await until('both targets up', 30_000, async () => {
-      const r = await query('up{job="carrier-screen"}');
-      return r.length === 2 && r.every((x) => x.value[1] === '1') ? r : undefined;
-    });
-    expect(up.map((r) => r.metric.instance).sort()).toEqual([`127.0.0.1:${worker.port}`, workerMetrics.replace('http://', '')].sort());
+      expect(Number(total[0]!.value[1])).toBe(3);
+      const byAction = await query('sum by (action) (carrier_screen_screenings_total)');
+      expect(Object.fromEntries(byAction.map((r) => [r.metric.action, Number(r.value[1])]))).toEqual({ hold: 1, block: 2 });
+      expect(Number((await query('max(carrier_screen_reviews_pending)'))[0]!.value[1])).toBe(1);
+      // Both processes scraped with the metrics token.
+      const up = await until('both targets up', 30_000, async () => {
+        const r = await query('up{job="carrier-screen"}');
+        return r.length === 2 && r.every((x) => x.value[1] === '1') ? r : undefined;
+      });
+      expect(up.map((r) => r.metric.instance).sort()).toEqual([`127.0.0.1:${worker.port}`, workerMetrics.replace('http://', '')].sort());
 
-    const rules = (await (await request(`${promUrl}/api/v1/rules`)).body.json()) as { data: { groups: Array<{ rules: Array<{ name: string }> }> } };
-    const names = rules.data.groups.flatMap((g) => g.rules.map((r) => r.name));
-    expect(names).toEqual(expect.arrayContaining(['CarrierScreenDown', 'CarrierScreenCallbacksFailing', 'CarrierScreenQueuePaused', 'CarrierScreenQueueStalled', 'CarrierScreenWritesRefused', 'CarrierScreenDiskLow']));
-  }, 120_000);
+      const rules = (await (await request(`${promUrl}/api/v1/rules`)).body.json()) as {
+        data: { groups: Array<{ rules: Array<{ name: string }> }> };
+      };
+      const names = rules.data.groups.flatMap((g) => g.rules.map((r) => r.name));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'CarrierScreenDown',
+          'CarrierScreenCallbacksFailing',
+          'CarrierScreenQueuePaused',
+          'CarrierScreenQueueStalled',
+          'CarrierScreenWritesRefused',
+          'CarrierScreenDiskLow',
+        ]),
+      );
+    },
+    120_000,
+  );
 
   it.skipIf(!tools)('/metrics needs the token, and promtool finds nothing to fix in it', async () => {
     expect((await request(`${worker.url}/metrics`)).statusCode).toBe(401);

@@ -29,7 +29,10 @@ describe('ops/carrier-screen.service', () => {
       mkdirSync(bin, { recursive: true });
       writeFileSync(join(bin, 'node'), '#!/bin/sh\necho v24.99.0\n');
       chmodSync(join(bin, 'node'), 0o755);
-      const r = spawnSync('bash', [join(REPO_ROOT, 'scripts', 'node24.sh'), '--install'], { env: { ...process.env, CARRIER_SCREEN_NODE_CACHE: cache }, encoding: 'utf8' });
+      const r = spawnSync('bash', [join(REPO_ROOT, 'scripts', 'node24.sh'), '--install'], {
+        env: { ...process.env, CARRIER_SCREEN_NODE_CACHE: cache },
+        encoding: 'utf8',
+      });
       expect(r.status, r.stderr).toBe(0);
       expect(readlinkSync(join(cache, 'node24'))).toBe(join(cache, 'node-v24.99.0'));
       expect(existsSync(join(cache, 'node24', 'bin', 'node'))).toBe(true);
@@ -57,7 +60,10 @@ describe('ops/carrier-screen.service', () => {
   });
 
   it.skipIf(!hasAnalyze)('systemd-analyze security rates it at most 4.0', () => {
-    const r = spawnSync('systemd-analyze', ['security', '--offline=true', join(REPO_ROOT, 'ops', 'carrier-screen.service')], { encoding: 'utf8', cwd: REPO_ROOT });
+    const r = spawnSync('systemd-analyze', ['security', '--offline=true', join(REPO_ROOT, 'ops', 'carrier-screen.service')], {
+      encoding: 'utf8',
+      cwd: REPO_ROOT,
+    });
     const score = /Overall exposure level for carrier-screen\.service: ([\d.]+)/.exec(`${r.stdout}${r.stderr}`)?.[1];
     expect(score, `${r.stdout}${r.stderr}`).toBeDefined();
     console.info(`systemd-analyze security --offline=true ops/carrier-screen.service: ${score}`);

@@ -19,15 +19,34 @@ describe('migration 17 (superseded reviews, re-screens after an outage)', () => 
         raw.exec(m.sql);
         raw.pragma(`user_version = ${m.version}`);
       }
-      expect(() => raw.prepare("INSERT INTO reviews (id, screening_id, state, hold_reason, created_at) VALUES ('x', 'y', 'superseded', 'r', 't')").run()).toThrow(/CHECK/);
+      expect(() =>
+        raw
+          .prepare("INSERT INTO reviews (id, screening_id, state, hold_reason, created_at) VALUES ('x', 'y', 'superseded', 'r', 't')")
+          .run(),
+      ).toThrow(/CHECK/);
       const at = '2026-11-26T08:00:00.000Z';
-      const scr = raw.prepare("INSERT INTO screenings (id, status, query_kind, query_value, priority, created_at, action, hold_reason) VALUES (?, 'done', 'dot_number', '1000001', 'tender', ?, 'hold', 'scoring_unavailable')");
+      const scr = raw.prepare(
+        "INSERT INTO screenings (id, status, query_kind, query_value, priority, created_at, action, hold_reason) VALUES (?, 'done', 'dot_number', '1000001', 'tender', ?, 'hold', 'scoring_unavailable')",
+      );
       scr.run('scr_a', at);
       scr.run('scr_b', at);
-      raw.prepare("INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision) VALUES ('rev_a', 'scr_a', 'pending', 'scoring_unavailable', ?, 'sandbox:dot:1000001', NULL, '{\"x\":1}')").run(at);
-      raw.prepare("INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id) VALUES ('rev_b', 'scr_b', 'pending', 'scoring_unavailable', ?, 'sandbox:dot:1000001', 'rev_a')").run(at);
+      raw
+        .prepare(
+          "INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision) VALUES ('rev_a', 'scr_a', 'pending', 'scoring_unavailable', ?, 'sandbox:dot:1000001', NULL, '{\"x\":1}')",
+        )
+        .run(at);
+      raw
+        .prepare(
+          "INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id) VALUES ('rev_b', 'scr_b', 'pending', 'scoring_unavailable', ?, 'sandbox:dot:1000001', 'rev_a')",
+        )
+        .run(at);
       const before = raw.prepare('SELECT * FROM reviews ORDER BY id').all();
-      const indexes = (db: Database.Database) => db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reviews' AND name NOT LIKE 'sqlite_%' ORDER BY name").all();
+      const indexes = (db: Database.Database) =>
+        db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reviews' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+          )
+          .all();
       const indexesBefore = indexes(raw);
       raw.close();
 

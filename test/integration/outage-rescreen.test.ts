@@ -66,7 +66,11 @@ describe('holds of an outage are screened again when /v1 answers', () => {
 
     await until('three review.resolved callbacks', 20_000, () => tms.received.filter((b) => b.event === 'review.resolved').length >= 3);
     const resolved = tms.received.filter((b) => b.event === 'review.resolved');
-    expect(Object.fromEntries(resolved.map((b) => [b.screening.tender_id, b.screening.action]))).toEqual({ 'OK-1': 'tender', 'OK-2': 'tender', 'KO-1': 'block' });
+    expect(Object.fromEntries(resolved.map((b) => [b.screening.tender_id, b.screening.action]))).toEqual({
+      'OK-1': 'tender',
+      'OK-2': 'tender',
+      'KO-1': 'block',
+    });
     // A tender is settled by the re-screen (its card superseded); a blocking score closes the
     // carrier's review as any blocking news does (docs/decisions.md), blocking its tenders.
     for (const b of resolved)
@@ -133,7 +137,12 @@ describe('holds of a closed quota are screened again when the quota returns', ()
     for (const b of listener.received.filter((x) => x.event === 'review.resolved')) {
       const expected = actionForScore(b.screening.score).action;
       const [settledBy, state] = expected === 'block' ? ['review', 'closed'] : ['rescreen', 'superseded'];
-      expect([b.screening.tender_id, b.screening.action, b.screening.settled_by, b.screening.review.state]).toEqual([b.screening.tender_id, expected, settledBy, state]);
+      expect([b.screening.tender_id, b.screening.action, b.screening.settled_by, b.screening.review.state]).toEqual([
+        b.screening.tender_id,
+        expected,
+        settledBy,
+        state,
+      ]);
       expect(['Q-3', 'Q-4']).toContain(b.screening.tender_id);
     }
     expect(live.screener.store.countPendingReviews()).toBe(0);
@@ -146,7 +155,12 @@ describe('across processes', () => {
     const pnow = (): Date => new Date(pclock);
     const first = await startEmulator({ port: 0, now: pnow });
     const config = testConfig();
-    const common = { svc: { baseUrl: first.baseUrl, apiKey: DEMO_KEYS.sandbox }, logger: pino({ level: 'silent' }), now: pnow, svcBackoff: { baseMs: 20, capMs: 200, jitterMs: 10 } };
+    const common = {
+      svc: { baseUrl: first.baseUrl, apiKey: DEMO_KEYS.sandbox },
+      logger: pino({ level: 'silent' }),
+      now: pnow,
+      svcBackoff: { baseMs: 20, capMs: 200, jitterMs: 10 },
+    };
     // The intake's process (no worker) and a worker process: one SQLite file, one Redis.
     const intake = await createScreener(config, { ...common, runWorker: false });
     const worker = await createScreener(config, { ...common, runWorker: true });
@@ -180,7 +194,8 @@ describe('a carrier /v1 keeps failing', () => {
     const s = await startStack({ now: () => new Date(c) });
     try {
       const db = connectionOf(s.screener.store);
-      const rescreenedAt = (id: string): string | null => (db.prepare('SELECT rescreened_at FROM screenings WHERE id = ?').get(id) as { rescreened_at: string | null }).rescreened_at;
+      const rescreenedAt = (id: string): string | null =>
+        (db.prepare('SELECT rescreened_at FROM screenings WHERE id = ?').get(id) as { rescreened_at: string | null }).rescreened_at;
       // The sandbox's simulated outage: 503 for this carrier, whatever else answers.
       const held = await s.screener.screen({ dot_number: '1000503', tender_id: 'F-1' }, { waitMs: 20_000 });
       expect([held.action, held.hold_reason]).toEqual(['hold', 'scoring_unavailable']);

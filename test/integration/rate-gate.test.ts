@@ -31,7 +31,17 @@ async function counts(prefix: string): Promise<Record<string, string>> {
 /** An answer's rate headers: the window ending at `resetMs`, with `remaining` of `limit` left. */
 function answer(limit: number, remaining: number, resetMs: number): LimitsSnapshot {
   const at = new Date().toISOString();
-  return { environment: 'live', apiVersion: null, requestId: null, rateLimit: limit, rateRemaining: remaining, rateResetAt: new Date(resetMs).toISOString(), quotaLimit: null, quotaRemaining: null, at };
+  return {
+    environment: 'live',
+    apiVersion: null,
+    requestId: null,
+    rateLimit: limit,
+    rateRemaining: remaining,
+    rateResetAt: new Date(resetMs).toISOString(),
+    quotaLimit: null,
+    quotaRemaining: null,
+    at,
+  };
 }
 
 describe('rate gate', () => {

@@ -124,7 +124,13 @@ describe('the pool on a store file', () => {
     const db = tempDbPath();
     const s = openStore(db.path);
     const r = openReaderPool(s, { size: 1 });
-    const id = s.insertScreening({ query: { dot_number: '1000001' }, tender_id: 'C', priority: 'tender', refresh: false, callback_url: null }).id;
+    const id = s.insertScreening({
+      query: { dot_number: '1000001' },
+      tender_id: 'C',
+      priority: 'tender',
+      refresh: false,
+      callback_url: null,
+    }).id;
     expect((await r.read(seeScreening, id)).found).toBe(id);
     await r.close();
     await expect(r.read(seeScreening, id)).rejects.toMatchObject({ code: 'store_closed' });
@@ -139,7 +145,13 @@ describe('an in-memory store', () => {
     const r = openReaderPool(s, { size: 2, warm: 2 });
     try {
       expect(r.threads).toBe(0);
-      const id = s.insertScreening({ query: { dot_number: '1000001' }, tender_id: 'M', priority: 'tender', refresh: false, callback_url: null }).id;
+      const id = s.insertScreening({
+        query: { dot_number: '1000001' },
+        tender_id: 'M',
+        priority: 'tender',
+        refresh: false,
+        callback_url: null,
+      }).id;
       expect(await r.read(seeScreening, id)).toEqual({ found: id, threadId });
     } finally {
       await r.close();
@@ -167,7 +179,9 @@ describe('shutdown', () => {
     `;
     const run = (close: boolean) =>
       new Promise<{ code: number | null; out: string; killed: boolean }>((resolve) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script, '--', ...(close ? ['--close'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, '--', ...(close ? ['--close'] : [])], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         let out = '';
         let killed = false;
         child.stdout.on('data', (d: Buffer) => {

@@ -53,7 +53,16 @@ describe('reconciler', () => {
     const prefix = uniquePrefix('recon-batch');
     const queue = new ScreeningQueue(redis, prefix);
     const ids: string[] = [];
-    for (let i = 0; i < 1_200; i++) ids.push(store.insertScreening({ query: { dot_number: String(1_000 + i) }, tender_id: null, priority: 'background', refresh: false, callback_url: null }).id);
+    for (let i = 0; i < 1_200; i++)
+      ids.push(
+        store.insertScreening({
+          query: { dot_number: String(1_000 + i) },
+          tender_id: null,
+          priority: 'background',
+          refresh: false,
+          callback_url: null,
+        }).id,
+      );
     // Half still have their job; the rest lost it (Redis restarted empty).
     for (const id of ids.slice(0, 600)) await queue.add(id, 'background');
     const ended: string[] = [];
@@ -66,12 +75,21 @@ describe('reconciler', () => {
       return real(batch);
     };
     try {
-      const r = await new Reconciler(store, queue, pipeline, pino({ level: 'silent' }), 5_000, () => new Date('2026-01-01T01:00:00.000Z')).run();
+      const r = await new Reconciler(
+        store,
+        queue,
+        pipeline,
+        pino({ level: 'silent' }),
+        5_000,
+        () => new Date('2026-01-01T01:00:00.000Z'),
+      ).run();
       expect(r).toEqual({ requeued: 600, ended: 0 });
       expect(lookups).toBe(3);
       expect(await queue.states(ids)).toEqual(Array(1_200).fill('present'));
       // A second pass finds every job and queues nothing.
-      expect(await new Reconciler(store, queue, pipeline, pino({ level: 'silent' }), 5_000, () => new Date('2026-01-01T01:00:00.000Z')).run()).toEqual({ requeued: 0, ended: 0 });
+      expect(
+        await new Reconciler(store, queue, pipeline, pino({ level: 'silent' }), 5_000, () => new Date('2026-01-01T01:00:00.000Z')).run(),
+      ).toEqual({ requeued: 0, ended: 0 });
     } finally {
       await queue.queue.obliterate({ force: true });
       await queue.close();

@@ -34,10 +34,15 @@ describe('Redis rebuilt from SQLite', () => {
     const watch = new Queue(WATCH_QUEUE, { connection: r, prefix: stack.prefix });
     try {
       await r.flushall();
-      const after = await until('the pause and the quota gate back', 30_000, async () => {
-        const s = await screener.status();
-        return s.queue.paused && s.quota.monthly_quota !== null && s;
-      }, 100);
+      const after = await until(
+        'the pause and the quota gate back',
+        30_000,
+        async () => {
+          const s = await screener.status();
+          return s.queue.paused && s.quota.monthly_quota !== null && s;
+        },
+        100,
+      );
       expect(after.quota).toMatchObject({ monthly_quota: before.quota.monthly_quota, gate: 'open' });
       await until('the watch clock back', 30_000, async () => (await watch.getJobScheduler(WATCH_SCHEDULER_ID)) || undefined, 100);
 
@@ -45,7 +50,12 @@ describe('Redis rebuilt from SQLite', () => {
       await screener.resume();
       expect(queuePaused(screener.store)).toBe(false);
       await r.flushall();
-      await until('the rebuild after the second flush', 30_000, async () => (await r.exists(`${stack.prefix}:live:redis-state`)) === 1 || undefined, 100);
+      await until(
+        'the rebuild after the second flush',
+        30_000,
+        async () => (await r.exists(`${stack.prefix}:live:redis-state`)) === 1 || undefined,
+        100,
+      );
       expect((await screener.status()).queue.paused).toBe(false);
     } finally {
       await watch.close();

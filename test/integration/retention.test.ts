@@ -22,7 +22,12 @@ afterEach(() => {
   db?.cleanup();
 });
 
-const count = (s: Store, sql: string, ...args: unknown[]): number => (connectionOf(s).prepare(sql).get(...args) as { n: number }).n;
+const count = (s: Store, sql: string, ...args: unknown[]): number =>
+  (
+    connectionOf(s)
+      .prepare(sql)
+      .get(...args) as { n: number }
+  ).n;
 
 describe('retention', () => {
   it('prunes what is past its period, in small batches, and keeps the record within it', async () => {
@@ -32,8 +37,19 @@ describe('retention', () => {
     const old = seedRetentionRows(store, 'old', clock.now());
     // A lifted block from then, too (a carrier's tenders are its screenings: they go with them).
     const raw = connectionOf(store);
-    raw.prepare("INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at, lifted_by, lifted_at) VALUES ('blk_old', 'dot:1', '1', 'r', 'x', ?1, 'y', ?1)".replaceAll('?1', '@t')).run({ t: clock.now().toISOString() });
-    raw.prepare("INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at) VALUES ('blk_active', 'dot:2', '2', 'r', 'x', @t)").run({ t: clock.now().toISOString() });
+    raw
+      .prepare(
+        "INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at, lifted_by, lifted_at) VALUES ('blk_old', 'dot:1', '1', 'r', 'x', ?1, 'y', ?1)".replaceAll(
+          '?1',
+          '@t',
+        ),
+      )
+      .run({ t: clock.now().toISOString() });
+    raw
+      .prepare(
+        "INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at) VALUES ('blk_active', 'dot:2', '2', 'r', 'x', @t)",
+      )
+      .run({ t: clock.now().toISOString() });
     for (let i = 0; i < 40; i++) store.appendEvent('filler', { i, pad: 'x'.repeat(2_000) });
 
     // 20 days later: a second set, inside every period but the event log's at the end.
@@ -70,7 +86,13 @@ describe('retention', () => {
     expect(store.getNotFound('sandbox', { dot_number: mid.dot })).toBeUndefined();
     expect(store.getNotFound('sandbox', { dot_number: '7999999' })).toBeDefined();
 
-    expect(report).toMatchObject({ events: 42, screenings: 1, 'delivered callbacks': 2, 'dead and cancelled callbacks': 1, 'lifted blocks': 1 });
+    expect(report).toMatchObject({
+      events: 42,
+      screenings: 1,
+      'delivered callbacks': 2,
+      'dead and cancelled callbacks': 1,
+      'lifted blocks': 1,
+    });
     expect(report['expired not-found answers']).toBe(2);
     // Freed pages went back to the file system (a new file is in incremental auto-vacuum).
     expect(raw.pragma('auto_vacuum', { simple: true })).toBe(2);

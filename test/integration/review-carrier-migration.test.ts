@@ -18,10 +18,18 @@ import { tempDbPath } from '../helpers/temp-db.js';
 /** The schema of the oldest release we upgrade from (56ce397): migrations 1 and 2. */
 const OLDEST = 2;
 const at = (minute: number) => new Date(Date.UTC(2026, 2, 2, 10, minute)).toISOString();
-const sandboxScore = (dot: string) => scoreBody(SANDBOX_CARRIERS.find((c) => c.carrier.dot_number === dot)!, 'sandbox', new Date(at(0)));
+const sandboxScore = (dot: string) =>
+  scoreBody(
+    SANDBOX_CARRIERS.find((c) => c.carrier.dot_number === dot)!,
+    'sandbox',
+    new Date(at(0)),
+  );
 
 /** A held screening and its pending review, as the oldest release wrote them. */
-function oldHold(raw: Database.Database, o: { kind: 'dot_number' | 'mc_number'; value: string; minute: number; dot?: string; holdReason?: string; state?: 'pending' | 'approved' }): { screening: string; review: string } {
+function oldHold(
+  raw: Database.Database,
+  o: { kind: 'dot_number' | 'mc_number'; value: string; minute: number; dot?: string; holdReason?: string; state?: 'pending' | 'approved' },
+): { screening: string; review: string } {
   const screening = newScreeningId();
   const review = newReviewId();
   const score = o.dot ? JSON.stringify(sandboxScore(o.dot)) : null;
@@ -31,14 +39,39 @@ function oldHold(raw: Database.Database, o: { kind: 'dot_number' | 'mc_number'; 
       `INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, refresh, callback_url, action, hold_reason, source, score, score_fetched_at, model_version, error, created_at, completed_at)
        VALUES (?, ?, 'done', ?, ?, 'tender', 0, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(screening, `OLD-${o.minute}`, o.kind, o.value, o.state === 'approved' ? 'tender' : 'hold', o.holdReason ?? 'manual_review', o.dot ? 'service' : 'none', score, o.dot ? at(o.minute) : null, o.dot ? sandboxScore(o.dot).model_version : null, error, at(o.minute), at(o.minute));
+    .run(
+      screening,
+      `OLD-${o.minute}`,
+      o.kind,
+      o.value,
+      o.state === 'approved' ? 'tender' : 'hold',
+      o.holdReason ?? 'manual_review',
+      o.dot ? 'service' : 'none',
+      score,
+      o.dot ? at(o.minute) : null,
+      o.dot ? sandboxScore(o.dot).model_version : null,
+      error,
+      at(o.minute),
+      at(o.minute),
+    );
   raw
     .prepare('INSERT INTO reviews (id, screening_id, state, hold_reason, decided_by, decided_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(review, screening, o.state ?? 'pending', o.holdReason ?? 'manual_review', o.state === 'approved' ? 'Dana' : null, o.state === 'approved' ? at(o.minute + 1) : null, at(o.minute));
+    .run(
+      review,
+      screening,
+      o.state ?? 'pending',
+      o.holdReason ?? 'manual_review',
+      o.state === 'approved' ? 'Dana' : null,
+      o.state === 'approved' ? at(o.minute + 1) : null,
+      at(o.minute),
+    );
   if (o.dot) {
     const s = sandboxScore(o.dot);
-    raw.prepare("INSERT OR REPLACE INTO score_cache (env, dot_number, body, model_version, fetched_at) VALUES ('sandbox', ?, ?, ?, ?)").run(o.dot, JSON.stringify(s), s.model_version, at(o.minute));
-    if (s.carrier.mc_number) raw.prepare("INSERT OR REPLACE INTO mc_alias (env, mc_number, dot_number) VALUES ('sandbox', ?, ?)").run(s.carrier.mc_number, o.dot);
+    raw
+      .prepare("INSERT OR REPLACE INTO score_cache (env, dot_number, body, model_version, fetched_at) VALUES ('sandbox', ?, ?, ?, ?)")
+      .run(o.dot, JSON.stringify(s), s.model_version, at(o.minute));
+    if (s.carrier.mc_number)
+      raw.prepare("INSERT OR REPLACE INTO mc_alias (env, mc_number, dot_number) VALUES ('sandbox', ?, ?)").run(s.carrier.mc_number, o.dot);
   }
   return { screening, review };
 }
@@ -50,7 +83,11 @@ describe('pending reviews of the oldest release, upgraded by the service', () =>
 
   beforeAll(async () => {
     const raw = new Database(file.path);
-    migrate(raw, file.path, MIGRATIONS.filter((m) => m.version <= OLDEST));
+    migrate(
+      raw,
+      file.path,
+      MIGRATIONS.filter((m) => m.version <= OLDEST),
+    );
     held = {
       // 1000003 held twice (that release opened a review per held screening), once asked by MC.
       a: oldHold(raw, { kind: 'dot_number', value: '1000003', minute: 0, dot: '1000003' }),
@@ -104,10 +141,14 @@ describe('pending reviews of the oldest release, upgraded by the service', () =>
     expect(cards.map((r) => r.id)).toEqual([held.b.review, held.c.review, held.d.review]);
     expect(cards[0]!.tenders.map((t) => t.screening_id)).toEqual([held.a.screening, held.b.screening]);
     // The older one's own item points at the carrier's review.
-    expect((await call('GET', `/reviews/${held.a.review}`)).json).toMatchObject({ id: held.a.review, waits_on: held.b.review, state: 'pending' });
+    expect((await call('GET', `/reviews/${held.a.review}`)).json).toMatchObject({
+      id: held.a.review,
+      waits_on: held.b.review,
+      state: 'pending',
+    });
   });
 
-  it("the next hold of the carrier joins its review, and deciding it settles every tender", async () => {
+  it('the next hold of the carrier joins its review, and deciding it settles every tender', async () => {
     const r = await call('POST', '/screenings?wait=20', { dot_number: '1000003', tender_id: 'NEW-1' });
     expect(r.status).toBe(200);
     const s = r.json as Screening;
@@ -136,7 +177,13 @@ describe('pending reviews of the oldest release, upgraded by the service', () =>
     raw.close();
     expect(rows.map((x) => x.screening_id)).toEqual(all);
     const row = (id: string) => rows.find((x) => x.screening_id === id)!;
-    for (const h of [held.a, held.b]) expect(row(h.screening)).toMatchObject({ review_id: held.b.review, review_state: 'approved', decided_by: 'Dana Dispatcher', dot_number: '1000003' });
+    for (const h of [held.a, held.b])
+      expect(row(h.screening)).toMatchObject({
+        review_id: held.b.review,
+        review_state: 'approved',
+        decided_by: 'Dana Dispatcher',
+        dot_number: '1000003',
+      });
     expect(row(held.decided.screening)).toMatchObject({ review_id: held.decided.review, review_state: 'approved', decided_by: 'Dana' });
     expect(row(held.d.screening)).toMatchObject({ review_id: held.d.review, review_state: 'pending', mc_number: 'MC7777777' });
   });

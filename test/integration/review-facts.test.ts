@@ -57,7 +57,13 @@ const KNOCKED = find((d) => held(d) && applyDatedChange(liveCarrier(d)!, 'author
 /** Approved but for manual review today; a safety downgrade from 2026-03-03 makes it `review`: held on another basis. */
 const DOWNGRADED = find((d) => {
   const c = liveCarrier(d);
-  return c !== undefined && c.decision === 'approved' && c.needs_manual_review && !c.knockout.triggered && applyDatedChange(c, 'safety_downgrade').decision === 'review';
+  return (
+    c !== undefined &&
+    c.decision === 'approved' &&
+    c.needs_manual_review &&
+    !c.knockout.triggered &&
+    applyDatedChange(c, 'safety_downgrade').decision === 'review'
+  );
 });
 /** Held for review and never changes: a newer score has the same basis. */
 const SAME = find(held);
@@ -83,14 +89,20 @@ async function call(token: string, method: 'GET' | 'POST', path: string, body?: 
 }
 
 async function tender(dot: string, tenderId: string, extra: Record<string, unknown> = {}): Promise<Screening> {
-  const r = await call(stack.token, 'POST', '/screenings?wait=20', { dot_number: dot, tender_id: tenderId, callback_url: `${receiverUrl}/tms`, ...extra });
+  const r = await call(stack.token, 'POST', '/screenings?wait=20', {
+    dot_number: dot,
+    tender_id: tenderId,
+    callback_url: `${receiverUrl}/tms`,
+    ...extra,
+  });
   expect(r.status).toBe(200);
   return r.json as Screening;
 }
 
 const screening = async (id: string): Promise<Screening> => (await call(stack.token, 'GET', `/screenings/${id}`)).json as Screening;
 const review = async (id: string): Promise<Review> => (await call(stack.token, 'GET', `/reviews/${id}`)).json as Review;
-const resolvedCallbacks = (tenderId: string) => received.filter((r) => r.body.event === 'review.resolved' && r.body.screening.tender_id === tenderId);
+const resolvedCallbacks = (tenderId: string) =>
+  received.filter((r) => r.body.event === 'review.resolved' && r.body.screening.tender_id === tenderId);
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -98,17 +110,31 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
     req.on('end', () => {
       const sig = req.headers['x-carrier-screen-signature'];
-      received.push({ body: JSON.parse(raw), verified: verifyCallback(stack.callbackSecret, typeof sig === 'string' ? sig : undefined, raw, { now: clock.now }).ok });
+      received.push({
+        body: JSON.parse(raw),
+        verified: verifyCallback(stack.callbackSecret, typeof sig === 'string' ? sig : undefined, raw, { now: clock.now }).ok,
+      });
       res.statusCode = 204;
       res.end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stack = await startStack({ mode: 'live', now: clock.now, callbackBackoffMs: 50, emulator: { datedChanges: DATED, monthlyQuota: 10_000 } });
+  stack = await startStack({
+    mode: 'live',
+    now: clock.now,
+    callbackBackoffMs: 50,
+    emulator: { datedChanges: DATED, monthlyQuota: 10_000 },
+  });
   const tokens = new IntakeTokens(stack.screener.store, clock.now);
-  ({ token: desk, record: { id: deskId } } = tokens.create('desk', 'Dana Desk'));
-  ({ token: admin, record: { id: adminId } } = tokens.create('admin', 'Ops Admin'));
+  ({
+    token: desk,
+    record: { id: deskId },
+  } = tokens.create('desk', 'Dana Desk'));
+  ({
+    token: admin,
+    record: { id: adminId },
+  } = tokens.create('admin', 'Ops Admin'));
 });
 afterAll(async () => {
   await stack?.close();
@@ -120,7 +146,12 @@ const first: Record<string, Screening> = {};
 
 describe('a local block ends the open review at once', () => {
   it('holds each carrier for review before its record changes', async () => {
-    for (const [dot, id] of [[KNOCKED, 'K-1'], [DOWNGRADED, 'D-1'], [SAME, 'S-1']] as const) first[id] = await tender(dot, id);
+    for (const [dot, id] of [
+      [KNOCKED, 'K-1'],
+      [DOWNGRADED, 'D-1'],
+      [SAME, 'S-1'],
+    ] as const)
+      first[id] = await tender(dot, id);
     expect(Object.values(first).map((s) => s.action)).toEqual(['hold', 'hold', 'hold']);
     expect(first['D-1']!.score?.decision).toBe('approved');
   });
@@ -139,7 +170,7 @@ describe('a local block ends the open review at once', () => {
     expect(closed.closed_reason).toContain('double-brokered a load');
     const s1 = await screening(t1.id);
     expect([s1.action, s1.settled_by, s1.review?.state, s1.hold_reason]).toEqual(['block', 'review', 'closed', 'manual_review']);
-    await until('the closed review\'s callback', 15_000, () => resolvedCallbacks('B-1').length === 1);
+    await until("the closed review's callback", 15_000, () => resolvedCallbacks('B-1').length === 1);
     const cb = resolvedCallbacks('B-1')[0]!;
     expect([cb.verified, cb.body.screening.action, cb.body.screening.review.state]).toEqual([true, 'block', 'closed']);
     const events = stack.screener.events.since(0).filter((e) => e.event === 'review.resolved' && (e.data as any).screening.id === t1.id);
@@ -167,7 +198,7 @@ describe('a local block ends the open review at once', () => {
     expect([t2.action, t2.source, t2.error?.code]).toEqual(['block', 'cache', 'local_block']);
     expect(await review(t1.review!.id)).toMatchObject({ state: 'closed', closed_by: 'local_block' });
     expect((await screening(t1.id)).action).toBe('block');
-    await until('the closed review\'s callback', 15_000, () => resolvedCallbacks('L-1').length === 1);
+    await until("the closed review's callback", 15_000, () => resolvedCallbacks('L-1').length === 1);
   });
 });
 
@@ -179,13 +210,22 @@ describe('the group-commit rule: a batched piece may run twice', () => {
     stack.screener.watch.blocks.add({ dot_number: TWICE }, 'Old Tool', 'blocked elsewhere');
     const decisions = new CarrierDecisions({ store, env: 'live', ttlMs: 86_400_000, now: clock.now });
     const blockedHit = { id: 'scr_twice', query: { dot_number: TWICE } };
-    const r = { action: 'block' as const, hold_reason: null, source: 'cache' as const, score: null, score_fetched_at: null, error: { code: 'local_block', message: 'on the local do-not-use list: blocked elsewhere', request_id: null } };
+    const r = {
+      action: 'block' as const,
+      hold_reason: null,
+      source: 'cache' as const,
+      score: null,
+      score_fetched_at: null,
+      error: { code: 'local_block', message: 'on the local do-not-use list: blocked elsewhere', request_id: null },
+    };
     let runs = 0;
     const commits = new GroupCommit(store);
     const piece = commits.run(() => {
       runs++;
       const out = decisions.onFacts(blockedHit, r);
-      return out?.kind === 'closed' ? closedReviewNews(store, stack.screener.events as SharedEventFeed, out, clock.now()).map((e) => e.id) : [];
+      return out?.kind === 'closed'
+        ? closedReviewNews(store, stack.screener.events as SharedEventFeed, out, clock.now()).map((e) => e.id)
+        : [];
     });
     const failing = commits.run(() => {
       throw new Error('a sibling piece fails');
@@ -195,7 +235,9 @@ describe('the group-commit rule: a batched piece may run twice', () => {
     expect(events.status === 'fulfilled' && events.value).toHaveLength(1);
     expect(await review(t1.review!.id)).toMatchObject({ state: 'closed', closed_by: 'local_block', version: 2 });
     const db = connectionOf(store);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM callback_outbox WHERE delivery_id = ?').get(`${t1.id}:review.resolved:closed`)).toEqual({ n: 1 });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM callback_outbox WHERE delivery_id = ?').get(`${t1.id}:review.resolved:closed`)).toEqual({
+      n: 1,
+    });
     const told = stack.screener.events.since(0).filter((e) => e.event === 'review.resolved' && (e.data as any).screening.id === t1.id);
     expect(told).toHaveLength(1);
     await (stack.screener.events as SharedEventFeed).announce();
@@ -214,7 +256,7 @@ describe('a blocking score ends the open review at once', () => {
     expect(closed.closed_reason).toContain('AUTHORITY_INACTIVE');
     expect(closed.latest.changes).toContain('new knockout: AUTHORITY_INACTIVE');
     expect((await screening(t1.id)).action).toBe('block');
-    await until('the closed review\'s callback', 15_000, () => resolvedCallbacks('K-1').length === 1);
+    await until("the closed review's callback", 15_000, () => resolvedCallbacks('K-1').length === 1);
     expect(resolvedCallbacks('K-1')[0]!.body.screening.action).toBe('block');
 
     // An API caller without review_version saw the facts it was opened with: refused.
@@ -243,7 +285,10 @@ describe('a newer score on the open review', () => {
     const old = await call(desk, 'POST', `/reviews/${t2.review!.id}/reject`, { review_version: 1 });
     expect([old.status, old.json.error.code]).toEqual([409, 'review_stale']);
     for (const bad of [3, 0, 'two', 1.5])
-      expect((await call(desk, 'POST', `/reviews/${t1.review!.id}/approve`, { review_version: bad })).json.error).toMatchObject({ code: 'invalid_request', param: 'review_version' });
+      expect((await call(desk, 'POST', `/reviews/${t1.review!.id}/approve`, { review_version: bad })).json.error).toMatchObject({
+        code: 'invalid_request',
+        param: 'review_version',
+      });
     expect([(await screening(t1.id)).action, (await screening(t2.id)).action]).toEqual(['hold', 'hold']);
 
     // Approving what is shown now: both tenders tendered; the decision stands on the newer facts.
@@ -270,7 +315,11 @@ describe('a newer score on the open review', () => {
 describe('who decided comes from the credential', () => {
   it("a desk token's `by` is ignored; an admin acts for the person named; the token id is in the audit CSV", async () => {
     const t1 = await tender(IDENT, 'I-1');
-    const r = await call(desk, 'POST', `/reviews/${t1.review!.id}/reject`, { by: 'Mallory', note: 'no insurance papers', review_version: 1 });
+    const r = await call(desk, 'POST', `/reviews/${t1.review!.id}/reject`, {
+      by: 'Mallory',
+      note: 'no insurance papers',
+      review_version: 1,
+    });
     expect([r.status, r.json.decided_by, r.json.token_id]).toEqual([200, 'Dana Desk', deskId]);
     const [d] = (await call(stack.token, 'GET', `/decisions?dot_number=${IDENT}`)).json.data;
     expect([d.decided_by, d.token_id]).toEqual(['Dana Desk', deskId]);
@@ -278,7 +327,9 @@ describe('who decided comes from the credential', () => {
     const revoked = await call(admin, 'POST', `/decisions/${d.id}/revoke`, { by: 'Sam Supervisor', note: 'papers came' });
     expect([revoked.json.ended_by, revoked.json.ended_token_id]).toEqual(['Sam Supervisor', adminId]);
 
-    const csv = await request(`${stack.intakeUrl}/audit.csv?from=2026-01-01&to=2026-04-01`, { headers: { authorization: `Bearer ${desk}` } });
+    const csv = await request(`${stack.intakeUrl}/audit.csv?from=2026-01-01&to=2026-04-01`, {
+      headers: { authorization: `Bearer ${desk}` },
+    });
     expect(csv.statusCode).toBe(200);
     const rows = parse(await csv.body.text(), { columns: true }) as Array<Record<string, string>>;
     expect(Object.keys(rows[0]!)).toContain('token_id');

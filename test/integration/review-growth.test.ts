@@ -31,12 +31,17 @@ describe('tenders joining an open review', () => {
   it('store a constant-size review.updated event each, and the event reads back whole', async () => {
     for (let i = 0; i < 60; i++) expect((await screen(`WEEKEND-${i}`)).action).toBe('hold');
     const db = connectionOf(stack.screener.store);
-    const sizes = (db.prepare("SELECT length(data) AS n FROM events WHERE event = 'review.updated' ORDER BY id").all() as Array<{ n: number }>).map((r) => r.n);
+    const sizes = (
+      db.prepare("SELECT length(data) AS n FROM events WHERE event = 'review.updated' ORDER BY id").all() as Array<{ n: number }>
+    ).map((r) => r.n);
     expect(sizes).toHaveLength(59);
     // The first and the last join cost the same bytes (a reference), not 59 tenders' worth.
     expect(new Set(sizes).size).toBe(1);
     expect(sizes[0]).toBeLessThan(100);
-    const last = stack.screener.events.since(0).filter((e) => e.event === 'review.updated').at(-1)!;
+    const last = stack.screener.events
+      .since(0)
+      .filter((e) => e.event === 'review.updated')
+      .at(-1)!;
     const review = last.data as Review;
     expect(review).toMatchObject({ object: 'review', state: 'pending' });
     expect(review.tenders).toHaveLength(60);

@@ -26,7 +26,13 @@ afterAll(async () => {
   await Promise.all([sandbox?.close(), live?.close(), listener?.close()]);
 });
 
-async function call<T>(stack: Stack, method: string, path: string, body?: unknown, token = stack.token): Promise<{ status: number; json: T }> {
+async function call<T>(
+  stack: Stack,
+  method: string,
+  path: string,
+  body?: unknown,
+  token = stack.token,
+): Promise<{ status: number; json: T }> {
   const res = await fetch(stack.intakeUrl + path, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -46,10 +52,19 @@ async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<
 
 describe('sandbox test helpers', () => {
   it("a carrier's score change is detected now: carrier.changed to the tender's URL, the next tender blocked, and reset brings the fixture back", async () => {
-    const first = await call<Screening>(sandbox, 'POST', '/screenings?wait=10', { dot_number: '1000001', tender_id: 'SBX-1', callback_url: listener.url });
+    const first = await call<Screening>(sandbox, 'POST', '/screenings?wait=10', {
+      dot_number: '1000001',
+      tender_id: 'SBX-1',
+      callback_url: listener.url,
+    });
     expect(first.json.action).toBe('tender');
 
-    const changed = await call<{ object: string; change: string; screening: Screening }>(sandbox, 'POST', '/sandbox/carriers/1000001/change', { change: 'authority_revoked' });
+    const changed = await call<{ object: string; change: string; screening: Screening }>(
+      sandbox,
+      'POST',
+      '/sandbox/carriers/1000001/change',
+      { change: 'authority_revoked' },
+    );
     expect(changed.status).toBe(200);
     expect(changed.json).toMatchObject({ object: 'sandbox_change', dot_number: '1000001', change: 'authority_revoked' });
     const rescreen = await until('the re-screen', async () => {
@@ -69,7 +84,9 @@ describe('sandbox test helpers', () => {
     expect(JSON.stringify(cb)).toContain('SBX-1');
 
     // The next tender meets the changed score (the re-screen refreshed the cache).
-    expect((await call<Screening>(sandbox, 'POST', '/screenings?wait=10', { dot_number: '1000001', tender_id: 'SBX-2' })).json.action).toBe('block');
+    expect((await call<Screening>(sandbox, 'POST', '/screenings?wait=10', { dot_number: '1000001', tender_id: 'SBX-2' })).json.action).toBe(
+      'block',
+    );
 
     // Reset: the fixture again, detected the same way.
     const reset = await call<{ screening: Screening }>(sandbox, 'POST', '/sandbox/carriers/1000001/change', { change: 'reset' });
@@ -103,12 +120,18 @@ describe('sandbox test helpers', () => {
     expect(byDesk.status).toBe(403);
     const onLive = await call<{ error: { code: string } }>(live, 'POST', '/sandbox/carriers/1000001/change', { change: 'reset' });
     expect(onLive).toMatchObject({ status: 403, json: { error: { code: 'sandbox_only' } } });
-    const badChange = await call<{ error: { code: string; param: string } }>(sandbox, 'POST', '/sandbox/carriers/1000001/change', { change: 'explode' });
+    const badChange = await call<{ error: { code: string; param: string } }>(sandbox, 'POST', '/sandbox/carriers/1000001/change', {
+      change: 'explode',
+    });
     expect(badChange.status).toBe(400);
     expect(badChange.json.error.param).toBe('change');
-    const unknown = await call<{ error: { code: string; param: string } }>(sandbox, 'POST', '/sandbox/carriers/4242/change', { change: 'reset' });
+    const unknown = await call<{ error: { code: string; param: string } }>(sandbox, 'POST', '/sandbox/carriers/4242/change', {
+      change: 'reset',
+    });
     expect(unknown).toMatchObject({ status: 404, json: { error: { param: 'dot' } } });
     // Nothing was changed by the refused calls: the carrier still tenders.
-    expect((await call<Screening>(sandbox, 'POST', '/screenings?wait=10', { dot_number: '1000001', tender_id: 'SBX-6' })).json.action).toBe('tender');
+    expect((await call<Screening>(sandbox, 'POST', '/screenings?wait=10', { dot_number: '1000001', tender_id: 'SBX-6' })).json.action).toBe(
+      'tender',
+    );
   });
 });

@@ -37,7 +37,9 @@ describe('scores stored once per fetch', () => {
     const hits = [await screen('1000001', 'REF-2'), await screen('1000001', 'REF-3')];
     expect([first.source, ...hits.map((h) => h.source)]).toEqual(['service', 'cache', 'cache']);
     const db = connectionOf(stack.screener.store);
-    const rows = db.prepare('SELECT id, score, score_fetch_id FROM screenings WHERE tender_id LIKE ? ORDER BY rowid').all('REF-%') as Array<{ id: string; score: string | null; score_fetch_id: number | null }>;
+    const rows = db
+      .prepare('SELECT id, score, score_fetch_id FROM screenings WHERE tender_id LIKE ? ORDER BY rowid')
+      .all('REF-%') as Array<{ id: string; score: string | null; score_fetch_id: number | null }>;
     expect(rows.map((r) => r.score)).toEqual([null, null, null]);
     expect(new Set(rows.map((r) => r.score_fetch_id)).size).toBe(1);
     expect(rows[0]!.score_fetch_id).not.toBeNull();
@@ -48,9 +50,12 @@ describe('scores stored once per fetch', () => {
     expect(((await read.body.json()) as Screening).score).toEqual(first.score);
   });
 
-  it('a cache entry keeps no copy of its fetch\'s body, and a hit still reads the whole score', () => {
+  it("a cache entry keeps no copy of its fetch's body, and a hit still reads the whole score", () => {
     const db = connectionOf(stack.screener.store);
-    const entry = db.prepare("SELECT body, fetch_id FROM score_cache WHERE dot_number = '1000001'").get() as { body: string; fetch_id: number };
+    const entry = db.prepare("SELECT body, fetch_id FROM score_cache WHERE dot_number = '1000001'").get() as {
+      body: string;
+      fetch_id: number;
+    };
     expect(entry.body).toBe('');
     const fetched = db.prepare('SELECT body FROM score_fetches WHERE id = ?').get(entry.fetch_id) as { body: string };
     expect(stack.screener.store.getScore('sandbox', { dot_number: '1000001' })!.score).toEqual(JSON.parse(fetched.body));
@@ -58,13 +63,19 @@ describe('scores stored once per fetch', () => {
 
   it('prunes a fetch nobody refers to, keeps the ones screenings or the cache refer to', async () => {
     const db = connectionOf(stack.screener.store);
-    const orphan = Number(db.prepare("INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES ('sandbox', '1', '{}', '2020-01-01T00:00:00.000Z')").run().lastInsertRowid);
+    const orphan = Number(
+      db
+        .prepare("INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES ('sandbox', '1', '{}', '2020-01-01T00:00:00.000Z')")
+        .run().lastInsertRowid,
+    );
     const referenced = (db.prepare('SELECT score_fetch_id AS id FROM screenings WHERE tender_id = ?').get('REF-1') as { id: number }).id;
     db.prepare("UPDATE score_fetches SET fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").run(referenced);
     const policy = { eventsMs: 86_400_000, recordsMs: 100 * 365 * 86_400_000, notFoundMs: 86_400_000 };
     const report = await new Pruner({ store: stack.screener.store, policy, logger: pino({ level: 'silent' }) }).run();
     expect(report['unreferenced score fetches']).toBe(1);
-    const left = (db.prepare('SELECT id FROM score_fetches WHERE id IN (?, ?)').all(orphan, referenced) as Array<{ id: number }>).map((r) => r.id);
+    const left = (db.prepare('SELECT id FROM score_fetches WHERE id IN (?, ?)').all(orphan, referenced) as Array<{ id: number }>).map(
+      (r) => r.id,
+    );
     expect(left).toEqual([referenced]);
   });
 });
@@ -80,10 +91,17 @@ describe('migration 15 (cache entries without a copy of the body)', () => {
         raw.exec(m.sql);
         raw.pragma(`user_version = ${m.version}`);
       }
-      const score = (dot: string, grade: string) => JSON.stringify({ object: 'score', carrier: { dot_number: dot }, grade, model_version: 'm1', extra: { kept: true } });
+      const score = (dot: string, grade: string) =>
+        JSON.stringify({ object: 'score', carrier: { dot_number: dot }, grade, model_version: 'm1', extra: { kept: true } });
       const at = '2026-11-20T12:00:00.000Z';
-      const fetchId = Number(raw.prepare("INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES ('live', '1000001', ?, ?)").run(score('1000001', 'A'), at).lastInsertRowid);
-      const put = raw.prepare("INSERT INTO score_cache (env, dot_number, body, model_version, fetched_at, fetch_id) VALUES ('live', ?, ?, 'm1', ?, ?)");
+      const fetchId = Number(
+        raw
+          .prepare("INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES ('live', '1000001', ?, ?)")
+          .run(score('1000001', 'A'), at).lastInsertRowid,
+      );
+      const put = raw.prepare(
+        "INSERT INTO score_cache (env, dot_number, body, model_version, fetched_at, fetch_id) VALUES ('live', ?, ?, 'm1', ?, ?)",
+      );
       put.run('1000001', score('1000001', 'A'), at, fetchId);
       put.run('1000002', score('1000002', 'C'), at, null); // cached before scores were stored per fetch
       raw.close();

@@ -36,7 +36,13 @@ describe('error codes the spec does not name', () => {
     const port = await freePort(); // nothing listens there
     ctx = await withScreener({ screener: { svc: { baseUrl: `http://127.0.0.1:${port}`, apiKey: DEMO_KEYS.sandbox } } });
     const s = await ctx.screener.screen({ query: { dot_number: '1000001' } }, { waitMs: 30_000 });
-    expect([s.status, s.action, s.hold_reason, s.source, s.error?.code]).toEqual(['done', 'hold', 'scoring_unavailable', 'none', 'service_unreachable']);
+    expect([s.status, s.action, s.hold_reason, s.source, s.error?.code]).toEqual([
+      'done',
+      'hold',
+      'scoring_unavailable',
+      'none',
+      'service_unreachable',
+    ]);
     expect(s.error?.message).toMatch(/ECONNREFUSED/);
   });
 
@@ -112,7 +118,9 @@ describe('the quota gate counts /v1 lookups, not screenings', () => {
   it('with one lookup left, five tenders for one carrier at once all get its score', async () => {
     ctx = await withScreener({ emulator: { mode: 'live', monthlyQuota: 1, ratePerMinute: 10_000 } });
     const [dot] = liveDots(1, 4_000_000);
-    const all = await Promise.all([1, 2, 3, 4, 5].map((i) => ctx!.screener.screen({ query: { dot_number: dot! }, tender_id: `T-${i}` }, { waitMs: 30_000 })));
+    const all = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => ctx!.screener.screen({ query: { dot_number: dot! }, tender_id: `T-${i}` }, { waitMs: 30_000 })),
+    );
     expect(all.map((s) => s.source).sort()).toEqual(expect.arrayContaining(['service']));
     for (const s of all) expect(s.hold_reason === 'quota_exhausted' || s.error?.code === 'quota_exhausted').toBe(false);
     expect(requests(ctx)).toBe(1);
@@ -165,7 +173,7 @@ describe('one normal form per number', () => {
   });
 });
 
-describe('the key\'s environment, checked on every answer', () => {
+describe("the key's environment, checked on every answer", () => {
   /**
    * A proxy in front of the sandbox emulator that can answer as if it were another
    * environment: `flip` turns livemode over in bodies (and SVC-Environment with it), `down`

@@ -43,7 +43,10 @@ describe('rate limit', () => {
     const ctx = await withScreener({
       emulator: { mode: 'sandbox', faults: { rateLimitShare: 1, retryAfterSeconds: 1 } },
     });
-    const q = new Queue('screenings', { connection: new Redis(inject('redisUrl'), { maxRetriesPerRequest: null }), prefix: ctx.config.redisPrefix });
+    const q = new Queue('screenings', {
+      connection: new Redis(inject('redisUrl'), { maxRetriesPerRequest: null }),
+      prefix: ctx.config.redisPrefix,
+    });
     try {
       const first = await ctx.screener.submit({ query: { dot_number: '1000001' } });
       // The queue-wide limiter is set as soon as the first 429 comes back.
@@ -140,7 +143,15 @@ describe('a hostile service', () => {
         mode: 'live',
         monthlyQuota: 100_000,
         ratePerMinute: 10_000,
-        faults: { error500Share: 0.15, error503Share: 0.15, malformedShare: 0.1, unknownFieldsShare: 0.3, hangShare: 0.05, hangMs: 2_000, seed: 7 },
+        faults: {
+          error500Share: 0.15,
+          error503Share: 0.15,
+          malformedShare: 0.1,
+          unknownFieldsShare: 0.3,
+          hangShare: 0.05,
+          hangMs: 2_000,
+          seed: 7,
+        },
       },
       screener: { svcTimeoutMs: 300, svcBackoff: { baseMs: 10, capMs: 50, jitterMs: 5 } },
     });

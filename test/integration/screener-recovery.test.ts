@@ -37,9 +37,15 @@ describe('reconciler', () => {
       expect(done.map((s) => s.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
       expect(worker.store.listUnfinished()).toHaveLength(0);
       // Exactly one review per held screening, not one per pass.
-      const held = done.filter((s) => s.action === 'hold').map((s) => s.id).sort();
+      const held = done
+        .filter((s) => s.action === 'hold')
+        .map((s) => s.id)
+        .sort();
       expect(held).toContain(ids[2]); // 1000003 is held for review
-      const reviewed = worker.store.listReviews('pending').filter((rv) => ids.includes(rv.screening_id)).map((rv) => rv.screening_id);
+      const reviewed = worker.store
+        .listReviews('pending')
+        .filter((rv) => ids.includes(rv.screening_id))
+        .map((rv) => rv.screening_id);
       expect(reviewed.sort()).toEqual(held);
     } finally {
       await worker.close();

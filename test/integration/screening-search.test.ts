@@ -48,7 +48,8 @@ function storeWith(rows: Row[]): Store {
       created: t(r.created),
       completed: done ? t(r.created + r.finishedAfter!) : null,
     });
-    if (r.decidedAfter !== null && done) review.run({ id: `rev_${r.id}`, screening: r.id, decided: t(r.created + r.decidedAfter), created: t(r.created) });
+    if (r.decidedAfter !== null && done)
+      review.run({ id: `rev_${r.id}`, screening: r.id, decided: t(r.created + r.decidedAfter), created: t(r.created) });
   }
   return store;
 }
@@ -73,11 +74,7 @@ function walk(store: Store, since: number, limit: number): string[] {
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < 1000; pages++) {
-    const page = searchScreenings(
-      db,
-      { updated_since: t(since) },
-      { limit, ...(cursor === undefined ? {} : { starting_after: cursor }) },
-    );
+    const page = searchScreenings(db, { updated_since: t(since) }, { limit, ...(cursor === undefined ? {} : { starting_after: cursor }) });
     expect(page.data.length).toBeLessThanOrEqual(limit);
     ids.push(...page.data.map((s) => s.id));
     if (!page.has_more || page.data.length === 0) return ids;
@@ -167,7 +164,10 @@ describe('GET /screenings?updated_since', () => {
       // Read in index order up to the page's end, not every row back to T and then sorted.
       expect(p.plan).not.toMatch(/TEMP B-TREE|MULTI-INDEX/);
     }
-    const later = plans.filter((p) => p.sql.includes('s.created_at < ?')).map((p) => p.plan).join('\n');
+    const later = plans
+      .filter((p) => p.sql.includes('s.created_at < ?'))
+      .map((p) => p.plan)
+      .join('\n');
     expect(later).toContain('screenings_completed_later (completed_at>?)');
     expect(later).toContain('reviews_by_decided (decided_at>?)');
     expect(plans.some((p) => /^SCAN s\b/m.test(p.plan))).toBe(false);
@@ -179,7 +179,9 @@ describe('GET /screenings?updated_since', () => {
       { id: 'scr_lookup', created: 2, finishedAfter: 3, decidedAfter: null },
       { id: 'scr_queued', created: 3, finishedAfter: null, decidedAfter: null },
     ]);
-    const indexed = connectionOf(store).prepare('SELECT id FROM screenings INDEXED BY screenings_completed_later WHERE completed_at <> created_at').all();
+    const indexed = connectionOf(store)
+      .prepare('SELECT id FROM screenings INDEXED BY screenings_completed_later WHERE completed_at <> created_at')
+      .all();
     expect(indexed).toEqual([{ id: 'scr_lookup' }]);
   });
 });

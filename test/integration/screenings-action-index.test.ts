@@ -20,8 +20,10 @@ afterEach(() => {
 const t = (m: number) => new Date(Date.UTC(2026, 0, 1) + m * 60_000).toISOString();
 
 function add(db: Database, id: string, action: string, m: number): void {
-  db.prepare(`INSERT INTO screenings (id, status, query_kind, query_value, priority, action, created_at, completed_at)
-    VALUES (?, 'done', 'dot_number', '1000001', 'tender', ?, ?, ?)`).run(id, action, t(m), t(m));
+  db.prepare(
+    `INSERT INTO screenings (id, status, query_kind, query_value, priority, action, created_at, completed_at)
+    VALUES (?, 'done', 'dot_number', '1000001', 'tender', ?, ?, ?)`,
+  ).run(id, action, t(m), t(m));
 }
 
 function walk(db: Database, action: string, limit: number): string[] {

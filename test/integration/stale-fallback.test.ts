@@ -47,13 +47,24 @@ describe('the stale fallback under an outage, with the defaults', () => {
     expect([inside.action, inside.hold_reason, inside.source]).toEqual(['hold', 'scoring_unavailable', 'stale_cache']);
     expect(inside.score?.decision).toBe('approved');
     expect(inside.score_age_seconds).toBe(5 * 3600);
-    await until('the stale screening\'s callback', 15_000, () => tms.received.some((b) => b.screening.tender_id === 'STALE-5H'));
+    await until("the stale screening's callback", 15_000, () => tms.received.some((b) => b.screening.tender_id === 'STALE-5H'));
     const cb = tms.received.find((b) => b.screening.tender_id === 'STALE-5H')!;
-    expect([cb.event, cb.screening.action, cb.screening.source, cb.screening.score_age_seconds]).toEqual(['screening.completed', 'hold', 'stale_cache', 5 * 3600]);
+    expect([cb.event, cb.screening.action, cb.screening.source, cb.screening.score_age_seconds]).toEqual([
+      'screening.completed',
+      'hold',
+      'stale_cache',
+      5 * 3600,
+    ]);
 
     clock += 2 * HOUR;
     const past = await screen({ dot_number: '1000001', tender_id: 'STALE-7H' });
-    expect([past.action, past.hold_reason, past.source, past.score, past.score_age_seconds]).toEqual(['hold', 'scoring_unavailable', 'none', null, null]);
+    expect([past.action, past.hold_reason, past.source, past.score, past.score_age_seconds]).toEqual([
+      'hold',
+      'scoring_unavailable',
+      'none',
+      null,
+      null,
+    ]);
   });
 });
 
@@ -81,7 +92,12 @@ describe('a stale score only keeps a standing decision', () => {
       await other.emulator.close();
       clock += 5 * HOUR;
       const stale = await post({ dot_number: '1000003', tender_id: 'SD-2' });
-      expect([stale.action, stale.settled_by, stale.source, stale.score_age_seconds]).toEqual(['tender', 'standing_decision', 'stale_cache', 5 * 3600]);
+      expect([stale.action, stale.settled_by, stale.source, stale.score_age_seconds]).toEqual([
+        'tender',
+        'standing_decision',
+        'stale_cache',
+        5 * 3600,
+      ]);
     } finally {
       await other.close().catch(() => {});
     }

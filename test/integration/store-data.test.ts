@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { NotFoundError, openStore, ReviewConflictError, StoreArgumentError, type ScreeningResult, type Store } from '../../worker/store/index.js';
+import {
+  NotFoundError,
+  openStore,
+  ReviewConflictError,
+  StoreArgumentError,
+  type ScreeningResult,
+  type Store,
+} from '../../worker/store/index.js';
 import { openWatchStore } from '../../worker/store/watch-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
@@ -64,7 +71,12 @@ describe('score cache', () => {
     store.putScore('sandbox', sampleScore());
     const byDot = store.getScore('sandbox', { dot_number: '1000003' });
     const byMc = store.getScore('sandbox', { mc_number: 'MC1000003' });
-    expect(byDot).toEqual({ score: sampleScore(), fetched_at: T0.toISOString(), model_version: 'carrier-risk-3.5-sandbox', fetch_id: expect.any(Number) });
+    expect(byDot).toEqual({
+      score: sampleScore(),
+      fetched_at: T0.toISOString(),
+      model_version: 'carrier-risk-3.5-sandbox',
+      fetch_id: expect.any(Number),
+    });
     expect(byMc).toEqual(byDot);
     expect(store.getScore('live', { dot_number: '1000003' })).toBeUndefined();
     expect(store.getScore('sandbox', { dot_number: '1000005' })).toBeUndefined();
@@ -79,7 +91,11 @@ describe('score cache', () => {
 
   it('replaces an older entry, moves the MC alias, and ignores a write older than what it holds', () => {
     store.putScore('sandbox', sampleScore(), new Date('2025-03-15T10:00:00Z'));
-    const newer = sampleScore({ score: 70, model_version: 'carrier-risk-3.6-sandbox', carrier: { ...sampleScore().carrier, mc_number: 'MC77' } });
+    const newer = sampleScore({
+      score: 70,
+      model_version: 'carrier-risk-3.6-sandbox',
+      carrier: { ...sampleScore().carrier, mc_number: 'MC77' },
+    });
     store.putScore('sandbox', newer, new Date('2025-03-15T11:00:00Z'));
     const got = store.getScore('sandbox', { dot_number: '1000003' });
     expect(got?.score.score).toBe(70);
@@ -141,8 +157,21 @@ describe('score cache', () => {
           const want = JSON.stringify(s);
           expect(JSON.stringify(store.getScore('live', { dot_number: dot })?.score)).toBe(want);
           expect(JSON.stringify(store.getScore('live', { mc_number: `MC${dot}` })?.score)).toBe(want);
-          const scr = store.insertScreening({ query: { dot_number: dot }, tender_id: null, priority: 'tender', refresh: false, callback_url: null });
-          const done = store.completeScreening(scr.id, { action: 'hold', hold_reason: 'unknown_decision', source: 'service', score: s, score_fetched_at: clock.toISOString(), error: null });
+          const scr = store.insertScreening({
+            query: { dot_number: dot },
+            tender_id: null,
+            priority: 'tender',
+            refresh: false,
+            callback_url: null,
+          });
+          const done = store.completeScreening(scr.id, {
+            action: 'hold',
+            hold_reason: 'unknown_decision',
+            source: 'service',
+            score: s,
+            score_fetched_at: clock.toISOString(),
+            error: null,
+          });
           expect(JSON.stringify(done.screening.score)).toBe(want);
           expect(JSON.stringify(store.getScreening(scr.id)?.score)).toBe(want);
         },
@@ -155,7 +184,11 @@ describe('score cache', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 9_999_999 }), fc.nat({ max: 7 }), (n, pad) => {
         const dot = String(n);
-        store.putScore('sandbox', sampleScore({ carrier: { dot_number: dot, mc_number: null, legal_name: null, dba_name: null } }), later(1));
+        store.putScore(
+          'sandbox',
+          sampleScore({ carrier: { dot_number: dot, mc_number: null, legal_name: null, dba_name: null } }),
+          later(1),
+        );
         expect(store.getScore('sandbox', { dot_number: '0'.repeat(pad) + dot })?.score.carrier.dot_number).toBe(dot);
       }),
     );
@@ -172,7 +205,14 @@ const HOLD: ScreeningResult = {
 };
 
 function newScreening(over: Partial<Parameters<Store['insertScreening']>[0]> = {}) {
-  return store.insertScreening({ query: { dot_number: '1000003' }, tender_id: 'T-1', priority: 'tender', refresh: false, callback_url: null, ...over });
+  return store.insertScreening({
+    query: { dot_number: '1000003' },
+    tender_id: 'T-1',
+    priority: 'tender',
+    refresh: false,
+    callback_url: null,
+    ...over,
+  });
 }
 
 describe('screenings', () => {
@@ -204,8 +244,29 @@ describe('screenings', () => {
       version: 1,
     });
     expect(Object.keys(s)).toEqual([
-      'object', 'id', 'tender_id', 'load', 'status', 'query', 'priority', 'refresh', 'action', 'hold_reason', 'source',
-      'score', 'score_fetched_at', 'score_age_seconds', 'review', 'settled_by', 'standing_decision', 'error', 'callback_url', 'created_at', 'completed_at', 'updated_at', 'version',
+      'object',
+      'id',
+      'tender_id',
+      'load',
+      'status',
+      'query',
+      'priority',
+      'refresh',
+      'action',
+      'hold_reason',
+      'source',
+      'score',
+      'score_fetched_at',
+      'score_age_seconds',
+      'review',
+      'settled_by',
+      'standing_decision',
+      'error',
+      'callback_url',
+      'created_at',
+      'completed_at',
+      'updated_at',
+      'version',
     ]);
     expect(store.getScreening(s.id)).toEqual(s);
     // Every change of it is a new version (screenings.version, kept by triggers).
@@ -227,7 +288,13 @@ describe('screenings', () => {
     later(1500);
     const first = store.completeScreening(s.id, HOLD);
     expect(first.changed).toBe(true);
-    expect(first.screening).toMatchObject({ status: 'done', action: 'hold', hold_reason: 'manual_review', source: 'service', completed_at: clock.toISOString() });
+    expect(first.screening).toMatchObject({
+      status: 'done',
+      action: 'hold',
+      hold_reason: 'manual_review',
+      source: 'service',
+      completed_at: clock.toISOString(),
+    });
     expect(first.screening.score).toEqual(sampleScore());
 
     later(1000);
@@ -256,7 +323,14 @@ describe('screenings', () => {
   it('stores an error result without a score', () => {
     const s = newScreening({ query: { dot_number: '4242' } });
     const error = { code: 'carrier_not_found', message: 'not found', request_id: 'req_9' };
-    const { screening } = store.completeScreening(s.id, { action: 'block', hold_reason: null, source: 'none', score: null, score_fetched_at: null, error });
+    const { screening } = store.completeScreening(s.id, {
+      action: 'block',
+      hold_reason: null,
+      source: 'none',
+      score: null,
+      score_fetched_at: null,
+      error,
+    });
     expect(screening).toMatchObject({ action: 'block', score: null, error });
   });
 
@@ -307,7 +381,13 @@ describe('reviews', () => {
       note: null,
       created_at: clock.toISOString(),
     });
-    expect(first.review.screening.review).toEqual({ id: first.review.id, state: 'pending', decided_by: null, decided_at: null, note: null });
+    expect(first.review.screening.review).toEqual({
+      id: first.review.id,
+      state: 'pending',
+      decided_by: null,
+      decided_at: null,
+      note: null,
+    });
 
     const second = store.createReview(s.id, 'unknown_decision');
     expect(second.created).toBe(false);
@@ -324,7 +404,11 @@ describe('reviews', () => {
     const approved = store.resolveReview(review.id, 'approved', 'dana', 'known carrier');
     expect(approved).toMatchObject({ state: 'approved', decided_by: 'dana', decided_at: clock.toISOString(), note: 'known carrier' });
     // The dispatcher's decision becomes the screening's action; hold_reason stays as history.
-    expect(approved.screening).toMatchObject({ action: 'tender', hold_reason: 'manual_review', review: { state: 'approved', decided_by: 'dana' } });
+    expect(approved.screening).toMatchObject({
+      action: 'tender',
+      hold_reason: 'manual_review',
+      review: { state: 'approved', decided_by: 'dana' },
+    });
 
     later(1000);
     expect(() => store.resolveReview(review.id, 'rejected', 'eve', null)).toThrow(ReviewConflictError);
@@ -400,7 +484,13 @@ describe('usage', () => {
     later(1000);
     store.putUsageSnapshot('live', { monthly_quota: 1000, used: 11, remaining: 989, rate_limit_per_minute: null });
     store.putUsageSnapshot('live', { monthly_quota: 1000, used: 5, remaining: 995, rate_limit_per_minute: 60 }, T0); // older: ignored
-    expect(store.latestUsageSnapshot('live')).toEqual({ monthly_quota: 1000, used: 11, remaining: 989, rate_limit_per_minute: null, at: clock.toISOString() });
+    expect(store.latestUsageSnapshot('live')).toEqual({
+      monthly_quota: 1000,
+      used: 11,
+      remaining: 989,
+      rate_limit_per_minute: null,
+      at: clock.toISOString(),
+    });
     expect(store.latestUsageSnapshot('sandbox')).toBeUndefined();
   });
 });
@@ -424,9 +514,22 @@ describe('transactions', () => {
   it('commit every write inside together, the watch store opened on the store included', () => {
     const watch = openWatchStore(store, { watchDays: 30 });
     const s = store.transaction(() => {
-      const s = store.insertScreening({ query: { dot_number: '1000003' }, tender_id: null, priority: 'tender', refresh: false, callback_url: null });
+      const s = store.insertScreening({
+        query: { dot_number: '1000003' },
+        tender_id: null,
+        priority: 'tender',
+        refresh: false,
+        callback_url: null,
+      });
       store.appendEvent('screening.completed', { id: s.id });
-      watch.addBlock({ carrierKey: 'dot:1000003', dot_number: '1000003', mc_number: null, reason: 'test', by: 'ann', at: T0.toISOString() });
+      watch.addBlock({
+        carrierKey: 'dot:1000003',
+        dot_number: '1000003',
+        mc_number: null,
+        reason: 'test',
+        by: 'ann',
+        at: T0.toISOString(),
+      });
       return s;
     });
     expect(store.getScreening(s.id)?.status).toBe('queued');
@@ -439,9 +542,22 @@ describe('transactions', () => {
     let id = '';
     expect(() =>
       store.transaction(() => {
-        id = store.insertScreening({ query: { dot_number: '1000005' }, tender_id: null, priority: 'tender', refresh: false, callback_url: null }).id;
+        id = store.insertScreening({
+          query: { dot_number: '1000005' },
+          tender_id: null,
+          priority: 'tender',
+          refresh: false,
+          callback_url: null,
+        }).id;
         store.appendEvent('screening.completed', { id });
-        watch.addBlock({ carrierKey: 'dot:1000005', dot_number: '1000005', mc_number: null, reason: 'test', by: 'ann', at: T0.toISOString() });
+        watch.addBlock({
+          carrierKey: 'dot:1000005',
+          dot_number: '1000005',
+          mc_number: null,
+          reason: 'test',
+          by: 'ann',
+          at: T0.toISOString(),
+        });
         throw new Error('boom');
       }),
     ).toThrow('boom');
@@ -453,7 +569,13 @@ describe('transactions', () => {
 
   it('keep the outer writes when an inner transaction fails and is caught (a savepoint)', () => {
     const s = store.transaction(() => {
-      const s = store.insertScreening({ query: { dot_number: '1000003' }, tender_id: null, priority: 'tender', refresh: false, callback_url: null });
+      const s = store.insertScreening({
+        query: { dot_number: '1000003' },
+        tender_id: null,
+        priority: 'tender',
+        refresh: false,
+        callback_url: null,
+      });
       try {
         store.transaction(() => {
           store.appendEvent('review.created', { id: 'x' });

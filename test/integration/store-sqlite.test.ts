@@ -37,11 +37,7 @@ function score(dot: string, over: Partial<SvcScore> = {}): SvcScore {
 
 /** better-sqlite3 as it loads at run time (JS, the compiled addon) and what it requires. */
 function copyRuntimeModules(from: string, to: string): void {
-  const parts = [
-    'better-sqlite3/package.json',
-    'better-sqlite3/lib',
-    'better-sqlite3/prebuilds',
-  ];
+  const parts = ['better-sqlite3/package.json', 'better-sqlite3/lib', 'better-sqlite3/prebuilds'];
   for (const part of parts) cpSync(join(from, part), join(to, part), { recursive: true });
 }
 
@@ -147,8 +143,22 @@ describe('a screening written done in one insert (a cache hit)', () => {
     const store = openStore(db.path);
     try {
       const fetchId = store.putScore('live', score('21'), new Date('2026-11-01T00:00:00Z'));
-      const result = { action: 'tender' as const, hold_reason: null, source: 'cache' as const, score: score('21'), score_fetched_at: '2026-11-01T00:00:00.000Z', error: null, score_fetch_id: fetchId };
-      const n = { query: { dot_number: '21' }, tender_id: 'L-1', priority: 'tender' as const, refresh: false, callback_url: 'https://tms.example/cb' };
+      const result = {
+        action: 'tender' as const,
+        hold_reason: null,
+        source: 'cache' as const,
+        score: score('21'),
+        score_fetched_at: '2026-11-01T00:00:00.000Z',
+        error: null,
+        score_fetch_id: fetchId,
+      };
+      const n = {
+        query: { dot_number: '21' },
+        tender_id: 'L-1',
+        priority: 'tender' as const,
+        refresh: false,
+        callback_url: 'https://tms.example/cb',
+      };
       const done = store.insertScreening(n, result);
       expect(done.status).toBe('done');
       expect(store.getScreening(done.id)).toEqual(done);
@@ -213,7 +223,14 @@ describe('several processes on one file', () => {
     a.putScore('live', score('11'));
     expect(b.getScore('live', { dot_number: '11' })?.score.score).toBe(90);
     const s = b.insertScreening({ query: { dot_number: '11' }, tender_id: 'x', priority: 'tender', refresh: false, callback_url: null });
-    a.completeScreening(s.id, { action: 'hold', hold_reason: 'manual_review', source: 'cache', score: score('11'), score_fetched_at: null, error: null });
+    a.completeScreening(s.id, {
+      action: 'hold',
+      hold_reason: 'manual_review',
+      source: 'cache',
+      score: score('11'),
+      score_fetched_at: null,
+      error: null,
+    });
     const { review } = b.createReview(s.id, 'manual_review');
     expect(a.createReview(s.id, 'manual_review')).toEqual({ review, created: false });
     a.resolveReview(review.id, 'approved', 'dana', null);
@@ -263,7 +280,9 @@ describe('several processes on one file', () => {
     const results = await Promise.all([1, 2, 3, 4].map(() => inChild(opener, { path: db.path })));
     expect(results).toEqual([{ ok: 0 }, { ok: 0 }, { ok: 0 }, { ok: 0 }]);
     const raw = new Database(db.path, { readonly: true });
-    expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+    expect(raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(
+      MIGRATIONS.map((m) => ({ version: m.version })),
+    );
     raw.close();
   });
 });
@@ -297,7 +316,10 @@ describe('migrations', () => {
   it('a failing step rolls back whole and leaves the version where it was', () => {
     const raw = new Database(db.path);
     migrate(raw, db.path, MIGRATIONS);
-    const broken = [...MIGRATIONS, { version: MIGRATIONS.length + 1, name: 'broken', sql: 'CREATE TABLE half (x); SELECT * FROM no_such_table;' }];
+    const broken = [
+      ...MIGRATIONS,
+      { version: MIGRATIONS.length + 1, name: 'broken', sql: 'CREATE TABLE half (x); SELECT * FROM no_such_table;' },
+    ];
     expect(() => migrate(raw, db.path, broken)).toThrow(/no_such_table/);
     expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined();
@@ -324,17 +346,22 @@ describe('failures are StoreErrors with a code', () => {
   }
 
   // 0o755: not even the -wal/-shm files can be made; 0o777: they can, only the database file is read-only.
-  it.each([0o755, 0o777])('a read-only file (directory mode %o): opening it gives sqlite_readonly, in an unprivileged process', async (dirMode) => {
-    openStore(db.path).close();
-    chmodSync(db.path, 0o444);
-    chmodSync(db.dir, dirMode);
-    // Root ignores file modes: run the attempt as "nobody" then (spawn can drop privileges as root).
-    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const result = (await inChild('openStore(args.path);', { path: db.path }, asUser)) as { err?: { name: string; code: string; message: string } };
-    expect(result.err).toMatchObject({ name: 'StoreError', code: 'sqlite_readonly' });
-    expect(result.err?.message).toContain(db.path);
-    expect(result.err?.message).not.toMatch(/\n\s+at /); // no stack trace in the message
-  });
+  it.each([0o755, 0o777])(
+    'a read-only file (directory mode %o): opening it gives sqlite_readonly, in an unprivileged process',
+    async (dirMode) => {
+      openStore(db.path).close();
+      chmodSync(db.path, 0o444);
+      chmodSync(db.dir, dirMode);
+      // Root ignores file modes: run the attempt as "nobody" then (spawn can drop privileges as root).
+      const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+      const result = (await inChild('openStore(args.path);', { path: db.path }, asUser)) as {
+        err?: { name: string; code: string; message: string };
+      };
+      expect(result.err).toMatchObject({ name: 'StoreError', code: 'sqlite_readonly' });
+      expect(result.err?.message).toContain(db.path);
+      expect(result.err?.message).not.toMatch(/\n\s+at /); // no stack trace in the message
+    },
+  );
 
   it('a store opened read-only reads, and a write gives sqlite_readonly', () => {
     const w = openStore(db.path);

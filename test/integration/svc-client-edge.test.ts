@@ -8,13 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SvcClient, type SvcClientOptions } from '../../worker/svc/client.js';
-import {
-  SvcAuthenticationError,
-  SvcError,
-  SvcNetworkError,
-  SvcServerError,
-  SvcUnknownError,
-} from '../../worker/svc/errors.js';
+import { SvcAuthenticationError, SvcError, SvcNetworkError, SvcServerError, SvcUnknownError } from '../../worker/svc/errors.js';
 import type { LimitsSnapshot } from '../../worker/svc/limits.js';
 import { freePort } from '../helpers/free-port.js';
 
@@ -92,9 +86,7 @@ function expectNoKey(e: unknown): void {
 
 describe('SvcClient over real HTTP (edge cases)', () => {
   it('sends Bearer auth under the base path, reuses one keep-alive connection and reports limits', async () => {
-    const t = await serve((_req, res) =>
-      json(res, 200, { status: 'ok' }, { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '119' }),
-    );
+    const t = await serve((_req, res) => json(res, 200, { status: 'ok' }, { 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '119' }));
     const seen: LimitsSnapshot[] = [];
     const { c } = client({ baseUrl: `${t.url}/prefix/`, onLimits: (s) => seen.push(s), connections: 1 });
     for (let i = 0; i < 3; i++) {

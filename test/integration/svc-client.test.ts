@@ -58,12 +58,7 @@ async function caught(p: Promise<unknown>): Promise<SvcError> {
 /** The key (or any 12-character piece of its secret part) in no message, stack or inspect output. */
 function expectNoKey(e: unknown, key: string): void {
   const secret = key.slice(key.indexOf('_', 4) + 1);
-  const texts = [
-    (e as Error).message,
-    String((e as Error).stack),
-    inspect(e, { depth: 10, showHidden: true }),
-    JSON.stringify(e),
-  ];
+  const texts = [(e as Error).message, String((e as Error).stack), inspect(e, { depth: 10, showHidden: true }), JSON.stringify(e)];
   for (const t of texts) {
     expect(t).not.toContain(key);
     expect(t).not.toContain(secret);
@@ -271,10 +266,7 @@ describe('SvcClient against the sandbox emulator', () => {
   it('the key is in no error message, stack or util.inspect output of any failure', async () => {
     const emu = await emulator();
     const { c } = client(emu);
-    const errors = [
-      await caught(c.getScore({ dot_number: '4242' })),
-      await caught(c.getScore({ dot_number: '1000503' })),
-    ];
+    const errors = [await caught(c.getScore({ dot_number: '4242' })), await caught(c.getScore({ dot_number: '1000503' }))];
     for (const e of errors) expectNoKey(e, emu.keys.sandbox);
     expect(inspect(c, { depth: 10, showHidden: true })).not.toContain(emu.keys.sandbox);
   });

@@ -95,7 +95,17 @@ beforeAll(async () => {
   writeFileSync(join(stub, 'LICENSE'), 'stub');
   const pack = (targets: string[], out: string): Promise<{ code: number | null; output: string }> =>
     new Promise((done) => {
-      const args = ['--yes', 'electron-builder@26.17.0', '--linux', ...targets, '--config', 'electron-builder.yml', `-c.directories.app=${app}`, `-c.directories.output=${out}`, `-c.electronDist=${stub}`];
+      const args = [
+        '--yes',
+        'electron-builder@26.17.0',
+        '--linux',
+        ...targets,
+        '--config',
+        'electron-builder.yml',
+        `-c.directories.app=${app}`,
+        `-c.directories.output=${out}`,
+        `-c.electronDist=${stub}`,
+      ];
       // Without VITEST in its environment: electron-builder keeps quiet under vitest, and its log
       // is what names the Electron version it packed.
       const { VITEST: _vitest, ...env } = process.env;
@@ -137,7 +147,14 @@ describe('the packed tray app (electron-builder 26.17.0, stub Electron)', () => 
     const before = fuseWire(join(dir, 'electron-stub', 'electron'));
     expect(before.runAsNode).toBe(true); // the stub starts as Electron ships
     const binary = join(dir, 'out', 'linux-unpacked', 'carrier-screen-tray');
-    const packedBinary = existsSync(binary) ? binary : join(dir, 'out', 'linux-unpacked', readdirSync(join(dir, 'out', 'linux-unpacked')).find((f) => !f.includes('.') && f !== 'resources' && f !== 'locales')!);
+    const packedBinary = existsSync(binary)
+      ? binary
+      : join(
+          dir,
+          'out',
+          'linux-unpacked',
+          readdirSync(join(dir, 'out', 'linux-unpacked')).find((f) => !f.includes('.') && f !== 'resources' && f !== 'locales')!,
+        );
     expect(fuseWire(packedBinary)).toEqual({
       runAsNode: false,
       enableCookieEncryption: true,

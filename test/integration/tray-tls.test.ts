@@ -40,7 +40,10 @@ describe('the tray with CARRIER_SCREEN_CA_FILE', () => {
       expect(await bridge.getStatus()).toMatchObject({ object: 'status' });
       expect(await bridge.whoAmI()).toMatchObject({ object: 'caller' });
       // The name the certificate carries works as well as its address.
-      const byName = bridgeWith(workerFetch({ caFile: ours.caPath, fallback: netFetchStandIn }), stack.intakeUrl.replace('127.0.0.1', 'localhost'));
+      const byName = bridgeWith(
+        workerFetch({ caFile: ours.caPath, fallback: netFetchStandIn }),
+        stack.intakeUrl.replace('127.0.0.1', 'localhost'),
+      );
       expect(await byName.getStatus()).toMatchObject({ object: 'status' });
       // A POST with a body, streamed back as JSON.
       const s = await bridge.recheckCarrier({ dot_number: '1000001' });
@@ -60,11 +63,16 @@ describe('the tray with CARRIER_SCREEN_CA_FILE', () => {
   });
 
   it('without it (or with another CA) the handshake fails: the worker is unreachable, saying why', async () => {
-    for (const fetchFn of [workerFetch({ caFile: undefined, fallback: netFetchStandIn }), workerFetch({ caFile: other.caPath, fallback: netFetchStandIn })]) {
-      const err = await bridgeWith(fetchFn).getStatus().then(
-        () => undefined,
-        (e: unknown) => e as { code: string; message: string },
-      );
+    for (const fetchFn of [
+      workerFetch({ caFile: undefined, fallback: netFetchStandIn }),
+      workerFetch({ caFile: other.caPath, fallback: netFetchStandIn }),
+    ]) {
+      const err = await bridgeWith(fetchFn)
+        .getStatus()
+        .then(
+          () => undefined,
+          (e: unknown) => e as { code: string; message: string },
+        );
       expect(err).toMatchObject({ code: 'unreachable' });
       expect(err!.message).toMatch(/certificate/i);
     }

@@ -16,11 +16,17 @@ function approvedCarriers(from: number, n: number): Array<{ dot: string; mc: str
   const out: Array<{ dot: string; mc: string }> = [];
   for (let d = from; out.length < n; d++) {
     const c = liveCarrier(String(d));
-    if (c && c.decision === 'approved' && !c.needs_manual_review && c.carrier.mc_number) out.push({ dot: String(d), mc: c.carrier.mc_number });
+    if (c && c.decision === 'approved' && !c.needs_manual_review && c.carrier.mc_number)
+      out.push({ dot: String(d), mc: c.carrier.mc_number });
   }
   return out;
 }
-const [A, B, C, D] = approvedCarriers(5_300_000, 4) as [{ dot: string; mc: string }, { dot: string; mc: string }, { dot: string; mc: string }, { dot: string; mc: string }];
+const [A, B, C, D] = approvedCarriers(5_300_000, 4) as [
+  { dot: string; mc: string },
+  { dot: string; mc: string },
+  { dot: string; mc: string },
+  { dot: string; mc: string },
+];
 
 async function call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await request(stack.intakeUrl + path, {
@@ -48,7 +54,14 @@ describe('local do-not-use list', () => {
   it('blocks a carrier the service approves, with no /v1 request for it', async () => {
     const b = await call('POST', '/blocks', { dot_number: A.dot, by: 'ops-lead', reason: 'double-brokered load 4411' });
     expect(b.status).toBe(201);
-    expect(b.json).toMatchObject({ object: 'local_block', dot_number: A.dot, state: 'active', blocked_by: 'ops-lead', reason: 'double-brokered load 4411', lifted_at: null });
+    expect(b.json).toMatchObject({
+      object: 'local_block',
+      dot_number: A.dot,
+      state: 'active',
+      blocked_by: 'ops-lead',
+      reason: 'double-brokered load 4411',
+      lifted_at: null,
+    });
     expect(b.json.id).toMatch(/^blk_[a-z2-7]{26}$/);
 
     const s = await screen({ dot_number: A.dot });
@@ -112,7 +125,11 @@ describe('local do-not-use list', () => {
     const again = await call('DELETE', `/blocks/${A.dot}`, { by: 'ops-lead' });
     expect([again.status, again.json.error.code, again.json.error.resource_id]).toEqual([409, 'block_conflict', lifted.json.id]);
     const againByPost = await call('POST', `/blocks/${A.dot}/lift`, { by: 'ops-lead' });
-    expect([againByPost.status, againByPost.json.error.code, againByPost.json.error.resource_id]).toEqual([409, 'block_conflict', lifted.json.id]);
+    expect([againByPost.status, againByPost.json.error.code, againByPost.json.error.resource_id]).toEqual([
+      409,
+      'block_conflict',
+      lifted.json.id,
+    ]);
     // A carrier never blocked has nothing to lift: 404.
     const never = await call('DELETE', '/blocks/7654321', { by: 'ops-lead' });
     expect([never.status, never.json.error.code]).toEqual([404, 'resource_missing']);

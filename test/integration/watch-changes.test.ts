@@ -106,7 +106,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stack = await startStack({ mode: 'live', now: clock.now, emulator: { datedChanges: DATED, monthlyQuota: 10_000 }, env: { SCREEN_WATCH_DAYS: '14' } });
+  stack = await startStack({
+    mode: 'live',
+    now: clock.now,
+    emulator: { datedChanges: DATED, monthlyQuota: 10_000 },
+    env: { SCREEN_WATCH_DAYS: '14' },
+  });
 });
 afterAll(async () => {
   await stack?.close();
@@ -159,7 +164,12 @@ describe('watch list and change alerts', () => {
     expect(c.object).toBe('carrier_change');
     expect(c.id).toMatch(/^chg_[a-z2-7]{26}$/);
     expect(c.before).toMatchObject({ action: 'tender', decision: 'approved', knockout_codes: [] });
-    expect(c.after).toMatchObject({ action: 'block', decision: 'rejected', knockout_codes: ['AUTHORITY_INACTIVE'], model_version: 'crs-3.5' });
+    expect(c.after).toMatchObject({
+      action: 'block',
+      decision: 'rejected',
+      knockout_codes: ['AUTHORITY_INACTIVE'],
+      model_version: 'crs-3.5',
+    });
     expect(c.after.score).toBeLessThanOrEqual(35);
     expect(c.reasons).toEqual(['action_changed', 'decision_changed', 'new_knockout', 'grade_drop']);
     expect(c.tenders.map((t) => t.tender_id)).toEqual(['T-1', 'T-2', 'T-3']);
@@ -170,7 +180,9 @@ describe('watch list and change alerts', () => {
       ['tender', null],
     ]);
     // The findings the new score added, by code (the old score had no knockout to remove).
-    expect(c.findings?.added).toContainEqual(expect.objectContaining({ kind: 'knockout', code: 'AUTHORITY_INACTIVE', severity: 'critical' }));
+    expect(c.findings?.added).toContainEqual(
+      expect.objectContaining({ kind: 'knockout', code: 'AUTHORITY_INACTIVE', severity: 'critical' }),
+    );
     expect(c.findings?.removed.some((f) => f.kind === 'knockout')).toBe(false);
     expect(c.screening_id).toBe(rescreens.find((s) => dotOf(s) === REVOKED)!.id);
     expect(c).not.toHaveProperty('tender_callbacks');
@@ -231,7 +243,13 @@ describe('watch list and change alerts', () => {
     expect(tooLong.status).toBe(400);
     const ok = await call('POST', `/changes/${c!.id}/acknowledge`, { by: 'dana', note: '  moved T-1 and T-2 to another carrier  ' });
     expect(ok.status).toBe(200);
-    expect(ok.json).toMatchObject({ id: c!.id, state: 'acknowledged', acknowledged_by: 'dana', acknowledged_at: '2026-03-06T12:00:00.000Z', ack_note: 'moved T-1 and T-2 to another carrier' });
+    expect(ok.json).toMatchObject({
+      id: c!.id,
+      state: 'acknowledged',
+      acknowledged_by: 'dana',
+      acknowledged_at: '2026-03-06T12:00:00.000Z',
+      ack_note: 'moved T-1 and T-2 to another carrier',
+    });
     expect((await call('GET', `/changes/${c!.id}`)).json.ack_note).toBe('moved T-1 and T-2 to another carrier');
     const again = await call('POST', `/changes/${c!.id}/acknowledge`, { by: 'eli' });
     expect(again.status).toBe(409);
@@ -245,10 +263,15 @@ describe('watch list and change alerts', () => {
   it('a change stored before migration 29 reads back: no findings, no note, tenders without an action', async () => {
     const [c] = (await call('GET', '/changes?state=new')).json.data as CarrierChange[];
     const db = connectionOf(stack.screener.store);
-    const old = (JSON.parse((db.prepare('SELECT tenders FROM carrier_changes WHERE id = ?').get(c!.id) as { tenders: string }).tenders) as Array<Record<string, unknown>>).map(
-      ({ tender_id, screening_id, screened_at, callback_url }) => ({ tender_id, screening_id, screened_at, callback_url }),
-    );
-    const before = db.prepare('SELECT tenders, findings FROM carrier_changes WHERE id = ?').get(c!.id) as { tenders: string; findings: string | null };
+    const old = (
+      JSON.parse((db.prepare('SELECT tenders FROM carrier_changes WHERE id = ?').get(c!.id) as { tenders: string }).tenders) as Array<
+        Record<string, unknown>
+      >
+    ).map(({ tender_id, screening_id, screened_at, callback_url }) => ({ tender_id, screening_id, screened_at, callback_url }));
+    const before = db.prepare('SELECT tenders, findings FROM carrier_changes WHERE id = ?').get(c!.id) as {
+      tenders: string;
+      findings: string | null;
+    };
     db.prepare('UPDATE carrier_changes SET tenders = ?, findings = NULL WHERE id = ?').run(JSON.stringify(old), c!.id);
     try {
       const read = await call('GET', `/changes/${c!.id}`);
@@ -270,7 +293,9 @@ describe('watch list and change alerts', () => {
     // Acknowledging changed one of them at 2026-03-06T12:00: only it is newer than that.
     const since = (await call('GET', '/changes?updated_since=2026-03-06T12:00:00Z')).json.data as CarrierChange[];
     expect(since.map((c) => c.id)).toEqual([acked.id]);
-    expect(((await call('GET', '/changes?updated_since=2026-03-01')).json.data as CarrierChange[]).map((c) => c.id)).toEqual(all.map((c) => c.id));
+    expect(((await call('GET', '/changes?updated_since=2026-03-01')).json.data as CarrierChange[]).map((c) => c.id)).toEqual(
+      all.map((c) => c.id),
+    );
     expect((await call('GET', '/changes?updated_since=2026-03-07T00:00:00Z')).json.data).toEqual([]);
     // By carrier, leading zeros and spaces as anywhere else; with state and paging too.
     const byDot = (await call('GET', `/changes?dot_number=0${fresh.dot_number}`)).json;
@@ -282,7 +307,11 @@ describe('watch list and change alerts', () => {
     const next = (await call('GET', `/changes?updated_since=2026-03-01&limit=1&starting_after=${page.data[0].id}`)).json;
     expect([next.data.map((c: CarrierChange) => c.id), next.has_more]).toEqual([[all[1]!.id], false]);
     // Bad values: 400 naming the parameter.
-    for (const [q, param] of [['updated_since=yesterday', 'updated_since'], ['dot_number=12a', 'dot_number'], ['dot_number=123456789', 'dot_number']] as const) {
+    for (const [q, param] of [
+      ['updated_since=yesterday', 'updated_since'],
+      ['dot_number=12a', 'dot_number'],
+      ['dot_number=123456789', 'dot_number'],
+    ] as const) {
       const r = await call('GET', `/changes?${q}`);
       expect([r.status, r.json.error.code, r.json.error.param], q).toEqual([400, 'invalid_request', param]);
     }

@@ -15,7 +15,12 @@ const base: CarrierSnapshot = {
   screening_id: 'scr_a',
   fetched_at: '2026-01-01T00:00:00.000Z',
 };
-const next = (o: Partial<CarrierSnapshot>): CarrierSnapshot => ({ ...base, screening_id: 'scr_b', fetched_at: '2026-01-02T00:00:00.000Z', ...o });
+const next = (o: Partial<CarrierSnapshot>): CarrierSnapshot => ({
+  ...base,
+  screening_id: 'scr_b',
+  fetched_at: '2026-01-02T00:00:00.000Z',
+  ...o,
+});
 
 describe('change detection', () => {
   it('a score moving within the good grades is no change', () => {
@@ -24,10 +29,19 @@ describe('change detection', () => {
   });
 
   it('falling from A/B/C to D/F (or an unknown grade) is a grade drop', () => {
-    expect(detectChanges(next({ grade: 'C', score: 70, decision: 'review', action: 'hold' }), next({ grade: 'D', score: 69, decision: 'review', action: 'hold' }))).toEqual(['grade_drop']);
-    expect(detectChanges(next({ grade: 'C', decision: 'review', action: 'hold' }), next({ grade: 'E+', decision: 'review', action: 'hold' }))).toEqual(['grade_drop']);
+    expect(
+      detectChanges(
+        next({ grade: 'C', score: 70, decision: 'review', action: 'hold' }),
+        next({ grade: 'D', score: 69, decision: 'review', action: 'hold' }),
+      ),
+    ).toEqual(['grade_drop']);
+    expect(
+      detectChanges(next({ grade: 'C', decision: 'review', action: 'hold' }), next({ grade: 'E+', decision: 'review', action: 'hold' })),
+    ).toEqual(['grade_drop']);
     // Climbing back is no drop (and the action did not change).
-    expect(detectChanges(next({ grade: 'D', decision: 'review', action: 'hold' }), next({ grade: 'C', decision: 'review', action: 'hold' }))).toEqual([]);
+    expect(
+      detectChanges(next({ grade: 'D', decision: 'review', action: 'hold' }), next({ grade: 'C', decision: 'review', action: 'hold' })),
+    ).toEqual([]);
   });
 
   it('a new knockout code is a change even when the decision already was rejected', () => {

@@ -43,7 +43,11 @@ describe('dated changes', () => {
 
     clock.set('2026-06-03T00:00:00.000Z');
     const after = await score(`dot_number=${revoked}`);
-    expect(after).toMatchObject({ decision: 'rejected', grade: 'F', knockout: { triggered: true, reasons: [{ code: 'AUTHORITY_INACTIVE' }] } });
+    expect(after).toMatchObject({
+      decision: 'rejected',
+      grade: 'F',
+      knockout: { triggered: true, reasons: [{ code: 'AUTHORITY_INACTIVE' }] },
+    });
     expect(after.score).toBeLessThanOrEqual(35);
     expect(after.carrier).toEqual(before.carrier);
     expect(after.checks.total).toBe(53);
@@ -96,8 +100,12 @@ describe('dated changes', () => {
   });
 
   it('rejects a bad datedChanges option naming the field', async () => {
-    await expect(withEmulator({ mode: 'live', datedChanges: [{ dot: 'x', from: '2026-01-01', change: 'authority_revoked' }] })).rejects.toThrow(/datedChanges\[0\]\.dot/);
-    await expect(withEmulator({ mode: 'live', datedChanges: [{ dot: '1', from: 'soon', change: 'authority_revoked' }] })).rejects.toThrow(/datedChanges\[0\]\.from/);
+    await expect(
+      withEmulator({ mode: 'live', datedChanges: [{ dot: 'x', from: '2026-01-01', change: 'authority_revoked' }] }),
+    ).rejects.toThrow(/datedChanges\[0\]\.dot/);
+    await expect(withEmulator({ mode: 'live', datedChanges: [{ dot: '1', from: 'soon', change: 'authority_revoked' }] })).rejects.toThrow(
+      /datedChanges\[0\]\.from/,
+    );
     await expect(
       withEmulator({ mode: 'live', datedChanges: [{ dot: '1', from: '2026-01-01', change: 'bankrupt' as 'authority_revoked' }] }),
     ).rejects.toThrow(/datedChanges\[0\]\.change/);

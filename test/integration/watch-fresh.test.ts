@@ -23,10 +23,13 @@ afterAll(async () => {
 describe('watch re-screens and the cache', () => {
   it('a due carrier fetched within the cache TTL is skipped; one fetched earlier is re-screened', async () => {
     const [fresh, stale] = CARRIERS as [string, string];
-    for (const dot of CARRIERS) expect((await stack.screener.screen({ dot_number: dot, tender_id: `T-${dot}` }, { waitMs: 20_000 })).source).toBe('service');
+    for (const dot of CARRIERS)
+      expect((await stack.screener.screen({ dot_number: dot, tender_id: `T-${dot}` }, { waitMs: 20_000 })).source).toBe('service');
     // Days later both are due; a tender has just fetched one of them again.
     clock.set('2026-05-08T12:00:00.000Z');
-    expect((await stack.screener.screen({ dot_number: fresh, tender_id: 'T-again', refresh: true }, { waitMs: 20_000 })).source).toBe('service');
+    expect((await stack.screener.screen({ dot_number: fresh, tender_id: 'T-again', refresh: true }, { waitMs: 20_000 })).source).toBe(
+      'service',
+    );
     clock.advance(60_000);
     const before = stack.emulator.stats().scoreRequests;
     const t = await stack.screener.watch.tick();

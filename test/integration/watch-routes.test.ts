@@ -43,7 +43,14 @@ describe('watch list routes', () => {
 
     const a = await call('POST', '/watchlist', { dot_number: 1000001, note: 'broker asked' });
     expect(a.status).toBe(201);
-    expect(a.json).toMatchObject({ object: 'watch_entry', dot_number: '1000001', manual: true, note: 'broker asked', watch_until: null, last: null });
+    expect(a.json).toMatchObject({
+      object: 'watch_entry',
+      dot_number: '1000001',
+      manual: true,
+      note: 'broker asked',
+      watch_until: null,
+      last: null,
+    });
     const again = await call('POST', '/watchlist', { dot_number: '1000001' });
     expect(again.status).toBe(200);
     expect(again.json.note).toBe('broker asked');
@@ -131,7 +138,15 @@ describe('auth and the API description', () => {
 
   it('the OpenAPI document lists them', async () => {
     const paths = Object.keys((await call('GET', '/openapi.json')).json.paths);
-    for (const p of ['/watchlist', '/watchlist/{dot}', '/changes', '/changes/{id}', '/changes/{id}/acknowledge', '/blocks', '/blocks/{dot}'])
+    for (const p of [
+      '/watchlist',
+      '/watchlist/{dot}',
+      '/changes',
+      '/changes/{id}',
+      '/changes/{id}/acknowledge',
+      '/blocks',
+      '/blocks/{dot}',
+    ])
       expect(paths).toContain(p);
   });
 });

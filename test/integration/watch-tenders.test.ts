@@ -24,7 +24,9 @@ afterEach(async () => {
 const tendersOf = (dbPath: string, key: string): string[] => {
   const store = openStore(dbPath);
   try {
-    return (connectionOf(store).prepare('SELECT id FROM screenings WHERE carrier_key = ? ORDER BY rowid').all(key) as Array<{ id: string }>).map((r) => r.id);
+    return (
+      connectionOf(store).prepare('SELECT id FROM screenings WHERE carrier_key = ? ORDER BY rowid').all(key) as Array<{ id: string }>
+    ).map((r) => r.id);
   } finally {
     store.close();
   }
@@ -35,18 +37,35 @@ describe("a carrier's tenders on the watch list", () => {
     ctx = await withScreener();
     const { screener } = ctx;
     // 1000001 tenders, 1000003 is held for review (emulator catalogue).
-    const firsts = [await screener.screen({ dot_number: '1000001', tender_id: 'L-0' }), await screener.screen({ dot_number: '1000003', tender_id: 'H-0' })];
-    expect(firsts.map((s) => [s.source, s.action])).toEqual([['service', 'tender'], ['service', 'hold']]);
+    const firsts = [
+      await screener.screen({ dot_number: '1000001', tender_id: 'L-0' }),
+      await screener.screen({ dot_number: '1000003', tender_id: 'H-0' }),
+    ];
+    expect(firsts.map((s) => [s.source, s.action])).toEqual([
+      ['service', 'tender'],
+      ['service', 'hold'],
+    ]);
     const hits = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        screener.submit({ query: { dot_number: i % 3 === 0 ? '1000003' : '1000001' }, tender_id: `L-${i + 1}`, callback_url: null, priority: 'tender', refresh: false }),
+        screener.submit({
+          query: { dot_number: i % 3 === 0 ? '1000003' : '1000001' },
+          tender_id: `L-${i + 1}`,
+          callback_url: null,
+          priority: 'tender',
+          refresh: false,
+        }),
       ),
     );
     expect(new Set(hits.map((h) => h.source))).toEqual(new Set(['cache']));
     const of = (dot: string) => [firsts, hits].flat().filter((h) => 'dot_number' in h.query && h.query.dot_number === dot);
     for (const dot of ['1000001', '1000003']) {
       const mine = of(dot);
-      expect(screener.watch.get({ dot_number: dot })!.last_tender_at).toBe(mine.map((h) => h.created_at).sort().at(-1));
+      expect(screener.watch.get({ dot_number: dot })!.last_tender_at).toBe(
+        mine
+          .map((h) => h.created_at)
+          .sort()
+          .at(-1),
+      );
       expect(new Set(tendersOf(ctx.config.dbPath, `dot:${dot}`))).toEqual(new Set(mine.map((h) => h.id)));
     }
     expect(hits.filter((h) => h.action === 'hold')).toHaveLength(20);
@@ -63,13 +82,15 @@ describe("a carrier's tenders on the watch list", () => {
     // An entry made while only the MC was known (added by hand before any score named it).
     const conn = connectionOf(screener.store);
     conn
-      .prepare("INSERT INTO watch_entries (carrier_key, mc_number, note, manual, added_at, next_check_at) VALUES (?, ?, 'added by MC', 1, ?, ?)")
+      .prepare(
+        "INSERT INTO watch_entries (carrier_key, mc_number, note, manual, added_at, next_check_at) VALUES (?, ?, 'added by MC', 1, ?, ?)",
+      )
       .run(`mc:${canonicalMc(mc as string)}`, canonicalMc(mc as string), first.created_at, first.created_at);
     const hit = await screener.screen({ dot_number: '1000001', tender_id: 'M-2' });
     expect(hit.source).toBe('cache');
-    const keys = (conn.prepare('SELECT carrier_key, manual, note FROM watch_entries ORDER BY carrier_key').all() as Array<{ carrier_key: string }>).filter((e) =>
-      e.carrier_key.endsWith('1000001'),
-    );
+    const keys = (
+      conn.prepare('SELECT carrier_key, manual, note FROM watch_entries ORDER BY carrier_key').all() as Array<{ carrier_key: string }>
+    ).filter((e) => e.carrier_key.endsWith('1000001'));
     expect(keys).toEqual([{ carrier_key: 'dot:1000001', manual: 1, note: 'added by MC' }]);
   });
 
@@ -83,9 +104,19 @@ describe("a carrier's tenders on the watch list", () => {
     const { entry } = screener.watch.add({ dot_number: '1000001' }, 'by hand');
     expect([entry.manual, entry.last_tender_at, entry.watch_until]).toEqual([true, null, null]);
     expect(screener.watch.remove({ dot_number: '1000001' })).toBe(true);
-    const again = await screener.submit({ query: { dot_number: '1000001' }, tender_id: 'R-2', callback_url: null, priority: 'tender', refresh: false });
+    const again = await screener.submit({
+      query: { dot_number: '1000001' },
+      tender_id: 'R-2',
+      callback_url: null,
+      priority: 'tender',
+      refresh: false,
+    });
     expect(again.source).toBe('cache');
-    expect(screener.watch.get({ dot_number: '1000001' })).toMatchObject({ manual: false, added_at: again.created_at, last_tender_at: again.created_at });
+    expect(screener.watch.get({ dot_number: '1000001' })).toMatchObject({
+      manual: false,
+      added_at: again.created_at,
+      last_tender_at: again.created_at,
+    });
   });
 
   it('SCREEN_WATCH_DAYS=0: tenders put nobody on the list, a carrier added by hand is on it', async () => {
@@ -100,7 +131,13 @@ describe("a carrier's tenders on the watch list", () => {
   it('a background screening or a not-found carrier puts nobody on the list', async () => {
     ctx = await withScreener();
     const { screener } = ctx;
-    const bg = await screener.screen({ query: { dot_number: '1000004' }, tender_id: null, callback_url: null, priority: 'background', refresh: false });
+    const bg = await screener.screen({
+      query: { dot_number: '1000004' },
+      tender_id: null,
+      callback_url: null,
+      priority: 'background',
+      refresh: false,
+    });
     expect(bg.status).toBe('done');
     expect(tendersOf(ctx.config.dbPath, 'dot:1000004')).toEqual([]);
     expect(screener.watch.get({ dot_number: '1000004' })).toBeUndefined();
@@ -119,20 +156,42 @@ describe('migration 13 (tenders read from screenings)', () => {
       raw.pragma(`user_version = ${m.version}`);
     }
     const fetch = Number(
-      raw.prepare("INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES ('sandbox', '1000004', '{}', ?)").run(at(0)).lastInsertRowid,
+      raw.prepare("INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES ('sandbox', '1000004', '{}', ?)").run(at(0))
+        .lastInsertRowid,
     );
     const insert = raw.prepare(`
       INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, source, score_fetch_id, created_at, completed_at)
       VALUES (@id, @tender, 'done', 'dot_number', @dot, 'tender', 'tender', @source, @fetch, @at, @at)`);
     // Recorded before the stop: its tender row and entry exist, the backlog cursor is past it.
-    const recorded = insert.run({ id: 'scr_recorded', tender: 'T-1', dot: '1000001', source: 'service', fetch: null, at: at(1) }).lastInsertRowid;
-    raw.prepare("INSERT INTO watch_tenders (screening_id, carrier_key, tender_id, callback_url, created_at) VALUES ('scr_recorded', 'dot:1000001', 'T-1', NULL, ?)").run(at(1));
-    raw.prepare(`INSERT INTO watch_entries (carrier_key, dot_number, manual, added_at, last_tender_at, watch_until, next_check_at)
-      VALUES ('dot:1000001', '1000001', 0, ?1, ?1, ?2, ?2)`.replaceAll('?1', '@a').replaceAll('?2', '@b')).run({ a: at(1), b: at(59) });
+    const recorded = insert.run({
+      id: 'scr_recorded',
+      tender: 'T-1',
+      dot: '1000001',
+      source: 'service',
+      fetch: null,
+      at: at(1),
+    }).lastInsertRowid;
+    raw
+      .prepare(
+        "INSERT INTO watch_tenders (screening_id, carrier_key, tender_id, callback_url, created_at) VALUES ('scr_recorded', 'dot:1000001', 'T-1', NULL, ?)",
+      )
+      .run(at(1));
+    raw
+      .prepare(
+        `INSERT INTO watch_entries (carrier_key, dot_number, manual, added_at, last_tender_at, watch_until, next_check_at)
+      VALUES ('dot:1000001', '1000001', 0, ?1, ?1, ?2, ?2)`
+          .replaceAll('?1', '@a')
+          .replaceAll('?2', '@b'),
+      )
+      .run({ a: at(1), b: at(59) });
     raw.prepare('UPDATE watch_backlog SET after_rowid = ? WHERE id = 1').run(recorded);
     // Recorded after it (a lookup, not a cache hit), then taken off the list: its entry is gone.
     insert.run({ id: 'scr_removed', tender: 'T-9', dot: '1000005', source: 'service', fetch: null, at: at(1) });
-    raw.prepare("INSERT INTO watch_tenders (screening_id, carrier_key, tender_id, callback_url, created_at) VALUES ('scr_removed', 'dot:1000005', 'T-9', NULL, ?)").run(at(1));
+    raw
+      .prepare(
+        "INSERT INTO watch_tenders (screening_id, carrier_key, tender_id, callback_url, created_at) VALUES ('scr_removed', 'dot:1000005', 'T-9', NULL, ?)",
+      )
+      .run(at(1));
     // Two cache hits committed after it and never recorded (the process was killed).
     insert.run({ id: 'scr_hit_1', tender: 'T-2', dot: '1000004', source: 'cache', fetch, at: at(2) });
     insert.run({ id: 'scr_hit_2', tender: 'T-3', dot: '0001000004', source: 'cache', fetch, at: at(3) });
@@ -154,7 +213,9 @@ describe('migration 13 (tenders read from screenings)', () => {
         { carrier_key: 'dot:1000001', dot_number: '1000001', manual: 0, last_tender_at: at(1) },
         { carrier_key: 'dot:1000004', dot_number: '1000004', manual: 0, last_tender_at: at(3) },
       ]);
-      const tables = (conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((t) => t.name);
+      const tables = (conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(
+        (t) => t.name,
+      );
       expect(tables).not.toContain('watch_tenders');
       expect(tables).not.toContain('watch_backlog');
       expect(store.integrityCheck()).toBe('ok');

@@ -6,13 +6,30 @@
 import { describe, expect, it } from 'vitest';
 import { basisChanges, type Basis } from '../../shared/basis.js';
 
-const base: Basis = { decision: 'approved', grade: 'B', needs_manual_review: false, knockout_codes: [], reason_checks: ['Single power unit'] };
+const base: Basis = {
+  decision: 'approved',
+  grade: 'B',
+  needs_manual_review: false,
+  knockout_codes: [],
+  reason_checks: ['Single power unit'],
+};
 
 describe('basisChanges', () => {
   it('an insurance loss reads as a check now failing and a new knockout', () => {
-    const after: Basis = { ...base, decision: 'rejected', grade: 'F', knockout_codes: ['NO_BIPD'], reason_checks: ['BIPD insurance on file', 'Single power unit'] };
+    const after: Basis = {
+      ...base,
+      decision: 'rejected',
+      grade: 'F',
+      knockout_codes: ['NO_BIPD'],
+      reason_checks: ['BIPD insurance on file', 'Single power unit'],
+    };
     const text = basisChanges(base, after);
-    expect(text).toEqual(['decision approved → rejected', 'grade B → F', 'new knockout: NO_BIPD', 'check now failing: BIPD insurance on file']);
+    expect(text).toEqual([
+      'decision approved → rejected',
+      'grade B → F',
+      'new knockout: NO_BIPD',
+      'check now failing: BIPD insurance on file',
+    ]);
     expect(text.join('; ')).not.toMatch(/added/);
   });
 

@@ -13,7 +13,8 @@ const hostOf = (h: string) => new URL(`http://${h}/`).hostname;
 
 describe('normalising an address before the check', () => {
   it('decimal, hex, octal and short IPv4 forms all reach 127.0.0.1 through the URL parser', () => {
-    for (const form of ['127.0.0.1', '0x7f000001', '2130706433', '0177.0.0.1', '127.1', '0x7f.0.0.1']) expect([form, normalizeAddress(hostOf(form))]).toEqual([form, { address: '127.0.0.1', family: 'ipv4' }]);
+    for (const form of ['127.0.0.1', '0x7f000001', '2130706433', '0177.0.0.1', '127.1', '0x7f.0.0.1'])
+      expect([form, normalizeAddress(hostOf(form))]).toEqual([form, { address: '127.0.0.1', family: 'ipv4' }]);
     expect(normalizeAddress(hostOf('0251.0376.0251.0376'))).toEqual({ address: '169.254.169.254', family: 'ipv4' });
   });
 
@@ -62,7 +63,18 @@ describe('the policy', () => {
 
   it('says why in general terms only: never the allow list, never an address', () => {
     const p = policy('tms.corp.example, 10.20.0.0/16');
-    for (const a of ['127.0.0.1', '::1', '10.9.9.9', '172.16.0.1', '192.168.1.1', '100.64.0.1', 'fd00::1', '198.51.100.1', '169.254.169.254', 'x']) {
+    for (const a of [
+      '127.0.0.1',
+      '::1',
+      '10.9.9.9',
+      '172.16.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      'fd00::1',
+      '198.51.100.1',
+      '169.254.169.254',
+      'x',
+    ]) {
       const why = p.refusal('other.example', a)!;
       expect(Object.values(REFUSALS)).toContain(why);
       expect(why).not.toMatch(/tms\.corp|10\.20|CALLBACK_ALLOW|\d+\.\d+|::/);
@@ -82,11 +94,23 @@ describe('the policy', () => {
 
   it('checkUrl: literal forms at once, names by every address they resolve to; an unresolvable name is left to the send-time check', async () => {
     const wide = policy(undefined, '0.0.0.0');
-    expect(await wide.checkUrl(new URL('http://0x7f000001:6379/'))).toEqual({ refusal: 'a loopback address', literal: true, address: '127.0.0.1' });
-    expect(await wide.checkUrl(new URL('http://localhost:1/'))).toMatchObject({ refusal: 'a loopback address', literal: false, address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+    expect(await wide.checkUrl(new URL('http://0x7f000001:6379/'))).toEqual({
+      refusal: 'a loopback address',
+      literal: true,
+      address: '127.0.0.1',
+    });
+    expect(await wide.checkUrl(new URL('http://localhost:1/'))).toMatchObject({
+      refusal: 'a loopback address',
+      literal: false,
+      address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/),
+    });
     const p = policy('10.0.0.0/8');
     expect(await p.checkUrl(new URL('http://tms.example/'), async () => ['10.1.1.1', '10.2.2.2'])).toBeUndefined();
-    expect(await p.checkUrl(new URL('http://tms.example/'), async () => ['10.1.1.1', '127.0.0.1'])).toEqual({ refusal: 'a loopback address', literal: false, address: '127.0.0.1' });
+    expect(await p.checkUrl(new URL('http://tms.example/'), async () => ['10.1.1.1', '127.0.0.1'])).toEqual({
+      refusal: 'a loopback address',
+      literal: false,
+      address: '127.0.0.1',
+    });
     expect(await p.checkUrl(new URL('http://nowhere.example/'), async () => Promise.reject(new Error('ENOTFOUND')))).toBeUndefined();
   });
 });

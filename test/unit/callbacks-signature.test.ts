@@ -49,12 +49,17 @@ describe('signCallback / verifyCallback', () => {
 
   it('any change to t fails (a replayed signature cannot be re-dated)', () => {
     fc.assert(
-      fc.property(secretArb, bodyArb, fc.integer({ min: -200, max: 200 }).filter((d) => d !== 0), (secret, body, delta) => {
-        const header = signCallback(secret, body, T0);
-        const forged = header.replace(/^t=\d+/, `t=${T0 + delta}`);
-        // Within tolerance, so only the HMAC can reject it.
-        expect(verifyCallback(secret, forged, body, { now: at(T0), toleranceSec: 300 })).toEqual({ ok: false, reason: 'mismatch' });
-      }),
+      fc.property(
+        secretArb,
+        bodyArb,
+        fc.integer({ min: -200, max: 200 }).filter((d) => d !== 0),
+        (secret, body, delta) => {
+          const header = signCallback(secret, body, T0);
+          const forged = header.replace(/^t=\d+/, `t=${T0 + delta}`);
+          // Within tolerance, so only the HMAC can reject it.
+          expect(verifyCallback(secret, forged, body, { now: at(T0), toleranceSec: 300 })).toEqual({ ok: false, reason: 'mismatch' });
+        },
+      ),
       { numRuns: 400 },
     );
   });

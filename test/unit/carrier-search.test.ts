@@ -21,11 +21,21 @@ describe('FMCSA links', () => {
   it('builds SAFER and L&I links by DOT, and only those may leave the app', () => {
     const safer = saferSnapshotUrl('1000002');
     const li = authorityRecordUrl('1000002');
-    expect(safer).toBe('https://safer.fmcsa.dot.gov/query.asp?searchtype=ANY&query_type=queryCarrierSnapshot&query_param=USDOT&query_string=1000002');
+    expect(safer).toBe(
+      'https://safer.fmcsa.dot.gov/query.asp?searchtype=ANY&query_type=queryCarrierSnapshot&query_param=USDOT&query_string=1000002',
+    );
     expect(li).toBe('https://li-public.fmcsa.dot.gov/LIVIEW/pkg_carrquery.prc_carrlist?n_dotno=1000002');
     expect(externalLinkAllowed(safer)).toBe(true);
     expect(externalLinkAllowed(li)).toBe(true);
-    for (const bad of ['http://safer.fmcsa.dot.gov/query.asp', 'https://safer.fmcsa.dot.gov.evil.example/query.asp', 'https://safer.fmcsa.dot.gov/other', 'https://u:p@safer.fmcsa.dot.gov/query.asp', 'javascript:alert(1)', 'file:///etc/passwd', 'not a url'])
+    for (const bad of [
+      'http://safer.fmcsa.dot.gov/query.asp',
+      'https://safer.fmcsa.dot.gov.evil.example/query.asp',
+      'https://safer.fmcsa.dot.gov/other',
+      'https://u:p@safer.fmcsa.dot.gov/query.asp',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'not a url',
+    ])
       expect(externalLinkAllowed(bad), bad).toBe(false);
     expect(() => saferSnapshotUrl('12a')).toThrow(/1 to 8 digits/);
   });

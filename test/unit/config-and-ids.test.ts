@@ -93,7 +93,8 @@ describe('roster CSV', () => {
   });
 
   it('reads rosters as spreadsheets and FMCSA exports write them: quotes, commas in names, BOM, CRLF, upper-case headers, blank lines', () => {
-    const text = '\uFEFFLEGAL_NAME,DOT_NUMBER,MC_NUMBER\r\n"Smith, Inc.",1234567,\r\n\r\n"Say ""Hi"" Freight",,MC-00055\r\n"Bad, Co.",12x,\r\n';
+    const text =
+      '\uFEFFLEGAL_NAME,DOT_NUMBER,MC_NUMBER\r\n"Smith, Inc.",1234567,\r\n\r\n"Say ""Hi"" Freight",,MC-00055\r\n"Bad, Co.",12x,\r\n';
     const r = readRoster(text);
     expect(r.queries).toEqual([{ dot_number: '1234567' }, { mc_number: 'MC55' }]);
     expect(r.errors).toEqual(['line 5: dot_number must be 1 to 8 digits']);

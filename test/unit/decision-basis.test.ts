@@ -25,7 +25,9 @@ function score(over: { severity?: string; flags?: string[]; confidence?: number 
 
 describe('what ends a decision (basis)', () => {
   it('the same check escalating medium → critical is a change', () => {
-    expect(basisChanges(basisOf(score()), basisOf(score({ severity: 'critical' })))).toEqual(['severity of vehicle_oos_rate: medium → critical']);
+    expect(basisChanges(basisOf(score()), basisOf(score({ severity: 'critical' })))).toEqual([
+      'severity of vehicle_oos_rate: medium → critical',
+    ]);
   });
 
   it('a new flag, a knockout reason, a fall of data_confidence are changes; the same facts are not', () => {
@@ -33,16 +35,28 @@ describe('what ends a decision (basis)', () => {
     expect(basisChanges(basisOf(score()), basisOf(score({ flags: ['new_authority'] })))).toEqual(['flag added: new_authority']);
     expect(basisChanges(basisOf(score()), basisOf(score({ knockout: ['NO_BIPD'] })))).toEqual(['new knockout: NO_BIPD']);
     // A drop of 0.1 or more, or crossing below the floor (0.75), or becoming unknown.
-    expect(basisChanges(basisOf(score({ confidence: 0.95 })), basisOf(score({ confidence: 0.85 })))).toEqual(['data_confidence 0.95 → 0.85']);
-    expect(basisChanges(basisOf(score({ confidence: 0.78 })), basisOf(score({ confidence: 0.74 })))).toEqual(['data_confidence 0.78 → 0.74']);
-    expect(basisChanges(basisOf(score({ confidence: 0.9 })), basisOf(score({ confidence: null })))).toEqual(['data_confidence 0.9 → unknown']);
+    expect(basisChanges(basisOf(score({ confidence: 0.95 })), basisOf(score({ confidence: 0.85 })))).toEqual([
+      'data_confidence 0.95 → 0.85',
+    ]);
+    expect(basisChanges(basisOf(score({ confidence: 0.78 })), basisOf(score({ confidence: 0.74 })))).toEqual([
+      'data_confidence 0.78 → 0.74',
+    ]);
+    expect(basisChanges(basisOf(score({ confidence: 0.9 })), basisOf(score({ confidence: null })))).toEqual([
+      'data_confidence 0.9 → unknown',
+    ]);
     // Small moves above the floor, and rises, are not.
     expect(basisChanges(basisOf(score({ confidence: 0.95 })), basisOf(score({ confidence: 0.9 })))).toEqual([]);
     expect(basisChanges(basisOf(score({ confidence: 0.6 })), basisOf(score({ confidence: 0.9 })))).toEqual([]);
   });
 
   it('a basis stored before version 2: an approval on it cannot be checked against severity and ends; a rejection stands on the old fields', () => {
-    const old: Basis = { decision: 'review', grade: 'D', needs_manual_review: true, knockout_codes: [], reason_checks: ['vehicle_oos_rate'] };
+    const old: Basis = {
+      decision: 'review',
+      grade: 'D',
+      needs_manual_review: true,
+      knockout_codes: [],
+      reason_checks: ['vehicle_oos_rate'],
+    };
     expect(basisChanges(old, basisOf(score({ severity: 'critical' })))).toEqual([]);
     expect(uncheckableApproval('approved', old)).toMatch(/decide again/);
     expect(uncheckableApproval('rejected', old)).toBeUndefined();
@@ -50,7 +64,13 @@ describe('what ends a decision (basis)', () => {
   });
 
   it("the emulator's sandbox score yields a version-2 basis with its severities", () => {
-    const b = basisOf(scoreBody(SANDBOX_CARRIERS.find((c) => c.carrier.dot_number === '1000003')!, 'sandbox', new Date()));
+    const b = basisOf(
+      scoreBody(
+        SANDBOX_CARRIERS.find((c) => c.carrier.dot_number === '1000003')!,
+        'sandbox',
+        new Date(),
+      ),
+    );
     expect(b.version).toBe(2);
     expect(Object.values(b.reason_severities!)).toEqual(['medium']);
   });

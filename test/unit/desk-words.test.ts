@@ -28,7 +28,11 @@ describe('Drafts', () => {
 describe('ended decisions in words', () => {
   it('revoked by whom, with the note; lapsed with what changed, old worker words read the way they went', () => {
     expect(endedText({ state: 'standing', ended_by: null, end_reason: null })).toBeNull();
-    expect(endedText({ state: 'revoked', ended_by: 'Sam', end_reason: 'policy cancelled' })).toEqual({ state: 'revoked', line: 'revoked by Sam', note: 'policy cancelled' });
+    expect(endedText({ state: 'revoked', ended_by: 'Sam', end_reason: 'policy cancelled' })).toEqual({
+      state: 'revoked',
+      line: 'revoked by Sam',
+      note: 'policy cancelled',
+    });
     expect(endedText({ state: 'lapsed', ended_by: null, end_reason: 'grade B → D; reason added: BIPD insurance on file' })).toEqual({
       state: 'lapsed',
       line: 'lapsed: grade B → D; check now failing: BIPD insurance on file',
@@ -43,7 +47,15 @@ describe('ended decisions in words', () => {
 });
 
 const score = (o: Partial<SvcScore>): SvcScore =>
-  ({ score: 66, grade: 'D', decision: 'review', needs_manual_review: true, knockout: { triggered: false, reasons: [] }, reasons: [], ...o }) as SvcScore;
+  ({
+    score: 66,
+    grade: 'D',
+    decision: 'review',
+    needs_manual_review: true,
+    knockout: { triggered: false, reasons: [] },
+    reasons: [],
+    ...o,
+  }) as SvcScore;
 const review = (s: SvcScore, o: Partial<Review> = {}): Review =>
   ({ id: 'rev_1', state: 'pending', screening: { score: s, error: null }, tenders: [{}], decided_by: null, ...o }) as unknown as Review;
 

@@ -46,14 +46,16 @@ describe('import boundaries', () => {
       'node_modules/electron/package.json': '{"name":"electron","main":"index.js"}',
       'node_modules/electron/index.js': 'module.exports = {};',
       'worker/store/sqlite-store.ts': 'export const connectionOf = 1;\n',
-      'worker/intake/review-routes.ts': "import Database from 'better-sqlite3';\nimport { connectionOf } from '../store/sqlite-store.js';\nexport const r = [Database, connectionOf];\n",
+      'worker/intake/review-routes.ts':
+        "import Database from 'better-sqlite3';\nimport { connectionOf } from '../store/sqlite-store.js';\nexport const r = [Database, connectionOf];\n",
       'electron/main/notifier.ts': "import 'electron';\nimport { r } from '../../worker/intake/review-routes.js';\nexport const n = r;\n",
       'shared/config.ts': "import { n } from '../electron/main/notifier.js';\nexport const c = n;\n",
       'emulator/server.ts': 'export const ok = 1;\n',
       'worker/svc/client.ts': 'export class SvcClient {}\n',
       'worker/queue/screening-pipeline.ts': "import { SvcClient } from '../svc/client.js';\nexport const p = SvcClient;\n",
       'worker/decisions/schema.ts': 'export const DECISIONS_MIGRATION_SQL = "";\n',
-      'worker/store/migrations.ts': "import { DECISIONS_MIGRATION_SQL } from '../decisions/schema.js';\nexport const m = DECISIONS_MIGRATION_SQL;\n",
+      'worker/store/migrations.ts':
+        "import { DECISIONS_MIGRATION_SQL } from '../decisions/schema.js';\nexport const m = DECISIONS_MIGRATION_SQL;\n",
     };
     for (const [p, text] of Object.entries(files)) {
       mkdirSync(dirname(join(tmp, p)), { recursive: true });
@@ -61,7 +63,15 @@ describe('import boundaries', () => {
     }
     const r = await cruise(tmp);
     expect(r.code).not.toBe(0);
-    for (const rule of ['routes-never-touch-sqlite', 'debt-sqlite-outside-store', 'electron-only-in-glue', 'tray-never-worker', 'shared-imports-nothing-of-ours', 'pipeline-through-the-provider', 'store-imports-no-feature'])
+    for (const rule of [
+      'routes-never-touch-sqlite',
+      'debt-sqlite-outside-store',
+      'electron-only-in-glue',
+      'tray-never-worker',
+      'shared-imports-nothing-of-ours',
+      'pipeline-through-the-provider',
+      'store-imports-no-feature',
+    ])
       expect(r.out, r.out).toContain(rule);
   }, 60_000);
 });

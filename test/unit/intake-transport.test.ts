@@ -4,8 +4,10 @@ import { intakeScheme, intakeTransport, isLoopbackHost } from '../../worker/inta
 
 describe('the intake transport (issue 26)', () => {
   it('knows loopback addresses from wide ones', () => {
-    for (const h of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1', '0:0:0:0:0:0:0:1']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['0.0.0.0', '::', '10.0.0.5', 'tms.corp.example', '::ffff:10.0.0.1', '128.0.0.1']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1', '0:0:0:0:0:0:0:1'])
+      expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['0.0.0.0', '::', '10.0.0.5', 'tms.corp.example', '::ffff:10.0.0.1', '128.0.0.1'])
+      expect(isLoopbackHost(h), h).toBe(false);
   });
 
   it('refuses plain HTTP on a wide address unless INTAKE_INSECURE_HTTP=1', () => {
@@ -34,9 +36,18 @@ describe('the intake transport (issue 26)', () => {
       INTAKE_SSE_PER_TOKEN: '2',
       INTAKE_RATE_LIMIT: '0',
     }).intakeLimits;
-    expect(c).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 2_000, maxConnections: 64, ssePerToken: 2, ratePerMinute: 0 });
+    expect(c).toEqual({
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 2_000,
+      maxConnections: 64,
+      ssePerToken: 2,
+      ratePerMinute: 0,
+    });
     expect(() => loadConfig({ INTAKE_REQUEST_TIMEOUT: '0' })).toThrow(/INTAKE_REQUEST_TIMEOUT/);
-    expect(() => loadConfig({ INTAKE_HEADERS_TIMEOUT: '40s' })).toThrow(/INTAKE_HEADERS_TIMEOUT: must not be longer than INTAKE_REQUEST_TIMEOUT/);
+    expect(() => loadConfig({ INTAKE_HEADERS_TIMEOUT: '40s' })).toThrow(
+      /INTAKE_HEADERS_TIMEOUT: must not be longer than INTAKE_REQUEST_TIMEOUT/,
+    );
     expect(() => loadConfig({ INTAKE_MAX_CONNECTIONS: '0' })).toThrow(/INTAKE_MAX_CONNECTIONS/);
   });
 });

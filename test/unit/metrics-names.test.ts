@@ -16,7 +16,12 @@ describe('metric families', () => {
     const clashes = all.filter((f) => f.type === 'counter' && f.name.endsWith('_total') && names.has(f.name.slice(0, -'_total'.length)));
     expect(clashes.map((f) => f.name)).toEqual([]);
     // The attempts counter and the outbox gauge both still exist, under their own names.
-    expect(all).toEqual(expect.arrayContaining([{ name: 'carrier_screen_callback_attempts_total', type: 'counter' }, { name: 'carrier_screen_callbacks', type: 'gauge' }]));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        { name: 'carrier_screen_callback_attempts_total', type: 'counter' },
+        { name: 'carrier_screen_callbacks', type: 'gauge' },
+      ]),
+    );
   });
 
   it('the ages are seconds since each began, 0 when there is none, NaN when SQLite cannot be read', async () => {
@@ -24,7 +29,11 @@ describe('metric families', () => {
     const unreadable = (): Promise<never> => Promise.reject(new Error('redis down'));
     let text = await metricsText(unreadable, {
       now: () => now,
-      ages: () => ({ oldest_pending_callback_at: '2026-03-01T11:50:00Z', queue_paused_since: '2026-03-01T11:00:00Z', oldest_queued_at: null }),
+      ages: () => ({
+        oldest_pending_callback_at: '2026-03-01T11:50:00Z',
+        queue_paused_since: '2026-03-01T11:00:00Z',
+        oldest_queued_at: null,
+      }),
     });
     expect(text).toMatch(/^carrier_screen_callbacks_oldest_pending_seconds 600$/m);
     expect(text).toMatch(/^carrier_screen_queue_paused_seconds 3600$/m);

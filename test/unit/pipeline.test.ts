@@ -27,7 +27,10 @@ const HOUR = 60 * MIN;
 const CACHE_TTL = HOUR;
 const STALE_IF_ERROR = 24 * HOUR;
 
-function score(dot: string, over: Partial<Pick<SvcScore, 'decision' | 'needs_manual_review' | 'data_confidence'>> & { knockout?: string[] } = {}): SvcScore {
+function score(
+  dot: string,
+  over: Partial<Pick<SvcScore, 'decision' | 'needs_manual_review' | 'data_confidence'>> & { knockout?: string[] } = {},
+): SvcScore {
   return {
     object: 'svc_score',
     livemode: false,
@@ -99,7 +102,12 @@ class FakeCoalescer implements LookupSharing<LookupOutcome> {
   readonly shared: number[] = [];
   readonly notBefore: number[] = [];
   readonly others: LookupOutcome[] = [];
-  async run(key: string, notBefore: number, lookup: () => Promise<LookupOutcome>, shareForMs: (t: LookupOutcome) => number): Promise<LookupOutcome> {
+  async run(
+    key: string,
+    notBefore: number,
+    lookup: () => Promise<LookupOutcome>,
+    shareForMs: (t: LookupOutcome) => number,
+  ): Promise<LookupOutcome> {
     this.keys.push(key);
     this.notBefore.push(notBefore);
     const other = this.others.shift();
@@ -269,7 +277,7 @@ describe('score → action (shared/tender-rules.ts), from a fresh lookup', () =>
     }
   });
 
-  it('an MC query whose carrier the cache links to a DOT number shares that DOT number\'s lookup key', async () => {
+  it("an MC query whose carrier the cache links to a DOT number shares that DOT number's lookup key", async () => {
     const h = harness();
     h.store.putScore(h.env, score('1000001'), new Date(T0 - 2 * CACHE_TTL), { dot_number: '1000001' });
     h.provider.answer('1000001', scoreAnswer(score('1000001')));
@@ -337,7 +345,11 @@ describe('answered before any lookup', () => {
 });
 
 describe('the provider says no lookups now', () => {
-  const stop = (code: string, cause: ProviderStop['cause'], rescreenWaits = true): ProviderStop => ({ cause, error: err(code), rescreenWaits });
+  const stop = (code: string, cause: ProviderStop['cause'], rescreenWaits = true): ProviderStop => ({
+    cause,
+    error: err(code),
+    rescreenWaits,
+  });
 
   it('stopped (wrong environment, refused key): hold for a person, never a stale score', async () => {
     const h = harness();
@@ -354,14 +366,21 @@ describe('the provider says no lookups now', () => {
     h.provider.holdOff = stop('rate_limit_exceeded', 'scoring_unavailable');
     expect(await done(h, h.queued('1000001'))).toMatchObject({ action: 'hold', hold_reason: 'scoring_unavailable', source: 'none' });
     h.store.putScore(h.env, score('1000002', { decision: 'rejected' }), new Date(T0 - 2 * CACHE_TTL), { dot_number: '1000002' });
-    expect(await done(h, h.queued('1000002'))).toMatchObject({ action: 'block', source: 'stale_cache', error: { code: 'rate_limit_exceeded' } });
+    expect(await done(h, h.queued('1000002'))).toMatchObject({
+      action: 'block',
+      source: 'stale_cache',
+      error: { code: 'rate_limit_exceeded' },
+    });
     expect(h.provider.calls).toEqual([]);
   });
 
   it('five requests already made for this screening: no more, it ends on its fallback', async () => {
     const h = harness();
     const r = await h.pipeline.process(h.queued('1000001'), { attemptsUsed: 5 });
-    expect(r).toMatchObject({ attempts: 0, done: { action: 'hold', hold_reason: 'scoring_unavailable', error: { code: 'attempts_exhausted' } } });
+    expect(r).toMatchObject({
+      attempts: 0,
+      done: { action: 'hold', hold_reason: 'scoring_unavailable', error: { code: 'attempts_exhausted' } },
+    });
     expect(h.provider.calls).toEqual([]);
     // What is left of the five is the lookup's own limit.
     h.provider.answer('1000002', scoreAnswer(score('1000002')));
@@ -431,10 +450,15 @@ describe('the provider has no score', () => {
     const h = harness();
     stale(h, '1000001', 'rejected', 2 * CACHE_TTL);
     h.provider.answer('1000001', { kind: 'failed', cause: 'service_error', error: err('invalid_request'), attempts: 1 });
-    expect(await done(h, h.queued('1000001'))).toMatchObject({ action: 'hold', hold_reason: 'service_error', source: 'none', error: { code: 'invalid_request' } });
+    expect(await done(h, h.queued('1000001'))).toMatchObject({
+      action: 'hold',
+      hold_reason: 'service_error',
+      source: 'none',
+      error: { code: 'invalid_request' },
+    });
   });
 
-  it('rate limited with requests left: the job waits (the provider\'s schedule) and asks again', async () => {
+  it("rate limited with requests left: the job waits (the provider's schedule) and asks again", async () => {
     const h = harness();
     h.provider.answer('1000001', { kind: 'rate_limited', retryAfterMs: 2_000, error: err('rate_limit_exceeded'), attempts: 1 });
     const id = h.queued('1000001');
@@ -448,7 +472,7 @@ describe('the provider has no score', () => {
     expect(await h.pipeline.process(id, { attemptsUsed: 2 })).toMatchObject({ attempts: 1, done: { action: 'tender' } });
   });
 
-  it('a refusal shared by another screening\'s lookup (none spent here) waits at least the first retry\'s wait', async () => {
+  it("a refusal shared by another screening's lookup (none spent here) waits at least the first retry's wait", async () => {
     const h = harness();
     h.coalescer.others.push({ kind: 'rate_limited', at: T0, retryAfterMs: 3_000, error: err('rate_limit_exceeded') });
     expect(await h.pipeline.process(h.queued('1000001'), { attemptsUsed: 0 })).toEqual({ rateLimited: 3_001, attempts: 0 });
@@ -459,25 +483,35 @@ describe('the provider has no score', () => {
   it('rate limited with no request left, or asked to wait past a minute: ends on its fallback', async () => {
     const h = harness();
     h.provider.answer('1000001', { kind: 'rate_limited', retryAfterMs: 2_000, error: err('rate_limit_exceeded'), attempts: 2 });
-    expect(await h.pipeline.process(h.queued('1000001'), { attemptsUsed: 3 })).toMatchObject({ attempts: 2, done: { action: 'hold', hold_reason: 'scoring_unavailable' } });
+    expect(await h.pipeline.process(h.queued('1000001'), { attemptsUsed: 3 })).toMatchObject({
+      attempts: 2,
+      done: { action: 'hold', hold_reason: 'scoring_unavailable' },
+    });
     h.provider.answer('1000002', { kind: 'rate_limited', retryAfterMs: 60_000, error: err('rate_limit_exceeded'), attempts: 1 });
-    expect(await h.pipeline.process(h.queued('1000002'), { attemptsUsed: 0 })).toMatchObject({ attempts: 1, done: { action: 'hold', hold_reason: 'scoring_unavailable', error: { code: 'rate_limit_exceeded' } } });
+    expect(await h.pipeline.process(h.queued('1000002'), { attemptsUsed: 0 })).toMatchObject({
+      attempts: 1,
+      done: { action: 'hold', hold_reason: 'scoring_unavailable', error: { code: 'rate_limit_exceeded' } },
+    });
     // No request left: no wait asked for; four left: the first retry's wait, too long to take.
     expect(h.provider.waits).toEqual([[1, 60_000]]);
   });
 
-  it('a failure that is not the provider\'s fails the job and leaves the screening to run again', async () => {
+  it("a failure that is not the provider's fails the job and leaves the screening to run again", async () => {
     const h = harness();
     h.provider.answer('1000001', new Error('bug in the adapter'));
     const id = h.queued('1000001');
     await expect(h.pipeline.process(id, { attemptsUsed: 0 })).rejects.toThrow('bug in the adapter');
     expect(h.store.getScreening(id)?.status).not.toBe('done');
     // Failed for good: it ends on what there is.
-    expect(await h.pipeline.giveUp(id, 'processing failed: bug')).toMatchObject({ action: 'hold', hold_reason: 'scoring_unavailable', error: { code: 'processing_failed' } });
+    expect(await h.pipeline.giveUp(id, 'processing failed: bug')).toMatchObject({
+      action: 'hold',
+      hold_reason: 'scoring_unavailable',
+      error: { code: 'processing_failed' },
+    });
     expect((await h.pipeline.giveUp(id, 'again'))?.error?.code).toBe('processing_failed');
   });
 
-  it('the answer\'s bookkeeping failing fails the job after the screening is finished', async () => {
+  it("the answer's bookkeeping failing fails the job after the screening is finished", async () => {
     const h = harness();
     h.provider.bookkeeping = Promise.reject(new Error('Redis went away'));
     h.provider.bookkeeping.catch(() => {});
@@ -489,9 +523,13 @@ describe('the provider has no score', () => {
 });
 
 describe('reviews and standing decisions (worker/decisions/)', () => {
-  it('the first hold opens the carrier\'s review; the next joins it', async () => {
+  it("the first hold opens the carrier's review; the next joins it", async () => {
     const h = harness();
-    h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })), scoreAnswer(score('1000001', { decision: 'review' })));
+    h.provider.answer(
+      '1000001',
+      scoreAnswer(score('1000001', { decision: 'review' })),
+      scoreAnswer(score('1000001', { decision: 'review' })),
+    );
     const a = await done(h, h.queued('1000001', { refresh: true }));
     const b = await done(h, h.queued('1000001', { refresh: true }));
     expect(a.review?.state).toBe('pending');
@@ -513,7 +551,11 @@ describe('reviews and standing decisions (worker/decisions/)', () => {
 
   it('a fresh score on another basis ends the decision (decision.lapsed) and opens a review again', async () => {
     const h = harness();
-    h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })), scoreAnswer(score('1000001', { decision: 'review', data_confidence: 0.5 })));
+    h.provider.answer(
+      '1000001',
+      scoreAnswer(score('1000001', { decision: 'review' })),
+      scoreAnswer(score('1000001', { decision: 'review', data_confidence: 0.5 })),
+    );
     const a = await done(h, h.queued('1000001'));
     h.store.transaction(() => h.decisions.resolve(a.review!.id, 'approved', actor, null));
     const b = await done(h, h.queued('1000001', { refresh: true }));
@@ -522,21 +564,33 @@ describe('reviews and standing decisions (worker/decisions/)', () => {
     expect(h.reviews().find((r) => r.screening_id === b.id)?.previous_decision?.state).toBe('lapsed');
   });
 
-  it('a blocking score closes the carrier\'s open review and blocks the tenders waiting on it', async () => {
+  it("a blocking score closes the carrier's open review and blocks the tenders waiting on it", async () => {
     const h = harness();
-    h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })), scoreAnswer(score('1000001', { decision: 'rejected' })));
+    h.provider.answer(
+      '1000001',
+      scoreAnswer(score('1000001', { decision: 'review' })),
+      scoreAnswer(score('1000001', { decision: 'rejected' })),
+    );
     const a = await done(h, h.queued('1000001'));
     h.clock.t += MIN;
     const b = await done(h, h.queued('1000001', { refresh: true }));
     expect(b.action).toBe('block');
     expect(h.store.getScreening(a.id)).toMatchObject({ action: 'block', settled_by: 'review' });
     expect(h.events()).toEqual(['review.created', 'screening.completed', 'review.resolved', 'screening.completed']);
-    expect(listCallbacks(h.store, 'pending').map((c) => c.event).sort()).toEqual(['review.resolved', 'screening.completed', 'screening.completed']);
+    expect(
+      listCallbacks(h.store, 'pending')
+        .map((c) => c.event)
+        .sort(),
+    ).toEqual(['review.resolved', 'screening.completed', 'screening.completed']);
   });
 
   it('a newer score that still needs a person shows on the open review (review.updated)', async () => {
     const h = harness();
-    const answers = [score('1000001', { decision: 'review' }), score('1000001', { decision: 'approved' }), score('1000001', { decision: 'approved' })];
+    const answers = [
+      score('1000001', { decision: 'review' }),
+      score('1000001', { decision: 'approved' }),
+      score('1000001', { decision: 'approved' }),
+    ];
     h.provider.answer('1000001', ...answers.map((x) => scoreAnswer(x)));
     const a = await done(h, h.queued('1000001'));
     // Fetched in the same instant as the review's facts: nothing newer to show.
@@ -584,8 +638,14 @@ describe('the watch list (hooks)', () => {
   });
 });
 
-describe('accept: the intake\'s fast path', () => {
-  const req = (dot: string, o: { refresh?: boolean } = {}) => ({ query: { dot_number: dot }, tender_id: 'T-acc', priority: 'tender' as const, refresh: o.refresh ?? false, callback_url: 'https://tms.example/cb' });
+describe("accept: the intake's fast path", () => {
+  const req = (dot: string, o: { refresh?: boolean } = {}) => ({
+    query: { dot_number: dot },
+    tender_id: 'T-acc',
+    priority: 'tender' as const,
+    refresh: o.refresh ?? false,
+    callback_url: 'https://tms.example/cb',
+  });
 
   it('a cache hit is answered at once; a miss is written queued; a refresh is always queued', async () => {
     const h = harness();
@@ -599,10 +659,13 @@ describe('accept: the intake\'s fast path', () => {
   it('a locally blocked carrier is answered at once, with no cached score needed', async () => {
     const h = harness();
     h.watch.blocks.add({ dot_number: '1000003' }, 'desk@example', 'fraud');
-    expect(await h.pipeline.accept(req('1000003'))).toMatchObject({ done: true, screening: { action: 'block', error: { code: 'local_block' } } });
+    expect(await h.pipeline.accept(req('1000003'))).toMatchObject({
+      done: true,
+      screening: { action: 'block', error: { code: 'local_block' } },
+    });
   });
 
-  it('a local block answered at once closes the carrier\'s open review and blocks its tenders', async () => {
+  it("a local block answered at once closes the carrier's open review and blocks its tenders", async () => {
     const h = harness();
     h.store.putScore(h.env, score('1000004', { decision: 'review' }), new Date(T0), { dot_number: '1000004' });
     const held = await h.pipeline.accept(req('1000004'));
@@ -633,7 +696,14 @@ describe('finish: once', () => {
     const a = await done(h, h.queued('1000001'));
     h.store.transaction(() => h.decisions.resolve(a.review!.id, 'approved', actor, null));
     const late = score('1000001', { decision: 'review', data_confidence: 0.5 });
-    const again = await h.pipeline.finish(a.id, { action: 'hold', hold_reason: 'manual_review', source: 'service', score: late, score_fetched_at: new Date(h.clock.t).toISOString(), error: null });
+    const again = await h.pipeline.finish(a.id, {
+      action: 'hold',
+      hold_reason: 'manual_review',
+      source: 'service',
+      score: late,
+      score_fetched_at: new Date(h.clock.t).toISOString(),
+      error: null,
+    });
     expect(again.version).toBe(h.store.getScreening(a.id)!.version);
     // The screening is not finished again, but the decision ended: its event commits with it.
     expect(h.decisions.list({ state: 'lapsed' })).toHaveLength(1);
@@ -645,7 +715,14 @@ describe('finish: once', () => {
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001')));
     const s = await done(h, h.queued('1000001'));
-    const again = await h.pipeline.finish(s.id, { action: 'block', hold_reason: null, source: 'none', score: null, score_fetched_at: null, error: err('late') });
+    const again = await h.pipeline.finish(s.id, {
+      action: 'block',
+      hold_reason: null,
+      source: 'none',
+      score: null,
+      score_fetched_at: null,
+      error: err('late'),
+    });
     expect(again).toMatchObject({ action: 'tender', version: s.version });
     expect(h.events()).toEqual(['screening.completed']);
     expect(h.announced).toEqual(['screening.completed']);

@@ -3,8 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { replyJson } from '../../worker/intake/reply-json.js';
 
 describe('answer JSON', () => {
-  const score = Object.freeze({ object: 'svc_score', carrier: { dot_number: '1000003', legal_name: 'A "quoted" \u2028 name' }, score: 71, reasons: [{ code: 'x', text: 'score: null' }] });
-  const screening = (over: Record<string, unknown> = {}) => ({ object: 'screening', id: 'scr_x', tender_id: 'T-1', score, error: null, ...over });
+  const score = Object.freeze({
+    object: 'svc_score',
+    carrier: { dot_number: '1000003', legal_name: 'A "quoted" \u2028 name' },
+    score: 71,
+    reasons: [{ code: 'x', text: 'score: null' }],
+  });
+  const screening = (over: Record<string, unknown> = {}) => ({
+    object: 'screening',
+    id: 'scr_x',
+    tender_id: 'T-1',
+    score,
+    error: null,
+    ...over,
+  });
 
   it('is exactly JSON.stringify, with the score shared between answers', () => {
     expect(replyJson(screening())).toBe(JSON.stringify(screening()));

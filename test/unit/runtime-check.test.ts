@@ -12,7 +12,8 @@ import { ensureBuilt, REPO_ROOT } from '../helpers/processes.js';
 
 describe('runtimeProblem', () => {
   it('accepts the floor and anything newer', () => {
-    for (const v of [MIN_NODE, '22.14.1', '22.23.2', '23.0.0', '24.0.0', '24.21.0', '26.1.0', 'v24.21.0']) expect(runtimeProblem(v), v).toBeUndefined();
+    for (const v of [MIN_NODE, '22.14.1', '22.23.2', '23.0.0', '24.0.0', '24.21.0', '26.1.0', 'v24.21.0'])
+      expect(runtimeProblem(v), v).toBeUndefined();
   });
 
   it('refuses anything older, naming the version to install', () => {
@@ -41,13 +42,21 @@ describe.skipIf(!old)('carrier-screen on an old Node', () => {
     await ensureBuilt();
   });
 
-  it.each([['start'], ['worker'], ['token', 'list'], ['backup', '/tmp/never.db']])('%s refuses with one line and exit 2, before loading SQLite', (...args) => {
-    const r = spawnSync(old!, [join(REPO_ROOT, 'dist', 'worker', 'cli.js'), ...args], { encoding: 'utf8', env: { ...process.env, SCREEN_DB: '/nonexistent/x.db' } });
-    expect(r.status).toBe(2);
-    expect(r.signal).toBeNull();
-    expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^carrier-screen: Node 2?\d\.\d+\.\d+ is too old: carrier-screen needs Node 22\.14\.0 or later; install Node 24 LTS/);
-  });
+  it.each([['start'], ['worker'], ['token', 'list'], ['backup', '/tmp/never.db']])(
+    '%s refuses with one line and exit 2, before loading SQLite',
+    (...args) => {
+      const r = spawnSync(old!, [join(REPO_ROOT, 'dist', 'worker', 'cli.js'), ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, SCREEN_DB: '/nonexistent/x.db' },
+      });
+      expect(r.status).toBe(2);
+      expect(r.signal).toBeNull();
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(
+        /^carrier-screen: Node 2?\d\.\d+\.\d+ is too old: carrier-screen needs Node 22\.14\.0 or later; install Node 24 LTS/,
+      );
+    },
+  );
 });
 if (!old) console.log('SKIPPED: no Node older than 22.14 on this machine to run the command on');

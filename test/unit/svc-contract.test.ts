@@ -131,7 +131,13 @@ describe('parseScore reads an omitted "or null" field as null', () => {
     const all = wire(scoreBody(SANDBOX_CARRIERS[0]!, 'sandbox', NOW)) as Record<string, any>;
     for (const field of nullable) omit(all, field);
     const s = parseScore(all);
-    expect([s.carrier.mc_number, s.carrier.legal_name, s.carrier.dba_name, s.verdict, s.data_confidence]).toEqual([null, null, null, null, null]);
+    expect([s.carrier.mc_number, s.carrier.legal_name, s.carrier.dba_name, s.verdict, s.data_confidence]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 
@@ -207,7 +213,18 @@ describe('parseScore rejects what is not a score, naming the path', () => {
   });
 
   it('deleting any one required top-level field fails on that field', () => {
-    const required = ['livemode', 'carrier', 'score', 'grade', 'decision', 'needs_manual_review', 'knockout', 'reasons', 'model_version', 'calculated_at'];
+    const required = [
+      'livemode',
+      'carrier',
+      'score',
+      'grade',
+      'decision',
+      'needs_manual_review',
+      'knockout',
+      'reasons',
+      'model_version',
+      'calculated_at',
+    ];
     fc.assert(
       fc.property(fc.constantFrom(...required), (field) => {
         const b = base();

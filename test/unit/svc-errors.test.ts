@@ -58,7 +58,8 @@ describe('errorFromResponse', () => {
 
   it('on 404 and 429 only the documented codes mean what the spec says; any other is unknown', () => {
     // A 404 from a proxy or a new code must not block a carrier as "not found".
-    for (const b of [body('brand_new_code'), undefined, 'Not Found']) expect(errorFromResponse(404, b, {}, now)).toBeInstanceOf(SvcUnknownError);
+    for (const b of [body('brand_new_code'), undefined, 'Not Found'])
+      expect(errorFromResponse(404, b, {}, now)).toBeInstanceOf(SvcUnknownError);
     // A 429 we do not know is not a rate limit to retry, nor an exhausted quota.
     for (const b of [body('daily_cap'), undefined]) expect(errorFromResponse(429, b, {}, now)).toBeInstanceOf(SvcUnknownError);
     expect(errorFromResponse(404, body('brand_new_code'), {}, now).message).toMatch(/^unexpected 404.*brand_new_code/);
@@ -71,9 +72,7 @@ describe('errorFromResponse', () => {
 
   it('keeps the server message: it is what tells a mistyped key from a wrong-environment one', () => {
     const err = errorFromResponse(401, body('invalid_api_key', 'A live key was sent to the sandbox.'), headers, now);
-    expect(err.message).toBe(
-      'the API key was refused: invalid_api_key: A live key was sent to the sandbox. (request req_abc123)',
-    );
+    expect(err.message).toBe('the API key was refused: invalid_api_key: A live key was sent to the sandbox. (request req_abc123)');
   });
 
   it('a body that is not an error object still gives the class of its status', () => {
@@ -96,22 +95,39 @@ describe('errorFromResponse', () => {
 
   it('property: every status gives exactly one class, a status and the request id', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 100, max: 599 }).filter((s) => s < 200 || s > 299), fc.string(), fc.string(), (status, code, id) => {
-        const reqId = id.trim() === '' ? null : id.trim();
-        const err = errorFromResponse(status, body(code), { 'x-request-id': id }, now);
-        expect(err.status).toBe(status);
-        expect(err.requestId).toBe(reqId);
-        expect(err.code).toBe(code);
-        const expected =
-          status === 400 ? 'bad_request'
-          : status === 401 ? 'authentication'
-          : status === 404 ? (code === 'carrier_not_found' ? 'not_found' : 'unknown')
-          : status === 429 ? (code === 'monthly_quota_exceeded' ? 'quota_exhausted' : code === 'rate_limit_exceeded' ? 'rate_limit' : 'unknown')
-          : status === 503 ? 'unavailable'
-          : status >= 500 ? 'server'
-          : 'unknown';
-        expect(err.kind).toBe(expected);
-      }),
+      fc.property(
+        fc.integer({ min: 100, max: 599 }).filter((s) => s < 200 || s > 299),
+        fc.string(),
+        fc.string(),
+        (status, code, id) => {
+          const reqId = id.trim() === '' ? null : id.trim();
+          const err = errorFromResponse(status, body(code), { 'x-request-id': id }, now);
+          expect(err.status).toBe(status);
+          expect(err.requestId).toBe(reqId);
+          expect(err.code).toBe(code);
+          const expected =
+            status === 400
+              ? 'bad_request'
+              : status === 401
+                ? 'authentication'
+                : status === 404
+                  ? code === 'carrier_not_found'
+                    ? 'not_found'
+                    : 'unknown'
+                  : status === 429
+                    ? code === 'monthly_quota_exceeded'
+                      ? 'quota_exhausted'
+                      : code === 'rate_limit_exceeded'
+                        ? 'rate_limit'
+                        : 'unknown'
+                    : status === 503
+                      ? 'unavailable'
+                      : status >= 500
+                        ? 'server'
+                        : 'unknown';
+          expect(err.kind).toBe(expected);
+        },
+      ),
     );
   });
 });
@@ -138,13 +154,17 @@ describe('how long a rate-limit refusal asks us to wait', () => {
 });
 
 describe('the code a screening shows for a failed lookup', () => {
-  it('is stable for transport failures (never a raw ECONNREFUSED or UND_ERR_…), the service\'s own otherwise', () => {
+  it("is stable for transport failures (never a raw ECONNREFUSED or UND_ERR_…), the service's own otherwise", () => {
     const net = (code: string | null, timedOut = false) => new SvcNetworkError({ message: 'x', code, timedOut });
-    expect(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'UND_ERR_SOCKET', null].map((c) => screeningErrorCode(net(c)))).toEqual(Array(5).fill('service_unreachable'));
+    expect(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'UND_ERR_SOCKET', null].map((c) => screeningErrorCode(net(c)))).toEqual(
+      Array(5).fill('service_unreachable'),
+    );
     expect(screeningErrorCode(net('UND_ERR_HEADERS_TIMEOUT', true))).toBe('deadline_exceeded');
     expect(screeningErrorCode(net('UND_ERR_CONNECT_TIMEOUT'))).toBe('deadline_exceeded');
     expect(screeningErrorCode(net('deadline_exceeded', true))).toBe('deadline_exceeded');
-    expect(screeningErrorCode(new SvcInvalidResponseError({ message: 'x', code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' }))).toBe('invalid_response');
+    expect(screeningErrorCode(new SvcInvalidResponseError({ message: 'x', code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' }))).toBe(
+      'invalid_response',
+    );
     expect(screeningErrorCode(new SvcNotFoundError({ message: 'x', code: 'carrier_not_found' }))).toBe('carrier_not_found');
     expect(screeningErrorCode(new SvcServerError({ message: 'x' }))).toBe('server');
   });

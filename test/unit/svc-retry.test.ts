@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  SvcError,
-  SvcInvalidResponseError,
-  SvcNetworkError,
-  errorFromResponse,
-} from '../../worker/svc/errors.js';
+import { SvcError, SvcInvalidResponseError, SvcNetworkError, errorFromResponse } from '../../worker/svc/errors.js';
 import { DEFAULT_BACKOFF, backoffMs, isRetryable, sleep } from '../../worker/svc/retry.js';
 
 const err = (status: number, code: string): SvcError => errorFromResponse(status, { error: { code, message: 'm' } }, {});

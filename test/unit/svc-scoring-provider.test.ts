@@ -15,7 +15,13 @@ import { SvcError, SvcInvalidResponseError, SvcNetworkError, errorFromResponse }
 import type { LimitsSnapshot } from '../../worker/svc/limits.js';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
-const headers = { 'x-request-id': 'req_1', 'svc-environment': 'sandbox', 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '50', 'x-ratelimit-reset': String(NOW.getTime() / 1000 + 30) };
+const headers = {
+  'x-request-id': 'req_1',
+  'svc-environment': 'sandbox',
+  'x-ratelimit-limit': '120',
+  'x-ratelimit-remaining': '50',
+  'x-ratelimit-reset': String(NOW.getTime() / 1000 + 30),
+};
 const limits = (over: Partial<LimitsSnapshot> = {}): LimitsSnapshot => ({
   environment: 'sandbox',
   apiVersion: null,
@@ -28,7 +34,8 @@ const limits = (over: Partial<LimitsSnapshot> = {}): LimitsSnapshot => ({
   at: NOW.toISOString(),
   ...over,
 });
-const score = (livemode = false): SvcScore => ({ object: 'svc_score', livemode, carrier: { dot_number: '1000001' }, decision: 'approved' }) as unknown as SvcScore;
+const score = (livemode = false): SvcScore =>
+  ({ object: 'svc_score', livemode, carrier: { dot_number: '1000001' }, decision: 'approved' }) as unknown as SvcScore;
 const failure = (status: number, code: string, h: Record<string, string> = headers, attempts = 1, afterTimeout = false): SvcError => {
   const e = errorFromResponse(status, { error: { code, message: 'words' } }, h, NOW);
   e.attempts = attempts;
@@ -73,9 +80,12 @@ function adapter(answer: () => Promise<SvcResponse<SvcScore>>, o: { paceBelow?: 
 
 const q = { dot_number: '1000001' };
 
-describe('SvcScoringProvider: /v1 → the pipeline\'s answers', () => {
+describe("SvcScoringProvider: /v1 → the pipeline's answers", () => {
   it('a score: the answer at once, its headers recorded as bookkeeping the caller waits for', async () => {
-    const a = adapter(async () => ({ body: score(), limits: limits({ quotaLimit: 1000, quotaRemaining: 10, rateRemaining: 2 }), attempts: 2 }), { paceBelow: 4 });
+    const a = adapter(
+      async () => ({ body: score(), limits: limits({ quotaLimit: 1000, quotaRemaining: 10, rateRemaining: 2 }), attempts: 2 }),
+      { paceBelow: 4 },
+    );
     const bookkeeping: Array<Promise<unknown>> = [];
     expect(await a.provider.lookup(q, { maxAttempts: 3, bookkeeping })).toEqual({ kind: 'score', score: score(), attempts: 2 });
     expect(a.asked).toEqual([{ query: q, maxAttempts: 3 }]);
@@ -89,17 +99,42 @@ describe('SvcScoringProvider: /v1 → the pipeline\'s answers', () => {
     const a = adapter(async () => ({ body: score(true), limits: limits({ environment: 'live' }), attempts: 1 }));
     const bookkeeping: Array<Promise<unknown>> = [];
     const r = await a.provider.lookup(q, { maxAttempts: 5, bookkeeping });
-    expect(r).toMatchObject({ kind: 'failed', cause: 'service_error', error: { code: 'environment_mismatch', request_id: 'req_1' }, attempts: 1 });
+    expect(r).toMatchObject({
+      kind: 'failed',
+      cause: 'service_error',
+      error: { code: 'environment_mismatch', request_id: 'req_1' },
+      attempts: 1,
+    });
     expect(bookkeeping).toEqual([]);
     expect(a.told).toEqual([expect.stringMatching(/^environment: /)]);
   });
 
   it.each([
     [404, 'carrier_not_found', { kind: 'not_found', error: { code: 'carrier_not_found' } }, ['limits 50', 'reachable']],
-    [429, 'monthly_quota_exceeded', { kind: 'failed', cause: 'quota_exhausted', error: { code: 'monthly_quota_exceeded' } }, ['limits 50', 'gate.close', 'onQuota']],
-    [401, 'invalid_api_key', { kind: 'failed', cause: 'service_error', error: { code: 'invalid_api_key' } }, ['limits 50', expect.stringMatching(/^key rejected: .*invalid_api_key/)]],
-    [503, 'scoring_unavailable', { kind: 'failed', cause: 'scoring_unavailable', error: { code: 'scoring_unavailable' } }, ['limits 50', expect.stringMatching(/^unreachable: .*scoring_unavailable/)]],
-    [500, 'internal_error', { kind: 'failed', cause: 'scoring_unavailable', error: { code: 'internal_error' } }, ['limits 50', expect.stringMatching(/^unreachable: .*internal_error/)]],
+    [
+      429,
+      'monthly_quota_exceeded',
+      { kind: 'failed', cause: 'quota_exhausted', error: { code: 'monthly_quota_exceeded' } },
+      ['limits 50', 'gate.close', 'onQuota'],
+    ],
+    [
+      401,
+      'invalid_api_key',
+      { kind: 'failed', cause: 'service_error', error: { code: 'invalid_api_key' } },
+      ['limits 50', expect.stringMatching(/^key rejected: .*invalid_api_key/)],
+    ],
+    [
+      503,
+      'scoring_unavailable',
+      { kind: 'failed', cause: 'scoring_unavailable', error: { code: 'scoring_unavailable' } },
+      ['limits 50', expect.stringMatching(/^unreachable: .*scoring_unavailable/)],
+    ],
+    [
+      500,
+      'internal_error',
+      { kind: 'failed', cause: 'scoring_unavailable', error: { code: 'internal_error' } },
+      ['limits 50', expect.stringMatching(/^unreachable: .*internal_error/)],
+    ],
     [400, 'invalid_request', { kind: 'failed', cause: 'service_error', error: { code: 'invalid_request' } }, ['limits 50', 'reachable']],
     [418, 'teapot', { kind: 'failed', cause: 'service_error', error: { code: 'teapot' } }, ['limits 50', 'reachable']],
   ])('HTTP %i %s → %o', async (status, code, answer, told) => {
@@ -128,7 +163,11 @@ describe('SvcScoringProvider: /v1 → the pipeline\'s answers', () => {
     // A 429's window headers are not a pacing signal (its Retry-After is): no pause, though none are left.
     expect(a.told).toEqual(['limits 0']);
     a = adapter(async () => Promise.reject(failure(429, 'rate_limit_exceeded', h, 2, true)));
-    expect(await a.provider.lookup(q, { maxAttempts: 5, bookkeeping: [] })).toMatchObject({ kind: 'failed', cause: 'scoring_unavailable', attempts: 2 });
+    expect(await a.provider.lookup(q, { maxAttempts: 5, bookkeeping: [] })).toMatchObject({
+      kind: 'failed',
+      cause: 'scoring_unavailable',
+      attempts: 2,
+    });
     a = adapter(async () => Promise.reject(failure(503, 'scoring_unavailable', { ...headers, 'retry-after': '600' })));
     expect(await a.provider.lookup(q, { maxAttempts: 5, bookkeeping: [] })).toMatchObject({ kind: 'failed', cause: 'scoring_unavailable' });
     expect(a.told).toContain(`hold off until ${new Date(NOW.getTime() + 600_000).toISOString()}`);
@@ -143,18 +182,33 @@ describe('SvcScoringProvider: /v1 → the pipeline\'s answers', () => {
     const a = adapter(async () => Promise.reject(new Error('not asked')));
     expect(await a.provider.blocked()).toEqual({ stopped: null, holdOff: null });
     a.blocked.keyRejected = 'the API key was refused';
-    expect((await a.provider.blocked()).stopped).toMatchObject({ cause: 'service_error', error: { code: 'key_rejected' }, rescreenWaits: false });
+    expect((await a.provider.blocked()).stopped).toMatchObject({
+      cause: 'service_error',
+      error: { code: 'key_rejected' },
+      rescreenWaits: false,
+    });
     a.blocked.envMismatch = 'livemode true';
-    expect((await a.provider.blocked()).stopped).toMatchObject({ cause: 'service_error', error: { code: 'environment_mismatch' }, rescreenWaits: true });
+    expect((await a.provider.blocked()).stopped).toMatchObject({
+      cause: 'service_error',
+      error: { code: 'environment_mismatch' },
+      rescreenWaits: true,
+    });
     a.blocked.holdOffUntil = NOW.getTime() + HOUR;
-    expect((await a.provider.blocked()).holdOff).toMatchObject({ cause: 'scoring_unavailable', error: { code: 'rate_limit_exceeded', message: expect.stringContaining(new Date(NOW.getTime() + HOUR).toISOString()) } });
+    expect((await a.provider.blocked()).holdOff).toMatchObject({
+      cause: 'scoring_unavailable',
+      error: { code: 'rate_limit_exceeded', message: expect.stringContaining(new Date(NOW.getTime() + HOUR).toISOString()) },
+    });
   });
 
-  it('retryWait(): the client\'s schedule, never under the Retry-After', () => {
+  it("retryWait(): the client's schedule, never under the Retry-After", () => {
     const a = adapter(async () => Promise.reject(new Error('not asked')));
-    expect([a.provider.retryWait(1, 10), a.provider.retryWait(3, 10), a.provider.retryWait(9, 10), a.provider.retryWait(1, 20_000)]).toEqual([1_000, 4_000, 8_000, 20_000]);
+    expect([
+      a.provider.retryWait(1, 10),
+      a.provider.retryWait(3, 10),
+      a.provider.retryWait(9, 10),
+      a.provider.retryWait(1, 20_000),
+    ]).toEqual([1_000, 4_000, 8_000, 20_000]);
   });
 });
 
 const HOUR = 3_600_000;
-

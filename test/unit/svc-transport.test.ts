@@ -10,7 +10,13 @@ import type { SvcError } from '../../worker/svc/errors.js';
 import type { HttpTransport, TransportRequest, TransportResponse } from '../../worker/svc/transport.js';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
-const headers = { 'x-request-id': 'req_1', 'svc-environment': 'sandbox', 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '50', 'x-ratelimit-reset': String(NOW.getTime() / 1000 + 30) };
+const headers = {
+  'x-request-id': 'req_1',
+  'svc-environment': 'sandbox',
+  'x-ratelimit-limit': '120',
+  'x-ratelimit-remaining': '50',
+  'x-ratelimit-reset': String(NOW.getTime() / 1000 + 30),
+};
 
 /** A transport that answers from a list and remembers each request. */
 class ListTransport implements HttpTransport {
@@ -31,12 +37,36 @@ class ListTransport implements HttpTransport {
 
 describe('SvcClient with an injected transport', () => {
   const KEY = 'svc_test_sEcReT0123456789abcdef';
-  const body = JSON.stringify({ object: 'svc_score', livemode: false, carrier: { dot_number: '1000001', mc_number: null, legal_name: null, dba_name: null }, score: 70, grade: 'C', decision: 'approved', verdict: null, needs_manual_review: false, knockout: { triggered: false, reasons: [] }, reasons: [], data_confidence: 0.9, model_version: 'm', calculated_at: NOW.toISOString() });
+  const body = JSON.stringify({
+    object: 'svc_score',
+    livemode: false,
+    carrier: { dot_number: '1000001', mc_number: null, legal_name: null, dba_name: null },
+    score: 70,
+    grade: 'C',
+    decision: 'approved',
+    verdict: null,
+    needs_manual_review: false,
+    knockout: { triggered: false, reasons: [] },
+    reasons: [],
+    data_confidence: 0.9,
+    model_version: 'm',
+    calculated_at: NOW.toISOString(),
+  });
 
   it('the client keeps the retry rule: a 503 then a score is two requests through the transport', async () => {
     const waits: number[] = [];
-    const t = new ListTransport([{ status: 503, headers, body: JSON.stringify({ error: { code: 'scoring_unavailable', message: 'busy' } }) }, { status: 200, headers, body }]);
-    const c = new SvcClient({ baseUrl: 'http://svc.example/api', apiKey: KEY, transport: t, sleep: async (ms) => void waits.push(ms), random: () => 0, now: () => NOW });
+    const t = new ListTransport([
+      { status: 503, headers, body: JSON.stringify({ error: { code: 'scoring_unavailable', message: 'busy' } }) },
+      { status: 200, headers, body },
+    ]);
+    const c = new SvcClient({
+      baseUrl: 'http://svc.example/api',
+      apiKey: KEY,
+      transport: t,
+      sleep: async (ms) => void waits.push(ms),
+      random: () => 0,
+      now: () => NOW,
+    });
     const r = await c.getScore({ dot_number: '1000001' });
     expect(r).toMatchObject({ attempts: 2, body: { decision: 'approved' }, limits: { requestId: 'req_1' } });
     expect(waits).toEqual([1_000]);
@@ -48,9 +78,12 @@ describe('SvcClient with an injected transport', () => {
     expect(t.closed).toBe(1);
   });
 
-  it('a transport\'s failure to connect is a network error that sent nothing; an echoed key is redacted', async () => {
+  it("a transport's failure to connect is a network error that sent nothing; an echoed key is redacted", async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    const t = new ListTransport([refused, { status: 400, headers, body: `{"error":{"code":"invalid_request","message":"bad key ${KEY}"}}` }]);
+    const t = new ListTransport([
+      refused,
+      { status: 400, headers, body: `{"error":{"code":"invalid_request","message":"bad key ${KEY}"}}` },
+    ]);
     const c = new SvcClient({ baseUrl: 'http://svc.example', apiKey: KEY, transport: t, maxAttempts: 1, now: () => NOW });
     const e1 = await c.getScore({ dot_number: '1000001' }).catch((e: unknown) => e);
     expect(e1).toMatchObject({ kind: 'network', sent: false, code: 'ECONNREFUSED' });

@@ -22,17 +22,29 @@ describe('tender-action rules', () => {
   });
 
   it('knockout reasons with triggered: false still block (the score contradicts itself: read it the safe way)', () => {
-    const v = actionForScore({ decision: 'approved', needs_manual_review: false, knockout: { triggered: false, reasons: [{ code: 'AUTHORITY_INACTIVE', message: 'inactive' }] } });
+    const v = actionForScore({
+      decision: 'approved',
+      needs_manual_review: false,
+      knockout: { triggered: false, reasons: [{ code: 'AUTHORITY_INACTIVE', message: 'inactive' }] },
+    });
     expect([v.action, v.hold_reason]).toEqual(['block', null]);
   });
 
   it('a stale score never tenders by itself: approved is held for the outage; blocks and holds stay as they are', () => {
     const k = knockout(false);
     for (const cause of ['scoring_unavailable', 'quota_exhausted', 'quota_reserved'] as const) {
-      expect(actionForStaleScore({ decision: 'approved', needs_manual_review: false, knockout: k }, cause)).toEqual({ action: 'hold', hold_reason: cause, needs_review: true });
+      expect(actionForStaleScore({ decision: 'approved', needs_manual_review: false, knockout: k }, cause)).toEqual({
+        action: 'hold',
+        hold_reason: cause,
+        needs_review: true,
+      });
     }
-    expect(actionForStaleScore({ decision: 'rejected', needs_manual_review: false, knockout: k }, 'scoring_unavailable').action).toBe('block');
-    expect(actionForStaleScore({ decision: 'review', needs_manual_review: true, knockout: k }, 'scoring_unavailable').hold_reason).toBe('manual_review');
+    expect(actionForStaleScore({ decision: 'rejected', needs_manual_review: false, knockout: k }, 'scoring_unavailable').action).toBe(
+      'block',
+    );
+    expect(actionForStaleScore({ decision: 'review', needs_manual_review: true, knockout: k }, 'scoring_unavailable').hold_reason).toBe(
+      'manual_review',
+    );
   });
 
   it('a knockout blocks whatever the decision says', () => {

@@ -23,7 +23,7 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
 }
 
 describe('audit export from the tray', () => {
-  it('streams into the picked file as the worker sends it, with progress, past the JSON calls\' time-out', async () => {
+  it("streams into the picked file as the worker sends it, with progress, past the JSON calls' time-out", async () => {
     const rows = 2000;
     const line = (i: number) => `scr_${String(i).padStart(8, '0')},3100007,approved,tender\n`;
     let releaseRest: () => void = () => undefined;
@@ -69,15 +69,24 @@ describe('audit export from the tray', () => {
     dirs.push(dir);
     let mode: 'refuse' | 'stall' = 'refuse';
     const base = await serve((_req, res) => {
-      if (mode === 'refuse') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_request","message":"to must be after from","param":"to"}}');
+      if (mode === 'refuse')
+        return void res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end('{"error":{"code":"invalid_request","message":"to must be after from","param":"to"}}');
       res.writeHead(200, { 'content-type': 'text/csv' });
       res.write('id\nscr_1\n'); // then nothing
     });
     const bridge = new HttpBridge({ baseUrl: base, token: 't', idleTimeoutMs: 100 });
     const file = join(dir, 'a.csv');
-    await expect(exportAuditCsv({ bridge, from: '2026-02-01', to: '2026-01-01', file })).rejects.toMatchObject({ status: 400, code: 'invalid_request', param: 'to' });
+    await expect(exportAuditCsv({ bridge, from: '2026-02-01', to: '2026-01-01', file })).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      param: 'to',
+    });
     mode = 'stall';
-    await expect(exportAuditCsv({ bridge, from: '2026-01-01', to: '2026-02-01', file })).rejects.toMatchObject({ code: 'export_interrupted' });
+    await expect(exportAuditCsv({ bridge, from: '2026-01-01', to: '2026-02-01', file })).rejects.toMatchObject({
+      code: 'export_interrupted',
+    });
     expect(existsSync(file)).toBe(false);
     expect(existsSync(`${file}.part`)).toBe(false);
     await expect(exportAuditCsv({ bridge, from: 'soon', to: '2026-02-01', file })).rejects.toThrow(/from must be an ISO 8601 date/);

@@ -21,7 +21,15 @@ describe('tray build', () => {
   it('writes main, preload and the renderer the intake serves at /ui/', async () => {
     const html = await readFile(join(out, 'renderer', 'index.html'), 'utf8');
     expect(html).toContain('<script src="app.js"></script>');
-    for (const f of ['renderer/app.js', 'renderer/app.css', 'renderer/uPlot.min.css', 'main/main.js', 'preload/preload.js', 'assets/tray-ok.png', 'assets/tray-trouble@2x.png']) {
+    for (const f of [
+      'renderer/app.js',
+      'renderer/app.css',
+      'renderer/uPlot.min.css',
+      'main/main.js',
+      'preload/preload.js',
+      'assets/tray-ok.png',
+      'assets/tray-trouble@2x.png',
+    ]) {
       expect((await readFile(join(out, f))).length, f).toBeGreaterThan(0);
     }
     const pkg = JSON.parse(await readFile(join(out, 'package.json'), 'utf8'));
@@ -34,14 +42,22 @@ describe('tray build', () => {
     for (const name of ['main', 'preload', 'renderer']) {
       const meta = JSON.parse(await readFile(join(out, `${name}.meta.json`), 'utf8'));
       const inputs = Object.keys(meta.inputs);
-      expect(inputs.some((p) => p.startsWith('electron/')), name).toBe(true);
-      expect(inputs.filter((p) => /^(worker|emulator)\/|better-sqlite3|bullmq|ioredis|\.node$/.test(p)), name).toEqual([]);
+      expect(
+        inputs.some((p) => p.startsWith('electron/')),
+        name,
+      ).toBe(true);
+      expect(
+        inputs.filter((p) => /^(worker|emulator)\/|better-sqlite3|bullmq|ioredis|\.node$/.test(p)),
+        name,
+      ).toEqual([]);
     }
     const renderer = JSON.parse(await readFile(join(out, 'renderer.meta.json'), 'utf8'));
     expect(Object.keys(renderer.inputs).some((p) => p.includes('node_modules/uplot/'))).toBe(true);
     // The update check is part of the build: electron-updater and its generic provider are bundled.
     const main = Object.keys(JSON.parse(await readFile(join(out, 'main.meta.json'), 'utf8')).inputs);
-    expect(main.filter((p) => /node_modules\/electron-updater\/out\/(providers\/GenericProvider|AppUpdater|DebUpdater)\.js$/.test(p)).length).toBe(3);
+    expect(
+      main.filter((p) => /node_modules\/electron-updater\/out\/(providers\/GenericProvider|AppUpdater|DebUpdater)\.js$/.test(p)).length,
+    ).toBe(3);
   });
 
   it('refuses a bundle that pulls in worker code or its dependencies', async () => {
@@ -58,7 +74,9 @@ describe('tray build', () => {
     const problems = forbiddenInputs(r.metafile);
     expect(problems).toContain('worker code in the bundle: worker/queue/month.ts');
     expect(problems.some((p) => p.startsWith('worker dependency in the bundle: ioredis'))).toBe(true);
-    expect(forbiddenInputs({ inputs: {}, outputs: { 'x.js': { imports: [{ path: 'fs', external: true }] } } })).toEqual(['external import not allowed here: fs']);
+    expect(forbiddenInputs({ inputs: {}, outputs: { 'x.js': { imports: [{ path: 'fs', external: true }] } } })).toEqual([
+      'external import not allowed here: fs',
+    ]);
   });
 
   it('has one CSP: the meta tag in index.html says what main sends', async () => {

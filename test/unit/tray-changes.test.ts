@@ -13,7 +13,16 @@ function status(pending = 0): StatusReport {
     object: 'status',
     environment: 'live',
     queue: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0, paused: false },
-    quota: { livemode: true, monthly_quota: 1000, used: 100, remaining: 900, resets_at: '2026-04-01T00:00:00Z', gate: 'open', reserve: 50, updated_at: null },
+    quota: {
+      livemode: true,
+      monthly_quota: 1000,
+      used: 100,
+      remaining: 900,
+      resets_at: '2026-04-01T00:00:00Z',
+      gate: 'open',
+      reserve: 50,
+      updated_at: null,
+    },
     rate_limit: { per_minute: 60, remaining: 60, resets_at: null },
     reviews: { pending },
     service: { reachable: true, checked_at: null, last_error: null, key_rejected: false },
@@ -46,7 +55,14 @@ function change(over: Partial<CarrierChange> = {}): CarrierChange {
     legal_name: 'Acme Freight LLC',
     reasons: ['action_changed', 'decision_changed', 'new_knockout', 'grade_drop'],
     before: snap(),
-    after: snap({ action: 'block', decision: 'rejected', score: 31, grade: 'F', knockout_codes: ['AUTHORITY_INACTIVE'], screening_id: 'scr_after' }),
+    after: snap({
+      action: 'block',
+      decision: 'rejected',
+      score: 31,
+      grade: 'F',
+      knockout_codes: ['AUTHORITY_INACTIVE'],
+      screening_id: 'scr_after',
+    }),
     screening_id: 'scr_after',
     tenders: [
       { tender_id: 'T-1', screening_id: 'scr_t1', screened_at: '2026-03-02T10:00:00.000Z' },
@@ -126,7 +142,10 @@ describe('change notifications', () => {
   });
 
   it('says the most telling transition, and shows reasons it does not know by name', () => {
-    const toHold = change({ reasons: ['action_changed', 'decision_changed'], after: snap({ action: 'hold', decision: 'review', score: 66, grade: 'D' }) });
+    const toHold = change({
+      reasons: ['action_changed', 'decision_changed'],
+      after: snap({ action: 'hold', decision: 'review', score: 66, grade: 'D' }),
+    });
     expect(changeSummary(toHold)).toBe('approved → review');
     expect(changeNotification(toHold).urgency).toBe('normal');
     expect(changeSummary(change({ after: snap({ action: 'hold', hold_reason: 'manual_review' }) }))).toBe('tender → hold');
@@ -142,7 +161,9 @@ describe('change notifications', () => {
     expect(n.title).toBe('Carrier changed: DOT 3100007 approved → rejected');
     expect(n.body).toContain('No recent tender used it.');
     expect(changeCarrierName({ legal_name: '  ', dot_number: null, mc_number: 'MC77' })).toBe('MC77');
-    expect(tenderList(change({ tenders: ['A', 'B', 'C', 'D', 'E'].map((t) => ({ tender_id: t, screening_id: 's', screened_at: '' })) }))).toBe('A, B, C and 2 more');
+    expect(
+      tenderList(change({ tenders: ['A', 'B', 'C', 'D', 'E'].map((t) => ({ tender_id: t, screening_id: 's', screened_at: '' })) })),
+    ).toBe('A, B, C and 2 more');
   });
 
   it('notifies once per change id, however often the list is read', () => {
@@ -168,7 +189,12 @@ describe('change notifications', () => {
     const many = Array.from({ length: CHANGE_NOTES_AT_ONCE + 2 }, (_, i) => change({ legal_name: `Carrier ${i}` }));
     const notes = n.update(conditionsFrom(input(many)));
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatchObject({ condition: 'carrier_changed', title: '5 carrier changes to acknowledge', command: 'open-changes', urgency: 'critical' });
+    expect(notes[0]).toMatchObject({
+      condition: 'carrier_changed',
+      title: '5 carrier changes to acknowledge',
+      command: 'open-changes',
+      urgency: 'critical',
+    });
     expect(notes[0]?.changeIds).toEqual(many.map((c) => c.id));
     expect(notes[0]?.body).toBe('Carrier 0 approved → rejected; Carrier 1 approved → rejected; Carrier 2 approved → rejected and 2 more.');
     expect(n.update(conditionsFrom(input(many)))).toEqual([]);

@@ -15,7 +15,16 @@ class TinyIntake {
     object: 'status',
     environment: 'sandbox',
     queue: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0, paused: false },
-    quota: { livemode: false, monthly_quota: null, used: null, remaining: null, resets_at: '2025-04-01T00:00:00Z', gate: 'open', reserve: null, updated_at: null },
+    quota: {
+      livemode: false,
+      monthly_quota: null,
+      used: null,
+      remaining: null,
+      resets_at: '2025-04-01T00:00:00Z',
+      gate: 'open',
+      reserve: null,
+      updated_at: null,
+    },
     rate_limit: { per_minute: 120, remaining: 120, resets_at: null },
     reviews: { pending: 0 },
     service: { reachable: true, checked_at: null, last_error: null, key_rejected: false },
@@ -32,7 +41,8 @@ class TinyIntake {
   private streams = new Set<ServerResponse>();
   private nextId = 1;
   server: Server = createServer((req, res) => {
-    if (req.headers.authorization !== 'Bearer tray-token') return void res.writeHead(401).end('{"error":{"code":"unauthorized","message":"no"}}');
+    if (req.headers.authorization !== 'Bearer tray-token')
+      return void res.writeHead(401).end('{"error":{"code":"unauthorized","message":"no"}}');
     if (req.url === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(':hb\n\n');
@@ -47,7 +57,8 @@ class TinyIntake {
       return void res.end(JSON.stringify({ object: 'caller', token_id: 'tok_1', name: 'Dana', role: this.role }));
     }
     if (req.method === 'POST' && (req.url === '/queue/pause' || req.url === '/queue/resume')) {
-      if (!this.adminRoles.includes(this.role ?? 'desk')) return void res.writeHead(403).end('{"error":{"code":"forbidden","message":"needs an admin token"}}');
+      if (!this.adminRoles.includes(this.role ?? 'desk'))
+        return void res.writeHead(403).end('{"error":{"code":"forbidden","message":"needs an admin token"}}');
       this.posts.push(req.url);
       this.status = { ...this.status, queue: { ...this.status.queue, paused: req.url === '/queue/pause' } };
     }
@@ -61,7 +72,8 @@ class TinyIntake {
     req.on('end', () => {
       this.watchCalls.push(`${req.method} ${req.url} ${body}`.trim());
       if (this.changes === null) return void res.writeHead(404).end('{"error":{"code":"not_found","message":"Route not found"}}');
-      if (req.method === 'GET' && req.url?.startsWith('/changes?state=new')) return void res.end(JSON.stringify({ object: 'list', data: this.changes }));
+      if (req.method === 'GET' && req.url?.startsWith('/changes?state=new'))
+        return void res.end(JSON.stringify({ object: 'list', data: this.changes }));
       const ack = /^\/changes\/([^/]+)\/acknowledge$/.exec(req.url ?? '');
       if (req.method === 'POST' && ack) {
         const c = this.changes.find((x) => x.id === ack[1]);
@@ -145,13 +157,23 @@ describe('tray controller over a real HTTP intake', () => {
     const bridge = new HttpBridge({ baseUrl: url, token: 'tray-token', backoff: { initialMs: 5, maxMs: 20 } });
     const ports = new RecordingPorts();
     const clock = new ManualClock();
-    const ctl = new TrayController({ bridge, ports, workerUrl: url, pollMs: 0, degradedQuietMs: 0, toasts: { now: clock.now, schedule: clock.schedule } });
+    const ctl = new TrayController({
+      bridge,
+      ports,
+      workerUrl: url,
+      pollMs: 0,
+      degradedQuietMs: 0,
+      toasts: { now: clock.now, schedule: clock.schedule },
+    });
     cleanup.push(() => {
       ctl.stop();
       bridge.close();
     });
     await ctl.start();
-    await until(() => ports.icon === 'ok', () => `icon ok (is ${ports.icon}: ${ports.tooltip})`);
+    await until(
+      () => ports.icon === 'ok',
+      () => `icon ok (is ${ports.icon}: ${ports.tooltip})`,
+    );
     expect(menuCommands(ports.menu)).toContain('pause-queue');
     expect(ports.notes).toEqual([]);
     // This worker has no /changes (404): not trouble, the menu just cannot count them.
@@ -159,10 +181,16 @@ describe('tray controller over a real HTTP intake', () => {
     expect(ports.menu.some((i) => i.kind === 'item' && i.label === 'Changes')).toBe(true);
 
     // A review arrives: the event alone makes the tray re-read /status.
-    await until(() => intake.streamCount() === 1, () => 'the event stream');
+    await until(
+      () => intake.streamCount() === 1,
+      () => 'the event stream',
+    );
     intake.status = { ...intake.status, reviews: { pending: 2 } };
     intake.emit('review.created', { object: 'review', id: 'rev_1' });
-    await until(() => ports.icon === 'attention', () => `attention (is ${ports.icon})`);
+    await until(
+      () => ports.icon === 'attention',
+      () => `attention (is ${ports.icon})`,
+    );
     expect(ports.tooltip).toBe('Carrier Screen (sandbox)\n2 carriers waiting for review');
     // Held for the burst, then one toast.
     expect(ports.notes).toEqual([]);
@@ -186,7 +214,10 @@ describe('tray controller over a real HTTP intake', () => {
     // The worker goes away.
     await intake.close();
     intakeOpen = false;
-    await until(() => ports.icon === 'trouble', () => `trouble (is ${ports.icon})`);
+    await until(
+      () => ports.icon === 'trouble',
+      () => `trouble (is ${ports.icon})`,
+    );
     expect(ports.notes.map((n) => n.condition)).toEqual(['reviews_pending', 'service_unavailable']);
     await ctl.run('quit');
     expect(ports.quits).toBe(1);
@@ -194,7 +225,13 @@ describe('tray controller over a real HTTP intake', () => {
 });
 
 function change(id: string, name: string): CarrierChange {
-  const snap = { hold_reason: null, knockout_codes: [] as string[], model_version: 'crs-3.5', screening_id: 'scr_1', fetched_at: '2026-03-02T10:00:00.000Z' };
+  const snap = {
+    hold_reason: null,
+    knockout_codes: [] as string[],
+    model_version: 'crs-3.5',
+    screening_id: 'scr_1',
+    fetched_at: '2026-03-02T10:00:00.000Z',
+  };
   return {
     object: 'carrier_change',
     id,
@@ -203,7 +240,15 @@ function change(id: string, name: string): CarrierChange {
     legal_name: name,
     reasons: ['action_changed', 'decision_changed', 'new_knockout'],
     before: { ...snap, action: 'tender', decision: 'approved', score: 92, grade: 'A' },
-    after: { ...snap, action: 'block', decision: 'rejected', score: 31, grade: 'F', knockout_codes: ['AUTHORITY_INACTIVE'], screening_id: 'scr_2' },
+    after: {
+      ...snap,
+      action: 'block',
+      decision: 'rejected',
+      score: 31,
+      grade: 'F',
+      knockout_codes: ['AUTHORITY_INACTIVE'],
+      screening_id: 'scr_2',
+    },
     screening_id: 'scr_2',
     tenders: [{ tender_id: 'T-9', screening_id: 'scr_1', screened_at: '2026-03-02T10:00:00.000Z' }],
     state: 'new',
@@ -228,14 +273,23 @@ describe('tray controller and carrier changes over a real HTTP intake', () => {
       bridge.close();
     });
     await ctl.start();
-    await until(() => ports.icon === 'ok', () => `icon ok (is ${ports.icon}: ${ports.tooltip})`);
+    await until(
+      () => ports.icon === 'ok',
+      () => `icon ok (is ${ports.icon}: ${ports.tooltip})`,
+    );
     expect(ports.menu.some((i) => i.kind === 'item' && i.label === 'Changes: none to acknowledge')).toBe(true);
-    await until(() => intake.streamCount() === 1, () => 'the event stream');
+    await until(
+      () => intake.streamCount() === 1,
+      () => 'the event stream',
+    );
 
     const c = change('chg_aaaaaaaaaaaaaaaaaaaaaaaaaa', 'Acme Freight LLC');
     intake.changes = [c];
     intake.emit('carrier.changed', c);
-    await until(() => ports.icon === 'attention', () => `attention (is ${ports.icon})`);
+    await until(
+      () => ports.icon === 'attention',
+      () => `attention (is ${ports.icon})`,
+    );
     await ctl.refresh();
     expect(ports.notes.map((n) => [n.condition, n.title, n.command])).toEqual([
       ['carrier_changed', 'Carrier changed: Acme Freight LLC approved → rejected', 'open-changes'],
@@ -255,7 +309,10 @@ describe('tray controller and carrier changes over a real HTTP intake', () => {
     const done = await bridge.acknowledgeChange(c.id, '  Dana  ');
     expect(done).toMatchObject({ state: 'acknowledged', acknowledged_by: 'Dana' });
     intake.emit('change.acknowledged', done);
-    await until(() => ports.icon === 'ok', () => `ok again (is ${ports.icon}: ${ports.tooltip})`);
+    await until(
+      () => ports.icon === 'ok',
+      () => `ok again (is ${ports.icon}: ${ports.tooltip})`,
+    );
     expect(ports.notes).toHaveLength(1);
 
     // A second acknowledgement is a conflict, carried with its code.
@@ -289,7 +346,9 @@ describe('tray controller and carrier changes over a real HTTP intake', () => {
     expect(() => bridge.acknowledgeChange('chg_x', ' ')).toThrow(/by must be the dispatcher's name/);
     expect(() => bridge.acknowledgeChange('', 'Dana')).toThrow(/id must be a non-empty string/);
     await expect(bridge.listBlocks('gone' as never)).rejects.toThrow(/state must be one of active, lifted, all/);
-    expect(() => bridge.blockCarrier({ dot_number: '1', mc_number: 'MC1', by: 'D', reason: 'r' })).toThrow(/exactly one of dot_number or mc_number/);
+    expect(() => bridge.blockCarrier({ dot_number: '1', mc_number: 'MC1', by: 'D', reason: 'r' })).toThrow(
+      /exactly one of dot_number or mc_number/,
+    );
     expect(() => bridge.blockCarrier({ dot_number: '1', by: 'D', reason: ' ' })).toThrow(/reason must say why/);
     expect(() => bridge.liftBlock(' ', 'Dana')).toThrow(/carrier must be a non-empty string/);
     expect(intake.watchCalls).toHaveLength(5);
@@ -308,7 +367,10 @@ describe('role-aware tray menu', () => {
       bridge.close();
     });
     await ctl.start();
-    await until(() => ports.icon === 'ok', () => `icon ok (is ${ports.icon})`);
+    await until(
+      () => ports.icon === 'ok',
+      () => `icon ok (is ${ports.icon})`,
+    );
     return { ctl, ports };
   }
   const labels = (menu: MenuItemModel[]) => menu.flatMap((i) => (i.kind === 'item' ? [i.label] : []));
@@ -343,7 +405,7 @@ describe('role-aware tray menu', () => {
 });
 
 describe('a stopped tray controller', () => {
-  it('leaves the tray to the next one: a late read or an export\'s progress paints nothing', async () => {
+  it("leaves the tray to the next one: a late read or an export's progress paints nothing", async () => {
     const intake = new TinyIntake();
     intake.role = 'desk';
     const url = await intake.listen();

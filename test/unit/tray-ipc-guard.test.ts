@@ -7,7 +7,11 @@ const frame = (url: string) => ({ url });
 
 describe('IPC sender check', () => {
   it('answers the dashboard main frame wherever it is installed, whatever view its hash shows', () => {
-    for (const dir of ['/opt/Carrier Screen/resources/app.asar', 'C:\\Program Files\\Carrier Screen [x64]\\resources\\app.asar', '/home/dana/Apps/[beta] Carrier Screen']) {
+    for (const dir of [
+      '/opt/Carrier Screen/resources/app.asar',
+      'C:\\Program Files\\Carrier Screen [x64]\\resources\\app.asar',
+      '/home/dana/Apps/[beta] Carrier Screen',
+    ]) {
       const main = frame(`${pathToFileURL(`${dir}/renderer/index.html`).href}#/desk`);
       expect(isOwnFrame(main, main), dir).toBe(true);
     }

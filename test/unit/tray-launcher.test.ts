@@ -19,7 +19,16 @@ describe('carrier-screen tray launcher', () => {
       REDIS_URL: 'redis://:pw@host',
       NODE_OPTIONS: '--require /tmp/evil.js',
     });
-    expect(Object.keys(env).sort()).toEqual(['CARRIER_SCREEN_CA_FILE', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'HOME', 'INTAKE_URL', 'LANG', 'PATH', 'XDG_RUNTIME_DIR']);
+    expect(Object.keys(env).sort()).toEqual([
+      'CARRIER_SCREEN_CA_FILE',
+      'DBUS_SESSION_BUS_ADDRESS',
+      'DISPLAY',
+      'HOME',
+      'INTAKE_URL',
+      'LANG',
+      'PATH',
+      'XDG_RUNTIME_DIR',
+    ]);
   });
 
   it('finds the package root from its own file, wherever it is run from', () => {

@@ -116,7 +116,8 @@ describe('first-run hint', () => {
 
 describe('permissions', () => {
   it('the dashboard is granted none', () => {
-    for (const p of ['notifications', 'media', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'openExternal', 'fullscreen']) expect(permissionAllowed(p)).toBe(false);
+    for (const p of ['notifications', 'media', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'openExternal', 'fullscreen'])
+      expect(permissionAllowed(p)).toBe(false);
   });
 });
 

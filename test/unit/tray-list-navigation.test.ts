@@ -24,10 +24,15 @@ describe('stepSelection (j/k in the review desk and the changes view)', () => {
 
   it('always lands on a listed row', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 20 }), fc.option(fc.string()), fc.integer({ min: -5, max: 5 }), (ids, sel, step) => {
-        const next = stepSelection(rows(...ids), sel, step);
-        expect(next && ids.includes(next.id)).toBe(true);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 20 }),
+        fc.option(fc.string()),
+        fc.integer({ min: -5, max: 5 }),
+        (ids, sel, step) => {
+          const next = stepSelection(rows(...ids), sel, step);
+          expect(next && ids.includes(next.id)).toBe(true);
+        },
+      ),
     );
   });
 });

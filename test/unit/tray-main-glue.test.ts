@@ -25,7 +25,16 @@ const status = {
   object: 'status',
   environment: 'sandbox',
   queue: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0, paused: false },
-  quota: { livemode: false, monthly_quota: null, used: null, remaining: null, resets_at: '2026-04-01T00:00:00Z', gate: 'open', reserve: null, updated_at: null },
+  quota: {
+    livemode: false,
+    monthly_quota: null,
+    used: null,
+    remaining: null,
+    resets_at: '2026-04-01T00:00:00Z',
+    gate: 'open',
+    reserve: null,
+    updated_at: null,
+  },
   rate_limit: { per_minute: 120, remaining: 120, resets_at: null },
   reviews: { pending: 0 },
   service: { reachable: true, checked_at: null, last_error: null, key_rejected: false },
@@ -38,7 +47,8 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'app', 'node_modules', 'electron'), { recursive: true });
   writeFileSync(join(dir, 'app', 'node_modules', 'electron', 'index.js'), `module.exports = require(${JSON.stringify(STUB)});\n`);
   server = createServer((req, res) => {
-    if (req.headers.authorization !== 'Bearer desk-tok') return void res.writeHead(401).end('{"error":{"code":"unauthorized","message":"no"}}');
+    if (req.headers.authorization !== 'Bearer desk-tok')
+      return void res.writeHead(401).end('{"error":{"code":"unauthorized","message":"no"}}');
     if (req.url === '/events') {
       eventsTokens.push(req.headers.authorization);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -114,7 +124,16 @@ describe('the tray main glue under a stand-in electron', () => {
     const autostart = join(xdg, 'autostart', 'carrier-screen-tray.desktop');
     const lines: string[] = [];
     child = spawn(process.execPath, [join(dir, 'driver.cjs')], {
-      env: { PATH: process.env.PATH, STUB, MAIN: join(dir, 'app', 'main', 'main.js'), CARRIER_SCREEN_USER_DATA: profile, XDG_CONFIG_HOME: xdg, AUTOSTART: autostart, INTAKE_URL: url, INTAKE_TOKEN: 'desk-tok' },
+      env: {
+        PATH: process.env.PATH,
+        STUB,
+        MAIN: join(dir, 'app', 'main', 'main.js'),
+        CARRIER_SCREEN_USER_DATA: profile,
+        XDG_CONFIG_HOME: xdg,
+        AUTOSTART: autostart,
+        INTAKE_URL: url,
+        INTAKE_TOKEN: 'desk-tok',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';

@@ -10,7 +10,17 @@ function status(pending: number, quota: Partial<StatusReport['quota']> = {}): St
     object: 'status',
     environment: 'live',
     queue: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0, paused: false },
-    quota: { livemode: true, monthly_quota: 1000, used: 100, remaining: 900, resets_at: '2025-04-01T00:00:00.000Z', gate: 'open', reserve: 50, updated_at: null, ...quota },
+    quota: {
+      livemode: true,
+      monthly_quota: 1000,
+      used: 100,
+      remaining: 900,
+      resets_at: '2025-04-01T00:00:00.000Z',
+      gate: 'open',
+      reserve: 50,
+      updated_at: null,
+      ...quota,
+    },
     rate_limit: { per_minute: 60, remaining: 60, resets_at: null },
     reviews: { pending },
     service: { reachable: true, checked_at: null, last_error: null, key_rejected: false },
@@ -18,7 +28,13 @@ function status(pending: number, quota: Partial<StatusReport['quota']> = {}): St
 }
 
 function change(i: number, action: 'tender' | 'block' = 'tender'): CarrierChange {
-  const snap = { hold_reason: null, knockout_codes: [] as string[], model_version: 'crs-3.5', screening_id: 'scr_1', fetched_at: '2026-03-02T10:00:00.000Z' };
+  const snap = {
+    hold_reason: null,
+    knockout_codes: [] as string[],
+    model_version: 'crs-3.5',
+    screening_id: 'scr_1',
+    fetched_at: '2026-03-02T10:00:00.000Z',
+  };
   return {
     object: 'carrier_change',
     id: `chg_${String(i).padStart(26, '0')}`,
@@ -80,7 +96,12 @@ describe('toasts per burst', () => {
     }
     clock.advance(BURST_MS);
     expect(shown).toHaveLength(1);
-    expect(shown[0]).toMatchObject({ condition: 'carrier_changed', title: '20 carrier changes to acknowledge', command: 'open-changes', count: 20 });
+    expect(shown[0]).toMatchObject({
+      condition: 'carrier_changed',
+      title: '20 carrier changes to acknowledge',
+      command: 'open-changes',
+      count: 20,
+    });
     expect(shown[0]?.body).toMatch(/^Carrier 1 LLC .*; Carrier 2 LLC .*; Carrier 3 LLC .* and 17 more\.$/);
     expect(shown[0]?.changeIds).toHaveLength(20);
   });
@@ -112,8 +133,20 @@ describe('toasts per burst', () => {
     const clock = new ManualClock();
     const shown: DesktopNotification[] = [];
     const gate = new NotificationGate({ show: (n) => shown.push(n), now: clock.now, schedule: clock.schedule, maxPerWindow: 2 });
-    const normal = (condition: DesktopNotification['condition'], title: string): DesktopNotification => ({ condition, title, body: '', command: 'open-desk', urgency: 'normal' });
-    const critical: DesktopNotification = { condition: 'quota_exhausted', title: 'Monthly quota used up', body: '', command: 'open-quota', urgency: 'critical' };
+    const normal = (condition: DesktopNotification['condition'], title: string): DesktopNotification => ({
+      condition,
+      title,
+      body: '',
+      command: 'open-desk',
+      urgency: 'normal',
+    });
+    const critical: DesktopNotification = {
+      condition: 'quota_exhausted',
+      title: 'Monthly quota used up',
+      body: '',
+      command: 'open-quota',
+      urgency: 'critical',
+    };
     gate.offer([normal('quota_low', 'low'), normal('quota_runs_out', 'runs out'), normal('service_unavailable', 'degraded')]);
     clock.advance(BURST_MS);
     expect(shown.map((n) => n.title)).toEqual(['low', 'runs out']);

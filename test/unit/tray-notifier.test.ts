@@ -7,7 +7,17 @@ function status(pending: number, quota: Partial<StatusReport['quota']> = {}, ser
     object: 'status',
     environment: 'live',
     queue: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0, paused: false },
-    quota: { livemode: true, monthly_quota: 1000, used: 100, remaining: 900, resets_at: '2025-04-01T00:00:00Z', gate: 'open', reserve: 50, updated_at: null, ...quota },
+    quota: {
+      livemode: true,
+      monthly_quota: 1000,
+      used: 100,
+      remaining: 900,
+      resets_at: '2025-04-01T00:00:00Z',
+      gate: 'open',
+      reserve: 50,
+      updated_at: null,
+      ...quota,
+    },
     rate_limit: { per_minute: 60, remaining: 60, resets_at: null },
     reviews: { pending },
     service: { reachable: true, checked_at: null, last_error: null, key_rejected: false, ...service },
@@ -121,7 +131,13 @@ describe('quota forecast notification', () => {
     const now = new Date('2025-03-24T15:00:00Z');
     const s = status(0, { monthly_quota: 60, used: 40, remaining: 20, resets_at: '2025-04-01T00:00:00Z' });
     const input = (days: Array<{ day: string; lookups: number }>) =>
-      conditionsFrom({ status: s, connection: 'open', workerUrl: W, now, usage: { object: 'usage_daily', month: '2025-03', monthly_quota: 60, days } });
+      conditionsFrom({
+        status: s,
+        connection: 'open',
+        workerUrl: W,
+        now,
+        usage: { object: 'usage_daily', month: '2025-03', monthly_quota: 60, days },
+      });
     const notes = n.update(input([{ day: '2025-03-24', lookups: 40 }]));
     // A third of the quota left is "low" too; the forecast says more: when.
     expect(notes.map((x) => x.condition)).toEqual(['quota_low', 'quota_runs_out']);
@@ -130,7 +146,13 @@ describe('quota forecast notification', () => {
     expect(note!.body).toContain("today's pace (40 lookups a day) the quota runs out tomorrow");
     expect(n.update(input([{ day: '2025-03-24', lookups: 40 }]))).toEqual([]);
     // Spread over weeks instead, the same figures last: cleared, and news again if it comes back.
-    const calm = conditionsFrom({ status: status(0, { monthly_quota: 600, used: 40, remaining: 560, resets_at: '2025-04-01T00:00:00Z' }), connection: 'open', workerUrl: W, now, usage: { object: 'usage_daily', month: '2025-03', monthly_quota: 600, days: [{ day: '2025-03-02', lookups: 40 }] } });
+    const calm = conditionsFrom({
+      status: status(0, { monthly_quota: 600, used: 40, remaining: 560, resets_at: '2025-04-01T00:00:00Z' }),
+      connection: 'open',
+      workerUrl: W,
+      now,
+      usage: { object: 'usage_daily', month: '2025-03', monthly_quota: 600, days: [{ day: '2025-03-02', lookups: 40 }] },
+    });
     expect(n.update(calm)).toEqual([]);
     expect(n.update(input([{ day: '2025-03-24', lookups: 40 }])).map((x) => x.condition)).toEqual(['quota_low', 'quota_runs_out']);
   });

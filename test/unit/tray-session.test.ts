@@ -99,7 +99,8 @@ describe('Settings → Save and connect', () => {
   it('a refused token is fixed from Settings without quitting: the same token, re-enabled, connects on Save', async () => {
     let enabled = false;
     server = createServer((req, res) => {
-      if (!enabled || req.headers.authorization !== 'Bearer desk-tok') return void res.writeHead(401).end('{"error":{"code":"unauthorized","message":"token revoked"}}');
+      if (!enabled || req.headers.authorization !== 'Bearer desk-tok')
+        return void res.writeHead(401).end('{"error":{"code":"unauthorized","message":"token revoked"}}');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(':hb\n\n');
     });

@@ -43,22 +43,39 @@ describe('tray settings', () => {
     expect(raw).not.toContain('s3cret-token');
     expect(JSON.parse(raw)).toMatchObject({ version: 1, workerUrl: 'https://10.0.0.5:8787', openAtLogin: true });
     if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(await new SettingsStore(file, new FakeBox()).load()).toEqual({ workerUrl: 'https://10.0.0.5:8787', token: 's3cret-token', openAtLogin: true });
+    expect(await new SettingsStore(file, new FakeBox()).load()).toEqual({
+      workerUrl: 'https://10.0.0.5:8787',
+      token: 's3cret-token',
+      openAtLogin: true,
+    });
   });
 
   it('keeps the saved token for the same worker, and never sends it to a changed address unasked', async () => {
     const file = join(dir, 'settings.json');
     const a = new SettingsStore(file, new FakeBox());
     await a.save({ workerUrl: 'http://127.0.0.1:8787', token: 'tok-1' });
-    expect(await a.save({ workerUrl: 'http://127.0.0.1:8787/', token: '', openAtLogin: true })).toEqual({ workerUrl: 'http://127.0.0.1:8787', token: 'tok-1', openAtLogin: true });
-    await expect(a.save({ workerUrl: 'https://worker.example:9443', token: '' })).rejects.toMatchObject({ param: 'token', message: expect.stringMatching(/address changed/) });
-    expect(await a.save({ workerUrl: 'https://worker.example:9443', token: 'tok-2' })).toMatchObject({ workerUrl: 'https://worker.example:9443', token: 'tok-2' });
+    expect(await a.save({ workerUrl: 'http://127.0.0.1:8787/', token: '', openAtLogin: true })).toEqual({
+      workerUrl: 'http://127.0.0.1:8787',
+      token: 'tok-1',
+      openAtLogin: true,
+    });
+    await expect(a.save({ workerUrl: 'https://worker.example:9443', token: '' })).rejects.toMatchObject({
+      param: 'token',
+      message: expect.stringMatching(/address changed/),
+    });
+    expect(await a.save({ workerUrl: 'https://worker.example:9443', token: 'tok-2' })).toMatchObject({
+      workerUrl: 'https://worker.example:9443',
+      token: 'tok-2',
+    });
     expect((await new SettingsStore(file, new FakeBox()).load()).token).toBe('tok-2');
   });
 
   it('refuses plain http to another machine (the token would travel in clear); loopback http is fine', async () => {
     const s = new SettingsStore(join(dir, 'settings.json'), new FakeBox());
-    await expect(s.save({ workerUrl: 'http://10.0.0.5:8787', token: 't' })).rejects.toMatchObject({ param: 'workerUrl', message: expect.stringMatching(/https/) });
+    await expect(s.save({ workerUrl: 'http://10.0.0.5:8787', token: 't' })).rejects.toMatchObject({
+      param: 'workerUrl',
+      message: expect.stringMatching(/https/),
+    });
     for (const ok of ['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787', 'https://10.0.0.5:8787'])
       expect((await s.save({ workerUrl: ok, token: 't' })).workerUrl).toBe(ok);
   });
@@ -87,7 +104,11 @@ describe('tray settings', () => {
     const file = join(dir, 'settings.json');
     const box = new FakeBox(false);
     const a = new SettingsStore(file, box);
-    expect(await a.save({ workerUrl: DEFAULT_WORKER_URL, token: 'tok-mem' })).toEqual({ workerUrl: DEFAULT_WORKER_URL, token: 'tok-mem', openAtLogin: false });
+    expect(await a.save({ workerUrl: DEFAULT_WORKER_URL, token: 'tok-mem' })).toEqual({
+      workerUrl: DEFAULT_WORKER_URL,
+      token: 'tok-mem',
+      openAtLogin: false,
+    });
     expect(await readFile(file, 'utf8')).not.toContain('tok-mem');
     expect(JSON.parse(await readFile(file, 'utf8')).tokenCiphertext).toBeNull();
     expect(a.view()).toEqual({ workerUrl: DEFAULT_WORKER_URL, hasToken: true, canEncrypt: false, openAtLogin: false, notice: null });
@@ -97,7 +118,10 @@ describe('tray settings', () => {
 
   it('asks for the token again when the saved ciphertext no longer decrypts', async () => {
     const file = join(dir, 'settings.json');
-    await writeFile(file, JSON.stringify({ version: 1, workerUrl: DEFAULT_WORKER_URL, tokenCiphertext: Buffer.from('garbage').toString('base64') }));
+    await writeFile(
+      file,
+      JSON.stringify({ version: 1, workerUrl: DEFAULT_WORKER_URL, tokenCiphertext: Buffer.from('garbage').toString('base64') }),
+    );
     expect((await new SettingsStore(file, new FakeBox()).load()).token).toBeNull();
   });
 
@@ -113,7 +137,11 @@ describe('tray settings', () => {
   it('lets INTAKE_URL / INTAKE_TOKEN override the saved settings', () => {
     const saved = { workerUrl: DEFAULT_WORKER_URL, token: 'saved', openAtLogin: false };
     expect(applyEnvOverrides(saved, {})).toEqual(saved);
-    expect(applyEnvOverrides(saved, { INTAKE_URL: 'http://127.0.0.1:9999', INTAKE_TOKEN: 'env-tok' })).toEqual({ workerUrl: 'http://127.0.0.1:9999', token: 'env-tok', openAtLogin: false });
+    expect(applyEnvOverrides(saved, { INTAKE_URL: 'http://127.0.0.1:9999', INTAKE_TOKEN: 'env-tok' })).toEqual({
+      workerUrl: 'http://127.0.0.1:9999',
+      token: 'env-tok',
+      openAtLogin: false,
+    });
     expect(() => applyEnvOverrides(saved, { INTAKE_URL: 'nope' })).toThrow(/INTAKE_URL/);
   });
 });

@@ -49,7 +49,8 @@ describe('SSE parser', () => {
   });
 
   it('gives the same messages however the stream is cut into chunks', () => {
-    const stream = ':hb\n\nid: 1\nevent: screening.completed\ndata: {"id":"scr_1","name":"Ä & <b>"}\n\nid: 2\r\nevent: quota.changed\r\ndata: {}\r\n\r\n:hb\r\rid: 3\rdata: a\rdata: b\r\r';
+    const stream =
+      ':hb\n\nid: 1\nevent: screening.completed\ndata: {"id":"scr_1","name":"Ä & <b>"}\n\nid: 2\r\nevent: quota.changed\r\ndata: {}\r\n\r\n:hb\r\rid: 3\rdata: a\rdata: b\r\r';
     const whole = parseAll([stream]).messages;
     expect(whole).toHaveLength(3);
     fc.assert(
@@ -140,7 +141,10 @@ describe('HttpBridge event stream against a real HTTP server', () => {
     bridge.onConnectionChange((s) => states.push(s));
     const events: IntakeEvent[] = [];
     bridge.onEvent((e) => events.push(e));
-    await until(() => events.length >= 3, () => `three events (got ${JSON.stringify(events)}, ${conns.length} connections, states ${states.join(",")})`);
+    await until(
+      () => events.length >= 3,
+      () => `three events (got ${JSON.stringify(events)}, ${conns.length} connections, states ${states.join(',')})`,
+    );
 
     expect(events).toEqual([
       { id: 1, event: 'review.created', data: { n: 1 } },
@@ -158,7 +162,8 @@ describe('HttpBridge event stream against a real HTTP server', () => {
     let calls = 0;
     const base = await serve((req, res) => {
       calls++;
-      if (calls < 4) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"unavailable","message":"down"}}');
+      if (calls < 4)
+        return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"unavailable","message":"down"}}');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(frame(9, 'quota.changed', { remaining: 5 }));
     });
@@ -175,7 +180,8 @@ describe('HttpBridge event stream against a real HTTP server', () => {
     const base = await serve((_req, res) => {
       calls++;
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (calls === 1) res.write(frame(1, 'a', 1)); // then silence
+      if (calls === 1)
+        res.write(frame(1, 'a', 1)); // then silence
       else res.write(frame(2, 'b', 2));
     });
     bridge = new HttpBridge({ baseUrl: base, token: 't', backoff: { initialMs: 5, maxMs: 20 }, idleTimeoutMs: 150 });
@@ -191,7 +197,10 @@ describe('HttpBridge event stream against a real HTTP server', () => {
     let accepted = false;
     const base = await serve((_req, res) => {
       calls++;
-      if (!accepted) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"code":"unauthorized","message":"bad token"}}');
+      if (!accepted)
+        return void res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end('{"error":{"code":"unauthorized","message":"bad token"}}');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('id: 1\nevent: a\ndata: {}\n\n');
     });
@@ -234,8 +243,10 @@ describe('HttpBridge JSON calls against a real HTTP server', () => {
       req.on('end', () => {
         seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, body });
         res.setHeader('content-type', 'application/json');
-        if (req.url === '/reviews/rev_1/approve') return void res.writeHead(409).end('{"error":{"code":"review_conflict","message":"already approved by Sam"}}');
-        if (req.url === '/reviews?state=pending&limit=100') return void res.end('{"object":"list","data":[{"object":"review","id":"rev_2"}]}');
+        if (req.url === '/reviews/rev_1/approve')
+          return void res.writeHead(409).end('{"error":{"code":"review_conflict","message":"already approved by Sam"}}');
+        if (req.url === '/reviews?state=pending&limit=100')
+          return void res.end('{"object":"list","data":[{"object":"review","id":"rev_2"}]}');
         if (req.url === '/screenings?limit=5') return void res.writeHead(500).end('not json');
         res.writeHead(404).end('{"error":{"code":"not_found","message":"no such route","param":"id"}}');
       });
@@ -246,7 +257,12 @@ describe('HttpBridge JSON calls against a real HTTP server', () => {
     const conflict = await bridge.resolveReview('rev_1', 'approve', { by: ' Dana ', note: 'ok by phone' }).catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(IntakeError);
     expect(conflict).toMatchObject({ status: 409, code: 'review_conflict', message: 'already approved by Sam' });
-    expect(seen[1]).toEqual({ method: 'POST', url: '/reviews/rev_1/approve', auth: 'Bearer tok', body: '{"by":"Dana","note":"ok by phone"}' });
+    expect(seen[1]).toEqual({
+      method: 'POST',
+      url: '/reviews/rev_1/approve',
+      auth: 'Bearer tok',
+      body: '{"by":"Dana","note":"ok by phone"}',
+    });
 
     await expect(bridge.getScreening('x')).rejects.toMatchObject({ status: 404, code: 'not_found', param: 'id' });
     await expect(bridge.listScreenings(5)).rejects.toMatchObject({ status: 500, code: 'http_500' });
@@ -262,12 +278,16 @@ describe('HttpBridge JSON calls against a real HTTP server', () => {
         seen.push(`${req.method} ${req.url} ${body}`);
         res.setHeader('content-type', 'application/json');
         if (req.url === '/me') return void res.end('{"object":"caller","token_id":"tok_1","name":"Dana Desk","role":"desk"}');
-        res.writeHead(409).end(JSON.stringify({ error: { code: 'review_stale', message: 'the facts changed', param: 'review_version', review: newest } }));
+        res
+          .writeHead(409)
+          .end(JSON.stringify({ error: { code: 'review_stale', message: 'the facts changed', param: 'review_version', review: newest } }));
       });
     });
     bridge = new HttpBridge({ baseUrl: base, token: 'tok' });
     expect(await bridge.whoAmI()).toEqual({ object: 'caller', token_id: 'tok_1', name: 'Dana Desk', role: 'desk' });
-    const stale = await bridge.resolveReview('rev_3', 'reject', { note: 'wrong insurer', block: true, review_version: 3 }).catch((e: unknown) => e);
+    const stale = await bridge
+      .resolveReview('rev_3', 'reject', { note: 'wrong insurer', block: true, review_version: 3 })
+      .catch((e: unknown) => e);
     expect(stale).toMatchObject({ status: 409, code: 'review_stale', param: 'review_version', review: newest });
     expect(seen[1]).toBe('POST /reviews/rev_3/reject {"note":"wrong insurer","review_version":3,"block":true}');
     // A typed name (a token without one) goes as `by`; a worker without versions gets none.
@@ -283,7 +303,9 @@ describe('HttpBridge JSON calls against a real HTTP server', () => {
     const base = await serve((req, res) => {
       seen.push(`${req.method} ${req.url}`);
       res.setHeader('content-type', 'application/json');
-      res.end('{"object":"list","data":[{"object":"review","id":"rev_9","state":"rejected"},{"object":"review","id":"rev_8","state":"approved"}],"has_more":true}');
+      res.end(
+        '{"object":"list","data":[{"object":"review","id":"rev_9","state":"rejected"},{"object":"review","id":"rev_8","state":"approved"}],"has_more":true}',
+      );
     });
     bridge = new HttpBridge({ baseUrl: base, token: 'tok' });
     expect((await bridge.recentDecisions(12)).map((r) => r.id)).toEqual(['rev_9', 'rev_8']);

@@ -3,7 +3,14 @@ import { computeTrayView, formatResetUtc, quotaLow } from '../../electron/main/t
 import { menuCommands } from '../../electron/main/tray-controller.js';
 import type { StatusReport } from '../../shared/screening.js';
 
-function status(over: { queue?: Partial<StatusReport['queue']>; quota?: Partial<StatusReport['quota']>; service?: Partial<StatusReport['service']>; pending?: number } = {}): StatusReport {
+function status(
+  over: {
+    queue?: Partial<StatusReport['queue']>;
+    quota?: Partial<StatusReport['quota']>;
+    service?: Partial<StatusReport['service']>;
+    pending?: number;
+  } = {},
+): StatusReport {
   return {
     object: 'status',
     environment: 'live',
@@ -26,8 +33,11 @@ function status(over: { queue?: Partial<StatusReport['queue']>; quota?: Partial<
 }
 
 const URL_ = 'http://127.0.0.1:8787';
-const view = (s: StatusReport | null, connection: Parameters<typeof computeTrayView>[0]['connection'] = 'open', statusError: string | null = null) =>
-  computeTrayView({ status: s, connection, workerUrl: URL_, statusError });
+const view = (
+  s: StatusReport | null,
+  connection: Parameters<typeof computeTrayView>[0]['connection'] = 'open',
+  statusError: string | null = null,
+) => computeTrayView({ status: s, connection, workerUrl: URL_, statusError });
 
 const labels = (v: ReturnType<typeof view>) => v.menu.flatMap((i) => (i.kind === 'item' ? [i.label] : []));
 
@@ -101,7 +111,15 @@ describe('tray tooltip and menu', () => {
       'Settings…',
       'Quit Carrier Screen',
     ]);
-    expect(menuCommands(v.menu)).toEqual(['open-desk', 'open-changes', 'pause-queue', 'open-dashboard', 'export-audit', 'settings', 'quit']);
+    expect(menuCommands(v.menu)).toEqual([
+      'open-desk',
+      'open-changes',
+      'pause-queue',
+      'open-dashboard',
+      'export-audit',
+      'settings',
+      'quit',
+    ]);
     expect(v.tooltip).toBe('Carrier Screen (live)\n1 carrier waiting for review');
   });
 
@@ -119,7 +137,9 @@ describe('tray tooltip and menu', () => {
   });
 
   it('keeps the tooltip within the 127 characters Windows shows', () => {
-    const v = view(status({ pending: 5, service: { reachable: false, last_error: 'x'.repeat(200) }, quota: { gate: 'closed', remaining: 0 } }));
+    const v = view(
+      status({ pending: 5, service: { reachable: false, last_error: 'x'.repeat(200) }, quota: { gate: 'closed', remaining: 0 } }),
+    );
     expect(v.tooltip.length).toBeLessThanOrEqual(127);
     expect(v.tooltip.endsWith('…')).toBe(true);
   });
@@ -134,7 +154,12 @@ describe('tray tooltip and menu', () => {
 describe('tray texts when the worker is away or not set up', () => {
   it('names the worker address once when it is unreachable', () => {
     const url = 'http://127.0.0.1:8787';
-    const v = computeTrayView({ status: null, connection: 'reconnecting', workerUrl: url, statusError: `worker unreachable at ${url}: fetch failed (connect ECONNREFUSED 127.0.0.1:8787)` });
+    const v = computeTrayView({
+      status: null,
+      connection: 'reconnecting',
+      workerUrl: url,
+      statusError: `worker unreachable at ${url}: fetch failed (connect ECONNREFUSED 127.0.0.1:8787)`,
+    });
     expect(v.tooltip.split(url).length - 1).toBe(1);
     expect(v.headline).toBe(`Worker unreachable at ${url}: fetch failed (connect ECONNREFUSED 127.0.0.1:8787)`);
   });
@@ -148,14 +173,27 @@ describe('tray texts when the worker is away or not set up', () => {
 
 describe('tray menu extras', () => {
   it('shows an activity (an export in progress) under the headline and in the tooltip, and offers no second export meanwhile', () => {
-    const v = computeTrayView({ status: status(), connection: 'open', workerUrl: URL_, statusError: null, activity: 'Exporting audit CSV: 12.3 MB…' });
+    const v = computeTrayView({
+      status: status(),
+      connection: 'open',
+      workerUrl: URL_,
+      statusError: null,
+      activity: 'Exporting audit CSV: 12.3 MB…',
+    });
     expect(labels(v).slice(0, 2)).toEqual(['All clear', 'Exporting audit CSV: 12.3 MB…']);
     expect(v.tooltip.split('\n')[1]).toBe('Exporting audit CSV: 12.3 MB…');
     expect(menuCommands(v.menu)).not.toContain('export-audit');
   });
 
   it('hides Pause/Resume when admin actions are not allowed, and shows the version', () => {
-    const v = computeTrayView({ status: status({ queue: { paused: true } }), connection: 'open', workerUrl: URL_, statusError: null, canAdmin: false, appVersion: '2.0.1' });
+    const v = computeTrayView({
+      status: status({ queue: { paused: true } }),
+      connection: 'open',
+      workerUrl: URL_,
+      statusError: null,
+      canAdmin: false,
+      appVersion: '2.0.1',
+    });
     expect(menuCommands(v.menu)).not.toContain('resume-queue');
     expect(menuCommands(v.menu)).not.toContain('pause-queue');
     expect(labels(v)).toContain('Carrier Screen 2.0.1');

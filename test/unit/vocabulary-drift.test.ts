@@ -52,7 +52,12 @@ function readmeRuleTable(): string[][] {
   const rows: string[][] = [];
   for (const l of lines.slice(start + 2)) {
     if (!l.startsWith('|')) break;
-    rows.push(l.split('|').slice(1, -1).map((c) => c.trim()));
+    rows.push(
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -79,11 +84,14 @@ describe('one vocabulary of actions and hold reasons', () => {
     const reasons = rows.flatMap((r) => [...(r[2] ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!));
     expect(sorted(reasons)).toEqual(sorted(HOLD_REASONS));
     const actions = rows.map((r) => /^(tender|hold|block)\b/.exec(r[1] ?? '')?.[1]);
-    expect(actions.every((a) => a !== undefined), `every row starts its action with one of ${TENDER_ACTIONS.join(', ')}`).toBe(true);
+    expect(
+      actions.every((a) => a !== undefined),
+      `every row starts its action with one of ${TENDER_ACTIONS.join(', ')}`,
+    ).toBe(true);
     expect(sorted(actions as string[])).toEqual(sorted(TENDER_ACTIONS));
   });
 
-  it("the tray has words for every hold reason and action, and none it cannot get", () => {
+  it('the tray has words for every hold reason and action, and none it cannot get', () => {
     expect(sorted(Object.keys(HOLD_REASON_TERMS))).toEqual(sorted(HOLD_REASONS));
     expect(sorted(Object.keys(ACTION_TERMS))).toEqual(sorted(TENDER_ACTIONS));
     for (const r of HOLD_REASONS) {

@@ -59,7 +59,10 @@ export function policyLookup(policy: DestinationPolicy) {
 }
 
 /** The sender's transport: one connection pool per origin, `perDestination` connections each. */
-export function policyTransport(policy: DestinationPolicy, o: { perDestination: number }): { send: CallbackTransport; close(): Promise<void> } {
+export function policyTransport(
+  policy: DestinationPolicy,
+  o: { perDestination: number },
+): { send: CallbackTransport; close(): Promise<void> } {
   const agent = new Agent({ connections: o.perDestination, keepAliveTimeout: 4_000, connect: { lookup: policyLookup(policy) } });
   const send: CallbackTransport = async (url, init) => {
     const host = new URL(url).hostname;

@@ -72,7 +72,12 @@ function ipv6Bytes(a: string): number[] {
   const tail: number[] = [];
   const dot = s.lastIndexOf(':');
   if (s.includes('.')) {
-    tail.push(...s.slice(dot + 1).split('.').map(Number));
+    tail.push(
+      ...s
+        .slice(dot + 1)
+        .split('.')
+        .map(Number),
+    );
     s = s.slice(0, dot + 1) + '0:0';
   }
   const [head, rest] = s.includes('::') ? s.split('::') : [s, undefined];
@@ -93,7 +98,10 @@ function ipv6Bytes(a: string): number[] {
  * address. (Decimal, hex and octal IPv4 forms are normalised by the URL parser before this.)
  */
 export function normalizeAddress(raw: string): { address: string; family: 'ipv4' | 'ipv6' } | undefined {
-  const a = raw.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '').toLowerCase();
+  const a = raw
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '')
+    .toLowerCase();
   if (isIP(a) === 4) return { address: a, family: 'ipv4' };
   if (!isIPv6(a)) return undefined;
   const b = ipv6Bytes(a);

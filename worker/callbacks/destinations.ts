@@ -17,7 +17,12 @@ export interface DestinationLimits {
   maxCoolDownMs: number;
 }
 
-export const DEFAULT_DESTINATION_LIMITS: DestinationLimits = { perDestination: 2, failuresToOpen: 5, coolDownMs: 5_000, maxCoolDownMs: 300_000 };
+export const DEFAULT_DESTINATION_LIMITS: DestinationLimits = {
+  perDestination: 2,
+  failuresToOpen: 5,
+  coolDownMs: 5_000,
+  maxCoolDownMs: 300_000,
+};
 
 interface Destination {
   inFlight: number;

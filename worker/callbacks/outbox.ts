@@ -137,7 +137,9 @@ function statements(db: Db) {
     // Kept by triggers (outbox-schema.ts, migration 23): four rows, never a count of the outbox.
     counts: db.prepare<[], { state: CallbackState; n: number }>('SELECT state, n FROM callback_counts'),
     oldestPending: db.prepare<[], { at: string | null }>("SELECT MIN(created_at) AS at FROM callback_outbox WHERE state = 'pending'"),
-    list: db.prepare<[string, number], OutboxRow>('SELECT * FROM callback_outbox WHERE state = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
+    list: db.prepare<[string, number], OutboxRow>(
+      'SELECT * FROM callback_outbox WHERE state = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?',
+    ),
     retry: db.prepare<[number, number, string, string]>(`
       UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, retry_since = ?, updated_at = ?, cancelled_at = NULL
       WHERE id = ? AND state != 'delivered'`),
@@ -166,7 +168,8 @@ export function writeCallback(target: Db | Store, c: NewCallback): { id: string;
   const db = dbOf(target);
   if (!c || typeof c.kind !== 'string' || c.kind === '') throw new StoreArgumentError('kind must be a non-empty string', 'kind');
   if (typeof c.url !== 'string' || c.url === '') throw new StoreArgumentError('url must be a non-empty string', 'url');
-  if (typeof c.deliveryId !== 'string' || c.deliveryId === '') throw new StoreArgumentError('deliveryId must be a non-empty string', 'deliveryId');
+  if (typeof c.deliveryId !== 'string' || c.deliveryId === '')
+    throw new StoreArgumentError('deliveryId must be a non-empty string', 'deliveryId');
   if (!c.payload || typeof c.payload !== 'object') throw new StoreArgumentError('payload must be an object', 'payload');
   if (c.order !== undefined && (typeof c.order.subject !== 'string' || !Number.isSafeInteger(c.order.version)))
     throw new StoreArgumentError('order must be { subject: string, version: integer }', 'order');
@@ -243,8 +246,13 @@ export function listCallbacks(target: Db | Store, state: CallbackState, limit = 
  * One page of GET /callbacks by keyset, most recently changed first: one state on
  * callback_outbox_by_state, `all` on callback_outbox_by_updated.
  */
-export function pageCallbacks(target: Db | Store, state: CallbackState | 'all', p: ListPage): { data: CallbackRecord[]; has_more: boolean } {
-  if (state !== 'all' && !CALLBACK_STATES.includes(state)) throw new StoreArgumentError(`state must be one of ${CALLBACK_STATES.join(', ')} or all`, 'state');
+export function pageCallbacks(
+  target: Db | Store,
+  state: CallbackState | 'all',
+  p: ListPage,
+): { data: CallbackRecord[]; has_more: boolean } {
+  if (state !== 'all' && !CALLBACK_STATES.includes(state))
+    throw new StoreArgumentError(`state must be one of ${CALLBACK_STATES.join(', ')} or all`, 'state');
   const { rows, has_more } = keysetPage<OutboxRow>(
     dbOf(target),
     {
@@ -262,7 +270,9 @@ export function pageCallbacks(target: Db | Store, state: CallbackState | 'all', 
 }
 
 /** pageCallbacks as a reader-pool job (GET /callbacks): run on a read-only connection in a thread. */
-export const callbacksPage = listJob(import.meta.url, 'callbacksPage', (store, a: { state: CallbackState | 'all'; page: ListPage }) => pageCallbacks(store, a.state, a.page));
+export const callbacksPage = listJob(import.meta.url, 'callbacksPage', (store, a: { state: CallbackState | 'all'; page: ListPage }) =>
+  pageCallbacks(store, a.state, a.page),
+);
 
 export class CallbackNotFoundError extends Error {
   override readonly name = 'CallbackNotFoundError';
@@ -298,10 +308,14 @@ export function retryCallback(target: Db | Store, id: string, now = new Date()):
   return db.transaction(() => {
     const before = s.byId.get(id);
     if (!before) throw new CallbackNotFoundError(`no callback with id ${id}`);
-    if (before.state === 'delivered') throw new CallbackDeliveredError(`callback ${id} was delivered at ${before.delivered_at}; it is not sent again`);
+    if (before.state === 'delivered')
+      throw new CallbackDeliveredError(`callback ${id} was delivered at ${before.delivered_at}; it is not sent again`);
     const newer = s.newerOwed.get(id);
     if (newer && before.state !== 'pending')
-      throw new CallbackSupersededError(`callback ${id} carries an older state of screening ${before.subject} than callback ${newer.id}; it is not sent after it`, newer.id);
+      throw new CallbackSupersededError(
+        `callback ${id} carries an older state of screening ${before.subject} than callback ${newer.id}; it is not sent after it`,
+        newer.id,
+      );
     s.retry.run(now.getTime(), now.getTime(), now.toISOString(), id);
     scheduleWake(db);
     return toCallbackRecord(s.byId.get(id)!);
@@ -319,7 +333,8 @@ export function cancelCallback(target: Db | Store, id: string, now = new Date())
   s.cancel.run(now.toISOString(), now.toISOString(), id);
   const row = s.byId.get(id);
   if (!row) throw new CallbackNotFoundError(`no callback with id ${id}`);
-  if (row.state === 'delivered') throw new CallbackDeliveredError(`callback ${id} was delivered at ${row.delivered_at}; there is nothing to cancel`);
+  if (row.state === 'delivered')
+    throw new CallbackDeliveredError(`callback ${id} was delivered at ${row.delivered_at}; there is nothing to cancel`);
   scheduleWake(db); // a later state of its screening may have waited on it
   return toCallbackRecord(row);
 }
@@ -331,4 +346,3 @@ export function cancelCallbacksTo(target: Db | Store, url: string, now = new Dat
   if (n > 0) scheduleWake(db);
   return n;
 }
-

@@ -256,7 +256,10 @@ export class CallbackSender {
     const deadAfter = this.o.deadAfterMs ?? DEFAULT_DEAD_AFTER_MS;
     if (out.final || now.getTime() - r.retry_since >= deadAfter) {
       this.#rows.dead(r.id, out.status, out.failure, nowIso);
-      this.#log.error({ delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, callback: r.id }, 'callback dead: retry it with POST /callbacks/:id/retry');
+      this.#log.error(
+        { delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, callback: r.id },
+        'callback dead: retry it with POST /callbacks/:id/retry',
+      );
       observe.callback('dead');
       return;
     }
@@ -264,7 +267,10 @@ export class CallbackSender {
     this.#rows.failed(r.id, out.status, out.failure, next, nowIso);
     const breaker = this.#destinations.isOpen(to, now.getTime()) ? '; its destination is backed off' : '';
     // The first failure is news; the retries after it are routine (the row and the metrics count them).
-    this.#log[r.attempts <= 1 ? 'warn' : 'debug']({ delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, status: out.status }, `callback failed; will retry${breaker}`);
+    this.#log[r.attempts <= 1 ? 'warn' : 'debug'](
+      { delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, status: out.status },
+      `callback failed; will retry${breaker}`,
+    );
     observe.callback('retry');
   }
 

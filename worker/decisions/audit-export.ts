@@ -52,22 +52,26 @@ const PAGE = 1_000;
  * hold the event loop that answers tenders; the thread is asked for the next chunk only when
  * the socket has taken the last one.
  */
-export const auditCsvChunks = streamJob(import.meta.url, 'auditCsvChunks', function* (store: Store, a: { from: string; to: string }): Generator<string> {
-  // A page is read whole, so the connection is never held between pages.
-  const audit = auditRowsOf(store);
-  // Rows created exactly at `from` have created_at = from and rowid > 0: included.
-  let after: [string, number] = [a.from, 0];
-  for (let header = true; ; header = false) {
-    const rows = audit.page(after, a.to, PAGE);
-    // A cell starting with = + - @ (a tender id, a name, a note, the service's legal_name) is
-    // prefixed with ' so a spreadsheet shows it as text instead of running it as a formula.
-    const text = stringify(rows, { header, columns: [...AUDIT_COLUMNS], escape_formulas: true });
-    if (text !== '') yield text;
-    if (rows.length < PAGE) return;
-    const last = rows[rows.length - 1]!;
-    after = [last.k_created, last.k_rowid];
-  }
-});
+export const auditCsvChunks = streamJob(
+  import.meta.url,
+  'auditCsvChunks',
+  function* (store: Store, a: { from: string; to: string }): Generator<string> {
+    // A page is read whole, so the connection is never held between pages.
+    const audit = auditRowsOf(store);
+    // Rows created exactly at `from` have created_at = from and rowid > 0: included.
+    let after: [string, number] = [a.from, 0];
+    for (let header = true; ; header = false) {
+      const rows = audit.page(after, a.to, PAGE);
+      // A cell starting with = + - @ (a tender id, a name, a note, the service's legal_name) is
+      // prefixed with ' so a spreadsheet shows it as text instead of running it as a formula.
+      const text = stringify(rows, { header, columns: [...AUDIT_COLUMNS], escape_formulas: true });
+      if (text !== '') yield text;
+      if (rows.length < PAGE) return;
+      const last = rows[rows.length - 1]!;
+      after = [last.k_created, last.k_rowid];
+    }
+  },
+);
 
 /**
  * The CSV of screenings created in [from, to) (ISO 8601 UTC), header first, as a stream: read

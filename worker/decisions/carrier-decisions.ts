@@ -1,10 +1,27 @@
 import type { Database } from 'better-sqlite3';
 import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { Decision, DecisionState, Review, ReviewClosedBy, ReviewState, Screening, StandingDecisionRef } from '../../shared/screening.js';
+import type {
+  Decision,
+  DecisionState,
+  Review,
+  ReviewClosedBy,
+  ReviewState,
+  Screening,
+  StandingDecisionRef,
+} from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { LOCAL_BLOCK_CODE, actionForScore } from '../../shared/tender-rules.js';
 import type { Actor } from '../tokens/intake-tokens.js';
-import { NotFoundError, ReviewConflictError, StoreArgumentError, newDecisionId, newReviewId, type Env, type ScreeningResult, type Store } from '../store/index.js';
+import {
+  NotFoundError,
+  ReviewConflictError,
+  StoreArgumentError,
+  newDecisionId,
+  newReviewId,
+  type Env,
+  type ScreeningResult,
+  type Store,
+} from '../store/index.js';
 import { connectionOf } from '../store/sqlite-store.js';
 import { keysetPage } from '../store/keyset.js';
 import { listJob } from '../store/list-reads.js';
@@ -87,7 +104,8 @@ export type FactsOutcome = { kind: 'updated'; reviewId: string } | ({ kind: 'clo
  * What a decision on a review came to: done, or refused because the facts changed (the caller
  * commits any closing first). `ended`: the standing decision the new one replaced, if any.
  */
-export type ResolveOutcome = { kind: 'resolved'; review: Review; settled: string[]; ended: Decision[] } | { kind: 'stale'; reason: string; closed?: ClosedReview };
+export type ResolveOutcome =
+  { kind: 'resolved'; review: Review; settled: string[]; ended: Decision[] } | { kind: 'stale'; reason: string; closed?: ClosedReview };
 
 interface ReviewHeadRow {
   id: string;
@@ -172,20 +190,36 @@ export class CarrierDecisions {
         // What ended it: the basis changes of a lapse, or who revoked it and why.
         const revoked = last.state === 'revoked';
         const changes = revoked ? [] : (last.end_reason ?? '').split('; ').filter(Boolean);
-        previous = JSON.stringify({ ...refOf(last), state: last.state, ended_at: last.ended_at, ended_by: last.ended_by, note: revoked ? last.end_reason : null, changes });
+        previous = JSON.stringify({
+          ...refOf(last),
+          state: last.state,
+          ended_at: last.ended_at,
+          ended_by: last.ended_by,
+          note: revoked ? last.end_reason : null,
+          changes,
+        });
       }
     }
     const id = newReviewId();
-    const created = this.#st.insertReview.run(id, s.id, r.hold_reason ?? 'manual_review', this.o.now().toISOString(), key, open?.id ?? null, previous).changes > 0;
+    const created =
+      this.#st.insertReview.run(id, s.id, r.hold_reason ?? 'manual_review', this.o.now().toISOString(), key, open?.id ?? null, previous)
+        .changes > 0;
     // Written just now, or there already (a re-run): read only then.
-    const own = created ? { id, parent_id: open?.id ?? null } : (this.#st.reviewOfScreening.get(s.id) as { id: string; parent_id: string | null });
+    const own = created
+      ? { id, parent_id: open?.id ?? null }
+      : (this.#st.reviewOfScreening.get(s.id) as { id: string; parent_id: string | null });
     const joined = own.parent_id !== null;
     const reviewId = own.parent_id ?? own.id;
     return { kind: 'review', reviewId, created, joined, ownId: own.id, ended };
   }
 
   /** The screening was settled (a standing decision, or its review): say so on it. */
-  markSettled(screeningId: string, action: 'tender' | 'block', by: 'review' | 'standing_decision' | 'rescreen', decision: StandingDecisionRef | null): void {
+  markSettled(
+    screeningId: string,
+    action: 'tender' | 'block',
+    by: 'review' | 'standing_decision' | 'rescreen',
+    decision: StandingDecisionRef | null,
+  ): void {
     this.#st.settle.run(action, by, decision ? JSON.stringify(decision) : null, screeningId);
   }
 
@@ -202,19 +236,27 @@ export class CarrierDecisions {
     const primaryId = head.parent_id ?? head.id;
     const p = head.parent_id === null ? head : ((this.#st.reviewHead.get(primaryId) as ReviewHeadRow | undefined) ?? head);
     const seen = seenVersion ?? 1;
-    if (seen > p.version) throw new StoreArgumentError(`review_version ${seen} is newer than the review (version ${p.version})`, 'review_version');
+    if (seen > p.version)
+      throw new StoreArgumentError(`review_version ${seen} is newer than the review (version ${p.version})`, 'review_version');
     if (p.state === 'closed') {
-      if (seen < p.version) return { kind: 'stale', reason: `the review was closed since version ${seen}: ${p.closed_reason ?? p.closed_by}` };
+      if (seen < p.version)
+        return { kind: 'stale', reason: `the review was closed since version ${seen}: ${p.closed_reason ?? p.closed_by}` };
       throw new ReviewConflictError(`review ${primaryId} is already closed (${p.closed_by})`, primaryId);
     }
     if (p.state === 'pending') {
       const facts = this.o.store.getScreening(p.facts_screening_id ?? p.screening_id);
       const block = this.o.blockOf?.(facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
       if (block) {
-        const closed = this.#close(p, 'local_block', `on the local do-not-use list: ${block.reason} (${block.id}, blocked by ${block.blocked_by})`, null);
+        const closed = this.#close(
+          p,
+          'local_block',
+          `on the local do-not-use list: ${block.reason} (${block.id}, blocked by ${block.blocked_by})`,
+          null,
+        );
         return { kind: 'stale', reason: `the carrier is on the local do-not-use list (${block.id})`, closed };
       }
-      if (seen < p.basis_since) return { kind: 'stale', reason: `the carrier's facts changed since version ${seen} (now version ${p.version})` };
+      if (seen < p.basis_since)
+        return { kind: 'stale', reason: `the carrier's facts changed since version ${seen} (now version ${p.version})` };
     }
     const waiting = this.#st.waiting.all(primaryId) as Array<{ id: string; screening_id: string }>;
     // Settles the carrier's own review item and screening (a conflict if already decided).
@@ -265,7 +307,8 @@ export class CarrierDecisions {
     const p = this.#openReviewOf(s.query, r.score);
     if (!p || p.screening_id === s.id || p.facts_screening_id === s.id) return undefined;
     const facts = this.o.store.getScreening(p.facts_screening_id ?? p.screening_id);
-    const newer = r.score !== null && (!facts?.score_fetched_at || (r.score_fetched_at !== null && r.score_fetched_at > facts.score_fetched_at));
+    const newer =
+      r.score !== null && (!facts?.score_fetched_at || (r.score_fetched_at !== null && r.score_fetched_at > facts.score_fetched_at));
     if (localBlock) return { kind: 'closed', ...this.#close(p, 'local_block', r.error!.message, newer ? s.id : null) };
     if (!newer || !r.score) return undefined;
     const verdict = actionForScore(r.score);
@@ -279,13 +322,25 @@ export class CarrierDecisions {
    * The carrier was put on the local do-not-use list (in that transaction): its open review, if
    * any, is closed and every tender waiting on it blocked.
    */
-  onLocalBlock(block: { id: string; dot_number: string | null; mc_number: string | null; reason: string; blocked_by: string }): ClosedReview | undefined {
+  onLocalBlock(block: {
+    id: string;
+    dot_number: string | null;
+    mc_number: string | null;
+    reason: string;
+    blocked_by: string;
+  }): ClosedReview | undefined {
     const queries: CarrierQuery[] = [];
     if (block.dot_number) queries.push({ dot_number: block.dot_number });
     if (block.mc_number) queries.push({ mc_number: block.mc_number });
     for (const q of queries) {
       const p = this.#openReviewOf(q, null);
-      if (p) return this.#close(p, 'local_block', `on the local do-not-use list: ${block.reason} (${block.id}, blocked by ${block.blocked_by})`, null);
+      if (p)
+        return this.#close(
+          p,
+          'local_block',
+          `on the local do-not-use list: ${block.reason} (${block.id}, blocked by ${block.blocked_by})`,
+          null,
+        );
     }
     return undefined;
   }
@@ -295,7 +350,8 @@ export class CarrierDecisions {
     const keys = new Set([`${this.o.env}:${queryKey(query)}`]);
     if (score) {
       keys.add(this.carrierKey({ query }, score));
-      if (typeof score.carrier.mc_number === 'string' && score.carrier.mc_number !== '') keys.add(`${this.o.env}:mc:${canonicalMc(score.carrier.mc_number)}`);
+      if (typeof score.carrier.mc_number === 'string' && score.carrier.mc_number !== '')
+        keys.add(`${this.o.env}:mc:${canonicalMc(score.carrier.mc_number)}`);
     }
     for (const key of keys) {
       const open = this.#st.openReview.get(key) as { id: string } | undefined;
@@ -341,7 +397,8 @@ export class CarrierDecisions {
     const head = this.#headOf(screeningId);
     if (!head) return undefined;
     if (r.error?.code === LOCAL_BLOCK_CODE) return this.#close(head, 'local_block', r.error.message, r.score ? screeningId : null);
-    if (r.score && actionForScore(r.score).action === 'block') return this.#close(head, 'blocking_score', blockingWhy(r.score), screeningId);
+    if (r.score && actionForScore(r.score).action === 'block')
+      return this.#close(head, 'blocking_score', blockingWhy(r.score), screeningId);
     return undefined;
   }
 
@@ -409,7 +466,8 @@ export class CarrierDecisions {
   #endStanding(id: string, state: 'lapsed' | 'revoked', actor: Actor, reason: string): Decision {
     const row = this.#st.get.get(id) as DecisionRow | undefined;
     if (!row) throw new NotFoundError(`no decision ${id}`);
-    if (row.state !== 'standing') throw new ReviewConflictError(`decision ${id} is already ${row.state}${row.ended_by ? ` by ${row.ended_by}` : ''}`, id);
+    if (row.state !== 'standing')
+      throw new ReviewConflictError(`decision ${id} is already ${row.state}${row.ended_by ? ` by ${row.ended_by}` : ''}`, id);
     return this.#end(row, state, actor, reason)!;
   }
 
@@ -425,7 +483,8 @@ export class CarrierDecisions {
 
   /** End a standing decision; the ended decision (undefined when it no longer stood), for the caller's event. */
   #end(d: DecisionRow, state: 'lapsed' | 'revoked', actor: Actor | null, reason: string): Decision | undefined {
-    if (this.#st.end.run(state, this.o.now().toISOString(), actor?.by ?? null, actor?.token_id ?? null, reason, d.id).changes === 0) return undefined;
+    if (this.#st.end.run(state, this.o.now().toISOString(), actor?.by ?? null, actor?.token_id ?? null, reason, d.id).changes === 0)
+      return undefined;
     return decisionOf(this.#st.get.get(d.id) as DecisionRow);
   }
 }
@@ -433,8 +492,12 @@ export class CarrierDecisions {
 function statements(db: Database) {
   return {
     standing: db.prepare("SELECT * FROM decisions WHERE carrier_key = ? AND state = 'standing'"),
-    lastEnded: db.prepare("SELECT * FROM decisions WHERE carrier_key = ? AND state IN ('lapsed', 'revoked') ORDER BY ended_at DESC, rowid DESC LIMIT 1"),
-    end: db.prepare("UPDATE decisions SET state = ?, ended_at = ?, ended_by = ?, ended_token_id = ?, end_reason = ? WHERE id = ? AND state = 'standing'"),
+    lastEnded: db.prepare(
+      "SELECT * FROM decisions WHERE carrier_key = ? AND state IN ('lapsed', 'revoked') ORDER BY ended_at DESC, rowid DESC LIMIT 1",
+    ),
+    end: db.prepare(
+      "UPDATE decisions SET state = ?, ended_at = ?, ended_by = ?, ended_token_id = ?, end_reason = ? WHERE id = ? AND state = 'standing'",
+    ),
     insert: db.prepare(`
       INSERT INTO decisions (id, carrier_key, dot_number, mc_number, legal_name, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state, token_id)
       VALUES (@id, @carrier_key, @dot_number, @mc_number, @legal_name, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing', @token_id)`),
@@ -452,16 +515,24 @@ function statements(db: Database) {
       'SELECT id, parent_id, state, carrier_key, screening_id, version, basis_since, facts_screening_id, closed_by, closed_reason FROM reviews WHERE id = ?',
     ),
     waiting: db.prepare("SELECT id, screening_id FROM reviews WHERE parent_id = ? AND state = 'pending'"),
-    resolveWaiting: db.prepare("UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ?, token_id = ? WHERE parent_id = ? AND state = 'pending'"),
+    resolveWaiting: db.prepare(
+      "UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ?, token_id = ? WHERE parent_id = ? AND state = 'pending'",
+    ),
     onReview: db.prepare("SELECT screening_id FROM reviews WHERE (id = ? OR parent_id = ?) AND state = 'pending'"),
     // Closed: the carrier's review and every item waiting on it; its facts changed (a new version that any earlier one is stale against).
-    close: db.prepare("UPDATE reviews SET state = 'closed', closed_by = ?, closed_reason = ?, decided_at = ? WHERE (id = ? OR parent_id = ?) AND state = 'pending'"),
-    closedVersion: db.prepare('UPDATE reviews SET version = version + 1, basis_since = version + 1, facts_screening_id = COALESCE(?, facts_screening_id) WHERE id = ?'),
+    close: db.prepare(
+      "UPDATE reviews SET state = 'closed', closed_by = ?, closed_reason = ?, decided_at = ? WHERE (id = ? OR parent_id = ?) AND state = 'pending'",
+    ),
+    closedVersion: db.prepare(
+      'UPDATE reviews SET version = version + 1, basis_since = version + 1, facts_screening_id = COALESCE(?, facts_screening_id) WHERE id = ?',
+    ),
     // A newer score shown: a new version; a new basis too when it differs (the first value, 1).
     showFacts: db.prepare(
       "UPDATE reviews SET version = version + 1, basis_since = CASE WHEN ? THEN version + 1 ELSE basis_since END, facts_screening_id = ? WHERE id = ? AND state = 'pending'",
     ),
-    supersede: db.prepare("UPDATE reviews SET state = 'superseded', decided_by = ?, decided_at = ?, note = ?, version = version + 1, basis_since = version + 1 WHERE id = ? AND state = 'pending'"),
+    supersede: db.prepare(
+      "UPDATE reviews SET state = 'superseded', decided_by = ?, decided_at = ?, note = ?, version = version + 1, basis_since = version + 1 WHERE id = ? AND state = 'pending'",
+    ),
     firstWaiting: db.prepare("SELECT id FROM reviews WHERE parent_id = ? AND state = 'pending' ORDER BY created_at ASC, rowid ASC LIMIT 1"),
     promote: db.prepare('UPDATE reviews SET parent_id = NULL WHERE id = ?'),
     reparent: db.prepare("UPDATE reviews SET parent_id = ? WHERE parent_id = ? AND state = 'pending'"),
@@ -543,4 +614,8 @@ export function pageDecisions(db: Database, f: Omit<DecisionFilter, 'limit'>, p:
 }
 
 /** GET /decisions as a reader-pool job: the page and its JSON are made in a reader thread (list-reads.ts). */
-export const decisionsPage = listJob(import.meta.url, 'decisionsPage', (store, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(connectionOf(store), a.filter, a.page));
+export const decisionsPage = listJob(
+  import.meta.url,
+  'decisionsPage',
+  (store, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(connectionOf(store), a.filter, a.page),
+);

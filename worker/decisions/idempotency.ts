@@ -16,11 +16,7 @@ const ABANDONED_AFTER_MS = 60_000;
 /** Printable ASCII, as Stripe allows; long enough for a UUID or a TMS's own request id. */
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
-export type Claim =
-  | { kind: 'new' }
-  | { kind: 'replay'; resourceId: string }
-  | { kind: 'conflict' }
-  | { kind: 'in_progress' };
+export type Claim = { kind: 'new' } | { kind: 'replay'; resourceId: string } | { kind: 'conflict' } | { kind: 'in_progress' };
 
 export class IdempotencyKeyError extends Error {
   override readonly name = 'IdempotencyKeyError';

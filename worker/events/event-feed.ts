@@ -105,7 +105,12 @@ export class SharedEventFeed implements EventFeed {
   }
 
   #expand(event: string, data: unknown): unknown {
-    return expandEvent(event, data, (id) => this.store.getScreening(id), (id) => this.store.getReview(id));
+    return expandEvent(
+      event,
+      data,
+      (id) => this.store.getScreening(id),
+      (id) => this.store.getReview(id),
+    );
   }
 
   lastId(): number {

@@ -15,11 +15,18 @@ export function eventLogPage(store: Store, filter: EventLogFilter, p: ListPage) 
       id: e.id,
       event: e.event,
       created_at: e.created_at,
-      data: expandEvent(e.event, e.data, (id) => store.getScreening(id), (id) => store.getReview(id)),
+      data: expandEvent(
+        e.event,
+        e.data,
+        (id) => store.getScreening(id),
+        (id) => store.getReview(id),
+      ),
     })),
     has_more,
   };
 }
 
 /** eventLogPage as a reader-pool job: the page and its JSON are made in a reader thread (list-reads.ts). */
-export const eventLogJob = listJob(import.meta.url, 'eventLogJob', (store, a: { filter: EventLogFilter; page: ListPage }) => eventLogPage(store, a.filter, a.page));
+export const eventLogJob = listJob(import.meta.url, 'eventLogJob', (store, a: { filter: EventLogFilter; page: ListPage }) =>
+  eventLogPage(store, a.filter, a.page),
+);

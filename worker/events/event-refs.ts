@@ -39,8 +39,14 @@ export function compactEvent(event: string, data: unknown): unknown {
 }
 
 /** The event's data as published, from what was stored. */
-export function expandEvent(event: string, stored: unknown, getScreening: (id: string) => Screening | undefined, getReview?: (id: string) => unknown): unknown {
-  if (isObj(stored) && typeof stored[REVIEW_REF] === 'string' && getReview) return getReview(stored[REVIEW_REF]) ?? { object: 'review', id: stored[REVIEW_REF], pruned: true };
+export function expandEvent(
+  event: string,
+  stored: unknown,
+  getScreening: (id: string) => Screening | undefined,
+  getReview?: (id: string) => unknown,
+): unknown {
+  if (isObj(stored) && typeof stored[REVIEW_REF] === 'string' && getReview)
+    return getReview(stored[REVIEW_REF]) ?? { object: 'review', id: stored[REVIEW_REF], pruned: true };
   if (!isObj(stored) || typeof stored[REF] !== 'string') return stored;
   const { [REF]: id, ...rest } = stored as Obj & { [REF]: string };
   // A screening pruned before its event (retention shorter than the event log's): say so.

@@ -11,7 +11,9 @@ export function bearerChecker(token: string): (authorization: string | undefined
   return (authorization) => {
     if (typeof authorization !== 'string') return false;
     const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-    const given = createHash('sha256').update(m?.[1] ?? '').digest();
+    const given = createHash('sha256')
+      .update(m?.[1] ?? '')
+      .digest();
     return timingSafeEqual(expected, given) && m !== null;
   };
 }

@@ -30,7 +30,10 @@ const BatchBody = Type.Object(
 );
 
 const Index = Type.Integer({ minimum: 0, description: 'the position of the item in the request' });
-const ItemError = Type.Object({ code: Type.String(), message: Type.String(), param: Type.Optional(Type.String()) }, { additionalProperties: true, description: 'as in ErrorEnvelope' });
+const ItemError = Type.Object(
+  { code: Type.String(), message: Type.String(), param: Type.Optional(Type.String()) },
+  { additionalProperties: true, description: 'as in ErrorEnvelope' },
+);
 /** The statuses a refused item can have (worker/intake/http-error.ts). */
 const ITEM_ERROR_STATUSES = [400, 403, 404, 409, 429, 500, 503] as const;
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its type is used: the one source of `Item`
@@ -46,10 +49,23 @@ const BatchItem = Type.Object({
  */
 const BatchItemDoc = Type.Union(
   [
-    Type.Object({ index: Index, status: Type.Literal(200), screening: Type.Ref('ScreeningDone') }, { title: 'BatchItemDone', description: 'Done at once (a cache hit).' }),
-    Type.Object({ index: Index, status: Type.Literal(202), screening: Type.Ref('Screening') }, { title: 'BatchItemQueued', description: 'Queued: read it later, or take its callback.' }),
     Type.Object(
-      { index: Index, status: Type.Union(ITEM_ERROR_STATUSES.map((n) => Type.Literal(n)), { description: 'The status POST /screenings would have answered.' }), error: ItemError },
+      { index: Index, status: Type.Literal(200), screening: Type.Ref('ScreeningDone') },
+      { title: 'BatchItemDone', description: 'Done at once (a cache hit).' },
+    ),
+    Type.Object(
+      { index: Index, status: Type.Literal(202), screening: Type.Ref('Screening') },
+      { title: 'BatchItemQueued', description: 'Queued: read it later, or take its callback.' },
+    ),
+    Type.Object(
+      {
+        index: Index,
+        status: Type.Union(
+          ITEM_ERROR_STATUSES.map((n) => Type.Literal(n)),
+          { description: 'The status POST /screenings would have answered.' },
+        ),
+        error: ItemError,
+      },
       { title: 'BatchItemRefused', description: 'Refused on its own; nothing was kept for it.' },
     ),
   ],
@@ -72,7 +88,11 @@ export const batchRoutes: IntakePlugin = async (r) => {
       try {
         if (!checkItem.Check(item)) {
           const d = describeValidation(checkItem.Errors(item) as unknown[], 'body', ScreeningBody);
-          data.push({ index, status: 400, error: { code: 'invalid_request', message: d.message, param: `screenings[${index}].${d.param}` } });
+          data.push({
+            index,
+            status: 400,
+            error: { code: 'invalid_request', message: d.message, param: `screenings[${index}].${d.param}` },
+          });
           continue;
         }
         const b = item;
@@ -81,19 +101,36 @@ export const batchRoutes: IntakePlugin = async (r) => {
         checkRefresh(req, b.refresh);
         const url = b.callback_url == null ? null : parseCallbackUrl(b.callback_url);
         const callback_url = url === null ? null : await checkCallbackDestination(url, screener.callbackPolicy, req.log);
-        const s = await screener.submit({ query, tender_id: b.tender_id ?? null, load: b.load ?? null, callback_url, priority: b.priority ?? 'tender', refresh: b.refresh ?? false });
+        const s = await screener.submit({
+          query,
+          tender_id: b.tender_id ?? null,
+          load: b.load ?? null,
+          callback_url,
+          priority: b.priority ?? 'tender',
+          refresh: b.refresh ?? false,
+        });
         data.push({ index, status: s.status === 'done' ? 200 : 202, screening: s });
       } catch (err) {
         const e = toHttpError(err);
         const body = e.body().error;
-        data.push({ index, status: e.statusCode, error: { ...body, ...(body.param ? { param: `screenings[${index}].${body.param}` } : {}) } });
+        data.push({
+          index,
+          status: e.statusCode,
+          error: { ...body, ...(body.param ? { param: `screenings[${index}].${body.param}` } : {}) },
+        });
       }
     }
     return data;
   }
 
   const recordOf = (res: Result): string =>
-    JSON.stringify(res.data.map((d): Recorded => (d.screening ? { index: d.index, screening_id: (d.screening as { id: string }).id } : { index: d.index, status: d.status, error: d.error })));
+    JSON.stringify(
+      res.data.map((d): Recorded =>
+        d.screening
+          ? { index: d.index, screening_id: (d.screening as { id: string }).id }
+          : { index: d.index, status: d.status, error: d.error },
+      ),
+    );
 
   /** The first answer again, each screening as it is now; undefined when one is gone (pruned). */
   function replayOf(recorded: string): Result | undefined {
@@ -120,7 +157,17 @@ export const batchRoutes: IntakePlugin = async (r) => {
         summary: `Screen up to ${BATCH_MAX} carriers at once; each item is answered on its own (207)`,
         querystring: NoQuery,
         body: BatchBody,
-        response: { 207: BatchResult, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 503: ErrorBody },
+        response: {
+          207: BatchResult,
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          409: ErrorBody,
+          413: ErrorBody,
+          415: ErrorBody,
+          429: ErrorBody,
+          503: ErrorBody,
+        },
       },
     },
     async (req, reply) => {

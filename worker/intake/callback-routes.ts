@@ -8,12 +8,17 @@ import type { IntakePlugin } from './intake-app.js';
 
 /** Intake routes of the callback outbox (docs/callbacks.md): look at deliveries, retry or cancel them. */
 
-
 const CallbackParams = Type.Object({
   id: Type.String({ pattern: '^cb_[a-z2-7]{26}$', description: 'a callback id: "cb_" and 26 characters a–z, 2–7' }),
 });
 const CancelByUrlBody = Type.Object(
-  { url: Type.String({ minLength: 1, maxLength: 2048, description: 'The callback_url whose deliveries to stop (compared after URL normalisation, as stored).' }) },
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'The callback_url whose deliveries to stop (compared after URL normalisation, as stored).',
+    }),
+  },
   { additionalProperties: false },
 );
 const CancellationSchema = Type.Object(
@@ -27,9 +32,12 @@ const CancellationSchema = Type.Object(
 const CallbackListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead'), Type.Literal('cancelled'), Type.Literal('all')], {
-        description: 'pending, delivered, dead, cancelled or all (default dead)',
-      }),
+      Type.Union(
+        [Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead'), Type.Literal('cancelled'), Type.Literal('all')],
+        {
+          description: 'pending, delivered, dead, cancelled or all (default dead)',
+        },
+      ),
     ),
     ...PageQueryFields,
   },
@@ -43,7 +51,14 @@ export const callbackRoutes: IntakePlugin = async (r) => {
 
   r.get(
     '/callbacks',
-    { config: { role: 'tms' }, schema: { summary: 'Callback deliveries in one state (dead by default), most recently changed first', querystring: CallbackListQuery, response: { 200: ListOf(CallbackSchema), ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'Callback deliveries in one state (dead by default), most recently changed first',
+        querystring: CallbackListQuery,
+        response: { 200: ListOf(CallbackSchema), ...errors },
+      },
+    },
     async (req, reply) => {
       const state = req.query.state ?? 'dead';
       // A reader thread (worker/store/reader-pool.ts) reads the page and makes its JSON.
@@ -53,7 +68,15 @@ export const callbackRoutes: IntakePlugin = async (r) => {
 
   r.get(
     '/callbacks/:id',
-    { config: { role: 'tms' }, schema: { summary: 'One callback delivery', params: CallbackParams, querystring: NoQuery, response: { 200: CallbackSchema, ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'One callback delivery',
+        params: CallbackParams,
+        querystring: NoQuery,
+        response: { 200: CallbackSchema, ...errors },
+      },
+    },
     async (req) => outbox.get(req.params.id) ?? Promise.reject(notFound(`no callback ${req.params.id}`)),
   );
 

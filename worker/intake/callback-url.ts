@@ -33,9 +33,15 @@ export function parseCallbackUrl(raw: string): URL {
 export async function checkCallbackDestination(u: URL, policy: DestinationPolicy, log?: FastifyBaseLogger): Promise<string> {
   const refused = await policy.checkUrl(u);
   if (refused) {
-    log?.info({ host: u.hostname, address: refused.address, why: refused.refusal, policy: policy.summary }, 'callback_url refused by the callback destination policy');
+    log?.info(
+      { host: u.hostname, address: refused.address, why: refused.refusal, policy: policy.summary },
+      'callback_url refused by the callback destination policy',
+    );
     const what = refused.literal ? 'its host is' : 'its host resolves to';
-    throw badRequest(`callback_url is not an allowed callback destination: ${what} ${refused.refusal}; the operator lists allowed destinations in CALLBACK_ALLOW`, 'callback_url');
+    throw badRequest(
+      `callback_url is not an allowed callback destination: ${what} ${refused.refusal}; the operator lists allowed destinations in CALLBACK_ALLOW`,
+      'callback_url',
+    );
   }
   return u.toString();
 }

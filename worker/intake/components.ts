@@ -11,10 +11,16 @@ import { ROLES } from '../tokens/roles.js';
  */
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const Enum = (values: readonly string[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
-const Open = (values: readonly string[], description: string) => Type.String({ description: `${description} Known values: ${values.join(', ')}; others may appear.`, 'x-extensible-enum': values });
+const Enum = (values: readonly string[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
+const Open = (values: readonly string[], description: string) =>
+  Type.String({ description: `${description} Known values: ${values.join(', ')}; others may appear.`, 'x-extensible-enum': values });
 const Time = (description = 'ISO 8601, UTC') => Type.String({ format: 'date-time', description });
-const Obj = <P extends Record<string, TSchema>>($id: string, description: string, props: P) => Type.Object(props, { $id, title: $id, description, additionalProperties: true });
+const Obj = <P extends Record<string, TSchema>>($id: string, description: string, props: P) =>
+  Type.Object(props, { $id, title: $id, description, additionalProperties: true });
 
 export const REVIEW_STATES = ['pending', 'approved', 'rejected', 'closed', 'superseded'] as const;
 
@@ -53,7 +59,11 @@ export const ErrorEnvelope = Type.Object(
         message: Type.String({ description: 'What went wrong, for people.' }),
         param: Type.Optional(Type.String({ description: 'The parameter, field or header at fault.' })),
         resource_id: Type.Optional(Type.String({ description: 'On a 409 *_conflict: the object already in the state asked for.' })),
-        review: Type.Optional(Type.Ref('Review', { description: "On a 409 review_stale: the review as it is now, with the carrier's newest facts and version." })),
+        review: Type.Optional(
+          Type.Ref('Review', {
+            description: "On a 409 review_stale: the review as it is now, with the carrier's newest facts and version.",
+          }),
+        ),
       },
       { additionalProperties: true },
     ),
@@ -61,45 +71,65 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope', title: 'ErrorEnvelope', description: 'Every 4xx and 5xx answer.', additionalProperties: false },
 );
 
-export const Score = Obj('Score', 'The /v1 score object exactly as the scoring service sent it (unknown fields kept; svc-v1-interface.md).', {
-  object: Type.String(),
-  livemode: Type.Boolean(),
-  carrier: Type.Object(
-    { dot_number: Type.String(), mc_number: Nullable(Type.String()), legal_name: Nullable(Type.String()), dba_name: Nullable(Type.String()) },
-    { additionalProperties: true },
-  ),
-  score: Type.Number(),
-  grade: Open(['A', 'B', 'C', 'D', 'F'], 'Letter grade.'),
-  decision: Open(['approved', 'review', 'high_risk', 'rejected'], "The service's decision."),
-  verdict: Nullable(Type.String()),
-  needs_manual_review: Type.Boolean(),
-  knockout: Type.Object(
-    { triggered: Type.Boolean(), reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true })) },
-    { additionalProperties: true },
-  ),
-  reasons: Type.Array(
-    Type.Object(
+export const Score = Obj(
+  'Score',
+  'The /v1 score object exactly as the scoring service sent it (unknown fields kept; svc-v1-interface.md).',
+  {
+    object: Type.String(),
+    livemode: Type.Boolean(),
+    carrier: Type.Object(
       {
-        // Display fields: /v1 promises strings, and a drifting one is kept as sent (shared/svc-contract.ts).
-        check: Type.Optional(Type.String({ description: 'Name of the check.' })),
-        area: Type.Optional(Type.String({ description: 'One of seven areas, e.g. "Safety & Roadside".' })),
-        severity: Type.Optional(Open(['critical', 'review', 'medium', 'low'], 'How serious.')),
-        detail: Type.Optional(Type.String({ description: 'What was found, one sentence.' })),
-        facts: Type.Array(
-          Type.Object({ label: Type.Optional(Type.String()), value: Type.Optional(Type.Union([Type.String(), Type.Number()], { description: 'Display value: text (a number when /v1 drifts).' })) }, { additionalProperties: true }),
-          { description: 'Figures behind the finding.' },
-        ),
+        dot_number: Type.String(),
+        mc_number: Nullable(Type.String()),
+        legal_name: Nullable(Type.String()),
+        dba_name: Nullable(Type.String()),
       },
-      { additionalProperties: true, description: 'A check that found a problem (svc-v1-interface.md), as /v1 sent it.' },
+      { additionalProperties: true },
     ),
-    { description: 'Every check that found a problem, most serious first.' },
-  ),
-  checks: Type.Optional(Type.Object({}, { additionalProperties: true })),
-  flags: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'As sent: null is kept (a display field).' })),
-  data_confidence: Nullable(Type.Number()),
-  model_version: Type.String(),
-  calculated_at: Type.String(),
-});
+    score: Type.Number(),
+    grade: Open(['A', 'B', 'C', 'D', 'F'], 'Letter grade.'),
+    decision: Open(['approved', 'review', 'high_risk', 'rejected'], "The service's decision."),
+    verdict: Nullable(Type.String()),
+    needs_manual_review: Type.Boolean(),
+    knockout: Type.Object(
+      {
+        triggered: Type.Boolean(),
+        reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true })),
+      },
+      { additionalProperties: true },
+    ),
+    reasons: Type.Array(
+      Type.Object(
+        {
+          // Display fields: /v1 promises strings, and a drifting one is kept as sent (shared/svc-contract.ts).
+          check: Type.Optional(Type.String({ description: 'Name of the check.' })),
+          area: Type.Optional(Type.String({ description: 'One of seven areas, e.g. "Safety & Roadside".' })),
+          severity: Type.Optional(Open(['critical', 'review', 'medium', 'low'], 'How serious.')),
+          detail: Type.Optional(Type.String({ description: 'What was found, one sentence.' })),
+          facts: Type.Array(
+            Type.Object(
+              {
+                label: Type.Optional(Type.String()),
+                value: Type.Optional(
+                  Type.Union([Type.String(), Type.Number()], { description: 'Display value: text (a number when /v1 drifts).' }),
+                ),
+              },
+              { additionalProperties: true },
+            ),
+            { description: 'Figures behind the finding.' },
+          ),
+        },
+        { additionalProperties: true, description: 'A check that found a problem (svc-v1-interface.md), as /v1 sent it.' },
+      ),
+      { description: 'Every check that found a problem, most serious first.' },
+    ),
+    checks: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    flags: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'As sent: null is kept (a display field).' })),
+    data_confidence: Nullable(Type.Number()),
+    model_version: Type.String(),
+    calculated_at: Type.String(),
+  },
+);
 
 export const StandingDecisionRef = Obj('StandingDecisionRef', 'A standing carrier decision as it was when it settled a screening.', {
   id: Type.String(),
@@ -112,53 +142,89 @@ export const StandingDecisionRef = Obj('StandingDecisionRef', 'A standing carrie
   model_version: Nullable(Type.String()),
 });
 
-export const Load = Obj('Load', 'The load a tender is for, exactly as POST /screenings sent it (each field optional); the desk shows it, it never changes the action.', {
-  pickup_at: Type.Optional(Type.String({ format: 'date-time', description: 'When the load is picked up: ISO 8601 with its offset, as sent.' })),
-  origin: Type.Optional(Type.String({ description: 'Where the load is picked up.' })),
-  destination: Type.Optional(Type.String({ description: 'Where it is delivered.' })),
-  equipment: Type.Optional(Type.String({ description: 'The equipment it needs, e.g. "53 ft dry van".' })),
-  customer_ref: Type.Optional(Type.String({ description: "The customer's reference." })),
-});
+export const Load = Obj(
+  'Load',
+  'The load a tender is for, exactly as POST /screenings sent it (each field optional); the desk shows it, it never changes the action.',
+  {
+    pickup_at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'When the load is picked up: ISO 8601 with its offset, as sent.' }),
+    ),
+    origin: Type.Optional(Type.String({ description: 'Where the load is picked up.' })),
+    destination: Type.Optional(Type.String({ description: 'Where it is delivered.' })),
+    equipment: Type.Optional(Type.String({ description: 'The equipment it needs, e.g. "53 ft dry van".' })),
+    customer_ref: Type.Optional(Type.String({ description: "The customer's reference." })),
+  },
+);
 
 const screeningFields = {
   object: Type.Literal('screening'),
   id: Type.String({ description: '"scr_" and 26 characters a–z, 2–7' }),
   tender_id: Nullable(Type.String()),
   load: Nullable(Type.Ref('Load', { description: 'The load details sent with the request, as sent; null when none were.' })),
-  query: Type.Object({ dot_number: Type.Optional(Type.String()), mc_number: Type.Optional(Type.String()) }, { description: 'What was asked, normalised: exactly one of the two.' }),
+  query: Type.Object(
+    { dot_number: Type.Optional(Type.String()), mc_number: Type.Optional(Type.String()) },
+    { description: 'What was asked, normalised: exactly one of the two.' },
+  ),
   priority: Enum(['tender', 'background']),
   refresh: Type.Boolean({ description: 'The request skipped the cache (a re-check).' }),
   action: Nullable(Enum(TENDER_ACTIONS, 'What to do now; null until done.')),
   hold_reason: Nullable(Open(HOLD_REASONS, 'Why it was held; kept after it is settled.')),
-  source: Nullable(Open(['cache', 'service', 'stale_cache', 'none'], 'Where the answer came from: service (/v1 now, a score or carrier_not_found), cache, stale_cache (an outage), none (no answer: a local block, or /v1 failed).')),
+  source: Nullable(
+    Open(
+      ['cache', 'service', 'stale_cache', 'none'],
+      'Where the answer came from: service (/v1 now, a score or carrier_not_found), cache, stale_cache (an outage), none (no answer: a local block, or /v1 failed).',
+    ),
+  ),
   score: Nullable(Type.Ref('Score')),
   score_fetched_at: Nullable(Time('When the score was fetched from /v1 (its age when served from cache).')),
   score_age_seconds: Nullable(
     Type.Integer({
       minimum: 0,
-      description: 'How old the score was when the screening was answered (completed_at − score_fetched_at), in seconds; null without a score. With source "stale_cache": the age of the score an outage left us with (at most SCREEN_STALE_IF_ERROR).',
+      description:
+        'How old the score was when the screening was answered (completed_at − score_fetched_at), in seconds; null without a score. With source "stale_cache": the age of the score an outage left us with (at most SCREEN_STALE_IF_ERROR).',
     }),
   ),
   review: Nullable(
-    Type.Object({ id: Type.String(), state: Enum(REVIEW_STATES), decided_by: Nullable(Type.String()), decided_at: Nullable(Time()), note: Nullable(Type.String()) }),
+    Type.Object({
+      id: Type.String(),
+      state: Enum(REVIEW_STATES),
+      decided_by: Nullable(Type.String()),
+      decided_at: Nullable(Time()),
+      note: Nullable(Type.String()),
+    }),
   ),
-  settled_by: Nullable(Open(['review', 'standing_decision', 'rescreen'], 'What settled a held screening: its review, a standing decision, or a re-screen after an outage (docs/decisions.md).')),
+  settled_by: Nullable(
+    Open(
+      ['review', 'standing_decision', 'rescreen'],
+      'What settled a held screening: its review, a standing decision, or a re-screen after an outage (docs/decisions.md).',
+    ),
+  ),
   standing_decision: Nullable(Type.Ref('StandingDecisionRef')),
   error: Nullable(
     Type.Object(
       {
-        code: Type.String({ description: "/v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code." }),
+        code: Type.String({
+          description:
+            "/v1's own code (carrier_not_found …), or ours: service_unreachable, deadline_exceeded, invalid_response, key_rejected, local_block … Never a raw network code.",
+        }),
         message: Type.String(),
         request_id: Nullable(Type.String({ description: "/v1's request id, when it answered." })),
       },
-      { description: 'What stood in the way of a fresh score, or the local block: news about the carrier or /v1, not a failure of this request (the screening itself is a 200). Null when nothing did.' },
+      {
+        description:
+          'What stood in the way of a fresh score, or the local block: news about the carrier or /v1, not a failure of this request (the screening itself is a 200). Null when nothing did.',
+      },
     ),
   ),
   callback_url: Nullable(Type.String()),
   created_at: Time(),
   completed_at: Nullable(Time()),
   updated_at: Time('When it last changed: created, completed or settled by its review.'),
-  version: Type.Integer({ minimum: 1, description: 'Grows with every change of this screening; apply a callback or a read only when its version is newer than the one you hold (docs/callbacks.md).' }),
+  version: Type.Integer({
+    minimum: 1,
+    description:
+      'Grows with every change of this screening; apply a callback or a read only when its version is newer than the one you hold (docs/callbacks.md).',
+  }),
 };
 
 /**
@@ -166,10 +232,18 @@ const screeningFields = {
  * generated client narrows: after `status === 'done'`, `action` and `completed_at` are set).
  */
 const screeningOf = (status: 'queued' | 'active' | 'done', description: string, narrowed: Record<string, TSchema>) =>
-  Obj(`Screening${status[0]!.toUpperCase()}${status.slice(1)}`, description, { ...screeningFields, status: Type.Literal(status), ...narrowed });
+  Obj(`Screening${status[0]!.toUpperCase()}${status.slice(1)}`, description, {
+    ...screeningFields,
+    status: Type.Literal(status),
+    ...narrowed,
+  });
 // Not `type: null` alone: openapi-fetch's Readable<> drops a property whose type is only null.
 const NOT_YET = { action: Nullable(Enum(TENDER_ACTIONS, 'Null: not done yet.')), completed_at: Nullable(Time('Null: not done yet.')) };
-export const ScreeningQueued = screeningOf('queued', 'A screening waiting for its /v1 lookup: look again after Retry-After, or take the callback.', NOT_YET);
+export const ScreeningQueued = screeningOf(
+  'queued',
+  'A screening waiting for its /v1 lookup: look again after Retry-After, or take the callback.',
+  NOT_YET,
+);
 export const ScreeningActive = screeningOf('active', 'A screening whose /v1 lookup is under way.', NOT_YET);
 export const ScreeningDone = screeningOf('done', 'A finished screening: its action is what to do with the tender now.', {
   action: Enum(TENDER_ACTIONS, 'What to do now (a held one may later be settled by its review).'),
@@ -181,7 +255,10 @@ export const Screening = Type.Unsafe<unknown>({
   title: 'Screening',
   description: 'One screening of one carrier for one tender, by status (docs/decisions.md for settled_by).',
   oneOf: Object.values(SCREENING_VARIANTS).map((id) => Type.Ref(id)),
-  discriminator: { propertyName: 'status', mapping: Object.fromEntries(Object.entries(SCREENING_VARIANTS).map(([k, id]) => [k, `#/components/schemas/${id}`])) },
+  discriminator: {
+    propertyName: 'status',
+    mapping: Object.fromEntries(Object.entries(SCREENING_VARIANTS).map(([k, id]) => [k, `#/components/schemas/${id}`])),
+  },
 });
 
 const PreviousDecision = Type.Object(
@@ -196,18 +273,22 @@ const PreviousDecision = Type.Object(
   { additionalProperties: true },
 );
 
-export const Review = Obj('Review', "A carrier held for a person: one open review per carrier, every waiting tender on it.", {
+export const Review = Obj('Review', 'A carrier held for a person: one open review per carrier, every waiting tender on it.', {
   object: Type.Literal('review'),
   id: Type.String({ description: '"rev_" and 26 characters a–z, 2–7' }),
   screening_id: Type.String(),
-  state: Enum(REVIEW_STATES, 'closed: ended without a person by a blocking score or a local block (closed_by); its tenders are blocked. superseded: closed by a re-screen after an outage that gave tender or block (no person decided).'),
+  state: Enum(
+    REVIEW_STATES,
+    'closed: ended without a person by a blocking score or a local block (closed_by); its tenders are blocked. superseded: closed by a re-screen after an outage that gave tender or block (no person decided).',
+  ),
   version: Type.Integer({
     minimum: 1,
-    description: 'The version of the facts it shows: 1 when opened, +1 whenever they change (a newer score, closed). Send it as review_version with approve/reject.',
+    description:
+      'The version of the facts it shows: 1 when opened, +1 whenever they change (a newer score, closed). Send it as review_version with approve/reject.',
   }),
   latest: Type.Object(
     {
-      screening_id: Type.String({ description: 'The screening the newest score came with (the review\'s own until a newer one).' }),
+      screening_id: Type.String({ description: "The screening the newest score came with (the review's own until a newer one)." }),
       score: Nullable(Type.Ref('Score')),
       score_fetched_at: Nullable(Time()),
       changes: Type.Array(Type.String(), { description: 'What differs from the score the review was opened on, e.g. "grade D → F".' }),
@@ -228,7 +309,9 @@ export const Review = Obj('Review', "A carrier held for a person: one open revie
     Type.Object({
       screening_id: Type.String(),
       tender_id: Nullable(Type.String()),
-      load: Nullable(Type.Ref('Load', { description: "The tender's load details as sent (pickup, lane, equipment); null when none were." })),
+      load: Nullable(
+        Type.Ref('Load', { description: "The tender's load details as sent (pickup, lane, equipment); null when none were." }),
+      ),
       action: Nullable(Enum(TENDER_ACTIONS)),
       created_at: Time(),
     }),
@@ -259,7 +342,11 @@ export const Decision = Obj('Decision', "A dispatcher's decision about a carrier
   ),
   model_version: Nullable(Type.String()),
   decided_by: Type.String(),
-  token_id: Nullable(Type.String({ description: 'The credential that decided: an intake token id, or "intake_token" (null before token ids were recorded).' })),
+  token_id: Nullable(
+    Type.String({
+      description: 'The credential that decided: an intake token id, or "intake_token" (null before token ids were recorded).',
+    }),
+  ),
   decided_at: Time(),
   expires_at: Time(),
   ended_at: Nullable(Time()),
@@ -291,9 +378,15 @@ export const WatchEntry = Obj('WatchEntry', 'A watched carrier, re-screened dail
   note: Nullable(Type.String()),
   manual: Type.Boolean({ description: 'Added by POST /watchlist: watched until removed.' }),
   added_at: Time(),
-  last_tender_at: Nullable(Time('Its latest tender screening since it was added (ISO 8601, UTC), cache hits included; null for an entry added by hand and not tendered since.')),
+  last_tender_at: Nullable(
+    Time(
+      'Its latest tender screening since it was added (ISO 8601, UTC), cache hits included; null for an entry added by hand and not tendered since.',
+    ),
+  ),
   watch_until: Nullable(Time('last_tender_at + SCREEN_WATCH_DAYS: watched until then (an entry added by hand stays until removed).')),
-  last_checked_at: Nullable(Time('When a score fetched from /v1 was last recorded for it (ISO 8601, UTC); a cache hit of that score is not a new check.')),
+  last_checked_at: Nullable(
+    Time('When a score fetched from /v1 was last recorded for it (ISO 8601, UTC); a cache hit of that score is not a new check.'),
+  ),
   next_check_at: Time(),
   last: Nullable(CarrierSnapshot),
   updated_at: Time(),
@@ -316,7 +409,9 @@ export const CarrierChange = Obj('CarrierChange', 'A watched carrier that screen
   dot_number: Nullable(Type.String()),
   mc_number: Nullable(Type.String()),
   legal_name: Nullable(Type.String()),
-  reasons: Type.Array(Open(['action_changed', 'decision_changed', 'new_knockout', 'grade_drop', 'model_version_changed'], 'Why it counts as a change.')),
+  reasons: Type.Array(
+    Open(['action_changed', 'decision_changed', 'new_knockout', 'grade_drop', 'model_version_changed'], 'Why it counts as a change.'),
+  ),
   before: CarrierSnapshot,
   after: CarrierSnapshot,
   screening_id: Type.String(),
@@ -325,9 +420,23 @@ export const CarrierChange = Obj('CarrierChange', 'A watched carrier that screen
       tender_id: Type.String(),
       screening_id: Type.String(),
       screened_at: Time(),
-      action: Type.Optional(Nullable(Enum(TENDER_ACTIONS, 'What the tender got when the change was found: tender (went out), hold (waits for a dispatcher) or block; null when not answered yet. Absent on a change found before actions were recorded.'))),
+      action: Type.Optional(
+        Nullable(
+          Enum(
+            TENDER_ACTIONS,
+            'What the tender got when the change was found: tender (went out), hold (waits for a dispatcher) or block; null when not answered yet. Absent on a change found before actions were recorded.',
+          ),
+        ),
+      ),
       hold_reason: Type.Optional(Nullable(Open(HOLD_REASONS, 'Why it was held; kept after it is settled.'))),
-      settled_by: Type.Optional(Nullable(Open(['review', 'standing_decision', 'rescreen'], 'What settled a held tender: its review, a standing decision (it went out without a new review), or a re-screen.'))),
+      settled_by: Type.Optional(
+        Nullable(
+          Open(
+            ['review', 'standing_decision', 'rescreen'],
+            'What settled a held tender: its review, a standing decision (it went out without a new review), or a re-screen.',
+          ),
+        ),
+      ),
     }),
     { description: 'Every tender of the carrier in the watch window (SCREEN_WATCH_DAYS), oldest first.' },
   ),
@@ -337,33 +446,42 @@ export const CarrierChange = Obj('CarrierChange', 'A watched carrier that screen
         added: Type.Array(ChangeFinding),
         removed: Type.Array(ChangeFinding),
       },
-      { description: 'The findings the new score has and the old had not (added), and the other way round (removed), compared by check or knockout code. Null when not known (the old score is no longer kept, or a change found before findings were recorded).' },
+      {
+        description:
+          'The findings the new score has and the old had not (added), and the other way round (removed), compared by check or knockout code. Null when not known (the old score is no longer kept, or a change found before findings were recorded).',
+      },
     ),
   ),
   state: Enum(['new', 'acknowledged']),
   acknowledged_by: Nullable(Type.String()),
   acknowledged_at: Nullable(Time()),
-  ack_note: Nullable(Type.String({ description: 'Why it was acknowledged, as sent with the acknowledgement (at most 500 characters; null: none given).' })),
+  ack_note: Nullable(
+    Type.String({ description: 'Why it was acknowledged, as sent with the acknowledgement (at most 500 characters; null: none given).' }),
+  ),
   detected_at: Time(),
   updated_at: Time(),
 });
 
-export const LocalBlock = Obj('LocalBlock', 'A carrier on the local do-not-use list: every screening of it is blocked without asking /v1.', {
-  object: Type.Literal('local_block'),
-  id: Type.String(),
-  dot_number: Nullable(Type.String()),
-  mc_number: Nullable(Type.String()),
-  reason: Type.String(),
-  state: Enum(['active', 'lifted']),
-  blocked_by: Type.String(),
-  blocked_at: Time(),
-  token_id: Nullable(Type.String({ description: 'The credential that blocked it (null before token ids were recorded).' })),
-  lifted_by: Nullable(Type.String()),
-  lifted_at: Nullable(Time()),
-  lifted_token_id: Nullable(Type.String()),
-  lift_note: Nullable(Type.String({ description: 'Why it was lifted, as sent with the lift (null: none given).' })),
-  updated_at: Time(),
-});
+export const LocalBlock = Obj(
+  'LocalBlock',
+  'A carrier on the local do-not-use list: every screening of it is blocked without asking /v1.',
+  {
+    object: Type.Literal('local_block'),
+    id: Type.String(),
+    dot_number: Nullable(Type.String()),
+    mc_number: Nullable(Type.String()),
+    reason: Type.String(),
+    state: Enum(['active', 'lifted']),
+    blocked_by: Type.String(),
+    blocked_at: Time(),
+    token_id: Nullable(Type.String({ description: 'The credential that blocked it (null before token ids were recorded).' })),
+    lifted_by: Nullable(Type.String()),
+    lifted_at: Nullable(Time()),
+    lifted_token_id: Nullable(Type.String()),
+    lift_note: Nullable(Type.String({ description: 'Why it was lifted, as sent with the lift (null: none given).' })),
+    updated_at: Time(),
+  },
+);
 
 export const Callback = Obj('Callback', 'One callback owed to a TMS, from the outbox (docs/callbacks.md).', {
   object: Type.Literal('callback'),
@@ -371,14 +489,22 @@ export const Callback = Obj('Callback', 'One callback owed to a TMS, from the ou
   delivery_id: Type.String({ description: 'Stable across attempts: the X-Delivery-Id the TMS sees.' }),
   event: Type.String(),
   url: Type.String(),
-  state: Enum(['pending', 'delivered', 'dead', 'cancelled'], 'cancelled: stopped by POST /callbacks/:id/cancel or POST /callbacks/cancel; never sent unless retried.'),
+  state: Enum(
+    ['pending', 'delivered', 'dead', 'cancelled'],
+    'cancelled: stopped by POST /callbacks/:id/cancel or POST /callbacks/cancel; never sent unless retried.',
+  ),
   screening_id: Nullable(Type.String({ description: 'The screening whose state it carries; null for other events (carrier.changed).' })),
-  version: Nullable(Type.Integer({ description: "That screening's version in the body; one screening's callbacks are sent in version order." })),
+  version: Nullable(
+    Type.Integer({ description: "That screening's version in the body; one screening's callbacks are sent in version order." }),
+  ),
   attempts: Type.Integer(),
   next_attempt_at: Nullable(Time()),
   last_status: Nullable(Type.Integer({ description: 'The HTTP status of the last answer (with last_error http_status).' })),
   last_error: Nullable(
-    Open(['unreachable', 'timeout', 'http_status', 'refused_by_policy'], 'What the last failed attempt met, as a category (never the raw network error).'),
+    Open(
+      ['unreachable', 'timeout', 'http_status', 'refused_by_policy'],
+      'What the last failed attempt met, as a category (never the raw network error).',
+    ),
   ),
   created_at: Time(),
   updated_at: Time(),
@@ -389,7 +515,14 @@ export const Callback = Obj('Callback', 'One callback owed to a TMS, from the ou
 export const Status = Obj('Status', 'Queue, quota, rate limit, reviews, callbacks and /v1 reachability.', {
   object: Type.Literal('status'),
   environment: Enum(['sandbox', 'live']),
-  queue: Type.Object({ waiting: Type.Integer(), active: Type.Integer(), delayed: Type.Integer(), failed: Type.Integer(), completed: Type.Integer(), paused: Type.Boolean() }),
+  queue: Type.Object({
+    waiting: Type.Integer(),
+    active: Type.Integer(),
+    delayed: Type.Integer(),
+    failed: Type.Integer(),
+    completed: Type.Integer(),
+    paused: Type.Boolean(),
+  }),
   quota: Type.Object(
     {
       livemode: Type.Boolean(),
@@ -403,9 +536,17 @@ export const Status = Obj('Status', 'Queue, quota, rate limit, reviews, callback
     },
     { additionalProperties: true },
   ),
-  rate_limit: Type.Object({ per_minute: Nullable(Type.Integer()), remaining: Nullable(Type.Integer()), resets_at: Nullable(Time()) }, { additionalProperties: true }),
+  rate_limit: Type.Object(
+    { per_minute: Nullable(Type.Integer()), remaining: Nullable(Type.Integer()), resets_at: Nullable(Time()) },
+    { additionalProperties: true },
+  ),
   reviews: Type.Object({ pending: Type.Integer(), oldest_pending_at: Type.Optional(Nullable(Time())) }, { additionalProperties: true }),
-  callbacks: Type.Optional(Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), dead: Type.Integer(), cancelled: Type.Optional(Type.Integer()) }, { additionalProperties: true })),
+  callbacks: Type.Optional(
+    Type.Object(
+      { pending: Type.Integer(), delivered: Type.Integer(), dead: Type.Integer(), cancelled: Type.Optional(Type.Integer()) },
+      { additionalProperties: true },
+    ),
+  ),
   service: Type.Object(
     {
       reachable: Type.Boolean(),
@@ -419,12 +560,16 @@ export const Status = Obj('Status', 'Queue, quota, rate limit, reviews, callback
   ),
 });
 
-export const Caller = Obj('Caller', 'Who a bearer token is (GET /me): what the desk shows as signed in, and whose name its decisions carry.', {
-  object: Type.Literal('caller'),
-  token_id: Nullable(Type.String({ description: 'The scoped token\'s id ("tok_…"); null for INTAKE_TOKEN.' })),
-  name: Nullable(Type.String({ description: "The token's name (the `by` of what it decides); null for INTAKE_TOKEN, which has none." })),
-  role: Enum(ROLES),
-});
+export const Caller = Obj(
+  'Caller',
+  'Who a bearer token is (GET /me): what the desk shows as signed in, and whose name its decisions carry.',
+  {
+    object: Type.Literal('caller'),
+    token_id: Nullable(Type.String({ description: 'The scoped token\'s id ("tok_…"); null for INTAKE_TOKEN.' })),
+    name: Nullable(Type.String({ description: "The token's name (the `by` of what it decides); null for INTAKE_TOKEN, which has none." })),
+    role: Enum(ROLES),
+  },
+);
 
 export const DailyUsage = Obj('DailyUsage', 'Live lookups per UTC day this month.', {
   object: Type.Literal('usage_daily'),
@@ -437,18 +582,26 @@ export const DailyUsage = Obj('DailyUsage', 'Live lookups per UTC day this month
 
 export const SCREENING_CALLBACK_EVENTS = ['screening.completed', 'review.resolved'] as const;
 
-export const ScreeningCallback = Obj('ScreeningCallback', 'The body of a screening.completed or review.resolved callback (docs/callbacks.md): the screening as GET /screenings/:id returns it.', {
-  event: Enum(SCREENING_CALLBACK_EVENTS, 'Also in the X-Carrier-Screen-Event header.'),
-  delivery_id: Type.String({ description: 'Stable per event (X-Carrier-Screen-Delivery): de-duplicate on it.' }),
-  version: Type.Integer({ minimum: 1, description: "The screening's version: apply only when newer than the one you hold." }),
-  screening: Type.Ref('Screening'),
-});
+export const ScreeningCallback = Obj(
+  'ScreeningCallback',
+  'The body of a screening.completed or review.resolved callback (docs/callbacks.md): the screening as GET /screenings/:id returns it.',
+  {
+    event: Enum(SCREENING_CALLBACK_EVENTS, 'Also in the X-Carrier-Screen-Event header.'),
+    delivery_id: Type.String({ description: 'Stable per event (X-Carrier-Screen-Delivery): de-duplicate on it.' }),
+    version: Type.Integer({ minimum: 1, description: "The screening's version: apply only when newer than the one you hold." }),
+    screening: Type.Ref('Screening'),
+  },
+);
 
-export const CarrierChangedCallback = Obj('CarrierChangedCallback', 'The body of a carrier.changed callback (docs/watchlist.md): a watched carrier screens differently now. Not ordered with the screening callbacks; carries no version.', {
-  event: Type.Literal('carrier.changed'),
-  delivery_id: Type.String({ description: 'Stable per event (X-Carrier-Screen-Delivery): de-duplicate on it.' }),
-  change: Type.Ref('CarrierChange'),
-});
+export const CarrierChangedCallback = Obj(
+  'CarrierChangedCallback',
+  'The body of a carrier.changed callback (docs/watchlist.md): a watched carrier screens differently now. Not ordered with the screening callbacks; carries no version.',
+  {
+    event: Type.Literal('carrier.changed'),
+    delivery_id: Type.String({ description: 'Stable per event (X-Carrier-Screen-Delivery): de-duplicate on it.' }),
+    change: Type.Ref('CarrierChange'),
+  },
+);
 
 /** The events of GET /events, each `id:`, `event:` and one `data:` line of JSON. */
 const streamEvent = (event: string, description: string, data: TSchema) =>
@@ -461,14 +614,26 @@ const streamEvent = (event: string, description: string, data: TSchema) =>
     { title: event, description, additionalProperties: false },
   );
 const STREAM_EVENTS = [
-  streamEvent('screening.completed', 'A screening is done (data: the screening as it is now; `{object, id, pruned: true}` once pruned).', Type.Ref('Screening')),
+  streamEvent(
+    'screening.completed',
+    'A screening is done (data: the screening as it is now; `{object, id, pruned: true}` once pruned).',
+    Type.Ref('Screening'),
+  ),
   streamEvent('review.created', 'A carrier is held for a person: a new review.', Type.Ref('Review')),
   streamEvent('review.updated', "A review's facts or tenders changed (a newer score, a tender joined it).", Type.Ref('Review')),
   streamEvent('review.resolved', 'A review was approved, rejected, closed or superseded.', Type.Ref('Review')),
   streamEvent('carrier.changed', 'A watched carrier screens differently now.', Type.Ref('CarrierChange')),
   streamEvent('change.acknowledged', 'A carrier change was acknowledged.', Type.Ref('CarrierChange')),
-  streamEvent('quota.changed', 'The monthly quota or its gate moved.', Type.Object({}, { additionalProperties: true, description: 'As Status.quota.' })),
-  streamEvent('queue.changed', 'The queue was paused or resumed (its counts).', Type.Object({}, { additionalProperties: true, description: 'As Status.queue.' })),
+  streamEvent(
+    'quota.changed',
+    'The monthly quota or its gate moved.',
+    Type.Object({}, { additionalProperties: true, description: 'As Status.quota.' }),
+  ),
+  streamEvent(
+    'queue.changed',
+    'The queue was paused or resumed (its counts).',
+    Type.Object({}, { additionalProperties: true, description: 'As Status.queue.' }),
+  ),
 ];
 export const STREAM_EVENT_NAMES: readonly string[] = STREAM_EVENTS.map((e) => String((e as { title?: string }).title));
 export const StreamEvent = Type.Unsafe<unknown>({
@@ -479,8 +644,33 @@ export const StreamEvent = Type.Unsafe<unknown>({
 });
 
 /** Registered with app.addSchema: each becomes #/components/schemas/<$id>. */
-export const COMPONENTS = [ErrorEnvelope, Score, StandingDecisionRef, Load, ScreeningQueued, ScreeningActive, ScreeningDone, Screening, Review, Decision, WatchEntry, CarrierChange, LocalBlock, Callback, Status, Caller, DailyUsage, ScreeningCallback, CarrierChangedCallback, StreamEvent] as const;
+export const COMPONENTS = [
+  ErrorEnvelope,
+  Score,
+  StandingDecisionRef,
+  Load,
+  ScreeningQueued,
+  ScreeningActive,
+  ScreeningDone,
+  Screening,
+  Review,
+  Decision,
+  WatchEntry,
+  CarrierChange,
+  LocalBlock,
+  Callback,
+  Status,
+  Caller,
+  DailyUsage,
+  ScreeningCallback,
+  CarrierChangedCallback,
+  StreamEvent,
+] as const;
 
 /** `{ object: "list", data: [<$id>], has_more }`. */
 export const ListOfRef = ($id: string) =>
-  Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Ref($id)), has_more: Type.Boolean({ description: 'More objects beyond this page in the direction asked.' }) });
+  Type.Object({
+    object: Type.Literal('list'),
+    data: Type.Array(Type.Ref($id)),
+    has_more: Type.Boolean({ description: 'More objects beyond this page in the direction asked.' }),
+  });

@@ -45,7 +45,10 @@ export const decisionRoutes: IntakePlugin = async (r) => {
         description: `Columns: ${AUDIT_COLUMNS.join(', ')}. RFC 4180 quoting.`,
         querystring: AuditQuery,
         response: {
-          200: { description: 'CSV with a header row (Content-Disposition names the file).', content: { 'text/csv': { schema: Type.String() } } },
+          200: {
+            description: 'CSV with a header row (Content-Disposition names the file).',
+            content: { 'text/csv': { schema: Type.String() } },
+          },
           400: ErrorBody,
         },
       },
@@ -54,7 +57,9 @@ export const decisionRoutes: IntakePlugin = async (r) => {
       const to = isoParam(req.query.to, now(), 'to');
       const from = isoParam(req.query.from, new Date(Date.parse(to) - 30 * 86_400_000), 'from');
       if (from >= to) throw badRequest('from must be before to', 'from');
-      reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="carrier-screen-audit-${from.slice(0, 10)}-${to.slice(0, 10)}.csv"`);
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="carrier-screen-audit-${from.slice(0, 10)}-${to.slice(0, 10)}.csv"`);
       // A stream is not one of the JSON shapes above: Fastify sends it as it comes.
       return reply.send(auditExport.csv(from, to) as never);
     },
@@ -62,7 +67,14 @@ export const decisionRoutes: IntakePlugin = async (r) => {
 
   r.get(
     '/decisions',
-    { config: { role: 'tms' }, schema: { summary: 'Carrier decisions, newest first', querystring: DecisionListQuery, response: { 200: ListOf(DecisionSchema), ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'Carrier decisions, newest first',
+        querystring: DecisionListQuery,
+        response: { 200: ListOf(DecisionSchema), ...errors },
+      },
+    },
     async (req, reply) => {
       const { dot_number, state } = req.query;
       const filter = {
@@ -76,7 +88,15 @@ export const decisionRoutes: IntakePlugin = async (r) => {
 
   r.get(
     '/decisions/:id',
-    { config: { role: 'tms' }, schema: { summary: 'One carrier decision', params: DecisionParams, querystring: NoQuery, response: { 200: DecisionSchema, ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'One carrier decision',
+        params: DecisionParams,
+        querystring: NoQuery,
+        response: { 200: DecisionSchema, ...errors },
+      },
+    },
     async (req) => screener.getDecision(req.params.id) ?? Promise.reject(notFound(`no decision ${req.params.id}`)),
   );
 

@@ -43,12 +43,16 @@ export const eventsRoutes: IntakePlugin<EventsRouteOptions> = async (r, o) => {
       schema: {
         summary: 'Server-Sent Events: screenings, reviews, carrier changes, quota and queue',
         description:
-          'Send Last-Event-ID (header) or last_event_id (query) to replay what was missed (events are kept SCREEN_EVENTS_RETENTION, 7 days by default). At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token\'s streams end within seconds.',
+          "Send Last-Event-ID (header) or last_event_id (query) to replay what was missed (events are kept SCREEN_EVENTS_RETENTION, 7 days by default). At most INTAKE_SSE_PER_TOKEN open streams per token (429 too_many_streams); a revoked token's streams end within seconds.",
         querystring: EventsQuery,
         response: {
           200: {
             description: `A stream of Server-Sent Events (${STREAM_EVENT_NAMES.join(', ')}; an open set), each an id:, event: and one data: line of JSON; the data of each is in the StreamEvent schema. A comment line every 15 s keeps it open.`,
-            content: { 'text/event-stream': { schema: Type.String({ contentMediaType: 'text/event-stream', contentSchema: Type.Ref('StreamEvent') }) } },
+            content: {
+              'text/event-stream': {
+                schema: Type.String({ contentMediaType: 'text/event-stream', contentSchema: Type.Ref('StreamEvent') }),
+              },
+            },
           },
           429: ErrorBody,
         },
@@ -60,7 +64,11 @@ export const eventsRoutes: IntakePlugin<EventsRouteOptions> = async (r, o) => {
       let open = 0;
       for (const id of streams.values()) if (id === tokenId) open++;
       if (open >= o.ssePerToken)
-        throw new HttpError(429, 'too_many_streams', `this token already has ${open} open /events streams (INTAKE_SSE_PER_TOKEN); close one before opening another`);
+        throw new HttpError(
+          429,
+          'too_many_streams',
+          `this token already has ${open} open /events streams (INTAKE_SSE_PER_TOKEN); close one before opening another`,
+        );
       // A hijacked answer skips the onSend and onResponse hooks: its headers and log line here.
       reply.raw.setHeader('x-request-id', req.id);
       reply.raw.setHeader(VERSION_HEADER, LATEST_API_VERSION);

@@ -8,7 +8,10 @@ export const healthRoutes: IntakePlugin = async (r) => {
 
   r.get(
     '/healthz',
-    { config: { public: true, rateLimit: false }, schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } } },
+    {
+      config: { public: true, rateLimit: false },
+      schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } },
+    },
     async (req, reply) => {
       let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean; svc_key_rejected?: boolean };
       try {
@@ -20,10 +23,19 @@ export const healthRoutes: IntakePlugin = async (r) => {
       // Writes refused (a full disk): reads are still served, new work is not. 503, so a load
       // balancer or orchestrator sends work elsewhere; 200 again once a write succeeds.
       if (h.redis && h.sqlite && h.sqlite_writable === false)
-        return reply.code(503).send({ status: 'degraded', ...h, error: { code: 'storage_unavailable', message: 'SQLite refuses writes (a full disk or a file-size limit): reads are served, new work is not accepted' } });
+        return reply.code(503).send({
+          status: 'degraded',
+          ...h,
+          error: {
+            code: 'storage_unavailable',
+            message: 'SQLite refuses writes (a full disk or a file-size limit): reads are served, new work is not accepted',
+          },
+        });
       if (h.redis && h.sqlite) return { status: h.svc ? 'ok' : 'degraded', ...h };
       const down = [h.redis ? null : 'Redis', h.sqlite ? null : 'SQLite'].filter(Boolean).join(' and ');
-      return reply.code(503).send({ status: 'down', ...h, error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` } });
+      return reply
+        .code(503)
+        .send({ status: 'down', ...h, error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` } });
     },
   );
 };

@@ -1,7 +1,15 @@
 import { InvalidIdentifierError } from '../../shared/carrier-id.js';
 import type { IntakeErrorBody } from '../../shared/screening.js';
 import { UnavailableError } from '../screener-types.js';
-import { NotFoundError, ReviewConflictError, ReviewStaleError, StoreArgumentError, StoreError, isSqliteError, toStoreError } from '../store/index.js';
+import {
+  NotFoundError,
+  ReviewConflictError,
+  ReviewStaleError,
+  StoreArgumentError,
+  StoreError,
+  isSqliteError,
+  toStoreError,
+} from '../store/index.js';
 import { noteWriteRefused } from '../store/write-failures.js';
 
 /** An error the intake answers with `{"error":{"code","message","param?"}}`. */
@@ -37,12 +45,14 @@ export const badRequest = (message: string, param?: string): HttpError => new Ht
 /** No such object (the route exists). */
 export const notFound = (message = 'no such resource'): HttpError => new HttpError(404, 'resource_missing', message);
 /** No such route. */
-export const routeNotFound = (method: string, path: string): HttpError => new HttpError(404, 'route_not_found', `no route ${method} ${path}`);
+export const routeNotFound = (method: string, path: string): HttpError =>
+  new HttpError(404, 'route_not_found', `no route ${method} ${path}`);
 /**
  * One rule on every route (docs/api.md): repeating a state change that already happened is a 409
  * `<resource>_conflict` whose `error.resource_id` names the object as it is.
  */
-export const conflict = (code: string, message: string, resourceId: string): HttpError => new HttpError(409, code, message, undefined, resourceId);
+export const conflict = (code: string, message: string, resourceId: string): HttpError =>
+  new HttpError(409, code, message, undefined, resourceId);
 
 /** An ISO 8601 date or timestamp as the store writes them (UTC, milliseconds), or a 400 naming the parameter. */
 export function isoParam(v: string | undefined, fallback: Date, param: string): string {
@@ -72,8 +82,10 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof InvalidIdentifierError) return badRequest(err.message, err.param);
   if (err instanceof StoreArgumentError) return badRequest(err.message, err.param);
   // The carrier's facts changed since the version the decision names: the review as it is now, to look again.
-  if (err instanceof ReviewStaleError) return new HttpError(409, 'review_stale', err.message, 'review_version', undefined, { review: err.review });
-  if (err instanceof ReviewConflictError) return new HttpError(409, 'review_conflict', err.message || 'the review is already resolved', undefined, err.resourceId);
+  if (err instanceof ReviewStaleError)
+    return new HttpError(409, 'review_stale', err.message, 'review_version', undefined, { review: err.review });
+  if (err instanceof ReviewConflictError)
+    return new HttpError(409, 'review_conflict', err.message || 'the review is already resolved', undefined, err.resourceId);
   if (err instanceof NotFoundError) return notFound(err.message || undefined);
   if (err instanceof UnavailableError)
     return new HttpError(503, 'unavailable', err.message || 'the queue (Redis) is unavailable; nothing was accepted, try again later');
@@ -108,7 +120,9 @@ export function toHttpError(err: unknown): HttpError {
   // Fastify's JSON parser throws a SyntaxError with statusCode 400 for malformed JSON.
   if (err instanceof SyntaxError && status === 400) return badRequest('the body is not valid JSON', 'body');
   if (status === 413) return new HttpError(413, 'payload_too_large', 'the request body is too large', 'body');
-  if (status === 415) return new HttpError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json', 'body');
-  if (status >= 400 && status < 500) return new HttpError(status, status === 404 ? 'route_not_found' : 'invalid_request', 'invalid request');
+  if (status === 415)
+    return new HttpError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json', 'body');
+  if (status >= 400 && status < 500)
+    return new HttpError(status, status === 404 ? 'route_not_found' : 'invalid_request', 'invalid request');
   return new HttpError(500, 'internal_error', 'internal error; see the worker log');
 }

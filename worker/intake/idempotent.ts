@@ -32,9 +32,19 @@ export async function idempotent<T>(
   const scope = `${req.caller?.token_id ?? 'intake_token'} ${route}`;
   const claim = keys.claim(scope, key, requestHash(scope, req.body ?? null));
   if (claim.kind === 'conflict')
-    throw new HttpError(409, 'idempotency_conflict', 'this Idempotency-Key was used with another request in the last 24 h; use a new key', 'Idempotency-Key');
+    throw new HttpError(
+      409,
+      'idempotency_conflict',
+      'this Idempotency-Key was used with another request in the last 24 h; use a new key',
+      'Idempotency-Key',
+    );
   if (claim.kind === 'in_progress')
-    throw new HttpError(409, 'idempotency_in_progress', 'a request with this Idempotency-Key is still being worked; retry shortly', 'Idempotency-Key');
+    throw new HttpError(
+      409,
+      'idempotency_in_progress',
+      'a request with this Idempotency-Key is still being worked; retry shortly',
+      'Idempotency-Key',
+    );
   if (claim.kind === 'replay') {
     const out = replay(claim.resourceId);
     if (out) {

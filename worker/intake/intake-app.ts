@@ -19,14 +19,24 @@ import type { IntakeServices } from './intake-services.js';
  * route modules never import server.ts (no import circle).
  */
 
-export type IntakeApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type IntakeApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /**
  * Every resource's routes are one plugin of this type (`screening-routes.ts`, `review-routes.ts`, …),
  * registered from `buildIntake` in server.ts. A plugin reads the services from `fastify` (the
  * decorations below), never from an import of the store; its options carry only settings.
  */
-export type IntakePlugin<Options extends object = Record<never, never>> = FastifyPluginAsync<Options, RawServerDefault, TypeBoxTypeProvider>;
+export type IntakePlugin<Options extends object = Record<never, never>> = FastifyPluginAsync<
+  Options,
+  RawServerDefault,
+  TypeBoxTypeProvider
+>;
 
 declare module 'fastify' {
   /** The services, decorated on the root instance by server.ts (intake-services.ts builds them). */
@@ -65,12 +75,18 @@ export function actorOf(req: FastifyRequest, given: string | undefined): Actor {
   const c = req.caller;
   const named = given?.trim() || undefined;
   const by = c?.role === 'admin' ? (named ?? c.name) : (c?.name ?? named);
-  if (!by) throw badRequest("by is required with INTAKE_TOKEN: who did it (a scoped token's name is used, and a desk token's always)", 'by');
+  if (!by)
+    throw badRequest("by is required with INTAKE_TOKEN: who did it (a scoped token's name is used, and a desk token's always)", 'by');
   return { by, token_id: c ? (c.token_id ?? INTAKE_TOKEN_ID) : null };
 }
 
 /** 403 for `refresh: true` from a token below REFRESH_ROLE (a tms token): it spends live quota. */
 export function checkRefresh(req: FastifyRequest, refresh: boolean | undefined): void {
   if (refresh === true && req.caller && !mayUse(req.caller.role, REFRESH_ROLE))
-    throw new HttpError(403, 'forbidden', `refresh: true spends live quota and needs a ${REFRESH_ROLE} or admin token; this token's role is ${req.caller.role}`, 'refresh');
+    throw new HttpError(
+      403,
+      'forbidden',
+      `refresh: true spends live quota and needs a ${REFRESH_ROLE} or admin token; this token's role is ${req.caller.role}`,
+      'refresh',
+    );
 }

@@ -17,11 +17,17 @@ export const metricsRoutes: IntakePlugin<MetricsRouteOptions> = async (r, { data
     {
       config: { role: 'metrics' },
       schema: {
-        summary: 'Prometheus metrics: per-process counters and shared state read at scrape time (any token; a metrics token reads only this)',
+        summary:
+          'Prometheus metrics: per-process counters and shared state read at scrape time (any token; a metrics token reads only this)',
         querystring: NoQuery,
-        response: { 200: { description: 'Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: Type.String() } } } },
+        response: {
+          200: { description: 'Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: Type.String() } } },
+        },
       },
     },
-    async (_req, reply) => reply.type(METRICS_CONTENT_TYPE).send((await metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() })) as never),
+    async (_req, reply) =>
+      reply
+        .type(METRICS_CONTENT_TYPE)
+        .send((await metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() })) as never),
   );
 };

@@ -48,7 +48,8 @@ export function documentRoute(route: RouteOptions): void {
   if (!schema || schema.hide || method === 'HEAD') return;
   const op = operationOf(method, route.url);
   const description = schema.description ?? op.description;
-  if (!description) throw new Error(`intake route ${method} ${route.url} has no description: give it one in its schema or in worker/intake/operations.ts`);
+  if (!description)
+    throw new Error(`intake route ${method} ${route.url} has no description: give it one in its schema or in worker/intake/operations.ts`);
   const config = (route.config ?? {}) as { public?: boolean; role?: string; rateLimit?: unknown };
   const response: Record<string, unknown> = { ...schema.response };
   const add = (status: number) => {
@@ -70,23 +71,40 @@ export function documentRoute(route: RouteOptions): void {
 }
 
 const HEADERS = {
-  XRequestId: { description: 'The id of this request: yours when you sent a sane one, else ours (req_…). Quote it to support; it is in our logs.', schema: { type: 'string' } },
+  XRequestId: {
+    description: 'The id of this request: yours when you sent a sane one, else ours (req_…). Quote it to support; it is in our logs.',
+    schema: { type: 'string' },
+  },
   CarrierScreenVersion: { description: 'The API version that answered (a date).', schema: { type: 'string' } },
-  RetryAfter: { description: 'Seconds to wait before looking again (a queued screening, a rate limit, a moment of unavailability).', schema: { type: 'integer', minimum: 0 } },
-  IdempotentReplayed: { description: '"true" when this answer replays an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+  RetryAfter: {
+    description: 'Seconds to wait before looking again (a queued screening, a rate limit, a moment of unavailability).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  IdempotentReplayed: {
+    description: '"true" when this answer replays an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   Location: { description: 'Where the screening is read: /screenings/{id}.', schema: { type: 'string' } },
   WwwAuthenticate: { description: 'Bearer.', schema: { type: 'string' } },
-  RateLimitLimit: { description: 'Requests a minute this token may send (INTAKE_RATE_LIMIT; absent when off).', schema: { type: 'integer' } },
+  RateLimitLimit: {
+    description: 'Requests a minute this token may send (INTAKE_RATE_LIMIT; absent when off).',
+    schema: { type: 'integer' },
+  },
   RateLimitRemaining: { description: 'Requests left in this minute.', schema: { type: 'integer' } },
   RateLimitReset: { description: 'Seconds until the minute resets.', schema: { type: 'integer' } },
 } as const;
 
 /** The headers of a callback (worker/callbacks/signature.ts). */
 const CALLBACK_HEADERS = {
-  XCarrierScreenEvent: { description: 'The event: screening.completed, review.resolved or carrier.changed (an open set).', required: true, schema: { type: 'string' } },
+  XCarrierScreenEvent: {
+    description: 'The event: screening.completed, review.resolved or carrier.changed (an open set).',
+    required: true,
+    schema: { type: 'string' },
+  },
   XCarrierScreenDelivery: { description: 'Stable per event: de-duplicate on it.', required: true, schema: { type: 'string' } },
   XCarrierScreenSignature: {
-    description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body" with CALLBACK_SECRET>: verify it, and refuse an old t (docs/callbacks.md).',
+    description:
+      't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body" with CALLBACK_SECRET>: verify it, and refuse an old t (docs/callbacks.md).',
     required: true,
     schema: { type: 'string' },
   },
@@ -105,14 +123,15 @@ const PARAMETERS = {
     name: 'Idempotency-Key',
     in: 'header',
     required: false,
-    description: 'Any unique string (1–255 printable ASCII): the same key and body within 24 h replays the first answer (Idempotent-Replayed: true); another body is 409 idempotency_conflict.',
+    description:
+      'Any unique string (1–255 printable ASCII): the same key and body within 24 h replays the first answer (Idempotent-Replayed: true); another body is 409 idempotency_conflict.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   XRequestId: {
     name: 'X-Request-Id',
     in: 'header',
     required: false,
-    description: 'Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request\'s id when sane.',
+    description: "Your own request id ([A-Za-z0-9._:-], up to 128): kept as this request's id when sane.",
     schema: { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9._:-]{1,128}$' },
   },
   LastEventId: {
@@ -148,7 +167,13 @@ export function openapiBase(version: string) {
     ],
     tags: TAGS.map((t) => ({ ...t })),
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'INTAKE_TOKEN, or a scoped token from `carrier-screen token create` (role tms, desk or admin).' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'INTAKE_TOKEN, or a scoped token from `carrier-screen token create` (role tms, desk or admin).',
+        },
+      },
       headers: HEADERS,
       parameters: PARAMETERS,
     },
@@ -156,7 +181,11 @@ export function openapiBase(version: string) {
     webhooks: {
       'screening.completed': webhook('onScreeningCompleted', 'A screening with a callback_url is done', 'ScreeningCallback'),
       'review.resolved': webhook('onReviewResolved', "A held screening's review was decided, closed or superseded", 'ScreeningCallback'),
-      'carrier.changed': webhook('onCarrierChanged', 'A watched carrier used by your tenders screens differently now', 'CarrierChangedCallback'),
+      'carrier.changed': webhook(
+        'onCarrierChanged',
+        'A watched carrier used by your tenders screens differently now',
+        'CarrierChangedCallback',
+      ),
     },
   };
 }
@@ -171,9 +200,27 @@ function webhook(operationId: string, summary: string, body: string) {
         'A signed POST to the callback_url, retried with backoff for 24 h until a 2xx (docs/callbacks.md). Delivery is at least once: de-duplicate on X-Carrier-Screen-Delivery.',
       security: [],
       parameters: [
-        { name: 'X-Carrier-Screen-Event', in: 'header', required: true, description: CALLBACK_HEADERS.XCarrierScreenEvent.description, schema: { type: 'string' } },
-        { name: 'X-Carrier-Screen-Delivery', in: 'header', required: true, description: CALLBACK_HEADERS.XCarrierScreenDelivery.description, schema: { type: 'string' } },
-        { name: 'X-Carrier-Screen-Signature', in: 'header', required: true, description: CALLBACK_HEADERS.XCarrierScreenSignature.description, schema: { type: 'string' } },
+        {
+          name: 'X-Carrier-Screen-Event',
+          in: 'header',
+          required: true,
+          description: CALLBACK_HEADERS.XCarrierScreenEvent.description,
+          schema: { type: 'string' },
+        },
+        {
+          name: 'X-Carrier-Screen-Delivery',
+          in: 'header',
+          required: true,
+          description: CALLBACK_HEADERS.XCarrierScreenDelivery.description,
+          schema: { type: 'string' },
+        },
+        {
+          name: 'X-Carrier-Screen-Signature',
+          in: 'header',
+          required: true,
+          description: CALLBACK_HEADERS.XCarrierScreenSignature.description,
+          schema: { type: 'string' },
+        },
       ],
       requestBody: { required: true, content: { 'application/json': { schema: schemaRef(body) } } },
       responses: {
@@ -221,5 +268,8 @@ export function completeDocument({ openapiObject }: { openapiObject: unknown }):
 }
 
 function describeStatus(status: number): string {
-  return ERROR_STATUS_TEXT[status] ?? (status === 202 ? 'Accepted: queued.' : status === 201 ? 'Created.' : status === 207 ? 'One answer per item.' : 'OK.');
+  return (
+    ERROR_STATUS_TEXT[status] ??
+    (status === 202 ? 'Accepted: queued.' : status === 201 ? 'Created.' : status === 207 ? 'One answer per item.' : 'OK.')
+  );
 }

@@ -10,9 +10,23 @@ import { badRequest } from './http-error.js';
 export const PAGE_LIMIT_MAX = 100;
 
 export const PageQueryFields = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, description: `a whole number from 1 to ${PAGE_LIMIT_MAX} (default 50)` })),
-  starting_after: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'an id from the list: the page after it (the next page: the last id of this one)' })),
-  ending_before: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'an id from the list: the page before it (the previous page: the first id of this one)' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, description: `a whole number from 1 to ${PAGE_LIMIT_MAX} (default 50)` }),
+  ),
+  starting_after: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 80,
+      description: 'an id from the list: the page after it (the next page: the last id of this one)',
+    }),
+  ),
+  ending_before: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 80,
+      description: 'an id from the list: the page before it (the previous page: the first id of this one)',
+    }),
+  ),
 };
 
 export interface PageParams {
@@ -29,7 +43,8 @@ export interface Page<T> {
 }
 
 export function pageParams(q: { limit?: number; starting_after?: string; ending_before?: string }, defaultLimit = 50): PageParams {
-  if (q.starting_after !== undefined && q.ending_before !== undefined) throw badRequest('send starting_after or ending_before, not both', 'ending_before');
+  if (q.starting_after !== undefined && q.ending_before !== undefined)
+    throw badRequest('send starting_after or ending_before, not both', 'ending_before');
   return {
     limit: q.limit ?? defaultLimit,
     ...(q.starting_after === undefined ? {} : { starting_after: q.starting_after }),

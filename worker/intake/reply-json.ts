@@ -24,7 +24,14 @@ function jsonOf(score: object): string {
 export function replyJson(data: unknown): string {
   const s = data as { object?: unknown; score?: unknown } | null;
   // Only a frozen score can keep its text: nothing can change it after.
-  if (s === null || typeof s !== 'object' || s.object !== 'screening' || typeof s.score !== 'object' || s.score === null || !Object.isFrozen(s.score))
+  if (
+    s === null ||
+    typeof s !== 'object' ||
+    s.object !== 'screening' ||
+    typeof s.score !== 'object' ||
+    s.score === null ||
+    !Object.isFrozen(s.score)
+  )
     return JSON.stringify(data);
   return JSON.stringify({ ...s, score: PLACEHOLDER }).replace(QUOTED, () => jsonOf(s.score as object));
 }

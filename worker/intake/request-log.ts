@@ -13,7 +13,14 @@ export function logRequest(req: FastifyRequest, status: number, ms?: number): vo
   const param = (req.params as { id?: unknown } | undefined)?.id;
   const screening_id = req.screeningId ?? (typeof param === 'string' && SCREENING_ID_RE.test(param) ? param : undefined);
   req.log.info(
-    { method: req.method, route: req.routeOptions.url ?? null, path: req.url.split('?')[0], status, ...(ms === undefined ? {} : { ms }), ...(screening_id ? { screening_id } : {}) },
+    {
+      method: req.method,
+      route: req.routeOptions.url ?? null,
+      path: req.url.split('?')[0],
+      status,
+      ...(ms === undefined ? {} : { ms }),
+      ...(screening_id ? { screening_id } : {}),
+    },
     'request',
   );
 }

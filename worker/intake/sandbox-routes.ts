@@ -16,9 +16,14 @@ const ChangeBody = Type.Object(
   {
     change: Type.Union(
       CHANGES.map((c) => Type.Literal(c)),
-      { description: 'authority_revoked or insurance_lapsed (a knockout: rejected), safety_downgrade (findings added: the decision and grade fall), or reset (the fixture again)' },
+      {
+        description:
+          'authority_revoked or insurance_lapsed (a knockout: rejected), safety_downgrade (findings added: the decision and grade fall), or reset (the fixture again)',
+      },
     ),
-    check_now: Type.Optional(Type.Boolean({ description: 'true (default): re-screen the carrier now with refresh, so the change is detected and announced' })),
+    check_now: Type.Optional(
+      Type.Boolean({ description: 'true (default): re-screen the carrier now with refresh, so the change is detected and announced' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -37,7 +42,8 @@ export const sandboxRoutes: IntakePlugin = async (r) => {
   const { screener } = r;
   const errors = ERRORS;
   const helpers = () => {
-    if (!screener.sandbox) throw new HttpError(403, 'sandbox_only', 'the sandbox test helpers exist only while the worker runs on a sandbox key (svc_test_…)');
+    if (!screener.sandbox)
+      throw new HttpError(403, 'sandbox_only', 'the sandbox test helpers exist only while the worker runs on a sandbox key (svc_test_…)');
     return screener.sandbox;
   };
 

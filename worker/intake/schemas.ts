@@ -11,16 +11,20 @@ import { PageQueryFields } from './paging.js';
 export const SCREENING_ID = '^scr_[a-z2-7]{26}$';
 export const REVIEW_ID = '^rev_[a-z2-7]{26}$';
 
-
 /** The longest text a load field takes (origin, destination, equipment, customer_ref). */
 export const LOAD_TEXT_MAX = 200;
-const loadText = (what: string) => Type.Optional(Type.String({ maxLength: LOAD_TEXT_MAX, description: `a string of at most ${LOAD_TEXT_MAX} characters: ${what}` }));
+const loadText = (what: string) =>
+  Type.Optional(Type.String({ maxLength: LOAD_TEXT_MAX, description: `a string of at most ${LOAD_TEXT_MAX} characters: ${what}` }));
 
 /** The load a tender is for (DESIGN.md "Intake API"): each field optional, stored and returned as sent. */
 export const LoadBody = Type.Object(
   {
     pickup_at: Type.Optional(
-      Type.String({ format: 'date-time', maxLength: 64, description: 'an ISO 8601 date-time with its offset, e.g. "2026-11-28T08:00:00-06:00"' }),
+      Type.String({
+        format: 'date-time',
+        maxLength: 64,
+        description: 'an ISO 8601 date-time with its offset, e.g. "2026-11-28T08:00:00-06:00"',
+      }),
     ),
     origin: loadText('where the load is picked up'),
     destination: loadText('where it is delivered'),
@@ -34,21 +38,31 @@ export const LoadBody = Type.Object(
 export const DotNumber = Type.Union([Type.String({ pattern: '^\\s*\\d{1,8}\\s*$' }), Type.Integer({ minimum: 0, maximum: 99_999_999 })], {
   description: 'a string of 1 to 8 digits (a JSON integer is accepted too)',
 });
-export const McNumber = Type.String({ maxLength: 32, description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)' });
+export const McNumber = Type.String({
+  maxLength: 32,
+  description: 'an MC docket number: "MC" followed by 1 to 8 digits (mc123, MC-123, MC 123 are accepted)',
+});
 
 export const ScreeningBody = Type.Object(
   {
     dot_number: Type.Optional(DotNumber),
     mc_number: Type.Optional(McNumber),
-    tender_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()], { description: 'a string of 1 to 128 characters (or null)' })),
+    tender_id: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()], {
+        description: 'a string of 1 to 128 characters (or null)',
+      }),
+    ),
     callback_url: Type.Optional(
       Type.Union([Type.String({ minLength: 8, maxLength: 2048 }), Type.Null()], { description: 'an absolute http or https URL' }),
     ),
-    priority: Type.Optional(Type.Union([Type.Literal('tender'), Type.Literal('background')], { description: '"tender" (default) or "background"' })),
+    priority: Type.Optional(
+      Type.Union([Type.Literal('tender'), Type.Literal('background')], { description: '"tender" (default) or "background"' }),
+    ),
     refresh: Type.Optional(Type.Boolean({ description: 'true or false: true skips the cache and asks /v1 now (spends quota)' })),
     load: Type.Optional(
       Type.Union([LoadBody, Type.Null()], {
-        description: 'an object (or null) with any of pickup_at, origin, destination, equipment, customer_ref: the load this tender is for, shown on the desk',
+        description:
+          'an object (or null) with any of pickup_at, origin, destination, equipment, customer_ref: the load this tender is for, shown on the desk',
       }),
     ),
   },
@@ -66,12 +80,18 @@ export const ScreeningListQuery = Type.Object(
   {
     ...PageQueryFields,
     status: Type.Optional(
-      Type.Union([Type.Literal('queued'), Type.Literal('active'), Type.Literal('done'), Type.Literal('all')], { description: 'queued, active, done or all (default all)' }),
+      Type.Union([Type.Literal('queued'), Type.Literal('active'), Type.Literal('done'), Type.Literal('all')], {
+        description: 'queued, active, done or all (default all)',
+      }),
     ),
     tender_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the TMS load id sent with the screening' })),
-    dot_number: Type.Optional(Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'screenings asked by this DOT number or whose score names it' })),
+    dot_number: Type.Optional(
+      Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'screenings asked by this DOT number or whose score names it' }),
+    ),
     mc_number: Type.Optional(Type.String({ maxLength: 32, description: 'screenings asked by this MC number or whose score names it' })),
-    action: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'tender, hold or block (an open set: new actions may appear)' })),
+    action: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 32, description: 'tender, hold or block (an open set: new actions may appear)' }),
+    ),
     updated_since: Type.Optional(Type.String({ description: 'ISO 8601: screenings created, completed or settled at or after it' })),
   },
   { additionalProperties: false },
@@ -88,10 +108,21 @@ export const ReviewParams = Type.Object({
 export const ReviewListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('decided'), Type.Literal('closed'), Type.Literal('superseded'), Type.Literal('all')], {
-        description:
-          'pending (oldest first), approved, rejected, decided (approved or rejected: the latest decisions first), closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all, newest first)',
-      }),
+      Type.Union(
+        [
+          Type.Literal('pending'),
+          Type.Literal('approved'),
+          Type.Literal('rejected'),
+          Type.Literal('decided'),
+          Type.Literal('closed'),
+          Type.Literal('superseded'),
+          Type.Literal('all'),
+        ],
+        {
+          description:
+            'pending (oldest first), approved, rejected, decided (approved or rejected: the latest decisions first), closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all, newest first)',
+        },
+      ),
     ),
     ...PageQueryFields,
   },
@@ -105,7 +136,8 @@ export const ResolveBody = Type.Object(
         minLength: 1,
         maxLength: 100,
         pattern: '\\S',
-        description: "who decided, 1 to 100 characters: taken only from an admin token (acting for that person); a desk token decides as its own name",
+        description:
+          'who decided, 1 to 100 characters: taken only from an admin token (acting for that person); a desk token decides as its own name',
       }),
     ),
     note: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], { description: 'a note of at most 2000 characters' })),
@@ -118,7 +150,11 @@ export const ReviewDecisionBody = Type.Object(
   {
     ...ResolveBody.properties,
     review_version: Type.Optional(
-      Type.Integer({ minimum: 1, description: "the review's `version` as you saw it (default 1: the facts it was opened with); 409 review_stale when the carrier's facts changed since" }),
+      Type.Integer({
+        minimum: 1,
+        description:
+          "the review's `version` as you saw it (default 1: the facts it was opened with); 409 review_stale when the carrier's facts changed since",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -128,14 +164,18 @@ export const ReviewDecisionBody = Type.Object(
 export const RejectBody = Type.Object(
   {
     ...ReviewDecisionBody.properties,
-    block: Type.Optional(Type.Boolean({ description: 'also put the carrier on the local do-not-use list (/blocks), with the note as its reason' })),
+    block: Type.Optional(
+      Type.Boolean({ description: 'also put the carrier on the local do-not-use list (/blocks), with the note as its reason' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const EventsQuery = Type.Object(
   {
-    last_event_id: Type.Optional(Type.Integer({ minimum: 0, description: 'the id of the last event received (like the Last-Event-ID header)' })),
+    last_event_id: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'the id of the last event received (like the Last-Event-ID header)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -167,15 +207,24 @@ export const DecisionParams = Type.Object({
 
 /** A cursor list of a component: `{ object: "list", data, has_more }`. */
 export const ListOf = (item: { $ref: string }) =>
-  Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Ref(item.$ref)), has_more: Type.Boolean({ description: 'More objects beyond this page in the direction asked.' }) });
+  Type.Object({
+    object: Type.Literal('list'),
+    data: Type.Array(Type.Ref(item.$ref)),
+    has_more: Type.Boolean({ description: 'More objects beyond this page in the direction asked.' }),
+  });
 
 export const HealthSchema = Type.Object({
   status: Type.String({
-    description: 'ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503)',
+    description:
+      'ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503)',
   }),
   redis: Type.Boolean(),
   sqlite: Type.Boolean(),
-  sqlite_writable: Type.Optional(Type.Boolean({ description: 'false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk' })),
+  sqlite_writable: Type.Optional(
+    Type.Boolean({
+      description: 'false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk',
+    }),
+  ),
   svc: Type.Boolean(),
   svc_key_rejected: Type.Optional(Type.Boolean({ description: 'true when /v1 refused the API key at the last call (svc is false then)' })),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),

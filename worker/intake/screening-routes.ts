@@ -7,10 +7,19 @@ import { checkRefresh, type IntakePlugin } from './intake-app.js';
 import type { ScreeningFilter } from './intake-services.js';
 import { pageParams } from './paging.js';
 import { sendJsonBody } from './reply-json.js';
-import { ERRORS, ErrorBody, ListOf, NoQuery, ScreeningBody, ScreeningCreateQuery, ScreeningListQuery, ScreeningParams, ScreeningSchema } from './schemas.js';
+import {
+  ERRORS,
+  ErrorBody,
+  ListOf,
+  NoQuery,
+  ScreeningBody,
+  ScreeningCreateQuery,
+  ScreeningListQuery,
+  ScreeningParams,
+  ScreeningSchema,
+} from './schemas.js';
 
 /** POST /screenings (screen a carrier), GET /screenings (search, cursor-paged), GET /screenings/:id. */
-
 
 export const screeningRoutes: IntakePlugin = async (r) => {
   const { screener, idempotencyKeys: keys, listBodies } = r;
@@ -22,7 +31,8 @@ export const screeningRoutes: IntakePlugin = async (r) => {
       config: { role: 'tms' },
       schema: {
         summary: 'Screen a carrier',
-        description: 'Exactly one of dot_number or mc_number. 200 with the finished screening when done within `wait` seconds, else 202 queued.',
+        description:
+          'Exactly one of dot_number or mc_number. 200 with the finished screening when done within `wait` seconds, else 202 queued.',
         querystring: ScreeningCreateQuery,
         body: ScreeningBody,
         response: { 200: ScreeningSchema, 202: ScreeningSchema, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
@@ -61,7 +71,14 @@ export const screeningRoutes: IntakePlugin = async (r) => {
 
   r.get(
     '/screenings',
-    { config: { role: 'tms' }, schema: { summary: 'Recent screenings, newest first', querystring: ScreeningListQuery, response: { 200: ListOf(ScreeningSchema), ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'Recent screenings, newest first',
+        querystring: ScreeningListQuery,
+        response: { 200: ListOf(ScreeningSchema), ...errors },
+      },
+    },
     async (req, reply) => {
       const q = req.query;
       const filter: ScreeningFilter = {
@@ -80,7 +97,10 @@ export const screeningRoutes: IntakePlugin = async (r) => {
 
   r.get(
     '/screenings/:id',
-    { config: { role: 'tms' }, schema: { summary: 'One screening', params: ScreeningParams, querystring: NoQuery, response: { 200: ScreeningSchema, ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: { summary: 'One screening', params: ScreeningParams, querystring: NoQuery, response: { 200: ScreeningSchema, ...errors } },
+    },
     async (req) => screener.get(req.params.id) ?? Promise.reject(notFound(`no screening ${req.params.id}`)),
   );
 };

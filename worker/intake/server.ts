@@ -42,7 +42,6 @@ import { watchRoutes } from './watch-routes.js';
 
 /** The intake HTTP API (DESIGN.md, "Intake API"): the TMS and the tray talk to the worker here. */
 
-
 export interface IntakeOptions {
   screener: Screener;
   /** The bearer token every route but /healthz and /ui/* requires. */
@@ -130,7 +129,6 @@ function clientErrorAnswerer(log: Logger): (err: Error & { code?: string }, sock
   };
 }
 
-
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
   const services = intakeServices(screener);
@@ -210,7 +208,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   app.addHook('onRoute', (route) => {
     // A route that forgot its role must not start (rather than default to the weakest).
     const config = route.config as { public?: boolean; role?: string } | undefined;
-    if (config?.public !== true && config?.role === undefined) throw new Error(`intake route ${String(route.method)} ${route.url} declares neither config.role nor config.public`);
+    if (config?.public !== true && config?.role === undefined)
+      throw new Error(`intake route ${String(route.method)} ${route.url} declares neither config.role nor config.public`);
     routes.add(route.url, route.method);
     // Every documented operation is named, tagged, described, and lists what its door answers.
     documentRoute(route);
@@ -229,7 +228,12 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   function checkCaller(req: FastifyRequest): void {
     if (req.routeOptions.config.public === true) return;
     const caller = authenticate(req.headers.authorization);
-    if (!caller) throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <token> (INTAKE_TOKEN, or one from `carrier-screen token create`)');
+    if (!caller)
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'missing or wrong bearer token: send Authorization: Bearer <token> (INTAKE_TOKEN, or one from `carrier-screen token create`)',
+      );
     req.caller = caller;
     // An unknown route has no role of its own: the not-found handler answers it.
     const url = req.routeOptions.url;
@@ -250,7 +254,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       // Stripe's way: the header's version, else the one the token was pinned to when it was made.
       const pinned = req.headers[VERSION_HEADER];
       if (pinned !== undefined && !isApiVersion(String(pinned)))
-        throw badRequest(`unknown ${API_VERSION_HEADER}: ${String(pinned).slice(0, 40)}; known: ${API_VERSIONS.join(', ')}`, API_VERSION_HEADER);
+        throw badRequest(
+          `unknown ${API_VERSION_HEADER}: ${String(pinned).slice(0, 40)}; known: ${API_VERSIONS.join(', ')}`,
+          API_VERSION_HEADER,
+        );
       req.apiVersion = pinned !== undefined ? String(pinned) : (req.caller?.api_version ?? API_VERSION);
     } catch (e) {
       done(e as Error);
@@ -304,7 +311,11 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
       keyGenerator: (req) => (req.caller ? (req.caller.token_id ?? 'intake_token') : `ip:${req.ip}`),
       // Retry-After in seconds, with the error envelope every other refusal has.
       errorResponseBuilder: (_req, ctx) =>
-        new HttpError(429, 'rate_limited', `more than ${ctx.max} requests a minute with this token (INTAKE_RATE_LIMIT); retry in ${ctx.after}`),
+        new HttpError(
+          429,
+          'rate_limited',
+          `more than ${ctx.max} requests a minute with this token (INTAKE_RATE_LIMIT); retry in ${ctx.after}`,
+        ),
     });
 
   void app.register(swagger, {

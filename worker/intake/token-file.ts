@@ -49,7 +49,8 @@ export function ensureSecret(dir: string, name: string): string {
     // No trailing newline: the key is the file's text, byte for byte (docs/callbacks.md).
     writeFileSync(path, value, { mode: 0o600, flag: 'wx' });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, { cause: e });
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new Error(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, { cause: e });
     const theirs = readSecret(dir, name);
     if (theirs !== undefined) return theirs;
     // An empty file left behind by a crash: replace it.

@@ -22,7 +22,10 @@ LOOPBACK.addAddress('::1', 'ipv6');
 
 /** True for an address only this host can reach: 127.0.0.0/8, ::1, ::ffff:127.x, localhost. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   const v = isIP(h);
   if (v === 0) return false;
@@ -47,7 +50,8 @@ function readPem(path: string, variable: string): Buffer {
  * exits 2 with one line) for plain HTTP on a wide address without INTAKE_INSECURE_HTTP=1.
  */
 export function intakeTransport(config: Pick<Config, 'intakeHost' | 'intakeTls' | 'intakeInsecureHttp'>): IntakeTls | undefined {
-  if (config.intakeTls) return { cert: readPem(config.intakeTls.certPath, 'INTAKE_TLS_CERT'), key: readPem(config.intakeTls.keyPath, 'INTAKE_TLS_KEY') };
+  if (config.intakeTls)
+    return { cert: readPem(config.intakeTls.certPath, 'INTAKE_TLS_CERT'), key: readPem(config.intakeTls.keyPath, 'INTAKE_TLS_KEY') };
   if (isLoopbackHost(config.intakeHost) || config.intakeInsecureHttp) return undefined;
   throw new ConfigError(
     `${config.intakeHost} is not a loopback address and the intake has no TLS: set INTAKE_TLS_CERT and INTAKE_TLS_KEY, or INTAKE_INSECURE_HTTP=1 when a TLS proxy is in front (docs/operations.md)`,

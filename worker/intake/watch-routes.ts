@@ -5,7 +5,18 @@ import { WatchConflictError } from '../watch/index.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { sendJsonBody } from './reply-json.js';
-import { BODY_ERRORS, CarrierChangeSchema, DotNumber, ERRORS, ErrorBody, ListOf, LocalBlockSchema, McNumber, NoQuery, WatchEntrySchema } from './schemas.js';
+import {
+  BODY_ERRORS,
+  CarrierChangeSchema,
+  DotNumber,
+  ERRORS,
+  ErrorBody,
+  ListOf,
+  LocalBlockSchema,
+  McNumber,
+  NoQuery,
+  WatchEntrySchema,
+} from './schemas.js';
 import { actorOf, type IntakePlugin } from './intake-app.js';
 
 /**
@@ -13,7 +24,12 @@ import { actorOf, type IntakePlugin } from './intake-app.js';
  * (docs/watchlist.md). Same auth, validation and error shapes as the other routes.
  */
 
-const By = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: "who did it: 1 to 100 characters, not only spaces (default: the token's name)" });
+const By = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '\\S',
+  description: "who did it: 1 to 100 characters, not only spaces (default: the token's name)",
+});
 
 export const WatchAddBody = Type.Object(
   {
@@ -41,7 +57,11 @@ export const LiftQuery = Type.Object({ by: Type.Optional(By), note: Type.Optiona
 export const AcknowledgeBody = Type.Object(
   {
     by: Type.Optional(By),
-    note: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'why it is acknowledged (what was done about the loads): at most 500 characters, kept with the acknowledgement' })),
+    note: Type.Optional(
+      Type.Union([Type.String({ maxLength: 500 }), Type.Null()], {
+        description: 'why it is acknowledged (what was done about the loads): at most 500 characters, kept with the acknowledgement',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -61,9 +81,19 @@ export const ChangeParams = Type.Object({
 export const WatchListQuery = Type.Object({ ...PageQueryFields }, { additionalProperties: false });
 export const ChangeListQuery = Type.Object(
   {
-    state: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('acknowledged'), Type.Literal('all')], { description: 'new, acknowledged or all (default all)' })),
-    updated_since: Type.Optional(Type.String({ description: 'ISO 8601: changes detected or acknowledged at or after it (a TMS\'s own read position; state=new is the desk\'s)' })),
-    dot_number: Type.Optional(Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'changes of the carrier with this DOT number (1 to 8 digits)' })),
+    state: Type.Optional(
+      Type.Union([Type.Literal('new'), Type.Literal('acknowledged'), Type.Literal('all')], {
+        description: 'new, acknowledged or all (default all)',
+      }),
+    ),
+    updated_since: Type.Optional(
+      Type.String({
+        description: "ISO 8601: changes detected or acknowledged at or after it (a TMS's own read position; state=new is the desk's)",
+      }),
+    ),
+    dot_number: Type.Optional(
+      Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'changes of the carrier with this DOT number (1 to 8 digits)' }),
+    ),
     ...PageQueryFields,
   },
   { additionalProperties: false },
@@ -84,7 +114,12 @@ export const BlockListQuery = Type.Object(
     state: Type.Optional(
       Type.Union([Type.Literal('active'), Type.Literal('lifted'), Type.Literal('all')], { description: 'active (default), lifted or all' }),
     ),
-    dot_number: Type.Optional(Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'the blocks of the carrier with this DOT number (1 to 8 digits), newest block first' })),
+    dot_number: Type.Optional(
+      Type.String({
+        pattern: '^\\s*\\d{1,8}\\s*$',
+        description: 'the blocks of the carrier with this DOT number (1 to 8 digits), newest block first',
+      }),
+    ),
     ...PageQueryFields,
   },
   { additionalProperties: false },
@@ -121,14 +156,30 @@ export const watchRoutes: IntakePlugin = async (r) => {
   // ---- watch list ----
   r.get(
     '/watchlist',
-    { config: { role: 'tms' }, schema: { summary: 'Watched carriers (re-screened daily), soonest re-screen first', querystring: WatchListQuery, response: { 200: ListOf(WatchEntrySchema), ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'Watched carriers (re-screened daily), soonest re-screen first',
+        querystring: WatchListQuery,
+        response: { 200: ListOf(WatchEntrySchema), ...errors },
+      },
+    },
     async (req, reply) => sendJsonBody(reply, await watch.pageJson(pageParams(req.query))),
   );
 
   r.get(
     '/watchlist/:dot',
-    { config: { role: 'tms' }, schema: { summary: 'One watched carrier (by DOT or MC number)', params: CarrierParams, querystring: NoQuery, response: { 200: WatchEntrySchema, ...errors } } },
-    async (req) => watch.get(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the watch list`)),
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'One watched carrier (by DOT or MC number)',
+        params: CarrierParams,
+        querystring: NoQuery,
+        response: { 200: WatchEntrySchema, ...errors },
+      },
+    },
+    async (req) =>
+      watch.get(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the watch list`)),
   );
 
   r.post(
@@ -152,7 +203,15 @@ export const watchRoutes: IntakePlugin = async (r) => {
 
   r.delete(
     '/watchlist/:dot',
-    { config: { role: 'tms' }, schema: { summary: 'Stop watching a carrier (a later tender puts it back)', params: CarrierParams, querystring: NoQuery, response: { 200: WatchRemovedSchema, ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'Stop watching a carrier (a later tender puts it back)',
+        params: CarrierParams,
+        querystring: NoQuery,
+        response: { 200: WatchRemovedSchema, ...errors },
+      },
+    },
     async (req) => {
       const query = carrierOfParam(req.params.dot);
       if (!watch.remove(query)) throw notFound(`carrier ${req.params.dot} is not on the watch list`);
@@ -167,7 +226,14 @@ export const watchRoutes: IntakePlugin = async (r) => {
   // ---- changes (the tray's Changes list) ----
   r.get(
     '/changes',
-    { config: { role: 'tms' }, schema: { summary: 'Changes of watched carriers, newest first', querystring: ChangeListQuery, response: { 200: ListOf(CarrierChangeSchema), ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'Changes of watched carriers, newest first',
+        querystring: ChangeListQuery,
+        response: { 200: ListOf(CarrierChangeSchema), ...errors },
+      },
+    },
     async (req, reply) => {
       const state = req.query.state === 'all' ? undefined : req.query.state;
       return sendJsonBody(reply, await watch.changesPageJson(state, pageParams(req.query), changeFilter(req.query)));
@@ -176,7 +242,10 @@ export const watchRoutes: IntakePlugin = async (r) => {
 
   r.get(
     '/changes/:id',
-    { config: { role: 'tms' }, schema: { summary: 'One change', params: ChangeParams, querystring: NoQuery, response: { 200: CarrierChangeSchema, ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: { summary: 'One change', params: ChangeParams, querystring: NoQuery, response: { 200: CarrierChangeSchema, ...errors } },
+    },
     async (req) => watch.getChange(req.params.id) ?? Promise.reject(notFound(`no change ${req.params.id}`)),
   );
 
@@ -198,7 +267,14 @@ export const watchRoutes: IntakePlugin = async (r) => {
   // ---- local do-not-use list ----
   r.get(
     '/blocks',
-    { config: { role: 'tms' }, schema: { summary: 'Local do-not-use list (active by default)', querystring: BlockListQuery, response: { 200: ListOf(LocalBlockSchema), ...errors } } },
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: 'Local do-not-use list (active by default)',
+        querystring: BlockListQuery,
+        response: { 200: ListOf(LocalBlockSchema), ...errors },
+      },
+    },
     async (req, reply) => {
       const state = req.query.state ?? 'active';
       const dot = req.query.dot_number === undefined ? undefined : canonicalDot(req.query.dot_number.trim());
@@ -208,8 +284,18 @@ export const watchRoutes: IntakePlugin = async (r) => {
 
   r.get(
     '/blocks/:dot',
-    { config: { role: 'tms' }, schema: { summary: "A carrier's active block (by DOT or MC number)", params: CarrierParams, querystring: NoQuery, response: { 200: LocalBlockSchema, ...errors } } },
-    async (req) => watch.blocks.find(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
+    {
+      config: { role: 'tms' },
+      schema: {
+        summary: "A carrier's active block (by DOT or MC number)",
+        params: CarrierParams,
+        querystring: NoQuery,
+        response: { 200: LocalBlockSchema, ...errors },
+      },
+    },
+    async (req) =>
+      watch.blocks.find(carrierOfParam(req.params.dot)) ??
+      Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
   );
 
   r.post(

@@ -30,7 +30,11 @@ export async function startMetricsServer(o: {
       return json(405, 'method_not_allowed', `${req.method} is not allowed on /metrics; allowed: GET, HEAD`);
     }
     if (!o.allowed(req.headers.authorization))
-      return json(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <token> (a metrics token from `carrier-screen token create --role metrics`)');
+      return json(
+        401,
+        'unauthorized',
+        'missing or wrong bearer token: send Authorization: Bearer <token> (a metrics token from `carrier-screen token create --role metrics`)',
+      );
     o.text().then(
       (body) => res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(req.method === 'HEAD' ? undefined : body),
       (e: unknown) => json(500, 'api_error', `metrics could not be read: ${(e as Error).message}`),

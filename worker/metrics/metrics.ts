@@ -20,7 +20,8 @@ export const registry = new Registry();
 // stock dashboards work. Three of them are gauges named *_total, which promtool flags as wrong:
 // they are left out (the per-type nodejs_active_handles / _requests / _resources gauges stay).
 collectDefaultMetrics({ register: registry });
-for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
+for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+  registry.removeSingleMetric(name);
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
@@ -82,15 +83,27 @@ const queuePaused = gauge('carrier_screen_queue_paused', '1 while an operator ha
 const quotaRemaining = gauge('carrier_screen_quota_remaining', 'Live lookups left this month (NaN when not known yet)');
 const quotaLimit = gauge('carrier_screen_quota_limit', 'Live lookups allowed this month (NaN when not known yet)');
 const quotaReserve = gauge('carrier_screen_quota_reserve', 'Lookups kept for tender-time requests (SCREEN_QUOTA_RESERVE)');
-const quotaGate = gauge('carrier_screen_quota_gate', '1 for the quota gate state now: open, reserve (background refused) or closed', ['state']);
+const quotaGate = gauge('carrier_screen_quota_gate', '1 for the quota gate state now: open, reserve (background refused) or closed', [
+  'state',
+]);
 const rateRemaining = gauge('carrier_screen_rate_limit_remaining', 'Requests left in the current /v1 rate window (NaN when not known)');
 const reviewsPending = gauge('carrier_screen_reviews_pending', 'Carriers waiting for a dispatcher');
 const oldestReview = gauge('carrier_screen_reviews_oldest_pending_seconds', 'Age of the oldest pending review (0 when none)');
-const callbackRows = gauge('carrier_screen_callbacks', 'Callbacks in the outbox by state: pending, delivered (kept 7 days), dead, cancelled', ['state']);
+const callbackRows = gauge(
+  'carrier_screen_callbacks',
+  'Callbacks in the outbox by state: pending, delivered (kept 7 days), dead, cancelled',
+  ['state'],
+);
 // Ages, read from SQLite (the record) at each scrape even when Redis is down; 0 when none.
-const oldestCallback = gauge('carrier_screen_callbacks_oldest_pending_seconds', 'Age of the oldest callback still owed (pending), 0 when none');
+const oldestCallback = gauge(
+  'carrier_screen_callbacks_oldest_pending_seconds',
+  'Age of the oldest callback still owed (pending), 0 when none',
+);
 const pausedFor = gauge('carrier_screen_queue_paused_seconds', 'How long the operator has paused the queue, 0 while it runs');
-const oldestQueued = gauge('carrier_screen_queue_oldest_queued_seconds', 'Age of the oldest screening waiting for a worker (queued), 0 when none');
+const oldestQueued = gauge(
+  'carrier_screen_queue_oldest_queued_seconds',
+  'Age of the oldest screening waiting for a worker (queued), 0 when none',
+);
 const svcReachable = gauge('carrier_screen_svc_reachable', '1 when /v1 answered the last call');
 const svcKeyRejected = gauge('carrier_screen_svc_key_rejected', '1 when /v1 rejected the API key');
 const holdOff = gauge('carrier_screen_svc_hold_off', '1 while /v1 asked (Retry-After) for no calls');
@@ -102,7 +115,8 @@ const num = (v: number | null | undefined): number => (v === null || v === undef
 export const observe = {
   screeningDone(s: Screening): void {
     screenings.inc({ action: s.action ?? 'none', source: s.source ?? 'none' });
-    if (s.completed_at) screeningDuration.observe({ priority: s.priority }, Math.max(0, (Date.parse(s.completed_at) - Date.parse(s.created_at)) / 1000));
+    if (s.completed_at)
+      screeningDuration.observe({ priority: s.priority }, Math.max(0, (Date.parse(s.completed_at) - Date.parse(s.created_at)) / 1000));
   },
   svcRequest(code: string, seconds: number): void {
     svcRequests.inc({ code });
@@ -124,7 +138,10 @@ const sharedUp = new Gauge({
  * everything. When the shared state cannot be read (Redis down) the scrape still succeeds —
  * the process is up — and says so in carrier_screen_shared_state_up.
  */
-export async function metricsText(status: () => Promise<StatusReport>, o: { dataDir?: string; now?: () => number; ages?: () => Ages } = {}): Promise<string> {
+export async function metricsText(
+  status: () => Promise<StatusReport>,
+  o: { dataDir?: string; now?: () => number; ages?: () => Ages } = {},
+): Promise<string> {
   const now = o.now ?? (() => Date.now());
   if (o.dataDir !== undefined) setFreeBytes(o.dataDir);
   if (o.ages) setAges(o.ages, now());

@@ -86,7 +86,16 @@ export class QuotaGate {
   async admit(priority: Priority): Promise<Admission> {
     if (!this.opts.live) return { ok: true };
     const { reserve, now } = this.opts;
-    const r = (await this.#redis.eval(ADMIT, 1, this.#key, now().getTime(), priority, reserve.kind, reserve.value, monthOf(now()))) as number;
+    const r = (await this.#redis.eval(
+      ADMIT,
+      1,
+      this.#key,
+      now().getTime(),
+      priority,
+      reserve.kind,
+      reserve.value,
+      monthOf(now()),
+    )) as number;
     if (r === 1) return { ok: true };
     return { ok: false, reason: r === -1 ? 'quota_reserved' : 'quota_exhausted' };
   }
@@ -99,7 +108,15 @@ export class QuotaGate {
    */
   async observe(limit: number | null, remaining: number | null): Promise<void> {
     if (!this.opts.live || remaining === null) return;
-    const left = (await this.#redis.eval(OBSERVE, 1, this.#key, remaining, limit ?? '', monthOf(this.opts.now()), this.opts.now().toISOString())) as number;
+    const left = (await this.#redis.eval(
+      OBSERVE,
+      1,
+      this.#key,
+      remaining,
+      limit ?? '',
+      monthOf(this.opts.now()),
+      this.opts.now().toISOString(),
+    )) as number;
     if (left <= 0) await this.closeUntilMonthEnd();
   }
 
@@ -108,7 +125,14 @@ export class QuotaGate {
     if (!this.opts.live) return;
     const until = nextMonthStart(this.opts.now());
     // The earlier closed_until and the new one in one step: only the write that closed an open gate tells.
-    const before = (await this.#redis.eval(CLOSE, 1, this.#key, until.getTime(), monthOf(this.opts.now()), this.opts.now().toISOString())) as string | null;
+    const before = (await this.#redis.eval(
+      CLOSE,
+      1,
+      this.#key,
+      until.getTime(),
+      monthOf(this.opts.now()),
+      this.opts.now().toISOString(),
+    )) as string | null;
     if (before === null || Number(before) <= this.opts.now().getTime()) this.opts.onClosed?.(until);
   }
 

@@ -69,7 +69,17 @@ export class RateGate {
   /** Wait until a request fits in the current window, then count it. */
   async acquire(signal?: AbortSignal): Promise<void> {
     for (;;) {
-      const wait = (await this.#redis.eval(ACQUIRE, 2, this.#key, this.#phaseKey, this.clock(), this.windowMs, this.#phaseMs, this.#limit, this.#guardMs)) as number;
+      const wait = (await this.#redis.eval(
+        ACQUIRE,
+        2,
+        this.#key,
+        this.#phaseKey,
+        this.clock(),
+        this.windowMs,
+        this.#phaseMs,
+        this.#limit,
+        this.#guardMs,
+      )) as number;
       if (wait <= 0) return;
       await sleep(wait, signal);
     }

@@ -51,7 +51,10 @@ export interface ScoringProvider {
    * answer's bookkeeping costs after (quota and rate figures) goes into `bookkeeping`, for the
    * caller to wait for once the screening is finished.
    */
-  lookup(query: CarrierQuery, o: { maxAttempts: number; bookkeeping: Array<Promise<unknown>> }): Promise<ProviderAnswer & { attempts: number }>;
+  lookup(
+    query: CarrierQuery,
+    o: { maxAttempts: number; bookkeeping: Array<Promise<unknown>> },
+  ): Promise<ProviderAnswer & { attempts: number }>;
   /**
    * The wait before a rate-limited screening asks again, as retry number `retry` (1 = the first),
    * at least the provider's `retryAfterMs`.

@@ -45,7 +45,9 @@ export interface WatchHooks {
   /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
   applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
   /** The carrier a done tender screening puts on the watch list (its screening's carrier_key), if any. */
-  tenderCarrier(s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined }): TenderCarrier | undefined;
+  tenderCarrier(
+    s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined },
+  ): TenderCarrier | undefined;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
   wantsReview(s: Screening, r: ScreeningResult): boolean;
   /**
@@ -110,7 +112,8 @@ export class ScreeningPipeline {
     const { store, env, now } = this.d;
     const t = now().getTime();
     const hit = store.getScore(env, query);
-    if (hit && t - Date.parse(hit.fetched_at) < this.d.cacheTtlMs) return this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
+    if (hit && t - Date.parse(hit.fetched_at) < this.d.cacheTtlMs)
+      return this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
     const nf = store.getNotFound(env, query);
     if (nf && t - Date.parse(nf.fetched_at) < this.d.notFoundTtlMs) {
       const v = actionWithoutScore('carrier_not_found');
@@ -157,7 +160,11 @@ export class ScreeningPipeline {
     const { stopped, holdOff } = await this.d.provider.blocked();
     if (stopped) return { done: await this.finish(id, this.#fallback(s.query, stopped.cause, stopped.error)) };
     if (budget <= 0) {
-      const error = { code: 'attempts_exhausted', message: `/v1 was asked ${MAX_ATTEMPTS_PER_SCREENING} times for this screening without an answer`, request_id: null };
+      const error = {
+        code: 'attempts_exhausted',
+        message: `/v1 was asked ${MAX_ATTEMPTS_PER_SCREENING} times for this screening without an answer`,
+        request_id: null,
+      };
       return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
     }
     if (holdOff) return { done: await this.finish(id, this.#fallback(s.query, holdOff.cause, holdOff.error)) };
@@ -177,8 +184,16 @@ export class ScreeningPipeline {
           // The gate counts /v1 lookups, not screenings: only the one that calls takes quota.
           const admission = await this.d.gate.admit(s.priority);
           if (!admission.ok) {
-            const message = admission.reason === 'quota_reserved' ? 'monthly quota is down to the reserve kept for tender-time requests' : 'monthly quota exhausted until it resets or is raised';
-            return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message, request_id: null } };
+            const message =
+              admission.reason === 'quota_reserved'
+                ? 'monthly quota is down to the reserve kept for tender-time requests'
+                : 'monthly quota exhausted until it resets or is raised';
+            return {
+              kind: 'quota_refused',
+              at: this.d.now().getTime(),
+              reason: admission.reason,
+              error: { code: admission.reason, message, request_id: null },
+            };
           }
           const o = await this.#lookup(s.query, budget, bookkeeping);
           used = o.attempts;
@@ -223,7 +238,8 @@ export class ScreeningPipeline {
   async rescreen(id: string, notBefore: number): Promise<'settled' | 'held' | 'skipped'> {
     const { store, env } = this.d;
     const s = store.getScreening(id);
-    if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? '')) return 'skipped';
+    if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? ''))
+      return 'skipped';
     let r = this.d.watch?.applyLocalBlock(s.query);
     if (!r) {
       const hit = store.getScore(env, s.query);
@@ -241,7 +257,20 @@ export class ScreeningPipeline {
         notBefore,
         async (): Promise<LookupOutcome> => {
           const admission = await this.d.gate.admit(s.priority);
-          if (!admission.ok) return { kind: 'quota_refused', at: this.d.now().getTime(), reason: admission.reason, error: { code: admission.reason, message: admission.reason === 'quota_reserved' ? 'monthly quota is still down to the reserve kept for tender-time requests' : 'monthly quota still exhausted', request_id: null } };
+          if (!admission.ok)
+            return {
+              kind: 'quota_refused',
+              at: this.d.now().getTime(),
+              reason: admission.reason,
+              error: {
+                code: admission.reason,
+                message:
+                  admission.reason === 'quota_reserved'
+                    ? 'monthly quota is still down to the reserve kept for tender-time requests'
+                    : 'monthly quota still exhausted',
+                request_id: null,
+              },
+            };
           // Two requests at most: a re-screen that gets no answer is tried again at a later pass.
           return this.#lookup(s.query, RESCREEN_ATTEMPTS, bookkeeping);
         },
@@ -363,7 +392,16 @@ export class ScreeningPipeline {
     const { store, decisions } = this.d;
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
     const tender = this.d.watch?.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
-    const row = { id: n.id, query: n.query, tender_id: n.tender_id, load: n.load ?? null, priority: n.priority, refresh: n.refresh, callback_url: n.callback_url, carrier_key: tender?.key ?? null };
+    const row = {
+      id: n.id,
+      query: n.query,
+      tender_id: n.tender_id,
+      load: n.load ?? null,
+      priority: n.priority,
+      refresh: n.refresh,
+      callback_url: n.callback_url,
+      carrier_key: tender?.key ?? null,
+    };
     if (!holdOpensReview(n, r)) {
       const done = store.insertScreening(row, r);
       // A local block is news for the carrier's open review (closed); a cache hit's score is not.
@@ -428,7 +466,12 @@ export class ScreeningPipeline {
   /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
   #recordDone(
     screening: Screening,
-    o: { createdReview?: Review | undefined; joinedReview?: string | undefined; facts?: FactsOutcome | undefined; ended?: Array<Decision | undefined> },
+    o: {
+      createdReview?: Review | undefined;
+      joinedReview?: string | undefined;
+      facts?: FactsOutcome | undefined;
+      ended?: Array<Decision | undefined>;
+    },
     tender?: TenderCarrier,
   ): Recorded {
     const { store, events } = this.d;
@@ -442,7 +485,8 @@ export class ScreeningPipeline {
     // By reference: the review as it is when someone reads the event (not a copy of every waiting tender per hold).
     if (o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.joinedReview)));
     // Newer facts on the carrier's open review: a new version; a closing blocks its tenders, each with its callback.
-    if (o.facts?.kind === 'updated' && o.facts.reviewId !== o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.facts.reviewId)));
+    if (o.facts?.kind === 'updated' && o.facts.reviewId !== o.joinedReview)
+      appended.push(events.append('review.updated', reviewRef(o.facts.reviewId)));
     if (o.facts?.kind === 'closed') appended.push(...closedReviewNews(store, events, o.facts, this.d.now()));
     // Standing decisions this screening ended (the CarrierDecisions calls above returned them).
     if (o.ended) appended.push(...endedDecisionNews(events, o.ended));
@@ -461,7 +505,18 @@ export class ScreeningPipeline {
     observe.screeningDone(s);
     // A cache hit is routine (counted in /metrics); a lookup's result is news for the log.
     const level = s.source === 'cache' ? 'debug' : 'info';
-    this.d.logger[level]({ screening: s.id, query: s.query, action: s.action, hold_reason: s.hold_reason, source: s.source, error: s.error?.code, svc_request_id: s.error?.request_id ?? undefined }, 'screening done');
+    this.d.logger[level](
+      {
+        screening: s.id,
+        query: s.query,
+        action: s.action,
+        hold_reason: s.hold_reason,
+        source: s.source,
+        error: s.error?.code,
+        svc_request_id: s.error?.request_id ?? undefined,
+      },
+      'screening done',
+    );
     await this.d.events.announce(rec.appended);
     if (rec.change) await this.d.watch?.announceChange(rec.change);
     return s;
@@ -484,7 +539,11 @@ export class ScreeningPipeline {
    * share; a score or a "not found" is cached here. `bookkeeping`: gets what the provider records
    * of the answer, for the caller to wait for after finishing.
    */
-  async #lookup(query: CarrierQuery, maxAttempts: number, bookkeeping: Array<Promise<unknown>>): Promise<LookupOutcome & { attempts: number }> {
+  async #lookup(
+    query: CarrierQuery,
+    maxAttempts: number,
+    bookkeeping: Array<Promise<unknown>>,
+  ): Promise<LookupOutcome & { attempts: number }> {
     const { store, env, now } = this.d;
     const at = (): number => now().getTime();
     const a = await this.d.provider.lookup(query, { maxAttempts, bookkeeping });
@@ -527,24 +586,33 @@ export class ScreeningPipeline {
   }
 
   /** No fresh answer: a cached score up to SCREEN_STALE_IF_ERROR old, else hold saying why. */
-  #fallback(
-    query: CarrierQuery,
-    cause: Exclude<NoScoreCause, 'carrier_not_found'>,
-    error: ScreeningError,
-  ): ScreeningResult {
+  #fallback(query: CarrierQuery, cause: Exclude<NoScoreCause, 'carrier_not_found'>, error: ScreeningError): ScreeningResult {
     const stale = this.d.store.getScore(this.d.env, query);
     if (cause !== 'service_error' && stale && this.d.now().getTime() - Date.parse(stale.fetched_at) <= this.d.staleIfErrorMs) {
       // A stale score may block or hold, never tender by itself (shared/tender-rules.ts).
       const v = actionForStaleScore(stale.score, cause);
-      return { action: v.action, hold_reason: v.hold_reason, source: 'stale_cache', score: stale.score, score_fetched_at: stale.fetched_at, error, score_fetch_id: stale.fetch_id };
+      return {
+        action: v.action,
+        hold_reason: v.hold_reason,
+        source: 'stale_cache',
+        score: stale.score,
+        score_fetched_at: stale.fetched_at,
+        error,
+        score_fetch_id: stale.fetch_id,
+      };
     }
     const v = actionWithoutScore(cause);
     return { action: v.action, hold_reason: v.hold_reason, source: 'none', score: null, score_fetched_at: null, error };
   }
 
-  #fromScore(score: SvcScore, fetchedAt: string, source: 'cache' | 'service' | 'stale_cache', error: ScreeningError | null, fetchId: number | null): ScreeningResult {
+  #fromScore(
+    score: SvcScore,
+    fetchedAt: string,
+    source: 'cache' | 'service' | 'stale_cache',
+    error: ScreeningError | null,
+    fetchId: number | null,
+  ): ScreeningResult {
     const v = actionForScore(score);
     return { action: v.action, hold_reason: v.hold_reason, source, score, score_fetched_at: fetchedAt, error, score_fetch_id: fetchId };
   }
 }
-

@@ -36,19 +36,15 @@ export class ScreeningQueue {
   /** Job id = screening id: queueing the same screening twice (a reconciler race) is a no-op. */
   async add(screeningId: string, priority: Priority): Promise<void> {
     const requestId = logContext().request_id;
-    await this.queue.add(
-      'screen',
-      requestId === undefined ? { screeningId } : { screeningId, requestId },
-      {
-        jobId: screeningId,
-        priority: PRIORITY[priority],
-        // Unexpected errors (e.g. SQLite busy) are retried; /v1 retries happen in the client.
-        attempts: 3,
-        backoff: { type: 'exponential', delay: 1_000 },
-        removeOnComplete: { age: 3_600, count: 1_000 },
-        removeOnFail: { age: 7 * 86_400 },
-      },
-    );
+    await this.queue.add('screen', requestId === undefined ? { screeningId } : { screeningId, requestId }, {
+      jobId: screeningId,
+      priority: PRIORITY[priority],
+      // Unexpected errors (e.g. SQLite busy) are retried; /v1 retries happen in the client.
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 1_000 },
+      removeOnComplete: { age: 3_600, count: 1_000 },
+      removeOnFail: { age: 7 * 86_400 },
+    });
   }
 
   /**
@@ -60,7 +56,14 @@ export class ScreeningQueue {
     await this.queue.add(
       RESCREEN_JOB,
       { screeningId, notBefore },
-      { jobId: `rescreen-${screeningId}`, priority: PRIORITY[priority] + 1, attempts: 3, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: true, removeOnFail: true },
+      {
+        jobId: `rescreen-${screeningId}`,
+        priority: PRIORITY[priority] + 1,
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
     );
   }
 

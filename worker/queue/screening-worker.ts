@@ -53,13 +53,17 @@ export function createScreeningWorker(o: ScreeningWorkerOptions): Worker<Screeni
   );
   async function work(job: Job<ScreeningJobData>): Promise<unknown> {
     // A re-screen after an outage: scores fetched since it was queued answer it (one lookup per carrier).
-    if (job.name === RESCREEN_JOB) return { rescreen: await o.pipeline.rescreen(job.data.screeningId, job.data.notBefore ?? job.timestamp) };
+    if (job.name === RESCREEN_JOB)
+      return { rescreen: await o.pipeline.rescreen(job.data.screeningId, job.data.notBefore ?? job.timestamp) };
     const attemptsUsed = job.data.svcAttempts ?? 0;
     const r = await o.pipeline.process(job.data.screeningId, { attemptsUsed });
     if ('rateLimited' in r) {
       // The job runs again: it carries what it has spent of its five attempts.
       await job.updateData({ ...job.data, svcAttempts: attemptsUsed + r.attempts });
-      o.logger.info({ screening: job.data.screeningId, waitMs: r.rateLimited, attempts: attemptsUsed + r.attempts }, '/v1 rate limit: queue waits');
+      o.logger.info(
+        { screening: job.data.screeningId, waitMs: r.rateLimited, attempts: attemptsUsed + r.attempts },
+        '/v1 rate limit: queue waits',
+      );
       await o.pauseQueue(r.rateLimited);
       throw Worker.RateLimitError();
     }
@@ -70,7 +74,10 @@ export function createScreeningWorker(o: ScreeningWorkerOptions): Worker<Screeni
     void (async () => {
       // Only a job that will not be tried again ends its screening here; a failed re-screen leaves its hold as it was.
       if (job.name === RESCREEN_JOB || !(await job.isFailed())) return;
-      o.logger.error({ screening: job.data.screeningId, request_id: job.data.requestId, err: err.message }, 'screening job failed for good');
+      o.logger.error(
+        { screening: job.data.screeningId, request_id: job.data.requestId, err: err.message },
+        'screening job failed for good',
+      );
       await o.pipeline.giveUp(job.data.screeningId, `processing failed: ${err.message}`);
     })().catch((e: unknown) => o.logger.error({ err: String(e) }, 'could not end a failed screening'));
   });

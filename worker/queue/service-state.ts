@@ -44,7 +44,10 @@ export class ServiceState {
     this.#lastAt = t;
     const all = { ...fields, checked_at: this.now().toISOString() };
     // The fields before this write, in the same step: which process's write changed what.
-    const before = (await this.#redis.eval(SET_RETURNING_BEFORE, 1, this.#key, ...Object.entries(all).flat())) as [string | null, string | null];
+    const before = (await this.#redis.eval(SET_RETURNING_BEFORE, 1, this.#key, ...Object.entries(all).flat())) as [
+      string | null,
+      string | null,
+    ];
     if (this.onTransition) this.#tell(before[0], before[1], fields);
   }
 

@@ -48,17 +48,29 @@ export class SvcScoringProvider implements ScoringProvider {
     // answered from the wrong environment, or refused the key: no call.
     const { holdOffUntil, envMismatch, keyRejected } = await this.d.service.callsBlocked();
     const stopped: ProviderStop | null = envMismatch
-      ? { cause: 'service_error', error: { code: 'environment_mismatch', message: `/v1 calls stopped: ${envMismatch}`, request_id: null }, rescreenWaits: true }
+      ? {
+          cause: 'service_error',
+          error: { code: 'environment_mismatch', message: `/v1 calls stopped: ${envMismatch}`, request_id: null },
+          rescreenWaits: true,
+        }
       : keyRejected
         ? // A re-screen still asks: the key may work again before the usage poll says so.
-          { cause: 'service_error', error: { code: 'key_rejected', message: `/v1 calls stopped until a key check passes: ${keyRejected}`, request_id: null }, rescreenWaits: false }
+          {
+            cause: 'service_error',
+            error: { code: 'key_rejected', message: `/v1 calls stopped until a key check passes: ${keyRejected}`, request_id: null },
+            rescreenWaits: false,
+          }
         : null;
     const holdOff: ProviderStop | null =
       holdOffUntil === null
         ? null
         : {
             cause: 'scoring_unavailable',
-            error: { code: 'rate_limit_exceeded', message: `/v1 asked for no calls until ${new Date(holdOffUntil).toISOString()} (Retry-After)`, request_id: null },
+            error: {
+              code: 'rate_limit_exceeded',
+              message: `/v1 asked for no calls until ${new Date(holdOffUntil).toISOString()} (Retry-After)`,
+              request_id: null,
+            },
             rescreenWaits: true,
           };
     return { stopped, holdOff };
@@ -69,7 +81,10 @@ export class SvcScoringProvider implements ScoringProvider {
   }
 
   /** One /v1 lookup; `bookkeeping` gets the recording of a score answer's headers, for the caller to wait for after finishing. */
-  async lookup(query: CarrierQuery, o: { maxAttempts: number; bookkeeping: Array<Promise<unknown>> }): Promise<ProviderAnswer & { attempts: number }> {
+  async lookup(
+    query: CarrierQuery,
+    o: { maxAttempts: number; bookkeeping: Array<Promise<unknown>> },
+  ): Promise<ProviderAnswer & { attempts: number }> {
     const { client, env, gate } = this.d;
     this.d.logger.debug({ query }, '/v1 lookup');
     try {
@@ -80,7 +95,12 @@ export class SvcScoringProvider implements ScoringProvider {
       if (mismatch) {
         await this.d.service.environmentMismatch(mismatch);
         this.d.logger.error({ mismatch }, '/v1 answered from the wrong environment: calls stopped');
-        return { kind: 'failed', cause: 'service_error', error: { code: 'environment_mismatch', message: mismatch, request_id: res.limits.requestId }, attempts };
+        return {
+          kind: 'failed',
+          cause: 'service_error',
+          error: { code: 'environment_mismatch', message: mismatch, request_id: res.limits.requestId },
+          attempts,
+        };
       }
       const recorded = Promise.all([this.#observe(res.limits), this.d.service.reachable()]);
       recorded.catch(() => {}); // handled: the caller waits for it (and fails on it) after finishing
@@ -93,7 +113,8 @@ export class SvcScoringProvider implements ScoringProvider {
       if (e.limits) await this.#observe(e.limits, e.kind !== 'rate_limit');
       // Asked (429 or 5xx) to stay away longer than a screening may wait: nobody calls /v1
       // before then (capped, see ServiceState), and this screening ends on its fallback.
-      if (e.retryAfterMs !== null && e.retryAfterMs > LONGEST_RATE_LIMIT_WAIT_MS) await this.d.service.holdOff(this.d.now().getTime() + e.retryAfterMs);
+      if (e.retryAfterMs !== null && e.retryAfterMs > LONGEST_RATE_LIMIT_WAIT_MS)
+        await this.d.service.holdOff(this.d.now().getTime() + e.retryAfterMs);
       const error = errorOf(e);
       switch (e.kind) {
         case 'not_found':

@@ -64,7 +64,8 @@ export class OutageRescreen {
   /** Whether lookups may be made now, and for whom; asks the free health check when /v1 was last unreachable. */
   async #usable(): Promise<'no' | 'reserve' | 'open'> {
     const [{ service }, quota] = await Promise.all([this.o.service.report(), this.o.gate.status()]);
-    if (service.hold_off_until !== null || service.environment_mismatch !== null || service.key_rejected || quota.gate === 'closed') return 'no';
+    if (service.hold_off_until !== null || service.environment_mismatch !== null || service.key_rejected || quota.gate === 'closed')
+      return 'no';
     if (!service.reachable) {
       try {
         await this.o.probe();

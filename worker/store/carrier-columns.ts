@@ -34,7 +34,12 @@ export function mcOf(v: unknown): string | null {
 }
 
 /** The two columns of a screening: asked by `kind` = `value`, the score's carrier ids (if any). */
-export function carrierColumns(kind: 'dot_number' | 'mc_number', value: string, scoreDot: unknown, scoreMc: unknown): [string | null, string | null] {
+export function carrierColumns(
+  kind: 'dot_number' | 'mc_number',
+  value: string,
+  scoreDot: unknown,
+  scoreMc: unknown,
+): [string | null, string | null] {
   return kind === 'dot_number' ? [dotOf(value), mcOf(scoreMc)] : [dotOf(scoreDot), mcOf(value)];
 }
 

@@ -77,7 +77,9 @@ export function readBackupFacts(path: string): BackupFacts {
     let problems: string[];
     try {
       version = db.pragma('user_version', { simple: true }) as number;
-      problems = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).filter((r) => r !== 'ok');
+      problems = (db.pragma('integrity_check') as Array<{ integrity_check: string }>)
+        .map((r) => r.integrity_check)
+        .filter((r) => r !== 'ok');
     } catch (e) {
       return { kind: 'unreadable', message: (e as Error).message };
     }

@@ -23,7 +23,9 @@ export interface IdempotencyRepo {
 
 export const idempotencyOf = repositoryOf<IdempotencyRepo>((db) => {
   const st = {
-    get: db.prepare<[string, string], IdempotencyRow>('SELECT request_hash, resource_id, created_at FROM idempotency_keys WHERE scope = ? AND key = ?'),
+    get: db.prepare<[string, string], IdempotencyRow>(
+      'SELECT request_hash, resource_id, created_at FROM idempotency_keys WHERE scope = ? AND key = ?',
+    ),
     put: db.prepare<[string, string, string, string]>(
       `INSERT INTO idempotency_keys (scope, key, request_hash, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash, resource_id = NULL, created_at = excluded.created_at`,

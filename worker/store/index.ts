@@ -1,6 +1,27 @@
 /** The SQLite store: score cache, screenings, reviews, usage history and the event log. */
-export type { CachedNotFound, CachedScore, Env, ListPage, NewScreening, OpenStoreOptions, ReviewListState, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
+export type {
+  CachedNotFound,
+  CachedScore,
+  Env,
+  ListPage,
+  NewScreening,
+  OpenStoreOptions,
+  ReviewListState,
+  ScreeningResult,
+  Store,
+  UsageFigures,
+  UsageSnapshot,
+} from './types.js';
 export { openStore } from './sqlite-store.js';
-export { NotFoundError, ReviewConflictError, ReviewStaleError, StoreArgumentError, StoreError, isSqliteError, toStoreError, type StoreErrorCode } from './store-error.js';
+export {
+  NotFoundError,
+  ReviewConflictError,
+  ReviewStaleError,
+  StoreArgumentError,
+  StoreError,
+  isSqliteError,
+  toStoreError,
+  type StoreErrorCode,
+} from './store-error.js';
 export { newDecisionId, newReviewId, newScreeningId } from './ids.js';
 export { MIGRATIONS, latestVersion, migrate, type Migration, type MigrateOptions, type MigrationLog } from './migrations.js';

@@ -87,7 +87,8 @@ export function keysetPage<R>(db: Database, l: KeysetList, p: KeysetPage): Keyse
   const backwards = p.ending_before !== undefined;
   const params: Record<string, unknown> = { ...l.params, page_limit: p.limit + 1 };
   if (cursorId !== undefined) {
-    const find = (term: string) => prepare(db, cursorSql(l, term)).get({ ...l.params, cursor_id: cursorId }) as { cursor_k: unknown; cursor_t: unknown } | undefined;
+    const find = (term: string) =>
+      prepare(db, cursorSql(l, term)).get({ ...l.params, cursor_id: cursorId }) as { cursor_k: unknown; cursor_t: unknown } | undefined;
     const at = find(l.cursor) ?? (l.cursorFallback === undefined ? undefined : find(l.cursorFallback));
     const param = backwards ? 'ending_before' : 'starting_after';
     if (!at) throw new StoreArgumentError(`${param}: ${cursorId} is not in this list (with these filters)`, param);

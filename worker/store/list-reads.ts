@@ -28,4 +28,6 @@ export const screeningsPage = listJob(import.meta.url, 'screeningsPage', (store,
 );
 
 /** GET /reviews. */
-export const reviewsPage = listJob(import.meta.url, 'reviewsPage', (store, a: { state: ReviewListState | undefined; page: ListPage }) => store.pageReviews(a.state, a.page));
+export const reviewsPage = listJob(import.meta.url, 'reviewsPage', (store, a: { state: ReviewListState | undefined; page: ListPage }) =>
+  store.pageReviews(a.state, a.page),
+);

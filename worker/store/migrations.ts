@@ -1,8 +1,18 @@
 import type { Database } from 'better-sqlite3';
-import { CALLBACK_COUNTS_MIGRATION_SQL, OUTBOX_DESTINATIONS_MIGRATION_SQL, OUTBOX_MIGRATION_SQL, normalizeOutboxDestinations } from './schema/outbox-schema.js';
+import {
+  CALLBACK_COUNTS_MIGRATION_SQL,
+  OUTBOX_DESTINATIONS_MIGRATION_SQL,
+  OUTBOX_MIGRATION_SQL,
+  normalizeOutboxDestinations,
+} from './schema/outbox-schema.js';
 import { DECISIONS_MIGRATION_SQL, DECISION_NAMES_MIGRATION_SQL, REVIEW_FACTS_MIGRATION_SQL } from './schema/decisions-schema.js';
 import { FILL_REVIEW_CARRIERS, joinOpenReviews } from './schema/review-carrier-schema.js';
-import { ACTION_INDEX_MIGRATION_SQL, SCREENING_SEARCH_MIGRATION_SQL, DROP_QUERY_INDEX_MIGRATION_SQL, UNFINISHED_INDEX_MIGRATION_SQL } from './screening-search.js';
+import {
+  ACTION_INDEX_MIGRATION_SQL,
+  SCREENING_SEARCH_MIGRATION_SQL,
+  DROP_QUERY_INDEX_MIGRATION_SQL,
+  UNFINISHED_INDEX_MIGRATION_SQL,
+} from './screening-search.js';
 import { CACHE_BODY_BY_FETCH_MIGRATION_SQL, SCORE_FETCHES_MIGRATION_SQL } from './score-refs.js';
 import { METRICS_ROLE_MIGRATION_SQL, TOKEN_API_VERSION_MIGRATION_SQL, TOKENS_MIGRATION_SQL } from './schema/tokens-schema.js';
 import { OPERATOR_STATE_MIGRATION_SQL } from './schema/operator-state-schema.js';
@@ -35,7 +45,6 @@ export interface Migration {
   run?: (db: Database) => void;
   batched?: BatchedStep;
 }
-
 
 /** Rows per transaction of a batched step: one such transaction holds the write lock well under a second. */
 export const MIGRATION_BATCH_ROWS = 5_000;
@@ -231,10 +240,24 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'screening versions; callbacks by destination, in version order, cancellable, failures as categories',
     sql: SCREENING_VERSION_MIGRATION_SQL + OUTBOX_DESTINATIONS_MIGRATION_SQL,
   },
-  { version: 19, name: 'callback destinations of rows owed before 18 parsed as the sender does', sql: '', run: normalizeOutboxDestinations },
+  {
+    version: 19,
+    name: 'callback destinations of rows owed before 18 parsed as the sender does',
+    sql: '',
+    run: normalizeOutboxDestinations,
+  },
   { version: 20, name: 'a metrics token role (GET /metrics only)', sql: METRICS_ROLE_MIGRATION_SQL },
-  { version: 21, name: 'every list paged by keyset on an index; carrier columns of screenings', sql: LIST_INDEXES_MIGRATION_SQL + CARRIER_COLUMNS_MIGRATION_SQL },
-  { version: 22, name: 'carrier columns filled in batches, then indexed for carrier search', sql: CARRIER_INDEXES_MIGRATION_SQL, batched: FILL_CARRIER_COLUMNS },
+  {
+    version: 21,
+    name: 'every list paged by keyset on an index; carrier columns of screenings',
+    sql: LIST_INDEXES_MIGRATION_SQL + CARRIER_COLUMNS_MIGRATION_SQL,
+  },
+  {
+    version: 22,
+    name: 'carrier columns filled in batches, then indexed for carrier search',
+    sql: CARRIER_INDEXES_MIGRATION_SQL,
+    batched: FILL_CARRIER_COLUMNS,
+  },
   { version: 23, name: 'callback counts per state kept beside the outbox', sql: CALLBACK_COUNTS_MIGRATION_SQL },
   { version: 24, name: 'each token pinned to an API version', sql: TOKEN_API_VERSION_MIGRATION_SQL },
   {
@@ -247,10 +270,14 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 26, name: 'the load a tender is for, as sent (pickup, lane, equipment)', sql: LOAD_MIGRATION_SQL },
   { version: 27, name: 'a lift of a local block keeps its note', sql: LIFT_NOTE_MIGRATION_SQL },
   { version: 28, name: 'GET /screenings?action= on an index (holds, blocks and any action but tender)', sql: ACTION_INDEX_MIGRATION_SQL },
-  { version: 29, name: 'a change keeps the findings added and removed, and the note of its acknowledgement', sql: CHANGE_STORY_MIGRATION_SQL },
+  {
+    version: 29,
+    name: 'a change keeps the findings added and removed, and the note of its acknowledgement',
+    sql: CHANGE_STORY_MIGRATION_SQL,
+  },
   {
     version: 30,
-    name: 'desk histories on indexes: ended decisions (lapsed or revoked) by their end, one carrier\'s blocks by DOT',
+    name: "desk histories on indexes: ended decisions (lapsed or revoked) by their end, one carrier's blocks by DOT",
     sql: ENDED_DECISIONS_MIGRATION_SQL + BLOCK_DOT_INDEX_MIGRATION_SQL,
   },
 ];
@@ -279,19 +306,28 @@ export interface MigrateOptions {
   onStep?: (m: { version: number; name: string; ms: number }) => void;
 }
 
-export function migrate(db: Database, path: string, migrations: readonly Migration[] = MIGRATIONS, opts: MigrateOptions | (() => Date) = {}): number {
+export function migrate(
+  db: Database,
+  path: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  opts: MigrateOptions | (() => Date) = {},
+): number {
   const o: MigrateOptions = typeof opts === 'function' ? { now: opts } : opts;
   const now = o.now ?? (() => new Date());
   const clock = o.clock ?? (() => performance.now());
   const batchRows = o.batchRows ?? MIGRATION_BATCH_ROWS;
-  if (!Number.isInteger(batchRows) || batchRows < 1) throw new StoreArgumentError('batchRows must be a whole number of at least 1', 'batchRows');
+  if (!Number.isInteger(batchRows) || batchRows < 1)
+    throw new StoreArgumentError('batchRows must be a whole number of at least 1', 'batchRows');
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration steps must be numbered 1, 2, 3…; got ${m.version} at position ${i + 1}`);
   });
   const latest = sorted.length;
   const tooNew = (v: number) =>
-    new StoreError('schema_too_new', `SQLite store ${path}: schema version ${v} is newer than this program knows (${latest}); upgrade carrier-screen`);
+    new StoreError(
+      'schema_too_new',
+      `SQLite store ${path}: schema version ${v} is newer than this program knows (${latest}); upgrade carrier-screen`,
+    );
 
   const start = userVersion(db);
   if (start > latest) throw tooNew(start);
@@ -330,7 +366,7 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
       const step = m.batched;
       let total: number | undefined;
       let reported = began;
-      for (let done = false; !done; ) {
+      for (let done = false; !done;) {
         // One batch per IMMEDIATE transaction that re-reads where the walk stands: another process
         // (or this one before a crash) may have walked part of it.
         db.transaction(() => {
@@ -338,7 +374,9 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
           if (v > latest) throw tooNew(v);
           if (v >= m.version) return void (done = true);
           ensureTables();
-          const at = db.prepare<[number], { position: number; rows: number }>('SELECT position, rows FROM migration_progress WHERE version = ?').get(m.version);
+          const at = db
+            .prepare<[number], { position: number; rows: number }>('SELECT position, rows FROM migration_progress WHERE version = ?')
+            .get(m.version);
           total ??= step.total(db);
           const r = step.run(db, at?.position ?? 0, batchRows);
           rows = (at?.rows ?? 0) + r.rows;
@@ -347,11 +385,9 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
             applied = true;
             done = true;
           } else
-            db.prepare('INSERT INTO migration_progress (version, position, rows) VALUES (?, ?, ?) ON CONFLICT (version) DO UPDATE SET position = excluded.position, rows = excluded.rows').run(
-              m.version,
-              r.last,
-              rows,
-            );
+            db.prepare(
+              'INSERT INTO migration_progress (version, position, rows) VALUES (?, ?, ?) ON CONFLICT (version) DO UPDATE SET position = excluded.position, rows = excluded.rows',
+            ).run(m.version, r.last, rows);
           const t = clock();
           if (!done && t - reported >= PROGRESS_EVERY_MS) {
             reported = t;
@@ -368,7 +404,11 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
       const ms = Math.round(clock() - began);
       // One line per step: the caller's (the worker's warning) when it asks to be told.
       if (o.onStep) o.onStep({ version: m.version, name: m.name, ms });
-      else o.log?.info({ migration: m.version, ms, ...(m.batched ? { what: m.batched.what, rows } : {}) }, `migration ${m.version} applied (${m.name}) in ${ms} ms`);
+      else
+        o.log?.info(
+          { migration: m.version, ms, ...(m.batched ? { what: m.batched.what, rows } : {}) },
+          `migration ${m.version} applied (${m.name}) in ${ms} ms`,
+        );
     }
   }
   return userVersion(db);

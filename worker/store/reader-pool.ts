@@ -72,10 +72,12 @@ export interface ReaderPoolOptions {
 export const DEFAULT_READER_THREADS = 2;
 
 /** What a thread sends back. */
-type Answer =
-  | { id: number; ok: true; value?: unknown; chunk?: Uint8Array | null }
-  | { id: number; ok: false; error: SentError };
-type SentError = { kind: 'argument'; message: string; param: string } | { kind: 'store'; code: StoreError['code']; message: string; detail: string | null } | { kind: 'not_found'; message: string } | { kind: 'other'; message: string };
+type Answer = { id: number; ok: true; value?: unknown; chunk?: Uint8Array | null } | { id: number; ok: false; error: SentError };
+type SentError =
+  | { kind: 'argument'; message: string; param: string }
+  | { kind: 'store'; code: StoreError['code']; message: string; detail: string | null }
+  | { kind: 'not_found'; message: string }
+  | { kind: 'other'; message: string };
 
 function fromSent(e: SentError): Error {
   switch (e.kind) {
@@ -236,7 +238,10 @@ export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Read
           try {
             // One chunk asked at a time, when the consumer wants the next: the socket's pace.
             for (let first = true; ; first = false) {
-              const a = await t.ask(nextId++, first ? { op: 'next', stream, module: job.module, name: job.name, args } : { op: 'next', stream });
+              const a = await t.ask(
+                nextId++,
+                first ? { op: 'next', stream, module: job.module, name: job.name, args } : { op: 'next', stream },
+              );
               if (a.chunk === null || a.chunk === undefined) {
                 done = true;
                 return;

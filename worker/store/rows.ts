@@ -117,10 +117,21 @@ export interface ReviewExtraRow {
  * The review with its version, closing, credential and newest facts: `facts`, the screening
  * whose score is newest (undefined: the review's own screening's).
  */
-export function withFacts(r: Omit<Review, 'version' | 'latest' | 'closed_by' | 'closed_reason' | 'token_id'>, x: ReviewExtraRow, facts: Screening | undefined): Review {
+export function withFacts(
+  r: Omit<Review, 'version' | 'latest' | 'closed_by' | 'closed_reason' | 'token_id'>,
+  x: ReviewExtraRow,
+  facts: Screening | undefined,
+): Review {
   const f = facts ?? r.screening;
   const first = r.screening.score;
-  const changes = f === r.screening ? [] : first && f.score ? basisChanges(basisOf(first), basisOf(f.score)) : f.score ? ['a score is now available'] : [];
+  const changes =
+    f === r.screening
+      ? []
+      : first && f.score
+        ? basisChanges(basisOf(first), basisOf(f.score))
+        : f.score
+          ? ['a score is now available']
+          : [];
   // Newer facts are a change of the review too.
   const shownAt = f === r.screening ? null : (f.completed_at ?? f.created_at);
   return {
@@ -135,7 +146,11 @@ export function withFacts(r: Omit<Review, 'version' | 'latest' | 'closed_by' | '
 }
 
 /** A joined row (review present) as the Review of shared/screening.ts, its screening and its carrier's waiting tenders included. */
-export function toReview(row: ScreeningRow, scoreOf: ScoreOf, tenders: Review['tenders'] = []): Omit<Review, 'version' | 'latest' | 'closed_by' | 'closed_reason' | 'token_id'> {
+export function toReview(
+  row: ScreeningRow,
+  scoreOf: ScoreOf,
+  tenders: Review['tenders'] = [],
+): Omit<Review, 'version' | 'latest' | 'closed_by' | 'closed_reason' | 'token_id'> {
   return {
     object: 'review',
     id: row.r_id!,
@@ -147,7 +162,10 @@ export function toReview(row: ScreeningRow, scoreOf: ScoreOf, tenders: Review['t
     note: row.r_note,
     created_at: row.r_created_at!,
     // Changes when a tender joins it and when it is decided.
-    updated_at: [row.r_decided_at, row.r_created_at!, ...tenders.map((t) => t.created_at)].reduce<string>((a, b) => (b !== null && b > a ? b : a), ''),
+    updated_at: [row.r_decided_at, row.r_created_at!, ...tenders.map((t) => t.created_at)].reduce<string>(
+      (a, b) => (b !== null && b > a ? b : a),
+      '',
+    ),
     screening: toScreening(row, scoreOf),
     tenders,
     waits_on: row.r_parent_id,

@@ -98,7 +98,8 @@ export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningP
   const cursorId = p.starting_after ?? p.ending_before;
   const backwards = p.ending_before !== undefined;
   if (cursorId !== undefined) {
-    const at = db.prepare('SELECT created_at, rowid AS rid FROM screenings WHERE id = ?').get(cursorId) as { created_at: string; rid: number } | undefined;
+    const at = db.prepare('SELECT created_at, rowid AS rid FROM screenings WHERE id = ?').get(cursorId) as
+      { created_at: string; rid: number } | undefined;
     const param = backwards ? 'ending_before' : 'starting_after';
     if (!at) throw new StoreArgumentError(`${param}: no screening ${cursorId}`, param);
     // A row value: a range of the index by time, read in order from the cursor (spelt as an OR,

@@ -10,11 +10,30 @@ import { newReviewId, newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
 import { carrierColumns, dotOf, mcOf } from './carrier-columns.js';
 import { keysetPage, type KeysetList } from './keyset.js';
-import { SCREENING_COLUMNS, loadOf, scoreAgeSeconds, toReview, toScreening, withFacts, type ReviewExtraRow, type ScreeningRow } from './rows.js';
+import {
+  SCREENING_COLUMNS,
+  loadOf,
+  scoreAgeSeconds,
+  toReview,
+  toScreening,
+  withFacts,
+  type ReviewExtraRow,
+  type ScreeningRow,
+} from './rows.js';
 import { scoresOf } from './score-refs.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError, type StoreErrorCode } from './store-error.js';
 import { noteStoreFailure, noteStoreSuccess } from './write-failures.js';
-import type { CachedNotFound, CachedScore, Env, OpenStoreOptions, ReviewListState, ScreeningResult, Store, UsageFigures, UsageSnapshot } from './types.js';
+import type {
+  CachedNotFound,
+  CachedScore,
+  Env,
+  OpenStoreOptions,
+  ReviewListState,
+  ScreeningResult,
+  Store,
+  UsageFigures,
+  UsageSnapshot,
+} from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const MAX_LIMIT = 10_000;
@@ -24,7 +43,8 @@ const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 // ---- argument checks: a clear error naming the parameter ----
 
 function checkEnv(env: unknown): asserts env is Env {
-  if (env !== 'sandbox' && env !== 'live') throw new StoreArgumentError(`env must be "sandbox" or "live", got ${JSON.stringify(env)}`, 'env');
+  if (env !== 'sandbox' && env !== 'live')
+    throw new StoreArgumentError(`env must be "sandbox" or "live", got ${JSON.stringify(env)}`, 'env');
 }
 
 function checkLimit(limit: unknown, param = 'limit'): number {
@@ -73,7 +93,16 @@ function checkResult(r: ScreeningResult): void {
  * A result's columns, bound by position in this order: named binding looks every name up on the
  * object per call, and a hit writes a screening per request.
  */
-const RESULT_COLUMNS = ['action', 'hold_reason', 'source', 'score', 'score_fetch_id', 'score_fetched_at', 'model_version', 'error'] as const;
+const RESULT_COLUMNS = [
+  'action',
+  'hold_reason',
+  'source',
+  'score',
+  'score_fetch_id',
+  'score_fetched_at',
+  'model_version',
+  'error',
+] as const;
 const RESULT_PLACEHOLDERS = RESULT_COLUMNS.map(() => '?').join(', ');
 
 /** A result as the values of RESULT_COLUMNS. */
@@ -110,9 +139,14 @@ function scoreCarrier(r: ScreeningResult): [string | null, string | null] {
  * read through its carrier's review).
  */
 export function reviewList(state: ReviewListState | undefined): KeysetList {
-  const base = { select: `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id`, tie: 'r.rowid', cursor: 'r.id = @cursor_id' };
+  const base = {
+    select: `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id`,
+    tie: 'r.rowid',
+    cursor: 'r.id = @cursor_id',
+  };
   if (state === undefined) return { ...base, where: ['r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'DESC' };
-  if (state === 'pending') return { ...base, where: ["r.state = 'pending'", 'r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'ASC' };
+  if (state === 'pending')
+    return { ...base, where: ["r.state = 'pending'", 'r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'ASC' };
   if (state === 'decided')
     return {
       ...base,
@@ -124,8 +158,17 @@ export function reviewList(state: ReviewListState | undefined): KeysetList {
       direction: 'DESC',
     };
   if (state === 'approved' || state === 'rejected' || state === 'closed' || state === 'superseded')
-    return { ...base, where: ['r.state = @state', 'r.parent_id IS NULL'], params: { state }, key: 'COALESCE(r.decided_at, r.created_at)', direction: 'DESC' };
-  throw new StoreArgumentError(`state must be "pending", "approved", "rejected", "decided", "closed" or "superseded", got ${JSON.stringify(state)}`, 'state');
+    return {
+      ...base,
+      where: ['r.state = @state', 'r.parent_id IS NULL'],
+      params: { state },
+      key: 'COALESCE(r.decided_at, r.created_at)',
+      direction: 'DESC',
+    };
+  throw new StoreArgumentError(
+    `state must be "pending", "approved", "rejected", "decided", "closed" or "superseded", got ${JSON.stringify(state)}`,
+    'state',
+  );
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -229,9 +272,15 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     if (readonly) {
       const v = db.pragma('user_version', { simple: true }) as number;
       if (v > latestVersion())
-        throw new StoreError('schema_too_new', `SQLite store ${file}: schema version ${v} is newer than this program knows (${latestVersion()}); upgrade carrier-screen`);
+        throw new StoreError(
+          'schema_too_new',
+          `SQLite store ${file}: schema version ${v} is newer than this program knows (${latestVersion()}); upgrade carrier-screen`,
+        );
       if (v < latestVersion())
-        throw new StoreError('schema_outdated', `SQLite store ${file}: schema version ${v}, this program needs ${latestVersion()}; open it writable once to migrate`);
+        throw new StoreError(
+          'schema_outdated',
+          `SQLite store ${file}: schema version ${v}, this program needs ${latestVersion()}; open it writable once to migrate`,
+        );
     } else {
       // A new file: let retention give freed pages back in small steps (PRAGMA incremental_vacuum).
       if (!memory && (db.pragma('page_count', { simple: true }) as number) === 0) db.pragma('auto_vacuum = INCREMENTAL');
@@ -242,7 +291,11 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
       }
       db.pragma('synchronous = NORMAL'); // with WAL: never corrupts; a power cut may lose the latest commits
       // migrate() checkpoints after each step: the WAL never holds every step's pages at once.
-      const version = migrate(db, file, undefined, { now, ...(opts.log ? { log: opts.log } : {}), ...(opts.onMigration ? { onStep: opts.onMigration } : {}) });
+      const version = migrate(db, file, undefined, {
+        now,
+        ...(opts.log ? { log: opts.log } : {}),
+        ...(opts.onMigration ? { onStep: opts.onMigration } : {}),
+      });
       probeWritable(db, version);
     }
     let checkpointer: Checkpointer | undefined;
@@ -250,7 +303,11 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
       db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
       checkpointer = startCheckpointer(file);
     }
-    return guarded(build(db, file, now, () => checkpointer?.close()), db, file);
+    return guarded(
+      build(db, file, now, () => checkpointer?.close()),
+      db,
+      file,
+    );
   } catch (err) {
     try {
       db?.close();
@@ -269,7 +326,9 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       ON CONFLICT (env, dot_number) DO UPDATE SET
         body = excluded.body, model_version = excluded.model_version, fetched_at = excluded.fetched_at, fetch_id = excluded.fetch_id
       WHERE excluded.fetched_at >= score_cache.fetched_at`),
-    putFetch: db.prepare<[string, string, string, string]>('INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES (?, ?, ?, ?)'),
+    putFetch: db.prepare<[string, string, string, string]>(
+      'INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES (?, ?, ?, ?)',
+    ),
     dropFetch: db.prepare<[number]>('DELETE FROM score_fetches WHERE id = ?'),
     dropAliasesOf: db.prepare<[string, string]>('DELETE FROM mc_alias WHERE env = ? AND dot_number = ?'),
     putAlias: db.prepare<[string, string, string]>(`
@@ -332,7 +391,9 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
        WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.rowid ASC`,
     ),
     // The unfinished partial index is in created_at order: the first queued row there is the answer.
-    oldestQueued: db.prepare<[], { created_at: string }>("SELECT created_at FROM screenings WHERE status IN ('queued', 'active') AND status = 'queued' ORDER BY created_at ASC LIMIT 1"),
+    oldestQueued: db.prepare<[], { created_at: string }>(
+      "SELECT created_at FROM screenings WHERE status IN ('queued', 'active') AND status = 'queued' ORDER BY created_at ASC LIMIT 1",
+    ),
 
     insertReview: db.prepare<[string, string, string, string]>(`
       INSERT INTO reviews (id, screening_id, state, hold_reason, created_at) VALUES (?, ?, 'pending', ?, ?)
@@ -354,7 +415,10 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
        WHERE r.parent_id IS NULL ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?`,
     ),
     // The carrier's tenders on a review: its own screening and those waiting on it.
-    tendersOf: db.prepare<[string, string], { screening_id: string; tender_id: string | null; load: string | null; action: string | null; created_at: string }>(
+    tendersOf: db.prepare<
+      [string, string],
+      { screening_id: string; tender_id: string | null; load: string | null; action: string | null; created_at: string }
+    >(
       `SELECT s.id AS screening_id, s.tender_id, s.load, s.action, s.created_at FROM reviews r JOIN screenings s ON s.id = r.screening_id
        WHERE r.id = ? OR r.parent_id = ? ORDER BY s.created_at ASC, s.rowid ASC`,
     ),
@@ -402,7 +466,13 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
   const reviewOf = (row: ScreeningRow): Review => {
     const own = st.reviewExtra.get(row.r_id!)!;
     const head = row.r_parent_id === null ? own : (st.reviewExtra.get(row.r_parent_id) ?? own);
-    const base = toReview(row, scoreOf, st.tendersOf.all(row.r_id!, row.r_id!).map((t) => ({ ...t, load: loadOf(t.load), action: t.action as Review['tenders'][number]['action'] })));
+    const base = toReview(
+      row,
+      scoreOf,
+      st.tendersOf
+        .all(row.r_id!, row.r_id!)
+        .map((t) => ({ ...t, load: loadOf(t.load), action: t.action as Review['tenders'][number]['action'] })),
+    );
     const factsRow = head.facts_screening_id === null ? undefined : st.screening.get(head.facts_screening_id);
     return withFacts(base, { ...own, version: head.version }, factsRow ? toScreening(factsRow, scoreOf) : undefined);
   };
@@ -450,16 +520,18 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     return { review: reviewOf(st.review.get(id)!), created };
   });
 
-  const resolveTx = db.transaction((id: string, state: 'approved' | 'rejected', by: string, note: string | null, tokenId: string | null): Review => {
-    const info = st.resolveReview.run(state, by, now().toISOString(), note, tokenId, id);
-    if (info.changes === 0) {
-      const current = st.reviewState.get(id);
-      if (!current) throw new NotFoundError(`no review with id ${id}`);
-      throw new ReviewConflictError(`review ${id} is already ${current.state}`, id);
-    }
-    st.actionAfterReview.run(state === 'approved' ? 'tender' : 'block', id);
-    return reviewOf(st.review.get(id)!);
-  });
+  const resolveTx = db.transaction(
+    (id: string, state: 'approved' | 'rejected', by: string, note: string | null, tokenId: string | null): Review => {
+      const info = st.resolveReview.run(state, by, now().toISOString(), note, tokenId, id);
+      if (info.changes === 0) {
+        const current = st.reviewState.get(id);
+        if (!current) throw new NotFoundError(`no review with id ${id}`);
+        throw new ReviewConflictError(`review ${id} is already ${current.state}`, id);
+      }
+      st.actionAfterReview.run(state === 'approved' ? 'tender' : 'block', id);
+      return reviewOf(st.review.get(id)!);
+    },
+  );
 
   // better-sqlite3's db.transaction(fn) builds four wrapper functions per call; a cache hit
   // nests several. The same statements, prepared once. IMMEDIATE at the top: take the write lock
@@ -509,7 +581,11 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     try {
       const result = fn();
       if (result instanceof Promise) throw new TypeError('a transaction cannot return a promise');
-      if (!nested && lost) throw new StoreError(lostCode, `SQLite store ${path}: the transaction was rolled back after an error inside it (${lostCode}); nothing of it was kept`);
+      if (!nested && lost)
+        throw new StoreError(
+          lostCode,
+          `SQLite store ${path}: the transaction was rolled back after an error inside it (${lostCode}); nothing of it was kept`,
+        );
       (nested ? tx.release : tx.commit).run();
       return result;
     } catch (e) {
@@ -545,7 +621,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const row = 'dot_number' in q ? st.scoreByDot.get(env, dotKey(q.dot_number)) : st.scoreByMc.get(env, mcKey(q.mc_number));
       if (!row) return undefined;
       // A cache entry always holds a score: its fetch's, or (an older entry) its own body.
-      return { score: scoreOf(row.fetch_id, row.body)!, fetched_at: row.fetched_at, model_version: row.model_version, fetch_id: row.fetch_id };
+      return {
+        score: scoreOf(row.fetch_id, row.body)!,
+        fetched_at: row.fetched_at,
+        model_version: row.model_version,
+        fetch_id: row.fetch_id,
+      };
     },
 
     putNotFound(env, query, error, at) {
@@ -575,10 +656,31 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const refresh = s.refresh ? 1 : 0;
       const load = s.load ?? null;
       const loadJson = load === null ? null : JSON.stringify(load);
-      const [carrierDot, carrierMc] = carrierColumns(kind, value, finished?.score?.carrier?.dot_number, finished?.score?.carrier?.mc_number);
-      if (finished === undefined) st.insertScreening.run(id, tenderId, loadJson, kind, value, s.priority, refresh, callbackUrl, createdAt, carrierDot, carrierMc);
+      const [carrierDot, carrierMc] = carrierColumns(
+        kind,
+        value,
+        finished?.score?.carrier?.dot_number,
+        finished?.score?.carrier?.mc_number,
+      );
+      if (finished === undefined)
+        st.insertScreening.run(id, tenderId, loadJson, kind, value, s.priority, refresh, callbackUrl, createdAt, carrierDot, carrierMc);
       else
-        st.insertFinished.run(id, tenderId, loadJson, kind, value, s.priority, refresh, callbackUrl, createdAt, ...resultValues(finished), createdAt, s.carrier_key ?? null, carrierDot, carrierMc);
+        st.insertFinished.run(
+          id,
+          tenderId,
+          loadJson,
+          kind,
+          value,
+          s.priority,
+          refresh,
+          callbackUrl,
+          createdAt,
+          ...resultValues(finished),
+          createdAt,
+          s.carrier_key ?? null,
+          carrierDot,
+          carrierMc,
+        );
       // What was just written, as a row would read back (no read on the hot path).
       return {
         object: 'screening',
@@ -674,8 +776,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       const n = checkLimit(limit);
       if (state === undefined) return st.reviewsAll.all(n).map((row) => reviewOf(row));
       if (state === 'pending') return st.reviewsPending.all(n).map((row) => reviewOf(row));
-      if (state === 'approved' || state === 'rejected' || state === 'closed' || state === 'superseded') return st.reviewsByState.all(state, n).map((row) => reviewOf(row));
-      throw new StoreArgumentError(`state must be "pending", "approved", "rejected", "closed" or "superseded", got ${JSON.stringify(state)}`, 'state');
+      if (state === 'approved' || state === 'rejected' || state === 'closed' || state === 'superseded')
+        return st.reviewsByState.all(state, n).map((row) => reviewOf(row));
+      throw new StoreArgumentError(
+        `state must be "pending", "approved", "rejected", "closed" or "superseded", got ${JSON.stringify(state)}`,
+        'state',
+      );
     },
 
     pageReviews(state, p) {
@@ -775,10 +881,26 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       // The id is the log's order (appended as they happen): its primary key is the index.
       const { rows, has_more } = keysetPage<{ id: number; event: string; data: string; created_at: string }>(
         db,
-        { select: 'SELECT id, event, data, created_at FROM events', where, params, key: 'id', tie: 'id', direction: 'DESC', cursor: 'id = @cursor_id' },
+        {
+          select: 'SELECT id, event, data, created_at FROM events',
+          where,
+          params,
+          key: 'id',
+          tie: 'id',
+          direction: 'DESC',
+          cursor: 'id = @cursor_id',
+        },
         p,
       );
-      return { data: rows.map((r) => ({ id: r.id, event: r.event as IntakeEventName, data: JSON.parse(r.data) as unknown, created_at: r.created_at })), has_more };
+      return {
+        data: rows.map((r) => ({
+          id: r.id,
+          event: r.event as IntakeEventName,
+          data: JSON.parse(r.data) as unknown,
+          created_at: r.created_at,
+        })),
+        has_more,
+      };
     },
 
     lastEventId() {

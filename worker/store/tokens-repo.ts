@@ -31,12 +31,20 @@ export const tokensOf = repositoryOf<TokensRepo>((db) => {
     insert: db.prepare<[string, string, string, string, string, string, string]>(
       'INSERT INTO intake_tokens (id, name, role, hash, prefix, created_at, api_version) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
-    byHash: db.prepare<[string], TokenRow>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at, api_version FROM intake_tokens WHERE hash = ? AND revoked_at IS NULL'),
+    byHash: db.prepare<[string], TokenRow>(
+      'SELECT id, name, role, prefix, created_at, revoked_at, last_used_at, api_version FROM intake_tokens WHERE hash = ? AND revoked_at IS NULL',
+    ),
     active: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM intake_tokens WHERE id = ? AND revoked_at IS NULL'),
-    list: db.prepare<[], TokenRow>('SELECT id, name, role, prefix, created_at, revoked_at, last_used_at, api_version FROM intake_tokens ORDER BY created_at DESC, rowid DESC'),
-    revoke: db.prepare<[string, string, string]>('UPDATE intake_tokens SET revoked_at = ? WHERE (id = ? OR prefix = ?) AND revoked_at IS NULL'),
+    list: db.prepare<[], TokenRow>(
+      'SELECT id, name, role, prefix, created_at, revoked_at, last_used_at, api_version FROM intake_tokens ORDER BY created_at DESC, rowid DESC',
+    ),
+    revoke: db.prepare<[string, string, string]>(
+      'UPDATE intake_tokens SET revoked_at = ? WHERE (id = ? OR prefix = ?) AND revoked_at IS NULL',
+    ),
     // At most once a minute per token: a used-at column must not cost a write per request.
-    touch: db.prepare<[string, string, string]>('UPDATE intake_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)'),
+    touch: db.prepare<[string, string, string]>(
+      'UPDATE intake_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+    ),
   };
   return {
     insert: (t) => void st.insert.run(t.id, t.name, t.role, t.hash, t.prefix, t.created_at, t.api_version),

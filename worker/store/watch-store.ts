@@ -1,5 +1,13 @@
 import type Database from 'better-sqlite3';
-import type { CarrierChange, CarrierSnapshot, ChangeFindings, ChangeReason, ChangeTender, LocalBlock, WatchEntry } from '../../shared/screening.js';
+import type {
+  CarrierChange,
+  CarrierSnapshot,
+  ChangeFindings,
+  ChangeReason,
+  ChangeTender,
+  LocalBlock,
+  WatchEntry,
+} from '../../shared/screening.js';
 /** A day (the watch window is counted in days; worker/watch/rescreen-schedule.ts has the same). */
 const DAY_MS = 86_400_000;
 import { newScreeningId } from './ids.js';
@@ -78,7 +86,14 @@ export interface WatchStore {
    */
   recordTender(t: TenderUse): void;
   /** POST /watchlist: watched until removed. `created` is false when it was already on the list. */
-  addManual(e: { carrierKey: string; dot_number: string | null; mc_number: string | null; note: string | null; at: string; nextCheckAt: string }): {
+  addManual(e: {
+    carrierKey: string;
+    dot_number: string | null;
+    mc_number: string | null;
+    note: string | null;
+    at: string;
+    nextCheckAt: string;
+  }): {
     entry: WatchEntry;
     created: boolean;
   };
@@ -113,10 +128,22 @@ export interface WatchStore {
   listChanges(state?: 'new' | 'acknowledged', limit?: number): StoredChange[];
   /** One page of GET /changes by keyset, newest first: carrier_changes_by_state or _by_detected. */
   /** `since`: changed (detected or acknowledged) at or after it; `dot`: of that carrier (canonical). */
-  pageChanges(state: 'new' | 'acknowledged' | undefined, page: ListPage, filter?: { since?: string; dot?: string }): { data: StoredChange[]; has_more: boolean };
+  pageChanges(
+    state: 'new' | 'acknowledged' | undefined,
+    page: ListPage,
+    filter?: { since?: string; dot?: string },
+  ): { data: StoredChange[]; has_more: boolean };
   acknowledgeChange(id: string, by: string, at: string, note?: string | null): StoredChange;
 
-  addBlock(b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string; token_id?: string | null }): LocalBlock;
+  addBlock(b: {
+    carrierKey: string;
+    dot_number: string | null;
+    mc_number: string | null;
+    reason: string;
+    by: string;
+    at: string;
+    token_id?: string | null;
+  }): LocalBlock;
   /** Lift an active block; NotFoundError when there is no such block, WatchConflictError when already lifted. */
   liftBlock(id: string, by: string, at: string, tokenId?: string | null, note?: string | null): LocalBlock;
   /** The active block matching any of these ids, if any. */
@@ -216,7 +243,14 @@ function toChange(r: ChangeRow): StoredChange {
     tenders: tenders.map((t) =>
       t.action === undefined
         ? { tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.screened_at }
-        : { tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.screened_at, action: t.action, hold_reason: t.hold_reason ?? null, settled_by: t.settled_by ?? null },
+        : {
+            tender_id: t.tender_id,
+            screening_id: t.screening_id,
+            screened_at: t.screened_at,
+            action: t.action,
+            hold_reason: t.hold_reason ?? null,
+            settled_by: t.settled_by ?? null,
+          },
     ),
     findings: r.findings ? (JSON.parse(r.findings) as ChangeFindings) : null,
     state: r.state,
@@ -282,7 +316,10 @@ export function openWatchStore(store: Store, o: { watchDays: number }): WatchSto
   try {
     const v = db.pragma('user_version', { simple: true }) as number;
     if (v < WATCH_SCHEMA_VERSION)
-      throw new StoreError('schema_outdated', `SQLite store ${path}: schema version ${v}, the watch list needs ${WATCH_SCHEMA_VERSION}; open the store first`);
+      throw new StoreError(
+        'schema_outdated',
+        `SQLite store ${path}: schema version ${v}, the watch list needs ${WATCH_SCHEMA_VERSION}; open the store first`,
+      );
   } catch (e) {
     throw toStoreError(e, path);
   }
@@ -315,7 +352,10 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     ),
     // The fast path of observe, in one read: is the fetch already on record, and does an entry
     // under the carrier's other key (its MC) wait to be merged?
-    stateHead: db.prepare<{ key: string; other: string | null }, { last_fetched_at: string | null; last_screening_id: string | null; other_waiting: number }>(
+    stateHead: db.prepare<
+      { key: string; other: string | null },
+      { last_fetched_at: string | null; last_screening_id: string | null; other_waiting: number }
+    >(
       `SELECT json_extract(last_state, '$.fetched_at') AS last_fetched_at, json_extract(last_state, '$.screening_id') AS last_screening_id,
          EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = @other) AS other_waiting
        FROM watch_entries WHERE carrier_key = @key`,
@@ -323,7 +363,9 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     latestTenderBut: db.prepare<{ key: string; self: string; added: string }, { created_at: string }>(
       'SELECT created_at FROM screenings WHERE carrier_key = @key AND created_at >= @added AND id != @self ORDER BY created_at DESC LIMIT 1',
     ),
-    tagTender: db.prepare<{ id: string; key: string }>('UPDATE screenings SET carrier_key = @key WHERE id = @id AND carrier_key IS NOT @key'),
+    tagTender: db.prepare<{ id: string; key: string }>(
+      'UPDATE screenings SET carrier_key = @key WHERE id = @id AND carrier_key IS NOT @key',
+    ),
     insertEntry: db.prepare(`
       INSERT INTO watch_entries (carrier_key, dot_number, mc_number, manual, added_at, last_tender_at, next_check_at)
       VALUES (@key, @dot, @mc, 0, @at, @at, @next)
@@ -372,7 +414,15 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       WHERE carrier_key = @key`),
     tendersOf: db.prepare<
       { k1: string; k2: string; since: string; self: string },
-      { tender_id: string; screening_id: string; created_at: string; callback_url: string | null; action: ChangeTender['action']; hold_reason: ChangeTender['hold_reason']; settled_by: ChangeTender['settled_by'] }
+      {
+        tender_id: string;
+        screening_id: string;
+        created_at: string;
+        callback_url: string | null;
+        action: ChangeTender['action'];
+        hold_reason: ChangeTender['hold_reason'];
+        settled_by: ChangeTender['settled_by'];
+      }
     >(`
       SELECT tender_id, id AS screening_id, created_at, callback_url, action, hold_reason, settled_by FROM screenings
       WHERE carrier_key IN (@k1, @k2) AND created_at >= @since AND id != @self AND tender_id IS NOT NULL
@@ -401,7 +451,9 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     activeBlockByIds: db.prepare<{ dot: string | null; mc: string | null }, BlockRow>(`
       SELECT * FROM local_blocks WHERE lifted_at IS NULL AND (dot_number = @dot OR mc_number = @mc)
       ORDER BY blocked_at ASC LIMIT 1`),
-    lift: db.prepare<[string, string, string | null, string | null, string]>('UPDATE local_blocks SET lifted_by = ?, lifted_at = ?, lifted_token_id = ?, lift_note = ? WHERE id = ? AND lifted_at IS NULL'),
+    lift: db.prepare<[string, string, string | null, string | null, string]>(
+      'UPDATE local_blocks SET lifted_by = ?, lifted_at = ?, lifted_token_id = ?, lift_note = ? WHERE id = ? AND lifted_at IS NULL',
+    ),
     blockById: db.prepare<[string], BlockRow>('SELECT * FROM local_blocks WHERE id = ?'),
     blocksAll: db.prepare<[number], BlockRow>('SELECT * FROM local_blocks ORDER BY blocked_at DESC, rowid DESC LIMIT ?'),
     blocksActive: db.prepare<[number], BlockRow>(
@@ -442,7 +494,11 @@ function build(db: Database.Database, watchMs: number): WatchStore {
         last_tender_at: byMc.last_tender_at,
         next_check_at: byMc.next_check_at,
       });
-      if (byMc.last_state && (!byDot.last_state || (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at))
+      if (
+        byMc.last_state &&
+        (!byDot.last_state ||
+          (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at)
+      )
         st.setState.run({ key: first, state: byMc.last_state, at: byMc.last_checked_at, dot: null, mc: null });
       st.deleteEntry.run(second);
       st.renameTenders.run(first, second);
@@ -540,13 +596,34 @@ function build(db: Database.Database, watchMs: number): WatchStore {
   });
 
   const addBlockTx = db.transaction(
-    (b: { carrierKey: string; dot_number: string | null; mc_number: string | null; reason: string; by: string; at: string; token_id?: string | null }): LocalBlock => {
+    (b: {
+      carrierKey: string;
+      dot_number: string | null;
+      mc_number: string | null;
+      reason: string;
+      by: string;
+      at: string;
+      token_id?: string | null;
+    }): LocalBlock => {
       const existing =
         st.activeBlockByKeys.get(b.carrierKey, b.carrierKey) ?? st.activeBlockByIds.get({ dot: b.dot_number, mc: b.mc_number });
       if (existing)
-        throw new WatchConflictError('block_conflict', `the carrier is already blocked (by ${existing.blocked_by} at ${existing.blocked_at}, block ${existing.id})`, existing.id);
+        throw new WatchConflictError(
+          'block_conflict',
+          `the carrier is already blocked (by ${existing.blocked_by} at ${existing.blocked_at}, block ${existing.id})`,
+          existing.id,
+        );
       const id = newId('blk');
-      st.insertBlock.run({ id, key: b.carrierKey, dot: b.dot_number, mc: b.mc_number, reason: b.reason, by: b.by, at: b.at, token: b.token_id ?? null });
+      st.insertBlock.run({
+        id,
+        key: b.carrierKey,
+        dot: b.dot_number,
+        mc: b.mc_number,
+        reason: b.reason,
+        by: b.by,
+        at: b.at,
+        token: b.token_id ?? null,
+      });
       return toBlock(st.blockById.get(id)!);
     },
   );
@@ -554,7 +631,8 @@ function build(db: Database.Database, watchMs: number): WatchStore {
   const liftTx = db.transaction((id: string, by: string, at: string, tokenId: string | null, note: string | null): LocalBlock => {
     const row = st.blockById.get(id);
     if (!row) throw new NotFoundError(`no local block ${id}`);
-    if (row.lifted_at !== null) throw new WatchConflictError('block_conflict', `block ${id} was already lifted by ${row.lifted_by ?? 'someone'}`, id);
+    if (row.lifted_at !== null)
+      throw new WatchConflictError('block_conflict', `block ${id} was already lifted by ${row.lifted_by ?? 'someone'}`, id);
     st.lift.run(by, at, tokenId, note, row.id);
     return toBlock(st.blockById.get(row.id)!);
   });
@@ -562,7 +640,8 @@ function build(db: Database.Database, watchMs: number): WatchStore {
   const ackTx = db.transaction((id: string, by: string, at: string, note: string | null): StoredChange => {
     const row = st.changeById.get(id);
     if (!row) throw new NotFoundError(`no change ${id}`);
-    if (row.state !== 'new') throw new WatchConflictError('change_conflict', `change ${id} is already acknowledged by ${row.acknowledged_by ?? 'someone'}`, id);
+    if (row.state !== 'new')
+      throw new WatchConflictError('change_conflict', `change ${id} is already acknowledged by ${row.acknowledged_by ?? 'someone'}`, id);
     st.acknowledge.run(by, at, note, id);
     return toChange(st.changeById.get(id)!);
   });
@@ -571,27 +650,31 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     recordTender: ownOrCallers(recordTenderBody),
 
     addManual(e) {
-      return db.transaction(() => {
-        const row = st.entryByKey.get(e.carrierKey);
-        const created = !row || !isActive(row, e.at);
-        // A window that ended: start afresh (new note, next re-screen counted from now).
-        if (row && created) st.deleteEntry.run(e.carrierKey);
-        st.upsertManual.run({ key: e.carrierKey, dot: e.dot_number, mc: e.mc_number, note: e.note, at: e.at, next: e.nextCheckAt });
-        return { entry: entryOf(st.entryByKey.get(e.carrierKey)!), created };
-      }).immediate();
+      return db
+        .transaction(() => {
+          const row = st.entryByKey.get(e.carrierKey);
+          const created = !row || !isActive(row, e.at);
+          // A window that ended: start afresh (new note, next re-screen counted from now).
+          if (row && created) st.deleteEntry.run(e.carrierKey);
+          st.upsertManual.run({ key: e.carrierKey, dot: e.dot_number, mc: e.mc_number, note: e.note, at: e.at, next: e.nextCheckAt });
+          return { entry: entryOf(st.entryByKey.get(e.carrierKey)!), created };
+        })
+        .immediate();
     },
 
     removeEntry(keys, now) {
       checkKeys(keys);
-      return db.transaction(() => {
-        let removed = false;
-        for (const k of keys) {
-          const row = st.entryByKey.get(k);
-          if (row && isActive(row, now)) removed = true;
-          st.deleteEntry.run(k);
-        }
-        return removed;
-      }).immediate();
+      return db
+        .transaction(() => {
+          let removed = false;
+          for (const k of keys) {
+            const row = st.entryByKey.get(k);
+            if (row && isActive(row, now)) removed = true;
+            st.deleteEntry.run(k);
+          }
+          return removed;
+        })
+        .immediate();
     },
 
     getEntry(keys, now) {
@@ -704,7 +787,10 @@ function build(db: Database.Database, watchMs: number): WatchStore {
           // One carrier's blocks: few, on their DOT's index, in block order (a carrier page reads them).
           ...(dot === undefined ? {} : { pageSelect: 'SELECT * FROM local_blocks INDEXED BY local_blocks_by_dot' }),
           // Spelt as the partial indexes' own terms, so SQLite may use them.
-          where: [...(state === 'active' ? ['lifted_at IS NULL'] : state === 'lifted' ? ['lifted_at IS NOT NULL'] : []), ...(dot === undefined ? [] : ['dot_number = @dot'])],
+          where: [
+            ...(state === 'active' ? ['lifted_at IS NULL'] : state === 'lifted' ? ['lifted_at IS NOT NULL'] : []),
+            ...(dot === undefined ? [] : ['dot_number = @dot']),
+          ],
           params: dot === undefined ? {} : { dot },
           key: state === 'lifted' && dot === undefined ? 'lifted_at' : 'blocked_at',
           tie: 'rowid',

@@ -8,13 +8,7 @@
 import { inspect } from 'node:util';
 import { parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
 import { parseScore, parseUsage, type SvcScore, type SvcUsage } from '../../shared/svc-contract.js';
-import {
-  SvcError,
-  SvcInvalidResponseError,
-  SvcNetworkError,
-  SvcRateLimitError,
-  errorFromResponse,
-} from './errors.js';
+import { SvcError, SvcInvalidResponseError, SvcNetworkError, SvcRateLimitError, errorFromResponse } from './errors.js';
 import { readLimits, type HeaderBag, type LimitsSnapshot } from './limits.js';
 import { backoffMs, isRetryable, sleep as realSleep, type BackoffOptions } from './retry.js';
 import { UndiciTransport, type HttpTransport } from './transport.js';
@@ -80,8 +74,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const USER_AGENT = 'carrier-screen/0.1 (+undici)';
 
 function positiveInt(name: string, v: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!Number.isInteger(v) || v < 1 || v > max)
-    throw new RangeError(`${name} must be a whole number from 1 to ${max}, got ${String(v)}`);
+  if (!Number.isInteger(v) || v < 1 || v > max) throw new RangeError(`${name} must be a whole number from 1 to ${max}, got ${String(v)}`);
   return v;
 }
 
@@ -104,7 +97,15 @@ function parseBaseUrl(raw: unknown): URL {
 }
 
 /** Failures while connecting: no request reached the service, so nothing can have been counted. */
-const NOT_SENT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const NOT_SENT = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
 
 /** A network-level failure from undici, as an SvcError; only name/code/message are kept. */
 function networkError(err: unknown, origin: string, timeoutMs: number): SvcError {
@@ -140,7 +141,9 @@ function deadlineError(origin: string, timeoutMs: number): SvcError {
 const EXCERPT_CHARS = 300;
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > EXCERPT_CHARS ? `${JSON.stringify(flat.slice(0, EXCERPT_CHARS))}… (${text.length} characters)` : JSON.stringify(flat);
+  return flat.length > EXCERPT_CHARS
+    ? `${JSON.stringify(flat.slice(0, EXCERPT_CHARS))}… (${text.length} characters)`
+    : JSON.stringify(flat);
 }
 
 export class SvcClient {
@@ -185,7 +188,8 @@ export class SvcClient {
     this.#beforeAttempt = opts.beforeAttempt;
     this.#now = opts.now ?? (() => new Date());
     const connections = positiveInt('connections', opts.connections ?? 10);
-    this.#transport = opts.transport ?? new UndiciTransport(url.origin, { connections, timeoutMs: this.#timeoutMs, maxResponseSize: MAX_BODY_BYTES });
+    this.#transport =
+      opts.transport ?? new UndiciTransport(url.origin, { connections, timeoutMs: this.#timeoutMs, maxResponseSize: MAX_BODY_BYTES });
   }
 
   /**
@@ -216,7 +220,14 @@ export class SvcClient {
    * One attempt; a service without it answers 404, which comes back as an SvcError.
    */
   sandboxChange(dot: string, change: string, opts: { signal?: AbortSignal } = {}): Promise<SvcResponse<unknown>> {
-    return this.#call(`/v1/sandbox/carriers/${encodeURIComponent(dot)}/change`, (b) => b, opts.signal, false, 1, JSON.stringify({ change }));
+    return this.#call(
+      `/v1/sandbox/carriers/${encodeURIComponent(dot)}/change`,
+      (b) => b,
+      opts.signal,
+      false,
+      1,
+      JSON.stringify({ change }),
+    );
   }
 
   async close(): Promise<void> {

@@ -137,7 +137,13 @@ function classify(status: number, code: string | null): { cls: SvcErrorClass; wh
  * SvcUnknownError. The server's `error.message` is kept in the message
  * because it is what tells a mistyped key from a wrong-environment one.
  */
-export function errorFromResponse(status: number, body: unknown, headers: HeaderBag, now: Date = new Date(), warn?: HeaderWarning): SvcError {
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  headers: HeaderBag,
+  now: Date = new Date(),
+  warn?: HeaderWarning,
+): SvcError {
   const parsed = parseErrorBody(body);
   const code = parsed?.code ?? null;
   const limits = readLimits(headers, now, warn);

@@ -1,6 +1,12 @@
 /** The /v1 client and what comes with it. */
 export { SvcClient, type SvcClientOptions, type SvcResponse } from './client.js';
-export { UndiciTransport, type HttpTransport, type TransportRequest, type TransportResponse, type UndiciTransportOptions } from './transport.js';
+export {
+  UndiciTransport,
+  type HttpTransport,
+  type TransportRequest,
+  type TransportResponse,
+  type UndiciTransportOptions,
+} from './transport.js';
 export {
   SvcError,
   SvcAuthenticationError,

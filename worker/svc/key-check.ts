@@ -27,10 +27,7 @@ function describeKey(env: Env): string {
   return `a ${env} key (${SVC_KEY_PREFIX[env]}…)`;
 }
 
-export async function verifyKey(
-  client: SvcClient,
-  apiKey: string,
-): Promise<{ environment: Env; usage: SvcUsage; limits: LimitsSnapshot }> {
+export async function verifyKey(client: SvcClient, apiKey: string): Promise<{ environment: Env; usage: SvcUsage; limits: LimitsSnapshot }> {
   const keyEnv = typeof apiKey === 'string' ? keyEnvironment(apiKey) : undefined;
   if (!keyEnv)
     throw new KeyCheckError(
@@ -49,11 +46,9 @@ export async function verifyKey(
       // A live key sent to the sandbox is refused with 401; the header still says where we are.
       const code = serverEnv !== null && serverEnv !== keyEnv ? 'environment_mismatch' : 'key_rejected';
       const where = serverEnv !== null ? ` (${serverEnv})` : '';
-      throw new KeyCheckError(
-        code,
-        `the /v1 service at ${client.baseUrl}${where} refused ${describeKey(keyEnv)}: ${e.message}`,
-        { cause: e },
-      );
+      throw new KeyCheckError(code, `the /v1 service at ${client.baseUrl}${where} refused ${describeKey(keyEnv)}: ${e.message}`, {
+        cause: e,
+      });
     }
     const wrong = wrongService(e);
     if (wrong) throw new KeyCheckError('wrong_base_url', `${client.baseUrl} is not the /v1 service: GET /v1/usage ${wrong}`, { cause: e });
@@ -64,7 +59,10 @@ export async function verifyKey(
 
   const mismatch = environmentMismatch(keyEnv, usage.livemode, limits.environment);
   if (mismatch)
-    throw new KeyCheckError('environment_mismatch', `${describeKey(keyEnv)} does not match the /v1 service at ${client.baseUrl}: ${mismatch}`);
+    throw new KeyCheckError(
+      'environment_mismatch',
+      `${describeKey(keyEnv)} does not match the /v1 service at ${client.baseUrl}: ${mismatch}`,
+    );
   return { environment: keyEnv, usage, limits };
 }
 
@@ -96,4 +94,3 @@ export function environmentMismatch(expected: Env, livemode: boolean, headerEnv:
     `use a sandbox key with a sandbox URL and a live key with a live URL`
   );
 }
-

@@ -38,12 +38,7 @@ function nonNegative(name: string, v: number): number {
  * The cap bounds only our own exponential guess: a server's Retry-After above the cap is
  * honoured as sent, because retrying earlier would just be refused again.
  */
-export function backoffMs(
-  attempt: number,
-  retryAfterMs: number | null,
-  random: () => number,
-  opts: BackoffOptions = {},
-): number {
+export function backoffMs(attempt: number, retryAfterMs: number | null, random: () => number, opts: BackoffOptions = {}): number {
   const base = nonNegative('backoff.baseMs', opts.baseMs ?? DEFAULT_BACKOFF.baseMs);
   const cap = nonNegative('backoff.capMs', opts.capMs ?? DEFAULT_BACKOFF.capMs);
   const jitterMax = nonNegative('backoff.jitterMs', opts.jitterMs ?? DEFAULT_BACKOFF.jitterMs);

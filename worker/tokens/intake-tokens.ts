@@ -82,7 +82,20 @@ export class IntakeTokens {
     const at = this.now().toISOString();
     // Pinned to the newest version: a later version never changes what this token's requests get.
     this.#st.insert({ id, name: n, role, hash: hashToken(token), prefix, created_at: at, api_version: LATEST_API_VERSION });
-    return { token, record: { object: 'intake_token', id, name: n, role, prefix, created_at: at, revoked_at: null, last_used_at: null, api_version: LATEST_API_VERSION } };
+    return {
+      token,
+      record: {
+        object: 'intake_token',
+        id,
+        name: n,
+        role,
+        prefix,
+        created_at: at,
+        revoked_at: null,
+        last_used_at: null,
+        api_version: LATEST_API_VERSION,
+      },
+    };
   }
 
   list(): TokenRecord[] {

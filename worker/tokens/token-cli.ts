@@ -39,7 +39,9 @@ export function runTokenList(config: Config, o: { json?: boolean }, out: Out = (
     return 0;
   }
   for (const t of list)
-    out(`${t.id}  ${t.role.padEnd(7)}  ${t.prefix}…  ${t.revoked_at ? `revoked ${t.revoked_at}` : 'active'}  last used ${t.last_used_at ?? 'never'}  ${t.name}\n`);
+    out(
+      `${t.id}  ${t.role.padEnd(7)}  ${t.prefix}…  ${t.revoked_at ? `revoked ${t.revoked_at}` : 'active'}  last used ${t.last_used_at ?? 'never'}  ${t.name}\n`,
+    );
   return 0;
 }
 

@@ -49,6 +49,7 @@ export function changeCallbackBody(j: ChangeCallbackJob): string {
 /** Owe each URL its carrier.changed callback, in the transaction that stored the change. */
 export function oweChangeCallbacks(store: Store, change: StoredChange, at: Date): number {
   const jobs = deliveriesOf(change);
-  for (const j of jobs) writeCallback(store, { kind: CHANGE_EVENT, url: j.url, deliveryId: j.deliveryId, payload: { change: j.change }, at });
+  for (const j of jobs)
+    writeCallback(store, { kind: CHANGE_EVENT, url: j.url, deliveryId: j.deliveryId, payload: { change: j.change }, at });
   return jobs.length;
 }

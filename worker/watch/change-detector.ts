@@ -62,14 +62,27 @@ export function findingsOf(score: Screening['score']): ChangeFinding[] {
       if (!r || typeof r.check !== 'string') continue;
       const id = `reason:${r.check}`;
       if (!out.has(id))
-        out.set(id, { kind: 'reason', code: r.check, severity: typeof r.severity === 'string' ? r.severity : 'unknown', area: typeof r.area === 'string' ? r.area : null, detail: typeof r.detail === 'string' ? r.detail : '' });
+        out.set(id, {
+          kind: 'reason',
+          code: r.check,
+          severity: typeof r.severity === 'string' ? r.severity : 'unknown',
+          area: typeof r.area === 'string' ? r.area : null,
+          detail: typeof r.detail === 'string' ? r.detail : '',
+        });
     }
   const kos: unknown = (score.knockout as { reasons?: unknown } | null)?.reasons;
   if (Array.isArray(kos))
     for (const k of kos as Array<Record<string, unknown> | null>) {
       if (!k || typeof k.code !== 'string') continue;
       const id = `knockout:${k.code}`;
-      if (!out.has(id)) out.set(id, { kind: 'knockout', code: k.code, severity: 'critical', area: null, detail: typeof k.message === 'string' ? k.message : '' });
+      if (!out.has(id))
+        out.set(id, {
+          kind: 'knockout',
+          code: k.code,
+          severity: 'critical',
+          area: null,
+          detail: typeof k.message === 'string' ? k.message : '',
+        });
     }
   return [...out.values()];
 }

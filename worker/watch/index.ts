@@ -2,7 +2,14 @@
 export { WatchService, publicChange, type WatchOptions, type WatchServiceDeps, type TickResult } from './watch-service.js';
 export { LocalBlocks } from './local-blocks.js';
 export { WatchConflictError } from '../store/watch-store.js';
-export { oweChangeCallbacks, CHANGE_EVENT, changeDeliveryId, changeCallbackBody, deliveriesOf, type ChangeCallbackJob } from './change-callbacks.js';
+export {
+  oweChangeCallbacks,
+  CHANGE_EVENT,
+  changeDeliveryId,
+  changeCallbackBody,
+  deliveriesOf,
+  type ChangeCallbackJob,
+} from './change-callbacks.js';
 export { detectChanges, snapshotOf, GOOD_GRADES } from './change-detector.js';
 export { WatchScheduler, WATCH_QUEUE, WATCH_SCHEDULER_ID, DEFAULT_TICK_MS } from './watch-scheduler.js';
 export { slotOf, nextCheckAt, maxPerTick, DAY_MS, MIN_FIRST_GAP_MS, RATE_SHARE } from './rescreen-schedule.js';

@@ -75,7 +75,12 @@ export class LocalBlocks {
     const block = this.watchStore.activeBlock(ids);
     if (!block) {
       const lifted = this.watchStore.lastLiftedBlock(ids);
-      if (lifted) throw new WatchConflictError('block_conflict', `block ${lifted.id} was already lifted by ${lifted.lifted_by ?? 'someone'} at ${lifted.lifted_at}`, lifted.id);
+      if (lifted)
+        throw new WatchConflictError(
+          'block_conflict',
+          `block ${lifted.id} was already lifted by ${lifted.lifted_by ?? 'someone'} at ${lifted.lifted_at}`,
+          lifted.id,
+        );
       throw new NotFoundError('the carrier has no active local block');
     }
     return this.watchStore.liftBlock(block.id, by, this.now().toISOString(), tokenId, note);

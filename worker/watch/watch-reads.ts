@@ -26,19 +26,27 @@ function watchStoreOf(store: Store, watchDays: number): WatchStore {
 }
 
 /** GET /watchlist: entries active at `now` (an entry lasts `watchDays` after its last tender). */
-export const watchPage = listJob(import.meta.url, 'watchPage', (store, a: { now: string; watchDays: number; page: ListPage }) => watchStoreOf(store, a.watchDays).pageActive(a.now, a.page));
+export const watchPage = listJob(import.meta.url, 'watchPage', (store, a: { now: string; watchDays: number; page: ListPage }) =>
+  watchStoreOf(store, a.watchDays).pageActive(a.now, a.page),
+);
 
 /** GET /changes. */
 export const changesPage = listJob(
   import.meta.url,
   'changesPage',
-  (store, a: { state: 'new' | 'acknowledged' | undefined; page: ListPage; filter?: { since?: string; dot?: string }; watchDays: number }) => {
+  (
+    store,
+    a: { state: 'new' | 'acknowledged' | undefined; page: ListPage; filter?: { since?: string; dot?: string }; watchDays: number },
+  ) => {
     const { data, has_more } = watchStoreOf(store, a.watchDays).pageChanges(a.state, a.page, a.filter);
     return { data: data.map(publicChange), has_more };
   },
 );
 
 /** GET /blocks. */
-export const blocksPage = listJob(import.meta.url, 'blocksPage', (store, a: { state: 'active' | 'lifted' | undefined; page: ListPage; dot?: string; watchDays: number }) =>
-  watchStoreOf(store, a.watchDays).pageBlocks(a.state, a.page, a.dot),
+export const blocksPage = listJob(
+  import.meta.url,
+  'blocksPage',
+  (store, a: { state: 'active' | 'lifted' | undefined; page: ListPage; dot?: string; watchDays: number }) =>
+    watchStoreOf(store, a.watchDays).pageBlocks(a.state, a.page, a.dot),
 );

@@ -40,7 +40,11 @@ export class WatchScheduler {
     if (this.#worker) return;
     this.#workerConnection = this.connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined });
     this.#workerConnection.on('error', () => {});
-    this.#worker = new Worker(WATCH_QUEUE, async () => this.tick(), { connection: this.#workerConnection, prefix: this.prefix, concurrency: 1 });
+    this.#worker = new Worker(WATCH_QUEUE, async () => this.tick(), {
+      connection: this.#workerConnection,
+      prefix: this.prefix,
+      concurrency: 1,
+    });
     this.#worker.on('error', (err) => this.logger.warn({ err: err.message }, 'watch worker error'));
     this.#worker.on('failed', (_job, err) => this.logger.warn({ err: err.message }, 'watch tick failed'));
   }

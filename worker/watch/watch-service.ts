@@ -175,7 +175,14 @@ export class WatchService implements WatchHooks {
   /** After record()'s transaction: log the change (its callbacks were owed in that transaction). */
   async announceChange(change: StoredChange): Promise<void> {
     this.#log.info(
-      { change: change.id, dot: change.dot_number, reasons: change.reasons, before: change.before.action, after: change.after.action, tenders: change.tenders.length },
+      {
+        change: change.id,
+        dot: change.dot_number,
+        reasons: change.reasons,
+        before: change.before.action,
+        after: change.after.action,
+        tenders: change.tenders.length,
+      },
       'watched carrier changed',
     );
   }
@@ -192,7 +199,8 @@ export class WatchService implements WatchHooks {
     const nowIso = now.toISOString();
     this.#db.pruneExpired(nowIso);
     const quota = await this.d.gate.status();
-    if (quota.livemode && quota.gate !== 'open') return { submitted: 0, screenings: [], skipped: quota.gate === 'closed' ? 'quota_closed' : 'quota_reserve' };
+    if (quota.livemode && quota.gate !== 'open')
+      return { submitted: 0, screenings: [], skipped: quota.gate === 'closed' ? 'quota_closed' : 'quota_reserve' };
     const due = this.#db.claimDue(nowIso, maxPerTick(this.d.ratePerMinute, this.#tickMs), (key) => nextCheckAt(key, now));
     const screenings: string[] = [];
     let fresh = 0;
@@ -293,7 +301,11 @@ export class WatchService implements WatchHooks {
   }
 
   /** One page of GET /changes, newest first, read by keyset. */
-  changesPage(state: 'new' | 'acknowledged' | undefined, p: ListPage, filter?: { since?: string; dot?: string }): { data: CarrierChange[]; has_more: boolean } {
+  changesPage(
+    state: 'new' | 'acknowledged' | undefined,
+    p: ListPage,
+    filter?: { since?: string; dot?: string },
+  ): { data: CarrierChange[]; has_more: boolean } {
     const { data, has_more } = this.#db.pageChanges(state, p, filter);
     return { data: data.map(publicChange), has_more };
   }

@@ -34,7 +34,11 @@ async function main(): Promise<void> {
   const tenderId = `EXAMPLE-${Date.now()}`;
 
   // 1. The callback listener: the raw body is what the signature covers.
-  let gotCallback: (v: { event: string; ok: boolean; body: { event?: string; version?: number; screening?: { id?: string; action?: string } } }) => void = () => {};
+  let gotCallback: (v: {
+    event: string;
+    ok: boolean;
+    body: { event?: string; version?: number; screening?: { id?: string; action?: string } };
+  }) => void = () => {};
   const callback = new Promise<Parameters<typeof gotCallback>[0]>((r) => (gotCallback = r));
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -53,7 +57,12 @@ async function main(): Promise<void> {
   try {
     // 2. Screen with one key, twice, as a TMS retrying after a time-out would.
     // The load this tender is for: the desk shows its pickup, lane and equipment on the carrier's card.
-    const load = { pickup_at: new Date(Date.now() + 86_400_000).toISOString(), origin: 'Dallas, TX', destination: 'Memphis, TN', equipment: '53 ft dry van' };
+    const load = {
+      pickup_at: new Date(Date.now() + 86_400_000).toISOString(),
+      origin: 'Dallas, TX',
+      destination: 'Memphis, TN',
+      equipment: '53 ft dry van',
+    };
     const key = `tender-${tenderId}`;
     const first = await client.screen({ dot_number: dot, tender_id: tenderId, callback_url: callbackUrl, load }, { idempotencyKey: key });
     const again = await client.screen({ dot_number: dot, tender_id: tenderId, callback_url: callbackUrl, load }, { idempotencyKey: key });
@@ -62,14 +71,31 @@ async function main(): Promise<void> {
     // 3. The answer, and its callback.
     const done = await client.waitForScreening(first.id, { timeoutMs: 60_000 });
     say('done', { id: done.id, action: done.action, pickup_at: done.load?.pickup_at ?? null });
-    const cb = await Promise.race([callback, new Promise<never>((_, j) => setTimeout(() => j(new Error('no callback within 60 s')), 60_000).unref())]);
-    say('callback', { event: cb.event, signature_ok: cb.ok, id: cb.body.screening?.id, action: cb.body.screening?.action, version: cb.body.version });
+    const cb = await Promise.race([
+      callback,
+      new Promise<never>((_, j) => setTimeout(() => j(new Error('no callback within 60 s')), 60_000).unref()),
+    ]);
+    say('callback', {
+      event: cb.event,
+      signature_ok: cb.ok,
+      id: cb.body.screening?.id,
+      action: cb.body.screening?.action,
+      version: cb.body.version,
+    });
 
     // 4. Find the load again, page by page.
     const found: string[] = [];
     for await (const s of client.list('/screenings', { tender_id: tenderId, limit: 1 })) found.push(s.id);
     say('found', { tender_id: tenderId, ids: found });
-    if (!(again.id === first.id && done.load?.pickup_at === load.pickup_at && cb.ok && cb.body.screening?.id === first.id && found.length === 1 && found[0] === first.id)) process.exitCode = 1;
+    if (!(
+      again.id === first.id &&
+      done.load?.pickup_at === load.pickup_at &&
+      cb.ok &&
+      cb.body.screening?.id === first.id &&
+      found.length === 1 &&
+      found[0] === first.id
+    ))
+      process.exitCode = 1;
   } finally {
     server.close();
   }

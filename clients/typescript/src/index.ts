@@ -37,15 +37,22 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-type ListPath = { [P in keyof paths]: paths[P] extends { get: { responses: { 200: { content: { 'application/json': { object: 'list' } } } } } } ? P : never }[keyof paths];
-type ListItem<P extends ListPath> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: Array<infer T> } } } } } } ? T : never;
+type ListPath = {
+  [P in keyof paths]: paths[P] extends { get: { responses: { 200: { content: { 'application/json': { object: 'list' } } } } } } ? P : never;
+}[keyof paths];
+type ListItem<P extends ListPath> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/json': { data: Array<infer T> } } } } };
+}
+  ? T
+  : never;
 
 export class CarrierScreen {
   /** Every route, typed (openapi-fetch): `client.api.GET('/reviews', { params: { query: { state: 'pending' } } })`. */
   readonly api: Client<paths>;
 
   constructor(o: ClientOptions) {
-    if (typeof o?.baseUrl !== 'string' || !/^https?:\/\//.test(o.baseUrl)) throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(o?.baseUrl)}`);
+    if (typeof o?.baseUrl !== 'string' || !/^https?:\/\//.test(o.baseUrl))
+      throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(o?.baseUrl)}`);
     if (typeof o.token !== 'string' || o.token.trim() === '') throw new TypeError('token must be a non-empty string');
     this.api = createFetchClient<paths>({
       baseUrl: o.baseUrl.replace(/\/+$/, ''),
@@ -77,7 +84,14 @@ export class CarrierScreen {
       const { data, error, response } = await this.api.GET('/screenings/{id}', { params: { path: { id } } });
       if (error !== undefined || data === undefined) throw toError(error, response);
       if (data.status === 'done') return data;
-      if (Date.now() >= deadline) throw new CarrierScreenError(`screening ${id} still ${data.status} after ${opts.timeoutMs ?? 120_000} ms`, 0, 'client_timeout', null, null);
+      if (Date.now() >= deadline)
+        throw new CarrierScreenError(
+          `screening ${id} still ${data.status} after ${opts.timeoutMs ?? 120_000} ms`,
+          0,
+          'client_timeout',
+          null,
+          null,
+        );
       await new Promise((r) => setTimeout(r, opts.pollMs ?? 500));
     }
   }
@@ -88,7 +102,12 @@ export class CarrierScreen {
     for (;;) {
       const q = { limit: 100, ...query, ...(after === undefined ? {} : { starting_after: after }) };
       // The routes differ in their query types; each takes limit and starting_after.
-      const { data, error, response } = await (this.api.GET as (p: string, init: unknown) => Promise<{ data?: { data: Array<Awaited<ListItem<P>>>; has_more: boolean }; error?: unknown; response: Response }>)(path, { params: { query: q } });
+      const { data, error, response } = await (
+        this.api.GET as (
+          p: string,
+          init: unknown,
+        ) => Promise<{ data?: { data: Array<Awaited<ListItem<P>>>; has_more: boolean }; error?: unknown; response: Response }>
+      )(path, { params: { query: q } });
       if (error !== undefined || data === undefined) throw toError(error, response);
       for (const item of data.data) yield item;
       if (!data.has_more || data.data.length === 0) return;
@@ -102,7 +121,12 @@ export class CarrierScreen {
  * `signatureHeader` the `X-Carrier-Screen-Signature` value, `secret` the worker's
  * `callback-secret` file. A timestamp more than `toleranceSec` away from now is refused (replay).
  */
-export function verifyCallbackSignature(secret: string, signatureHeader: string | null | undefined, rawBody: string | Uint8Array, opts: { toleranceSec?: number; now?: () => Date } = {}): VerifyResult {
+export function verifyCallbackSignature(
+  secret: string,
+  signatureHeader: string | null | undefined,
+  rawBody: string | Uint8Array,
+  opts: { toleranceSec?: number; now?: () => Date } = {},
+): VerifyResult {
   return verifyCallback(secret, signatureHeader, typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody), opts);
 }
 

@@ -17,7 +17,8 @@ import type { Toaster } from '../toaster.js';
 export function blocksView(model: DeskModel, toast: Toaster): ListView<LocalBlock> {
   /** The carrier's name when the desk has seen it (a block itself records only its numbers). */
   const nameOf = (b: LocalBlock): string => {
-    const match = (dot: string | null, mc: string | null): boolean => (b.dot_number !== null && dot === b.dot_number) || (b.mc_number !== null && mc === b.mc_number);
+    const match = (dot: string | null, mc: string | null): boolean =>
+      (b.dot_number !== null && dot === b.dot_number) || (b.mc_number !== null && mc === b.mc_number);
     for (const s of [...model.screenings, ...model.pending.map((r) => r.screening), ...model.decided.map((r) => r.screening)]) {
       const n = carrierNames(s);
       if (match(n.dot, n.mc) && s.score?.carrier?.legal_name) return s.score.carrier.legal_name;
@@ -50,7 +51,9 @@ export function blocksView(model: DeskModel, toast: Toaster): ListView<LocalBloc
       ],
       ...listStates(model, ['blocks'], 'the do-not-use list', ['blockHistory']),
       // Lifting needs a desk token; a read-only (TMS) token sees the list without the action.
-      actionsOff: () => model.actionsOff() ?? (model.me?.role === 'tms' ? 'This sign-in may only read the list. To lift a block, sign in with a desk token.' : null),
+      actionsOff: () =>
+        model.actionsOff() ??
+        (model.me?.role === 'tms' ? 'This sign-in may only read the list. To lift a block, sign in with a desk token.' : null),
       items: () => model.blocks,
       history: () => model.blockHistory,
       historyMore: { more: () => model.liftedBlocks.more, load: () => model.showOlder('blockHistory'), what: 'lifted blocks' },
@@ -58,10 +61,19 @@ export function blocksView(model: DeskModel, toast: Toaster): ListView<LocalBloc
         class: 'bl-item',
         dataset: { blockId: b.id },
         children: [
-          h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name', attrs: { title: nameOf(b) } }, nameOf(b)), h('span', { class: 'chip tone-bad' }, 'do not use')),
+          h(
+            'div',
+            { class: 'rv-line1' },
+            h('span', { class: 'rv-name', attrs: { title: nameOf(b) } }, nameOf(b)),
+            h('span', { class: 'chip tone-bad' }, 'do not use'),
+          ),
           nameOf(b) !== idsOf(b) ? h('div', { class: 'rv-line2' }, idsOf(b)) : null,
           h('div', { class: 'rv-why', attrs: { title: b.reason } }, b.reason),
-          h('div', { class: 'rv-line3' }, h('span', { class: 'rv-age', attrs: { title: fmtUtc(b.blocked_at) } }, `${b.blocked_by} · ${fmtAge(b.blocked_at)}`)),
+          h(
+            'div',
+            { class: 'rv-line3' },
+            h('span', { class: 'rv-age', attrs: { title: fmtUtc(b.blocked_at) } }, `${b.blocked_by} · ${fmtAge(b.blocked_at)}`),
+          ),
         ],
       }),
       historyRow: (b) => ({
@@ -75,7 +87,14 @@ export function blocksView(model: DeskModel, toast: Toaster): ListView<LocalBloc
       }),
       emptyList: () => 'No carrier is blocked. Rejecting with "also put on the do-not-use list" adds one here.',
       emptyHistory: () => 'No block lifted yet.',
-      emptyDetail: () => [h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'The do-not-use list is empty.'), h('p', null, 'Every carrier can be tendered, subject to its score.'))],
+      emptyDetail: () => [
+        h(
+          'div',
+          { class: 'rv-none' },
+          h('p', { class: 'big-empty' }, 'The do-not-use list is empty.'),
+          h('p', null, 'Every carrier can be tendered, subject to its score.'),
+        ),
+      ],
       detail: (b) => blockDetail(b, nameOf(b)),
       idleLine: (b, open) => {
         if (!b) return 'Nothing to lift.';
@@ -117,8 +136,17 @@ export function blockDetail(b: LocalBlock, name: string): HTMLElement[] {
     h(
       'header',
       { class: 'd-head' },
-      h('div', { class: 'd-names' }, h('h2', { class: 'd-legal' }, name), name !== idsOf(b) ? h('div', { class: 'd-ids' }, idsOf(b)) : null),
-      h('div', { class: `d-score tone-${lifted ? 'muted' : 'bad'}` }, h('div', { class: 'd-score-grade' }, lifted ? 'block lifted' : 'do not use')),
+      h(
+        'div',
+        { class: 'd-names' },
+        h('h2', { class: 'd-legal' }, name),
+        name !== idsOf(b) ? h('div', { class: 'd-ids' }, idsOf(b)) : null,
+      ),
+      h(
+        'div',
+        { class: `d-score tone-${lifted ? 'muted' : 'bad'}` },
+        h('div', { class: 'd-score-grade' }, lifted ? 'block lifted' : 'do not use'),
+      ),
     ),
     h('h3', { class: 'd-sub' }, 'Why it is blocked'),
     h('p', { class: 'bl-reason' }, b.reason),
@@ -134,7 +162,12 @@ export function blockDetail(b: LocalBlock, name: string): HTMLElement[] {
             ...field('Why lifted', b.lift_note ?? h('span', { class: 'muted' }, 'no note')),
           ]
         : []),
-      ...field('What it does', lifted ? 'Nothing now: tenders to this carrier are screened on their score.' : 'Every tender to this carrier is refused at once, without asking the scoring service.'),
+      ...field(
+        'What it does',
+        lifted
+          ? 'Nothing now: tenders to this carrier are screened on their score.'
+          : 'Every tender to this carrier is refused at once, without asking the scoring service.',
+      ),
     ),
   ];
 }

@@ -86,13 +86,28 @@ export class CarrierView {
     private readonly onOpened: (ref: CarrierRef) => void = () => undefined,
   ) {
     this.input = h('input', {
-      attrs: { id: 'carrier-q', type: 'search', autocomplete: 'off', placeholder: 'DOT 1234567, MC-123456, a load id or a name', maxlength: 128 },
+      attrs: {
+        id: 'carrier-q',
+        type: 'search',
+        autocomplete: 'off',
+        placeholder: 'DOT 1234567, MC-123456, a load id or a name',
+        maxlength: 128,
+      },
     });
-    this.liftNote = h('textarea', { class: 'dp-note', attrs: { id: 'carrier-lift-note', rows: 2, maxlength: 500, placeholder: 'Why the block is lifted (kept with the lift)' } });
-    this.liftName = h('input', { class: 'dp-name', attrs: { id: 'carrier-lift-name', type: 'text', autocomplete: 'name', maxlength: 80, placeholder: 'Your name' } });
+    this.liftNote = h('textarea', {
+      class: 'dp-note',
+      attrs: { id: 'carrier-lift-note', rows: 2, maxlength: 500, placeholder: 'Why the block is lifted (kept with the lift)' },
+    });
+    this.liftName = h('input', {
+      class: 'dp-name',
+      attrs: { id: 'carrier-lift-name', type: 'text', autocomplete: 'name', maxlength: 80, placeholder: 'Your name' },
+    });
     const form = h(
       'form',
-      { class: 'carrier-search', attrs: { role: 'search', 'aria-label': 'Find a carrier' }, on: {
+      {
+        class: 'carrier-search',
+        attrs: { role: 'search', 'aria-label': 'Find a carrier' },
+        on: {
           submit: (e) => {
             e.preventDefault();
             void this.search(this.input.value);
@@ -137,7 +152,10 @@ export class CarrierView {
       // Digits may also be a load id: a DOT with no screening that is a load's id opens that load's carrier.
       const seq = ++this.seq;
       this.set({ kind: 'searching', text: q.dot });
-      const [byDot, byLoad] = await Promise.allSettled([this.model.bridge.searchScreenings({ dot_number: q.dot }, 1), this.model.bridge.searchScreenings({ tender_id: q.dot }, 1)]);
+      const [byDot, byLoad] = await Promise.allSettled([
+        this.model.bridge.searchScreenings({ dot_number: q.dot }, 1),
+        this.model.bridge.searchScreenings({ tender_id: q.dot }, 1),
+      ]);
       if (seq !== this.seq) return;
       const load = byLoad.status === 'fulfilled' ? byLoad.value[0] : undefined;
       if (byDot.status === 'fulfilled' && byDot.value.length === 0 && load) return this.open(refOf(load), `load ${q.dot}`);
@@ -194,7 +212,9 @@ export class CarrierView {
       failed.push(`${what}: ${friendlyError(r.reason instanceof Error ? r.reason.message : String(r.reason))}`);
       return empty;
     };
-    const first = await Promise.allSettled([b.searchScreenings(ref.dot ? { dot_number: ref.dot } : { mc_number: ref.mc ?? '' }, SCREENINGS_SHOWN)]);
+    const first = await Promise.allSettled([
+      b.searchScreenings(ref.dot ? { dot_number: ref.dot } : { mc_number: ref.mc ?? '' }, SCREENINGS_SHOWN),
+    ]);
     const screenings = got(first[0], 'Could not read its screenings', [] as Screening[]);
     // Fill in the number we did not search by from what the scores say.
     const full: CarrierRef = { ...ref };
@@ -204,7 +224,9 @@ export class CarrierView {
       full.mc ??= n.mc;
     }
     const [decisions, changes, blocks] = await Promise.allSettled([
-      full.dot ? b.listDecisions('all', { dot_number: full.dot }) : Promise.resolve([...this.model.decisions, ...this.model.decisionHistory].filter((d) => d.mc_number === full.mc)),
+      full.dot
+        ? b.listDecisions('all', { dot_number: full.dot })
+        : Promise.resolve([...this.model.decisions, ...this.model.decisionHistory].filter((d) => d.mc_number === full.mc)),
       full.dot ? b.listChanges('all', { dot_number: full.dot }) : Promise.resolve([] as CarrierChange[]),
       // Its own blocks (by DOT, on an index), never every block of every carrier; an MC-only carrier: the lists the desk has.
       full.dot ? b.listBlocks('all', { dot_number: full.dot }) : Promise.resolve([...this.model.blocks, ...this.model.blockHistory]),
@@ -242,7 +264,15 @@ export class CarrierView {
 
   private set(s: State): void {
     this.state = s;
-    if (s.kind !== 'page') this.status.textContent = s.kind === 'searching' ? `Looking up ${s.text}…` : s.kind === 'none' ? `Nothing found for ${s.text}.` : s.kind === 'choose' ? `${s.matches.length} carriers match.` : '';
+    if (s.kind !== 'page')
+      this.status.textContent =
+        s.kind === 'searching'
+          ? `Looking up ${s.text}…`
+          : s.kind === 'none'
+            ? `Nothing found for ${s.text}.`
+            : s.kind === 'choose'
+              ? `${s.matches.length} carriers match.`
+              : '';
     this.render();
   }
 
@@ -256,15 +286,30 @@ export class CarrierView {
             'div',
             { class: 'rv-none' },
             h('p', { class: 'big-empty' }, 'Look a carrier up.'),
-            h('p', null, 'Type its DOT number, its MC number, a load id from the TMS, or part of its name, then Enter. Press / from any view to search.'),
+            h(
+              'p',
+              null,
+              'Type its DOT number, its MC number, a load id from the TMS, or part of its name, then Enter. Press / from any view to search.',
+            ),
           ),
         );
         return;
       case 'searching':
-        replaceChildren(this.body, h('div', { class: 'rv-none', attrs: { 'aria-busy': 'true' } }, h('p', { class: 'big-empty' }, `Looking up ${s.text}…`)));
+        replaceChildren(
+          this.body,
+          h('div', { class: 'rv-none', attrs: { 'aria-busy': 'true' } }, h('p', { class: 'big-empty' }, `Looking up ${s.text}…`)),
+        );
         return;
       case 'failed':
-        replaceChildren(this.body, h('div', { class: 'rv-none rv-failed' }, h('p', { class: 'big-empty' }, `Could not look up ${s.text}.`), h('p', null, friendlyError(s.error))));
+        replaceChildren(
+          this.body,
+          h(
+            'div',
+            { class: 'rv-none rv-failed' },
+            h('p', { class: 'big-empty' }, `Could not look up ${s.text}.`),
+            h('p', null, friendlyError(s.error)),
+          ),
+        );
         return;
       case 'none':
         replaceChildren(
@@ -273,7 +318,11 @@ export class CarrierView {
             'div',
             { class: 'rv-none' },
             h('p', { class: 'big-empty' }, `No carrier or load found for "${s.text}".`),
-            h('p', null, 'A name is matched only against carriers this page has loaded (the worker has no name search). Try the DOT or MC number, or the load id.'),
+            h(
+              'p',
+              null,
+              'A name is matched only against carriers this page has loaded (the worker has no name search). Try the DOT or MC number, or the load id.',
+            ),
           ),
         );
         return;
@@ -288,7 +337,12 @@ export class CarrierView {
               h(
                 'li',
                 null,
-                h('button', { class: 'btn carrier-match', attrs: { type: 'button' }, on: { click: () => void this.open(m.ref) } }, m.name, h('span', { class: 'muted' }, ` · ${idsText(m.ref)}`)),
+                h(
+                  'button',
+                  { class: 'btn carrier-match', attrs: { type: 'button' }, on: { click: () => void this.open(m.ref) } },
+                  m.name,
+                  h('span', { class: 'muted' }, ` · ${idsText(m.ref)}`),
+                ),
               ),
             ),
           ),
@@ -302,7 +356,12 @@ export class CarrierView {
 
   private nameOf(p: CarrierPage): string {
     const s = p.screenings.find((x) => x.score?.carrier?.legal_name);
-    return s?.score?.carrier?.legal_name ?? p.decisions.find((d) => d.legal_name)?.legal_name ?? p.changes.find((c) => c.legal_name)?.legal_name ?? idsText(p.ref);
+    return (
+      s?.score?.carrier?.legal_name ??
+      p.decisions.find((d) => d.legal_name)?.legal_name ??
+      p.changes.find((c) => c.legal_name)?.legal_name ??
+      idsText(p.ref)
+    );
   }
 
   private pageView(p: CarrierPage): Child[] {
@@ -321,7 +380,12 @@ export class CarrierView {
           { class: 'd-names' },
           h('h2', { class: 'd-legal', attrs: { id: 'carrier-name' } }, name),
           dba ? h('div', { class: 'd-dba' }, `doing business as ${dba}`) : null,
-          h('div', { class: 'd-ids' }, h('span', { class: 'id' }, 'DOT ', h('strong', null, p.ref.dot ?? '—')), h('span', { class: 'id' }, 'MC ', h('strong', null, p.ref.mc ?? '—'))),
+          h(
+            'div',
+            { class: 'd-ids' },
+            h('span', { class: 'id' }, 'DOT ', h('strong', null, p.ref.dot ?? '—')),
+            h('span', { class: 'id' }, 'MC ', h('strong', null, p.ref.mc ?? '—')),
+          ),
           p.via ? h('div', { class: 'muted carrier-via' }, `Found by ${p.via}.`) : null,
           linksOut(p.ref.dot),
         ),
@@ -332,12 +396,39 @@ export class CarrierView {
     if (active) out.push(this.blockBox(active, name));
 
     // The latest score with every reason.
-    out.push(h('h3', { class: 'd-sub' }, 'Latest score', latest?.score_fetched_at ? h('span', { class: 'd-sub-note', attrs: { title: fmtUtc(latest.score_fetched_at) } }, ` · fetched ${fmtAge(latest.score_fetched_at)} (${fmtLocal(latest.score_fetched_at)})`) : null));
-    out.push(...(score ? scoreDetail(score) : [h('p', { class: 'muted' }, p.screenings.length ? 'No screening of this carrier has a score (the scoring service could not be asked).' : 'This carrier was never screened here.')]));
+    out.push(
+      h(
+        'h3',
+        { class: 'd-sub' },
+        'Latest score',
+        latest?.score_fetched_at
+          ? h(
+              'span',
+              { class: 'd-sub-note', attrs: { title: fmtUtc(latest.score_fetched_at) } },
+              ` · fetched ${fmtAge(latest.score_fetched_at)} (${fmtLocal(latest.score_fetched_at)})`,
+            )
+          : null,
+      ),
+    );
+    out.push(
+      ...(score
+        ? scoreDetail(score)
+        : [
+            h(
+              'p',
+              { class: 'muted' },
+              p.screenings.length
+                ? 'No screening of this carrier has a score (the scoring service could not be asked).'
+                : 'This carrier was never screened here.',
+            ),
+          ]),
+    );
 
     // Its tenders and what each got.
     const tenders = p.screenings;
-    out.push(h('h3', { class: 'd-sub' }, `Tenders and checks (${tenders.length}${tenders.length === SCREENINGS_SHOWN ? ', the latest' : ''})`));
+    out.push(
+      h('h3', { class: 'd-sub' }, `Tenders and checks (${tenders.length}${tenders.length === SCREENINGS_SHOWN ? ', the latest' : ''})`),
+    );
     out.push(
       tenders.length === 0
         ? h('p', { class: 'muted' }, 'None.')
@@ -347,7 +438,15 @@ export class CarrierView {
             h(
               'table',
               { class: 'screenings carrier-tenders' },
-              h('thead', null, h('tr', null, ...['Asked', 'Load', 'Action', 'Why held', 'Score', 'Dispatcher'].map((c) => h('th', { attrs: { scope: 'col' } }, c)))),
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ...['Asked', 'Load', 'Action', 'Why held', 'Score', 'Dispatcher'].map((c) => h('th', { attrs: { scope: 'col' } }, c)),
+                ),
+              ),
               h('tbody', null, ...tenders.map((s) => tenderRow(s))),
             ),
           ),
@@ -358,7 +457,11 @@ export class CarrierView {
     out.push(h('h3', { class: 'd-sub' }, 'Decisions and notes'));
     const decisionItems = p.decisions.map((d) => decisionItem(d, reviews.get(d.review_id) ?? this.reviewOf(d.review_id)));
     const undecided = [...reviews.values()].filter((r) => !p.decisions.some((d) => d.review_id === r.id)).map((r) => reviewItem(r));
-    out.push(decisionItems.length + undecided.length === 0 ? h('p', { class: 'muted' }, 'No dispatcher has decided this carrier.') : h('ul', { class: 'carrier-decisions' }, ...decisionItems, ...undecided));
+    out.push(
+      decisionItems.length + undecided.length === 0
+        ? h('p', { class: 'muted' }, 'No dispatcher has decided this carrier.')
+        : h('ul', { class: 'carrier-decisions' }, ...decisionItems, ...undecided),
+    );
 
     // Watch-list changes.
     out.push(h('h3', { class: 'd-sub' }, 'Watch-list changes'));
@@ -372,7 +475,11 @@ export class CarrierView {
 
     // Local blocks, lifted ones too.
     out.push(h('h3', { class: 'd-sub' }, 'Do-not-use list'));
-    out.push(p.blocks.length === 0 ? h('p', { class: 'muted' }, 'Never blocked here.') : h('ul', { class: 'carrier-blocks' }, ...p.blocks.map((b) => blockItem(b))));
+    out.push(
+      p.blocks.length === 0
+        ? h('p', { class: 'muted' }, 'Never blocked here.')
+        : h('ul', { class: 'carrier-blocks' }, ...p.blocks.map((b) => blockItem(b))),
+    );
     return out;
   }
 
@@ -384,7 +491,9 @@ export class CarrierView {
 
   /** The active block, and its lift: a note says why (kept with the lift), the name only when the token has none. */
   private blockBox(b: LocalBlock, name: string): HTMLElement {
-    const off = this.model.actionsOff() ?? (this.model.me?.role === 'tms' ? 'This sign-in may only read. To lift a block, sign in with a desk token.' : null);
+    const off =
+      this.model.actionsOff() ??
+      (this.model.me?.role === 'tms' ? 'This sign-in may only read. To lift a block, sign in with a desk token.' : null);
     const signed = this.model.signedInName();
     const open = this.lifting === b.id;
     if (open && this.liftName.value === '') this.liftName.value = loadDispatcherName();
@@ -392,29 +501,49 @@ export class CarrierView {
       'div',
       { class: 'carrier-block d-held tone-bad', attrs: { id: 'carrier-block' } },
       h('span', { class: 'd-held-label' }, 'On the do-not-use list'),
-      h('span', { class: 'd-held-hint' }, `${b.reason} — blocked by ${b.blocked_by}, ${fmtLocal(b.blocked_at)} (${fmtAge(b.blocked_at)}). Every tender to this carrier is refused until someone lifts it.`),
+      h(
+        'span',
+        { class: 'd-held-hint' },
+        `${b.reason} — blocked by ${b.blocked_by}, ${fmtLocal(b.blocked_at)} (${fmtAge(b.blocked_at)}). Every tender to this carrier is refused until someone lifts it.`,
+      ),
       open
         ? h(
             'form',
-            { class: 'carrier-lift', attrs: { 'aria-label': 'Lift the block' }, on: {
+            {
+              class: 'carrier-lift',
+              attrs: { 'aria-label': 'Lift the block' },
+              on: {
                 submit: (e) => {
                   e.preventDefault();
                   void this.lift(b, name);
                 },
               },
             },
-            h('p', { class: 'dp-mode', attrs: { id: 'carrier-lift-question', 'aria-live': 'polite' } }, `Lift the block on ${name}? Its next tender is screened on its score again.`),
+            h(
+              'p',
+              { class: 'dp-mode', attrs: { id: 'carrier-lift-question', 'aria-live': 'polite' } },
+              `Lift the block on ${name}? Its next tender is screened on its score again.`,
+            ),
             h(
               'div',
               { class: 'dp-fields' },
-              signed === null ? h('label', { class: 'dp-label' }, 'Dispatcher', this.liftName) : h('div', { class: 'dp-label' }, 'Dispatcher', h('strong', null, signed)),
+              signed === null
+                ? h('label', { class: 'dp-label' }, 'Dispatcher', this.liftName)
+                : h('div', { class: 'dp-label' }, 'Dispatcher', h('strong', null, signed)),
               h('label', { class: 'dp-label dp-label-note' }, 'Note', this.liftNote),
             ),
             this.liftError,
             h(
               'div',
               { class: 'dp-buttons' },
-              h('button', { class: 'btn btn-confirm btn-lift', attrs: { type: 'submit', id: 'carrier-lift-confirm', disabled: this.liftBusy || off !== null } }, 'Lift block'),
+              h(
+                'button',
+                {
+                  class: 'btn btn-confirm btn-lift',
+                  attrs: { type: 'submit', id: 'carrier-lift-confirm', disabled: this.liftBusy || off !== null },
+                },
+                'Lift block',
+              ),
               h('button', { class: 'btn btn-cancel', attrs: { type: 'button' }, on: { click: () => this.cancelLift() } }, 'Cancel'),
             ),
           )
@@ -500,17 +629,34 @@ function idsText(ref: CarrierRef): string {
 function linksOut(dot: string | null): HTMLElement {
   if (dot === null) return h('p', { class: 'carrier-links muted' }, 'No DOT number known: the FMCSA links need one.');
   const link = (id: string, href: string, text: string, title: string): HTMLElement =>
-    h('a', { class: 'ext-link', attrs: { id, href, target: '_blank', rel: 'noopener noreferrer', title } }, text, h('span', { attrs: { 'aria-hidden': 'true' } }, ' ↗'), h('span', { class: 'sr-only' }, ' (opens in your browser)'));
+    h(
+      'a',
+      { class: 'ext-link', attrs: { id, href, target: '_blank', rel: 'noopener noreferrer', title } },
+      text,
+      h('span', { attrs: { 'aria-hidden': 'true' } }, ' ↗'),
+      h('span', { class: 'sr-only' }, ' (opens in your browser)'),
+    );
   return h(
     'p',
     { class: 'carrier-links' },
     link('carrier-safer', saferSnapshotUrl(dot), 'FMCSA SAFER snapshot', `The carrier's public record at FMCSA (USDOT ${dot})`),
-    link('carrier-authority', authorityRecordUrl(dot), 'Operating authority (FMCSA L&I)', `Authority and insurance on file at FMCSA (USDOT ${dot})`),
+    link(
+      'carrier-authority',
+      authorityRecordUrl(dot),
+      'Operating authority (FMCSA L&I)',
+      `Authority and insurance on file at FMCSA (USDOT ${dot})`,
+    ),
   );
 }
 
 function scoreBox(score: SvcScore | null, block: LocalBlock | null): HTMLElement {
-  if (!score) return h('div', { class: 'd-score tone-muted' }, h('div', { class: 'd-score-num' }, '—'), h('div', { class: 'd-score-grade' }, block ? 'no score · do not use' : 'no score'));
+  if (!score)
+    return h(
+      'div',
+      { class: 'd-score tone-muted' },
+      h('div', { class: 'd-score-num' }, '—'),
+      h('div', { class: 'd-score-grade' }, block ? 'no score · do not use' : 'no score'),
+    );
   const d = decisionTerm(score.decision);
   return h(
     'div',
@@ -554,9 +700,17 @@ function scoreDetail(score: SvcScore): HTMLElement[] {
           return h(
             'li',
             { class: `reason ${sev.tone}${sev.known ? '' : ' unknown'}` },
-            h('div', { class: 'reason-head' }, h('span', { class: `sev-badge ${sev.tone}${sev.known ? '' : ' unknown'}` }, sev.label), h('span', { class: 'reason-check' }, r.check), h('span', { class: 'reason-area' }, r.area)),
+            h(
+              'div',
+              { class: 'reason-head' },
+              h('span', { class: `sev-badge ${sev.tone}${sev.known ? '' : ' unknown'}` }, sev.label),
+              h('span', { class: 'reason-check' }, r.check),
+              h('span', { class: 'reason-area' }, r.area),
+            ),
             h('p', { class: 'reason-detail' }, r.detail),
-            r.facts.length ? h('dl', { class: 'facts' }, ...r.facts.flatMap((f) => [h('dt', null, f.label), h('dd', null, String(f.value))])) : null,
+            r.facts.length
+              ? h('dl', { class: 'facts' }, ...r.facts.flatMap((f) => [h('dt', null, f.label), h('dd', null, String(f.value))]))
+              : null,
           );
         }),
       ),
@@ -566,7 +720,10 @@ function scoreDetail(score: SvcScore): HTMLElement[] {
 
 /** "1 finding(s)" as a person writes it. */
 function plainVerdict(v: string): string {
-  return v.replace(/\b1 finding\(s\) needs?\b/g, '1 finding needs').replace(/\b1 finding\(s\)/g, '1 finding').replace(/finding\(s\)/g, 'findings');
+  return v
+    .replace(/\b1 finding\(s\) needs?\b/g, '1 finding needs')
+    .replace(/\b1 finding\(s\)/g, '1 finding')
+    .replace(/finding\(s\)/g, 'findings');
 }
 
 function tenderRow(s: Screening): HTMLElement {
@@ -577,7 +734,15 @@ function tenderRow(s: Screening): HTMLElement {
     h('td', { attrs: { title: fmtUtc(s.created_at) } }, fmtLocal(s.created_at), h('div', { class: 'muted' }, fmtAge(s.created_at))),
     h('td', null, s.tender_id ?? h('span', { class: 'muted' }, s.refresh ? 're-check' : `${s.priority} check`)),
     h('td', null, s.status === 'done' ? chip(actionTerm(s.action)) : h('span', { class: 'muted' }, s.status)),
-    h('td', null, s.error?.code === 'local_block' ? h('span', { class: 'chip tone-bad' }, 'on the do-not-use list') : s.hold_reason ? chip(holdReasonTerm(s.hold_reason)) : '—'),
+    h(
+      'td',
+      null,
+      s.error?.code === 'local_block'
+        ? h('span', { class: 'chip tone-bad' }, 'on the do-not-use list')
+        : s.hold_reason
+          ? chip(holdReasonTerm(s.hold_reason))
+          : '—',
+    ),
     h('td', null, s.score ? `${s.score.score} · ${s.score.grade}` : '—'),
     h(
       'td',
@@ -600,7 +765,9 @@ function uniqueReviews(screenings: readonly Screening[]): Map<string, ReviewSumm
 }
 
 function noteLine(note: string | null | undefined, label = 'Note'): HTMLElement {
-  return note ? h('div', { class: 'carrier-note' }, h('span', { class: 'd-k' }, `${label}: `), note) : h('div', { class: 'muted carrier-note' }, `${label}: none`);
+  return note
+    ? h('div', { class: 'carrier-note' }, h('span', { class: 'd-k' }, `${label}: `), note)
+    : h('div', { class: 'muted carrier-note' }, `${label}: none`);
 }
 
 function decisionItem(d: Decision, review: ReviewSummary | undefined): HTMLElement {
@@ -611,14 +778,24 @@ function decisionItem(d: Decision, review: ReviewSummary | undefined): HTMLEleme
     h(
       'div',
       null,
-      h('span', { class: `badge ${d.state === 'standing' ? `tone-${d.decision === 'approved' ? 'ok' : 'bad'}` : `badge-ended badge-${d.state}`}` }, d.state),
+      h(
+        'span',
+        { class: `badge ${d.state === 'standing' ? `tone-${d.decision === 'approved' ? 'ok' : 'bad'}` : `badge-ended badge-${d.state}`}` },
+        d.state,
+      ),
       ' ',
       d.state === 'standing' ? h('strong', null, verdict) : h('s', { attrs: { title: 'no longer stands' } }, verdict),
       ` by ${d.decided_by}, ${fmtLocal(d.decided_at)}`,
       d.state === 'standing' ? h('span', { class: 'muted' }, ` · stands until ${fmtLocal(d.expires_at)}`) : null,
     ),
     noteLine(review?.note),
-    d.state !== 'standing' ? h('div', { class: 'carrier-ended' }, `${d.state === 'revoked' ? 'Revoked' : 'Lapsed'}${d.ended_by ? ` by ${d.ended_by}` : ''}, ${fmtLocal(d.ended_at)}${d.end_reason ? `: ${d.end_reason}` : ''}`) : null,
+    d.state !== 'standing'
+      ? h(
+          'div',
+          { class: 'carrier-ended' },
+          `${d.state === 'revoked' ? 'Revoked' : 'Lapsed'}${d.ended_by ? ` by ${d.ended_by}` : ''}, ${fmtLocal(d.ended_at)}${d.end_reason ? `: ${d.end_reason}` : ''}`,
+        )
+      : null,
   );
 }
 
@@ -626,7 +803,12 @@ function reviewItem(r: ReviewSummary): HTMLElement {
   return h(
     'li',
     { class: `carrier-review rv-${r.state}`, dataset: { reviewId: r.id } },
-    h('div', null, h('span', { class: 'badge tone-muted' }, r.state === 'pending' ? 'waiting on the desk' : r.state), r.decided_by ? ` by ${r.decided_by}, ${fmtLocal(r.decided_at)}` : ''),
+    h(
+      'div',
+      null,
+      h('span', { class: 'badge tone-muted' }, r.state === 'pending' ? 'waiting on the desk' : r.state),
+      r.decided_by ? ` by ${r.decided_by}, ${fmtLocal(r.decided_at)}` : '',
+    ),
     r.state === 'pending' ? null : noteLine(r.note),
   );
 }
@@ -638,7 +820,11 @@ function changeItem(c: CarrierChange): HTMLElement {
     { class: 'carrier-change', dataset: { changeId: c.id } },
     h('div', null, h('strong', null, fmtLocal(c.detected_at)), ' ', ...c.reasons.map((r) => chip(changeReasonTerm(r)))),
     h('div', null, `was ${snap(c.before)} → now ${snap(c.after)}`),
-    h('div', { class: 'muted' }, c.state === 'new' ? 'not acknowledged yet' : `acknowledged by ${c.acknowledged_by ?? '?'}, ${fmtLocal(c.acknowledged_at)}`),
+    h(
+      'div',
+      { class: 'muted' },
+      c.state === 'new' ? 'not acknowledged yet' : `acknowledged by ${c.acknowledged_by ?? '?'}, ${fmtLocal(c.acknowledged_at)}`,
+    ),
   );
 }
 
@@ -646,7 +832,12 @@ function blockItem(b: LocalBlock): HTMLElement {
   return h(
     'li',
     { class: `carrier-block-item bl-${b.state}`, dataset: { blockId: b.id } },
-    h('div', null, h('span', { class: `badge ${b.state === 'active' ? 'tone-bad' : 'tone-muted'}` }, b.state === 'active' ? 'do not use' : 'lifted'), ` ${b.reason}`),
+    h(
+      'div',
+      null,
+      h('span', { class: `badge ${b.state === 'active' ? 'tone-bad' : 'tone-muted'}` }, b.state === 'active' ? 'do not use' : 'lifted'),
+      ` ${b.reason}`,
+    ),
     h('div', { class: 'muted' }, `blocked by ${b.blocked_by}, ${fmtLocal(b.blocked_at)}`),
     b.state === 'lifted' ? h('div', null, `lifted by ${b.lifted_by ?? '?'}, ${fmtLocal(b.lifted_at)}`) : null,
     b.state === 'lifted' ? noteLine(b.lift_note, 'Why lifted') : null,

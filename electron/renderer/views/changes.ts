@@ -1,6 +1,13 @@
 import type { CarrierChange, CarrierSnapshot, ChangeFinding, ChangeTender, Review } from '../../../shared/screening.js';
 import { IntakeError } from '../../shared/bridge.js';
-import { beforeInWords, changeCarrierIds, changeCarrierName, changeSummary, loadStatusText, newKnockouts } from '../../shared/change-text.js';
+import {
+  beforeInWords,
+  changeCarrierIds,
+  changeCarrierName,
+  changeSummary,
+  loadStatusText,
+  newKnockouts,
+} from '../../shared/change-text.js';
 import { carrierNames } from '../carrier-facts.js';
 import type { DeskModel } from '../desk-model.js';
 import { h, type Child } from '../dom.js';
@@ -33,7 +40,11 @@ export function openCardOf(c: Pick<CarrierChange, 'dot_number' | 'mc_number'>, p
   });
 }
 
-export function changesView(model: DeskModel, toast: Toaster, openCard: (reviewId: string) => void = () => undefined): ListView<CarrierChange> {
+export function changesView(
+  model: DeskModel,
+  toast: Toaster,
+  openCard: (reviewId: string) => void = () => undefined,
+): ListView<CarrierChange> {
   return new ListView<CarrierChange>(
     {
       view: 'changes',
@@ -73,7 +84,9 @@ export function changesView(model: DeskModel, toast: Toaster, openCard: (reviewI
               h('span', { class: 'ch-summary' }, changeSummary(c)),
               h('span', { class: 'rv-age', attrs: { title: fmtUtc(c.detected_at) } }, fmtAge(c.detected_at)),
             ),
-            c.tenders.length > 0 ? h('div', { class: 'ch-loads' }, `${c.tenders.length} ${c.tenders.length === 1 ? 'tender' : 'tenders'} used it`) : null,
+            c.tenders.length > 0
+              ? h('div', { class: 'ch-loads' }, `${c.tenders.length} ${c.tenders.length === 1 ? 'tender' : 'tenders'} used it`)
+              : null,
           ],
         };
       },
@@ -83,7 +96,11 @@ export function changesView(model: DeskModel, toast: Toaster, openCard: (reviewI
         children: [
           chip(actionTerm(c.after.action)),
           h('span', { class: 'rv-done-name' }, `${changeCarrierName(c)} · ${changeSummary(c)}`),
-          h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(c.acknowledged_at) } }, `${c.acknowledged_by ?? '?'} · ${fmtAge(c.acknowledged_at)}`),
+          h(
+            'span',
+            { class: 'rv-done-by', attrs: { title: fmtUtc(c.acknowledged_at) } },
+            `${c.acknowledged_by ?? '?'} · ${fmtAge(c.acknowledged_at)}`,
+          ),
           c.ack_note ? h('span', { class: 'rv-done-note ch-ack-note-line' }, `“${c.ack_note}”`) : null,
         ],
       }),
@@ -96,7 +113,12 @@ export function changesView(model: DeskModel, toast: Toaster, openCard: (reviewI
         return err ? `Could not load the history: ${err}` : 'Nothing acknowledged yet.';
       },
       emptyDetail: () => [
-        h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier changes.'), h('p', null, 'Tendered carriers are re-screened daily; a change in decision, action, knockouts or grade lands here.')),
+        h(
+          'div',
+          { class: 'rv-none' },
+          h('p', { class: 'big-empty' }, 'No carrier changes.'),
+          h('p', null, 'Tendered carriers are re-screened daily; a change in decision, action, knockouts or grade lands here.'),
+        ),
       ],
       detail: (c) => {
         const card = openCardOf(c, model.pending);
@@ -104,7 +126,10 @@ export function changesView(model: DeskModel, toast: Toaster, openCard: (reviewI
       },
       idleLine: (c, open) => {
         if (!c) return 'Nothing to acknowledge.';
-        if (!open) return c.acknowledged_by ? `Acknowledged by ${c.acknowledged_by} ${fmtAge(c.acknowledged_at)} (${fmtLocal(c.acknowledged_at)}).` : 'Acknowledged.';
+        if (!open)
+          return c.acknowledged_by
+            ? `Acknowledged by ${c.acknowledged_by} ${fmtAge(c.acknowledged_at)} (${fmtLocal(c.acknowledged_at)}).`
+            : 'Acknowledged.';
         return 'Seen it and dealt with the loads? Acknowledge records your name and moves it to the history.';
       },
       nothingToAct: 'Nothing to acknowledge: no carrier changes.',
@@ -133,10 +158,15 @@ export function changesView(model: DeskModel, toast: Toaster, openCard: (reviewI
 
 // ---- pieces ----
 
-
 function codes(list: readonly string[], fresh: readonly string[] = []): Child {
   if (list.length === 0) return h('span', { class: 'muted' }, 'none');
-  return h('span', { class: 'ko-codes' }, ...list.map((k) => h('code', { class: `ko-code${fresh.includes(k) ? ' ko-new' : ''}`, attrs: { title: fresh.includes(k) ? 'new' : null } }, k)));
+  return h(
+    'span',
+    { class: 'ko-codes' },
+    ...list.map((k) =>
+      h('code', { class: `ko-code${fresh.includes(k) ? ' ko-new' : ''}`, attrs: { title: fresh.includes(k) ? 'new' : null } }, k),
+    ),
+  );
 }
 
 interface Row {
@@ -150,7 +180,12 @@ function snapshotRows(b: CarrierSnapshot, a: CarrierSnapshot, fresh: readonly st
   const num = (n: number | null): string => (n === null ? '—' : String(n));
   const rows: Row[] = [
     { label: 'Action', before: chip(actionTerm(b.action)), after: chip(actionTerm(a.action)), changed: b.action !== a.action },
-    { label: 'Decision', before: chip(decisionTerm(b.decision)), after: chip(decisionTerm(a.decision)), changed: b.decision !== a.decision },
+    {
+      label: 'Decision',
+      before: chip(decisionTerm(b.decision)),
+      after: chip(decisionTerm(a.decision)),
+      changed: b.decision !== a.decision,
+    },
     { label: 'Grade', before: b.grade ?? '—', after: a.grade ?? '—', changed: b.grade !== a.grade },
     { label: 'Score', before: num(b.score), after: num(a.score), changed: b.score !== a.score },
     {
@@ -168,7 +203,12 @@ function snapshotRows(b: CarrierSnapshot, a: CarrierSnapshot, fresh: readonly st
       changed: b.hold_reason !== a.hold_reason,
     });
   rows.push(
-    { label: 'Model', before: h('code', null, b.model_version), after: h('code', null, a.model_version), changed: b.model_version !== a.model_version },
+    {
+      label: 'Model',
+      before: h('code', null, b.model_version),
+      after: h('code', null, a.model_version),
+      changed: b.model_version !== a.model_version,
+    },
     {
       label: 'Scored',
       before: h('span', { attrs: { title: fmtUtc(b.fetched_at) } }, fmtLocal(b.fetched_at)),
@@ -189,7 +229,11 @@ function findingList(list: readonly ChangeFinding[], cls: string): HTMLElement {
       return h(
         'li',
         { class: `ch-finding ${sev.tone}`, dataset: { code: f.code } },
-        h('span', { class: `sev-badge ${sev.tone}${sev.known ? '' : ' unknown'}`, attrs: { title: sev.hint ?? `severity ${sev.label}` } }, f.kind === 'knockout' ? 'knockout' : sev.label),
+        h(
+          'span',
+          { class: `sev-badge ${sev.tone}${sev.known ? '' : ' unknown'}`, attrs: { title: sev.hint ?? `severity ${sev.label}` } },
+          f.kind === 'knockout' ? 'knockout' : sev.label,
+        ),
         ' ',
         h('code', { class: 'ch-finding-code' }, f.code),
         f.detail ? h('span', { class: 'ch-finding-detail' }, ` ${f.detail}`) : null,
@@ -207,24 +251,38 @@ function findingsSection(c: CarrierChange, fresh: readonly string[]): HTMLElemen
       h(
         'p',
         { class: 'muted ch-findings-unknown' },
-        fresh.length > 0 ? `New knockouts: ${fresh.join(', ')}. The other findings were not kept with this change.` : 'The findings of the old score were not kept with this change.',
+        fresh.length > 0
+          ? `New knockouts: ${fresh.join(', ')}. The other findings were not kept with this change.`
+          : 'The findings of the old score were not kept with this change.',
       ),
     ];
   }
   return [
     h('h3', { class: 'd-sub' }, `Findings added (${f.added.length})`),
-    f.added.length > 0 ? findingList(f.added, 'ch-findings-added') : h('p', { class: 'muted ch-findings-added-none' }, 'None: the new score found nothing the old one had not.'),
+    f.added.length > 0
+      ? findingList(f.added, 'ch-findings-added')
+      : h('p', { class: 'muted ch-findings-added-none' }, 'None: the new score found nothing the old one had not.'),
     h('h3', { class: 'd-sub' }, `Findings removed (${f.removed.length})`),
-    f.removed.length > 0 ? findingList(f.removed, 'ch-findings-removed') : h('p', { class: 'muted ch-findings-removed-none' }, 'None: everything the old score found is still found.'),
+    f.removed.length > 0
+      ? findingList(f.removed, 'ch-findings-removed')
+      : h('p', { class: 'muted ch-findings-removed-none' }, 'None: everything the old score found is still found.'),
   ];
 }
 
 function loadStatus(t: ChangeTender): HTMLElement {
   const text = loadStatusText(t);
-  if (t.action === undefined) return h('span', { class: 'muted', attrs: { title: 'This change was found before the loads\' status was kept.' } }, text);
+  if (t.action === undefined)
+    return h('span', { class: 'muted', attrs: { title: "This change was found before the loads' status was kept." } }, text);
   const term = actionTerm(t.action);
   const why = t.action === 'hold' && t.hold_reason ? holdReasonTerm(t.hold_reason).label : null;
-  return h('span', { class: 'ch-load-status' }, chip(term), ' ', h('span', { class: 'ch-load-words' }, text), why ? h('span', { class: 'muted' }, ` (${why})`) : null);
+  return h(
+    'span',
+    { class: 'ch-load-status' },
+    chip(term),
+    ' ',
+    h('span', { class: 'ch-load-words' }, text),
+    why ? h('span', { class: 'muted' }, ` (${why})`) : null,
+  );
 }
 
 /** Everything about one change, most important first. `openCard`: opens the carrier's open card on the desk, when it has one. */
@@ -247,7 +305,12 @@ export function changeDetail(c: CarrierChange, links: { openCard?: (() => void) 
           h('span', { class: 'id' }, 'DOT ', h('strong', null, c.dot_number ?? '—')),
           // MC numbers name themselves ("MC123456"); the label only for the odd one that does not.
           h('span', { class: 'id' }, c.mc_number?.toUpperCase().startsWith('MC') ? null : 'MC ', h('strong', null, c.mc_number ?? '—')),
-          h('span', { class: 'id ch-when', attrs: { title: fmtUtc(c.detected_at) } }, 'Changed ', h('strong', null, `${fmtLocal(c.detected_at)} (${fmtAge(c.detected_at)})`)),
+          h(
+            'span',
+            { class: 'id ch-when', attrs: { title: fmtUtc(c.detected_at) } },
+            'Changed ',
+            h('strong', null, `${fmtLocal(c.detected_at)} (${fmtAge(c.detected_at)})`),
+          ),
         ),
       ),
       h(
@@ -267,7 +330,13 @@ export function changeDetail(c: CarrierChange, links: { openCard?: (() => void) 
         'div',
         { class: 'ch-links' },
         href ? h('a', { class: 'ch-carrier-link', attrs: { href } }, `Open the carrier page of ${changeCarrierName(c)}`) : null,
-        links.openCard ? h('button', { class: 'btn-link ch-card-link', attrs: { type: 'button' }, on: { click: links.openCard } }, 'Open its card on the desk') : null,
+        links.openCard
+          ? h(
+              'button',
+              { class: 'btn-link ch-card-link', attrs: { type: 'button' }, on: { click: links.openCard } },
+              'Open its card on the desk',
+            )
+          : null,
       ),
     );
 
@@ -284,13 +353,26 @@ export function changeDetail(c: CarrierChange, links: { openCard?: (() => void) 
   const rows = snapshotRows(c.before, c.after, fresh);
   // The score alone said hold, but the loads went out on a standing decision: the table says so.
   const standing = beforeInWords(c) !== c.before.action;
-  if (standing && rows[0]) rows[0] = { ...rows[0], before: h('span', null, chip(actionTerm(c.before.action)), h('span', { class: 'ch-standing-note' }, ' loads tendered: settled by a standing decision')) };
+  if (standing && rows[0])
+    rows[0] = {
+      ...rows[0],
+      before: h(
+        'span',
+        null,
+        chip(actionTerm(c.before.action)),
+        h('span', { class: 'ch-standing-note' }, ' loads tendered: settled by a standing decision'),
+      ),
+    };
   out.push(
     h('h3', { class: 'd-sub' }, 'Before → after'),
     h(
       'table',
       { class: 'ch-compare' },
-      h('thead', null, h('tr', null, h('th', null, ''), h('th', null, 'Before'), h('th', { class: 'ch-arrow' }, ''), h('th', null, 'After'))),
+      h(
+        'thead',
+        null,
+        h('tr', null, h('th', null, ''), h('th', null, 'Before'), h('th', { class: 'ch-arrow' }, ''), h('th', null, 'After')),
+      ),
       h(
         'tbody',
         null,
@@ -317,7 +399,11 @@ export function changeDetail(c: CarrierChange, links: { openCard?: (() => void) 
       h(
         'table',
         { class: 'ch-tenders screenings' },
-        h('thead', null, h('tr', null, h('th', null, 'Tender'), h('th', null, 'Status'), h('th', null, 'Screening'), h('th', null, 'Screened'))),
+        h(
+          'thead',
+          null,
+          h('tr', null, h('th', null, 'Tender'), h('th', null, 'Status'), h('th', null, 'Screening'), h('th', null, 'Screened')),
+        ),
         h(
           'tbody',
           null,
@@ -344,7 +430,11 @@ export function changeDetail(c: CarrierChange, links: { openCard?: (() => void) 
   if (c.state === 'acknowledged')
     meta.push(
       h('dt', null, 'Acknowledged'),
-      h('dd', { attrs: { title: fmtUtc(c.acknowledged_at) } }, `by ${c.acknowledged_by ?? '?'}, ${fmtLocal(c.acknowledged_at)} (${fmtAge(c.acknowledged_at)})`),
+      h(
+        'dd',
+        { attrs: { title: fmtUtc(c.acknowledged_at) } },
+        `by ${c.acknowledged_by ?? '?'}, ${fmtLocal(c.acknowledged_at)} (${fmtAge(c.acknowledged_at)})`,
+      ),
       h('dt', null, 'Note'),
       h('dd', { class: 'ch-ack-note' }, c.ack_note ? h('strong', null, c.ack_note) : h('span', { class: 'muted' }, 'none written')),
     );

@@ -62,7 +62,8 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
           key: 'v',
           buttonClass: 'btn-revoke',
           buttonId: 'revoke-start',
-          question: (d) => `Revoke the ${d.decision === 'approved' ? 'approval' : 'rejection'} of ${nameOf(d)} (made by ${d.decided_by} ${fmtAge(d.decided_at)})? The record keeps both; its next held tender opens a review.`,
+          question: (d) =>
+            `Revoke the ${d.decision === 'approved' ? 'approval' : 'rejection'} of ${nameOf(d)} (made by ${d.decided_by} ${fmtAge(d.decided_at)})? The record keeps both; its next held tender opens a review.`,
         },
       ],
       sideExtras: auditExportForm(model.bridge, toast),
@@ -92,7 +93,11 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
           children: [
             h('span', { class: `badge badge-ended badge-${d.state}` }, d.state),
             h('span', { class: 'rv-done-name' }, nameOf(d), ' · ', h('s', { attrs: { title: 'no longer stands' } }, d.decision)),
-            h('span', { class: 'rv-done-by', attrs: { title: `${ended?.line ?? ''} · ${fmtUtc(d.ended_at)}` } }, `${ended?.line ?? d.state} · ${fmtAge(d.ended_at)}`),
+            h(
+              'span',
+              { class: 'rv-done-by', attrs: { title: `${ended?.line ?? ''} · ${fmtUtc(d.ended_at)}` } },
+              `${ended?.line ?? d.state} · ${fmtAge(d.ended_at)}`,
+            ),
           ],
         };
       },
@@ -105,13 +110,19 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
         return err ? `Could not load ended decisions: ${err}` : 'None ended yet.';
       },
       emptyDetail: () => [
-        h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier decisions.'), h('p', null, 'When a dispatcher decides a held carrier, the decision is listed here while it stands.')),
+        h(
+          'div',
+          { class: 'rv-none' },
+          h('p', { class: 'big-empty' }, 'No carrier decisions.'),
+          h('p', null, 'When a dispatcher decides a held carrier, the decision is listed here while it stands.'),
+        ),
       ],
       detail: (d) => decisionDetail(d, noteOf(d)),
       idleLine: (d, open) => {
         if (!d) return 'Nothing to revoke.';
-        if (!open) return `This decision ${d.state === 'revoked' ? `was revoked by ${d.ended_by ?? '?'}` : 'lapsed'} ${fmtAge(d.ended_at)}.`;
-        return 'Revoke ends the decision: the carrier\'s next held tender goes to the review desk again.';
+        if (!open)
+          return `This decision ${d.state === 'revoked' ? `was revoked by ${d.ended_by ?? '?'}` : 'lapsed'} ${fmtAge(d.ended_at)}.`;
+        return "Revoke ends the decision: the carrier's next held tender goes to the review desk again.";
       },
       nothingToAct: 'Nothing to revoke: no standing decision.',
       alreadyDone: (d) => `This decision is already ${d.state}.`,
@@ -126,7 +137,10 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
         await Promise.all([model.load('decisions'), model.load('decisionHistory')]);
         return `${nameOf(d)}: this decision no longer stands (${err.message}). The list is refreshed.`;
       },
-      doneElsewhere: () => model.takeRevokedElsewhere().map((d) => `The decision on ${nameOf(d)} was revoked${d.ended_by ? ` by ${d.ended_by}` : ''} elsewhere`),
+      doneElsewhere: () =>
+        model
+          .takeRevokedElsewhere()
+          .map((d) => `The decision on ${nameOf(d)} was revoked${d.ended_by ? ` by ${d.ended_by}` : ''} elsewhere`),
     },
     toast,
   );
@@ -134,7 +148,7 @@ export function decisionsView(model: DeskModel, toast: Toaster): ListView<Decisi
 }
 
 function nameOf(d: Decision): string {
-  return d.legal_name ?? (d.dot_number ? `DOT ${d.dot_number}` : d.mc_number ?? 'unknown carrier');
+  return d.legal_name ?? (d.dot_number ? `DOT ${d.dot_number}` : (d.mc_number ?? 'unknown carrier'));
 }
 
 function idsOf(d: Decision): string {
@@ -142,7 +156,11 @@ function idsOf(d: Decision): string {
 }
 
 function verdictChip(d: Decision): HTMLElement {
-  return h('span', { class: `chip tone-${d.decision === 'approved' ? 'ok' : 'bad'}` }, d.decision === 'approved' ? 'approved → tender' : 'rejected → block');
+  return h(
+    'span',
+    { class: `chip tone-${d.decision === 'approved' ? 'ok' : 'bad'}` },
+    d.decision === 'approved' ? 'approved → tender' : 'rejected → block',
+  );
 }
 
 function field(label: string, ...value: Child[]): HTMLElement[] {
@@ -161,7 +179,12 @@ export function decisionDetail(d: Decision, note?: string | null): HTMLElement[]
         'div',
         { class: 'd-names' },
         h('h2', { class: 'd-legal' }, nameOf(d)),
-        h('div', { class: 'd-ids' }, h('span', { class: 'id' }, 'DOT ', h('strong', null, d.dot_number ?? '—')), h('span', { class: 'id' }, h('strong', null, d.mc_number ?? 'MC —'))),
+        h(
+          'div',
+          { class: 'd-ids' },
+          h('span', { class: 'id' }, 'DOT ', h('strong', null, d.dot_number ?? '—')),
+          h('span', { class: 'id' }, h('strong', null, d.mc_number ?? 'MC —')),
+        ),
       ),
       // An ended decision is drawn as ended: its state in words, the decision struck through, no live colour.
       ended
@@ -198,14 +221,27 @@ export function decisionDetail(d: Decision, note?: string | null): HTMLElement[]
       'div',
       { class: 'dc-note', attrs: { id: 'decision-note-read' } },
       h('span', { class: 'd-k' }, `Note with the ${d.decision === 'approved' ? 'approval' : 'rejection'}`),
-      note === undefined ? h('span', { class: 'muted' }, 'reading…') : note ? h('strong', null, note) : h('span', { class: 'muted' }, 'none written'),
+      note === undefined
+        ? h('span', { class: 'muted' }, 'reading…')
+        : note
+          ? h('strong', null, note)
+          : h('span', { class: 'muted' }, 'none written'),
     ),
   );
-  if (ended?.state === 'revoked' && ended.note) out.push(h('div', { class: 'd-previous dc-revoke-note' }, h('span', { class: 'd-k' }, 'Why revoked'), h('strong', null, ended.note)));
+  if (ended?.state === 'revoked' && ended.note)
+    out.push(h('div', { class: 'd-previous dc-revoke-note' }, h('span', { class: 'd-k' }, 'Why revoked'), h('strong', null, ended.note)));
 
-
-  const b = d.basis as { decision?: unknown; grade?: unknown; needs_manual_review?: unknown; knockout_codes?: unknown; reason_checks?: unknown };
-  const codes = (v: unknown): Child => (Array.isArray(v) && v.length ? h('span', { class: 'dc-basis' }, ...v.map((c) => h('code', null, String(c)))) : h('span', { class: 'muted' }, 'none'));
+  const b = d.basis as {
+    decision?: unknown;
+    grade?: unknown;
+    needs_manual_review?: unknown;
+    knockout_codes?: unknown;
+    reason_checks?: unknown;
+  };
+  const codes = (v: unknown): Child =>
+    Array.isArray(v) && v.length
+      ? h('span', { class: 'dc-basis' }, ...v.map((c) => h('code', null, String(c))))
+      : h('span', { class: 'muted' }, 'none');
   out.push(
     h('h3', { class: 'd-sub' }, 'It stands while the score still says'),
     h(
@@ -239,7 +275,11 @@ function auditExportForm(bridge: DeskBridge, toast: Toaster): HTMLElement {
   const error = h('div', { class: 'ae-error', attrs: { role: 'alert' } });
   // Bytes so far: the total is not known until the last row.
   const progress = h('div', { class: 'ae-progress', attrs: { role: 'status', 'aria-live': 'polite', id: 'audit-progress' } });
-  const button = h('button', { class: 'btn', attrs: { type: 'button', id: 'audit-export' }, on: { click: () => void run() } }, 'Export audit CSV');
+  const button = h(
+    'button',
+    { class: 'btn', attrs: { type: 'button', id: 'audit-export' }, on: { click: () => void run() } },
+    'Export audit CSV',
+  );
 
   async function run(): Promise<void> {
     replaceChildren(error);
@@ -251,9 +291,13 @@ function auditExportForm(bridge: DeskBridge, toast: Toaster): HTMLElement {
     button.disabled = true;
     progress.textContent = 'Exporting…';
     try {
-      const saved = await saveAuditCsv(bridge, { from: from.value, to: end, fileName: `carrier-screen-audit-${from.value}-to-${to.value}.csv` }, (bytes) => {
-        progress.textContent = `Exporting… ${formatBytes(bytes)}`;
-      });
+      const saved = await saveAuditCsv(
+        bridge,
+        { from: from.value, to: end, fileName: `carrier-screen-audit-${from.value}-to-${to.value}.csv` },
+        (bytes) => {
+          progress.textContent = `Exporting… ${formatBytes(bytes)}`;
+        },
+      );
       if (saved) toast.show(`Audit CSV saved: ${saved.file} (${formatBytes(saved.bytes)}, ${from.value} to ${to.value} UTC).`, 'ok');
     } catch (err) {
       error.textContent = `Not exported: ${err instanceof Error ? err.message : String(err)}`;

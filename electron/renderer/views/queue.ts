@@ -25,7 +25,11 @@ export class QueueView {
     /** A blocked tender opens its carrier's page (why it is blocked, and the lift). */
     private readonly openCarrier: (s: Screening) => void = () => undefined,
   ) {
-    this.pauseBtn = h('button', { class: 'btn', attrs: { type: 'button', id: 'pause-toggle' }, on: { click: () => void this.togglePause() } }, 'Pause queue');
+    this.pauseBtn = h(
+      'button',
+      { class: 'btn', attrs: { type: 'button', id: 'pause-toggle' }, on: { click: () => void this.togglePause() } },
+      'Pause queue',
+    );
     this.root = h(
       'section',
       { class: 'view view-queue', attrs: { 'aria-label': 'Queue' } },
@@ -42,7 +46,11 @@ export class QueueView {
           h(
             'thead',
             null,
-            h('tr', null, ...['Asked', 'Carrier', 'Tender', 'Status', 'Action', 'Why held', 'Score', 'Source', 'Review'].map((c) => h('th', null, c))),
+            h(
+              'tr',
+              null,
+              ...['Asked', 'Carrier', 'Tender', 'Status', 'Action', 'Why held', 'Score', 'Source', 'Review'].map((c) => h('th', null, c)),
+            ),
           ),
           this.table,
         ),
@@ -71,7 +79,9 @@ export class QueueView {
               card(
                 'Dead callbacks',
                 fmtCount(s.callbacks.dead),
-                s.callbacks.dead > 0 ? 'gave up after 24 h: retry with POST /callbacks/:id/retry' : `${fmtCount(s.callbacks.pending)} on their way to the TMS`,
+                s.callbacks.dead > 0
+                  ? 'gave up after 24 h: retry with POST /callbacks/:id/retry'
+                  : `${fmtCount(s.callbacks.pending)} on their way to the TMS`,
                 s.callbacks.dead > 0 ? 'bad' : '',
               ),
             ]
@@ -87,9 +97,9 @@ export class QueueView {
           ? 'The /v1 service rejected the API key.'
           : sv.hold_off_until
             ? `The /v1 service asked (Retry-After) for no calls until ${fmtLocal(sv.hold_off_until)}; cached scores are served, misses are held.`
-          : sv.reachable
-            ? `The /v1 scoring service (${s.environment}) is reachable.`
-            : `The /v1 scoring service is unreachable${sv.last_error ? `: ${sv.last_error}` : ''}. Cached scores are served; misses are held.`,
+            : sv.reachable
+              ? `The /v1 scoring service (${s.environment}) is reachable.`
+              : `The /v1 scoring service is unreachable${sv.last_error ? `: ${sv.last_error}` : ''}. Cached scores are served; misses are held.`,
         sv.checked_at ? h('span', { class: 'muted' }, ` Checked ${fmtAge(sv.checked_at)}.`) : null,
         q.paused ? h('strong', { class: 'paused-note' }, ' Queue paused: new screenings wait; nothing is sent to /v1.') : null,
       );
@@ -100,7 +110,10 @@ export class QueueView {
 
     const rows = this.model.screenings;
     if (rows.length === 0) {
-      replaceChildren(this.table, h('tr', null, h('td', { attrs: { colspan: 9 }, class: 'muted' }, this.model.errors.get('screenings') ?? 'No screenings yet.')));
+      replaceChildren(
+        this.table,
+        h('tr', null, h('td', { attrs: { colspan: 9 }, class: 'muted' }, this.model.errors.get('screenings') ?? 'No screenings yet.')),
+      );
       return;
     }
     replaceChildren(this.table, ...rows.map((x) => this.row(x)));
@@ -116,7 +129,9 @@ export class QueueView {
       {
         class: open ? 'clickable' : '',
         dataset: { screeningId: s.id },
-        attrs: open ? { title: pendingReview ? 'Open in the review desk' : `Open ${n.name}'s carrier page: why it is blocked`, tabindex: 0 } : {},
+        attrs: open
+          ? { title: pendingReview ? 'Open in the review desk' : `Open ${n.name}'s carrier page: why it is blocked`, tabindex: 0 }
+          : {},
         on: open
           ? {
               click: open,
@@ -129,7 +144,12 @@ export class QueueView {
           : {},
       },
       h('td', { attrs: { title: fmtUtc(s.created_at) } }, fmtLocal(s.created_at), h('div', { class: 'muted' }, fmtAge(s.created_at))),
-      h('td', null, h('div', { class: 'cell-name' }, n.name), h('div', { class: 'muted' }, [n.dot ? `DOT ${n.dot}` : null, n.mc].filter(Boolean).join(' · '))),
+      h(
+        'td',
+        null,
+        h('div', { class: 'cell-name' }, n.name),
+        h('div', { class: 'muted' }, [n.dot ? `DOT ${n.dot}` : null, n.mc].filter(Boolean).join(' · ')),
+      ),
       h('td', null, s.tender_id ?? '—', loadLine(s)),
       h('td', null, s.status, s.priority === 'background' ? h('div', { class: 'muted' }, 'background') : null),
       h('td', null, chip(actionTerm(s.action))),
@@ -140,17 +160,38 @@ export class QueueView {
         s.score ? `${s.score.score} · ${s.score.grade} ` : s.error ? h('code', null, s.error.code) : '—',
         s.score ? chip(decisionTerm(s.score.decision)) : null,
       ),
-      h('td', null, chip(sourceTerm(s.source)), s.score_fetched_at ? h('div', { class: 'muted', attrs: { title: fmtUtc(s.score_fetched_at) } }, `fetched ${fmtAge(s.score_fetched_at)}`) : null),
+      h(
+        'td',
+        null,
+        chip(sourceTerm(s.source)),
+        s.score_fetched_at
+          ? h('div', { class: 'muted', attrs: { title: fmtUtc(s.score_fetched_at) } }, `fetched ${fmtAge(s.score_fetched_at)}`)
+          : null,
+      ),
       h(
         'td',
         null,
         s.review
           ? s.review.state === 'pending'
             ? h('span', { class: 'chip tone-warn' }, 'pending →')
-            : h('span', { class: `chip tone-${s.review.state === 'approved' ? 'ok' : 'bad'}`, attrs: { title: s.review.note ?? '' } }, `${s.review.state} by ${s.review.decided_by ?? '?'}`)
+            : h(
+                'span',
+                { class: `chip tone-${s.review.state === 'approved' ? 'ok' : 'bad'}`, attrs: { title: s.review.note ?? '' } },
+                `${s.review.state} by ${s.review.decided_by ?? '?'}`,
+              )
           : s.action === 'hold' && s.status === 'done' && !holdOpensReview(s, { action: s.action, score: s.score })
             ? // No load waits on it and it has no score: nothing for a person to decide.
-              h('span', { class: 'chip tone-muted', attrs: { title: 'Background screening with no tender and no score: no desk card (no load waits on it); screen it again when the quota allows' } }, 'no card')
+              h(
+                'span',
+                {
+                  class: 'chip tone-muted',
+                  attrs: {
+                    title:
+                      'Background screening with no tender and no score: no desk card (no load waits on it); screen it again when the quota allows',
+                  },
+                },
+                'no card',
+              )
             : '—',
       ),
     );
@@ -166,7 +207,10 @@ export class QueueView {
       this.model.status = s.queue.paused ? await this.model.bridge.resumeQueue() : await this.model.bridge.pauseQueue();
       this.toast.show(this.model.status.queue.paused ? 'Queue paused: nothing is sent to /v1 until you resume.' : 'Queue resumed.', 'ok');
     } catch (err) {
-      this.toast.show(`Could not ${s.queue.paused ? 'resume' : 'pause'} the queue: ${err instanceof Error ? err.message : String(err)}`, 'bad');
+      this.toast.show(
+        `Could not ${s.queue.paused ? 'resume' : 'pause'} the queue: ${err instanceof Error ? err.message : String(err)}`,
+        'bad',
+      );
     } finally {
       this.busy = false;
       this.render();
@@ -191,6 +235,11 @@ function loadLine(s: Screening): HTMLElement | null {
 }
 
 function card(label: string, value: string, note: string, tone = ''): HTMLElement {
-  return h('div', { class: `card ${tone ? `tone-${tone}` : ''}` }, h('div', { class: 'card-label' }, label), h('div', { class: 'card-value' }, value), h('div', { class: 'card-note' }, note));
+  return h(
+    'div',
+    { class: `card ${tone ? `tone-${tone}` : ''}` },
+    h('div', { class: 'card-label' }, label),
+    h('div', { class: 'card-value' }, value),
+    h('div', { class: 'card-note' }, note),
+  );
 }
-

@@ -54,7 +54,13 @@ export class QuotaView {
       this.cards,
       card('Used', fmtCount(q.used), q.livemode ? 'live lookups this month' : 'sandbox: not counted', '', 'quota-used'),
       card('Remaining', fmtCount(q.remaining), share === null ? '—' : `${fmtPercent(share)} of the quota left`, tone, 'quota-remaining'),
-      card('Monthly quota', fmtCount(q.monthly_quota), q.reserve !== null ? `reserve ${fmtCount(q.reserve)} for tenders` : 'no reserve set', '', 'quota-monthly'),
+      card(
+        'Monthly quota',
+        fmtCount(q.monthly_quota),
+        q.reserve !== null ? `reserve ${fmtCount(q.reserve)} for tenders` : 'no reserve set',
+        '',
+        'quota-monthly',
+      ),
       card(
         'Rate limit',
         s.rate_limit.per_minute === null ? '—' : `${fmtCount(s.rate_limit.per_minute)}/min`,
@@ -62,14 +68,37 @@ export class QuotaView {
         '',
         'quota-rate',
       ),
-      card('Resets', resetDay(q.resets_at), `${formatResetUtc(q.resets_at)} (${fmtAge(q.resets_at)}) · ${fmtLocal(q.resets_at)} your time`, '', 'quota-resets'),
-      card('Gate', q.gate, gateText[q.gate] ?? `gate "${q.gate}"`, q.gate === 'closed' ? 'bad' : q.gate === 'reserve' ? 'warn' : '', 'quota-gate'),
+      card(
+        'Resets',
+        resetDay(q.resets_at),
+        `${formatResetUtc(q.resets_at)} (${fmtAge(q.resets_at)}) · ${fmtLocal(q.resets_at)} your time`,
+        '',
+        'quota-resets',
+      ),
+      card(
+        'Gate',
+        q.gate,
+        gateText[q.gate] ?? `gate "${q.gate}"`,
+        q.gate === 'closed' ? 'bad' : q.gate === 'reserve' ? 'warn' : '',
+        'quota-gate',
+      ),
     );
     const updated = q.updated_at ? ` Figures from /v1, updated ${fmtAge(q.updated_at)}.` : '';
 
     const usage = this.model.usage;
-    const f = forecastQuota({ used: q.used, remaining: q.remaining, monthlyQuota: q.monthly_quota, resetsAt: q.resets_at, now: new Date(), ...(usage ? { days: usage.days } : {}) });
-    replaceChildren(this.forecastEl, h('span', { class: `forecast-text tone-${forecastTone(f)}`, attrs: { id: 'quota-forecast' } }, forecastSentence(f, q.resets_at)), h('span', { class: 'muted' }, updated));
+    const f = forecastQuota({
+      used: q.used,
+      remaining: q.remaining,
+      monthlyQuota: q.monthly_quota,
+      resetsAt: q.resets_at,
+      now: new Date(),
+      ...(usage ? { days: usage.days } : {}),
+    });
+    replaceChildren(
+      this.forecastEl,
+      h('span', { class: `forecast-text tone-${forecastTone(f)}`, attrs: { id: 'quota-forecast' } }, forecastSentence(f, q.resets_at)),
+      h('span', { class: 'muted' }, updated),
+    );
     if (this.visible) this.renderChart();
   }
 
@@ -89,7 +118,9 @@ export class QuotaView {
     const total = series.lookups.reduce<number>((a, b) => a + (b ?? 0), 0);
     this.chartNote.textContent =
       `${fmtCount(total)} live lookups in ${usage.month}.` +
-      (series.evenPace !== null ? ` The dashed line is the even pace that spends the whole quota by month end (${fmtCount(Math.round(series.evenPace))}/day).` : '');
+      (series.evenPace !== null
+        ? ` The dashed line is the even pace that spends the whole quota by month end (${fmtCount(Math.round(series.evenPace))}/day).`
+        : '');
     const key = JSON.stringify([series.lookups, series.evenPace]);
     if (this.plot && key === this.plotKey) return;
     this.plotKey = key;
@@ -106,9 +137,16 @@ export class QuotaView {
         height: 260,
         legend: { show: true },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, Math.max(5, Math.ceil(max * 1.15))] } },
+        scales: {
+          x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] },
+          y: { range: (_u, _min, max) => [0, Math.max(5, Math.ceil(max * 1.15))] },
+        },
         axes: [
-          { stroke: '#5b6472', grid: { stroke: '#eef0f3' }, values: (_u, ticks) => ticks.map((t) => fmtDay(new Date(t * 1000).toISOString().slice(0, 10))) },
+          {
+            stroke: '#5b6472',
+            grid: { stroke: '#eef0f3' },
+            values: (_u, ticks) => ticks.map((t) => fmtDay(new Date(t * 1000).toISOString().slice(0, 10))),
+          },
           { stroke: '#5b6472', grid: { stroke: '#eef0f3' } },
         ],
         series: [
@@ -148,4 +186,3 @@ function card(label: string, value: string, note: string, tone: string, id: stri
     h('div', { class: 'card-note' }, note),
   );
 }
-

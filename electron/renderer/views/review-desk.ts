@@ -27,14 +27,18 @@ const CARD_LOADS = 3;
 
 /** The waiting loads with details (pickup, lane, equipment), earliest pickup first; null when none has any. */
 function loadList(r: Review): HTMLElement | null {
-  const withDetails = waitingLoads(r).filter((t) => t.load !== null && (t.pickup !== null || laneOf(t.load) !== null || equipmentOf(t.load) !== null));
+  const withDetails = waitingLoads(r).filter(
+    (t) => t.load !== null && (t.pickup !== null || laneOf(t.load) !== null || equipmentOf(t.load) !== null),
+  );
   if (withDetails.length === 0) return null;
   const more = withDetails.length - CARD_LOADS;
   // Plain lines, not a list: the card is an option of the desk's listbox, read as one text.
   return h(
     'div',
     { class: 'rv-loadlist' },
-    ...withDetails.slice(0, CARD_LOADS).map((t) => h('div', { class: 'rv-load', dataset: { screeningId: t.screening_id } }, ...loadParts(t))),
+    ...withDetails
+      .slice(0, CARD_LOADS)
+      .map((t) => h('div', { class: 'rv-load', dataset: { screeningId: t.screening_id } }, ...loadParts(t))),
     more > 0 ? h('div', { class: 'rv-load-more muted' }, `+${more} more ${more === 1 ? 'load' : 'loads'}`) : null,
   );
 }
@@ -45,7 +49,8 @@ function loadParts(t: WaitingLoad): Child[] {
   const equipment = equipmentOf(t.load);
   const parts: Child[] = [];
   if (t.tender_id !== null) parts.push(h('span', { class: 'rv-load-tender' }, t.tender_id));
-  if (t.pickup !== null) parts.push(h('span', { class: 'rv-load-pickup', attrs: { title: fmtUtc(t.pickup) } }, `pickup ${fmtLocal(t.pickup)}`));
+  if (t.pickup !== null)
+    parts.push(h('span', { class: 'rv-load-pickup', attrs: { title: fmtUtc(t.pickup) } }, `pickup ${fmtLocal(t.pickup)}`));
   if (lane !== null) parts.push(h('span', { class: 'rv-load-lane' }, lane));
   if (equipment !== null) parts.push(h('span', { class: 'rv-load-equipment' }, equipment));
   return parts.flatMap((p, i) => (i === 0 ? [p] : [' · ', p]));
@@ -58,8 +63,21 @@ function customerRef(t: WaitingLoad): Child[] {
 
 /** Fields of the score object this view shows; any other field is listed under "Other fields". */
 const KNOWN_SCORE_FIELDS = new Set([
-  'object', 'livemode', 'carrier', 'score', 'grade', 'decision', 'verdict', 'needs_manual_review', 'knockout',
-  'reasons', 'checks', 'flags', 'data_confidence', 'model_version', 'calculated_at',
+  'object',
+  'livemode',
+  'carrier',
+  'score',
+  'grade',
+  'decision',
+  'verdict',
+  'needs_manual_review',
+  'knockout',
+  'reasons',
+  'checks',
+  'flags',
+  'data_confidence',
+  'model_version',
+  'calculated_at',
 ]);
 
 /** `openDecision`: a recently decided row opens the decision it made (its note, and the revoke). */
@@ -73,14 +91,31 @@ export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: 
   );
   const rechecking = new Set<string>();
   // Triage: the order and the filter the dispatcher chose (kept on this machine).
-  let sortBy: DeskSort = (DESK_SORTS.find((x) => x.value === localStorage.getItem('carrier-screen.desk-sort'))?.value ?? 'oldest');
+  let sortBy: DeskSort = DESK_SORTS.find((x) => x.value === localStorage.getItem('carrier-screen.desk-sort'))?.value ?? 'oldest';
   let filterBy = '';
   const sortSelect = h(
     'select',
-    { attrs: { id: 'desk-sort' }, on: { change: () => { sortBy = sortSelect.value as DeskSort; localStorage.setItem('carrier-screen.desk-sort', sortBy); view.render(); } } },
+    {
+      attrs: { id: 'desk-sort' },
+      on: {
+        change: () => {
+          sortBy = sortSelect.value as DeskSort;
+          localStorage.setItem('carrier-screen.desk-sort', sortBy);
+          view.render();
+        },
+      },
+    },
     ...DESK_SORTS.map((o) => h('option', { attrs: { value: o.value, selected: o.value === sortBy } }, o.label)),
   );
-  const filterSelect = h('select', { attrs: { id: 'desk-filter' }, on: { change: () => { filterBy = filterSelect.value; view.render(); } } });
+  const filterSelect = h('select', {
+    attrs: { id: 'desk-filter' },
+    on: {
+      change: () => {
+        filterBy = filterSelect.value;
+        view.render();
+      },
+    },
+  });
   const shownNote = h('span', { class: 'desk-shown muted', attrs: { 'aria-live': 'polite' } });
   const tools = h(
     'div',
@@ -92,8 +127,13 @@ export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: 
   /** The filter offers the reasons on the cards now (and the one chosen, even when none is left). */
   function renderFilter(): void {
     const reasons = [...new Set(model.pending.map((r) => r.hold_reason))];
-    if (filterBy !== '' && filterBy !== 'critical' && !reasons.includes(filterBy as Review['hold_reason'])) reasons.push(filterBy as Review['hold_reason']);
-    const options: Array<[string, string]> = [['', 'All carriers'], ['critical', 'Critical findings only'], ...reasons.map((x): [string, string] => [x, `Held: ${holdReasonTerm(x).label}`])];
+    if (filterBy !== '' && filterBy !== 'critical' && !reasons.includes(filterBy as Review['hold_reason']))
+      reasons.push(filterBy as Review['hold_reason']);
+    const options: Array<[string, string]> = [
+      ['', 'All carriers'],
+      ['critical', 'Critical findings only'],
+      ...reasons.map((x): [string, string] => [x, `Held: ${holdReasonTerm(x).label}`]),
+    ];
     const want = JSON.stringify(options);
     if (filterSelect.dataset.options !== want) {
       filterSelect.replaceChildren(...options.map(([v, label]) => h('option', { attrs: { value: v } }, label)));
@@ -133,7 +173,10 @@ export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: 
       } else {
         const same = s.score && sc.score === s.score.score && sc.grade === s.score.grade && sc.decision === s.score.decision;
         const what = `${sc.score} · grade ${sc.grade} · ${decisionTerm(sc.decision).label}`;
-        toast.show(`${n.name} re-checked: ${what}${same ? ' (unchanged)' : ` (was ${s.score ? `${s.score.score} · ${s.score.grade}` : 'no score'})`}.`, 'info');
+        toast.show(
+          `${n.name} re-checked: ${what}${same ? ' (unchanged)' : ` (was ${s.score ? `${s.score.score} · ${s.score.grade}` : 'no score'})`}.`,
+          'info',
+        );
       }
     } catch (err) {
       toast.show(`Re-check failed: ${friendlyError(err instanceof Error ? err.message : String(err))}`, 'bad');
@@ -146,7 +189,8 @@ export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: 
   /** Why a re-check cannot be asked now (no lookups left, worker unreachable); null when it can. */
   function recheckOff(): string | null {
     const st = model.status;
-    if (st && quotaExhausted(st)) return `No lookups left this month: re-check resets ${fmtLocalDay(st.quota.resets_at)}. Decide on the score shown.`;
+    if (st && quotaExhausted(st))
+      return `No lookups left this month: re-check resets ${fmtLocalDay(st.quota.resets_at)}. Decide on the score shown.`;
     return model.actionsOff();
   }
 
@@ -164,12 +208,31 @@ export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: 
       historyTitle: 'Recently decided',
       historyClass: 'rv-decided',
       historySelectable: false,
-      ...(openDecision ? { historyOpen: { label: (r: Review) => `Open the decision on ${carrierNames(r.screening).name}: its note, and revoke if it was a mistake`, open: openDecision } } : {}),
+      ...(openDecision
+        ? {
+            historyOpen: {
+              label: (r: Review) => `Open the decision on ${carrierNames(r.screening).name}: its note, and revoke if it was a mistake`,
+              open: openDecision,
+            },
+          }
+        : {}),
       panel: { class: 'decision-panel', label: 'Decision', nameId: 'dispatcher-name' },
       note: { id: 'decision-note', placeholder: 'Note for the record (why you approve or reject)' },
       actions: [
-        { mode: 'approve', label: 'Approve', key: 'a', buttonClass: 'btn-approve', question: (r) => `Approve ${carrierNames(r.screening).name} (${idLine(r.screening)})${tendersText(r)}?` },
-        { mode: 'reject', label: 'Reject', key: 'r', buttonClass: 'btn-reject', question: (r) => `Reject ${carrierNames(r.screening).name} (${idLine(r.screening)})${tendersText(r)}?` },
+        {
+          mode: 'approve',
+          label: 'Approve',
+          key: 'a',
+          buttonClass: 'btn-approve',
+          question: (r) => `Approve ${carrierNames(r.screening).name} (${idLine(r.screening)})${tendersText(r)}?`,
+        },
+        {
+          mode: 'reject',
+          label: 'Reject',
+          key: 'r',
+          buttonClass: 'btn-reject',
+          question: (r) => `Reject ${carrierNames(r.screening).name} (${idLine(r.screening)})${tendersText(r)}?`,
+        },
       ],
       modeExtras: [blockLine],
       // Deciding: the reasons move up under the top bar, so the panel does not hide them.
@@ -188,7 +251,12 @@ export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: 
           class: `rv-item${t.critical ? ' rv-critical' : ''}`,
           dataset: { reviewId: r.id, loads: String(t.loads), rank: String(t.rank) },
           children: [
-            h('div', { class: 'rv-line1' }, h('span', { class: 'rv-name', attrs: { title: n.name } }, n.name), scorePill(r.latest?.score ?? s.score)),
+            h(
+              'div',
+              { class: 'rv-line1' },
+              h('span', { class: 'rv-name', attrs: { title: n.name } }, n.name),
+              scorePill(r.latest?.score ?? s.score),
+            ),
             h('div', { class: 'rv-line2' }, [n.dot ? `DOT ${n.dot}` : null, n.mc].filter((x) => x !== null).join(' · ') || '—'),
             h(
               'div',
@@ -200,10 +268,18 @@ export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: 
             h(
               'div',
               { class: 'rv-line3' },
-              h('span', { class: `chip ${t.loads > 1 ? 'tone-warn' : 'tone-muted'} rv-loads` }, t.loads === 0 ? 'no load waiting' : t.loads === 1 ? '1 load waiting' : `${t.loads} loads waiting`),
-              t.pickup ? h('span', { class: 'chip tone-muted rv-pickup', attrs: { title: fmtUtc(t.pickup) } }, `pickup ${fmtLocal(t.pickup)}`) : null,
+              h(
+                'span',
+                { class: `chip ${t.loads > 1 ? 'tone-warn' : 'tone-muted'} rv-loads` },
+                t.loads === 0 ? 'no load waiting' : t.loads === 1 ? '1 load waiting' : `${t.loads} loads waiting`,
+              ),
+              t.pickup
+                ? h('span', { class: 'chip tone-muted rv-pickup', attrs: { title: fmtUtc(t.pickup) } }, `pickup ${fmtLocal(t.pickup)}`)
+                : null,
               r.hold_reason !== 'manual_review' ? chip(holdReasonTerm(r.hold_reason)) : null,
-              r.previous_decision ? h('span', { class: 'chip tone-muted', attrs: { title: 'decided before; the score changed since' } }, 'reopened') : null,
+              r.previous_decision
+                ? h('span', { class: 'chip tone-muted', attrs: { title: 'decided before; the score changed since' } }, 'reopened')
+                : null,
               h('span', { class: 'rv-age', attrs: { title: fmtUtc(r.created_at) } }, `waiting ${fmtAge(r.created_at).replace(' ago', '')}`),
             ),
             loadList(r),
@@ -218,19 +294,47 @@ export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: 
           dataset: { reviewId: r.id },
           children: [
             ended
-              ? h('span', { class: `badge badge-ended badge-${ended.state}`, attrs: { title: `${r.state}, then ${ended.state}` } }, ended.state)
+              ? h(
+                  'span',
+                  { class: `badge badge-ended badge-${ended.state}`, attrs: { title: `${r.state}, then ${ended.state}` } },
+                  ended.state,
+                )
               : h('span', { class: `badge tone-${r.state === 'approved' ? 'ok' : 'bad'}` }, r.state),
-            h('span', { class: 'rv-done-name' }, carrierNames(r.screening).name, ended ? h('span', null, ' · ', h('s', null, r.state)) : null),
+            h(
+              'span',
+              { class: 'rv-done-name' },
+              carrierNames(r.screening).name,
+              ended ? h('span', null, ' · ', h('s', null, r.state)) : null,
+            ),
             h('span', { class: 'rv-done-by', attrs: { title: fmtUtc(r.decided_at) } }, `${r.decided_by ?? '?'} · ${fmtAge(r.decided_at)}`),
           ],
         };
       },
       emptyList: () =>
-        model.pending.length > 0 ? `No carrier matches "${filterSelect.selectedOptions[0]?.textContent ?? filterBy}". Choose "All carriers" to see the ${model.pending.length} waiting.` : 'Nothing waiting. New holds appear here as they happen.',
+        model.pending.length > 0
+          ? `No carrier matches "${filterSelect.selectedOptions[0]?.textContent ?? filterBy}". Choose "All carriers" to see the ${model.pending.length} waiting.`
+          : 'Nothing waiting. New holds appear here as they happen.',
       emptyHistory: () => 'No decisions yet.',
-      emptyDetail: () => [h('div', { class: 'rv-none' }, h('p', { class: 'big-empty' }, 'No carrier on hold.'), h('p', null, 'Screenings that need a person land here, live.'))],
-      detail: (r) => screeningDetail(r, r.screening, { recheck: () => void recheck(r), rechecking: rechecking.has(r.id), recheckOff: recheckOff(), recheckLabel: recheckLabel(), stale: staleNotes.get(r.id) ?? null }),
-      idleLine: (r) => (r ? 'Decide: Approve books the carrier, Reject blocks it. The decision stands for later tenders while the score does not change.' : 'Nothing to decide.'),
+      emptyDetail: () => [
+        h(
+          'div',
+          { class: 'rv-none' },
+          h('p', { class: 'big-empty' }, 'No carrier on hold.'),
+          h('p', null, 'Screenings that need a person land here, live.'),
+        ),
+      ],
+      detail: (r) =>
+        screeningDetail(r, r.screening, {
+          recheck: () => void recheck(r),
+          rechecking: rechecking.has(r.id),
+          recheckOff: recheckOff(),
+          recheckLabel: recheckLabel(),
+          stale: staleNotes.get(r.id) ?? null,
+        }),
+      idleLine: (r) =>
+        r
+          ? 'Decide: Approve books the carrier, Reject blocks it. The decision stands for later tenders while the score does not change.'
+          : 'Nothing to decide.',
       nothingToAct: 'Nothing to decide: no carrier is on hold.',
       alreadyDone: (r) => `${carrierNames(r.screening).name} is already decided.`,
       recordName: 'the decision',
@@ -260,7 +364,11 @@ export function reviewDeskView(model: DeskModel, toast: Toaster, openDecision?: 
         return `${n} was already decided by someone else.`;
       },
       doneElsewhere: () =>
-        model.takeResolvedElsewhere().map((gone) => `${carrierNames(gone.screening).name} was ${gone.state}${gone.decided_by ? ` by ${gone.decided_by}` : ''} elsewhere`),
+        model
+          .takeResolvedElsewhere()
+          .map(
+            (gone) => `${carrierNames(gone.screening).name} was ${gone.state}${gone.decided_by ? ` by ${gone.decided_by}` : ''} elsewhere`,
+          ),
     },
     toast,
   );
@@ -274,18 +382,24 @@ function tendersText(r: Review): string {
 
 // ---- pieces ----
 
-
 /** The score with the service's decision in words: the colour never says it alone. */
 function scorePill(score: SvcScore | null): HTMLElement {
   if (!score) return h('span', { class: 'score-pill tone-muted' }, 'no score');
   const d = decisionTerm(score.decision);
-  return h('span', { class: `score-pill tone-${d.tone}`, attrs: { title: `the scoring service says: ${d.label}` } }, `${score.score} · ${score.grade} · ${d.label}`);
+  return h(
+    'span',
+    { class: `score-pill tone-${d.tone}`, attrs: { title: `the scoring service says: ${d.label}` } },
+    `${score.score} · ${score.grade} · ${d.label}`,
+  );
 }
 
 /** "1 finding(s)" as a person writes it. */
 function plainVerdict(v: string | null | undefined): string | null {
   if (!v) return null;
-  return v.replace(/\b1 finding\(s\) needs?\b/g, '1 finding needs').replace(/\b1 finding\(s\)/g, '1 finding').replace(/finding\(s\)/g, 'findings');
+  return v
+    .replace(/\b1 finding\(s\) needs?\b/g, '1 finding needs')
+    .replace(/\b1 finding\(s\)/g, '1 finding')
+    .replace(/finding\(s\)/g, 'findings');
 }
 
 function field(label: string, ...value: Child[]): HTMLElement[] {
@@ -293,7 +407,11 @@ function field(label: string, ...value: Child[]): HTMLElement[] {
 }
 
 /** Everything about one held screening, most important first. */
-export function screeningDetail(r: Review, s: Screening, actions: { recheck?: () => void; rechecking?: boolean; recheckOff?: string | null; recheckLabel?: string; stale?: string | null } = {}): HTMLElement[] {
+export function screeningDetail(
+  r: Review,
+  s: Screening,
+  actions: { recheck?: () => void; rechecking?: boolean; recheckOff?: string | null; recheckLabel?: string; stale?: string | null } = {},
+): HTMLElement[] {
   const n = carrierNames(s);
   // The newest facts the review shows (a newer score than the one it opened on), else its own.
   const score = r.latest?.score ?? s.score;
@@ -324,13 +442,25 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
             h('div', { class: 'd-score-num' }, String(score.score)),
             h('div', { class: 'd-score-grade' }, `grade ${score.grade}`),
           )
-        : h('div', { class: 'd-score tone-muted' }, h('div', { class: 'd-score-num' }, '—'), h('div', { class: 'd-score-grade' }, 'no score')),
+        : h(
+            'div',
+            { class: 'd-score tone-muted' },
+            h('div', { class: 'd-score-num' }, '—'),
+            h('div', { class: 'd-score-grade' }, 'no score'),
+          ),
     ),
   );
 
   // A decision was refused because the facts moved on: say so above them, until decided again.
   if (actions.stale)
-    out.push(h('div', { class: 'd-stale', attrs: { role: 'status' } }, h('strong', { class: 'd-stale-title' }, 'Facts changed — decide again'), h('span', null, actions.stale)));
+    out.push(
+      h(
+        'div',
+        { class: 'd-stale', attrs: { role: 'status' } },
+        h('strong', { class: 'd-stale-title' }, 'Facts changed — decide again'),
+        h('span', null, actions.stale),
+      ),
+    );
 
   // A dispatcher decides the carrier: every tender waiting on this review (docs/decisions.md).
   // A re-check is not a load: it is listed apart and not counted.
@@ -344,10 +474,25 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         { class: 'd-tenders' },
         h('span', { class: 'd-k' }, loads.length === 1 ? '1 load waits on this carrier' : `${loads.length} loads wait on this carrier`),
         details
-          ? h('ul', { class: 'd-loads' }, ...loads.map((t) => h('li', { class: 'd-load', dataset: { screeningId: t.screening_id } }, ...(t.load === null ? [t.tender_id ?? '—', h('span', { class: 'muted' }, ' · no load details')] : loadParts(t)), ...customerRef(t))))
+          ? h(
+              'ul',
+              { class: 'd-loads' },
+              ...loads.map((t) =>
+                h(
+                  'li',
+                  { class: 'd-load', dataset: { screeningId: t.screening_id } },
+                  ...(t.load === null ? [t.tender_id ?? '—', h('span', { class: 'muted' }, ' · no load details')] : loadParts(t)),
+                  ...customerRef(t),
+                ),
+              ),
+            )
           : h('span', { class: 'd-tenders-list' }, loads.map((t) => t.tender_id ?? '—').join(', ')),
-        rechecks > 0 ? h('span', { class: 'muted d-rechecks' }, ` (and ${rechecks === 1 ? 'a re-check' : `${rechecks} re-checks`}, not loads)`) : null,
-        loads.length > 1 ? h('span', { class: 'muted' }, ' — your decision settles them all and stands for later ones while the score does not change.') : null,
+        rechecks > 0
+          ? h('span', { class: 'muted d-rechecks' }, ` (and ${rechecks === 1 ? 'a re-check' : `${rechecks} re-checks`}, not loads)`)
+          : null,
+        loads.length > 1
+          ? h('span', { class: 'muted' }, ' — your decision settles them all and stands for later ones while the score does not change.')
+          : null,
       ),
     );
   const prev = r.previous_decision;
@@ -361,7 +506,11 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         h('span', { class: 'd-k' }, 'Decided before'),
         h('span', { class: `badge badge-ended badge-${ended.state}` }, ended.state === 'revoked' ? 'revoked' : 'lapsed'),
         ' ',
-        h('s', { class: 'd-previous-was', attrs: { title: 'no longer stands' } }, `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${fmtLocal(prev.decided_at)}`),
+        h(
+          's',
+          { class: 'd-previous-was', attrs: { title: 'no longer stands' } },
+          `${prev.decision === 'approved' ? 'Approved' : 'Rejected'} by ${prev.decided_by} on ${fmtLocal(prev.decided_at)}`,
+        ),
         ' — ',
         h('strong', { class: 'd-previous-end' }, ended.line),
         ended.note ? h('span', null, `: ${ended.note}`) : null,
@@ -375,7 +524,9 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
       { class: `d-held tone-${held.tone}` },
       h('span', { class: 'd-held-label' }, 'On hold because'),
       chip(held),
-      held.known ? h('span', { class: 'd-held-hint' }, held.hint ?? '') : h('span', { class: 'd-held-hint' }, `hold reason "${r.hold_reason}" is new to this app`),
+      held.known
+        ? h('span', { class: 'd-held-hint' }, held.hint ?? '')
+        : h('span', { class: 'd-held-hint' }, `hold reason "${r.hold_reason}" is new to this app`),
     ),
   );
 
@@ -388,7 +539,9 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         h('span', { class: 'd-k' }, 'The scoring service says'),
         chip(d),
         // Said once: the "held because" line already says the service asks a person.
-        score.needs_manual_review && r.hold_reason !== 'manual_review' ? h('span', { class: 'chip tone-warn' }, 'service asks a person to look') : null,
+        score.needs_manual_review && r.hold_reason !== 'manual_review'
+          ? h('span', { class: 'chip tone-warn' }, 'service asks a person to look')
+          : null,
         h('span', { class: 'd-verdict-text' }, plainVerdict(score.verdict) ?? 'no verdict line'),
       ),
     );
@@ -398,11 +551,7 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
           'div',
           { class: 'd-knockout' },
           h('h3', null, score.knockout.triggered ? 'Knockout triggered' : 'Knockout reasons'),
-          h(
-            'ul',
-            null,
-            ...score.knockout.reasons.map((k) => h('li', null, h('code', { class: 'ko-code' }, k.code), ' ', k.message)),
-          ),
+          h('ul', null, ...score.knockout.reasons.map((k) => h('li', null, h('code', { class: 'ko-code' }, k.code), ' ', k.message))),
         ),
       );
     }
@@ -412,7 +561,13 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         'h3',
         { class: 'd-sub d-reasons-title' },
         `Reasons (${score.reasons.length})`,
-        checks ? h('span', { class: 'd-sub-note' }, ` · ${checks.triggered} of ${checks.total} checks triggered, ${checks.passed} passed, ${checks.not_checked} not checked`) : null,
+        checks
+          ? h(
+              'span',
+              { class: 'd-sub-note' },
+              ` · ${checks.triggered} of ${checks.total} checks triggered, ${checks.passed} passed, ${checks.not_checked} not checked`,
+            )
+          : null,
       ),
     );
     if (score.reasons.length === 0) out.push(h('p', { class: 'muted' }, 'No check found a problem.'));
@@ -429,7 +584,11 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
               h(
                 'div',
                 { class: 'reason-head' },
-                h('span', { class: `sev-badge ${sev.tone}${sev.known ? '' : ' unknown'}`, attrs: { title: sev.hint ?? `severity ${sev.label}` } }, sev.label),
+                h(
+                  'span',
+                  { class: `sev-badge ${sev.tone}${sev.known ? '' : ' unknown'}`, attrs: { title: sev.hint ?? `severity ${sev.label}` } },
+                  sev.label,
+                ),
                 h('span', { class: 'reason-check' }, reason.check),
                 h('span', { class: 'reason-area' }, reason.area),
                 sev.known ? null : h('span', { class: 'unknown-note' }, 'severity not known to this app: judge from the detail'),
@@ -462,7 +621,12 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
     meta.push(...field('Flags', ...(flags.length ? flags.map((f) => chip(flagTerm(f))) : ['none'])));
     meta.push(...field('Data confidence', score.data_confidence === null ? 'not given' : fmtPercent(score.data_confidence)));
     meta.push(...field('Scoring model', score.model_version));
-    meta.push(...field('Calculated', h('span', { attrs: { title: fmtUtc(score.calculated_at) } }, `${fmtLocal(score.calculated_at)} (${fmtAge(score.calculated_at)})`)));
+    meta.push(
+      ...field(
+        'Calculated',
+        h('span', { attrs: { title: fmtUtc(score.calculated_at) } }, `${fmtLocal(score.calculated_at)} (${fmtAge(score.calculated_at)})`),
+      ),
+    );
   }
   const src = sourceTerm(s.source);
   meta.push(
@@ -470,7 +634,11 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
       'Score source',
       chip(src),
       s.score_fetched_at
-        ? h('span', { class: 'd-age', attrs: { title: fmtUtc(s.score_fetched_at) } }, ` fetched ${fmtAge(s.score_fetched_at)} (${fmtLocal(s.score_fetched_at)})`)
+        ? h(
+            'span',
+            { class: 'd-age', attrs: { title: fmtUtc(s.score_fetched_at) } },
+            ` fetched ${fmtAge(s.score_fetched_at)} (${fmtLocal(s.score_fetched_at)})`,
+          )
         : null,
       actions.recheck
         ? h(
@@ -490,7 +658,13 @@ export function screeningDetail(r: Review, s: Screening, actions: { recheck?: ()
         : null,
     ),
   );
-  meta.push(...field('Asked', h('span', { attrs: { title: fmtUtc(s.created_at) } }, `${fmtLocal(s.created_at)} (${fmtAge(s.created_at)})`), s.priority === 'tender' ? '' : ` · ${s.priority} check, not a load`));
+  meta.push(
+    ...field(
+      'Asked',
+      h('span', { attrs: { title: fmtUtc(s.created_at) } }, `${fmtLocal(s.created_at)} (${fmtAge(s.created_at)})`),
+      s.priority === 'tender' ? '' : ` · ${s.priority} check, not a load`,
+    ),
+  );
   meta.push(...field('Held since', h('span', { attrs: { title: fmtUtc(r.created_at) } }, fmtLocal(r.created_at))));
   out.push(h('h3', { class: 'd-sub' }, 'About this score'), h('dl', { class: 'd-meta' }, ...meta));
 

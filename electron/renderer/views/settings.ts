@@ -5,8 +5,12 @@ import type { Toaster } from '../toaster.js';
 /** Electron only: where the worker is and the token to reach it. The token is write-only here. */
 export class SettingsView {
   readonly root: HTMLElement;
-  private readonly urlInput = h('input', { attrs: { id: 'worker-url', type: 'url', required: true, placeholder: 'http://127.0.0.1:8787' } });
-  private readonly tokenInput = h('input', { attrs: { id: 'worker-token', type: 'password', autocomplete: 'off', placeholder: 'Paste the intake token' } });
+  private readonly urlInput = h('input', {
+    attrs: { id: 'worker-url', type: 'url', required: true, placeholder: 'http://127.0.0.1:8787' },
+  });
+  private readonly tokenInput = h('input', {
+    attrs: { id: 'worker-token', type: 'password', autocomplete: 'off', placeholder: 'Paste the intake token' },
+  });
   private readonly loginInput = h('input', { attrs: { id: 'open-at-login', type: 'checkbox' } });
   private readonly notice = h('div', { class: 'settings-notice', attrs: { role: 'status' } });
   private readonly state = h('div', { class: 'settings-state' });
@@ -23,13 +27,23 @@ export class SettingsView {
       h(
         'form',
         { class: 'settings-form', on: { submit: (e) => (e.preventDefault(), void this.save()) } },
-        h('label', null, 'Worker address', this.urlInput, h('span', { class: 'muted' }, 'The intake of the carrier-screen worker, e.g. http://127.0.0.1:8787')),
+        h(
+          'label',
+          null,
+          'Worker address',
+          this.urlInput,
+          h('span', { class: 'muted' }, 'The intake of the carrier-screen worker, e.g. http://127.0.0.1:8787'),
+        ),
         h(
           'label',
           null,
           'Intake token',
           this.tokenInput,
-          h('span', { class: 'muted' }, 'A desk token from whoever runs the worker (carrier-screen token create --role desk --name "Your name"). Leave empty to keep the saved one (same worker address only).'),
+          h(
+            'span',
+            { class: 'muted' },
+            'A desk token from whoever runs the worker (carrier-screen token create --role desk --name "Your name"). Leave empty to keep the saved one (same worker address only).',
+          ),
         ),
         h('label', { class: 'settings-check' }, this.loginInput, ' Start Carrier Screen when I log in'),
         this.notice,
@@ -59,14 +73,22 @@ export class SettingsView {
       hasToken ? 'A token is saved.' : 'No token saved yet.',
       canEncrypt
         ? ' It is stored encrypted by the system keychain.'
-        : h('strong', null, ' This system offers no keychain (on Linux: no secret service such as GNOME Keyring or KWallet): the token is kept for this session only, never written to disk.'),
+        : h(
+            'strong',
+            null,
+            ' This system offers no keychain (on Linux: no secret service such as GNOME Keyring or KWallet): the token is kept for this session only, never written to disk.',
+          ),
     );
   }
 
   private async save(): Promise<void> {
     this.error.textContent = '';
     try {
-      const v = await this.settings.save({ workerUrl: this.urlInput.value, token: this.tokenInput.value, openAtLogin: this.loginInput.checked });
+      const v = await this.settings.save({
+        workerUrl: this.urlInput.value,
+        token: this.tokenInput.value,
+        openAtLogin: this.loginInput.checked,
+      });
       this.tokenInput.value = '';
       this.notice.textContent = v.notice ?? '';
       this.showState(v.hasToken, v.canEncrypt);

@@ -2,7 +2,16 @@ import { h } from '../dom.js';
 
 /** Browser build without a token: ask for it once per tab. */
 export function tokenForm(onToken: (token: string) => void, problem?: string): HTMLElement {
-  const input = h('input', { attrs: { id: 'token-input', type: 'password', autocomplete: 'off', required: true, placeholder: 'Desk token', 'aria-label': 'Desk token' } });
+  const input = h('input', {
+    attrs: {
+      id: 'token-input',
+      type: 'password',
+      autocomplete: 'off',
+      required: true,
+      placeholder: 'Desk token',
+      'aria-label': 'Desk token',
+    },
+  });
   return h(
     'div',
     { class: 'token-screen' },

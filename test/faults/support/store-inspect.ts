@@ -24,12 +24,15 @@ export function storeFigures(path: string): StoreFigures {
     const byStatus: Record<string, number> = {};
     for (const r of rows('SELECT status AS k, COUNT(*) AS n FROM screenings GROUP BY status')) byStatus[String(r.k)] = r.n;
     const byAction: Record<string, number> = {};
-    for (const r of rows("SELECT action AS k, COUNT(*) AS n FROM screenings WHERE status = 'done' GROUP BY action")) byAction[String(r.k)] = r.n;
+    for (const r of rows("SELECT action AS k, COUNT(*) AS n FROM screenings WHERE status = 'done' GROUP BY action"))
+      byAction[String(r.k)] = r.n;
     return {
       screenings: one('SELECT COUNT(*) AS n FROM screenings'),
       byStatus,
       byAction,
-      doneWithoutAction: one("SELECT COUNT(*) AS n FROM screenings WHERE status = 'done' AND (action IS NULL OR action NOT IN ('tender', 'hold', 'block'))"),
+      doneWithoutAction: one(
+        "SELECT COUNT(*) AS n FROM screenings WHERE status = 'done' AND (action IS NULL OR action NOT IN ('tender', 'hold', 'block'))",
+      ),
       reviews: one('SELECT COUNT(*) AS n FROM reviews'),
       duplicateReviews: one('SELECT COUNT(*) AS n FROM (SELECT screening_id FROM reviews GROUP BY screening_id HAVING COUNT(*) > 1)'),
       holdsWithoutReview: one(
@@ -47,7 +50,12 @@ export function screeningStates(path: string): Map<string, { status: string; act
   try {
     db.pragma('busy_timeout = 5000');
     const m = new Map<string, { status: string; action: string | null; hold_reason: string | null }>();
-    for (const r of db.prepare('SELECT id, status, action, hold_reason FROM screenings').all() as Array<{ id: string; status: string; action: string | null; hold_reason: string | null }>)
+    for (const r of db.prepare('SELECT id, status, action, hold_reason FROM screenings').all() as Array<{
+      id: string;
+      status: string;
+      action: string | null;
+      hold_reason: string | null;
+    }>)
       m.set(r.id, { status: r.status, action: r.action, hold_reason: r.hold_reason });
     return m;
   } finally {

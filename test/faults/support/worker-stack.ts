@@ -29,7 +29,12 @@ export interface Installation {
   close(): Promise<void>;
 }
 
-export function installation(o: { svcBaseUrl: string; svcKey: string; redisUrl: string; env?: Record<string, string | undefined> }): Installation {
+export function installation(o: {
+  svcBaseUrl: string;
+  svcKey: string;
+  redisUrl: string;
+  env?: Record<string, string | undefined>;
+}): Installation {
   const dataDir = mkdirTemp('cs-fault-');
   const dbPath = join(dataDir, 'carrier-screen.db');
   const prefix = uniquePrefix('fault');

@@ -88,7 +88,11 @@ interface MigrationDb {
  * (not delivered) gets the URL and destination the intake and writeCallback give a new row.
  */
 export function normalizeOutboxDestinations(db: MigrationDb): void {
-  const rows = db.prepare("SELECT id, url, destination FROM callback_outbox WHERE state != 'delivered'").all() as Array<{ id: string; url: string; destination: string }>;
+  const rows = db.prepare("SELECT id, url, destination FROM callback_outbox WHERE state != 'delivered'").all() as Array<{
+    id: string;
+    url: string;
+    destination: string;
+  }>;
   const update = db.prepare('UPDATE callback_outbox SET url = ?, destination = ? WHERE id = ?');
   for (const r of rows) {
     const url = /^https?:/i.test(r.url) ? normalizedUrl(r.url) : r.url;

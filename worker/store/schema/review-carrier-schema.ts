@@ -50,7 +50,9 @@ export const FILL_REVIEW_CARRIERS: BatchedStep = {
   total: (db) => (db.prepare('SELECT COALESCE(MAX(rowid), 0) AS n FROM reviews').get() as { n: number }).n,
   run(db, after, size) {
     const window = db
-      .prepare<[number, number], { last: number | null; n: number }>('SELECT MAX(rid) AS last, COUNT(*) AS n FROM (SELECT rowid AS rid FROM reviews WHERE rowid > ? ORDER BY rowid LIMIT ?)')
+      .prepare<[number, number], { last: number | null; n: number }>(
+        'SELECT MAX(rid) AS last, COUNT(*) AS n FROM (SELECT rowid AS rid FROM reviews WHERE rowid > ? ORDER BY rowid LIMIT ?)',
+      )
       .get(after, size)!;
     if (window.n === 0 || window.last === null) return { last: null, rows: 0 };
     // Only the rows without a carrier are read whole (a score is parsed once, this once).
