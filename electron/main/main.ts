@@ -23,15 +23,16 @@ import {
 import type { IpcMainInvokeEvent, MenuItemConstructorOptions } from 'electron';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { IntakeError, type AuditSaved, type BlockInput, type ConnectionState, type DeskSettingsInput } from '../shared/bridge.js';
+import { IntakeError, type AuditSaved, type ConnectionState } from '../shared/bridge.js';
 import { HttpBridge } from '../shared/http-bridge.js';
 import { externalLinkAllowed } from '../shared/fmcsa-links.js';
-import { IpcChannel, type IpcResult } from '../shared/ipc-channels.js';
+import { IpcChannel } from '../shared/ipc-channels.js';
 import { RENDERER_CSP_HEADER } from './csp.js';
 import { applicationMenuTemplate } from './app-menu.js';
 import { defaultAuditFileName, defaultAuditRange, exportAuditCsv } from './audit-export.js';
 import { formatBytes } from '../shared/byte-size.js';
 import { wireBridge } from './bridge-wiring.js';
+import { ipcHandlers } from './ipc-handlers.js';
 import { isOwnFrame } from './ipc-guard.js';
 import { CrashRecovery, QUIT_QUESTION, dockWanted, firstRunHint, firstTime, onQuitRequest } from './lifecycle.js';
 import { applyOpenAtLogin, type LoginItemPorts } from './login-item.js';
@@ -334,34 +335,6 @@ function connectionNow(): ConnectionState {
   return live()?.bridge.connectionState() ?? 'unconfigured';
 }
 
-function result<T>(fn: () => Promise<T>): Promise<IpcResult<T>> {
-  // Through then(): a bridge method that throws at once (bad input) still answers as data.
-  return Promise.resolve()
-    .then(fn)
-    .then(
-      (value) => ({ ok: true as const, value }),
-      (err: unknown) => ({
-        ok: false as const,
-        error:
-          err instanceof IntakeError
-            ? {
-                message: err.message,
-                status: err.status,
-                code: err.code,
-                ...(err.param ? { param: err.param } : {}),
-                ...(err.review ? { review: err.review } : {}),
-              }
-            : { message: err instanceof Error ? err.message : String(err), status: 0, code: 'tray_error' },
-      }),
-    );
-}
-
-function requireBridge(): HttpBridge {
-  const bridge = live()?.bridge;
-  if (!bridge) throw new IntakeError('The tray is not set up: add the worker URL and token in Settings', 0, 'not_configured');
-  return bridge;
-}
-
 /** Register an IPC handler that answers only our own page. */
 function handle(channel: string, fn: (...args: unknown[]) => Promise<unknown>): void {
   ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
@@ -371,114 +344,16 @@ function handle(channel: string, fn: (...args: unknown[]) => Promise<unknown>): 
   });
 }
 
-/** A carrier or load filter from the page: only its string fields cross. */
-function carrierSearch(v: unknown): { dot_number?: string; mc_number?: string; tender_id?: string } {
-  const i = (v ?? {}) as Record<string, unknown>;
-  const out: { dot_number?: string; mc_number?: string; tender_id?: string } = {};
-  for (const k of ['dot_number', 'mc_number', 'tender_id'] as const) if (typeof i[k] === 'string') out[k] = i[k];
-  return out;
-}
-
 function registerIpc(): void {
-  handle(IpcChannel.getStatus, () => result(() => requireBridge().getStatus()));
-  handle(IpcChannel.whoAmI, () => result(() => requireBridge().whoAmI()));
-  handle(IpcChannel.listReviews, (state) => result(() => requireBridge().listReviews(state as never)));
-  handle(IpcChannel.recentDecisions, (limit) => result(() => requireBridge().recentDecisions(limit as number)));
-  handle(IpcChannel.resolveReview, (id, verdict, decision) =>
-    result(() => requireBridge().resolveReview(id as string, verdict as never, decision as never)),
-  );
-  handle(IpcChannel.listScreenings, (limit) => result(() => requireBridge().listScreenings(limit as number)));
-  handle(IpcChannel.getScreening, (id) => result(() => requireBridge().getScreening(id as string)));
-  handle(IpcChannel.searchScreenings, (filter, limit) =>
-    result(() => requireBridge().searchScreenings(carrierSearch(filter), limit as number)),
-  );
-  handle(IpcChannel.getReview, (id) => result(() => requireBridge().getReview(id as string)));
-  handle(IpcChannel.dailyUsage, () => result(() => requireBridge().dailyUsage()));
-  handle(IpcChannel.pauseQueue, () =>
-    result(async () => {
-      const s = await requireBridge()
-        .pauseQueue()
-        .catch((err: unknown) => {
-          live()?.controller.noteAdminError(err);
-          throw err;
-        });
-      void live()?.controller.refresh();
-      return s;
-    }),
-  );
-  handle(IpcChannel.resumeQueue, () =>
-    result(async () => {
-      const s = await requireBridge()
-        .resumeQueue()
-        .catch((err: unknown) => {
-          live()?.controller.noteAdminError(err);
-          throw err;
-        });
-      void live()?.controller.refresh();
-      return s;
-    }),
-  );
-  handle(IpcChannel.listChanges, (state, filter) => result(() => requireBridge().listChanges(state as never, carrierSearch(filter))));
-  handle(IpcChannel.endedDecisions, (limit, after) =>
-    result(() => requireBridge().endedDecisions(limit as number, typeof after === 'string' ? after : undefined)),
-  );
-  handle(IpcChannel.liftedBlocks, (limit, after) =>
-    result(() => requireBridge().liftedBlocks(limit as number, typeof after === 'string' ? after : undefined)),
-  );
-  handle(IpcChannel.recentChanges, (state, limit) => result(() => requireBridge().recentChanges(state as never, limit as number)));
-  handle(IpcChannel.acknowledgeChange, (id, by, note) =>
-    result(async () => {
-      const c = await requireBridge().acknowledgeChange(id as string, by as string | null, typeof note === 'string' ? note : null);
-      void live()?.controller.refresh();
-      return c;
-    }),
-  );
-  handle(IpcChannel.listBlocks, (state, filter) => result(() => requireBridge().listBlocks(state as never, carrierSearch(filter))));
-  handle(IpcChannel.blockCarrier, (input) => {
-    const i = (input ?? {}) as Partial<Record<keyof BlockInput, unknown>>;
-    const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-    const dot = text(i.dot_number);
-    const mc = text(i.mc_number);
-    return result(() =>
-      requireBridge().blockCarrier({
-        ...(dot !== undefined ? { dot_number: dot } : {}),
-        ...(mc !== undefined ? { mc_number: mc } : {}),
-        by: String(i.by ?? ''),
-        reason: String(i.reason ?? ''),
-      }),
-    );
+  const handlers = ipcHandlers({
+    bridge: () => live()?.bridge,
+    controller: () => live()?.controller,
+    connectionState: connectionNow,
+    exportAudit,
+    settingsView: () => store.view(),
+    saveSettings: (input) => traySession.save(input),
   });
-  handle(IpcChannel.liftBlock, (carrier, by, note) =>
-    result(() => requireBridge().liftBlock(carrier as string, by as string, typeof note === 'string' ? note : undefined)),
-  );
-  handle(IpcChannel.listDecisions, (state, filter) => result(() => requireBridge().listDecisions(state as never, carrierSearch(filter))));
-  handle(IpcChannel.revokeDecision, (id, by, note) =>
-    result(() => requireBridge().revokeDecision(id as string, by as string | null, note as string)),
-  );
-  handle(IpcChannel.recheckCarrier, (input) => {
-    const i = (input ?? {}) as Partial<Record<'dot_number' | 'mc_number', unknown>>;
-    const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-    const dot = text(i.dot_number);
-    const mc = text(i.mc_number);
-    return result(() =>
-      requireBridge().recheckCarrier({ ...(dot !== undefined ? { dot_number: dot } : {}), ...(mc !== undefined ? { mc_number: mc } : {}) }),
-    );
-  });
-  handle(IpcChannel.auditExport, (from, to) => result(() => exportAudit({ from: String(from), to: String(to) })));
-  handle(IpcChannel.connectionState, async () => connectionNow());
-  handle(IpcChannel.settingsGet, () => result(async () => store.view()));
-  handle(IpcChannel.settingsSave, (input) =>
-    result(async () => {
-      const i = (input ?? {}) as Partial<DeskSettingsInput>;
-      // Always reconnects (the same token may be accepted now); see tray-session.ts.
-      await traySession.save({
-        workerUrl: String(i.workerUrl ?? ''),
-        ...(typeof i.token === 'string' ? { token: i.token } : {}),
-        ...(typeof i.openAtLogin === 'boolean' ? { openAtLogin: i.openAtLogin } : {}),
-      });
-      return store.view();
-    }),
-  );
+  for (const [channel, fn] of Object.entries(handlers)) handle(channel, fn);
 }
 
 function harden(): void {

@@ -10,9 +10,10 @@ import { buildTray } from '../../electron/build.mjs';
 import { wireBridge } from '../../electron/main/bridge-wiring.js';
 import { SettingsStore, type SecretBox } from '../../electron/main/settings.js';
 import { TraySession, type Connection } from '../../electron/main/tray-session.js';
-import { IntakeError, type DeskSettingsInput } from '../../electron/shared/bridge.js';
+import { ipcHandlers } from '../../electron/main/ipc-handlers.js';
+import { IntakeError } from '../../electron/shared/bridge.js';
 import { HttpBridge } from '../../electron/shared/http-bridge.js';
-import { IpcChannel, type IpcResult } from '../../electron/shared/ipc-channels.js';
+import { IpcChannel } from '../../electron/shared/ipc-channels.js';
 import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
@@ -26,8 +27,8 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * this test plays main's part in Node. `window.desk` is installed by an init script with the
  * preload's exact surface (electron/preload/preload.ts, DeskIpcApi): every call goes to one
  * exposed function, as `ipcRenderer.invoke(channel, …args)` would, with the same fields copied.
- * On the Node side the handlers are main.ts's (registerIpc), answering in its `{ok, value}` /
- * `{ok: false, error}` envelope, over the REAL main modules that never import `electron`:
+ * On the Node side the handlers are main's own table (electron/main/ipc-handlers.ts, which main.ts
+ * registers), answering in its `{ok, value}` / `{ok: false, error}` envelope, over the REAL main modules that never import `electron`:
  * SettingsStore (validation, the token kept for its worker, the file on disk), TraySession
  * (Save and connect) and wireBridge, with the REAL HttpBridge (what main uses) calling the
  * real intake over HTTP. Pushes (`desk:connection`, `desk:event`) go back into the page the way
@@ -83,36 +84,6 @@ function testKeychain(): SecretBox {
   };
 }
 
-/** main.ts's `result`: a value or an error, as data (IPC flattens thrown errors to a message). */
-function result<T>(fn: () => Promise<T>): Promise<IpcResult<T>> {
-  return Promise.resolve()
-    .then(fn)
-    .then(
-      (value) => ({ ok: true as const, value }),
-      (err: unknown) => ({
-        ok: false as const,
-        error:
-          err instanceof IntakeError
-            ? {
-                message: err.message,
-                status: err.status,
-                code: err.code,
-                ...(err.param ? { param: err.param } : {}),
-                ...(err.review ? { review: err.review } : {}),
-              }
-            : { message: err instanceof Error ? err.message : String(err), status: 0, code: 'tray_error' },
-      }),
-    );
-}
-
-/** main.ts's `carrierSearch`: only a filter's string fields cross. */
-function carrierSearch(v: unknown): { dot_number?: string; mc_number?: string; tender_id?: string } {
-  const i = (v ?? {}) as Record<string, unknown>;
-  const out: { dot_number?: string; mc_number?: string; tender_id?: string } = {};
-  for (const k of ['dot_number', 'mc_number', 'tender_id'] as const) if (typeof i[k] === 'string') out[k] = i[k];
-  return out;
-}
-
 interface LiveConnection extends Connection {
   bridge: HttpBridge;
 }
@@ -149,78 +120,14 @@ async function standInMain(page: Page, settingsFile: string) {
     setOpenAtLogin: (open) => void loginItem.push(open),
     save: (input) => store.save(input),
   });
-  const requireBridge = (): HttpBridge => {
-    const bridge = session.current().connection?.bridge;
-    if (!bridge) throw new IntakeError('The tray is not set up: add the worker URL and token in Settings', 0, 'not_configured');
-    return bridge;
-  };
-  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-  // main.ts registerIpc, channel for channel (the tray controller's refreshes left out: no tray here).
-  const handlers: Record<string, (...a: unknown[]) => Promise<unknown>> = {
-    [IpcChannel.getStatus]: () => result(() => requireBridge().getStatus()),
-    [IpcChannel.whoAmI]: () => result(() => requireBridge().whoAmI()),
-    [IpcChannel.listReviews]: (state) => result(() => requireBridge().listReviews(state as never)),
-    [IpcChannel.recentDecisions]: (limit) => result(() => requireBridge().recentDecisions(limit as number)),
-    [IpcChannel.resolveReview]: (id, verdict, decision) =>
-      result(() => requireBridge().resolveReview(id as string, verdict as never, decision as never)),
-    [IpcChannel.listScreenings]: (limit) => result(() => requireBridge().listScreenings(limit as number)),
-    [IpcChannel.getScreening]: (id) => result(() => requireBridge().getScreening(id as string)),
-    [IpcChannel.searchScreenings]: (filter, limit) =>
-      result(() => requireBridge().searchScreenings(carrierSearch(filter), limit as number)),
-    [IpcChannel.getReview]: (id) => result(() => requireBridge().getReview(id as string)),
-    [IpcChannel.dailyUsage]: () => result(() => requireBridge().dailyUsage()),
-    [IpcChannel.pauseQueue]: () => result(() => requireBridge().pauseQueue()),
-    [IpcChannel.resumeQueue]: () => result(() => requireBridge().resumeQueue()),
-    [IpcChannel.listChanges]: (state, filter) => result(() => requireBridge().listChanges(state as never, carrierSearch(filter))),
-    [IpcChannel.endedDecisions]: (limit, after) => result(() => requireBridge().endedDecisions(limit as number, text(after))),
-    [IpcChannel.liftedBlocks]: (limit, after) => result(() => requireBridge().liftedBlocks(limit as number, text(after))),
-    [IpcChannel.recentChanges]: (state, limit) => result(() => requireBridge().recentChanges(state as never, limit as number)),
-    [IpcChannel.acknowledgeChange]: (id, by, note) =>
-      result(() => requireBridge().acknowledgeChange(id as string, by as string | null, text(note) ?? null)),
-    [IpcChannel.listBlocks]: (state, filter) => result(() => requireBridge().listBlocks(state as never, carrierSearch(filter))),
-    [IpcChannel.blockCarrier]: (input) => {
-      const i = (input ?? {}) as Record<string, unknown>;
-      const dot = text(i.dot_number);
-      const mc = text(i.mc_number);
-      return result(() =>
-        requireBridge().blockCarrier({
-          ...(dot !== undefined ? { dot_number: dot } : {}),
-          ...(mc !== undefined ? { mc_number: mc } : {}),
-          by: String(i.by ?? ''),
-          reason: String(i.reason ?? ''),
-        }),
-      );
-    },
-    [IpcChannel.liftBlock]: (carrier, by, note) => result(() => requireBridge().liftBlock(carrier as string, by as string, text(note))),
-    [IpcChannel.listDecisions]: (state, filter) => result(() => requireBridge().listDecisions(state as never, carrierSearch(filter))),
-    [IpcChannel.revokeDecision]: (id, by, note) =>
-      result(() => requireBridge().revokeDecision(id as string, by as string | null, note as string)),
-    [IpcChannel.recheckCarrier]: (input) => {
-      const i = (input ?? {}) as Record<string, unknown>;
-      const dot = text(i.dot_number);
-      const mc = text(i.mc_number);
-      return result(() =>
-        requireBridge().recheckCarrier({
-          ...(dot !== undefined ? { dot_number: dot } : {}),
-          ...(mc !== undefined ? { mc_number: mc } : {}),
-        }),
-      );
-    },
-    // main shows a save dialog here; there is none without Electron.
-    [IpcChannel.auditExport]: () => result(() => Promise.reject(new IntakeError('no save dialog in this test', 0, 'tray_error'))),
-    [IpcChannel.connectionState]: async () => session.current().connection?.bridge.connectionState() ?? 'unconfigured',
-    [IpcChannel.settingsGet]: () => result(async () => store.view()),
-    [IpcChannel.settingsSave]: (input) =>
-      result(async () => {
-        const i = (input ?? {}) as Partial<DeskSettingsInput>;
-        await session.save({
-          workerUrl: String(i.workerUrl ?? ''),
-          ...(typeof i.token === 'string' ? { token: i.token } : {}),
-          ...(typeof i.openAtLogin === 'boolean' ? { openAtLogin: i.openAtLogin } : {}),
-        });
-        return store.view();
-      }),
-  };
+  // main.ts's own handler table (electron/main/ipc-handlers.ts); only the save dialog is missing here.
+  const handlers = ipcHandlers({
+    bridge: () => session.current().connection?.bridge,
+    connectionState: () => session.current().connection?.bridge.connectionState() ?? 'unconfigured',
+    exportAudit: () => Promise.reject(new IntakeError('no save dialog in this test', 0, 'tray_error')),
+    settingsView: () => store.view(),
+    saveSettings: (input) => session.save(input),
+  });
   await page.exposeFunction('__deskInvoke', (channel: string, args: unknown[]) => {
     const h = handlers[channel];
     if (!h) throw new Error(`no handler for ${channel}`);
