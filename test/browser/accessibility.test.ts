@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTray } from '../../electron/build.mjs';
 import type { Screening } from '../../shared/screening.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
 import { openDashboard, stackApi } from '../helpers/dashboard.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -18,7 +16,6 @@ import { startStack, type Stack } from '../helpers/stack.js';
  */
 
 // Evaluated over the DevTools protocol: the page's CSP (script-src 'self') refuses a script tag.
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const hasChromium = chromiumInstalled();
 if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
 
@@ -41,28 +38,6 @@ afterAll(async () => {
 });
 
 const api = stackApi(() => stack);
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** Serious and critical violations on the page as it is now, as "rule: help @ selector" lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(
-      document,
-      { resultTypes: ['violations'] },
-    );
-    return r.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} @ ${n.target.join(' ')}`));
-}
 
 const VIEWS = [
   ['1', 'desk'],

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTray } from '../../electron/build.mjs';
 import type { Decision, LocalBlock, Screening } from '../../shared/screening.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
 import { openDashboard, stackApi } from '../helpers/dashboard.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -44,22 +43,6 @@ afterAll(async () => {
 });
 
 const api = stackApi(() => stack);
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical violations on the page as it is now (the button in both its states). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    type V = { id: string; impact: string | null; nodes: Array<{ target: string[] }> };
-    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: V[] }> } }).axe.run(document, {
-      resultTypes: ['violations'],
-    });
-    return r.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id} @ ${n.target.join(' ')}`));
-}
 
 /** One carrier approved and revoked `n` times: `n` ended decisions, oldest first. */
 async function endDecisions(n: number, from: number): Promise<string[]> {

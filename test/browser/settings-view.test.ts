@@ -1,7 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -14,6 +12,7 @@ import { ipcHandlers } from '../../electron/main/ipc-handlers.js';
 import { IntakeError } from '../../electron/shared/bridge.js';
 import { HttpBridge } from '../../electron/shared/http-bridge.js';
 import { IpcChannel } from '../../electron/shared/ipc-channels.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
@@ -38,7 +37,6 @@ import { startStack, type Stack } from '../helpers/stack.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const artifacts = join(root, 'test-artifacts');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const hasChromium = chromiumInstalled();
 if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
 
@@ -201,28 +199,6 @@ async function standInMain(page: Page, settingsFile: string) {
     Object.defineProperty(window, 'desk', { value: Object.freeze(desk), writable: false, configurable: false, enumerable: true });
   }, IpcChannel);
   return { store, session, opened, loginItem };
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** Serious and critical violations on the page as it is now (as in accessibility.test.ts). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(
-      document,
-      { resultTypes: ['violations'] },
-    );
-    return r.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${v.help} @ ${n.target.join(' ')}`));
 }
 
 const SIZES = [
