@@ -210,7 +210,8 @@ function twoWorkerRows(t: TwoWorkersResult | undefined): string[][] {
   ];
 }
 
-function table(rows: string[][]): string {
+/** Rows as aligned columns (two spaces apart). */
+export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows
     .map((r) =>

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MachineInfo } from '../machine.js';
+import { table } from '../report.js';
 import type { Year3Figures } from './measure.js';
 
 export interface Year3Results {
@@ -18,18 +19,6 @@ export interface Year3Results {
 const ms = (x: number): string => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 const num = (x: number): string => Math.round(x).toLocaleString('en-US');
 const mb = (x: number): string => (x >= 10e6 ? `${(x / 1e6).toFixed(0)} MB` : `${(x / 1e3).toFixed(0)} kB`);
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
 
 export function year3Targets(r: Year3Results): Array<{ what: string; value: string; target: string; met: boolean | null }> {
   const b = r.big;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { newCallbackId } from '../store/ids.js';
 import { connectionOf } from '../store/sqlite-store.js';
+import type { ClaimedCallback } from '../store/callback-sends-repo.js';
 import { StoreArgumentError } from '../store/store-error.js';
 import type { ListPage, Store } from '../store/types.js';
 import { keysetPage } from '../store/keyset.js';
@@ -72,26 +73,8 @@ export interface CallbackRecord {
   cancelled_at: string | null;
 }
 
-export interface OutboxRow {
-  id: string;
-  delivery_id: string;
-  kind: string;
-  url: string;
-  destination: string;
-  subject: string | null;
-  version: number | null;
-  body: string;
-  state: CallbackState;
-  attempts: number;
-  next_attempt_at: number;
-  retry_since: number;
-  last_status: number | null;
-  last_error: DeliveryFailure | null;
-  created_at: string;
-  updated_at: string;
-  delivered_at: string | null;
-  cancelled_at: string | null;
-}
+/** A callback_outbox row: the store's columns (ClaimedCallback), with `state` and `last_error` in the callbacks' vocabularies. */
+export type OutboxRow = Omit<ClaimedCallback, 'state' | 'last_error'> & { state: CallbackState; last_error: DeliveryFailure | null };
 
 type Db = Database.Database;
 
