@@ -345,9 +345,18 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
       await shoot(page, 'desk-worker-down');
       expect(await lowContrast(page), 'desk-worker-down').toEqual([]);
       // The one indicator stays in the window at 1024 px, and the banner says what to do without a browser error.
+      // Whatever the counts: the widest the tab badges get (four digits, stale) must not push it out.
       await page.setViewportSize(SIZES[1]);
-      const conn = await page.locator('#connection').boundingBox();
-      expect(conn!.x + conn!.width).toBeLessThanOrEqual(SIZES[1].width);
+      const rightEdges = () =>
+        page.evaluate(() => {
+          for (const id of ['desk-count', 'changes-count', 'blocks-count']) document.getElementById(id)!.textContent = '9999?';
+          const edge = (sel: string) => document.querySelector(sel)!.getBoundingClientRect().right;
+          return { conn: edge('#connection'), tabs: edge('.tabs'), brand: edge('.brand') };
+        });
+      const edges = await rightEdges();
+      expect(edges.conn).toBeLessThanOrEqual(SIZES[1].width);
+      // Nothing overlaps it either: the tabs end before it starts.
+      expect(edges.tabs).toBeLessThanOrEqual((await page.locator('#connection').boundingBox())!.x);
       await expect.poll(() => page.locator('.banner').innerText()).not.toMatch(/Failed to fetch|\/v1/);
       await page.setViewportSize(SIZES[0]);
     } finally {
