@@ -1,11 +1,8 @@
-import type Database from 'better-sqlite3';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { newCallbackId } from '../store/ids.js';
-import { connectionOf } from '../store/sqlite-store.js';
-import type { ClaimedCallback } from '../store/callback-sends-repo.js';
+import { outboxOf, type CallbackRow } from '../store/outbox-repo.js';
 import { StoreArgumentError } from '../store/store-error.js';
 import type { ListPage, Store } from '../store/types.js';
-import { keysetPage } from '../store/keyset.js';
 import { listJob } from '../store/list-reads.js';
 import type { DeliveryFailure } from './callback-transport.js';
 import { destinationOf } from './destination-of.js';
@@ -31,6 +28,8 @@ export { destinationOf };
  * right after the transaction ends; senders in other processes find the row on their next poll.
  * A row that carries a state of a screening names it (`order`): rows of one screening are sent
  * in version order, never an older state after a newer one.
+ *
+ * The SQL is the store's (worker/store/outbox-repo.ts, `outboxOf`); the rules are here.
  */
 
 export type CallbackState = 'pending' | 'delivered' | 'dead' | 'cancelled';
@@ -73,82 +72,41 @@ export interface CallbackRecord {
   cancelled_at: string | null;
 }
 
-/** A callback_outbox row: the store's columns (ClaimedCallback), with `state` and `last_error` in the callbacks' vocabularies. */
-export type OutboxRow = Omit<ClaimedCallback, 'state' | 'last_error'> & { state: CallbackState; last_error: DeliveryFailure | null };
+/** A callback_outbox row: the store's columns (CallbackRow), with `state` and `last_error` in the callbacks' vocabularies. */
+export type OutboxRow = Omit<CallbackRow, 'state' | 'last_error'> & { state: CallbackState; last_error: DeliveryFailure | null };
 
-type Db = Database.Database;
+/** The store keeps state and last_error as text; only the outbox and the sender write them, in these words. */
+const asOutboxRow = (r: CallbackRow): OutboxRow => r as OutboxRow;
 
-function dbOf(target: Db | Store): Db {
-  return typeof (target as Db).prepare === 'function' ? (target as Db) : connectionOf(target as Store);
-}
+// ---- wake-up: senders of this process, per store (one store, one connection) ----
 
-// ---- wake-up: senders of this process, per connection ----
+const listeners = new WeakMap<Store, Set<() => void>>();
+const wakeScheduled = new WeakSet<Store>();
 
-const listeners = new WeakMap<Db, Set<() => void>>();
-const wakeScheduled = new WeakSet<Db>();
-
-/** Call `fn` after each transaction that wrote a callback row on this connection. */
-export function onCallbackWritten(target: Db | Store, fn: () => void): () => void {
-  const db = dbOf(target);
-  let set = listeners.get(db);
-  if (!set) listeners.set(db, (set = new Set()));
+/** Call `fn` after each transaction that wrote a callback row on this store. */
+export function onCallbackWritten(store: Store, fn: () => void): () => void {
+  let set = listeners.get(store);
+  if (!set) listeners.set(store, (set = new Set()));
   set.add(fn);
   return () => set.delete(fn);
 }
 
-function scheduleWake(db: Db): void {
-  if (wakeScheduled.has(db) || !listeners.get(db)?.size) return;
-  wakeScheduled.add(db);
-  // better-sqlite3 transactions are synchronous: by the time this runs the caller's
+function scheduleWake(store: Store): void {
+  if (wakeScheduled.has(store) || !listeners.get(store)?.size) return;
+  wakeScheduled.add(store);
+  // The store's transactions are synchronous: by the time this runs the caller's
   // transaction has committed (or rolled back, and the sender just finds nothing new).
   setImmediate(() => {
-    wakeScheduled.delete(db);
-    for (const fn of listeners.get(db) ?? []) fn();
+    wakeScheduled.delete(store);
+    for (const fn of listeners.get(store) ?? []) fn();
   });
-}
-
-// ---- prepared statements, once per connection ----
-
-function statements(db: Db) {
-  return {
-    insert: db.prepare(`
-      INSERT INTO callback_outbox (id, delivery_id, kind, url, destination, subject, version, body, state, attempts, next_attempt_at, retry_since, created_at, updated_at)
-      VALUES (@id, @delivery_id, @kind, @url, @destination, @subject, @version, @body, 'pending', 0, @at_ms, @at_ms, @at, @at)
-      ON CONFLICT (delivery_id) DO NOTHING`),
-    byId: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE id = ?'),
-    byDelivery: db.prepare<[string], OutboxRow>('SELECT * FROM callback_outbox WHERE delivery_id = ?'),
-    // Kept by triggers (outbox-schema.ts, migration 23): four rows, never a count of the outbox.
-    counts: db.prepare<[], { state: CallbackState; n: number }>('SELECT state, n FROM callback_counts'),
-    oldestPending: db.prepare<[], { at: string | null }>("SELECT MIN(created_at) AS at FROM callback_outbox WHERE state = 'pending'"),
-    list: db.prepare<[string, number], OutboxRow>(
-      'SELECT * FROM callback_outbox WHERE state = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?',
-    ),
-    retry: db.prepare<[number, number, string, string]>(`
-      UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, retry_since = ?, updated_at = ?, cancelled_at = NULL
-      WHERE id = ? AND state != 'delivered'`),
-    // A newer state of the same screening delivered or on its way: this older one must not follow it.
-    newerOwed: db.prepare<[string], { id: string }>(`
-      SELECT n.id FROM callback_outbox o JOIN callback_outbox n ON n.subject = o.subject AND n.version > o.version
-      WHERE o.id = ? AND n.state IN ('pending', 'delivered') LIMIT 1`),
-    cancel: db.prepare<[string, string, string]>(`
-      UPDATE callback_outbox SET state = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ? AND state IN ('pending', 'dead')`),
-    cancelTo: db.prepare<[string, string, string]>(`
-      UPDATE callback_outbox SET state = 'cancelled', cancelled_at = ?, updated_at = ? WHERE url = ? AND state IN ('pending', 'dead')`),
-  };
-}
-const cache = new WeakMap<Db, ReturnType<typeof statements>>();
-function st(db: Db): ReturnType<typeof statements> {
-  let s = cache.get(db);
-  if (!s) cache.set(db, (s = statements(db)));
-  return s;
 }
 
 /**
  * Owe one callback: insert its outbox row (call inside the transaction of the change it
  * reports). Returns the row's id and whether it is new (false: this delivery id was owed before).
  */
-export function writeCallback(target: Db | Store, c: NewCallback): { id: string; created: boolean } {
-  const db = dbOf(target);
+export function writeCallback(store: Store, c: NewCallback): { id: string; created: boolean } {
   if (!c || typeof c.kind !== 'string' || c.kind === '') throw new StoreArgumentError('kind must be a non-empty string', 'kind');
   if (typeof c.url !== 'string' || c.url === '') throw new StoreArgumentError('url must be a non-empty string', 'url');
   if (typeof c.deliveryId !== 'string' || c.deliveryId === '')
@@ -158,34 +116,33 @@ export function writeCallback(target: Db | Store, c: NewCallback): { id: string;
     throw new StoreArgumentError('order must be { subject: string, version: integer }', 'order');
   const at = c.at ?? new Date();
   const body = JSON.stringify({ event: c.kind, delivery_id: c.deliveryId, api_version: LATEST_API_VERSION, ...c.payload });
-  const s = st(db);
-  const created =
-    s.insert.run({
-      id: newCallbackId(),
-      delivery_id: c.deliveryId,
-      kind: c.kind,
-      url: c.url,
-      destination: destinationOf(c.url),
-      subject: c.order?.subject ?? null,
-      version: c.order?.version ?? null,
-      body,
-      at_ms: at.getTime(),
-      at: at.toISOString(),
-    }).changes > 0;
-  if (created) scheduleWake(db);
-  return { id: s.byDelivery.get(c.deliveryId)!.id, created };
+  const outbox = outboxOf(store);
+  const created = outbox.insert({
+    id: newCallbackId(),
+    delivery_id: c.deliveryId,
+    kind: c.kind,
+    url: c.url,
+    destination: destinationOf(c.url),
+    subject: c.order?.subject ?? null,
+    version: c.order?.version ?? null,
+    body,
+    atMs: at.getTime(),
+    at: at.toISOString(),
+  });
+  if (created) scheduleWake(store);
+  return { id: outbox.byDelivery(c.deliveryId)!.id, created };
 }
 
 /** How many outbox rows are in each state (the metrics and /status read this). */
-export function callbackCounts(target: Db | Store): Record<CallbackState, number> {
+export function callbackCounts(store: Store): Record<CallbackState, number> {
   const counts: Record<CallbackState, number> = { pending: 0, delivered: 0, dead: 0, cancelled: 0 };
-  for (const { state, n } of st(dbOf(target)).counts.all()) counts[state] = n;
+  for (const { state, n } of outboxOf(store).counts()) counts[state as CallbackState] = n;
   return counts;
 }
 
 /** When the oldest callback still owed (pending) was owed, or null: how long TMSs have gone without (the metrics). */
-export function oldestPendingCallbackAt(target: Db | Store): string | null {
-  return st(dbOf(target)).oldestPending.get()?.at ?? null;
+export function oldestPendingCallbackAt(store: Store): string | null {
+  return outboxOf(store).oldestPendingAt();
 }
 
 export function toCallbackRecord(r: OutboxRow): CallbackRecord {
@@ -209,47 +166,33 @@ export function toCallbackRecord(r: OutboxRow): CallbackRecord {
   };
 }
 
-export function getCallback(target: Db | Store, id: string): CallbackRecord | undefined {
-  const r = st(dbOf(target)).byId.get(id);
-  return r ? toCallbackRecord(r) : undefined;
+export function getCallback(store: Store, id: string): CallbackRecord | undefined {
+  const r = outboxOf(store).byId(id);
+  return r ? toCallbackRecord(asOutboxRow(r)) : undefined;
 }
 
-export function getCallbackByDelivery(target: Db | Store, deliveryId: string): CallbackRecord | undefined {
-  const r = st(dbOf(target)).byDelivery.get(deliveryId);
-  return r ? toCallbackRecord(r) : undefined;
+export function getCallbackByDelivery(store: Store, deliveryId: string): CallbackRecord | undefined {
+  const r = outboxOf(store).byDelivery(deliveryId);
+  return r ? toCallbackRecord(asOutboxRow(r)) : undefined;
 }
 
 /** Newest first within one state. */
-export function listCallbacks(target: Db | Store, state: CallbackState, limit = 50): CallbackRecord[] {
+export function listCallbacks(store: Store, state: CallbackState, limit = 50): CallbackRecord[] {
   if (!CALLBACK_STATES.includes(state)) throw new StoreArgumentError(`state must be one of ${CALLBACK_STATES.join(', ')}`, 'state');
-  return st(dbOf(target)).list.all(state, limit).map(toCallbackRecord);
+  return outboxOf(store)
+    .list(state, limit)
+    .map((r) => toCallbackRecord(asOutboxRow(r)));
 }
 
 /**
  * One page of GET /callbacks by keyset, most recently changed first: one state on
  * callback_outbox_by_state, `all` on callback_outbox_by_updated.
  */
-export function pageCallbacks(
-  target: Db | Store,
-  state: CallbackState | 'all',
-  p: ListPage,
-): { data: CallbackRecord[]; has_more: boolean } {
+export function pageCallbacks(store: Store, state: CallbackState | 'all', p: ListPage): { data: CallbackRecord[]; has_more: boolean } {
   if (state !== 'all' && !CALLBACK_STATES.includes(state))
     throw new StoreArgumentError(`state must be one of ${CALLBACK_STATES.join(', ')} or all`, 'state');
-  const { rows, has_more } = keysetPage<OutboxRow>(
-    dbOf(target),
-    {
-      select: 'SELECT * FROM callback_outbox',
-      where: state === 'all' ? [] : ['state = @state'],
-      params: state === 'all' ? {} : { state },
-      key: 'updated_at',
-      tie: 'rowid',
-      direction: 'DESC',
-      cursor: 'id = @cursor_id',
-    },
-    p,
-  );
-  return { data: rows.map(toCallbackRecord), has_more };
+  const { rows, has_more } = outboxOf(store).page(state === 'all' ? undefined : state, p);
+  return { data: rows.map((r) => toCallbackRecord(asOutboxRow(r))), has_more };
 }
 
 /** pageCallbacks as a reader-pool job (GET /callbacks): run on a read-only connection in a thread. */
@@ -285,24 +228,23 @@ export class CallbackSupersededError extends Error {
  * `pending`; a pending row's next attempt is brought forward. A delivered row is not sent again
  * (409), nor one whose screening has a newer state delivered or owed (409: it would arrive after it).
  */
-export function retryCallback(target: Db | Store, id: string, now = new Date()): CallbackRecord {
-  const db = dbOf(target);
-  const s = st(db);
-  return db.transaction(() => {
-    const before = s.byId.get(id);
+export function retryCallback(store: Store, id: string, now = new Date()): CallbackRecord {
+  const outbox = outboxOf(store);
+  return store.transaction(() => {
+    const before = outbox.byId(id);
     if (!before) throw new CallbackNotFoundError(`no callback with id ${id}`);
     if (before.state === 'delivered')
       throw new CallbackDeliveredError(`callback ${id} was delivered at ${before.delivered_at}; it is not sent again`);
-    const newer = s.newerOwed.get(id);
-    if (newer && before.state !== 'pending')
+    const newer = outbox.newerOwed(id);
+    if (newer !== undefined && before.state !== 'pending')
       throw new CallbackSupersededError(
-        `callback ${id} carries an older state of screening ${before.subject} than callback ${newer.id}; it is not sent after it`,
-        newer.id,
+        `callback ${id} carries an older state of screening ${before.subject} than callback ${newer}; it is not sent after it`,
+        newer,
       );
-    s.retry.run(now.getTime(), now.getTime(), now.toISOString(), id);
-    scheduleWake(db);
-    return toCallbackRecord(s.byId.get(id)!);
-  })();
+    outbox.retry(id, now.getTime(), now.toISOString());
+    scheduleWake(store);
+    return toCallbackRecord(asOutboxRow(outbox.byId(id)!));
+  });
 }
 
 /**
@@ -310,22 +252,20 @@ export function retryCallback(target: Db | Store, id: string, now = new Date()):
  * already on the wire may still arrive). Cancelling a cancelled row returns it as it is; a
  * delivered one is a 409. POST /callbacks/:id/retry sends a cancelled row after all.
  */
-export function cancelCallback(target: Db | Store, id: string, now = new Date()): CallbackRecord {
-  const db = dbOf(target);
-  const s = st(db);
-  s.cancel.run(now.toISOString(), now.toISOString(), id);
-  const row = s.byId.get(id);
+export function cancelCallback(store: Store, id: string, now = new Date()): CallbackRecord {
+  const outbox = outboxOf(store);
+  outbox.cancel(id, now.toISOString());
+  const row = outbox.byId(id);
   if (!row) throw new CallbackNotFoundError(`no callback with id ${id}`);
   if (row.state === 'delivered')
     throw new CallbackDeliveredError(`callback ${id} was delivered at ${row.delivered_at}; there is nothing to cancel`);
-  scheduleWake(db); // a later state of its screening may have waited on it
-  return toCallbackRecord(row);
+  scheduleWake(store); // a later state of its screening may have waited on it
+  return toCallbackRecord(asOutboxRow(row));
 }
 
 /** Stop every delivery still owed to `url` (exactly that URL, as stored): how many were cancelled. */
-export function cancelCallbacksTo(target: Db | Store, url: string, now = new Date()): number {
-  const db = dbOf(target);
-  const n = st(db).cancelTo.run(now.toISOString(), now.toISOString(), url).changes;
-  if (n > 0) scheduleWake(db);
+export function cancelCallbacksTo(store: Store, url: string, now = new Date()): number {
+  const n = outboxOf(store).cancelTo(url, now.toISOString());
+  if (n > 0) scheduleWake(store);
   return n;
 }

@@ -2,7 +2,7 @@ import { API_VERSIONS, API_VERSION_HEADER } from '../../shared/api-versions.js';
 import { exponentialBackoffMs } from '../../shared/backoff.js';
 import { observe } from '../metrics/metrics.js';
 import type { Logger } from 'pino';
-import { callbackSendsOf, type CallbackSendsRepo } from '../store/callback-sends-repo.js';
+import { callbackSendsOf, type CallbackSendsRepo } from '../store/outbox-repo.js';
 import type { Store } from '../store/types.js';
 import { failureOf, policyTransport, type CallbackTransport, type DeliveryFailure } from './callback-transport.js';
 import type { DestinationPolicy } from './destination-policy.js';
