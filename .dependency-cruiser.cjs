@@ -5,7 +5,7 @@
  */
 
 // Modules that still take SQLite directly instead of asking the store (issue 33 removes them).
-const SQLITE_DEBT = ['worker/callbacks/outbox.ts', 'worker/decisions/carrier-decisions.ts'];
+const SQLITE_DEBT = ['worker/callbacks/outbox.ts'];
 const re = (paths) => `^(${paths.map((p) => p.replace(/[.]/g, '\\.')).join('|')})$`;
 
 module.exports = {
