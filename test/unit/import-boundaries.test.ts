@@ -38,7 +38,7 @@ describe('import boundaries', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  it('refuses a route that opens SQLite, a store that imports a feature folder, tray logic that imports electron or the worker, shared code that imports a program, and a pipeline that calls /v1 itself', async () => {
+  it('refuses a route that opens SQLite, a feature that holds the connection, a store that imports a feature folder, tray logic that imports electron or the worker, shared code that imports a program, and a pipeline that calls /v1 itself', async () => {
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
       'node_modules/better-sqlite3/package.json': '{"name":"better-sqlite3","main":"index.js"}',
@@ -46,6 +46,8 @@ describe('import boundaries', () => {
       'node_modules/electron/package.json': '{"name":"electron","main":"index.js"}',
       'node_modules/electron/index.js': 'module.exports = {};',
       'worker/store/sqlite-store.ts': 'export const connectionOf = 1;\n',
+      // Not a route: a feature that holds the connection itself.
+      'worker/callbacks/outbox.ts': "import { connectionOf } from '../store/sqlite-store.js';\nexport const o = connectionOf;\n",
       'worker/intake/review-routes.ts':
         "import Database from 'better-sqlite3';\nimport { connectionOf } from '../store/sqlite-store.js';\nexport const r = [Database, connectionOf];\n",
       'electron/main/notifier.ts': "import 'electron';\nimport { r } from '../../worker/intake/review-routes.js';\nexport const n = r;\n",
@@ -65,7 +67,7 @@ describe('import boundaries', () => {
     expect(r.code).not.toBe(0);
     for (const rule of [
       'routes-never-touch-sqlite',
-      'debt-sqlite-outside-store',
+      'sqlite-only-in-store',
       'electron-only-in-glue',
       'tray-never-worker',
       'shared-imports-nothing-of-ours',
@@ -73,5 +75,6 @@ describe('import boundaries', () => {
       'store-imports-no-feature',
     ])
       expect(r.out, r.out).toContain(rule);
+    expect(r.out, r.out).toMatch(/sqlite-only-in-store[^\n]*worker\/callbacks\/outbox\.ts/);
   }, 60_000);
 });

@@ -1,14 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
-import type {
-  Decision,
-  DecisionState,
-  Review,
-  ReviewClosedBy,
-  ReviewState,
-  Screening,
-  StandingDecisionRef,
-} from '../../shared/screening.js';
+import type { Decision, DecisionState, Review, ReviewClosedBy, Screening, StandingDecisionRef } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { LOCAL_BLOCK_CODE, actionForScore } from '../../shared/tender-rules.js';
 import type { Actor } from '../tokens/intake-tokens.js';
@@ -22,8 +13,14 @@ import {
   type ScreeningResult,
   type Store,
 } from '../store/index.js';
-import { connectionOf } from '../store/sqlite-store.js';
-import { keysetPage } from '../store/keyset.js';
+import {
+  decisionListsOf,
+  decisionsOf,
+  type DecisionRow,
+  type DecisionRowFilter,
+  type DecisionsRepo,
+  type ReviewHeadRow,
+} from '../store/decisions-repo.js';
 import { listJob } from '../store/list-reads.js';
 import type { ListPage } from '../store/types.js';
 import { basisChanges, basisOf, uncheckableApproval, type Basis } from '../../shared/basis.js';
@@ -39,7 +36,8 @@ import { reviewCarrierKey } from '../store/review-carrier-key.js';
  * - an open review shows the carrier's newest facts under a version; a decision names the
  *   version it saw and is refused when the facts changed since (onFacts, resolve); a blocking
  *   score or a local block closes the review and blocks its tenders at once.
- * Every method runs inside the caller's SQLite transaction (synchronous, no I/O but SQLite).
+ * Every method runs inside the caller's SQLite transaction (synchronous, no I/O but SQLite); its
+ * SQL is the store's (worker/store/decisions-repo.ts), whose writes join that transaction.
  * A method that ends a standing decision returns it (observe, revoke, lapse) or lists it in its
  * outcome (`ended` of onHold and resolve): the caller appends its `decision.<state>` event in
  * the same transaction. Nothing is kept here between calls, so a piece of a group commit that
@@ -48,27 +46,6 @@ import { reviewCarrierKey } from '../store/review-carrier-key.js';
 
 /** Who closes a review a re-screen superseded (reviews.decided_by): no person decided it. */
 export const SUPERSEDED_BY = 'carrier-screen (re-screen)';
-
-interface DecisionRow {
-  id: string;
-  carrier_key: string;
-  dot_number: string | null;
-  mc_number: string | null;
-  legal_name: string | null;
-  review_id: string;
-  decision: 'approved' | 'rejected';
-  basis: string;
-  model_version: string | null;
-  decided_by: string;
-  decided_at: string;
-  expires_at: string;
-  state: DecisionState;
-  ended_at: string | null;
-  ended_by: string | null;
-  end_reason: string | null;
-  token_id: string | null;
-  ended_token_id: string | null;
-}
 
 export interface DecisionFilter {
   dot_number?: string;
@@ -107,19 +84,6 @@ export type FactsOutcome = { kind: 'updated'; reviewId: string } | ({ kind: 'clo
 export type ResolveOutcome =
   { kind: 'resolved'; review: Review; settled: string[]; ended: Decision[] } | { kind: 'stale'; reason: string; closed?: ClosedReview };
 
-interface ReviewHeadRow {
-  id: string;
-  parent_id: string | null;
-  state: ReviewState;
-  carrier_key: string | null;
-  screening_id: string;
-  version: number;
-  basis_since: number;
-  facts_screening_id: string | null;
-  closed_by: string | null;
-  closed_reason: string | null;
-}
-
 /**
  * A hold that went to its carrier's review. `reviewId`: the carrier's review; the caller reads a
  * new one once the screening is finished (a tender that joins one is told by id: reading every
@@ -134,13 +98,10 @@ export type ReviewOutcome = { kind: 'review'; reviewId: string; created: boolean
 export type HoldOutcome = { kind: 'settled'; result: ScreeningResult; decision: StandingDecisionRef; ended: Decision[] } | ReviewOutcome;
 
 export class CarrierDecisions {
-  readonly #db: Database;
-  readonly #st: ReturnType<typeof statements>;
+  readonly #st: DecisionsRepo;
 
   constructor(private readonly o: CarrierDecisionsOptions) {
-    this.#db = connectionOf(o.store);
-    const db = this.#db;
-    this.#st = statements(db);
+    this.#st = decisionsOf(o.store);
   }
 
   /**
@@ -158,7 +119,7 @@ export class CarrierDecisions {
    * decision whose basis it does not match, or whose TTL has passed, ends here. Returns it.
    */
   observe(s: Pick<Screening, 'query'>, score: SvcScore): Decision | undefined {
-    const d = this.#st.standing.get(this.carrierKey(s, score)) as DecisionRow | undefined;
+    const d = this.#st.standing(this.carrierKey(s, score));
     if (!d) return undefined;
     const why = this.#whyEnds(d, score);
     return why ? this.#end(d, 'lapsed', null, why.join('; ')) : undefined;
@@ -171,7 +132,7 @@ export class CarrierDecisions {
    */
   onHold(s: Screening, r: ScreeningResult): HoldOutcome {
     const key = this.carrierKey(s, r.score);
-    const d = this.#st.standing.get(key) as DecisionRow | undefined;
+    const d = this.#st.standing(key);
     const ended: Decision[] = [];
     if (d && r.score) {
       const why = this.#whyEnds(d, r.score);
@@ -182,10 +143,10 @@ export class CarrierDecisions {
       const lapsed = this.#end(d, 'lapsed', null, why.join('; '));
       if (lapsed) ended.push(lapsed);
     }
-    const open = this.#st.openReview.get(key) as { id: string } | undefined;
+    const openId = this.#st.openReviewId(key);
     let previous: string | null = null;
-    if (!open) {
-      const last = this.#st.lastEnded.get(key) as DecisionRow | undefined;
+    if (openId === undefined) {
+      const last = this.#st.lastEnded(key);
       if (last) {
         // What ended it: the basis changes of a lapse, or who revoked it and why.
         const revoked = last.state === 'revoked';
@@ -201,13 +162,17 @@ export class CarrierDecisions {
       }
     }
     const id = newReviewId();
-    const created =
-      this.#st.insertReview.run(id, s.id, r.hold_reason ?? 'manual_review', this.o.now().toISOString(), key, open?.id ?? null, previous)
-        .changes > 0;
+    const created = this.#st.insertReview({
+      id,
+      screening_id: s.id,
+      hold_reason: r.hold_reason ?? 'manual_review',
+      created_at: this.o.now().toISOString(),
+      carrier_key: key,
+      parent_id: openId ?? null,
+      previous_decision: previous,
+    });
     // Written just now, or there already (a re-run): read only then.
-    const own = created
-      ? { id, parent_id: open?.id ?? null }
-      : (this.#st.reviewOfScreening.get(s.id) as { id: string; parent_id: string | null });
+    const own = created ? { id, parent_id: openId ?? null } : this.#st.reviewOfScreening(s.id)!;
     const joined = own.parent_id !== null;
     const reviewId = own.parent_id ?? own.id;
     return { kind: 'review', reviewId, created, joined, ownId: own.id, ended };
@@ -220,7 +185,7 @@ export class CarrierDecisions {
     by: 'review' | 'standing_decision' | 'rescreen',
     decision: StandingDecisionRef | null,
   ): void {
-    this.#st.settle.run(action, by, decision ? JSON.stringify(decision) : null, screeningId);
+    this.#st.settle(screeningId, action, by, decision ? JSON.stringify(decision) : null);
   }
 
   /**
@@ -231,10 +196,10 @@ export class CarrierDecisions {
    * applied to the review closes it here, for the caller to commit and tell.
    */
   resolve(reviewId: string, state: 'approved' | 'rejected', actor: Actor, note: string | null, seenVersion?: number): ResolveOutcome {
-    const head = this.#st.reviewHead.get(reviewId) as ReviewHeadRow | undefined;
+    const head = this.#st.reviewHead(reviewId);
     if (!head) throw new NotFoundError(`no review with id ${reviewId}`);
     const primaryId = head.parent_id ?? head.id;
-    const p = head.parent_id === null ? head : ((this.#st.reviewHead.get(primaryId) as ReviewHeadRow | undefined) ?? head);
+    const p = head.parent_id === null ? head : (this.#st.reviewHead(primaryId) ?? head);
     const seen = seenVersion ?? 1;
     if (seen > p.version)
       throw new StoreArgumentError(`review_version ${seen} is newer than the review (version ${p.version})`, 'review_version');
@@ -258,11 +223,11 @@ export class CarrierDecisions {
       if (seen < p.basis_since)
         return { kind: 'stale', reason: `the carrier's facts changed since version ${seen} (now version ${p.version})` };
     }
-    const waiting = this.#st.waiting.all(primaryId) as Array<{ id: string; screening_id: string }>;
+    const waiting = this.#st.waiting(primaryId);
     // Settles the carrier's own review item and screening (a conflict if already decided).
     const primary = this.o.store.resolveReview(primaryId, state, actor.by, note, actor.token_id);
     const decidedAt = primary.decided_at ?? this.o.now().toISOString();
-    this.#st.resolveWaiting.run(state, actor.by, decidedAt, note, actor.token_id, primaryId);
+    this.#st.resolveWaiting(primaryId, { state, decided_by: actor.by, decided_at: decidedAt, note, token_id: actor.token_id });
     const action = state === 'approved' ? 'tender' : 'block';
     const settled = [primary.screening_id, ...waiting.map((w) => w.screening_id)];
     for (const id of settled) this.markSettled(id, action, 'review', null);
@@ -272,10 +237,10 @@ export class CarrierDecisions {
     const ended: Decision[] = [];
     if (score) {
       const key = head.carrier_key ?? this.carrierKey(primary.screening, score);
-      const old = this.#st.standing.get(key) as DecisionRow | undefined;
+      const old = this.#st.standing(key);
       const replaced = old ? this.#end(old, 'lapsed', actor, 'replaced by a newer decision') : undefined;
       if (replaced) ended.push(replaced);
-      this.#st.insert.run({
+      this.#st.insert({
         id: newDecisionId(),
         carrier_key: key,
         dot_number: canonicalDot(score.carrier.dot_number),
@@ -314,7 +279,7 @@ export class CarrierDecisions {
     const verdict = actionForScore(r.score);
     if (verdict.action === 'block') return { kind: 'closed', ...this.#close(p, 'blocking_score', blockingWhy(r.score), s.id) };
     const changed = !facts?.score || basisChanges(basisOf(facts.score), basisOf(r.score)).length > 0;
-    this.#st.showFacts.run(changed ? 1 : 0, s.id, p.id);
+    this.#st.showFacts(p.id, s.id, changed);
     return { kind: 'updated', reviewId: p.id };
   }
 
@@ -354,26 +319,25 @@ export class CarrierDecisions {
         keys.add(`${this.o.env}:mc:${canonicalMc(score.carrier.mc_number)}`);
     }
     for (const key of keys) {
-      const open = this.#st.openReview.get(key) as { id: string } | undefined;
-      if (open) return this.#st.reviewHead.get(open.id) as ReviewHeadRow;
+      const openId = this.#st.openReviewId(key);
+      if (openId !== undefined) return this.#st.reviewHead(openId);
     }
     return undefined;
   }
 
   /** Close an open review and its waiting items: every tender on it becomes `block`. */
   #close(p: ReviewHeadRow, by: ReviewClosedBy, reason: string, factsScreeningId: string | null): ClosedReview {
-    const settled = (this.#st.onReview.all(p.id, p.id) as Array<{ screening_id: string }>).map((x) => x.screening_id);
-    this.#st.close.run(by, reason, this.o.now().toISOString(), p.id, p.id);
-    this.#st.closedVersion.run(factsScreeningId, p.id);
+    const settled = this.#st.pendingOn(p.id);
+    this.#st.close(p.id, { by, reason, at: this.o.now().toISOString(), factsScreeningId });
     for (const id of settled) this.markSettled(id, 'block', 'review', null);
     return { reviewId: p.id, closedBy: by, settled };
   }
 
   /** The pending carrier review a screening's item belongs to (its own, or the one it waits on). */
   #headOf(screeningId: string): ReviewHeadRow | undefined {
-    const own = this.#st.reviewOfScreening.get(screeningId) as { id: string; parent_id: string | null } | undefined;
+    const own = this.#st.reviewOfScreening(screeningId);
     if (!own) return undefined;
-    const head = this.#st.reviewHead.get(own.parent_id ?? own.id) as ReviewHeadRow | undefined;
+    const head = this.#st.reviewHead(own.parent_id ?? own.id);
     return head?.state === 'pending' ? head : undefined;
   }
 
@@ -385,7 +349,7 @@ export class CarrierDecisions {
   showRescreenFacts(screeningId: string): string | undefined {
     const head = this.#headOf(screeningId);
     if (!head) return undefined;
-    this.#st.showFacts.run(1, screeningId, head.id);
+    this.#st.showFacts(head.id, screeningId, true);
     return head.id;
   }
 
@@ -410,43 +374,30 @@ export class CarrierDecisions {
    * when there was none pending.
    */
   supersede(screeningId: string, note: string): Review | undefined {
-    const own = this.#st.reviewOfScreening.get(screeningId) as { id: string; parent_id: string | null } | undefined;
+    const own = this.#st.reviewOfScreening(screeningId);
     if (!own) return undefined;
-    if (this.#st.supersede.run(SUPERSEDED_BY, this.o.now().toISOString(), note, own.id).changes === 0) return undefined;
+    if (!this.#st.supersede(own.id, { by: SUPERSEDED_BY, at: this.o.now().toISOString(), note })) return undefined;
     if (own.parent_id === null) {
-      const next = this.#st.firstWaiting.get(own.id) as { id: string } | undefined;
-      if (next) {
-        this.#st.promote.run(next.id);
-        this.#st.reparent.run(next.id, own.id);
-      }
+      const next = this.#st.firstWaiting(own.id);
+      if (next !== undefined) this.#st.promote(next, own.id);
     }
     return this.o.store.getReview(own.id);
   }
 
   get(id: string): Decision | undefined {
-    const row = this.#st.get.get(id) as DecisionRow | undefined;
+    const row = this.#st.get(id);
     return row ? decisionOf(row) : undefined;
   }
 
   list(f: DecisionFilter = {}): Decision[] {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (f.dot_number !== undefined) {
-      where.push('dot_number = ?');
-      args.push(canonicalDot(f.dot_number));
-    }
-    if (f.state === 'ended') where.push("state IN ('lapsed', 'revoked')");
-    else if (f.state !== undefined) {
-      where.push('state = ?');
-      args.push(f.state);
-    }
-    const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${f.state === 'ended' ? 'ended_at' : 'decided_at'} DESC, rowid DESC LIMIT ?`;
-    return (this.#db.prepare(sql).all(...args, f.limit ?? 100) as DecisionRow[]).map(decisionOf);
+    return decisionListsOf(this.o.store)
+      .list(rowFilter(f), f.limit ?? 100)
+      .map(decisionOf);
   }
 
   /** One page of GET /decisions (pageDecisions, below). */
   page(f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
-    return pageDecisions(this.#db, f, p);
+    return pageDecisions(this.o.store, f, p);
   }
 
   /** A person ends a standing decision: the next hold of the carrier opens a review. Returns it, ended. */
@@ -464,7 +415,7 @@ export class CarrierDecisions {
    * when there is none, ReviewConflictError when it no longer stands (decision_conflict).
    */
   #endStanding(id: string, state: 'lapsed' | 'revoked', actor: Actor, reason: string): Decision {
-    const row = this.#st.get.get(id) as DecisionRow | undefined;
+    const row = this.#st.get(id);
     if (!row) throw new NotFoundError(`no decision ${id}`);
     if (row.state !== 'standing')
       throw new ReviewConflictError(`decision ${id} is already ${row.state}${row.ended_by ? ` by ${row.ended_by}` : ''}`, id);
@@ -483,61 +434,10 @@ export class CarrierDecisions {
 
   /** End a standing decision; the ended decision (undefined when it no longer stood), for the caller's event. */
   #end(d: DecisionRow, state: 'lapsed' | 'revoked', actor: Actor | null, reason: string): Decision | undefined {
-    if (this.#st.end.run(state, this.o.now().toISOString(), actor?.by ?? null, actor?.token_id ?? null, reason, d.id).changes === 0)
+    if (!this.#st.end(d.id, { state, at: this.o.now().toISOString(), by: actor?.by ?? null, token_id: actor?.token_id ?? null, reason }))
       return undefined;
-    return decisionOf(this.#st.get.get(d.id) as DecisionRow);
+    return decisionOf(this.#st.get(d.id)!);
   }
-}
-
-function statements(db: Database) {
-  return {
-    standing: db.prepare("SELECT * FROM decisions WHERE carrier_key = ? AND state = 'standing'"),
-    lastEnded: db.prepare(
-      "SELECT * FROM decisions WHERE carrier_key = ? AND state IN ('lapsed', 'revoked') ORDER BY ended_at DESC, rowid DESC LIMIT 1",
-    ),
-    end: db.prepare(
-      "UPDATE decisions SET state = ?, ended_at = ?, ended_by = ?, ended_token_id = ?, end_reason = ? WHERE id = ? AND state = 'standing'",
-    ),
-    insert: db.prepare(`
-      INSERT INTO decisions (id, carrier_key, dot_number, mc_number, legal_name, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state, token_id)
-      VALUES (@id, @carrier_key, @dot_number, @mc_number, @legal_name, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing', @token_id)`),
-    get: db.prepare('SELECT * FROM decisions WHERE id = ?'),
-    // Named: reviews_by_state (pending, parent_id IS NULL) fits this WHERE too, and without
-    // statistics SQLite may pick it and walk every carrier's open review per hold.
-    openReview: db.prepare(
-      "SELECT id FROM reviews INDEXED BY reviews_open_by_carrier WHERE carrier_key = ? AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, rowid ASC LIMIT 1",
-    ),
-    insertReview: db.prepare(`
-      INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
-      VALUES (?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (screening_id) DO NOTHING`),
-    reviewOfScreening: db.prepare('SELECT id, parent_id FROM reviews WHERE screening_id = ?'),
-    reviewHead: db.prepare(
-      'SELECT id, parent_id, state, carrier_key, screening_id, version, basis_since, facts_screening_id, closed_by, closed_reason FROM reviews WHERE id = ?',
-    ),
-    waiting: db.prepare("SELECT id, screening_id FROM reviews WHERE parent_id = ? AND state = 'pending'"),
-    resolveWaiting: db.prepare(
-      "UPDATE reviews SET state = ?, decided_by = ?, decided_at = ?, note = ?, token_id = ? WHERE parent_id = ? AND state = 'pending'",
-    ),
-    onReview: db.prepare("SELECT screening_id FROM reviews WHERE (id = ? OR parent_id = ?) AND state = 'pending'"),
-    // Closed: the carrier's review and every item waiting on it; its facts changed (a new version that any earlier one is stale against).
-    close: db.prepare(
-      "UPDATE reviews SET state = 'closed', closed_by = ?, closed_reason = ?, decided_at = ? WHERE (id = ? OR parent_id = ?) AND state = 'pending'",
-    ),
-    closedVersion: db.prepare(
-      'UPDATE reviews SET version = version + 1, basis_since = version + 1, facts_screening_id = COALESCE(?, facts_screening_id) WHERE id = ?',
-    ),
-    // A newer score shown: a new version; a new basis too when it differs (the first value, 1).
-    showFacts: db.prepare(
-      "UPDATE reviews SET version = version + 1, basis_since = CASE WHEN ? THEN version + 1 ELSE basis_since END, facts_screening_id = ? WHERE id = ? AND state = 'pending'",
-    ),
-    supersede: db.prepare(
-      "UPDATE reviews SET state = 'superseded', decided_by = ?, decided_at = ?, note = ?, version = version + 1, basis_since = version + 1 WHERE id = ? AND state = 'pending'",
-    ),
-    firstWaiting: db.prepare("SELECT id FROM reviews WHERE parent_id = ? AND state = 'pending' ORDER BY created_at ASC, rowid ASC LIMIT 1"),
-    promote: db.prepare('UPDATE reviews SET parent_id = NULL WHERE id = ?'),
-    reparent: db.prepare("UPDATE reviews SET parent_id = ? WHERE parent_id = ? AND state = 'pending'"),
-    settle: db.prepare("UPDATE screenings SET action = ?, settled_by = ?, standing_decision = ? WHERE id = ? AND status = 'done'"),
-  };
 }
 
 function refOf(d: DecisionRow): StandingDecisionRef {
@@ -576,40 +476,20 @@ function decisionOf(d: DecisionRow): Decision {
   };
 }
 
+/** The filter as the store compares it: a DOT number canonical. */
+function rowFilter(f: Omit<DecisionFilter, 'limit'>): DecisionRowFilter {
+  return {
+    ...(f.dot_number !== undefined ? { dot_number: canonicalDot(f.dot_number) } : {}),
+    ...(f.state !== undefined ? { state: f.state } : {}),
+  };
+}
+
 /**
- * One page of GET /decisions by keyset, newest first (decided_at, rowid), on the index of the
- * filter: decisions_by_dot, decisions_by_state or decisions_by_decided. `ended` (lapsed or
- * revoked) is ordered by its end, latest first (ended_at, rowid), on decisions_ended_by_ended.
+ * One page of GET /decisions by keyset, newest first; `ended` (lapsed or revoked) latest end
+ * first (the SQL and its indexes: decisionListsOf, worker/store/decisions-repo.ts).
  */
-export function pageDecisions(db: Database, f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
-  const where: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (f.dot_number !== undefined) {
-    where.push('dot_number = @dot');
-    params.dot = canonicalDot(f.dot_number);
-  }
-  const ended = f.state === 'ended';
-  // Spelt as the partial index's own term, so SQLite may read it.
-  if (ended) where.push("state IN ('lapsed', 'revoked')");
-  else if (f.state !== undefined) {
-    where.push('state = @state');
-    params.state = f.state;
-  }
-  const { rows, has_more } = keysetPage<DecisionRow>(
-    db,
-    {
-      select: 'SELECT * FROM decisions',
-      // With no statistics SQLite would pick decisions_by_state and sort every ended decision.
-      ...(ended && f.dot_number === undefined ? { pageSelect: 'SELECT * FROM decisions INDEXED BY decisions_ended_by_ended' } : {}),
-      where,
-      params,
-      key: ended ? 'ended_at' : 'decided_at',
-      tie: 'rowid',
-      direction: 'DESC',
-      cursor: 'id = @cursor_id',
-    },
-    p,
-  );
+export function pageDecisions(store: Store, f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
+  const { rows, has_more } = decisionListsOf(store).page(rowFilter(f), p);
   return { data: rows.map(decisionOf), has_more };
 }
 
@@ -617,5 +497,5 @@ export function pageDecisions(db: Database, f: Omit<DecisionFilter, 'limit'>, p:
 export const decisionsPage = listJob(
   import.meta.url,
   'decisionsPage',
-  (store, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(connectionOf(store), a.filter, a.page),
+  (store, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(store, a.filter, a.page),
 );

@@ -1,5 +1,5 @@
 import type { Config } from '../../shared/config.js';
-import { openStore } from '../store/sqlite-store.js';
+import { openStore } from '../store/index.js';
 import { IntakeTokens, TokenArgumentError, tokenPath } from './intake-tokens.js';
 import { isRole } from './roles.js';
 
