@@ -4,7 +4,6 @@
  * moves them behind the store boundary); a new file that breaks the rule fails.
  */
 
-
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import circles.', from: {}, to: { circular: true } },
