@@ -33,8 +33,9 @@ export { destinationOf };
  * in version order, never an older state after a newer one.
  */
 
-export type CallbackState = 'pending' | 'delivered' | 'dead' | 'cancelled';
-export const CALLBACK_STATES: readonly CallbackState[] = ['pending', 'delivered', 'dead', 'cancelled'];
+/** The one list of a callback's states: the type, the API's enum (intake/components.ts) and the checks below read it. */
+export const CALLBACK_STATES = ['pending', 'delivered', 'dead', 'cancelled'] as const;
+export type CallbackState = (typeof CALLBACK_STATES)[number];
 
 export interface NewCallback {
   /** X-Carrier-Screen-Event, e.g. 'screening.completed', 'review.resolved', 'carrier.changed'. */
