@@ -792,7 +792,7 @@ export interface components {
          */
         ErrorEnvelope: {
             error: {
-                /** @description What went wrong, for programs (the catalogue is in docs/api.md). Known values: invalid_request, unauthorized, forbidden, resource_missing, route_not_found, method_not_allowed, review_conflict, review_stale, block_conflict, change_conflict, decision_conflict, callback_delivered, callback_superseded, idempotency_conflict, idempotency_in_progress, payload_too_large, unsupported_media_type, headers_too_large, request_timeout, unavailable, storage_unavailable, internal_error; others may appear. */
+                /** @description What went wrong, for programs (the catalogue is in docs/api.md). Known values: invalid_request, unauthorized, forbidden, sandbox_only, resource_missing, route_not_found, method_not_allowed, review_conflict, review_stale, block_conflict, change_conflict, decision_conflict, callback_delivered, callback_superseded, idempotency_conflict, idempotency_in_progress, payload_too_large, unsupported_media_type, headers_too_large, request_timeout, rate_limited, too_many_streams, unavailable, storage_unavailable, sandbox_control_unavailable, internal_error; others may appear. */
                 code: string;
                 /** @description What went wrong, for people. */
                 message: string;
@@ -1646,6 +1646,18 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        } | {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "decision.lapsed";
+            data: components["schemas"]["Decision"];
+        } | {
+            /** @description The `id:` line: send it back as Last-Event-ID to replay what followed. */
+            id: number;
+            /** @enum {string} */
+            event: "decision.revoked";
+            data: components["schemas"]["Decision"];
         };
     };
     responses: never;
@@ -3463,7 +3475,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A stream of Server-Sent Events (screening.completed, review.created, review.updated, review.resolved, carrier.changed, change.acknowledged, quota.changed, queue.changed; an open set), each an id:, event: and one data: line of JSON; the data of each is in the StreamEvent schema. A comment line every 15 s keeps it open. */
+            /** @description A stream of Server-Sent Events (screening.completed, review.created, review.updated, review.resolved, carrier.changed, change.acknowledged, quota.changed, queue.changed, decision.lapsed, decision.revoked; an open set), each an id:, event: and one data: line of JSON; the data of each is in the StreamEvent schema. A comment line every 15 s keeps it open. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -4,13 +4,68 @@ import type { HoldReason, TenderAction } from './tender-rules.js';
 
 /** What the TMS gets back, and what the tray shows. The contract is in DESIGN.md ("Screening"). */
 
-export type ScreeningStatus = 'queued' | 'active' | 'done';
-export type ScreeningSource = 'cache' | 'service' | 'stale_cache' | 'none';
-export type Priority = 'tender' | 'background';
+/*
+ * The vocabulary of the API, once: every set of values a field can take is a list here (the
+ * actions and hold reasons in shared/tender-rules.ts), and its type is read from the list. The
+ * OpenAPI components (worker/intake/components.ts) build their enums from these lists, the tray
+ * keys its words by them (electron/renderer/vocabulary.ts), and test/unit/vocabulary-drift.test.ts
+ * fails when a component, a type, a docs table or the tray's words say something else.
+ */
+
+export const SCREENING_STATUSES = ['queued', 'active', 'done'] as const;
+export type ScreeningStatus = (typeof SCREENING_STATUSES)[number];
+/** Where an answer came from (an open set in the API: values may be added within a version). */
+export const SCREENING_SOURCES = ['cache', 'service', 'stale_cache', 'none'] as const;
+export type ScreeningSource = (typeof SCREENING_SOURCES)[number];
+export const PRIORITIES = ['tender', 'background'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+/** What settled a held screening (an open set in the API). */
+export const SETTLED_BY = ['review', 'standing_decision', 'rescreen'] as const;
+export type SettledBy = (typeof SETTLED_BY)[number];
 /** closed: ended without a person by a blocking score or a local block; superseded: by a re-screen after an outage that gave tender or block. */
-export type ReviewState = 'pending' | 'approved' | 'rejected' | 'closed' | 'superseded';
+export const REVIEW_STATES = ['pending', 'approved', 'rejected', 'closed', 'superseded'] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
 /** What closed a review without a person (docs/decisions.md): a blocking score, or the carrier put on the do-not-use list. */
-export type ReviewClosedBy = 'blocking_score' | 'local_block';
+export const REVIEW_CLOSED_BY = ['blocking_score', 'local_block'] as const;
+export type ReviewClosedBy = (typeof REVIEW_CLOSED_BY)[number];
+/** What a dispatcher decided about a carrier (a review's approve or reject; a standing decision). */
+export const DISPATCHER_DECISIONS = ['approved', 'rejected'] as const;
+export type DispatcherDecision = (typeof DISPATCHER_DECISIONS)[number];
+/** How a standing decision ended: its basis changed or its TTL passed (lapsed), or a person revoked it. */
+export const ENDED_DECISION_STATES = ['lapsed', 'revoked'] as const;
+export type EndedDecisionState = (typeof ENDED_DECISION_STATES)[number];
+export const DECISION_STATES = ['standing', ...ENDED_DECISION_STATES] as const;
+export type DecisionState = (typeof DECISION_STATES)[number];
+/** The roles of intake tokens, least first (worker/tokens/roles.ts says what each may do). */
+export const CALLER_ROLES = ['metrics', 'tms', 'desk', 'admin'] as const;
+export type CallerRole = (typeof CALLER_ROLES)[number];
+/** The quota gate: open, kept for tenders (reserve), or closed until the month resets. */
+export const QUOTA_GATES = ['open', 'reserve', 'closed'] as const;
+export type QuotaGate = (typeof QUOTA_GATES)[number];
+export const ENVIRONMENTS = ['sandbox', 'live'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+/** The events of GET /events (an open set: a listener ignores one it does not know). */
+export const INTAKE_EVENT_NAMES = [
+  'screening.completed',
+  'review.created',
+  'review.updated',
+  'review.resolved',
+  'carrier.changed',
+  'change.acknowledged',
+  'quota.changed',
+  'queue.changed',
+  'decision.lapsed',
+  'decision.revoked',
+] as const;
+/** Why a watched carrier counts as changed (an open set in the API). */
+export const CHANGE_REASONS = ['action_changed', 'decision_changed', 'new_knockout', 'grade_drop', 'model_version_changed'] as const;
+export const CHANGE_STATES = ['new', 'acknowledged'] as const;
+export type ChangeState = (typeof CHANGE_STATES)[number];
+/** A finding of a score: a check that found something (a reason) or a knockout. */
+export const FINDING_KINDS = ['reason', 'knockout'] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+export const LOCAL_BLOCK_STATES = ['active', 'lifted'] as const;
+export type LocalBlockState = (typeof LOCAL_BLOCK_STATES)[number];
 
 export interface ScreeningError {
   code: string;
@@ -68,7 +123,7 @@ export interface Screening {
    * What settled a held screening: its carrier's review, or a standing decision
    * (docs/decisions.md). `action` is what to do now; `hold_reason` stays as why it was held.
    */
-  settled_by: 'review' | 'standing_decision' | 'rescreen' | null;
+  settled_by: SettledBy | null;
   /** The standing decision that settled this screening at once (no new review), as it was then. */
   standing_decision: StandingDecisionRef | null;
   error: ScreeningError | null;
@@ -144,7 +199,7 @@ export interface Caller {
   object: 'caller';
   token_id: string | null;
   name: string | null;
-  role: 'metrics' | 'tms' | 'desk' | 'admin';
+  role: CallerRole;
 }
 
 export interface ReviewTender {
@@ -160,7 +215,7 @@ export interface ReviewTender {
 export interface StandingDecisionRef {
   id: string;
   review_id: string;
-  decision: 'approved' | 'rejected';
+  decision: DispatcherDecision;
   decided_by: string;
   /** The credential that decided (absent on decisions made before token ids were recorded). */
   token_id?: string | null;
@@ -169,12 +224,10 @@ export interface StandingDecisionRef {
   model_version: string | null;
 }
 
-export type DecisionState = 'standing' | 'lapsed' | 'revoked';
-
 /** The carrier's last decision, shown on a review opened after it ended. */
 export interface PreviousDecision extends StandingDecisionRef {
   /** lapsed (the score's basis changed, or the TTL passed) or revoked. Absent on reviews opened before 2026-11-25. */
-  state?: 'lapsed' | 'revoked';
+  state?: EndedDecisionState;
   ended_at?: string | null;
   ended_by?: string | null;
   /** A revoke's note. */
@@ -209,14 +262,14 @@ export interface QuotaStatus {
   /** When the quota gate reopens / the month resets (ISO, UTC). */
   resets_at: string;
   /** closed: no live score calls until resets_at (or usage shows room). */
-  gate: 'open' | 'reserve' | 'closed';
+  gate: QuotaGate;
   reserve: number | null;
   updated_at: string | null;
 }
 
 export interface StatusReport {
   object: 'status';
-  environment: 'sandbox' | 'live';
+  environment: Environment;
   queue: { waiting: number; active: number; delayed: number; failed: number; completed: number; paused: boolean };
   quota: QuotaStatus;
   rate_limit: { per_minute: number | null; remaining: number | null; resets_at: string | null };
@@ -245,15 +298,7 @@ export interface DailyUsage {
   days: Array<{ day: string; lookups: number }>;
 }
 
-export type IntakeEventName =
-  | 'screening.completed'
-  | 'review.created'
-  | 'review.resolved'
-  | 'quota.changed'
-  | 'queue.changed'
-  | 'carrier.changed'
-  | 'change.acknowledged'
-  | (string & {});
+export type IntakeEventName = (typeof INTAKE_EVENT_NAMES)[number] | (string & {});
 
 export interface IntakeEvent<T = unknown> {
   id: number;
@@ -307,7 +352,7 @@ export interface WatchEntry {
   updated_at: string;
 }
 
-export type ChangeReason = 'action_changed' | 'decision_changed' | 'new_knockout' | 'grade_drop' | 'model_version_changed' | (string & {});
+export type ChangeReason = (typeof CHANGE_REASONS)[number] | (string & {});
 
 export interface ChangeTender {
   tender_id: string;
@@ -326,7 +371,7 @@ export interface ChangeTender {
 
 /** One finding of a score: a check that found something (by `check`) or a knockout (by `code`). */
 export interface ChangeFinding {
-  kind: 'reason' | 'knockout';
+  kind: FindingKind;
   /** Its identity: the reason's check, or the knockout's code. */
   code: string;
   /** The reason's severity; `critical` for a knockout. */
@@ -356,7 +401,7 @@ export interface CarrierChange {
   tenders: ChangeTender[];
   /** Findings added and removed between the old score and the new (absent from a worker older than migration 29); null when not known (the old score is gone, or a change found before they were recorded). */
   findings?: ChangeFindings | null;
-  state: 'new' | 'acknowledged';
+  state: ChangeState;
   acknowledged_by: string | null;
   acknowledged_at: string | null;
   /** Why it was acknowledged, as the dispatcher wrote it (at most 500 characters); null without one. */
@@ -371,7 +416,7 @@ export interface LocalBlock {
   dot_number: string | null;
   mc_number: string | null;
   reason: string;
-  state: 'active' | 'lifted';
+  state: LocalBlockState;
   blocked_by: string;
   blocked_at: string;
   /** The credentials that blocked and lifted it (null on blocks made before token ids were recorded). */

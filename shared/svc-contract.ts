@@ -9,9 +9,14 @@
 
 export type OpenEnum<T extends string> = T | (string & {});
 
-export type Decision = OpenEnum<'approved' | 'review' | 'high_risk' | 'rejected'>;
-export type Grade = OpenEnum<'A' | 'B' | 'C' | 'D' | 'F'>;
-export type Severity = OpenEnum<'critical' | 'review' | 'medium' | 'low'>;
+/** The known values of /v1's open enumerations (its spec's tables); the types are read from them. */
+export const KNOWN_DECISIONS = ['approved', 'review', 'high_risk', 'rejected'] as const;
+export const KNOWN_GRADES = ['A', 'B', 'C', 'D', 'F'] as const;
+export const KNOWN_SEVERITIES = ['critical', 'review', 'medium', 'low'] as const;
+
+export type Decision = OpenEnum<(typeof KNOWN_DECISIONS)[number]>;
+export type Grade = OpenEnum<(typeof KNOWN_GRADES)[number]>;
+export type Severity = OpenEnum<(typeof KNOWN_SEVERITIES)[number]>;
 export type Flag = OpenEnum<'dual_authority' | 'new_authority'>;
 export type KnockoutCode = OpenEnum<'AUTHORITY_INACTIVE' | 'NO_BIPD'>;
 export type ReasonArea = OpenEnum<'Safety & Roadside' | 'Authority & Compliance' | 'Insurance & Financial'>;
@@ -19,9 +24,6 @@ export type SvcErrorCode = OpenEnum<
   'missing_api_key' | 'carrier_not_found' | 'rate_limit_exceeded' | 'monthly_quota_exceeded' | 'scoring_unavailable'
 >;
 export type SvcEnvironment = OpenEnum<'live' | 'sandbox'>;
-
-export const KNOWN_DECISIONS = ['approved', 'review', 'high_risk', 'rejected'] as const;
-export const KNOWN_SEVERITIES = ['critical', 'review', 'medium', 'low'] as const;
 
 export interface SvcFact {
   label: string;

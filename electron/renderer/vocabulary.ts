@@ -1,11 +1,17 @@
-import type { SvcReason } from '../../shared/svc-contract.js';
+import type { CHANGE_REASONS, ScreeningSource } from '../../shared/screening.js';
+import type { KNOWN_DECISIONS, KNOWN_SEVERITIES, SvcReason } from '../../shared/svc-contract.js';
 import type { HoldReason, TenderAction } from '../../shared/tender-rules.js';
 import { CHANGE_REASON_TEXT } from '../shared/change-text.js';
 
 /**
  * Words for the values the service and the worker send. Every enumeration is open: a
  * value we do not know is shown by its own name with an "unknown" look, never hidden.
+ * Each table has words for exactly the known values of its list (shared/screening.ts,
+ * shared/svc-contract.ts, shared/tender-rules.ts): `satisfies` makes a missing or extra one a
+ * compile error, and test/unit/vocabulary-drift.test.ts checks them against the API's enums.
  */
+
+type KnownSeverity = (typeof KNOWN_SEVERITIES)[number];
 
 export interface Term {
   /** What to print. */
@@ -21,13 +27,18 @@ function unknown(value: string, what: string): Term {
   return { label: value, tone: 'unknown', known: false, hint: `${what} "${value}" is new to this app; read the details` };
 }
 
-const SEVERITY_RANK: Record<string, number> = { critical: 1, review: 2, medium: 3, low: 4 };
+const SEVERITY_RANK: Record<string, number> = { critical: 1, review: 2, medium: 3, low: 4 } satisfies Record<KnownSeverity, number>;
 
 /**
  * "review" has one meaning on the desk: a dispatcher deciding a carrier. The service's own
  * "review" (a decision, a severity) is said as "needs a look".
  */
-const SEVERITY_LABEL: Record<string, string> = { critical: 'critical', review: 'needs a look', medium: 'medium', low: 'low' };
+const SEVERITY_LABEL: Record<string, string> = {
+  critical: 'critical',
+  review: 'needs a look',
+  medium: 'medium',
+  low: 'low',
+} satisfies Record<KnownSeverity, string>;
 
 export function severityTerm(severity: string): Term {
   if (severity in SEVERITY_RANK) return { label: SEVERITY_LABEL[severity] ?? severity, tone: `sev-${severity}`, known: true };
@@ -51,7 +62,7 @@ const DECISIONS: Record<string, Term> = {
   review: { label: 'needs a look', tone: 'warn', known: true, hint: 'The scoring service is not sure: a person decides.' },
   high_risk: { label: 'high risk', tone: 'bad', known: true },
   rejected: { label: 'rejected', tone: 'bad', known: true },
-};
+} satisfies Record<(typeof KNOWN_DECISIONS)[number], Term>;
 
 export function decisionTerm(decision: string): Term {
   return DECISIONS[decision] ?? unknown(decision, 'Decision');
@@ -132,7 +143,7 @@ const SOURCES: Record<string, Term> = {
     hint: 'An old saved score, because the scoring service could not be asked.',
   },
   none: { label: 'no score', tone: 'bad', known: true },
-};
+} satisfies Record<ScreeningSource, Term>;
 
 export function sourceTerm(source: string | null): Term {
   if (source === null) return { label: '—', tone: 'muted', known: true };
@@ -145,14 +156,14 @@ const CHANGE_REASON_TONE: Record<string, string> = {
   new_knockout: 'bad',
   grade_drop: 'warn',
   model_version_changed: 'muted',
-};
+} satisfies Record<(typeof CHANGE_REASONS)[number], string>;
 const CHANGE_REASON_HINT: Record<string, string> = {
   action_changed: 'What the score leads to (tender, hold, block) is different now.',
   decision_changed: 'The scoring service decides differently now.',
   new_knockout: 'A knockout check fired that did not before.',
   grade_drop: 'The grade fell from A–C to D, F or a grade this app does not know.',
   model_version_changed: 'The change came with a new scoring model version.',
-};
+} satisfies Record<(typeof CHANGE_REASONS)[number], string>;
 
 /** Why a watched carrier counts as changed (docs/watchlist.md); a reason we do not know is shown by name. */
 export function changeReasonTerm(reason: string): Term {

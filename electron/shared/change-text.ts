@@ -1,4 +1,4 @@
-import type { CarrierChange, ChangeReason, ChangeTender } from '../../shared/screening.js';
+import type { CarrierChange, CHANGE_REASONS, ChangeReason, ChangeTender } from '../../shared/screening.js';
 
 /**
  * Words for a carrier change (docs/watchlist.md), shared by the tray's notification and the
@@ -12,7 +12,7 @@ export const CHANGE_REASON_TEXT: Readonly<Record<string, string>> = {
   new_knockout: 'new knockout',
   grade_drop: 'grade dropped',
   model_version_changed: 'scoring model changed',
-};
+} satisfies Record<(typeof CHANGE_REASONS)[number], string>;
 
 export function changeReasonText(reason: ChangeReason): string {
   return CHANGE_REASON_TEXT[reason] ?? reason;

@@ -16,8 +16,8 @@ export type CallbackTransport = (
 ) => Promise<number>;
 
 /** How a failed attempt is shown to callers: a category, never the raw network error (docs/callbacks.md). */
-export type DeliveryFailure = 'unreachable' | 'timeout' | 'http_status' | 'refused_by_policy';
-export const DELIVERY_FAILURES: readonly DeliveryFailure[] = ['unreachable', 'timeout', 'http_status', 'refused_by_policy'];
+export const DELIVERY_FAILURES = ['unreachable', 'timeout', 'http_status', 'refused_by_policy'] as const;
+export type DeliveryFailure = (typeof DELIVERY_FAILURES)[number];
 
 const POLICY_CODE = 'ERR_CALLBACK_REFUSED_BY_POLICY';
 

@@ -32,8 +32,9 @@ export { destinationOf };
  * The SQL is the store's (worker/store/outbox-repo.ts, `outboxOf`); the rules are here.
  */
 
-export type CallbackState = 'pending' | 'delivered' | 'dead' | 'cancelled';
-export const CALLBACK_STATES: readonly CallbackState[] = ['pending', 'delivered', 'dead', 'cancelled'];
+/** The one list of a callback's states: the type, the API's enum (intake/components.ts) and the checks below read it. */
+export const CALLBACK_STATES = ['pending', 'delivered', 'dead', 'cancelled'] as const;
+export type CallbackState = (typeof CALLBACK_STATES)[number];
 
 export interface NewCallback {
   /** X-Carrier-Screen-Event, e.g. 'screening.completed', 'review.resolved', 'carrier.changed'. */

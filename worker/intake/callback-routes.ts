@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { CallbackDeliveredError, CallbackNotFoundError, CallbackSupersededError } from '../callbacks/index.js';
+import { CALLBACK_STATES, CallbackDeliveredError, CallbackNotFoundError, CallbackSupersededError } from '../callbacks/index.js';
+import { Enum } from './components.js';
 import { badRequest, conflict, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { sendJsonBody } from './reply-json.js';
@@ -31,14 +32,7 @@ const CancellationSchema = Type.Object(
 );
 const CallbackListQuery = Type.Object(
   {
-    state: Type.Optional(
-      Type.Union(
-        [Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead'), Type.Literal('cancelled'), Type.Literal('all')],
-        {
-          description: 'pending, delivered, dead, cancelled or all (default dead)',
-        },
-      ),
-    ),
+    state: Type.Optional(Enum([...CALLBACK_STATES, 'all'], { description: 'pending, delivered, dead, cancelled or all (default dead)' })),
     ...PageQueryFields,
   },
   { additionalProperties: false },

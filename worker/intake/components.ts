@@ -1,34 +1,63 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TLiteral, type TSchema, type TSchemaOptions, type TUnion } from 'typebox';
+import {
+  CALLER_ROLES,
+  CHANGE_REASONS,
+  CHANGE_STATES,
+  DECISION_STATES,
+  DISPATCHER_DECISIONS,
+  ENDED_DECISION_STATES,
+  ENVIRONMENTS,
+  FINDING_KINDS,
+  INTAKE_EVENT_NAMES,
+  LOCAL_BLOCK_STATES,
+  PRIORITIES,
+  QUOTA_GATES,
+  REVIEW_CLOSED_BY,
+  REVIEW_STATES,
+  SCREENING_SOURCES,
+  SETTLED_BY,
+  type ScreeningStatus,
+} from '../../shared/screening.js';
+import { KNOWN_DECISIONS, KNOWN_GRADES, KNOWN_SEVERITIES } from '../../shared/svc-contract.js';
 import { HOLD_REASONS, TENDER_ACTIONS } from '../../shared/tender-rules.js';
-import { ROLES } from '../tokens/roles.js';
+import { CALLBACK_STATES, DELIVERY_FAILURES } from '../callbacks/index.js';
 
 /**
  * The objects the intake answers with, as named OpenAPI components (`#/components/schemas/…`,
- * registered with `app.addSchema`), mirroring shared/screening.ts field for field. Closed sets
- * are enums; open sets (values may be added within a version, docs/api.md) are strings with
- * their known values in `x-extensible-enum`. Every object also allows fields not listed here:
+ * registered with `app.addSchema`), mirroring shared/screening.ts field for field. Every set of
+ * values is built from its one list (shared/screening.ts, shared/tender-rules.ts,
+ * shared/svc-contract.ts, worker/callbacks/, ERROR_CODES below), never written out here;
+ * test/unit/vocabulary-drift.test.ts fails on one that is. Closed sets are enums; open sets
+ * (values may be added within a version, docs/api.md) are strings with their known values in
+ * `x-extensible-enum`. Every object also allows fields not listed here:
  * additive changes within a version. These shapes document; answers are serialised as they are.
  */
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const Enum = (values: readonly string[], description?: string) =>
+/**
+ * A closed set: `anyOf` of its `const`s, typed as the list's own values (Static<> of a component
+ * is the list's union, which the drift test compares with shared/screening.ts's types).
+ */
+export const Enum = <const V extends readonly string[]>(
+  values: V,
+  description?: string | TSchemaOptions,
+): TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }> =>
   Type.Union(
     values.map((v) => Type.Literal(v)),
-    description ? { description } : {},
-  );
+    typeof description === 'string' ? { description } : (description ?? {}),
+  ) as never;
 const Open = (values: readonly string[], description: string) =>
   Type.String({ description: `${description} Known values: ${values.join(', ')}; others may appear.`, 'x-extensible-enum': values });
 const Time = (description = 'ISO 8601, UTC') => Type.String({ format: 'date-time', description });
 const Obj = <P extends Record<string, TSchema>>($id: string, description: string, props: P) =>
   Type.Object(props, { $id, title: $id, description, additionalProperties: true });
 
-export const REVIEW_STATES = ['pending', 'approved', 'rejected', 'closed', 'superseded'] as const;
-
 /** Every error code the intake answers with (docs/api.md "Errors"). */
 export const ERROR_CODES = [
   'invalid_request',
   'unauthorized',
   'forbidden',
+  'sandbox_only',
   'resource_missing',
   'route_not_found',
   'method_not_allowed',
@@ -45,10 +74,14 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'headers_too_large',
   'request_timeout',
+  'rate_limited',
+  'too_many_streams',
   'unavailable',
   'storage_unavailable',
+  'sandbox_control_unavailable',
   'internal_error',
 ] as const;
+export type IntakeErrorCode = (typeof ERROR_CODES)[number];
 
 /** Named ErrorEnvelope, not Error: a generated client must not shadow the built-in Error. */
 export const ErrorEnvelope = Type.Object(
@@ -87,8 +120,8 @@ export const Score = Obj(
       { additionalProperties: true },
     ),
     score: Type.Number(),
-    grade: Open(['A', 'B', 'C', 'D', 'F'], 'Letter grade.'),
-    decision: Open(['approved', 'review', 'high_risk', 'rejected'], "The service's decision."),
+    grade: Open(KNOWN_GRADES, 'Letter grade.'),
+    decision: Open(KNOWN_DECISIONS, "The service's decision."),
     verdict: Nullable(Type.String()),
     needs_manual_review: Type.Boolean(),
     knockout: Type.Object(
@@ -104,7 +137,7 @@ export const Score = Obj(
           // Display fields: /v1 promises strings, and a drifting one is kept as sent (shared/svc-contract.ts).
           check: Type.Optional(Type.String({ description: 'Name of the check.' })),
           area: Type.Optional(Type.String({ description: 'One of seven areas, e.g. "Safety & Roadside".' })),
-          severity: Type.Optional(Open(['critical', 'review', 'medium', 'low'], 'How serious.')),
+          severity: Type.Optional(Open(KNOWN_SEVERITIES, 'How serious.')),
           detail: Type.Optional(Type.String({ description: 'What was found, one sentence.' })),
           facts: Type.Array(
             Type.Object(
@@ -134,7 +167,7 @@ export const Score = Obj(
 export const StandingDecisionRef = Obj('StandingDecisionRef', 'A standing carrier decision as it was when it settled a screening.', {
   id: Type.String(),
   review_id: Type.String(),
-  decision: Enum(['approved', 'rejected']),
+  decision: Enum(DISPATCHER_DECISIONS),
   decided_by: Type.String(),
   token_id: Type.Optional(Nullable(Type.String({ description: 'The credential that decided: an intake token id, or "intake_token".' }))),
   decided_at: Time(),
@@ -165,13 +198,13 @@ const screeningFields = {
     { dot_number: Type.Optional(Type.String()), mc_number: Type.Optional(Type.String()) },
     { description: 'What was asked, normalised: exactly one of the two.' },
   ),
-  priority: Enum(['tender', 'background']),
+  priority: Enum(PRIORITIES),
   refresh: Type.Boolean({ description: 'The request skipped the cache (a re-check).' }),
   action: Nullable(Enum(TENDER_ACTIONS, 'What to do now; null until done.')),
   hold_reason: Nullable(Open(HOLD_REASONS, 'Why it was held; kept after it is settled.')),
   source: Nullable(
     Open(
-      ['cache', 'service', 'stale_cache', 'none'],
+      SCREENING_SOURCES,
       'Where the answer came from: service (/v1 now, a score or carrier_not_found), cache, stale_cache (an outage), none (no answer: a local block, or /v1 failed).',
     ),
   ),
@@ -194,10 +227,7 @@ const screeningFields = {
     }),
   ),
   settled_by: Nullable(
-    Open(
-      ['review', 'standing_decision', 'rescreen'],
-      'What settled a held screening: its review, a standing decision, or a re-screen after an outage (docs/decisions.md).',
-    ),
+    Open(SETTLED_BY, 'What settled a held screening: its review, a standing decision, or a re-screen after an outage (docs/decisions.md).'),
   ),
   standing_decision: Nullable(Type.Ref('StandingDecisionRef')),
   error: Nullable(
@@ -231,12 +261,12 @@ const screeningFields = {
  * A screening is one of three shapes, told apart by `status` (a discriminated union, so a
  * generated client narrows: after `status === 'done'`, `action` and `completed_at` are set).
  */
-const screeningOf = (status: 'queued' | 'active' | 'done', description: string, narrowed: Record<string, TSchema>) =>
+const screeningOf = <S extends ScreeningStatus, N extends Record<string, TSchema>>(status: S, description: string, narrowed: N) =>
   Obj(`Screening${status[0]!.toUpperCase()}${status.slice(1)}`, description, {
     ...screeningFields,
     status: Type.Literal(status),
     ...narrowed,
-  });
+  } as Omit<typeof screeningFields, keyof N> & { status: TLiteral<S> } & N);
 // Not `type: null` alone: openapi-fetch's Readable<> drops a property whose type is only null.
 const NOT_YET = { action: Nullable(Enum(TENDER_ACTIONS, 'Null: not done yet.')), completed_at: Nullable(Time('Null: not done yet.')) };
 export const ScreeningQueued = screeningOf(
@@ -249,7 +279,11 @@ export const ScreeningDone = screeningOf('done', 'A finished screening: its acti
   action: Enum(TENDER_ACTIONS, 'What to do now (a held one may later be settled by its review).'),
   completed_at: Time('When it was done.'),
 });
-const SCREENING_VARIANTS = { queued: 'ScreeningQueued', active: 'ScreeningActive', done: 'ScreeningDone' } as const;
+const SCREENING_VARIANTS = {
+  queued: 'ScreeningQueued',
+  active: 'ScreeningActive',
+  done: 'ScreeningDone',
+} as const satisfies Record<ScreeningStatus, string>;
 export const Screening = Type.Unsafe<unknown>({
   $id: 'Screening',
   title: 'Screening',
@@ -264,7 +298,7 @@ export const Screening = Type.Unsafe<unknown>({
 const PreviousDecision = Type.Object(
   {
     ...StandingDecisionRef.properties,
-    state: Type.Optional(Enum(['lapsed', 'revoked'])),
+    state: Type.Optional(Enum(ENDED_DECISION_STATES)),
     ended_at: Type.Optional(Nullable(Time())),
     ended_by: Type.Optional(Nullable(Type.String())),
     note: Type.Optional(Nullable(Type.String({ description: "A revoke's note." }))),
@@ -295,7 +329,7 @@ export const Review = Obj('Review', 'A carrier held for a person: one open revie
     },
     { additionalProperties: true, description: 'The newest facts about the carrier.' },
   ),
-  closed_by: Nullable(Enum(['blocking_score', 'local_block'], 'What closed it (state closed).')),
+  closed_by: Nullable(Enum(REVIEW_CLOSED_BY, 'What closed it (state closed).')),
   closed_reason: Nullable(Type.String({ description: 'What closed it, in words: the knockout codes, or the block and its reason.' })),
   token_id: Nullable(Type.String({ description: 'The credential that decided: an intake token id, or "intake_token" (INTAKE_TOKEN).' })),
   hold_reason: Open(HOLD_REASONS, 'Why the carrier was held.'),
@@ -328,8 +362,8 @@ export const Decision = Obj('Decision', "A dispatcher's decision about a carrier
   dot_number: Nullable(Type.String()),
   mc_number: Nullable(Type.String()),
   legal_name: Nullable(Type.String({ description: "The carrier's name as the decided score gave it (legal, else DBA)." })),
-  decision: Enum(['approved', 'rejected']),
-  state: Enum(['standing', 'lapsed', 'revoked']),
+  decision: Enum(DISPATCHER_DECISIONS),
+  state: Enum(DECISION_STATES),
   basis: Type.Object(
     {
       decision: Type.String(),
@@ -394,9 +428,9 @@ export const WatchEntry = Obj('WatchEntry', 'A watched carrier, re-screened dail
 
 const ChangeFinding = Type.Object(
   {
-    kind: Enum(['reason', 'knockout'], 'A check that found something (a score reason) or a knockout.'),
+    kind: Enum(FINDING_KINDS, 'A check that found something (a score reason) or a knockout.'),
     code: Type.String({ description: "Its identity: the reason's check, or the knockout's code." }),
-    severity: Open(['critical', 'review', 'medium', 'low'], "The reason's severity; critical for a knockout."),
+    severity: Open(KNOWN_SEVERITIES, "The reason's severity; critical for a knockout."),
     area: Nullable(Type.String({ description: "The reason's area; null for a knockout." })),
     detail: Type.String({ description: 'The words the score gave it.' }),
   },
@@ -409,9 +443,7 @@ export const CarrierChange = Obj('CarrierChange', 'A watched carrier that screen
   dot_number: Nullable(Type.String()),
   mc_number: Nullable(Type.String()),
   legal_name: Nullable(Type.String()),
-  reasons: Type.Array(
-    Open(['action_changed', 'decision_changed', 'new_knockout', 'grade_drop', 'model_version_changed'], 'Why it counts as a change.'),
-  ),
+  reasons: Type.Array(Open(CHANGE_REASONS, 'Why it counts as a change.')),
   before: CarrierSnapshot,
   after: CarrierSnapshot,
   screening_id: Type.String(),
@@ -432,7 +464,7 @@ export const CarrierChange = Obj('CarrierChange', 'A watched carrier that screen
       settled_by: Type.Optional(
         Nullable(
           Open(
-            ['review', 'standing_decision', 'rescreen'],
+            SETTLED_BY,
             'What settled a held tender: its review, a standing decision (it went out without a new review), or a re-screen.',
           ),
         ),
@@ -452,7 +484,7 @@ export const CarrierChange = Obj('CarrierChange', 'A watched carrier that screen
       },
     ),
   ),
-  state: Enum(['new', 'acknowledged']),
+  state: Enum(CHANGE_STATES),
   acknowledged_by: Nullable(Type.String()),
   acknowledged_at: Nullable(Time()),
   ack_note: Nullable(
@@ -471,7 +503,7 @@ export const LocalBlock = Obj(
     dot_number: Nullable(Type.String()),
     mc_number: Nullable(Type.String()),
     reason: Type.String(),
-    state: Enum(['active', 'lifted']),
+    state: Enum(LOCAL_BLOCK_STATES),
     blocked_by: Type.String(),
     blocked_at: Time(),
     token_id: Nullable(Type.String({ description: 'The credential that blocked it (null before token ids were recorded).' })),
@@ -489,10 +521,7 @@ export const Callback = Obj('Callback', 'One callback owed to a TMS, from the ou
   delivery_id: Type.String({ description: 'Stable across attempts: the X-Delivery-Id the TMS sees.' }),
   event: Type.String(),
   url: Type.String(),
-  state: Enum(
-    ['pending', 'delivered', 'dead', 'cancelled'],
-    'cancelled: stopped by POST /callbacks/:id/cancel or POST /callbacks/cancel; never sent unless retried.',
-  ),
+  state: Enum(CALLBACK_STATES, 'cancelled: stopped by POST /callbacks/:id/cancel or POST /callbacks/cancel; never sent unless retried.'),
   screening_id: Nullable(Type.String({ description: 'The screening whose state it carries; null for other events (carrier.changed).' })),
   version: Nullable(
     Type.Integer({ description: "That screening's version in the body; one screening's callbacks are sent in version order." }),
@@ -500,12 +529,7 @@ export const Callback = Obj('Callback', 'One callback owed to a TMS, from the ou
   attempts: Type.Integer(),
   next_attempt_at: Nullable(Time()),
   last_status: Nullable(Type.Integer({ description: 'The HTTP status of the last answer (with last_error http_status).' })),
-  last_error: Nullable(
-    Open(
-      ['unreachable', 'timeout', 'http_status', 'refused_by_policy'],
-      'What the last failed attempt met, as a category (never the raw network error).',
-    ),
-  ),
+  last_error: Nullable(Open(DELIVERY_FAILURES, 'What the last failed attempt met, as a category (never the raw network error).')),
   created_at: Time(),
   updated_at: Time(),
   delivered_at: Nullable(Time()),
@@ -514,7 +538,7 @@ export const Callback = Obj('Callback', 'One callback owed to a TMS, from the ou
 
 export const Status = Obj('Status', 'Queue, quota, rate limit, reviews, callbacks and /v1 reachability.', {
   object: Type.Literal('status'),
-  environment: Enum(['sandbox', 'live']),
+  environment: Enum(ENVIRONMENTS),
   queue: Type.Object({
     waiting: Type.Integer(),
     active: Type.Integer(),
@@ -530,7 +554,7 @@ export const Status = Obj('Status', 'Queue, quota, rate limit, reviews, callback
       used: Nullable(Type.Integer()),
       remaining: Nullable(Type.Integer()),
       resets_at: Time(),
-      gate: Enum(['open', 'reserve', 'closed']),
+      gate: Enum(QUOTA_GATES),
       reserve: Nullable(Type.Integer()),
       updated_at: Nullable(Time()),
     },
@@ -567,7 +591,7 @@ export const Caller = Obj(
     object: Type.Literal('caller'),
     token_id: Nullable(Type.String({ description: 'The scoped token\'s id ("tok_…"); null for INTAKE_TOKEN.' })),
     name: Nullable(Type.String({ description: "The token's name (the `by` of what it decides); null for INTAKE_TOKEN, which has none." })),
-    role: Enum(ROLES),
+    role: Enum(CALLER_ROLES),
   },
 );
 
@@ -613,29 +637,30 @@ const streamEvent = (event: string, description: string, data: TSchema) =>
     },
     { title: event, description, additionalProperties: false },
   );
-const STREAM_EVENTS = [
-  streamEvent(
-    'screening.completed',
+/** What each event of shared/screening.ts's INTAKE_EVENT_NAMES carries (a name left out does not compile). */
+const STREAM_EVENT_DATA: Record<(typeof INTAKE_EVENT_NAMES)[number], [description: string, data: TSchema]> = {
+  'screening.completed': [
     'A screening is done (data: the screening as it is now; `{object, id, pruned: true}` once pruned).',
     Type.Ref('Screening'),
-  ),
-  streamEvent('review.created', 'A carrier is held for a person: a new review.', Type.Ref('Review')),
-  streamEvent('review.updated', "A review's facts or tenders changed (a newer score, a tender joined it).", Type.Ref('Review')),
-  streamEvent('review.resolved', 'A review was approved, rejected, closed or superseded.', Type.Ref('Review')),
-  streamEvent('carrier.changed', 'A watched carrier screens differently now.', Type.Ref('CarrierChange')),
-  streamEvent('change.acknowledged', 'A carrier change was acknowledged.', Type.Ref('CarrierChange')),
-  streamEvent(
-    'quota.changed',
+  ],
+  'review.created': ['A carrier is held for a person: a new review.', Type.Ref('Review')],
+  'review.updated': ["A review's facts or tenders changed (a newer score, a tender joined it).", Type.Ref('Review')],
+  'review.resolved': ['A review was approved, rejected, closed or superseded.', Type.Ref('Review')],
+  'carrier.changed': ['A watched carrier screens differently now.', Type.Ref('CarrierChange')],
+  'change.acknowledged': ['A carrier change was acknowledged.', Type.Ref('CarrierChange')],
+  'quota.changed': [
     'The monthly quota or its gate moved.',
     Type.Object({}, { additionalProperties: true, description: 'As Status.quota.' }),
-  ),
-  streamEvent(
-    'queue.changed',
+  ],
+  'queue.changed': [
     'The queue was paused or resumed (its counts).',
     Type.Object({}, { additionalProperties: true, description: 'As Status.queue.' }),
-  ),
-];
-export const STREAM_EVENT_NAMES: readonly string[] = STREAM_EVENTS.map((e) => String((e as { title?: string }).title));
+  ],
+  'decision.lapsed': ["A standing decision lapsed: its score's basis changed or its TTL passed (docs/decisions.md).", Type.Ref('Decision')],
+  'decision.revoked': ['A standing decision was revoked.', Type.Ref('Decision')],
+};
+const STREAM_EVENTS = INTAKE_EVENT_NAMES.map((name) => streamEvent(name, ...STREAM_EVENT_DATA[name]));
+export const STREAM_EVENT_NAMES: readonly string[] = INTAKE_EVENT_NAMES;
 export const StreamEvent = Type.Unsafe<unknown>({
   $id: 'StreamEvent',
   title: 'StreamEvent',

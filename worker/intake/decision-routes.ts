@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import type { Decision } from '../../shared/screening.js';
+import { DECISION_STATES, type Decision } from '../../shared/screening.js';
+import { Enum } from './components.js';
 import { NotFoundError, ReviewConflictError } from '../store/index.js';
 import { AUDIT_COLUMNS } from '../decisions/audit-export.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
@@ -14,7 +15,7 @@ const DecisionListQuery = Type.Object(
   {
     dot_number: Type.Optional(Type.String({ pattern: '^[0-9]{1,8}$', description: '1 to 8 digits' })),
     state: Type.Optional(
-      Type.Union([Type.Literal('standing'), Type.Literal('lapsed'), Type.Literal('revoked'), Type.Literal('ended'), Type.Literal('all')], {
+      Enum([...DECISION_STATES, 'ended', 'all'], {
         description: 'standing, lapsed, revoked, ended (lapsed or revoked, latest end first) or all (default all)',
       }),
     ),

@@ -1,5 +1,6 @@
 import { InvalidIdentifierError } from '../../shared/carrier-id.js';
 import type { IntakeErrorBody } from '../../shared/screening.js';
+import type { IntakeErrorCode } from './components.js';
 import { UnavailableError } from '../screener-types.js';
 import {
   NotFoundError,
@@ -17,7 +18,8 @@ export class HttpError extends Error {
   override readonly name = 'HttpError';
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    /** One of the catalogue (components.ts ERROR_CODES, docs/api.md "Errors"): a code not listed there does not compile. */
+    readonly code: IntakeErrorCode,
     message: string,
     readonly param?: string,
     /** A conflict's existing object (error.resource_id). */
@@ -51,7 +53,7 @@ export const routeNotFound = (method: string, path: string): HttpError =>
  * One rule on every route (docs/api.md): repeating a state change that already happened is a 409
  * `<resource>_conflict` whose `error.resource_id` names the object as it is.
  */
-export const conflict = (code: string, message: string, resourceId: string): HttpError =>
+export const conflict = (code: IntakeErrorCode, message: string, resourceId: string): HttpError =>
   new HttpError(409, code, message, undefined, resourceId);
 
 /** An ISO 8601 date or timestamp as the store writes them (UTC, milliseconds), or a 400 naming the parameter. */

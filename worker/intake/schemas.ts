@@ -1,4 +1,6 @@
 import { Type } from 'typebox';
+import { PRIORITIES, SCREENING_STATUSES } from '../../shared/screening.js';
+import { Enum } from './components.js';
 import { PageQueryFields } from './paging.js';
 
 /**
@@ -55,9 +57,7 @@ export const ScreeningBody = Type.Object(
     callback_url: Type.Optional(
       Type.Union([Type.String({ minLength: 8, maxLength: 2048 }), Type.Null()], { description: 'an absolute http or https URL' }),
     ),
-    priority: Type.Optional(
-      Type.Union([Type.Literal('tender'), Type.Literal('background')], { description: '"tender" (default) or "background"' }),
-    ),
+    priority: Type.Optional(Enum(PRIORITIES, { description: '"tender" (default) or "background"' })),
     refresh: Type.Optional(Type.Boolean({ description: 'true or false: true skips the cache and asks /v1 now (spends quota)' })),
     load: Type.Optional(
       Type.Union([LoadBody, Type.Null()], {
@@ -79,11 +79,7 @@ export const ScreeningCreateQuery = Type.Object(
 export const ScreeningListQuery = Type.Object(
   {
     ...PageQueryFields,
-    status: Type.Optional(
-      Type.Union([Type.Literal('queued'), Type.Literal('active'), Type.Literal('done'), Type.Literal('all')], {
-        description: 'queued, active, done or all (default all)',
-      }),
-    ),
+    status: Type.Optional(Enum([...SCREENING_STATUSES, 'all'], { description: 'queued, active, done or all (default all)' })),
     tender_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the TMS load id sent with the screening' })),
     dot_number: Type.Optional(
       Type.String({ pattern: '^\\s*\\d{1,8}\\s*$', description: 'screenings asked by this DOT number or whose score names it' }),
@@ -108,16 +104,9 @@ export const ReviewParams = Type.Object({
 export const ReviewListQuery = Type.Object(
   {
     state: Type.Optional(
-      Type.Union(
-        [
-          Type.Literal('pending'),
-          Type.Literal('approved'),
-          Type.Literal('rejected'),
-          Type.Literal('decided'),
-          Type.Literal('closed'),
-          Type.Literal('superseded'),
-          Type.Literal('all'),
-        ],
+      Enum(
+        // Every review state (shared/screening.ts; the drift test checks), plus decided and all.
+        ['pending', 'approved', 'rejected', 'decided', 'closed', 'superseded', 'all'],
         {
           description:
             'pending (oldest first), approved, rejected, decided (approved or rejected: the latest decisions first), closed (by a blocking score or a local block), superseded (by a re-screen after an outage) or all (default all, newest first)',

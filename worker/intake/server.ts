@@ -240,7 +240,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     if (url === undefined) return;
     // The route's own role: a HEAD route carries its GET's config, so HEAD needs what GET needs.
     const needed = req.routeOptions.config.role;
-    if (needed === undefined) throw new HttpError(500, 'api_error', `${req.method} ${url} declares no role`);
+    if (needed === undefined) throw new HttpError(500, 'internal_error', `${req.method} ${url} declares no role`);
     if (!mayUse(caller.role, needed))
       throw new HttpError(403, 'forbidden', `${req.method} ${url} needs a ${needed} token (or admin); this token's role is ${caller.role}`);
   }

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { canonicalDot, normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
+import { CHANGE_STATES, LOCAL_BLOCK_STATES } from '../../shared/screening.js';
 import { WatchConflictError } from '../watch/index.js';
+import { Enum } from './components.js';
 import { badRequest, conflict, isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { sendJsonBody } from './reply-json.js';
@@ -81,11 +83,7 @@ export const ChangeParams = Type.Object({
 export const WatchListQuery = Type.Object({ ...PageQueryFields }, { additionalProperties: false });
 export const ChangeListQuery = Type.Object(
   {
-    state: Type.Optional(
-      Type.Union([Type.Literal('new'), Type.Literal('acknowledged'), Type.Literal('all')], {
-        description: 'new, acknowledged or all (default all)',
-      }),
-    ),
+    state: Type.Optional(Enum([...CHANGE_STATES, 'all'], { description: 'new, acknowledged or all (default all)' })),
     updated_since: Type.Optional(
       Type.String({
         description: "ISO 8601: changes detected or acknowledged at or after it (a TMS's own read position; state=new is the desk's)",
@@ -111,9 +109,7 @@ function changeFilter(q: { updated_since?: string; dot_number?: string }): { sin
 }
 export const BlockListQuery = Type.Object(
   {
-    state: Type.Optional(
-      Type.Union([Type.Literal('active'), Type.Literal('lifted'), Type.Literal('all')], { description: 'active (default), lifted or all' }),
-    ),
+    state: Type.Optional(Enum([...LOCAL_BLOCK_STATES, 'all'], { description: 'active (default), lifted or all' })),
     dot_number: Type.Optional(
       Type.String({
         pattern: '^\\s*\\d{1,8}\\s*$',

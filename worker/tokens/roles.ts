@@ -7,8 +7,11 @@
  * Each route declares the role it needs (`config: { role }`); a HEAD route has its GET's.
  */
 
-export type Role = 'metrics' | 'tms' | 'desk' | 'admin';
-export const ROLES: readonly Role[] = ['metrics', 'tms', 'desk', 'admin'];
+import { CALLER_ROLES, type CallerRole } from '../../shared/screening.js';
+
+/** The roles, least first: the one list is shared/screening.ts's (GET /me answers one of them). */
+export type Role = CallerRole;
+export const ROLES: readonly Role[] = CALLER_ROLES;
 // metrics is below tms: every role may scrape, a metrics token may do nothing else.
 const RANK: Record<Role, number> = { metrics: 0, tms: 1, desk: 2, admin: 3 };
 
