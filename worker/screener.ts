@@ -78,7 +78,7 @@ export interface ScreenerOptions {
   svcTimeoutMs?: number;
   /** Override the wait between /v1 retries (tests). */
   svcBackoff?: { baseMs?: number; capMs?: number; jitterMs?: number };
-  /** watch hook: re-screen tick, carrier.changed callback secret and backoff (docs/watchlist.md). */
+  /** The watch list: its re-screen tick (docs/watchlist.md). */
   watch?: WatchOptions;
 }
 
@@ -113,7 +113,7 @@ export async function createScreener(
     /** One pass of the re-screen after an outage (it also runs every 30 s in a worker). */
     rescreenOutageHolds(): Promise<{ queued: number }>;
     pollUsage(): Promise<void>;
-    /** watch hook: watch list, changes, local blocks. */
+    /** The watch list, changes, local blocks. */
     watch: WatchService;
   }
 > {
@@ -234,7 +234,7 @@ export async function createScreener(
   const queue = new ScreeningQueue(producer, prefix);
   const callbackPolicy = new DestinationPolicy({ allow: config.callbackAllow, intakeHost: config.intakeHost });
   const callbacks = opts.callbacks?.({ store, logger, policy: callbackPolicy });
-  // watch hook: the watch list, its daily re-screen, change alerts, local blocks.
+  // The watch list, its daily re-screen, change alerts, local blocks.
   const watch: WatchService = new WatchService({
     env: environment,
     store,
@@ -404,7 +404,7 @@ export async function createScreener(
       pauseQueue: (ms) => queue.queue.rateLimit(ms),
     });
     callbacks?.startWorker?.();
-    await watch.startWorkers(); // watch hook
+    await watch.startWorkers();
     // Built above, started here: run() resolves when close() stops it.
     const started = worker;
     void started.run().catch((e: unknown) => logger.error({ err: String(e) }, 'screening worker stopped'));
@@ -646,7 +646,7 @@ export async function createScreener(
       rebuild.stop();
       await worker?.close();
       await callbacks?.close();
-      await watch.close(); // watch hook
+      await watch.close();
       await queue.close().catch(() => {});
       await events.close();
       await client.close();

@@ -582,7 +582,7 @@ describe('transactions', () => {
           throw new Error('inner');
         });
       } catch {
-        /* the pipeline's watch hook does this: its failure never undoes the screening */
+        /* the pipeline's watch record does this: its failure never undoes the screening */
       }
       return s;
     });

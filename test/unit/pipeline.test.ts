@@ -2,7 +2,7 @@
  * The screening pipeline (worker/queue/screening-pipeline.ts), every branch, in milliseconds:
  * a real SQLite store (in memory, every migration), real standing decisions and local blocks,
  * and in-memory stand-ins for what sits behind the pipeline's small interfaces: the scoring
- * provider (queue/scoring-provider.ts), the quota gate, the coalescer, the watch hooks. No
+ * provider (queue/scoring-provider.ts), the quota gate, the coalescer, the watch list. No
  * Redis, no emulator, no HTTP. What /v1's own errors become is the adapter's
  * (svc-scoring-provider.ts), met over real HTTP in test/integration/screener-*.test.ts.
  */
@@ -16,7 +16,7 @@ import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
 import { SharedEventFeed } from '../../worker/events/event-feed.js';
 import type { Admission } from '../../worker/queue/quota-gate.js';
 import type { LookupSharing, ProviderAnswer, ProviderStop, ScoringProvider } from '../../worker/queue/scoring-provider.js';
-import { ScreeningPipeline, type LookupOutcome, type TenderCarrier, type WatchHooks } from '../../worker/queue/screening-pipeline.js';
+import { ScreeningPipeline, type LookupOutcome, type TenderCarrier, type PipelineWatch } from '../../worker/queue/screening-pipeline.js';
 import { openStore, type Env, type Store } from '../../worker/store/index.js';
 import { openWatchStore, type StoredChange } from '../../worker/store/watch-store.js';
 import { LocalBlocks } from '../../worker/watch/local-blocks.js';
@@ -119,17 +119,17 @@ class FakeCoalescer implements LookupSharing<LookupOutcome> {
 }
 
 /** Watch hooks around the real local blocks; the rest recorded, and set to misbehave on demand. */
-class FakeWatch implements WatchHooks {
+class FakeWatch implements PipelineWatch {
   readonly recorded: string[] = [];
   readonly announced: string[] = [];
   readonly noReview = new Set<string>();
   readonly failRecord = new Set<string>();
   readonly changes = new Map<string, StoredChange>();
   constructor(readonly blocks: LocalBlocks) {}
-  applyLocalBlock(query: CarrierQuery, r?: Parameters<WatchHooks['applyLocalBlock']>[1]): ReturnType<WatchHooks['applyLocalBlock']> {
+  applyLocalBlock(query: CarrierQuery, r?: Parameters<PipelineWatch['applyLocalBlock']>[1]): ReturnType<PipelineWatch['applyLocalBlock']> {
     return this.blocks.apply(query, r);
   }
-  tenderCarrier(s: Parameters<WatchHooks['tenderCarrier']>[0]): TenderCarrier | undefined {
+  tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): TenderCarrier | undefined {
     if (s.status !== 'done' || s.priority !== 'tender') return undefined;
     const dot = s.score?.carrier.dot_number ?? ('dot_number' in s.query ? s.query.dot_number : null);
     return dot ? { key: `dot:${dot}`, dot_number: dot, mc_number: null } : undefined;

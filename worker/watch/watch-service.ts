@@ -6,7 +6,7 @@ import type { Actor } from '../tokens/intake-tokens.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
-import type { TenderCarrier, WatchHooks } from '../queue/screening-pipeline.js';
+import type { TenderCarrier, PipelineWatch } from '../queue/screening-pipeline.js';
 import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Store } from '../store/index.js';
 import { openReaderPool, type Reader } from '../store/reader-pool.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
@@ -69,7 +69,7 @@ function idsOfScore(score: Screening['score']): CarrierIds | undefined {
   };
 }
 
-export class WatchService implements WatchHooks {
+export class WatchService implements PipelineWatch {
   readonly blocks: LocalBlocks;
   readonly #db: WatchStore;
   readonly #reader: Reader;
@@ -120,7 +120,7 @@ export class WatchService implements WatchHooks {
   }
 
   /** The carrier a tender screening puts on the list; undefined when it puts none there. */
-  tenderCarrier(s: Parameters<WatchHooks['tenderCarrier']>[0]): TenderCarrier | undefined {
+  tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): TenderCarrier | undefined {
     if (s.status !== 'done' || s.priority !== 'tender' || s.error?.code === 'carrier_not_found') return undefined;
     if (s.id !== undefined && this.#db.isWatchScreening(s.id)) return undefined;
     const ids: CarrierIds = idsOfScore(s.score) ?? this.blocks.resolve(idsOfQuery(s.query));
