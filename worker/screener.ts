@@ -15,7 +15,7 @@ import type {
 } from '../shared/screening.js';
 import { closedReviewNews, endedDecisionNews } from './decisions/review-news.js';
 import type { Actor } from './tokens/intake-tokens.js';
-import { WatchConflictError } from './store/watch-store.js';
+import { WatchConflictError } from './store/store-error.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
 import { oweScreeningCallback } from './callbacks/callbacks.js';
 import { DestinationPolicy } from './callbacks/destination-policy.js';
@@ -46,6 +46,7 @@ import { DEFAULT_READER_THREADS, openReaderPool } from './store/reader-pool.js';
 import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, environmentMismatch, verifyKey } from './svc/index.js';
 import { createSandboxHelpers } from './sandbox-helpers.js';
+import { LocalBlocks } from './blocks/local-blocks.js';
 import { WatchService, type WatchOptions } from './watch/index.js';
 
 export { UnavailableError } from './screener-types.js';
@@ -113,8 +114,10 @@ export async function createScreener(
     /** One pass of the re-screen after an outage (it also runs every 30 s in a worker). */
     rescreenOutageHolds(): Promise<{ queued: number }>;
     pollUsage(): Promise<void>;
-    /** The watch list, changes, local blocks. */
+    /** The watch list and changes. */
     watch: WatchService;
+    /** The local do-not-use list. */
+    blocks: LocalBlocks;
   }
 > {
   const now = opts.now ?? (() => new Date());
@@ -176,8 +179,8 @@ export async function createScreener(
     env: environment,
     ttlMs: config.decisionTtlMs,
     now,
-    // Read only once the watch service below exists (a decision comes long after start).
-    blockOf: (q, score): LocalBlock | undefined => watch.blocks.find(q, score),
+    // Read only once the local blocks below exist (a decision comes long after start).
+    blockOf: (q, score): LocalBlock | undefined => blocks.find(q, score),
   });
   const prefix = config.redisPrefix;
   const keyPrefix = `${prefix}:${environment}`;
@@ -234,7 +237,20 @@ export async function createScreener(
   const queue = new ScreeningQueue(producer, prefix);
   const callbackPolicy = new DestinationPolicy({ allow: config.callbackAllow, intakeHost: config.intakeHost });
   const callbacks = opts.callbacks?.({ store, logger, policy: callbackPolicy });
-  // The watch list, its daily re-screen, change alerts, local blocks.
+  // The local do-not-use list.
+  const blocks: LocalBlocks = new LocalBlocks({
+    store,
+    env: environment,
+    now,
+    events,
+    reader,
+    // A carrier put on the do-not-use list: its open review closes in the same commit.
+    onBlock: (block): IntakeEvent[] => {
+      const closed = decisions.onLocalBlock(block);
+      return closed ? closedReviewNews(store, events, closed, now()) : [];
+    },
+  });
+  // The watch list, its daily re-screen, change alerts.
   const watch: WatchService = new WatchService({
     env: environment,
     store,
@@ -249,11 +265,6 @@ export async function createScreener(
     ratePerMinute,
     cacheTtlMs: config.cacheTtlMs,
     enqueue: (id, priority) => queue.add(id, priority),
-    // A carrier put on the do-not-use list: its open review closes in the same commit.
-    onBlock: (block): IntakeEvent[] => {
-      const closed = decisions.onLocalBlock(block);
-      return closed ? closedReviewNews(store, events, closed, now()) : [];
-    },
     ...opts.watch,
   });
 
@@ -287,6 +298,7 @@ export async function createScreener(
     gate,
     coalescer: new LookupCoalescer<LookupOutcome>(blocking, keyPrefix),
     events,
+    blocks,
     watch,
     cacheTtlMs: config.cacheTtlMs,
     staleIfErrorMs: config.staleIfErrorMs,
@@ -299,7 +311,7 @@ export async function createScreener(
   function blockCarrier(s: Screening, actor: Actor, reason: string): IntakeEvent[] {
     const dot = s.score?.carrier.dot_number;
     try {
-      return watch.addBlock(dot ? { dot_number: dot } : s.query, actor, reason).appended;
+      return blocks.addBlock(dot ? { dot_number: dot } : s.query, actor, reason).appended;
     } catch (e) {
       if (!(e instanceof WatchConflictError)) throw e;
       return [];
@@ -468,6 +480,7 @@ export async function createScreener(
     reader,
     events,
     watch,
+    blocks,
 
     async submit(request: ScreeningRequest): Promise<Screening> {
       // Every producer (intake, CLI, watch list) gets the one normal form of the number here.

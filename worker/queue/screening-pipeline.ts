@@ -40,13 +40,17 @@ export interface TenderCarrier {
   mc_number: string | null;
 }
 
+/** What the pipeline needs of the local do-not-use list (worker/blocks/local-blocks.ts, LocalBlocks). */
+export interface LocalBlockRule {
+  /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
+  apply(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
+}
+
 /**
- * What the pipeline needs of the watch list (worker/watch, docs/watchlist.md): the local
- * do-not-use list, watch membership, change detection and its alerts. WatchService is it.
+ * What the pipeline needs of the watch list (worker/watch, docs/watchlist.md): watch
+ * membership, change detection and its alerts. WatchService is it.
  */
 export interface PipelineWatch {
-  /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
-  applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
   /** The carrier a done tender screening puts on the watch list (its screening's carrier_key), if any. */
   tenderCarrier(
     s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined },
@@ -80,7 +84,9 @@ export interface PipelineDeps {
   /** One lookup per carrier (LookupCoalescer). */
   coalescer: LookupSharing<LookupOutcome>;
   events: Pick<SharedEventFeed, 'append' | 'announce'>;
-  /** The watch list: local blocks, watch membership, change detection. */
+  /** The local do-not-use list: a block wins over any answer. */
+  blocks: LocalBlockRule;
+  /** The watch list: watch membership, change detection. */
   watch: PipelineWatch;
   cacheTtlMs: number;
   staleIfErrorMs: number;
@@ -153,7 +159,7 @@ export class ScreeningPipeline {
     }
     store.markActive(id);
     // A local block wins before any /v1 call (no quota spent).
-    const blocked = this.d.watch.applyLocalBlock(s.query);
+    const blocked = this.d.blocks.apply(s.query);
     if (blocked) return { done: await this.finish(id, blocked) };
     const cached = s.refresh ? undefined : this.cachedResult(s.query);
     if (cached) return { done: await this.finish(id, cached) };
@@ -243,7 +249,7 @@ export class ScreeningPipeline {
     const s = store.getScreening(id);
     if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? ''))
       return 'skipped';
-    let r = this.d.watch.applyLocalBlock(s.query);
+    let r = this.d.blocks.apply(s.query);
     if (!r) {
       const hit = store.getScore(env, s.query);
       if (hit && Date.parse(hit.fetched_at) >= notBefore) r = this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
@@ -298,7 +304,7 @@ export class ScreeningPipeline {
   #recordRescreen(s: Screening, r: ScreeningResult): Recorded {
     const { store, decisions } = this.d;
     // Checked again against the score: an MC query may only now name a blocked DOT number.
-    r = this.d.watch.applyLocalBlock(s.query, r) ?? r;
+    r = this.d.blocks.apply(s.query, r) ?? r;
     // Standing decisions this re-screen ends: their events go in this transaction, whatever it comes to.
     const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [decisions.observe(s, r.score)] : [];
     const unchanged = (): Recorded => ({ screening: s, changed: false, appended: endedDecisionNews(this.d.events, ended) });
@@ -377,7 +383,7 @@ export class ScreeningPipeline {
     const out = await this.#commits.run((): { recorded: Recorded } | { queued: Screening } => {
       const cached = n.refresh ? undefined : this.cachedResult(n.query);
       // A block in force wins over the cached answer, and answers a carrier without one.
-      const r = this.d.watch.applyLocalBlock(n.query, cached) ?? cached;
+      const r = this.d.blocks.apply(n.query, cached) ?? cached;
       return r ? { recorded: this.#answerNow(n, r) } : { queued: this.d.store.insertScreening(n) };
     });
     if ('queued' in out) return { done: false, screening: out.queued };
@@ -425,11 +431,11 @@ export class ScreeningPipeline {
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
   #record(id: string, r: ScreeningResult): Recorded {
-    const { store, watch, decisions } = this.d;
+    const { store, blocks, watch, decisions } = this.d;
     // Undefined only for an unknown id: completeScreening says so.
     const s0 = store.getScreening(id);
     // A local block wins over the service's answer; watch re-screens rarely open reviews.
-    if (s0) r = watch.applyLocalBlock(s0.query, r) ?? r;
+    if (s0) r = blocks.apply(s0.query, r) ?? r;
     let review: ReviewOutcome | undefined;
     let standing = undefined;
     // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md);
