@@ -1,5 +1,5 @@
 import type { CarrierQuery } from '../../shared/carrier-id.js';
-import type { IntakeEvent, LocalBlock } from '../../shared/screening.js';
+import type { IntakeEvent, LocalBlock, Screening } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { LOCAL_BLOCK_CODE, actionForLocalBlock } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
@@ -89,6 +89,20 @@ export class LocalBlocks {
       const block = this.add(query, actor.by, reason, actor.token_id);
       return { block, appended: this.d.onBlock(block) };
     });
+  }
+
+  /**
+   * Reject + block (the review desk): the screening's carrier onto the list, in the caller's
+   * transaction, by the score's DOT number when it has one. Already blocked: nothing to add.
+   */
+  addBlockFor(s: Screening, actor: { by: string; token_id: string | null }, reason: string): IntakeEvent[] {
+    const dot = s.score?.carrier.dot_number;
+    try {
+      return this.addBlock(dot ? { dot_number: dot } : s.query, actor, reason).appended;
+    } catch (e) {
+      if (!(e instanceof WatchConflictError)) throw e;
+      return [];
+    }
   }
 
   /** addBlock from the intake: committed, then its events announced. */
