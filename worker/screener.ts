@@ -477,7 +477,64 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     store.close();
   }
 
-  // ---- the Screener: what the intake and producers in this process call ----
+  return screenerOf(
+    {
+      environment,
+      ratePerMinute,
+      now,
+      logger,
+      client,
+      store,
+      reader,
+      producer,
+      events,
+      queue,
+      gate,
+      service,
+      usage,
+      callbackPolicy,
+      decisions,
+      blocks,
+      watch,
+      pipeline,
+      reconciler,
+      outageRescreen,
+    },
+    { start, close },
+  );
+}
+
+/** The parts of a built graph that the Screener's methods call. */
+interface ScreenerParts {
+  environment: 'sandbox' | 'live';
+  ratePerMinute: number;
+  now: () => Date;
+  logger: Logger;
+  client: SvcClient;
+  store: Store;
+  reader: Reader;
+  producer: Redis;
+  events: SharedEventFeed;
+  queue: ScreeningQueue;
+  gate: QuotaGate;
+  service: ServiceState;
+  usage: UsagePoll;
+  callbackPolicy: DestinationPolicy;
+  decisions: CarrierDecisions;
+  blocks: LocalBlocks;
+  watch: WatchService;
+  pipeline: ScreeningPipeline;
+  reconciler: Reconciler;
+  outageRescreen: OutageRescreen;
+}
+
+/**
+ * The Screener over a built graph: what the intake and producers in this process call (submit,
+ * reviews, decisions, status, pause, health), each a few calls of the services above.
+ */
+function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): Promise<void> }): BuiltScreener {
+  const { environment, ratePerMinute, now, logger, client, store, reader, producer, events, queue, gate, service, usage } = p;
+  const { callbackPolicy, decisions, blocks, watch, pipeline, reconciler, outageRescreen } = p;
   /** Refuse at once while Redis is down: the worker's connection would hold the command until it is back. */
   async function redisUp(what: string): Promise<void> {
     try {
@@ -688,8 +745,8 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     rescreenOutageHolds: () => outageRescreen.run(),
     pollUsage: () => usage.poll(),
 
-    start,
-    close,
+    start: life.start,
+    close: life.close,
   };
   if (environment === 'sandbox') {
     Object.assign(screener, {
