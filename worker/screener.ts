@@ -236,8 +236,9 @@ export async function openScreenerResources(config: Config, opts: ScreenerOption
 
 /**
  * The composition root: every part of a screening process wired from its resources. Builds
- * only: no timer set, no job taken, no call to /v1 or Redis (BullMQ's queues are made on the
- * ready connections); start() starts the work, close() stops it and closes the resources.
+ * only: no timer set, no job taken, no call to /v1, no Redis command of ours (BullMQ's queue
+ * objects, made here on the ready connections, only look at the server); start() starts the
+ * work, close() stops it and closes the resources.
  */
 export function buildScreener(config: Config, res: ScreenerResources, opts: ScreenerOptions = {}): BuiltScreener {
   const { client, environment, ratePerMinute, store, reader, producer, blocking, subscriber, now, logger } = res;
