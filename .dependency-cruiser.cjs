@@ -58,6 +58,14 @@ module.exports = {
       to: { path: '^worker/svc/' },
     },
     {
+      name: 'blocks-a-rule-not-watching',
+      severity: 'error',
+      comment:
+        'The local do-not-use list (worker/blocks/) is a screening rule: it asks the store, the event feed and the carrier keys, never the watch list, the queue or the intake.',
+      from: { path: '^worker/blocks/' },
+      to: { path: '^worker/(?!(blocks|store|events)/|watch/carrier-key\\.ts$)' },
+    },
+    {
       name: 'routes-never-touch-sqlite',
       severity: 'error',
       comment: 'A route asks a service or the store interface; it never holds a connection or writes SQL.',

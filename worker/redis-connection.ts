@@ -42,3 +42,42 @@ export async function waitReady(redis: Redis, ms: number): Promise<void> {
     redis.on('ready', onReady);
   });
 }
+
+/** host:port (and /db when not 0) of a Redis URL: never its user or password. */
+export function redisWhere(url: string): string {
+  try {
+    const u = new URL(url);
+    const db = u.pathname.replace(/^\//, '');
+    return `${u.hostname}:${u.port || '6379'}${db && db !== '0' ? `/${db}` : ''}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** Prefixes of other carrier-screen screening queues in this Redis (BullMQ's `<prefix>:screenings:meta`). */
+export async function otherInstalls(redis: Redis, prefix: string): Promise<string[]> {
+  const found = new Set<string>();
+  let cursor = '0';
+  // A bounded look: a large shared Redis must not slow the start.
+  for (let i = 0; i < 20; i++) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', '*:screenings:meta', 'COUNT', 1000);
+    for (const k of keys) {
+      const p = k.slice(0, -':screenings:meta'.length);
+      if (p !== prefix) found.add(p);
+    }
+    cursor = next;
+    if (cursor === '0') break;
+  }
+  return [...found].sort();
+}
+
+/** A Redis URL with any password masked, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(invalid URL)';
+  }
+}

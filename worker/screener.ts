@@ -1,4 +1,5 @@
 import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { parseCarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';
@@ -15,7 +16,6 @@ import type {
 } from '../shared/screening.js';
 import { closedReviewNews, endedDecisionNews } from './decisions/review-news.js';
 import type { Actor } from './tokens/intake-tokens.js';
-import { WatchConflictError } from './store/watch-store.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
 import { oweScreeningCallback } from './callbacks/callbacks.js';
 import { DestinationPolicy } from './callbacks/destination-policy.js';
@@ -33,19 +33,21 @@ import { ScreeningQueue } from './queue/screening-queue.js';
 import { createScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
 import { SvcScoringProvider } from './queue/svc-scoring-provider.js';
+import { UsagePoll } from './queue/usage-poll.js';
 import { probeSqliteWrite } from './health/sqlite-write-probe.js';
 import { queuePaused, queuePausedSince, setQueuePaused } from './recovery/operator-state.js';
 import { OutageRescreen } from './recovery/outage-rescreen.js';
 import { RedisRebuild } from './recovery/redis-rebuild.js';
 import { Pruner } from './retention/pruner.js';
-import { redisConnection, waitReady } from './redis-connection.js';
+import { otherInstalls, redactUrl, redisConnection, redisWhere, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import { ReviewStaleError, openStore, type Store } from './store/index.js';
-import { DEFAULT_READER_THREADS, openReaderPool } from './store/reader-pool.js';
+import { DEFAULT_READER_THREADS, openReaderPool, type Reader } from './store/reader-pool.js';
 import type { ListPage } from './store/types.js';
-import { KeyCheckError, SvcClient, environmentMismatch, verifyKey } from './svc/index.js';
+import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
 import { createSandboxHelpers } from './sandbox-helpers.js';
+import { LocalBlocks } from './blocks/local-blocks.js';
 import { WatchService, type WatchOptions } from './watch/index.js';
 
 export { UnavailableError } from './screener-types.js';
@@ -78,7 +80,7 @@ export interface ScreenerOptions {
   svcTimeoutMs?: number;
   /** Override the wait between /v1 retries (tests). */
   svcBackoff?: { baseMs?: number; capMs?: number; jitterMs?: number };
-  /** watch hook: re-screen tick, carrier.changed callback secret and backoff (docs/watchlist.md). */
+  /** The watch list: its re-screen tick (docs/watchlist.md). */
   watch?: WatchOptions;
 }
 
@@ -99,39 +101,86 @@ function toRequest(input: ScreeningInput | ScreeningRequest): ScreeningRequest {
   return { ...rest, query: parseCarrierQuery({ dot_number, mc_number }) };
 }
 
+/** The start-up key check's answer. */
+type KeyCheck = Awaited<ReturnType<typeof verifyKey>>;
+
 /**
- * The screening core: checks the key against the service, opens the store and the queue,
- * and (unless told not to) runs a queue worker, the reconciler and the usage poller.
+ * What a screener runs on, opened before its graph is built: the /v1 client and what the
+ * start-up key check learned (the one call needed to know the environment and the rate limit),
+ * the SQLite store (migrated) and its reader pool, and the three Redis connections, ready.
  */
-export async function createScreener(
-  config: Config,
-  opts: ScreenerOptions = {},
-): Promise<
-  Screener & {
-    screen(input: ScreeningInput | ScreeningRequest, o?: { waitMs?: number }): Promise<Screening>;
-    reconcile(): Promise<{ requeued: number; ended: number }>;
-    /** One pass of the re-screen after an outage (it also runs every 30 s in a worker). */
-    rescreenOutageHolds(): Promise<{ queued: number }>;
-    pollUsage(): Promise<void>;
-    /** watch hook: watch list, changes, local blocks. */
-    watch: WatchService;
+export interface ScreenerResources {
+  client: SvcClient;
+  environment: 'sandbox' | 'live';
+  ratePerMinute: number;
+  /** The key check's answer, observed by start(); undefined when /v1 was unreachable at start. */
+  keyCheck: KeyCheck | undefined;
+  /** Where the client waits before each request: the rate gate, once buildScreener has made it. */
+  rateGate: { current?: RateGate };
+  store: Store;
+  reader: Reader;
+  producer: Redis;
+  blocking: Redis;
+  subscriber: Redis;
+  now: () => Date;
+  logger: Logger;
+}
+
+/** What createScreener gives: the Screener, its in-process extras, and the start of its work. */
+export type BuiltScreener = Screener & {
+  screen(input: ScreeningInput | ScreeningRequest, o?: { waitMs?: number }): Promise<Screening>;
+  reconcile(): Promise<{ requeued: number; ended: number }>;
+  /** One pass of the re-screen after an outage (it also runs every 30 s in a worker). */
+  rescreenOutageHolds(): Promise<{ queued: number }>;
+  pollUsage(): Promise<void>;
+  /** The watch list and changes. */
+  watch: WatchService;
+  /** The local do-not-use list. */
+  blocks: LocalBlocks;
+  /**
+   * Start the work: the start-up call counted by the rate gate, the event feed listening, the key
+   * check's figures observed, and (unless `runWorker: false`) the queue worker, the callback
+   * sender, the watch scheduler and the periodic passes. Once; close() stops what it started.
+   */
+  start(): Promise<void>;
+};
+
+/**
+ * The screening core, ready: opens what it runs on (the key check, the store, Redis), builds
+ * the graph and starts it. The command line, the bench and the tests use it.
+ */
+export async function createScreener(config: Config, opts: ScreenerOptions = {}): Promise<BuiltScreener> {
+  const screener = buildScreener(config, await openScreenerResources(config, opts), opts);
+  try {
+    await screener.start();
+  } catch (e) {
+    await screener.close().catch(() => {});
+    throw e;
   }
-> {
+  return screener;
+}
+
+/**
+ * Check the key against /v1, open the store, and connect to Redis. Refuses to go on (closing
+ * what it opened) on a key of the wrong environment or a refused key, or when Redis is not
+ * reachable; an unreachable /v1 is started on the key's word and checked again when it answers.
+ */
+export async function openScreenerResources(config: Config, opts: ScreenerOptions = {}): Promise<ScreenerResources> {
   const now = opts.now ?? (() => new Date());
   const logger = opts.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const svc = opts.svc ?? (config.svcBaseUrl && config.svcApiKey ? { baseUrl: config.svcBaseUrl, apiKey: config.svcApiKey } : undefined);
   if (!svc) throw new KeyCheckError('key_prefix', 'no /v1 service configured: set SVC_API_KEY and SVC_BASE_URL');
 
-  // Set once Redis is up; the one start-up check before that is counted then.
-  let rateGate: RateGate | undefined;
+  // Set once the graph is built; the one start-up check before that is counted by start().
+  const rateGate: { current?: RateGate } = {};
   const client = new SvcClient({
     baseUrl: svc.baseUrl,
     apiKey: svc.apiKey,
     retryRateLimited: false,
     // A Retry-After longer than a screening may wait ends the lookup at once (ScreeningPipeline).
     longestWaitMs: LONGEST_RATE_LIMIT_WAIT_MS,
-    beforeAttempt: (signal) => rateGate?.acquire(signal) ?? Promise.resolve(),
-    onLimits: (l) => rateGate?.observe(l),
+    beforeAttempt: (signal) => rateGate.current?.acquire(signal) ?? Promise.resolve(),
+    onLimits: (l) => rateGate.current?.observe(l),
     onRequest: observe.svcRequest,
     // A paid score with a drifted display field is kept; a header out of range is ignored: both said here.
     onWarning: (message, detail) => logger.warn({ svc_request_id: detail.requestId }, `/v1 answer kept with a warning: ${message}`),
@@ -142,14 +191,11 @@ export async function createScreener(
   // The key must belong to the base URL's environment; refuse to start otherwise.
   let environment: 'sandbox' | 'live';
   let ratePerMinute: number;
-  let firstUsage;
-  let firstLimits;
+  let keyCheck: KeyCheck | undefined;
   try {
-    const checked = await verifyKey(client, svc.apiKey);
-    environment = checked.environment;
-    ratePerMinute = checked.usage.rate_limit_per_minute;
-    firstUsage = checked.usage;
-    firstLimits = checked.limits;
+    keyCheck = await verifyKey(client, svc.apiKey);
+    environment = keyCheck.environment;
+    ratePerMinute = keyCheck.usage.rate_limit_per_minute;
   } catch (e) {
     if (!(e instanceof KeyCheckError) || e.code !== 'service_unreachable') {
       await client.close();
@@ -171,16 +217,6 @@ export async function createScreener(
   });
   // One thread ready from the start, more as reads overlap; closed after everything else, just before the store.
   const reader = openReaderPool(store, { size: config.readerThreads ?? DEFAULT_READER_THREADS, warm: 1 });
-  const decisions: CarrierDecisions = new CarrierDecisions({
-    store,
-    env: environment,
-    ttlMs: config.decisionTtlMs,
-    now,
-    // Read only once the watch service below exists (a decision comes long after start).
-    blockOf: (q, score): LocalBlock | undefined => watch.blocks.find(q, score),
-  });
-  const prefix = config.redisPrefix;
-  const keyPrefix = `${prefix}:${environment}`;
   const producer = redisConnection(config.redisUrl, 'failFast');
   const blocking = redisConnection(config.redisUrl, 'blocking');
   const subscriber = redisConnection(config.redisUrl, 'blocking');
@@ -195,29 +231,26 @@ export async function createScreener(
     await client.close();
     throw new UnavailableError(`Redis is not reachable at ${redactUrl(config.redisUrl)}`);
   }
+  return { client, environment, ratePerMinute, keyCheck, rateGate, store, reader, producer, blocking, subscriber, now, logger };
+}
 
-  // Which Redis and prefix: `npm start` on a machine with a Redis already at 6379 uses it quietly otherwise.
-  const redisAt = redisWhere(config.redisUrl);
-  logger.info({ redis: redisAt, prefix }, `Redis at ${redisAt}, key prefix ${prefix}`);
-  void otherInstalls(producer, prefix).then(
-    (others) => {
-      if (others.length > 0)
-        logger.warn(
-          { redis: redisAt, prefix, others },
-          `Redis at ${redisAt} also holds screening queues of another install (prefix ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}): ` +
-            'if that is not meant, give each install its own REDIS_URL or SCREEN_REDIS_PREFIX',
-        );
-    },
-    () => {},
-  );
+/**
+ * The composition root: every part of a screening process wired from its resources. Builds
+ * only: no timer set, no job taken, no call to /v1, no Redis command of ours (BullMQ's queue
+ * objects, made here on the ready connections, only look at the server); start() starts the
+ * work, close() stops it and closes the resources.
+ */
+export function buildScreener(config: Config, res: ScreenerResources, opts: ScreenerOptions = {}): BuiltScreener {
+  const { client, environment, ratePerMinute, store, reader, producer, blocking, subscriber, now, logger } = res;
+  const prefix = config.redisPrefix;
+  const keyPrefix = `${prefix}:${environment}`;
 
-  rateGate = new RateGate(blocking, keyPrefix, config.rateWindowMs, ratePerMinute);
-  if (firstLimits) rateGate.observe(firstLimits); // the service's window phase, shared before our first lookup
-  await rateGate.acquire(); // the start-up GET /v1/usage above
-  const live = environment === 'live';
+  // ---- what processes share through Redis: the /v1 rate, the quota, the service's state, the news ----
+  const rateGate = new RateGate(blocking, keyPrefix, config.rateWindowMs, ratePerMinute);
+  res.rateGate.current = rateGate;
   // One warning per change, from the process whose write made it (the state is shared in Redis).
   const gate = new QuotaGate(blocking, keyPrefix, {
-    live,
+    live: environment === 'live',
     reserve: config.quotaReserve,
     now,
     onClosed: (until) =>
@@ -230,11 +263,32 @@ export async function createScreener(
     else logger.warn('/v1 accepts the API key again');
   });
   const events = new SharedEventFeed(store, blocking, `${keyPrefix}:events`);
-  await events.start(subscriber);
   const queue = new ScreeningQueue(producer, prefix);
+  const usage = new UsagePoll({ env: environment, client, service, gate, store, events, logger });
+
+  // ---- the services: callbacks, decisions, local blocks, the watch list ----
   const callbackPolicy = new DestinationPolicy({ allow: config.callbackAllow, intakeHost: config.intakeHost });
   const callbacks = opts.callbacks?.({ store, logger, policy: callbackPolicy });
-  // watch hook: the watch list, its daily re-screen, change alerts, local blocks.
+  const decisions: CarrierDecisions = new CarrierDecisions({
+    store,
+    env: environment,
+    ttlMs: config.decisionTtlMs,
+    now,
+    // Read only once the local blocks below exist (a decision comes long after start).
+    blockOf: (q, score): LocalBlock | undefined => blocks.find(q, score),
+  });
+  const blocks: LocalBlocks = new LocalBlocks({
+    store,
+    env: environment,
+    now,
+    events,
+    reader,
+    // A carrier put on the do-not-use list: its open review closes in the same commit.
+    onBlock: (block): IntakeEvent[] => {
+      const closed = decisions.onLocalBlock(block);
+      return closed ? closedReviewNews(store, events, closed, now()) : [];
+    },
+  });
   const watch: WatchService = new WatchService({
     env: environment,
     store,
@@ -249,16 +303,11 @@ export async function createScreener(
     ratePerMinute,
     cacheTtlMs: config.cacheTtlMs,
     enqueue: (id, priority) => queue.add(id, priority),
-    // A carrier put on the do-not-use list: its open review closes in the same commit.
-    onBlock: (block): IntakeEvent[] => {
-      const closed = decisions.onLocalBlock(block);
-      return closed ? closedReviewNews(store, events, closed, now()) : [];
-    },
     ...opts.watch,
   });
 
+  // ---- the screening pipeline and its scoring provider (/v1) ----
   let lastQuotaEvent = 0;
-  // The scoring provider: /v1, with its error mapping, service state and hold-off.
   const provider = new SvcScoringProvider({
     env: environment,
     client,
@@ -287,6 +336,7 @@ export async function createScreener(
     gate,
     coalescer: new LookupCoalescer<LookupOutcome>(blocking, keyPrefix),
     events,
+    blocks,
     watch,
     cacheTtlMs: config.cacheTtlMs,
     staleIfErrorMs: config.staleIfErrorMs,
@@ -295,16 +345,8 @@ export async function createScreener(
     logger,
     decisions,
   });
-  /** Reject + block: the carrier onto the local do-not-use list (already there: nothing to add). */
-  function blockCarrier(s: Screening, actor: Actor, reason: string): IntakeEvent[] {
-    const dot = s.score?.carrier.dot_number;
-    try {
-      return watch.addBlock(dot ? { dot_number: dot } : s.query, actor, reason).appended;
-    } catch (e) {
-      if (!(e instanceof WatchConflictError)) throw e;
-      return [];
-    }
-  }
+
+  // ---- recovery and upkeep: the passes a worker runs ----
   const reconciler = new Reconciler(store, queue, pipeline, logger, 5_000, now);
   const outageRescreen = new OutageRescreen({
     store,
@@ -316,51 +358,6 @@ export async function createScreener(
     now,
     logger,
   });
-
-  async function pollUsage(): Promise<void> {
-    try {
-      // The service asked us (Retry-After) to stay away: no call at all until then. Its health
-      // check says it is up, not that our calls are welcome, so it does not end the hold-off.
-      if ((await service.holdOffUntil()) !== null) return;
-      const { body, limits } = await client.getUsage();
-      // Unreachable at start, so never checked: the first answer must come from the key's environment.
-      const mismatch = environmentMismatch(environment, body.livemode, limits.environment, false);
-      if (mismatch) {
-        await service.environmentMismatch(mismatch);
-        logger.error({ mismatch }, '/v1 answered from the wrong environment: calls stopped');
-        return;
-      }
-      await gate.observeUsage(body);
-      await service.limits(limits);
-      await service.keyAccepted(); // the key check passed: a refused key no longer stops calls
-      store.putUsageSnapshot(environment, {
-        monthly_quota: body.monthly_quota,
-        used: body.live_requests_used,
-        remaining: body.remaining,
-        rate_limit_per_minute: body.rate_limit_per_minute,
-      });
-      await events.publish('quota.changed', await gate.status());
-    } catch (e) {
-      const err = e as Error & { kind?: string };
-      if (err.kind === 'authentication') await service.keyRejected(err.message);
-      else await service.unreachable(err.message);
-    }
-  }
-  if (firstUsage) {
-    await gate.observeUsage(firstUsage);
-    store.putUsageSnapshot(environment, {
-      monthly_quota: firstUsage.monthly_quota,
-      used: firstUsage.live_requests_used,
-      remaining: firstUsage.remaining,
-      rate_limit_per_minute: firstUsage.rate_limit_per_minute,
-    });
-    await service.keyAccepted();
-    // Checked just now: a mismatch another start recorded is over.
-    await service.environmentMatches();
-  }
-
-  const timers: NodeJS.Timeout[] = [];
-  let worker: Worker | undefined;
   const pruner = new Pruner({
     store,
     policy: { eventsMs: config.eventsRetentionMs, recordsMs: config.retentionMs, notFoundMs: NOT_FOUND_TTL_MS },
@@ -385,14 +382,45 @@ export async function createScreener(
       {
         name: 'quota gate',
         run: async () => {
-          if (!(await gate.hasFigures())) await pollUsage();
+          if (!(await gate.hasFigures())) await usage.poll();
         },
       },
       { name: 'screenings', run: () => reconciler.run() },
     ],
     logger,
   );
-  if (opts.runWorker ?? true) {
+
+  // ---- start and close ----
+  const timers: NodeJS.Timeout[] = [];
+  let worker: Worker | undefined;
+  let started = false;
+
+  async function start(): Promise<void> {
+    if (started) throw new Error('the screener was started already');
+    started = true;
+    // Which Redis and prefix: `npm start` on a machine with a Redis already at 6379 uses it quietly otherwise.
+    const redisAt = redisWhere(config.redisUrl);
+    logger.info({ redis: redisAt, prefix }, `Redis at ${redisAt}, key prefix ${prefix}`);
+    void otherInstalls(producer, prefix).then(
+      (others) => {
+        if (others.length > 0)
+          logger.warn(
+            { redis: redisAt, prefix, others },
+            `Redis at ${redisAt} also holds screening queues of another install (prefix ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', …' : ''}): ` +
+              'if that is not meant, give each install its own REDIS_URL or SCREEN_REDIS_PREFIX',
+          );
+      },
+      () => {},
+    );
+    if (res.keyCheck) rateGate.observe(res.keyCheck.limits); // the service's window phase, shared before our first lookup
+    await rateGate.acquire(); // the start-up GET /v1/usage
+    await events.start(subscriber);
+    if (res.keyCheck) await usage.observeKeyCheck(res.keyCheck.usage);
+    if (opts.runWorker ?? true) await startWork();
+  }
+
+  /** The queue worker, the callback sender, the watch scheduler and the periodic passes. */
+  async function startWork(): Promise<void> {
     worker = createScreeningWorker({
       connection: blocking,
       prefix,
@@ -404,7 +432,7 @@ export async function createScreener(
       pauseQueue: (ms) => queue.queue.rateLimit(ms),
     });
     callbacks?.startWorker?.();
-    await watch.startWorkers(); // watch hook
+    await watch.startWorkers();
     // Built above, started here: run() resolves when close() stops it.
     const started = worker;
     void started.run().catch((e: unknown) => logger.error({ err: String(e) }, 'screening worker stopped'));
@@ -418,7 +446,7 @@ export async function createScreener(
     rebuild.start(REDIS_STATE_CHECK_MS);
     every(PRUNE_MS, () => pruner.run());
     void pruner.run().catch((e: unknown) => logger.warn({ err: String(e) }, 'retention pass failed'));
-    every(USAGE_POLL_MS, pollUsage);
+    every(USAGE_POLL_MS, () => usage.poll());
     // Catch up at once on what a previous run left behind.
     void reconciler.run().catch((e: unknown) => logger.warn({ err: String(e) }, 'reconciler failed'));
     // Redis is back (maybe empty, after a restart without persistence): queue again at once what
@@ -434,6 +462,80 @@ export async function createScreener(
     });
   }
 
+  async function close(): Promise<void> {
+    for (const t of timers) clearInterval(t);
+    rebuild.stop();
+    await worker?.close();
+    await callbacks?.close();
+    await watch.close();
+    await queue.close().catch(() => {});
+    await events.close();
+    await client.close();
+    producer.disconnect();
+    blocking.disconnect();
+    subscriber.disconnect(); // the event feed's, when start() did not get that far
+    await reader.close();
+    store.close();
+  }
+
+  return screenerOf(
+    {
+      environment,
+      ratePerMinute,
+      now,
+      logger,
+      client,
+      store,
+      reader,
+      producer,
+      events,
+      queue,
+      gate,
+      service,
+      usage,
+      callbackPolicy,
+      decisions,
+      blocks,
+      watch,
+      pipeline,
+      reconciler,
+      outageRescreen,
+    },
+    { start, close },
+  );
+}
+
+/** The parts of a built graph that the Screener's methods call. */
+interface ScreenerParts {
+  environment: 'sandbox' | 'live';
+  ratePerMinute: number;
+  now: () => Date;
+  logger: Logger;
+  client: SvcClient;
+  store: Store;
+  reader: Reader;
+  producer: Redis;
+  events: SharedEventFeed;
+  queue: ScreeningQueue;
+  gate: QuotaGate;
+  service: ServiceState;
+  usage: UsagePoll;
+  callbackPolicy: DestinationPolicy;
+  decisions: CarrierDecisions;
+  blocks: LocalBlocks;
+  watch: WatchService;
+  pipeline: ScreeningPipeline;
+  reconciler: Reconciler;
+  outageRescreen: OutageRescreen;
+}
+
+/**
+ * The Screener over a built graph: what the intake and producers in this process call (submit,
+ * reviews, decisions, status, pause, health), each a few calls of the services above.
+ */
+function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): Promise<void> }): BuiltScreener {
+  const { environment, ratePerMinute, now, logger, client, store, reader, producer, events, queue, gate, service, usage } = p;
+  const { callbackPolicy, decisions, blocks, watch, pipeline, reconciler, outageRescreen } = p;
   /** Refuse at once while Redis is down: the worker's connection would hold the command until it is back. */
   async function redisUp(what: string): Promise<void> {
     try {
@@ -468,6 +570,7 @@ export async function createScreener(
     reader,
     events,
     watch,
+    blocks,
 
     async submit(request: ScreeningRequest): Promise<Screening> {
       // Every producer (intake, CLI, watch list) gets the one normal form of the number here.
@@ -546,7 +649,9 @@ export async function createScreener(
         // Refused: a local block found only now closed the review (committed, and told, before the 409).
         if (r.kind === 'stale') return { ...r, appended: r.closed ? closedReviewNews(store, events, r.closed, now()) : [] };
         const appended =
-          o.block && decision === 'reject' ? blockCarrier(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`) : [];
+          o.block && decision === 'reject'
+            ? blocks.addBlockFor(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`)
+            : [];
         const resolved = r.settled.map((sid) => {
           const s = store.getScreening(sid)!;
           oweScreeningCallback(store, s, 'review.resolved', now());
@@ -639,22 +744,10 @@ export async function createScreener(
 
     reconcile: () => reconciler.run(),
     rescreenOutageHolds: () => outageRescreen.run(),
-    pollUsage,
+    pollUsage: () => usage.poll(),
 
-    async close(): Promise<void> {
-      for (const t of timers) clearInterval(t);
-      rebuild.stop();
-      await worker?.close();
-      await callbacks?.close();
-      await watch.close(); // watch hook
-      await queue.close().catch(() => {});
-      await events.close();
-      await client.close();
-      producer.disconnect();
-      blocking.disconnect();
-      await reader.close();
-      store.close();
-    },
+    start: life.start,
+    close: life.close,
   };
   if (environment === 'sandbox') {
     Object.assign(screener, {
@@ -667,43 +760,4 @@ export async function createScreener(
     });
   }
   return screener;
-}
-
-/** host:port (and /db when not 0) of a Redis URL: never its user or password. */
-export function redisWhere(url: string): string {
-  try {
-    const u = new URL(url);
-    const db = u.pathname.replace(/^\//, '');
-    return `${u.hostname}:${u.port || '6379'}${db && db !== '0' ? `/${db}` : ''}`;
-  } catch {
-    return '(invalid URL)';
-  }
-}
-
-/** Prefixes of other carrier-screen screening queues in this Redis (BullMQ's `<prefix>:screenings:meta`). */
-async function otherInstalls(redis: ReturnType<typeof redisConnection>, prefix: string): Promise<string[]> {
-  const found = new Set<string>();
-  let cursor = '0';
-  // A bounded look: a large shared Redis must not slow the start.
-  for (let i = 0; i < 20; i++) {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', '*:screenings:meta', 'COUNT', 1000);
-    for (const k of keys) {
-      const p = k.slice(0, -':screenings:meta'.length);
-      if (p !== prefix) found.add(p);
-    }
-    cursor = next;
-    if (cursor === '0') break;
-  }
-  return [...found].sort();
-}
-
-/** A Redis URL with any password masked, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(invalid URL)';
-  }
 }

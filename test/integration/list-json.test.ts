@@ -60,10 +60,10 @@ describe('list bodies made in a reader thread', () => {
       // As the routes built them before the reader made them: the service's page in the envelope.
       [`/watchlist?limit=${limit}`, () => ({ object: 'list', ...watch.page({ limit }) })],
       [`/changes?limit=${limit}`, () => ({ object: 'list', ...watch.changesPage(undefined, { limit }, {}) })],
-      [`/blocks?limit=${limit}`, () => ({ object: 'list', ...watch.blocks.page('active', { limit }) })],
+      [`/blocks?limit=${limit}`, () => ({ object: 'list', ...s.blocks.page('active', { limit }) })],
       [`/decisions?limit=${limit}`, () => ({ object: 'list', ...s.pageDecisions({}, { limit }) })],
       [`/decisions?state=ended&limit=${limit}`, () => ({ object: 'list', ...s.pageDecisions({ state: 'ended' }, { limit }) })],
-      [`/blocks?dot_number=1000009&state=all`, () => ({ object: 'list', ...watch.blocks.page(undefined, { limit: 50 }, '1000009') })],
+      [`/blocks?dot_number=1000009&state=all`, () => ({ object: 'list', ...s.blocks.page(undefined, { limit: 50 }, '1000009') })],
       [
         `/event-log?limit=${limit}`,
         () => {

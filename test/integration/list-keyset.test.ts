@@ -13,6 +13,7 @@ import { pageCallbacks } from '../../worker/callbacks/outbox.js';
 import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
 import { openStore, StoreArgumentError, type ListPage, type Store } from '../../worker/store/index.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { localBlocksOf, type LocalBlocksRepo } from '../../worker/store/local-blocks-repo.js';
 import { openWatchStore, type WatchStore } from '../../worker/store/watch-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
@@ -29,6 +30,7 @@ interface Fixture {
   store: Store;
   db: Database.Database;
   watch: WatchStore;
+  blocks: LocalBlocksRepo;
   decisions: CarrierDecisions;
   seq: number;
 }
@@ -42,7 +44,7 @@ function fixture(): Fixture {
     store.close();
     file.cleanup();
   });
-  return { store, db: connectionOf(store), watch, decisions, seq: 0 };
+  return { store, db: connectionOf(store), watch, blocks: localBlocksOf(store), decisions, seq: 0 };
 }
 
 type Page<T> = { data: T[]; has_more: boolean };
@@ -212,7 +214,7 @@ const CASES: ListCase[] = [
     name: 'GET /blocks?state=active',
     add: (f, m) => block(f, false, m),
     other: (f, m) => void block(f, true, m),
-    page: (f, p) => f.watch.pageBlocks('active', p),
+    page: (f, p) => f.blocks.pageBlocks('active', p),
     direction: 'DESC',
     table: /^SCAN local_blocks\b/,
   },
@@ -220,7 +222,7 @@ const CASES: ListCase[] = [
     name: 'GET /blocks?state=lifted',
     add: (f, m) => block(f, true, m),
     other: (f, m) => void block(f, false, m),
-    page: (f, p) => f.watch.pageBlocks('lifted', p),
+    page: (f, p) => f.blocks.pageBlocks('lifted', p),
     direction: 'DESC',
     table: /^SCAN local_blocks\b/,
   },
@@ -229,14 +231,14 @@ const CASES: ListCase[] = [
     // One carrier's blocks (by block time), newest first; other carriers' are not listed.
     add: (f, m) => block(f, false, m, '1000007'),
     other: (f, m) => void block(f, true, m, '1000008'),
-    page: (f, p) => f.watch.pageBlocks(undefined, p, '1000007'),
+    page: (f, p) => f.blocks.pageBlocks(undefined, p, '1000007'),
     direction: 'DESC',
     table: /^SCAN local_blocks\b/,
   },
   {
     name: 'GET /blocks?state=all',
     add: (f, m) => block(f, false, m),
-    page: (f, p) => f.watch.pageBlocks(undefined, p),
+    page: (f, p) => f.blocks.pageBlocks(undefined, p),
     direction: 'DESC',
     table: /^SCAN local_blocks\b/,
   },

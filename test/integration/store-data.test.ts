@@ -9,7 +9,7 @@ import {
   type ScreeningResult,
   type Store,
 } from '../../worker/store/index.js';
-import { openWatchStore } from '../../worker/store/watch-store.js';
+import { localBlocksOf } from '../../worker/store/local-blocks-repo.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
 /** The sandbox's review carrier, with fields the spec does not list (they must survive). */
@@ -511,8 +511,8 @@ describe('events', () => {
 });
 
 describe('transactions', () => {
-  it('commit every write inside together, the watch store opened on the store included', () => {
-    const watch = openWatchStore(store, { watchDays: 30 });
+  it('commit every write inside together, a repository opened on the store (the local blocks) included', () => {
+    const blocks = localBlocksOf(store);
     const s = store.transaction(() => {
       const s = store.insertScreening({
         query: { dot_number: '1000003' },
@@ -522,7 +522,7 @@ describe('transactions', () => {
         callback_url: null,
       });
       store.appendEvent('screening.completed', { id: s.id });
-      watch.addBlock({
+      blocks.addBlock({
         carrierKey: 'dot:1000003',
         dot_number: '1000003',
         mc_number: null,
@@ -534,11 +534,11 @@ describe('transactions', () => {
     });
     expect(store.getScreening(s.id)?.status).toBe('queued');
     expect(store.lastEventId()).toBe(1);
-    expect(watch.activeBlock({ dot_number: '1000003', mc_number: null })?.reason).toBe('test');
+    expect(blocks.activeBlock({ dot_number: '1000003', mc_number: null })?.reason).toBe('test');
   });
 
   it('roll back every write inside when the function throws, and rethrow its error', () => {
-    const watch = openWatchStore(store, { watchDays: 30 });
+    const blocks = localBlocksOf(store);
     let id = '';
     expect(() =>
       store.transaction(() => {
@@ -550,7 +550,7 @@ describe('transactions', () => {
           callback_url: null,
         }).id;
         store.appendEvent('screening.completed', { id });
-        watch.addBlock({
+        blocks.addBlock({
           carrierKey: 'dot:1000005',
           dot_number: '1000005',
           mc_number: null,
@@ -564,7 +564,7 @@ describe('transactions', () => {
     expect(id).not.toBe('');
     expect(store.getScreening(id)).toBeUndefined();
     expect(store.lastEventId()).toBe(0);
-    expect(watch.activeBlock({ dot_number: '1000005', mc_number: null })).toBeUndefined();
+    expect(blocks.activeBlock({ dot_number: '1000005', mc_number: null })).toBeUndefined();
   });
 
   it('keep the outer writes when an inner transaction fails and is caught (a savepoint)', () => {
@@ -582,7 +582,7 @@ describe('transactions', () => {
           throw new Error('inner');
         });
       } catch {
-        /* the pipeline's watch hook does this: its failure never undoes the screening */
+        /* the pipeline's watch record does this: its failure never undoes the screening */
       }
       return s;
     });

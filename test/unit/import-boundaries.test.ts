@@ -9,8 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
  * The rooms of ARCHITECTURE.md, enforced by dependency-cruiser (.dependency-cruiser.cjs): the
  * repository passes, and a tree with a route that opens SQLite, tray logic that imports electron
  * or the worker, shared code that imports a program, a store module that imports a feature folder
- * (its schema lives in worker/store/schema/), and a screening pipeline that imports the /v1 client
- * instead of going through its scoring provider fails, each by its rule's name.
+ * (its schema lives in worker/store/schema/), a screening pipeline that imports the /v1 client
+ * instead of going through its scoring provider, and local blocks (worker/blocks/) that import
+ * the watch service fails, each by its rule's name.
  */
 
 const run = promisify(execFile);
@@ -38,7 +39,7 @@ describe('import boundaries', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  it('refuses a route that opens SQLite, a feature that holds the connection, a store that imports a feature folder, tray logic that imports electron or the worker, shared code that imports a program, and a pipeline that calls /v1 itself', async () => {
+  it('refuses a route that opens SQLite, a feature that holds the connection, a store that imports a feature folder, tray logic that imports electron or the worker, shared code that imports a program, a pipeline that calls /v1 itself, and local blocks that ask the watch list', async () => {
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
       'node_modules/better-sqlite3/package.json': '{"name":"better-sqlite3","main":"index.js"}',
@@ -58,6 +59,8 @@ describe('import boundaries', () => {
       'worker/decisions/schema.ts': 'export const DECISIONS_MIGRATION_SQL = "";\n',
       'worker/store/migrations.ts':
         "import { DECISIONS_MIGRATION_SQL } from '../decisions/schema.js';\nexport const m = DECISIONS_MIGRATION_SQL;\n",
+      'worker/watch/watch-service.ts': 'export class WatchService {}\n',
+      'worker/blocks/local-blocks.ts': "import { WatchService } from '../watch/watch-service.js';\nexport const b = WatchService;\n",
     };
     for (const [p, text] of Object.entries(files)) {
       mkdirSync(dirname(join(tmp, p)), { recursive: true });
@@ -73,6 +76,7 @@ describe('import boundaries', () => {
       'shared-imports-nothing-of-ours',
       'pipeline-through-the-provider',
       'store-imports-no-feature',
+      'blocks-a-rule-not-watching',
     ])
       expect(r.out, r.out).toContain(rule);
     expect(r.out, r.out).toMatch(/sqlite-only-in-store[^\n]*worker\/callbacks\/outbox\.ts/);

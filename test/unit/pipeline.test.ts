@@ -2,7 +2,7 @@
  * The screening pipeline (worker/queue/screening-pipeline.ts), every branch, in milliseconds:
  * a real SQLite store (in memory, every migration), real standing decisions and local blocks,
  * and in-memory stand-ins for what sits behind the pipeline's small interfaces: the scoring
- * provider (queue/scoring-provider.ts), the quota gate, the coalescer, the watch hooks. No
+ * provider (queue/scoring-provider.ts), the quota gate, the coalescer, the watch list. No
  * Redis, no emulator, no HTTP. What /v1's own errors become is the adapter's
  * (svc-scoring-provider.ts), met over real HTTP in test/integration/screener-*.test.ts.
  */
@@ -16,10 +16,10 @@ import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
 import { SharedEventFeed } from '../../worker/events/event-feed.js';
 import type { Admission } from '../../worker/queue/quota-gate.js';
 import type { LookupSharing, ProviderAnswer, ProviderStop, ScoringProvider } from '../../worker/queue/scoring-provider.js';
-import { ScreeningPipeline, type LookupOutcome, type TenderCarrier, type WatchHooks } from '../../worker/queue/screening-pipeline.js';
+import { ScreeningPipeline, type LookupOutcome, type TenderCarrier, type PipelineWatch } from '../../worker/queue/screening-pipeline.js';
 import { openStore, type Env, type Store } from '../../worker/store/index.js';
-import { openWatchStore, type StoredChange } from '../../worker/store/watch-store.js';
-import { LocalBlocks } from '../../worker/watch/local-blocks.js';
+import type { StoredChange } from '../../worker/store/watch-store.js';
+import { LocalBlocks } from '../../worker/blocks/local-blocks.js';
 
 const T0 = Date.parse('2026-11-20T12:00:00.000Z');
 const MIN = 60_000;
@@ -118,18 +118,14 @@ class FakeCoalescer implements LookupSharing<LookupOutcome> {
   }
 }
 
-/** Watch hooks around the real local blocks; the rest recorded, and set to misbehave on demand. */
-class FakeWatch implements WatchHooks {
+/** The watch list: what the pipeline asks of it recorded, and set to misbehave on demand. */
+class FakeWatch implements PipelineWatch {
   readonly recorded: string[] = [];
   readonly announced: string[] = [];
   readonly noReview = new Set<string>();
   readonly failRecord = new Set<string>();
   readonly changes = new Map<string, StoredChange>();
-  constructor(readonly blocks: LocalBlocks) {}
-  applyLocalBlock(query: CarrierQuery, r?: Parameters<WatchHooks['applyLocalBlock']>[1]): ReturnType<WatchHooks['applyLocalBlock']> {
-    return this.blocks.apply(query, r);
-  }
-  tenderCarrier(s: Parameters<WatchHooks['tenderCarrier']>[0]): TenderCarrier | undefined {
+  tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): TenderCarrier | undefined {
     if (s.status !== 'done' || s.priority !== 'tender') return undefined;
     const dot = s.score?.carrier.dot_number ?? ('dot_number' in s.query ? s.query.dot_number : null);
     return dot ? { key: `dot:${dot}`, dot_number: dot, mc_number: null } : undefined;
@@ -154,6 +150,7 @@ interface Harness {
   gate: FakeGate;
   coalescer: FakeCoalescer;
   watch: FakeWatch;
+  blocks: LocalBlocks;
   decisions: CarrierDecisions;
   pipeline: ScreeningPipeline;
   announced: string[];
@@ -176,15 +173,15 @@ function harness(env: Env = 'sandbox'): Harness {
   const now = (): Date => new Date(clock.t);
   const store = openStore(':memory:', { now });
   open.push(store);
-  const blocks = new LocalBlocks(store, openWatchStore(store, { watchDays: 30 }), env, now);
-  const watch = new FakeWatch(blocks);
-  const decisions = new CarrierDecisions({ store, env, ttlMs: 30 * 24 * HOUR, now, blockOf: (q, s) => blocks.find(q, s) });
   const feed = new SharedEventFeed(store, { publish: async () => 0 } as never, 'test');
   const announced: string[] = [];
   const events = {
     append: feed.append.bind(feed),
     announce: async (a: Array<{ event: string }> = []): Promise<void> => void announced.push(...a.map((e) => e.event)),
   };
+  const blocks = new LocalBlocks({ store, env, now, events, onBlock: () => [] });
+  const watch = new FakeWatch();
+  const decisions = new CarrierDecisions({ store, env, ttlMs: 30 * 24 * HOUR, now, blockOf: (q, s) => blocks.find(q, s) });
   const logs: Array<{ level: number; msg: string }> = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as { level: number; msg: string }) });
   const provider = new FakeProvider();
@@ -197,6 +194,7 @@ function harness(env: Env = 'sandbox'): Harness {
     gate,
     coalescer,
     events,
+    blocks,
     watch,
     cacheTtlMs: CACHE_TTL,
     staleIfErrorMs: STALE_IF_ERROR,
@@ -214,6 +212,7 @@ function harness(env: Env = 'sandbox'): Harness {
     gate,
     coalescer,
     watch,
+    blocks,
     decisions,
     pipeline,
     announced,
@@ -294,7 +293,7 @@ describe('score → action (shared/tender-rules.ts), from a fresh lookup', () =>
 describe('answered before any lookup', () => {
   it('a locally blocked carrier is blocked, and the provider is not asked', async () => {
     const h = harness();
-    h.watch.blocks.add({ dot_number: '1000001' }, 'desk@example', 'double brokering');
+    h.blocks.add({ dot_number: '1000001' }, 'desk@example', 'double brokering');
     const s = await done(h, h.queued('1000001'));
     expect(s).toMatchObject({ action: 'block', source: 'none', error: { code: 'local_block' } });
     expect(h.provider.calls).toEqual([]);
@@ -629,7 +628,7 @@ describe('the watch list (hooks)', () => {
 
   it('a block added after the answer still wins when the screening is recorded (an MC query naming a blocked DOT)', async () => {
     const h = harness();
-    h.watch.blocks.add({ dot_number: '1000001' }, 'desk@example', 'fraud');
+    h.blocks.add({ dot_number: '1000001' }, 'desk@example', 'fraud');
     h.provider.answer('1000001', scoreAnswer(score('1000001')));
     // The query names only the MC number, and nothing links it yet: the lookup runs, then the score's DOT is blocked.
     const s = await done(h, h.queued('1000001', { mc: true }));
@@ -658,7 +657,7 @@ describe("accept: the intake's fast path", () => {
 
   it('a locally blocked carrier is answered at once, with no cached score needed', async () => {
     const h = harness();
-    h.watch.blocks.add({ dot_number: '1000003' }, 'desk@example', 'fraud');
+    h.blocks.add({ dot_number: '1000003' }, 'desk@example', 'fraud');
     expect(await h.pipeline.accept(req('1000003'))).toMatchObject({
       done: true,
       screening: { action: 'block', error: { code: 'local_block' } },
@@ -669,7 +668,7 @@ describe("accept: the intake's fast path", () => {
     const h = harness();
     h.store.putScore(h.env, score('1000004', { decision: 'review' }), new Date(T0), { dot_number: '1000004' });
     const held = await h.pipeline.accept(req('1000004'));
-    h.watch.blocks.add({ dot_number: '1000004' }, 'desk@example', 'fraud');
+    h.blocks.add({ dot_number: '1000004' }, 'desk@example', 'fraud');
     expect(await h.pipeline.accept(req('1000004'))).toMatchObject({ done: true, screening: { action: 'block' } });
     expect(h.store.getScreening(held.screening.id)).toMatchObject({ action: 'block' });
     expect(h.store.getReview(held.screening.review!.id)?.state).toBe('closed');
@@ -776,7 +775,7 @@ describe('rescreen: a hold for want of a score, screened again after an outage',
   it('a local block settles it without a lookup', async () => {
     const h = harness();
     const s = await heldForOutage(h, '1000001');
-    h.watch.blocks.add({ dot_number: '1000001' }, 'desk@example', 'fraud');
+    h.blocks.add({ dot_number: '1000001' }, 'desk@example', 'fraud');
     expect(await h.pipeline.rescreen(s.id, T0)).toBe('settled');
     expect(h.store.getScreening(s.id)?.action).toBe('block');
     expect(h.provider.calls.length).toBe(1);

@@ -48,6 +48,7 @@ declare module 'fastify' {
     auditExport: IntakeServices['auditExport'];
     listBodies: IntakeServices['listBodies'];
     watchList: IntakeServices['watchList'];
+    localBlocks: IntakeServices['localBlocks'];
   }
   interface FastifyContextConfig {
     /** No bearer token needed (health probe, static UI files). */

@@ -10,6 +10,7 @@ import type { ListPage, ReviewListState, Store } from '../store/index.js';
 import type { EventLogFilter } from '../store/types.js';
 import { reviewsPage, screeningsPage } from '../store/list-reads.js';
 import type { ScreeningFilter, ScreeningPage } from '../store/screening-search.js';
+import type { LocalBlocks } from '../blocks/local-blocks.js';
 import type { WatchService } from '../watch/index.js';
 
 /**
@@ -43,7 +44,7 @@ export interface AuditExport {
 
 /**
  * List pages whose JSON a reader thread makes (GET /screenings and its carrier search, /reviews,
- * /callbacks, /decisions, /event-log; the watch list's: WatchService.pageJson and its kin) (worker/store/list-reads.ts): each answers the
+ * /callbacks, /decisions, /event-log; the watch list's: WatchService.pageJson and its kin; GET /blocks: LocalBlocks.pageJson) (worker/store/list-reads.ts): each answers the
  * response body's bytes, for the route to send as they are (reply-json.ts sendJsonBody). The
  * main thread neither receives the rows nor serializes them.
  */
@@ -62,13 +63,20 @@ export interface IntakeServices {
   callbackOutbox: CallbackOutbox;
   auditExport: AuditExport;
   listBodies: ListBodies;
-  /** The watch list, carrier changes and local blocks; null for a screener built without one (then no /watchlist, /changes, /blocks). */
+  /** The watch list and carrier changes; null for a screener built without one (then no /watchlist, /changes, /blocks). */
   watchList: WatchService | null;
+  /** The local do-not-use list (/blocks); null for a screener built without one. */
+  localBlocks: LocalBlocks | null;
 }
 
 /** The watch service of a screener built by createScreener, if it has one. */
 function watchOf(screener: Screener): WatchService | null {
   return (screener as Screener & { watch?: WatchService }).watch ?? null;
+}
+
+/** The local blocks of a screener built by createScreener, if it has them. */
+function blocksOf(screener: Screener): LocalBlocks | null {
+  return (screener as Screener & { blocks?: LocalBlocks }).blocks ?? null;
 }
 
 export function intakeServices(screener: Screener): IntakeServices {
@@ -92,5 +100,6 @@ export function intakeServices(screener: Screener): IntakeServices {
       eventLog: (filter, page) => reader.readJson(eventLogJob, { filter, page }),
     },
     watchList: watchOf(screener),
+    localBlocks: blocksOf(screener),
   };
 }

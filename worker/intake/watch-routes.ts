@@ -261,6 +261,8 @@ export const watchRoutes: IntakePlugin = async (r) => {
   );
 
   // ---- local do-not-use list ----
+  const blocks = r.localBlocks;
+  if (!blocks) return;
   r.get(
     '/blocks',
     {
@@ -274,7 +276,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
     async (req, reply) => {
       const state = req.query.state ?? 'active';
       const dot = req.query.dot_number === undefined ? undefined : canonicalDot(req.query.dot_number.trim());
-      return sendJsonBody(reply, await watch.blocksPageJson(state === 'all' ? undefined : state, pageParams(req.query), dot));
+      return sendJsonBody(reply, await blocks.pageJson(state === 'all' ? undefined : state, pageParams(req.query), dot));
     },
   );
 
@@ -290,8 +292,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
       },
     },
     async (req) =>
-      watch.blocks.find(carrierOfParam(req.params.dot)) ??
-      Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
+      blocks.find(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
   );
 
   r.post(
@@ -309,7 +310,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
       const query = parseCarrierQuery(req.body);
       const actor = actorOf(req, req.body.by);
       // The block and what it ends (the carrier's open review, its tenders blocked): one commit.
-      const block = await watch.block(query, actor, req.body.reason.trim()).catch(rethrowConflict);
+      const block = await blocks.block(query, actor, req.body.reason.trim()).catch(rethrowConflict);
       return reply.code(201).send(block);
     },
   );
@@ -317,7 +318,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
   const lift = (req: FastifyRequest, dot: string, by: string | undefined, note: string | undefined) => {
     const who = actorOf(req, by);
     try {
-      return watch.blocks.lift(carrierOfParam(dot), who.by, who.token_id, note?.trim() || null);
+      return blocks.lift(carrierOfParam(dot), who.by, who.token_id, note?.trim() || null);
     } catch (e) {
       return rethrowConflict(e);
     }

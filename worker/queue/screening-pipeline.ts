@@ -33,7 +33,6 @@ export type LookupOutcome =
   /** The quota gate refused the lookup (never shared: another priority may be admitted). */
   | { kind: 'quota_refused'; at: number; reason: 'quota_exhausted' | 'quota_reserved'; error: ScreeningError };
 
-/** Hooks of worker/watch (docs/watchlist.md): local do-not-use list, watch list, change alerts. */
 /** The carrier a tender screening puts on the watch list: its key (screenings.carrier_key) and numbers. */
 export interface TenderCarrier {
   key: string;
@@ -41,9 +40,17 @@ export interface TenderCarrier {
   mc_number: string | null;
 }
 
-export interface WatchHooks {
+/** What the pipeline needs of the local do-not-use list (worker/blocks/local-blocks.ts, LocalBlocks). */
+export interface LocalBlockRule {
   /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
-  applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
+  apply(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
+}
+
+/**
+ * What the pipeline needs of the watch list (worker/watch, docs/watchlist.md): watch
+ * membership, change detection and its alerts. WatchService is it.
+ */
+export interface PipelineWatch {
   /** The carrier a done tender screening puts on the watch list (its screening's carrier_key), if any. */
   tenderCarrier(
     s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined },
@@ -77,8 +84,10 @@ export interface PipelineDeps {
   /** One lookup per carrier (LookupCoalescer). */
   coalescer: LookupSharing<LookupOutcome>;
   events: Pick<SharedEventFeed, 'append' | 'announce'>;
-  /** watch hook: local blocks, watch list, change detection. */
-  watch?: WatchHooks;
+  /** The local do-not-use list: a block wins over any answer. */
+  blocks: LocalBlockRule;
+  /** The watch list: watch membership, change detection. */
+  watch: PipelineWatch;
   cacheTtlMs: number;
   staleIfErrorMs: number;
   notFoundTtlMs: number;
@@ -141,16 +150,16 @@ export class ScreeningPipeline {
     if (s.status === 'done') {
       // A re-run after a crash: the record (and the callback owed, in the same commit) is
       // final; only make sure the watch list has seen it.
-      const change = this.#watchRecord(s); // watch hook
+      const change = this.#watchRecord(s);
       if (change) {
         await this.d.events.announce();
-        await this.d.watch?.announceChange(change);
+        await this.d.watch.announceChange(change);
       }
       return { done: s };
     }
     store.markActive(id);
-    // watch hook: a local block wins before any /v1 call (no quota spent).
-    const blocked = this.d.watch?.applyLocalBlock(s.query);
+    // A local block wins before any /v1 call (no quota spent).
+    const blocked = this.d.blocks.apply(s.query);
     if (blocked) return { done: await this.finish(id, blocked) };
     const cached = s.refresh ? undefined : this.cachedResult(s.query);
     if (cached) return { done: await this.finish(id, cached) };
@@ -240,7 +249,7 @@ export class ScreeningPipeline {
     const s = store.getScreening(id);
     if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? ''))
       return 'skipped';
-    let r = this.d.watch?.applyLocalBlock(s.query);
+    let r = this.d.blocks.apply(s.query);
     if (!r) {
       const hit = store.getScore(env, s.query);
       if (hit && Date.parse(hit.fetched_at) >= notBefore) r = this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
@@ -295,7 +304,7 @@ export class ScreeningPipeline {
   #recordRescreen(s: Screening, r: ScreeningResult): Recorded {
     const { store, decisions } = this.d;
     // Checked again against the score: an MC query may only now name a blocked DOT number.
-    r = this.d.watch?.applyLocalBlock(s.query, r) ?? r;
+    r = this.d.blocks.apply(s.query, r) ?? r;
     // Standing decisions this re-screen ends: their events go in this transaction, whatever it comes to.
     const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [decisions.observe(s, r.score)] : [];
     const unchanged = (): Recorded => ({ screening: s, changed: false, appended: endedDecisionNews(this.d.events, ended) });
@@ -373,8 +382,8 @@ export class ScreeningPipeline {
   async accept(n: NewScreening): Promise<{ done: true; screening: Screening } | { done: false; screening: Screening }> {
     const out = await this.#commits.run((): { recorded: Recorded } | { queued: Screening } => {
       const cached = n.refresh ? undefined : this.cachedResult(n.query);
-      // watch hook: a block in force wins over the cached answer, and answers a carrier without one.
-      const r = this.d.watch?.applyLocalBlock(n.query, cached) ?? cached;
+      // A block in force wins over the cached answer, and answers a carrier without one.
+      const r = this.d.blocks.apply(n.query, cached) ?? cached;
       return r ? { recorded: this.#answerNow(n, r) } : { queued: this.d.store.insertScreening(n) };
     });
     if ('queued' in out) return { done: false, screening: out.queued };
@@ -391,7 +400,7 @@ export class ScreeningPipeline {
   #answerNow(n: NewScreening, r: ScreeningResult): Recorded {
     const { store, decisions } = this.d;
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
-    const tender = this.d.watch?.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
+    const tender = this.d.watch.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
     const row = {
       id: n.id,
       query: n.query,
@@ -421,21 +430,18 @@ export class ScreeningPipeline {
   }
 
   /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
-  #record(id: string, r: ScreeningResult, current?: Screening): Recorded {
-    const { store } = this.d;
-    // watch hook: a local block wins over the service's answer; watch re-screens rarely open reviews.
-    const watch = this.d.watch;
-    const before = watch ? (current ?? store.getScreening(id)) : undefined;
-    if (watch && before) r = watch.applyLocalBlock(before.query, r) ?? r;
+  #record(id: string, r: ScreeningResult): Recorded {
+    const { store, blocks, watch, decisions } = this.d;
+    // Undefined only for an unknown id: completeScreening says so.
+    const s0 = store.getScreening(id);
+    // A local block wins over the service's answer; watch re-screens rarely open reviews.
+    if (s0) r = blocks.apply(s0.query, r) ?? r;
     let review: ReviewOutcome | undefined;
     let standing = undefined;
-    const { decisions } = this.d;
-    // Undefined only for an unknown id: completeScreening says so.
-    const s0 = before ?? current ?? store.getScreening(id);
     // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md);
     // its event goes in this transaction.
     const ended: Array<Decision | undefined> = s0 && r.score && r.source === 'service' ? [decisions.observe(s0, r.score)] : [];
-    if (s0 && holdOpensReview(s0, r) && (!watch || !before || watch.wantsReview(before, r))) {
+    if (s0 && holdOpensReview(s0, r) && watch.wantsReview(s0, r)) {
       const o = decisions.onHold(s0, r);
       ended.push(...o.ended);
       if (o.kind === 'settled') {
@@ -475,7 +481,7 @@ export class ScreeningPipeline {
     tender?: TenderCarrier,
   ): Recorded {
     const { store, events } = this.d;
-    // watch hook, before screening.completed.
+    // The watch list, before screening.completed.
     const change = this.#watchRecord(screening, tender);
     // The TMS's callback is owed in the same commit as the result it reports.
     oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
@@ -518,14 +524,13 @@ export class ScreeningPipeline {
       'screening done',
     );
     await this.d.events.announce(rec.appended);
-    if (rec.change) await this.d.watch?.announceChange(rec.change);
+    if (rec.change) await this.d.watch.announceChange(rec.change);
     return s;
   }
 
-  /** watch hook: the screening is final; a failure here never undoes it (a savepoint rolls back alone). */
+  /** The screening is final, for the watch list; a failure here never undoes it (a savepoint rolls back alone). */
   #watchRecord(s: Screening, tender?: TenderCarrier): StoredChange | undefined {
-    const watch = this.d.watch;
-    if (!watch) return undefined;
+    const { watch } = this.d;
     try {
       return this.d.store.transaction(() => watch.record(s, tender));
     } catch (e) {

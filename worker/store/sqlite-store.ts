@@ -47,7 +47,8 @@ function checkEnv(env: unknown): asserts env is Env {
     throw new StoreArgumentError(`env must be "sandbox" or "live", got ${JSON.stringify(env)}`, 'env');
 }
 
-function checkLimit(limit: unknown, param = 'limit'): number {
+/** A list's `limit`: a whole number from 1 to 10 000 (StoreArgumentError naming `param` otherwise). */
+export function checkLimit(limit: unknown, param = 'limit'): number {
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
     throw new StoreArgumentError(`${param} must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, param);
   return limit;

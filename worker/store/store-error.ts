@@ -121,3 +121,16 @@ export class StoreArgumentError extends RangeError {
     super(message);
   }
 }
+
+/** Already acknowledged, or already blocked: the HTTP layer answers 409. */
+export class WatchConflictError extends Error {
+  override readonly name = 'WatchConflictError';
+  constructor(
+    readonly code: 'change_conflict' | 'block_conflict',
+    message: string,
+    /** The block or change that is already in that state. */
+    readonly resourceId: string,
+  ) {
+    super(message);
+  }
+}

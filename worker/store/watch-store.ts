@@ -1,43 +1,23 @@
 import type Database from 'better-sqlite3';
-import type {
-  CarrierChange,
-  CarrierSnapshot,
-  ChangeFindings,
-  ChangeReason,
-  ChangeTender,
-  LocalBlock,
-  WatchEntry,
-} from '../../shared/screening.js';
+import type { CarrierChange, CarrierSnapshot, ChangeFindings, ChangeReason, ChangeTender, WatchEntry } from '../../shared/screening.js';
 /** A day (the watch window is counted in days; worker/watch/rescreen-schedule.ts has the same). */
 const DAY_MS = 86_400_000;
 import { newScreeningId } from './ids.js';
-import { connectionOf, guardMethods } from './sqlite-store.js';
+import { checkLimit, connectionOf, guardMethods } from './sqlite-store.js';
 import type { ListPage, Store } from './types.js';
 import { keysetPage } from './keyset.js';
-import { NotFoundError, StoreArgumentError, StoreError, toStoreError } from './store-error.js';
+import { NotFoundError, StoreArgumentError, StoreError, WatchConflictError, toStoreError } from './store-error.js';
+
+export { WatchConflictError };
 
 /**
- * The watch list, carrier changes and the local do-not-use list (migration 2), kept apart from
- * the Store interface; the worker opens it on the store's connection. Callers pass
+ * The watch list and carrier changes (migration 2), kept apart from the Store interface (the
+ * local do-not-use list of that migration: local-blocks-repo.ts); the worker opens it on the store's connection. Callers pass
  * carrier keys (worker/watch/carrier-key.ts); every read-compare-write runs in an IMMEDIATE
  * transaction, so several processes finishing screenings of one carrier record one change.
  */
 
 const WATCH_SCHEMA_VERSION = 2;
-const MAX_LIMIT = 10_000;
-
-/** Already acknowledged, or already blocked: the HTTP layer answers 409. */
-export class WatchConflictError extends Error {
-  override readonly name = 'WatchConflictError';
-  constructor(
-    readonly code: 'change_conflict' | 'block_conflict',
-    message: string,
-    /** The block or change that is already in that state. */
-    readonly resourceId: string,
-  ) {
-    super(message);
-  }
-}
 
 /** A change as stored: the public record plus where each tender's callback goes. */
 export interface StoredChange extends CarrierChange {
@@ -134,28 +114,6 @@ export interface WatchStore {
     filter?: { since?: string; dot?: string },
   ): { data: StoredChange[]; has_more: boolean };
   acknowledgeChange(id: string, by: string, at: string, note?: string | null): StoredChange;
-
-  addBlock(b: {
-    carrierKey: string;
-    dot_number: string | null;
-    mc_number: string | null;
-    reason: string;
-    by: string;
-    at: string;
-    token_id?: string | null;
-  }): LocalBlock;
-  /** Lift an active block; NotFoundError when there is no such block, WatchConflictError when already lifted. */
-  liftBlock(id: string, by: string, at: string, tokenId?: string | null, note?: string | null): LocalBlock;
-  /** The active block matching any of these ids, if any. */
-  activeBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
-  /** Whether any block is active: most installations have none, and then no carrier needs resolving. */
-  hasActiveBlocks(): boolean;
-  listBlocks(state?: 'active' | 'lifted', limit?: number): LocalBlock[];
-  /** The carrier's most recently lifted block (lifting it again is a conflict, not a miss). */
-  lastLiftedBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
-  /** One page of GET /blocks by keyset, newest first (lifted: last lifted first), each on its own index. */
-  /** `dot`: one carrier's blocks (canonical DOT), newest block first, on local_blocks_by_dot. */
-  pageBlocks(state: 'active' | 'lifted' | undefined, page: ListPage, dot?: string): { data: LocalBlock[]; has_more: boolean };
 }
 
 interface EntryRow {
@@ -193,21 +151,6 @@ interface ChangeRow {
   /** Migration 29: JSON ChangeFindings; null on older rows. */
   findings?: string | null;
   ack_note?: string | null;
-}
-
-interface BlockRow {
-  id: string;
-  carrier_key: string;
-  dot_number: string | null;
-  mc_number: string | null;
-  reason: string;
-  blocked_by: string;
-  blocked_at: string;
-  lifted_by: string | null;
-  lifted_at: string | null;
-  token_id: string | null;
-  lifted_token_id: string | null;
-  lift_note?: string | null;
 }
 
 function toEntry(r: EntryRow, watchMs: number): WatchEntry {
@@ -264,34 +207,9 @@ function toChange(r: ChangeRow): StoredChange {
   };
 }
 
-function toBlock(r: BlockRow): LocalBlock {
-  return {
-    object: 'local_block',
-    id: r.id,
-    dot_number: r.dot_number,
-    mc_number: r.mc_number,
-    reason: r.reason,
-    state: r.lifted_at === null ? 'active' : 'lifted',
-    blocked_by: r.blocked_by,
-    blocked_at: r.blocked_at,
-    token_id: r.token_id ?? null,
-    lifted_by: r.lifted_by,
-    lifted_at: r.lifted_at,
-    lifted_token_id: r.lifted_token_id ?? null,
-    lift_note: r.lift_note ?? null,
-    updated_at: latest(r.blocked_at, r.lifted_at),
-  };
-}
-
 /** The latest of some ISO timestamps (when a record last changed). */
 function latest(first: string, ...more: Array<string | null>): string {
   return more.reduce<string>((a, b) => (b !== null && b > a ? b : a), first);
-}
-
-function checkLimit(limit: unknown): number {
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw new StoreArgumentError(`limit must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, 'limit');
-  return limit;
 }
 
 function checkKeys(keys: unknown): string[] {
@@ -300,8 +218,8 @@ function checkKeys(keys: unknown): string[] {
   return keys as string[];
 }
 
-/** A new id with the store's random part: `chg_…` for changes, `blk_…` for blocks. */
-const newId = (prefix: 'chg' | 'blk'): string => `${prefix}_${newScreeningId().slice(4)}`;
+/** A new change id with the store's random part: `chg_…`. */
+const newId = (prefix: 'chg'): string => `${prefix}_${newScreeningId().slice(4)}`;
 
 /**
  * Open the watch tables on a store's own connection (already migrated by openStore): watch
@@ -440,31 +358,6 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     acknowledge: db.prepare<[string, string, string | null, string]>(
       "UPDATE carrier_changes SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ?, ack_note = ? WHERE id = ? AND state = 'new'",
     ),
-
-    insertBlock: db.prepare(`
-      INSERT INTO local_blocks (id, carrier_key, dot_number, mc_number, reason, blocked_by, blocked_at, token_id)
-      VALUES (@id, @key, @dot, @mc, @reason, @by, @at, @token)`),
-    anyActiveBlock: db.prepare<[], { one: number }>('SELECT 1 AS one FROM local_blocks WHERE lifted_at IS NULL LIMIT 1'),
-    activeBlockByKeys: db.prepare<[string, string], BlockRow>(
-      'SELECT * FROM local_blocks WHERE lifted_at IS NULL AND carrier_key IN (?, ?) LIMIT 1',
-    ),
-    activeBlockByIds: db.prepare<{ dot: string | null; mc: string | null }, BlockRow>(`
-      SELECT * FROM local_blocks WHERE lifted_at IS NULL AND (dot_number = @dot OR mc_number = @mc)
-      ORDER BY blocked_at ASC LIMIT 1`),
-    lift: db.prepare<[string, string, string | null, string | null, string]>(
-      'UPDATE local_blocks SET lifted_by = ?, lifted_at = ?, lifted_token_id = ?, lift_note = ? WHERE id = ? AND lifted_at IS NULL',
-    ),
-    blockById: db.prepare<[string], BlockRow>('SELECT * FROM local_blocks WHERE id = ?'),
-    blocksAll: db.prepare<[number], BlockRow>('SELECT * FROM local_blocks ORDER BY blocked_at DESC, rowid DESC LIMIT ?'),
-    blocksActive: db.prepare<[number], BlockRow>(
-      'SELECT * FROM local_blocks WHERE lifted_at IS NULL ORDER BY blocked_at DESC, rowid DESC LIMIT ?',
-    ),
-    blocksLifted: db.prepare<[number], BlockRow>(
-      'SELECT * FROM local_blocks WHERE lifted_at IS NOT NULL ORDER BY lifted_at DESC, rowid DESC LIMIT ?',
-    ),
-    lastLiftedByIds: db.prepare<{ dot: string | null; mc: string | null }, BlockRow>(`
-      SELECT * FROM local_blocks WHERE lifted_at IS NOT NULL AND (dot_number = @dot OR mc_number = @mc)
-      ORDER BY lifted_at DESC, rowid DESC LIMIT 1`),
   };
 
   const findEntry = (keys: string[]): EntryRow | undefined => {
@@ -595,48 +488,6 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     return due;
   });
 
-  const addBlockTx = db.transaction(
-    (b: {
-      carrierKey: string;
-      dot_number: string | null;
-      mc_number: string | null;
-      reason: string;
-      by: string;
-      at: string;
-      token_id?: string | null;
-    }): LocalBlock => {
-      const existing =
-        st.activeBlockByKeys.get(b.carrierKey, b.carrierKey) ?? st.activeBlockByIds.get({ dot: b.dot_number, mc: b.mc_number });
-      if (existing)
-        throw new WatchConflictError(
-          'block_conflict',
-          `the carrier is already blocked (by ${existing.blocked_by} at ${existing.blocked_at}, block ${existing.id})`,
-          existing.id,
-        );
-      const id = newId('blk');
-      st.insertBlock.run({
-        id,
-        key: b.carrierKey,
-        dot: b.dot_number,
-        mc: b.mc_number,
-        reason: b.reason,
-        by: b.by,
-        at: b.at,
-        token: b.token_id ?? null,
-      });
-      return toBlock(st.blockById.get(id)!);
-    },
-  );
-
-  const liftTx = db.transaction((id: string, by: string, at: string, tokenId: string | null, note: string | null): LocalBlock => {
-    const row = st.blockById.get(id);
-    if (!row) throw new NotFoundError(`no local block ${id}`);
-    if (row.lifted_at !== null)
-      throw new WatchConflictError('block_conflict', `block ${id} was already lifted by ${row.lifted_by ?? 'someone'}`, id);
-    st.lift.run(by, at, tokenId, note, row.id);
-    return toBlock(st.blockById.get(row.id)!);
-  });
-
   const ackTx = db.transaction((id: string, by: string, at: string, note: string | null): StoredChange => {
     const row = st.changeById.get(id);
     if (!row) throw new NotFoundError(`no change ${id}`);
@@ -760,53 +611,5 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       return { data: rows.map(toChange), has_more };
     },
     acknowledgeChange: (id, by, at, note = null) => ackTx.immediate(id, by, at, note),
-
-    addBlock: (b) => addBlockTx.immediate(b),
-    liftBlock: (id, by, at, tokenId, note) => liftTx.immediate(id, by, at, tokenId ?? null, note ?? null),
-    hasActiveBlocks() {
-      return st.anyActiveBlock.get() !== undefined;
-    },
-
-    activeBlock(ids) {
-      if (ids.dot_number === null && ids.mc_number === null) return undefined;
-      const row = st.activeBlockByIds.get({ dot: ids.dot_number, mc: ids.mc_number });
-      return row ? toBlock(row) : undefined;
-    },
-    lastLiftedBlock(ids) {
-      if (ids.dot_number === null && ids.mc_number === null) return undefined;
-      const row = st.lastLiftedByIds.get({ dot: ids.dot_number, mc: ids.mc_number });
-      return row ? toBlock(row) : undefined;
-    },
-    pageBlocks(state, p, dot) {
-      if (state !== undefined && state !== 'active' && state !== 'lifted')
-        throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
-      const { rows, has_more } = keysetPage<BlockRow>(
-        db,
-        {
-          select: 'SELECT * FROM local_blocks',
-          // One carrier's blocks: few, on their DOT's index, in block order (a carrier page reads them).
-          ...(dot === undefined ? {} : { pageSelect: 'SELECT * FROM local_blocks INDEXED BY local_blocks_by_dot' }),
-          // Spelt as the partial indexes' own terms, so SQLite may use them.
-          where: [
-            ...(state === 'active' ? ['lifted_at IS NULL'] : state === 'lifted' ? ['lifted_at IS NOT NULL'] : []),
-            ...(dot === undefined ? [] : ['dot_number = @dot']),
-          ],
-          params: dot === undefined ? {} : { dot },
-          key: state === 'lifted' && dot === undefined ? 'lifted_at' : 'blocked_at',
-          tie: 'rowid',
-          direction: 'DESC',
-          cursor: 'id = @cursor_id',
-        },
-        p,
-      );
-      return { data: rows.map(toBlock), has_more };
-    },
-    listBlocks(state, limit = 100) {
-      const n = checkLimit(limit);
-      if (state === undefined) return st.blocksAll.all(n).map(toBlock);
-      if (state === 'active') return st.blocksActive.all(n).map(toBlock);
-      if (state === 'lifted') return st.blocksLifted.all(n).map(toBlock);
-      throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
-    },
   };
 }

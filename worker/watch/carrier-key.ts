@@ -1,7 +1,8 @@
 import { canonicalDot, canonicalMc, type CarrierQuery } from '../../shared/carrier-id.js';
+import type { Env, Store } from '../store/types.js';
 
 /**
- * One key per carrier for the watch list, changes and local blocks: `dot:<n>` with leading
+ * One key per carrier for the watch list, changes and local blocks (worker/blocks/ uses them too): `dot:<n>` with leading
  * zeros dropped, or `mc:MC<n>` while only the MC number is known. "0001234" and "1234" are
  * one carrier, as in the score cache.
  */
@@ -42,4 +43,15 @@ export function queryOf(ids: CarrierIds): CarrierQuery {
   if (ids.dot_number) return { dot_number: ids.dot_number };
   if (ids.mc_number) return { mc_number: ids.mc_number };
   throw new RangeError('a carrier needs a dot_number or an mc_number');
+}
+
+/** Both ids when the score cache knows the other one (MC ↔ DOT). */
+export function resolveIds(store: Store, env: Env, ids: CarrierIds): CarrierIds {
+  if (ids.dot_number && ids.mc_number) return ids;
+  const q: CarrierQuery = ids.dot_number ? { dot_number: ids.dot_number } : { mc_number: ids.mc_number! };
+  const cached = store.getScore(env, q)?.score.carrier;
+  return {
+    dot_number: ids.dot_number ?? (typeof cached?.dot_number === 'string' ? canonicalDot(cached.dot_number) : null),
+    mc_number: ids.mc_number ?? (typeof cached?.mc_number === 'string' && cached.mc_number !== '' ? canonicalMc(cached.mc_number) : null),
+  };
 }

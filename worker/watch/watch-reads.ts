@@ -4,7 +4,7 @@ import type { ListPage, Store } from '../store/types.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
 
 /**
- * The watch list's list pages as reader-pool jobs (GET /watchlist, /changes, /blocks): each calls
+ * The watch list's list pages as reader-pool jobs (GET /watchlist, /changes; GET /blocks: worker/blocks/block-reads.ts): each calls
  * the watch store's own keyset read and its one mapping to the API object, on a read-only
  * connection in a reader thread, which also makes the page's JSON (list-reads.ts).
  */
@@ -41,12 +41,4 @@ export const changesPage = listJob(
     const { data, has_more } = watchStoreOf(store, a.watchDays).pageChanges(a.state, a.page, a.filter);
     return { data: data.map(publicChange), has_more };
   },
-);
-
-/** GET /blocks. */
-export const blocksPage = listJob(
-  import.meta.url,
-  'blocksPage',
-  (store, a: { state: 'active' | 'lifted' | undefined; page: ListPage; dot?: string; watchDays: number }) =>
-    watchStoreOf(store, a.watchDays).pageBlocks(a.state, a.page, a.dot),
 );

@@ -1,27 +1,25 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CarrierQuery } from '../../shared/carrier-id.js';
-import type { CarrierChange, IntakeEvent, LocalBlock, Priority, Screening, WatchEntry } from '../../shared/screening.js';
-import type { Actor } from '../tokens/intake-tokens.js';
+import type { CarrierChange, Priority, Screening, WatchEntry } from '../../shared/screening.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
-import type { TenderCarrier, WatchHooks } from '../queue/screening-pipeline.js';
+import type { TenderCarrier, PipelineWatch } from '../queue/screening-pipeline.js';
 import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Store } from '../store/index.js';
 import { openReaderPool, type Reader } from '../store/reader-pool.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
-import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, type CarrierIds } from './carrier-key.js';
+import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, resolveIds, type CarrierIds } from './carrier-key.js';
 import { oweChangeCallbacks } from './change-callbacks.js';
 import { detectChanges, diffFindings, snapshotOf } from './change-detector.js';
-import { LocalBlocks } from './local-blocks.js';
-import { blocksPage, changesPage, publicChange, watchPage } from './watch-reads.js';
+import { changesPage, publicChange, watchPage } from './watch-reads.js';
 import { DAY_MS, maxPerTick, nextCheckAt } from './rescreen-schedule.js';
 import { DEFAULT_TICK_MS, WatchScheduler } from './watch-scheduler.js';
 
 /**
- * The watch list, its daily re-screen, change alerts and the local do-not-use list
- * (docs/watchlist.md). The screening pipeline calls the hooks (local block, review, record);
- * the intake calls the rest.
+ * The watch list, its daily re-screen and change alerts (docs/watchlist.md). The screening
+ * pipeline asks it what PipelineWatch says (membership, review, record); the intake calls the
+ * rest. The local do-not-use list is a screening rule of its own: worker/blocks/.
  */
 
 export interface WatchOptions {
@@ -40,17 +38,12 @@ export interface WatchServiceDeps extends WatchOptions {
   now: () => Date;
   /** SCREEN_WATCH_DAYS: how long after its last tender a carrier stays watched. */
   watchDays: number;
-  /** Where the list pages are read and their JSON made (GET /watchlist, /changes, /blocks); default: on the store's own connection. */
+  /** Where the list pages are read and their JSON made (GET /watchlist, /changes); default: on the store's own connection. */
   reader?: Reader;
   /** The account's rate limit; a tick uses at most a share of it. */
   ratePerMinute: number;
   /** Put a screening on the queue "screenings". */
   enqueue(screeningId: string, priority: Priority): Promise<void>;
-  /**
-   * A carrier was just put on the do-not-use list, in the block's transaction: what else that
-   * ends (its open review, worker/decisions), as events appended there to announce after the commit.
-   */
-  onBlock?: (block: LocalBlock) => IntakeEvent[];
   /** SCREEN_CACHE_TTL: a carrier whose score was fetched from /v1 within it is not fetched again by a tick. */
   cacheTtlMs?: number;
 }
@@ -69,8 +62,7 @@ function idsOfScore(score: Screening['score']): CarrierIds | undefined {
   };
 }
 
-export class WatchService implements WatchHooks {
-  readonly blocks: LocalBlocks;
+export class WatchService implements PipelineWatch {
   readonly #db: WatchStore;
   readonly #reader: Reader;
   readonly #scheduler: WatchScheduler;
@@ -80,7 +72,6 @@ export class WatchService implements WatchHooks {
   constructor(private readonly d: WatchServiceDeps) {
     this.#db = openWatchStore(d.store, { watchDays: d.watchDays }); // its writes join the pipeline's transactions
     this.#reader = d.reader ?? openReaderPool(d.store, { size: 0 });
-    this.blocks = new LocalBlocks(d.store, this.#db, d.env, d.now);
     this.#log = d.logger.child({ module: 'watch' });
     this.#tickMs = d.tickMs ?? DEFAULT_TICK_MS;
     this.#scheduler = new WatchScheduler(d.connection, d.prefix, this.#tickMs, () => this.tick(), d.logger);
@@ -100,11 +91,7 @@ export class WatchService implements WatchHooks {
     return this.#scheduler.queue;
   }
 
-  // ---- hooks of the screening pipeline ----
-
-  applyLocalBlock(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined {
-    return this.blocks.apply(query, r);
-  }
+  // ---- what the screening pipeline asks (PipelineWatch) ----
 
   /**
    * A hold opens a review item, except on a watch re-screen: only when the carrier's action
@@ -120,10 +107,10 @@ export class WatchService implements WatchHooks {
   }
 
   /** The carrier a tender screening puts on the list; undefined when it puts none there. */
-  tenderCarrier(s: Parameters<WatchHooks['tenderCarrier']>[0]): TenderCarrier | undefined {
+  tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): TenderCarrier | undefined {
     if (s.status !== 'done' || s.priority !== 'tender' || s.error?.code === 'carrier_not_found') return undefined;
     if (s.id !== undefined && this.#db.isWatchScreening(s.id)) return undefined;
-    const ids: CarrierIds = idsOfScore(s.score) ?? this.blocks.resolve(idsOfQuery(s.query));
+    const ids: CarrierIds = idsOfScore(s.score) ?? this.#resolve(s.query);
     return { key: keyOf(ids), dot_number: ids.dot_number, mc_number: ids.mc_number };
   }
 
@@ -231,31 +218,10 @@ export class WatchService implements WatchHooks {
     return { submitted: screenings.length, screenings, ...(fresh > 0 ? { fresh } : {}) };
   }
 
-  // ---- the do-not-use list (intake) ----
-
-  /**
-   * Put a carrier on the local do-not-use list; in the same transaction, what that ends (the
-   * carrier's open review: its tenders blocked, with their callbacks and events). Joins the
-   * caller's transaction when there is one (then the caller announces `appended`).
-   */
-  addBlock(query: CarrierQuery, actor: Actor, reason: string): { block: LocalBlock; appended: IntakeEvent[] } {
-    return this.d.store.transaction(() => {
-      const block = this.blocks.add(query, actor.by, reason, actor.token_id);
-      return { block, appended: this.d.onBlock?.(block) ?? [] };
-    });
-  }
-
-  /** addBlock from the intake: committed, then its events announced. */
-  async block(query: CarrierQuery, actor: Actor, reason: string): Promise<LocalBlock> {
-    const { block, appended } = this.addBlock(query, actor, reason);
-    await this.d.events.announce(appended);
-    return block;
-  }
-
   // ---- the watch list (intake) ----
 
   add(query: CarrierQuery, note: string | null): { entry: WatchEntry; created: boolean } {
-    const ids = this.blocks.resolve(idsOfQuery(query));
+    const ids = this.#resolve(query);
     const key = keyOf(ids);
     const now = this.d.now();
     return this.#db.addManual({ carrierKey: key, ...ids, note, at: now.toISOString(), nextCheckAt: nextCheckAt(key, now) });
@@ -263,11 +229,11 @@ export class WatchService implements WatchHooks {
 
   /** Off the list; false when it was not on it. A later tender puts it back. */
   remove(query: CarrierQuery): boolean {
-    return this.#db.removeEntry(keysOf(this.blocks.resolve(idsOfQuery(query))), this.d.now().toISOString());
+    return this.#db.removeEntry(keysOf(this.#resolve(query)), this.d.now().toISOString());
   }
 
   get(query: CarrierQuery): WatchEntry | undefined {
-    return this.#db.getEntry(keysOf(this.blocks.resolve(idsOfQuery(query))), this.d.now().toISOString());
+    return this.#db.getEntry(keysOf(this.#resolve(query)), this.d.now().toISOString());
   }
 
   list(limit?: number): WatchEntry[] {
@@ -295,11 +261,6 @@ export class WatchService implements WatchHooks {
     return this.#reader.readJson(changesPage, { state, page: p, ...(filter === undefined ? {} : { filter }), watchDays: this.d.watchDays });
   }
 
-  /** GET /blocks's body, as blocks.page answers it, made by the reader. */
-  blocksPageJson(state: 'active' | 'lifted' | undefined, p: ListPage, dot?: string): Promise<Buffer> {
-    return this.#reader.readJson(blocksPage, { state, page: p, ...(dot === undefined ? {} : { dot }), watchDays: this.d.watchDays });
-  }
-
   /** One page of GET /changes, newest first, read by keyset. */
   changesPage(
     state: 'new' | 'acknowledged' | undefined,
@@ -324,5 +285,10 @@ export class WatchService implements WatchHooks {
 
   async close(): Promise<void> {
     await this.#scheduler.close();
+  }
+
+  /** Both ids when the score cache knows the other one (MC ↔ DOT). */
+  #resolve(query: CarrierQuery): CarrierIds {
+    return resolveIds(this.d.store, this.d.env, idsOfQuery(query));
   }
 }

@@ -1,0 +1,153 @@
+import type { CarrierQuery } from '../../shared/carrier-id.js';
+import type { IntakeEvent, LocalBlock, Screening } from '../../shared/screening.js';
+import type { SvcScore } from '../../shared/svc-contract.js';
+import { LOCAL_BLOCK_CODE, actionForLocalBlock } from '../../shared/tender-rules.js';
+import type { SharedEventFeed } from '../events/event-feed.js';
+import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store } from '../store/index.js';
+import { WatchConflictError } from '../store/store-error.js';
+import { localBlocksOf, type LocalBlocksRepo } from '../store/local-blocks-repo.js';
+import { openReaderPool, type Reader } from '../store/reader-pool.js';
+import { canonicalDot, canonicalMc, idsOfQuery, keyOf, resolveIds } from '../watch/carrier-key.js';
+import { blocksPage } from './block-reads.js';
+
+/**
+ * The local do-not-use list, a screening rule (docs/watchlist.md): a block always wins over the
+ * service's answer. The pipeline checks it before any /v1 call (no quota spent) and again when a
+ * score arrives (an MC lookup may only then reveal a blocked DOT number); the intake adds, lifts
+ * and lists blocks. Lifting is recorded, never deleted. Its SQL: store/local-blocks-repo.ts.
+ */
+
+export interface LocalBlocksDeps {
+  store: Store;
+  env: Env;
+  now: () => Date;
+  events: Pick<SharedEventFeed, 'announce'>;
+  /** Where GET /blocks pages are read and their JSON made; default: on the store's own connection. */
+  reader?: Reader;
+  /**
+   * A carrier was just put on the do-not-use list, in the block's transaction: what else that
+   * ends (its open review, worker/decisions), as events appended there to announce after the commit.
+   */
+  onBlock: (block: LocalBlock) => IntakeEvent[];
+}
+
+export class LocalBlocks {
+  readonly #db: LocalBlocksRepo;
+  readonly #reader: Reader;
+
+  constructor(private readonly d: LocalBlocksDeps) {
+    this.#db = localBlocksOf(d.store); // its writes join the caller's transactions
+    this.#reader = d.reader ?? openReaderPool(d.store, { size: 0 });
+  }
+
+  /** The active block for this query (or the score's carrier), if any. */
+  find(query: CarrierQuery, score?: SvcScore | null): LocalBlock | undefined {
+    if (!this.#db.hasActiveBlocks()) return undefined; // the common case, on every screening
+    const byQuery = this.#db.activeBlock(this.#resolve(query));
+    if (byQuery || !score) return byQuery;
+    const c = score.carrier;
+    return this.#db.activeBlock({
+      dot_number: typeof c?.dot_number === 'string' ? canonicalDot(c.dot_number) : null,
+      mc_number: typeof c?.mc_number === 'string' && c.mc_number !== '' ? canonicalMc(c.mc_number) : null,
+    });
+  }
+
+  /**
+   * The result a blocked carrier ends with: `r` (the service's answer, kept for the record)
+   * turned into a block, or a block without a score when nothing was asked. Undefined: not blocked.
+   */
+  apply(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined {
+    const block = this.find(query, r?.score);
+    if (!block) return undefined;
+    const v = actionForLocalBlock();
+    const error = {
+      code: LOCAL_BLOCK_CODE,
+      message: `on the local do-not-use list: ${block.reason} (${block.id}, blocked by ${block.blocked_by} at ${block.blocked_at})`,
+      request_id: null,
+    };
+    if (r) return { ...r, action: v.action, hold_reason: v.hold_reason, error };
+    return { action: v.action, hold_reason: v.hold_reason, source: 'none', score: null, score_fetched_at: null, error };
+  }
+
+  /** Only the block: addBlock also ends what a block ends (the carrier's open review). */
+  add(query: CarrierQuery, by: string, reason: string, tokenId: string | null = null): LocalBlock {
+    const ids = this.#resolve(query);
+    return this.#db.addBlock({ carrierKey: keyOf(ids), ...ids, reason, by, at: this.d.now().toISOString(), token_id: tokenId });
+  }
+
+  /**
+   * Put a carrier on the local do-not-use list; in the same transaction, what that ends (the
+   * carrier's open review: its tenders blocked, with their callbacks and events). Joins the
+   * caller's transaction when there is one (then the caller announces `appended`).
+   */
+  addBlock(
+    query: CarrierQuery,
+    actor: { by: string; token_id: string | null },
+    reason: string,
+  ): { block: LocalBlock; appended: IntakeEvent[] } {
+    return this.d.store.transaction(() => {
+      const block = this.add(query, actor.by, reason, actor.token_id);
+      return { block, appended: this.d.onBlock(block) };
+    });
+  }
+
+  /**
+   * Reject + block (the review desk): the screening's carrier onto the list, in the caller's
+   * transaction, by the score's DOT number when it has one. Already blocked: nothing to add.
+   */
+  addBlockFor(s: Screening, actor: { by: string; token_id: string | null }, reason: string): IntakeEvent[] {
+    const dot = s.score?.carrier.dot_number;
+    try {
+      return this.addBlock(dot ? { dot_number: dot } : s.query, actor, reason).appended;
+    } catch (e) {
+      if (!(e instanceof WatchConflictError)) throw e;
+      return [];
+    }
+  }
+
+  /** addBlock from the intake: committed, then its events announced. */
+  async block(query: CarrierQuery, actor: { by: string; token_id: string | null }, reason: string): Promise<LocalBlock> {
+    const { block, appended } = this.addBlock(query, actor, reason);
+    await this.d.events.announce(appended);
+    return block;
+  }
+
+  /**
+   * Lift the carrier's active block. Lifting a lifted block is a repeated state change:
+   * WatchConflictError block_conflict naming it (docs/api.md); NotFoundError when never blocked.
+   * `note`: why it was lifted, kept with the lift.
+   */
+  lift(query: CarrierQuery, by: string, tokenId: string | null = null, note: string | null = null): LocalBlock {
+    const ids = this.#resolve(query);
+    const block = this.#db.activeBlock(ids);
+    if (!block) {
+      const lifted = this.#db.lastLiftedBlock(ids);
+      if (lifted)
+        throw new WatchConflictError(
+          'block_conflict',
+          `block ${lifted.id} was already lifted by ${lifted.lifted_by ?? 'someone'} at ${lifted.lifted_at}`,
+          lifted.id,
+        );
+      throw new NotFoundError('the carrier has no active local block');
+    }
+    return this.#db.liftBlock(block.id, by, this.d.now().toISOString(), tokenId, note);
+  }
+
+  list(state?: 'active' | 'lifted', limit?: number): LocalBlock[] {
+    return this.#db.listBlocks(state, limit);
+  }
+
+  /** One page of GET /blocks, read by keyset. */
+  page(state: 'active' | 'lifted' | undefined, p: ListPage, dot?: string): { data: LocalBlock[]; has_more: boolean } {
+    return this.#db.pageBlocks(state, p, dot);
+  }
+
+  /** GET /blocks's body, as page() answers it, made by the reader (block-reads.ts). */
+  pageJson(state: 'active' | 'lifted' | undefined, p: ListPage, dot?: string): Promise<Buffer> {
+    return this.#reader.readJson(blocksPage, { state, page: p, ...(dot === undefined ? {} : { dot }) });
+  }
+
+  #resolve(query: CarrierQuery): ReturnType<typeof resolveIds> {
+    return resolveIds(this.d.store, this.d.env, idsOfQuery(query));
+  }
+}
