@@ -10,6 +10,8 @@ export default defineConfig({
     // Browser tests poll what the live feed may redraw; a loaded CI machine redraws late.
     expect: { poll: { timeout: 5_000 } },
     pool: 'forks',
+    // A worker thread runs the sources too (the reader pool's): test/helpers/ts-threads.mjs.
+    execArgv: ['--import', new URL('./test/helpers/ts-threads.mjs', import.meta.url).href],
     reporters: ['default'],
   },
 });

@@ -13,6 +13,8 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A worker thread runs the sources too (the reader pool's): test/helpers/ts-threads.mjs.
+    execArgv: ['--import', new URL('./test/helpers/ts-threads.mjs', import.meta.url).href],
     // The scenarios kill processes and load the machine: one file at a time keeps the figures honest.
     fileParallelism: false,
     reporters: ['default'],

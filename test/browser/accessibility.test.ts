@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTray } from '../../electron/build.mjs';
+import { describe, expect, it } from 'vitest';
 import type { Screening } from '../../shared/screening.js';
 import { seriousViolations } from '../helpers/axe.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { hasChromium, withBrowserStack } from '../helpers/browser-stack.js';
 
 /**
  * axe-core over every view of the dashboard, in real headless Chromium against the real stack,
@@ -15,29 +9,8 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * decision panel open: no serious or critical violation anywhere.
  */
 
-// Evaluated over the DevTools protocol: the page's CSP (script-src 'self') refuses a script tag.
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
-let uiOut: string;
-let browser: RunningBrowser;
-let stack: Stack;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  uiOut = await mkdtemp(join(tmpdir(), 'a11y-ui-'));
-  await buildTray({ outDir: uiOut });
-  stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
-
-const api = stackApi(() => stack);
+const rig = withBrowserStack({ mode: 'sandbox' });
+const api = rig.api;
 
 const VIEWS = [
   ['1', 'desk'],
@@ -64,10 +37,10 @@ describe.skipIf(!hasChromium)('accessibility (axe-core) of every view', () => {
       method: 'POST',
       body: { change: 'authority_revoked' },
     });
-    await stack.screener.waitFor(changed.screening.id, 30_000);
+    await rig.stack.screener.waitFor(changed.screening.id, 30_000);
     await expect.poll(async () => (await api<{ data: unknown[] }>('/changes?state=new')).data.length).toBe(1);
 
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     const found: Record<string, string[]> = {};
     for (const [key, view] of VIEWS) {
       await page.keyboard.press(key);

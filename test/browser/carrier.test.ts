@@ -1,13 +1,8 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTray } from '../../electron/build.mjs';
+import { describe, expect, it } from 'vitest';
 import type { Decision, LocalBlock, Review, Screening } from '../../shared/screening.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { artifacts, hasChromium, SIZES, shootBothSizes, withBrowserStack } from '../helpers/browser-stack.js';
 
 /**
  * Issue 30, "a carrier page" and "read-back and undo", in real headless Chromium against the real
@@ -18,47 +13,13 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * test-artifacts/i30-carrier-*.png.
  */
 
-const root = resolve(import.meta.dirname, '../..');
-const artifacts = join(root, 'test-artifacts');
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
-let uiOut: string;
-let browser: RunningBrowser;
-let stack: Stack;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  await mkdir(artifacts, { recursive: true });
-  uiOut = await mkdtemp(join(tmpdir(), 'carrier-ui-'));
-  await buildTray({ outDir: uiOut });
-  stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
-
-const api = stackApi(() => stack);
+const rig = withBrowserStack({ mode: 'sandbox' });
+const api = rig.api;
 const tender = (dot: string, tenderId: string) =>
   api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
 
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
-
 /** The window as a dispatcher sees it, at both sizes. */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: join(artifacts, `i30-carrier-${name}-${size.width}x${size.height}.png`) });
-  }
-  await page.setViewportSize(SIZES[0]);
-}
+const shoot = (page: Page, name: string) => shootBothSizes(page, join(artifacts, `i30-carrier-${name}`), SIZES[0]);
 
 async function search(page: Page, text: string): Promise<void> {
   await page.keyboard.press('/');
@@ -78,7 +39,7 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
     const again = await tender('1000003', 'LOAD-C2');
     expect(again).toMatchObject({ action: 'tender', settled_by: 'standing_decision' });
 
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.setViewportSize(SIZES[0]);
     await search(page, '1000003');
     const body = page.locator('.carrier-body');
@@ -143,7 +104,7 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
     const blocked = await tender('1000001', 'LOAD-B1');
     expect(blocked.action).toBe('block');
 
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     // The carrier page reads its carrier's blocks by DOT, never the whole do-not-use list (issue 30).
     const blockReads: URL[] = [];
     page.on('request', (r) => {
@@ -200,7 +161,7 @@ describe.skipIf(!hasChromium)('the carrier page in Chromium against the real sta
   it('opens a recently decided row as its decision with the note, and revokes it from there; the record keeps both', async () => {
     const held = await tender('1000004', 'LOAD-U1');
     expect(held.action).toBe('hold');
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.setViewportSize(SIZES[0]);
     // Approved by mistake, from the desk.
     const card = page.locator(`.rv-item[data-review-id="${held.review!.id}"]`);

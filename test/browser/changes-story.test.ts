@@ -1,13 +1,8 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTray } from '../../electron/build.mjs';
+import { describe, expect, it } from 'vitest';
 import type { CarrierChange, Screening } from '../../shared/screening.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { artifacts, hasChromium, SIZES, shootBothSizes, withBrowserStack } from '../helpers/browser-stack.js';
 
 /**
  * Changes that tell the story (issue 30), in real headless Chromium against the real stack
@@ -18,43 +13,20 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * per event.
  */
 
-const root = resolve(import.meta.dirname, '../..');
-const artifacts = join(root, 'test-artifacts');
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
 /** Sandbox fixture: decision review (a hold a dispatcher decides), no knockout. */
 const HELD = '1000003';
 /** Sandbox fixture: approved, no review. */
 const CLEAN = '1000001';
 
-let uiOut: string;
-let browser: RunningBrowser;
-let stack: Stack;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  await mkdir(artifacts, { recursive: true });
-  uiOut = await mkdtemp(join(tmpdir(), 'changes-story-ui-'));
-  await buildTray({ outDir: uiOut });
-  stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
-
-const api = stackApi(() => stack);
+const rig = withBrowserStack({ mode: 'sandbox' });
+const api = rig.api;
 const tender = (dot: string, tenderId: string) =>
   api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
 
 async function sandboxChange(dot: string, change: string): Promise<CarrierChange> {
   const before = new Set((await api<{ data: CarrierChange[] }>(`/changes?dot_number=${dot}`)).data.map((c) => c.id));
   const out = await api<{ screening: Screening }>(`/sandbox/carriers/${dot}/change`, { method: 'POST', body: { change } });
-  await stack.screener.waitFor(out.screening.id, 30_000);
+  await rig.stack.screener.waitFor(out.screening.id, 30_000);
   let found: CarrierChange | undefined;
   await expect
     .poll(async () => {
@@ -72,18 +44,7 @@ async function selectChange(page: Page, id: string): Promise<void> {
   await expect.poll(() => page.locator('.ch-list .ch-item.selected').getAttribute('data-change-id')).toBe(id);
 }
 
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
-
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: join(artifacts, `i30-changes-${name}-${size.width}x${size.height}.png`) });
-  }
-  await page.setViewportSize(SIZES[0]);
-}
+const shoot = (page: Page, name: string) => shootBothSizes(page, join(artifacts, `i30-changes-${name}`), SIZES[0]);
 
 describe.skipIf(!hasChromium)('Changes tell the story, in Chromium against the real stack (sandbox)', () => {
   it("shows each load's status (a standing approval's tender went out), the findings added and removed, the carrier links, and takes a note on acknowledge", async () => {
@@ -119,7 +80,7 @@ describe.skipIf(!hasChromium)('Changes tell the story, in Chromium against the r
     );
     expect(card).toBeDefined();
 
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.keyboard.press('4');
     await expect.poll(() => page.locator('.ch-list .ch-item').count()).toBe(2);
 
@@ -200,9 +161,9 @@ describe.skipIf(!hasChromium)('Changes tell the story, in Chromium against the r
 
   it('the API keeps a note of at most 500 characters', async () => {
     const open = (await api<{ data: CarrierChange[] }>('/changes?state=new')).data[0]!;
-    const res = await fetch(`${stack.intakeUrl}/changes/${open.id}/acknowledge`, {
+    const res = await fetch(`${rig.stack.intakeUrl}/changes/${open.id}/acknowledge`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${rig.stack.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ by: 'Eli', note: 'x'.repeat(501) }),
     });
     expect(res.status).toBe(400);
@@ -211,7 +172,7 @@ describe.skipIf(!hasChromium)('Changes tell the story, in Chromium against the r
 
   it('reads each list once per burst of live events, not once per event', async () => {
     await tender(CLEAN, 'BURST-0'); // a saved score: the burst's screenings are answered at once
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.keyboard.press('2');
     await expect.poll(() => page.locator('body').innerText()).toContain('BURST-0');
 

@@ -1,16 +1,11 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyDatedChange, type DatedChange } from '../../emulator/dated-changes.js';
 import { liveCarrier } from '../../emulator/index.js';
-import { buildTray } from '../../electron/build.mjs';
 import type { CarrierChange, Screening } from '../../shared/screening.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
+import { artifacts, hasChromium, withBrowserStack } from '../helpers/browser-stack.js';
 import { manualClock } from '../helpers/emulator.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
 
 /**
  * The Changes view in real headless Chromium against the real stack: live emulator with
@@ -19,11 +14,6 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * moves past their dated changes and a watch tick re-screens them; the changes reach the page
  * through the event stream and a dispatcher acknowledges with the keyboard.
  */
-
-const root = resolve(import.meta.dirname, '../..');
-const artifacts = join(root, 'test-artifacts');
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
 
 const DAY = 86_400_000;
 // The tenders three days ago, the changes found "now": relative ages on the page read as they would at a desk.
@@ -51,33 +41,13 @@ const DATED: DatedChange[] = [
   { dot: DOWNGRADED, from: FROM, change: 'safety_downgrade' },
 ];
 
-let uiOut: string;
-let browser: RunningBrowser;
-let stack: Stack;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  await mkdir(artifacts, { recursive: true });
-  uiOut = await mkdtemp(join(tmpdir(), 'changes-ui-'));
-  await buildTray({ outDir: uiOut });
-  stack = await startStack({
-    mode: 'live',
-    now: clock.now,
-    uiDir: join(uiOut, 'renderer'),
-    emulator: { datedChanges: DATED, monthlyQuota: 10_000 },
-    env: { SCREEN_WATCH_DAYS: '14' },
-  });
-  browser = await launchChromium();
+const rig = withBrowserStack({
+  mode: 'live',
+  now: clock.now,
+  emulator: { datedChanges: DATED, monthlyQuota: 10_000 },
+  env: { SCREEN_WATCH_DAYS: '14' },
 });
-
-afterAll(async () => {
-  // Browser first: its open event streams would keep the intake from closing.
-  await browser?.close();
-  await stack?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
-
-const api = stackApi(() => stack);
+const api = rig.api;
 
 const tender = (dot: string, tenderId: string) =>
   api<Screening>('/screenings?wait=20', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
@@ -91,15 +61,15 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
     const t3 = await tender(DOWNGRADED, 'T-4480');
     expect([t1.action, t2.action, t3.action]).toEqual(['tender', 'tender', 'tender']);
 
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.keyboard.press('4');
     await page.getByText('No changes to acknowledge').waitFor();
     await expect.poll(() => page.locator('#changes-count').innerText()).toBe('');
 
     // Three days on: the daily re-screen sees both dated changes.
     clock.set(new Date().toISOString());
-    const tick = await stack.screener.watch.tick();
-    const rescreens = await Promise.all(tick.screenings.map((id) => stack.screener.waitFor(id, 30_000)));
+    const tick = await rig.stack.screener.watch.tick();
+    const rescreens = await Promise.all(tick.screenings.map((id) => rig.stack.screener.waitFor(id, 30_000)));
     expect(rescreens).toHaveLength(2);
     const changes = (await api<{ data: CarrierChange[] }>('/changes?state=new')).data;
     expect(changes.map((c) => c.dot_number).sort()).toEqual([REVOKED, DOWNGRADED].sort());
@@ -177,14 +147,14 @@ describe.skipIf(!hasChromium)('Changes view in Chromium against the real stack (
   });
 
   it('moves a change acknowledged elsewhere live; a window that missed it gets 409, says who, and refreshes', async () => {
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.keyboard.press('4');
     await expect.poll(() => page.locator('.ch-list .ch-item').count()).toBe(1);
     const [left] = (await api<{ data: CarrierChange[] }>('/changes?state=new')).data;
     expect(left?.dot_number).toBe(DOWNGRADED);
 
     // A second window whose event stream is cut: it still lists the change.
-    const stale = await openDashboard(browser, stack, { liveEvents: false });
+    const stale = await rig.open({ liveEvents: false });
     await stale.page.keyboard.press('4');
     await expect.poll(() => stale.page.locator('.ch-list .ch-item').count()).toBe(1);
 

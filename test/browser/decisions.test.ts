@@ -1,13 +1,9 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTray } from '../../electron/build.mjs';
+import { describe, expect, it } from 'vitest';
 import type { Decision, Review, Screening } from '../../shared/screening.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { artifacts, hasChromium, withBrowserStack } from '../helpers/browser-stack.js';
 
 /**
  * Standing decisions in the dashboard (docs/decisions.md), in real headless Chromium against the
@@ -16,37 +12,14 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * the audit CSV export read back by a CSV parser. Screenshots go to test-artifacts/.
  */
 
-const root = resolve(import.meta.dirname, '../..');
-const artifacts = join(root, 'test-artifacts');
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
-let uiOut: string;
-let browser: RunningBrowser;
-let stack: Stack;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  await mkdir(artifacts, { recursive: true });
-  uiOut = await mkdtemp(join(tmpdir(), 'decisions-ui-'));
-  await buildTray({ outDir: uiOut });
-  stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
-
-const api = stackApi(() => stack);
+const rig = withBrowserStack({ mode: 'sandbox' });
+const api = rig.api;
 const tender = (dot: string, tenderId: string) =>
   api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: tenderId } });
 
 describe.skipIf(!hasChromium)('standing decisions in Chromium against the real stack (sandbox)', () => {
   it('decides a carrier once for all its tenders, lists and revokes the decision, and a reopened card shows it', async () => {
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.getByText('Nothing waiting').waitFor();
     const t1 = await tender('1000003', 'LOAD-D1');
     const t2 = await tender('1000003', 'LOAD-D2');
@@ -129,7 +102,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
   });
 
   it('re-checks a held carrier on request (one lookup) and says what came back', async () => {
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     const held = await tender('1000004', 'LOAD-R1');
     expect(held.action).toBe('hold');
     const before = (await api<{ data: Screening[] }>('/screenings?limit=100')).data.filter((s) => s.source === 'service').length;
@@ -154,7 +127,7 @@ describe.skipIf(!hasChromium)('standing decisions in Chromium against the real s
   });
 
   it('exports the audit CSV of a date range from the Decisions view', async () => {
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.keyboard.press('5');
     const today = new Date().toISOString().slice(0, 10);
     await page.locator('#audit-from').fill(today);

@@ -1,18 +1,13 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTray } from '../../electron/build.mjs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { liveCarrier } from '../../emulator/index.js';
 import { applyDatedChange, DATED_CHANGE_KINDS, type DatedChangeKind } from '../../emulator/dated-changes.js';
 import type { Decision, Review, Screening } from '../../shared/screening.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { hasChromium, shootBothSizes, withBrowserStack } from '../helpers/browser-stack.js';
 
 /**
  * Decisions a broker can defend (issue 25), at the desk, in real headless Chromium against the
@@ -23,67 +18,24 @@ import { startStack, type Stack } from '../helpers/stack.js';
  */
 
 const shots = process.env.DESK_SHOTS_DIR ?? '/tmp/desk-shots';
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
-let uiOut: string;
-let browser: RunningBrowser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  await mkdir(shots, { recursive: true });
-  uiOut = await mkdtemp(join(tmpdir(), 'desk25-ui-'));
-  await buildTray({ outDir: uiOut });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
-
 /** The page at both sizes a dispatcher uses (a laptop and a small window). */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const [w, h] of [
-    [1440, 900],
-    [1024, 700],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: join(shots, `${name}-${w}x${h}.png`) });
-  }
-  await page.setViewportSize({ width: 1360, height: 900 });
-}
-
-/** The dashboard with a token of the test's choosing (a named desk token). */
-async function openWithToken(stack: Stack, token: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(token)}`);
-  await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
-  return { page, errors };
-}
+const shoot = (page: Page, name: string) => shootBothSizes(page, join(shots, name), { width: 1360, height: 900 });
 
 describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a time (sandbox)', () => {
-  let stack: Stack;
+  const rig = withBrowserStack({ mode: 'sandbox' });
   let deskToken: string;
   let deskTokenId: string;
-  beforeAll(async () => {
-    stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-    const made = new IntakeTokens(stack.screener.store).create('desk', 'Dana Desk');
+  beforeAll(() => {
+    const made = new IntakeTokens(rig.stack.screener.store).create('desk', 'Dana Desk');
     deskToken = made.token;
     deskTokenId = made.record.id;
   });
-  afterAll(async () => {
-    await stack?.close();
-  });
-  const api = stackApi(() => stack);
+  const api = rig.api;
   const tender = (dot: string, id: string) =>
     api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: id } });
 
   it("shows who it is signed in as, asks for no name with a named token, and records the token's name", async () => {
-    const { page, errors } = await openWithToken(stack, deskToken);
+    const { page, errors } = await rig.open({ token: deskToken });
     await expect.poll(() => page.locator('#signed-in').innerText()).toBe('Signed in as Dana Desk');
     await expect.poll(() => page.locator('#signed-in').getAttribute('title')).toContain(deskTokenId);
     const held = await tender('1000004', 'LOAD-ME-1');
@@ -110,13 +62,13 @@ describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a t
     await page.close();
 
     // The admin token has no name: the desk says so and keeps the typed name.
-    const admin = await openDashboard(browser, stack);
+    const admin = await rig.open();
     await expect.poll(() => admin.page.locator('#signed-in').innerText()).toContain('no name');
     await admin.page.close();
   });
 
   it('keeps a note and the "also block" box with the carrier they were written for', async () => {
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     const a = await tender('1000003', 'LOAD-NOTE-A');
     const b = await tender('1000006', 'LOAD-NOTE-B');
     expect([a.action, b.action]).toEqual(['hold', 'hold']);
@@ -181,15 +133,9 @@ describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a t
 });
 
 describe.skipIf(!hasChromium)('ended decisions are drawn as ended (sandbox, a clock the test moves)', () => {
-  let stack: Stack;
   let clock = new Date('2026-11-02T09:00:00Z');
-  beforeAll(async () => {
-    stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer'), now: () => clock });
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
-  const api = stackApi(() => stack);
+  const rig = withBrowserStack({ mode: 'sandbox', now: () => clock });
+  const api = rig.api;
   const tender = (id: string) => api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: '1000003', tender_id: id } });
 
   it('a revoked and a lapsed approval read "revoked by …" and "lapsed: …", never the live green "approved"', async () => {
@@ -207,7 +153,7 @@ describe.skipIf(!hasChromium)('ended decisions are drawn as ended (sandbox, a cl
     const ended = (await api<{ data: Decision[] }>('/decisions?state=all')).data;
     expect(ended.map((d) => d.state).sort()).toEqual(['lapsed', 'revoked']);
 
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     // The reopened card: the previous approval is struck through, with a badge in words.
     const detail = page.locator('.desk-detail');
     await expect.poll(() => detail.innerText()).toContain('LOAD-END-3');
@@ -261,21 +207,14 @@ function carrierWhoseFactsChange(): { dot: string; kind: DatedChangeKind } {
 }
 
 describe.skipIf(!hasChromium)('a decision on facts that changed (live, dated changes)', () => {
-  let stack: Stack;
   let clock = new Date('2026-11-02T09:00:00Z');
   const { dot, kind } = carrierWhoseFactsChange();
-  beforeAll(async () => {
-    stack = await startStack({
-      mode: 'live',
-      uiDir: join(uiOut, 'renderer'),
-      now: () => clock,
-      emulator: { datedChanges: [{ dot, from: '2026-11-03T00:00:00Z', change: kind }], monthlyQuota: 10_000 },
-    });
+  const rig = withBrowserStack({
+    mode: 'live',
+    now: () => clock,
+    emulator: { datedChanges: [{ dot, from: '2026-11-03T00:00:00Z', change: kind }], monthlyQuota: 10_000 },
   });
-  afterAll(async () => {
-    await stack?.close();
-  });
-  const api = stackApi(() => stack);
+  const api = rig.api;
 
   it('a review_stale answer puts the newest facts on the card, says they changed, and records nothing', async (ctx) => {
     const held = await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: dot, tender_id: 'LOAD-STALE-1' } });
@@ -287,7 +226,7 @@ describe.skipIf(!hasChromium)('a decision on facts that changed (live, dated cha
       ctx.skip();
     }
     // A window that misses the live update (its event stream cut) still shows the old facts.
-    const { page, errors } = await openDashboard(browser, stack, { liveEvents: false });
+    const { page, errors } = await rig.open({ liveEvents: false });
     const detail = page.locator('.desk-detail');
     await expect.poll(() => detail.innerText()).toContain('LOAD-STALE-1');
     const gradeBefore = held.score!.grade;
@@ -326,24 +265,13 @@ describe.skipIf(!hasChromium)('a decision on facts that changed (live, dated cha
 });
 
 describe.skipIf(!hasChromium)('background holds that no tender waits on (live, quota down to the reserve)', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({
-      mode: 'live',
-      uiDir: join(uiOut, 'renderer'),
-      emulator: { monthlyQuota: 10 },
-      env: { SCREEN_QUOTA_RESERVE: '8' },
-    });
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
-  const api = stackApi(() => stack);
+  const rig = withBrowserStack({ mode: 'live', emulator: { monthlyQuota: 10 }, env: { SCREEN_QUOTA_RESERVE: '8' } });
+  const api = rig.api;
 
   it('open no desk card, and the Queue lists them with a reason a dispatcher reads', async () => {
     const dots: string[] = [];
     for (let d = 4_000_000; dots.length < 3; d += 7) if (liveCarrier(String(d))) dots.push(String(d));
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.getByText('Nothing waiting').waitFor();
     for (const d of dots.slice(0, 2))
       await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: d, priority: 'background' } });

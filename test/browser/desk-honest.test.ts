@@ -1,15 +1,12 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { liveCarrier } from '../../emulator/index.js';
-import { buildTray } from '../../electron/build.mjs';
 import type { LocalBlock, Review, Screening, StatusReport } from '../../shared/screening.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { artifacts, hasChromium, SIZES, shootBothSizes, withBrowserStack } from '../helpers/browser-stack.js';
+import { stackApi } from '../helpers/dashboard.js';
+import type { Stack } from '../helpers/stack.js';
 
 /**
  * Issue 30, the desk a dispatcher would pick, in real headless Chromium against the real stack:
@@ -19,40 +16,8 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * 1440×900 and 1024×700 go to test-artifacts/ for a person to look at.
  */
 
-const root = resolve(import.meta.dirname, '../..');
-const artifacts = join(root, 'test-artifacts');
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
-let uiOut: string;
-let browser: RunningBrowser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  await mkdir(artifacts, { recursive: true });
-  uiOut = await mkdtemp(join(tmpdir(), 'desk-honest-ui-'));
-  await buildTray({ outDir: uiOut });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
-
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
-
 /** The window as it is, at both sizes (not full page: what a dispatcher sees without scrolling). */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: join(artifacts, `i30-${name}-${size.width}x${size.height}.png`) });
-  }
-  await page.setViewportSize(SIZES[0]);
-}
+const shoot = (page: Page, name: string) => shootBothSizes(page, join(artifacts, `i30-${name}`), SIZES[0]);
 
 /** Reviews as the test reads them from the API, for expectations the page must meet. */
 async function pendingReviews(stack: Stack): Promise<Review[]> {
@@ -160,19 +125,13 @@ async function cardOrder(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not-use list (sandbox)', () => {
-  let stack: Stack;
-  const api = stackApi(() => stack);
-  beforeAll(async () => {
-    stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const rig = withBrowserStack({ mode: 'sandbox' });
+  const api = rig.api;
 
   it('shows a skeleton while the list loads and an error with Retry when it fails, never "nothing waiting"', async () => {
     // The browser's own request for the held carriers is held back, then failed by the network.
     const held: Array<() => Promise<void>> = [];
-    const page = await browser.context.newPage();
+    const page = await rig.browser.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const isPending = (u: URL) => u.pathname === '/reviews' && u.searchParams.get('state') === 'pending';
@@ -180,7 +139,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
     await page.route(isPending, (route) =>
       failNow ? void route.abort('connectionfailed') : void held.push(() => route.abort('connectionfailed')),
     );
-    await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
+    await page.goto(`${rig.stack.intakeUrl}/ui/#token=${encodeURIComponent(rig.stack.token)}`);
     await page.locator('.view-desk .list-state .skeleton-row').first().waitFor();
     await expect.poll(() => page.locator('.view-desk .list-state').getAttribute('aria-busy')).toBe('true');
     await expect.poll(() => page.locator('.view-desk').innerText()).not.toMatch(/Nothing waiting|No carrier on hold/);
@@ -213,7 +172,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
   });
 
   it('orders cards by most loads, worst finding or waiting longest, filters, and says in words what colour says', async () => {
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.getByText('Nothing waiting').waitFor();
     // Three held carriers with 1, 3 and 2 loads, held in that order; a re-check is not a load.
     const plan: Array<[string, number]> = [
@@ -231,7 +190,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
       }
     await expect.poll(() => page.locator('.rv-list .rv-item').count()).toBe(3);
     await expect.poll(() => page.locator('.rv-item', { hasText: 'DOT 1000003' }).locator('.rv-loads').innerText()).toBe('3 loads waiting');
-    const reviews = await pendingReviews(stack);
+    const reviews = await pendingReviews(rig.stack);
     const idOf = (dot: string) =>
       reviews.find((r) => r.screening.query && 'dot_number' in r.screening.query && r.screening.query.dot_number === dot)!.id;
 
@@ -290,7 +249,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
       method: 'POST',
       body: { dot_number: '1000002', by: 'Sam Safety', reason: 'Double-brokered a load in March; do not use.' },
     });
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.keyboard.press('6');
     const row = page.locator(`.bl-item[data-block-id="${block.id}"]`);
     await row.waitFor();
@@ -323,13 +282,13 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
 
   it('while the worker is down: marks every count stale, turns decisions off, one indicator says so; back when it returns', async () => {
     await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: '1000003', tender_id: 'T-DOWN-1' } });
-    const { page } = await openDashboard(browser, stack);
+    const { page } = await rig.open();
     await page.locator('.rv-list .rv-item').first().waitFor();
     const approve = page.locator('.decision-panel .btn-approve');
     await expect.poll(() => approve.isDisabled()).toBe(false);
     await expect.poll(() => page.locator('#desk-count').innerText()).toMatch(/^\d+$/);
 
-    await stack.stopIntake();
+    await rig.stack.stopIntake();
     try {
       await expect.poll(() => page.locator('#connection').innerText(), { timeout: 20_000 }).toMatch(/^Not live/);
       await expect.poll(() => approve.isDisabled()).toBe(true);
@@ -360,7 +319,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
       await expect.poll(() => page.locator('.banner').innerText()).not.toMatch(/Failed to fetch|\/v1/);
       await page.setViewportSize(SIZES[0]);
     } finally {
-      await stack.startIntakeAgain();
+      await rig.stack.startIntakeAgain();
     }
     await page.locator('#connection', { hasText: /^Live$/ }).waitFor({ timeout: 30_000 });
     await expect.poll(() => approve.isDisabled()).toBe(false);
@@ -370,11 +329,9 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
   });
 
   it('a desk token sees no admin action; when it is revoked the desk says what to do', async () => {
-    const tokens = new IntakeTokens(stack.screener.store);
+    const tokens = new IntakeTokens(rig.stack.screener.store);
     const desk = tokens.create('desk', 'Dana Desk');
-    const page = await browser.context.newPage();
-    await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(desk.token)}`);
-    await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    const { page } = await rig.open({ token: desk.token });
     await page.locator('#signed-in', { hasText: 'Dana Desk' }).waitFor();
     await page.keyboard.press('2');
     await page.locator('.view-queue .stat-card, .view-queue .card').first().waitFor();
@@ -394,7 +351,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
 
   it('every view: one h1, real tabs, a listbox that names the selected carrier; screenshots at both sizes', async () => {
     await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: '1000004', tender_id: 'T-A11Y-1' } });
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     await page.locator('.rv-list .rv-item').first().waitFor();
     await expect.poll(() => page.locator('h1').count()).toBe(1);
     const tabs = page.locator('[role=tab]');
@@ -450,19 +407,8 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
 });
 
 describe.skipIf(!hasChromium)('an honest re-check with no lookups left (live, a quota of 1)', () => {
-  let stack: Stack;
-  const api = stackApi(() => stack);
-  beforeAll(async () => {
-    stack = await startStack({
-      mode: 'live',
-      uiDir: join(uiOut, 'renderer'),
-      emulator: { monthlyQuota: 1 },
-      env: { SCREEN_QUOTA_RESERVE: '0' },
-    });
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const rig = withBrowserStack({ mode: 'live', emulator: { monthlyQuota: 1 }, env: { SCREEN_QUOTA_RESERVE: '0' } });
+  const api = rig.api;
 
   it('turns re-check off and says when it resets, once the only lookup is spent', async () => {
     let dot = 3_000_000;
@@ -472,7 +418,7 @@ describe.skipIf(!hasChromium)('an honest re-check with no lookups left (live, a 
       if (p && p.decision === 'review' && !p.knockout.triggered && p.reasons.length >= 4) break;
       dot++;
     }
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     const held = await api<Screening>('/screenings?wait=10', { method: 'POST', body: { dot_number: String(dot), tender_id: 'T-QUOTA-1' } });
     expect(held.action).toBe('hold');
     const status = await api<StatusReport>('/status');

@@ -1,14 +1,9 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTray } from '../../electron/build.mjs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Review, Screening } from '../../shared/screening.js';
 import { seriousViolations } from '../helpers/axe.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { artifacts, hasChromium, shootBothSizes, withBrowserStack } from '../helpers/browser-stack.js';
 
 /**
  * Issue 30, load context on the desk, in real headless Chromium against the real stack: loads
@@ -19,51 +14,12 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * shows pickup and lane.
  */
 
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
-const artifacts = join(resolve(import.meta.dirname, '../..'), 'test-artifacts');
-
 /** The window as a dispatcher sees it, at both sizes (test-artifacts/i30-load-*.png). */
-async function shoot(page: Page, name: string): Promise<void> {
-  await mkdir(artifacts, { recursive: true });
-  for (const size of [
-    { width: 1440, height: 900 },
-    { width: 1024, height: 700 },
-  ]) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: join(artifacts, `i30-load-${name}-${size.width}x${size.height}.png`) });
-  }
-  await page.setViewportSize({ width: 1360, height: 900 });
-}
+const shoot = (page: Page, name: string) => shootBothSizes(page, join(artifacts, `i30-load-${name}`), { width: 1360, height: 900 });
 
-let uiOut: string;
-let browser: RunningBrowser;
-let chicago: BrowserContext;
-let stack: Stack;
-const api = stackApi(() => stack);
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  uiOut = await mkdtemp(join(tmpdir(), 'desk-load-ui-'));
-  await buildTray({ outDir: uiOut });
-  stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-  browser = await launchChromium();
-  chicago = await browser.browser.newContext({
-    viewport: { width: 1360, height: 900 },
-    deviceScaleFactor: 1,
-    timezoneId: 'America/Chicago',
-    locale: 'en-US',
-  });
-}, 120_000);
-
-afterAll(async () => {
-  // Browser first: its open event streams would keep the intake from closing.
-  await chicago?.close().catch(() => undefined);
-  await browser?.close();
-  await stack?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
+// The dispatcher's browser runs in America/Chicago.
+const rig = withBrowserStack({ mode: 'sandbox' }, { timezoneId: 'America/Chicago' });
+const api = rig.api;
 
 async function cardOrder(page: Page): Promise<string[]> {
   return page.locator('.rv-list .rv-item').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.reviewId ?? ''));
@@ -71,7 +27,7 @@ async function cardOrder(page: Page): Promise<string[]> {
 
 describe.skipIf(!hasChromium)('load context on the desk card and the queue (sandbox, America/Chicago)', () => {
   it('shows each waiting load (pickup in local time with zone, lane, equipment) and orders cards by the real earliest pickup', async () => {
-    const { page, errors } = await openDashboard({ ...browser, context: chicago }, stack);
+    const { page, errors } = await rig.open();
     await page.getByText('Nothing waiting').waitFor();
 
     // Held in this order: 1000006 (no load details), then 1000004, then 1000003.

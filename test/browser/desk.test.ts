@@ -1,39 +1,17 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { liveCarrier } from '../../emulator/index.js';
-import { buildTray } from '../../electron/build.mjs';
 import type { Review, Screening, StatusReport } from '../../shared/screening.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { artifacts, hasChromium, withBrowserStack } from '../helpers/browser-stack.js';
+import { stackApi } from '../helpers/dashboard.js';
+import type { Stack } from '../helpers/stack.js';
 
 /**
  * The dashboard in real headless Chromium against the real stack (emulator, Redis, SQLite,
  * worker, intake serving the freshly built renderer at /ui/). Screenshots go to
  * test-artifacts/ for a person to look at.
  */
-
-const root = resolve(import.meta.dirname, '../..');
-const artifacts = join(root, 'test-artifacts');
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
-let uiOut: string;
-let browser: RunningBrowser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  await mkdir(artifacts, { recursive: true });
-  uiOut = await mkdtemp(join(tmpdir(), 'desk-ui-'));
-  await buildTray({ outDir: uiOut });
-});
-
-afterAll(async () => {
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
 
 async function api<T>(stack: Stack, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   return stackApi(() => stack)<T>(path, init);
@@ -47,8 +25,6 @@ async function until<T>(probe: () => Promise<T | undefined | false>, what: () =>
   }
   throw new Error(`gave up waiting for ${what()}`);
 }
-
-const openDesk = (stack: Stack) => openDashboard(browser, stack);
 
 const cardValue = (page: Page, id: string) => page.locator(`#${id} .card-value`).innerText();
 const fmt = (n: number | null) => (n === null ? '—' : new Intl.NumberFormat('en-US').format(n));
@@ -77,25 +53,16 @@ async function expectQuotaMatchesStatus(page: Page, stack: Stack): Promise<Statu
 }
 
 describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (sandbox)', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    // Browser first: its open event streams would keep the intake from closing.
-    await browser?.close();
-    await stack?.close();
-  });
+  const rig = withBrowserStack({ mode: 'sandbox' });
 
   it('shows a held carrier live and records a keyboard-only approval', async () => {
-    const { page, errors } = await openDesk(stack);
+    const { page, errors } = await rig.open();
     // The token left the address bar.
-    expect(page.url()).not.toContain(stack.token);
+    expect(page.url()).not.toContain(rig.stack.token);
     expect(page.url()).not.toContain('token=');
     await page.getByText('Nothing waiting').waitFor();
 
-    const screened = await api<Screening>(stack, '/screenings?wait=10', {
+    const screened = await api<Screening>(rig.stack, '/screenings?wait=10', {
       method: 'POST',
       body: { dot_number: '1000003', tender_id: 'T-BROWSER-1' },
     });
@@ -123,7 +90,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     await page.screenshot({ path: join(artifacts, 'desk-sandbox-held.png'), fullPage: true });
 
     // A second tender for the same carrier waits on the same card, not a second one.
-    await api<Screening>(stack, '/screenings?wait=10', { method: 'POST', body: { dot_number: '1000003', tender_id: 'T-BROWSER-2' } });
+    await api<Screening>(rig.stack, '/screenings?wait=10', { method: 'POST', body: { dot_number: '1000003', tender_id: 'T-BROWSER-2' } });
     await expect.poll(() => detail.innerText()).toContain('2 loads wait on this carrier');
     await expect.poll(() => detail.innerText()).toContain('T-BROWSER-1, T-BROWSER-2');
     await expect.poll(() => page.locator('.rv-item', { hasText: 'DOT 1000003' }).count()).toBe(1);
@@ -140,7 +107,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     await page.locator('.toast', { hasText: 'Approved' }).waitFor();
     await page.getByText('Nothing waiting').waitFor();
 
-    const approved = await api<{ data: Review[] }>(stack, '/reviews?state=approved');
+    const approved = await api<{ data: Review[] }>(rig.stack, '/reviews?state=approved');
     const mine = approved.data.find((r) => r.screening_id === screened.id);
     expect(mine).toMatchObject({ state: 'approved', decided_by: 'Dana Dispatcher', note: 'Called the carrier: roadside findings fixed.' });
     await page.locator('.rv-decided', { hasText: 'Dana Dispatcher' }).waitFor();
@@ -153,17 +120,17 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
     await page.locator('.screenings tbody tr', { hasText: 'T-BROWSER-1' }).waitFor();
     await page.screenshot({ path: join(artifacts, 'queue-sandbox.png'), fullPage: true });
     await page.keyboard.press('3');
-    await expectQuotaMatchesStatus(page, stack);
+    await expectQuotaMatchesStatus(page, rig.stack);
     await page.screenshot({ path: join(artifacts, 'quota-sandbox.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('asks for the token when the page has none or a wrong one', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${stack.intakeUrl}/ui/#token=not-the-token`);
+    const page = await rig.browser.context.newPage();
+    await page.goto(`${rig.stack.intakeUrl}/ui/#token=not-the-token`);
     await page.locator('.token-card', { hasText: 'refused this token' }).waitFor();
-    await page.locator('#token-input').fill(stack.token);
+    await page.locator('#token-input').fill(rig.stack.token);
     await page.keyboard.press('Enter');
     await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
     await page.close();
@@ -171,22 +138,14 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (s
 });
 
 describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (live, a /v1 release with new values)', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ mode: 'live', uiDir: join(uiOut, 'renderer'), emulator: { faults: { unknownFieldsShare: 1 } } });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const rig = withBrowserStack({ mode: 'live', emulator: { faults: { unknownFieldsShare: 1 } } });
 
   it('shows a severity, decision and flag it has never seen by name, and the live quota of /status', async () => {
     // A live carrier without a knockout: with the new values its decision is unknown to us, so it is held.
     let dot = 2_000_000;
     while (liveCarrier(String(dot))?.knockout.triggered !== false) dot++;
-    const { page, errors } = await openDesk(stack);
-    const screened = await api<Screening>(stack, '/screenings?wait=10', {
+    const { page, errors } = await rig.open();
+    const screened = await api<Screening>(rig.stack, '/screenings?wait=10', {
       method: 'POST',
       body: { dot_number: String(dot), tender_id: 'T-NEW-VALUES' },
     });
@@ -209,7 +168,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (l
     await page.screenshot({ path: join(artifacts, 'desk-live-unknown-values.png'), fullPage: true });
 
     await page.keyboard.press('3');
-    const s = await expectQuotaMatchesStatus(page, stack);
+    const s = await expectQuotaMatchesStatus(page, rig.stack);
     expect(s.quota.livemode).toBe(true);
     // The lookup counted against the live quota.
     expect(s.quota.monthly_quota).not.toBeNull();
@@ -227,7 +186,7 @@ describe.skipIf(!hasChromium)('review desk in Chromium against the real stack (l
     await page.keyboard.type('Unknown decision: not booking until the service explains it.');
     await page.keyboard.press('Enter');
     await page.locator('.toast', { hasText: 'Rejected' }).waitFor();
-    const rejected = await api<{ data: Review[] }>(stack, '/reviews?state=rejected');
+    const rejected = await api<{ data: Review[] }>(rig.stack, '/reviews?state=rejected');
     expect(rejected.data.find((r) => r.screening_id === screened.id)).toMatchObject({ decided_by: 'Dana Dispatcher' });
     expect(errors).toEqual([]);
     await page.close();

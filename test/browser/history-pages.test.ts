@@ -1,14 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTray } from '../../electron/build.mjs';
+import { describe, expect, it } from 'vitest';
 import type { Decision, LocalBlock, Screening } from '../../shared/screening.js';
 import { seriousViolations } from '../helpers/axe.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { openDashboard, stackApi } from '../helpers/dashboard.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { hasChromium, withBrowserStack } from '../helpers/browser-stack.js';
 
 /**
  * Read only what is shown (issue 30), in headless Chromium against the real stack: the Decisions
@@ -18,31 +12,11 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * is at the top at once.
  */
 
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
 const PAGE = 25;
 const MADE = PAGE + 4;
 
-let uiOut: string;
-let browser: RunningBrowser;
-let stack: Stack;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  uiOut = await mkdtemp(join(tmpdir(), 'history-pages-ui-'));
-  await buildTray({ outDir: uiOut });
-  stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
-});
-
-const api = stackApi(() => stack);
+const rig = withBrowserStack({ mode: 'sandbox' });
+const api = rig.api;
 
 /** One carrier approved and revoked `n` times: `n` ended decisions, oldest first. */
 async function endDecisions(n: number, from: number): Promise<string[]> {
@@ -83,7 +57,7 @@ describe.skipIf(!hasChromium)('history pages in Chromium against the real stack 
     const blockOrder = [...blocks].reverse();
 
     const log: Request[] = [];
-    const { page, errors } = await openDashboard(browser, stack);
+    const { page, errors } = await rig.open();
     page.on('request', (r) => log.push(r));
     // Requests made before the listener: read them from the page's own record.
     const early = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));

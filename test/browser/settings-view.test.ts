@@ -1,10 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTray } from '../../electron/build.mjs';
 import { wireBridge } from '../../electron/main/bridge-wiring.js';
 import { SettingsStore, type SecretBox } from '../../electron/main/settings.js';
 import { TraySession, type Connection } from '../../electron/main/tray-session.js';
@@ -13,8 +12,7 @@ import { IntakeError } from '../../electron/shared/bridge.js';
 import { HttpBridge } from '../../electron/shared/http-bridge.js';
 import { IpcChannel } from '../../electron/shared/ipc-channels.js';
 import { seriousViolations } from '../helpers/axe.js';
-import { chromiumInstalled, launchChromium, type RunningBrowser } from '../helpers/chromium.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { artifacts, hasChromium, SIZES, shootBothSizes, withBrowserStack } from '../helpers/browser-stack.js';
 
 /**
  * The Settings view (key 7), which the renderer shows only under Electron (`window.desk`), in
@@ -35,30 +33,16 @@ import { startStack, type Stack } from '../helpers/stack.js';
  * held in memory for the test.
  */
 
-const root = resolve(import.meta.dirname, '../..');
-const artifacts = join(root, 'test-artifacts');
-const hasChromium = chromiumInstalled();
-if (!hasChromium) console.log('SKIPPED: Chromium not installed at /usr/bin/chromium (apt-get install chromium)');
-
-let uiOut: string;
 let settingsDir: string;
-let browser: RunningBrowser;
-let stack: Stack;
+
+const rig = withBrowserStack({ mode: 'sandbox' });
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  await mkdir(artifacts, { recursive: true });
-  uiOut = await mkdtemp(join(tmpdir(), 'settings-ui-'));
   settingsDir = await mkdtemp(join(tmpdir(), 'settings-store-'));
-  await buildTray({ outDir: uiOut });
-  stack = await startStack({ mode: 'sandbox', uiDir: join(uiOut, 'renderer') });
-  browser = await launchChromium();
-}, 120_000);
+});
 
 afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  if (uiOut) await rm(uiOut, { recursive: true, force: true });
   if (settingsDir) await rm(settingsDir, { recursive: true, force: true });
 });
 
@@ -201,51 +185,42 @@ async function standInMain(page: Page, settingsFile: string) {
   return { store, session, opened, loginItem };
 }
 
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
-
 describe.skipIf(!hasChromium)('Settings view (Electron only) with the preload surface and main stood in for', () => {
   it('opens on key 7, passes axe, refuses a bad worker address with its real message and saves a good one', async () => {
     const settingsFile = join(settingsDir, 'settings.json');
-    const page = await browser.context.newPage();
+    const page = await rig.browser.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     const main = await standInMain(page, settingsFile);
     // As main does at launch: the saved settings (here: saved once, for this stack), then connect.
-    main.session.start(await main.store.save({ workerUrl: stack.intakeUrl, token: stack.token }));
+    main.session.start(await main.store.save({ workerUrl: rig.stack.intakeUrl, token: rig.stack.token }));
 
-    await page.goto(`${stack.intakeUrl}/ui/`);
+    await page.goto(`${rig.stack.intakeUrl}/ui/`);
     // The Electron bridge was picked (no token form), and the live feed reached the page through the pushes.
     await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
     await page.keyboard.press('7');
     await page.locator('#tab-settings[aria-selected="true"]').waitFor();
     const url = page.locator('#worker-url');
-    await expect.poll(() => url.inputValue()).toBe(stack.intakeUrl);
+    await expect.poll(() => url.inputValue()).toBe(rig.stack.intakeUrl);
     await expect
       .poll(() => page.locator('.settings-state').textContent())
       .toBe('A token is saved. It is stored encrypted by the system keychain.');
     expect(await seriousViolations(page)).toEqual([]);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: join(artifacts, `i30-view-settings-${size.width}x${size.height}.png`) });
-    }
-    await page.setViewportSize(SIZES[0]);
+    await shootBothSizes(page, join(artifacts, 'i30-view-settings'), SIZES[0]);
 
     // A worker on another machine over plain http: refused by validateWorkerUrl, nothing saved.
     const error = page.locator('.view-settings [role="alert"]');
     await url.fill('http://192.0.2.10:8787');
-    await page.locator('#worker-token').fill(stack.token);
+    await page.locator('#worker-token').fill(rig.stack.token);
     await page.getByRole('button', { name: 'Save and connect' }).click();
     await expect
       .poll(() => error.textContent())
       .toBe(
         'workerUrl: use https:// for a worker on another machine (over http the token would travel in clear); http is fine for 127.0.0.1 and localhost',
       );
-    expect(JSON.parse(await readFile(settingsFile, 'utf8')).workerUrl).toBe(stack.intakeUrl);
-    expect(main.opened).toEqual([stack.intakeUrl]);
+    expect(JSON.parse(await readFile(settingsFile, 'utf8')).workerUrl).toBe(rig.stack.intakeUrl);
+    expect(main.opened).toEqual([rig.stack.intakeUrl]);
     // Axe with the error shown, too.
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: join(artifacts, 'i30-view-settings-refused-1440x900.png') });
@@ -259,8 +234,8 @@ describe.skipIf(!hasChromium)('Settings view (Electron only) with the preload su
       .toBe('the worker address changed: enter the token for the new worker (the saved one is not sent to another address)');
 
     // A good one: this stack's address with a trailing slash, the token again, start at login on.
-    await url.fill(`${stack.intakeUrl}/`);
-    await page.locator('#worker-token').fill(stack.token);
+    await url.fill(`${rig.stack.intakeUrl}/`);
+    await page.locator('#worker-token').fill(rig.stack.token);
     await page.locator('#open-at-login').check();
     await page.getByRole('button', { name: 'Save and connect' }).click();
     await page.getByText('Saved. Connecting to the worker…').waitFor();
@@ -272,7 +247,7 @@ describe.skipIf(!hasChromium)('Settings view (Electron only) with the preload su
     expect(saved.openAtLogin).toBe(true);
     expect(main.loginItem).toEqual([true]);
     // Encrypted on disk: the token itself is not in the file.
-    expect(JSON.stringify(saved)).not.toContain(stack.token);
+    expect(JSON.stringify(saved)).not.toContain(rig.stack.token);
     const view = main.store.view();
     expect(view).toMatchObject({ hasToken: true, canEncrypt: true, openAtLogin: true, notice: null });
     // A fresh view reads back what was saved.

@@ -19,7 +19,14 @@ export interface RunningBrowser {
  * flags matter: without them Chromium keeps dialling Google's hosts, which this machine's
  * closed network refuses.
  */
-export async function launchChromium(viewport = { width: 1360, height: 900 }): Promise<RunningBrowser> {
+export interface ChromiumOptions {
+  /** The window (default 1360×900). */
+  viewport?: { width: number; height: number };
+  /** The page's time zone (default UTC). */
+  timezoneId?: string;
+}
+
+export async function launchChromium(o: ChromiumOptions = {}): Promise<RunningBrowser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
@@ -33,7 +40,12 @@ export async function launchChromium(viewport = { width: 1360, height: 900 }): P
       '--disable-sync',
     ],
   });
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, timezoneId: 'UTC', locale: 'en-US' });
+  const context = await browser.newContext({
+    viewport: o.viewport ?? { width: 1360, height: 900 },
+    deviceScaleFactor: 1,
+    timezoneId: o.timezoneId ?? 'UTC',
+    locale: 'en-US',
+  });
   return {
     browser,
     context,

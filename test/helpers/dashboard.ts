@@ -17,15 +17,18 @@ export function stackApi(stack: () => Stack) {
   };
 }
 
+export interface OpenOptions {
+  /** Keep the page's event stream (default); without it the page knows only what it loaded at start. */
+  liveEvents?: boolean;
+  /** Sign in with this token instead of the stack's (e.g. a named desk token). */
+  token?: string;
+}
+
 /**
  * The dashboard served by the stack's intake, in a new page, with page errors collected. Without
  * live events the page's event stream is cut: it knows only what it loaded at start.
  */
-export async function openDashboard(
-  browser: RunningBrowser,
-  stack: Stack,
-  o: { liveEvents?: boolean } = {},
-): Promise<{ page: Page; errors: string[] }> {
+export async function openDashboard(browser: RunningBrowser, stack: Stack, o: OpenOptions = {}): Promise<{ page: Page; errors: string[] }> {
   const live = o.liveEvents ?? true;
   const page = await browser.context.newPage();
   const errors: string[] = [];
@@ -35,7 +38,7 @@ export async function openDashboard(
     !live && new URL(m.location().url || 'about:blank').pathname.endsWith('/events');
   page.on('console', (m) => m.type() === 'error' && !cut(m) && errors.push(m.text()));
   if (!live) await page.route('**/events', (route) => route.abort());
-  await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(stack.token)}`);
+  await page.goto(`${stack.intakeUrl}/ui/#token=${encodeURIComponent(o.token ?? stack.token)}`);
   if (live) await page.locator('#connection', { hasText: /^Live$/ }).waitFor();
   return { page, errors };
 }

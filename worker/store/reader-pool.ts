@@ -142,47 +142,31 @@ class ReaderThread {
   }
 }
 
-/** The thread's entry: compiled, reader-thread.js; from the sources (tests), reader-thread.ts through dev-loader. */
+/**
+ * The thread: reader-thread.js beside this module. It gets none of the process's flags (an
+ * --input-type, a --max-old-space-size: its limits are below) but its preloads (`--import`,
+ * `--require`: a loader or an instrumentation the process runs under runs in its threads too).
+ */
 function startThread(path: string): Worker {
-  const opts = {
+  return new Worker(new URL('./reader-thread.js', import.meta.url), {
     workerData: { path },
     // A thread holds a page or a chunk at a time: a small heap, so V8 collects it rather than
     // growing it while a year's export streams through (the process's RSS stays flat).
     resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 },
-    // None of the process's flags (an --input-type, a --max-old-space-size): its limits are above.
-    execArgv: [],
-  };
-  const self = import.meta.url;
-  if (self.endsWith('.ts')) {
-    return new Worker(DEV_BOOT, { ...opts, eval: true, workerData: { path, entry: new URL('./reader-thread.ts', self).href } });
-  }
-  return new Worker(new URL('./reader-thread.js', self), opts);
+    execArgv: preloadsOf(process.execArgv),
+  });
 }
 
-// Run from the TypeScript sources (vitest): the thread has no transform of its own, so it
-// resolves `./x.js` to `./x.ts` and strips the types with Node's own stripTypeScriptTypes.
-const DEV_BOOT = `
-const { registerHooks, stripTypeScriptTypes } = require('node:module');
-const { existsSync, readFileSync } = require('node:fs');
-const { fileURLToPath } = require('node:url');
-const { workerData } = require('node:worker_threads');
-process.removeAllListeners('warning');
-registerHooks({
-  resolve(spec, ctx, next) {
-    if (spec.startsWith('.') && spec.endsWith('.js') && ctx.parentURL && ctx.parentURL.endsWith('.ts')) {
-      const u = new URL(spec, ctx.parentURL);
-      if (!existsSync(fileURLToPath(u))) return next(spec.slice(0, -3) + '.ts', ctx);
-    }
-    return next(spec, ctx);
-  },
-  load(url, ctx, next) {
-    if (url.startsWith('file:') && url.endsWith('.ts'))
-      return { format: 'module', shortCircuit: true, source: stripTypeScriptTypes(readFileSync(fileURLToPath(url), 'utf8'), { mode: 'transform' }) };
-    return next(url, ctx);
-  },
-});
-import(workerData.entry);
-`;
+/** The preload flags of a command line (`--import x`, `--import=x`, `--require x`, `-r x`, `--require=x`). */
+export function preloadsOf(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (a.startsWith('--import=') || a.startsWith('--require=')) out.push(a);
+    else if ((a === '--import' || a === '--require' || a === '-r') && i + 1 < execArgv.length) out.push(a, execArgv[++i]!);
+  }
+  return out;
+}
 
 /**
  * The reader pool for `store` (a file): up to `size` threads, each started when a read finds the
