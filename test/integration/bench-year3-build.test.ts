@@ -6,6 +6,7 @@ import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
 import { openWatchStore } from '../../worker/store/watch-store.js';
 import { listCallbacks } from '../../worker/callbacks/outbox.js';
 import { tempDbPath } from '../helpers/temp-db.js';
+import { integrityOf } from '../helpers/integrity.js';
 
 // The year-three generator (bench/year3/build.ts) writes through the store's own functions: what
 // it built must read back through the store as the routes read it, and match what it counted.
@@ -63,7 +64,7 @@ describe('bench year-three database', () => {
 
       // The watch list reads as the route reads it.
       expect(() => openWatchStore(store, { watchDays: 14 }).listActive(meta.to, 100)).not.toThrow();
-      expect(store.integrityCheck()).toBe('ok');
+      expect(integrityOf(store)).toBe('ok');
     } finally {
       store.close();
     }

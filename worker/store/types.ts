@@ -141,8 +141,7 @@ export interface Store {
   /** created_at of the oldest screening still queued (not yet taken by a worker), or null (the metrics read it). */
   oldestQueuedAt(): string | null;
 
-  // Reviews: one per held screening.
-  createReview(screeningId: string, holdReason: HoldReason): { review: Review; created: boolean };
+  // Reviews: one item per held screening, opened by CarrierDecisions (worker/decisions/; its SQL decisions-repo.ts).
   getReview(id: string): Review | undefined;
   /** pending: oldest first; approved/rejected/all: newest first. limit defaults to 100. */
   listReviews(state?: ReviewState, limit?: number): Review[];
@@ -190,6 +189,5 @@ export interface Store {
    */
   transactionWithoutSavepoints<T>(fn: () => T): { value: T } | undefined;
 
-  integrityCheck(): string;
   close(): void;
 }
