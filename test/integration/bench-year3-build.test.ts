@@ -48,7 +48,7 @@ describe('bench year-three database', () => {
       // Reviews of all three kinds, and the routes' reads find them.
       expect(meta.counts.reviews).toBeGreaterThan(0);
       expect(store.listReviews('approved', 10).length).toBeGreaterThan(0);
-      const newest = store.listScreenings({ limit: 5 });
+      const newest = searchScreenings(db, {}, { limit: 5 }).data;
       expect(newest).toHaveLength(5);
       expect(newest[0]!.score).not.toBeNull();
 

@@ -342,7 +342,7 @@ describe('screenings', () => {
     expect(store.getScreening('scr_nope')).toBeUndefined();
   });
 
-  it('lists newest first, filters by status, lists unfinished oldest first and counts', () => {
+  it('lists unfinished screenings oldest first (insertion order breaks a tie)', () => {
     const a = newScreening({ tender_id: 'a' });
     later(1);
     const b = newScreening({ tender_id: 'b' });
@@ -352,11 +352,7 @@ describe('screenings', () => {
     store.markActive(c.id);
     store.completeScreening(d.id, HOLD);
 
-    expect(store.listScreenings().map((s) => s.tender_id)).toEqual(['d', 'c', 'b', 'a']);
-    expect(store.listScreenings({ limit: 2 }).map((s) => s.tender_id)).toEqual(['d', 'c']);
-    expect(store.listScreenings({ status: 'queued' }).map((s) => s.id)).toEqual([b.id, a.id]);
     expect(store.listUnfinished().map((s) => s.id)).toEqual([a.id, b.id, c.id]);
-    expect(() => store.listScreenings({ limit: 0 })).toThrow(expect.objectContaining({ param: 'limit' }));
   });
 });
 

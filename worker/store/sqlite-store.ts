@@ -378,14 +378,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     screening: db.prepare<[string], ScreeningRow>(
       `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id WHERE s.id = ?`,
     ),
-    listScreenings: db.prepare<[number], ScreeningRow>(
-      `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
-       ORDER BY s.created_at DESC, s.rowid DESC LIMIT ?`,
-    ),
-    listScreeningsByStatus: db.prepare<[string, number], ScreeningRow>(
-      `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
-       WHERE s.status = ? ORDER BY s.created_at DESC, s.rowid DESC LIMIT ?`,
-    ),
     listUnfinished: db.prepare<[], ScreeningRow>(
       `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
        WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.rowid ASC`,
@@ -730,14 +722,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       checkId(id);
       const row = st.screening.get(id);
       return row ? toScreening(row, scoreOf) : undefined;
-    },
-
-    listScreenings(opts = {}) {
-      const limit = checkLimit(opts.limit ?? 50);
-      if (opts.status !== undefined && !['queued', 'active', 'done'].includes(opts.status))
-        throw new StoreArgumentError(`status must be "queued", "active" or "done", got ${JSON.stringify(opts.status)}`, 'status');
-      const rows = opts.status === undefined ? st.listScreenings.all(limit) : st.listScreeningsByStatus.all(opts.status, limit);
-      return rows.map((row) => toScreening(row, scoreOf));
     },
 
     listUnfinished() {

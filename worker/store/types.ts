@@ -9,7 +9,6 @@ import type {
   Screening,
   ScreeningError,
   ScreeningSource,
-  ScreeningStatus,
 } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import type { HoldReason, TenderAction } from '../../shared/tender-rules.js';
@@ -134,8 +133,6 @@ export interface Store {
    */
   discardScreening(id: string): boolean;
   getScreening(id: string): Screening | undefined;
-  /** Newest first; limit defaults to 50. */
-  listScreenings(opts?: { limit?: number; status?: ScreeningStatus }): Screening[];
   /** queued or active, oldest first (for the reconciler). */
   listUnfinished(): Screening[];
   /** created_at of the oldest screening still queued (not yet taken by a worker), or null (the metrics read it). */
