@@ -6,8 +6,10 @@
  *   the score being the live emulator's own body for that carrier (scoreBody);
  * - the screening, written done at once (store.insertScreening with its result and carrier key);
  * - its tender use and change detection (watch store recordTender + observe, as WatchService.record);
- * - a hold opens a review (store.createReview), which the desk decides within the hour
- *   (store.resolveReview: 85 % approved), except holds of the last day, left pending;
+ * - a hold opens its carrier's review, or joins the one open, as the pipeline's cache hit does
+ *   (CarrierDecisions.onHold in the day's transaction, its screening summary and event as the
+ *   pipeline writes them); the desk decides a review within the hour (store.resolveReview: 85 %
+ *   approved), except holds of the last day, left pending (a later one of its carrier joins it);
  * - within the event/delivered-callback retention (7 days): its events (store.appendEvent) and
  *   its callback (writeCallback, marked delivered as the sender does); before it, only dead
  *   callbacks are kept (0.2 %), as retention leaves them.
@@ -23,7 +25,10 @@ import { liveCarrier, scoreBody, type CarrierProfile } from '../../emulator/inde
 import { applyDatedChange, DATED_CHANGE_KINDS } from '../../emulator/dated-changes.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { Screening } from '../../shared/screening.js';
+import type { ScreeningResult } from '../../worker/store/types.js';
 import { writeCallback } from '../../worker/callbacks/outbox.js';
+import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
+import { reviewRef } from '../../worker/events/event-refs.js';
 import { orderedId } from '../../worker/store/ids.js';
 import { latestVersion } from '../../worker/store/migrations.js';
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
@@ -33,7 +38,7 @@ import { seededRandom } from '../prng.js';
 import { ZipfSampler } from '../zipf.js';
 
 /** Bump when what the generator writes changes: a cached file of another version is rebuilt. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 const DAY_MS = 86_400_000;
 const YEARS = 3;
 const CACHE_TTL_MS = 4 * 3_600_000;
@@ -92,6 +97,9 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
   // into place only once it is whole.
   db.pragma('synchronous = OFF');
   const watch = openWatchStore(store, { watchDays: WATCH_DAYS });
+  // Reviews as production opens them (one open review per carrier). No standing decision is
+  // written (the desk decides through store.resolveReview), so none settles a hold.
+  const decisions = new CarrierDecisions({ store, env: 'live', ttlMs: 30 * DAY_MS, now: () => clock });
   const markDelivered = db.prepare<[number, string, string, string]>(
     "UPDATE callback_outbox SET state = 'delivered', last_status = ?, last_error = NULL, delivered_at = ?, updated_at = ?, attempts = 1 WHERE id = ?",
   );
@@ -167,6 +175,15 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
         const query = byMc ? { mc_number: score.carrier.mc_number! } : { dot_number: dot };
         const withCallback = rnd() < 0.3;
         const key = dotKey(dot);
+        const result: ScreeningResult = {
+          action: verdict.action,
+          hold_reason: verdict.hold_reason,
+          source: f.at === at ? 'service' : 'cache',
+          score,
+          score_fetched_at: cached.fetched_at,
+          score_fetch_id: cached.fetch_id,
+          error: null,
+        };
         const s: Screening = store.insertScreening(
           {
             id: `scr_${orderedId(at)}`,
@@ -177,16 +194,12 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
             callback_url: withCallback ? CALLBACK_URL : null,
             carrier_key: key,
           },
-          {
-            action: verdict.action,
-            hold_reason: verdict.hold_reason,
-            source: f.at === at ? 'service' : 'cache',
-            score,
-            score_fetched_at: cached.fetched_at,
-            score_fetch_id: cached.fetch_id,
-            error: null,
-          },
+          result,
         );
+        // Written held, then the carrier's review opened or joined (the pipeline's #answerNow).
+        const hold = verdict.action === 'hold' ? decisions.onHold(s, result) : undefined;
+        if (hold && hold.kind !== 'review') throw new Error('year3 build: a hold was settled, but no decision stands');
+        if (hold) s.review = { id: hold.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
         counts.screenings!++;
         const recent = at >= eventsFrom;
         const mc =
@@ -226,17 +239,19 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
             }
           }
         }
-        if (verdict.action === 'hold') {
-          const { review } = store.createReview(s.id, verdict.hold_reason!);
+        if (hold) {
           counts.reviews!++;
           if (recent) {
-            store.appendEvent('review.created', { ...review, screening: s });
+            // What the pipeline tells: a new review as a read gives it, or the one it joined.
+            if (hold.joined) store.appendEvent('review.updated', reviewRef(hold.reviewId));
+            else store.appendEvent('review.created', { ...store.getReview(hold.reviewId)!, screening: s });
             counts.events!++;
           }
-          if (at < endMs - DAY_MS) {
+          if (hold.joined) counts.pending!++;
+          else if (at < endMs - DAY_MS) {
             clock = new Date(at + Math.floor(rnd() * 3_600_000));
             const state = rnd() < 0.85 ? 'approved' : 'rejected';
-            const done = store.resolveReview(review.id, state, 'desk@broker.example', null);
+            const done = store.resolveReview(hold.reviewId, state, 'desk@broker.example', null);
             counts[state]!++;
             if (recent) {
               store.appendEvent('review.resolved', done);

@@ -1,11 +1,14 @@
 import type { Store } from '../../worker/store/index.js';
 import { writeCallback } from '../../worker/callbacks/index.js';
+import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 
 /**
  * Rows of every kind retention handles, written through the store at the store's (injected)
- * clock (`at` for the outbox rows): a finished screening with a decided review, one with a pending review, its events,
- * a delivered and a dead callback, a not-found answer. Returns their ids.
+ * clock (`at`, the same time, for the outbox rows and the reviews): a finished screening with a
+ * decided review, one with a pending review, its events, a delivered and a dead callback, a
+ * not-found answer. The reviews are opened as the pipeline opens them (CarrierDecisions.onHold,
+ * in the store's transaction). Returns their ids.
  */
 export function seedRetentionRows(
   store: Store,
@@ -28,9 +31,12 @@ export function seedRetentionRows(
     refresh: false,
     callback_url: 'http://127.0.0.1:9/hook',
   });
-  const { review } = store.createReview(a.id, 'manual_review');
+  const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * 86_400_000, now: () => at });
+  const opened = store.transaction(() => decisions.onHold(a, hold));
+  if (opened.kind !== 'review') throw new Error('a standing decision settled the seed');
+  const { reviewId } = opened;
   store.completeScreening(a.id, hold);
-  store.resolveReview(review.id, 'approved', 'dana', null);
+  store.resolveReview(reviewId, 'approved', 'dana', null);
   store.appendEvent('screening.completed', { screening_ref: a.id });
   const b = store.insertScreening({
     query: { dot_number: dot },
@@ -39,7 +45,7 @@ export function seedRetentionRows(
     refresh: false,
     callback_url: null,
   });
-  store.createReview(b.id, 'manual_review');
+  store.transaction(() => decisions.onHold(b, hold));
   store.completeScreening(b.id, hold);
   const delivered = writeCallback(store, {
     kind: 'screening.completed',
@@ -59,5 +65,5 @@ export function seedRetentionRows(
   db.prepare("UPDATE callback_outbox SET state = 'delivered' WHERE id = ?").run(delivered.id);
   db.prepare("UPDATE callback_outbox SET state = 'dead' WHERE id = ?").run(dead.id);
   store.putNotFound('sandbox', { dot_number: dot }, { code: 'carrier_not_found', message: 'no such carrier', request_id: null });
-  return { decided: a.id, pendingReview: b.id, review: review.id, delivered: delivered.id, dead: dead.id, dot };
+  return { decided: a.id, pendingReview: b.id, review: reviewId, delivered: delivered.id, dead: dead.id, dot };
 }

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
@@ -27,13 +28,15 @@ describe('Redis down', () => {
   });
 
   it('POST /screenings is 503 unavailable and keeps nothing; /healthz is 503 naming Redis', async () => {
-    const before = stack.screener.store.listScreenings({ limit: 500 }).length;
+    const screenings = (): number =>
+      (connectionOf(stack.screener.store).prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
+    const before = screenings();
     await redis.kill();
     const r = await call(stack, 'POST', '/screenings', { dot_number: '1000001' });
     expect(r.status).toBe(503);
     expect(r.json.error.code).toBe('unavailable');
     expect(r.json.error.message).toMatch(/Redis/);
-    expect(stack.screener.store.listScreenings({ limit: 500 }).length).toBe(before);
+    expect(screenings()).toBe(before);
 
     const h = await request(`${stack.intakeUrl}/healthz`);
     const body = (await h.body.json()) as any;

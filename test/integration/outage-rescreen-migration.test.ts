@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../worker/store/migrations.js';
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
+import { integrityOf } from '../helpers/integrity.js';
 
 describe('migration 17 (superseded reviews, re-screens after an outage)', () => {
   it('keeps every review and its columns, allows superseded, keeps the indexes, and adds rescreened_at', () => {
@@ -59,7 +60,7 @@ describe('migration 17 (superseded reviews, re-screens after an outage)', () => 
         db.prepare("UPDATE reviews SET state = 'superseded' WHERE id = 'rev_a'").run();
         expect(store.getReview('rev_a')!.state).toBe('superseded');
         expect(db.prepare("SELECT rescreened_at FROM screenings WHERE id = 'scr_a'").get()).toEqual({ rescreened_at: null });
-        expect(store.integrityCheck()).toBe('ok');
+        expect(integrityOf(store)).toBe('ok');
         expect(db.pragma('foreign_key_check')).toEqual([]);
       } finally {
         store.close();

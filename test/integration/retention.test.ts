@@ -7,6 +7,7 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { manualClock } from '../helpers/emulator.js';
 import { seedRetentionRows } from '../helpers/retention-seed.js';
 import { tempDbPath } from '../helpers/temp-db.js';
+import { integrityOf } from '../helpers/integrity.js';
 
 /** Retention on a real SQLite file with an injected clock. */
 
@@ -97,7 +98,7 @@ describe('retention', () => {
     // Freed pages went back to the file system (a new file is in incremental auto-vacuum).
     expect(raw.pragma('auto_vacuum', { simple: true })).toBe(2);
     expect(raw.pragma('page_count', { simple: true }) as number).toBeLessThan(pagesBefore);
-    expect(store.integrityCheck()).toBe('ok');
+    expect(integrityOf(store)).toBe('ok');
   });
 
   it('a second pass finds nothing; with nothing old, nothing goes', async () => {

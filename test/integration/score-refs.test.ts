@@ -13,6 +13,7 @@ import { MIGRATIONS } from '../../worker/store/migrations.js';
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { integrityOf } from '../helpers/integrity.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -115,7 +116,7 @@ describe('migration 15 (cache entries without a copy of the body)', () => {
         ]);
         expect(store.getScore('live', { dot_number: '1000001' })!.score).toEqual(JSON.parse(score('1000001', 'A')));
         expect(store.getScore('live', { dot_number: '1000002' })!.score).toEqual(JSON.parse(score('1000002', 'C')));
-        expect(store.integrityCheck()).toBe('ok');
+        expect(integrityOf(store)).toBe('ok');
       } finally {
         store.close();
       }

@@ -8,9 +8,11 @@ import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { latestVersion, migrate, MIGRATIONS, openStore, StoreError, toStoreError, type Store } from '../../worker/store/index.js';
+import { CarrierDecisions, type ReviewOutcome } from '../../worker/decisions/carrier-decisions.js';
 import { BACKSTOP_CHECKPOINT_PAGES } from '../../worker/store/checkpointer.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
+import { integrityOf } from '../helpers/integrity.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -116,7 +118,7 @@ describe('the file', () => {
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
-    expect(store.integrityCheck()).toBe('ok');
+    expect(integrityOf(store)).toBe('ok');
   });
 
   it('keeps data across close and reopen', () => {
@@ -205,7 +207,7 @@ describe('background checkpoints', () => {
     const deadline = Date.now() + 10_000;
     while (fileSize(db.path) < before + 4_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(fileSize(db.path)).toBeGreaterThan(before + 4_000_000);
-    expect(store.integrityCheck()).toBe('ok');
+    expect(integrityOf(store)).toBe('ok');
   });
 
   it("leaves the store's own connection only the backstop; without the option, SQLite's default", () => {
@@ -223,16 +225,24 @@ describe('several processes on one file', () => {
     a.putScore('live', score('11'));
     expect(b.getScore('live', { dot_number: '11' })?.score.score).toBe(90);
     const s = b.insertScreening({ query: { dot_number: '11' }, tender_id: 'x', priority: 'tender', refresh: false, callback_url: null });
-    a.completeScreening(s.id, {
+    const hold = {
       action: 'hold',
       hold_reason: 'manual_review',
       source: 'cache',
       score: score('11'),
       score_fetched_at: null,
       error: null,
-    });
-    const { review } = b.createReview(s.id, 'manual_review');
-    expect(a.createReview(s.id, 'manual_review')).toEqual({ review, created: false });
+    } as const;
+    // The review opened as the pipeline opens it (CarrierDecisions, in the store's transaction);
+    // the other instance sees it there and opens no second one.
+    const decisionsOn = (store: Store) => new CarrierDecisions({ store, env: 'live', ttlMs: 3_600_000, now: () => new Date() });
+    const opened = b.transaction(() => decisionsOn(b).onHold(s, hold));
+    expect(opened).toMatchObject({ kind: 'review', created: true, joined: false });
+    const again = a.transaction(() => decisionsOn(a).onHold(s, hold));
+    expect(again).toEqual({ ...opened, created: false });
+    a.completeScreening(s.id, hold);
+    const review = a.getReview((opened as ReviewOutcome).reviewId)!;
+    expect(b.getReview(review.id)).toEqual(review);
     a.resolveReview(review.id, 'approved', 'dana', null);
     expect(() => b.resolveReview(review.id, 'rejected', 'eve', null)).toThrow(expect.objectContaining({ name: 'ReviewConflictError' }));
     const e1 = a.appendEvent('review.created', { id: review.id });
@@ -272,7 +282,7 @@ describe('several processes on one file', () => {
       expect(parent.getScreening(ok.screening)?.status).toBe('queued');
     }
     expect(mine).toEqual([...mine].sort((x, y) => x - y));
-    expect(parent.integrityCheck()).toBe('ok');
+    expect(integrityOf(parent)).toBe('ok');
   });
 
   it('processes opening a fresh file at once apply each migration exactly once', async () => {

@@ -6,6 +6,7 @@ import { latestVersion, MIGRATIONS } from '../../worker/store/migrations.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { withScreener } from '../helpers/screener.js';
 import { tempDbPath } from '../helpers/temp-db.js';
+import { integrityOf } from '../helpers/integrity.js';
 
 /**
  * A carrier's tenders are its screenings (screenings.carrier_key, migration 13): a tender,
@@ -218,7 +219,7 @@ describe('migration 13 (tenders read from screenings)', () => {
       );
       expect(tables).not.toContain('watch_tenders');
       expect(tables).not.toContain('watch_backlog');
-      expect(store.integrityCheck()).toBe('ok');
+      expect(integrityOf(store)).toBe('ok');
     } finally {
       store.close();
     }

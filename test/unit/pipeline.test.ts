@@ -728,6 +728,28 @@ describe('finish: once', () => {
     expect(listCallbacks(h.store, 'pending').length).toBe(1);
     expect(h.logs.filter((l) => l.msg === 'screening done').length).toBe(1);
   });
+
+  it('a hold finished twice keeps its one review item, as it was opened: no second review, event or callback', async () => {
+    const h = harness();
+    h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
+    const s = await done(h, h.queued('1000001'));
+    const again = await h.pipeline.finish(s.id, {
+      action: 'hold',
+      hold_reason: 'unknown_decision',
+      source: 'service',
+      score: score('1000001', { decision: 'conditional' as never }),
+      score_fetched_at: new Date(h.clock.t).toISOString(),
+      error: null,
+    });
+    expect(again).toMatchObject({ action: 'hold', hold_reason: 'manual_review', version: s.version, review: s.review });
+    const reviews = h.reviews();
+    expect(reviews.map((r) => [r.id, r.hold_reason, r.state, r.tenders.map((t) => t.screening_id)])).toEqual([
+      [s.review!.id, 'manual_review', 'pending', [s.id]],
+    ]);
+    expect(h.store.countPendingReviews()).toBe(1);
+    expect(h.events()).toEqual(['review.created', 'screening.completed']);
+    expect(listCallbacks(h.store, 'pending').length).toBe(1);
+  });
 });
 
 describe('rescreen: a hold for want of a score, screened again after an outage', () => {

@@ -4,9 +4,8 @@ import Database from 'better-sqlite3';
 import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { IntakeEvent, IntakeEventName, LoadDetails, Review, ReviewState, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { HOLD_REASONS, type HoldReason } from '../../shared/tender-rules.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
-import { newReviewId, newScreeningId } from './ids.js';
+import { newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
 import { carrierColumns, dotOf, mcOf } from './carrier-columns.js';
 import { keysetPage, type KeysetList } from './keyset.js';
@@ -379,14 +378,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     screening: db.prepare<[string], ScreeningRow>(
       `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id WHERE s.id = ?`,
     ),
-    listScreenings: db.prepare<[number], ScreeningRow>(
-      `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
-       ORDER BY s.created_at DESC, s.rowid DESC LIMIT ?`,
-    ),
-    listScreeningsByStatus: db.prepare<[string, number], ScreeningRow>(
-      `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
-       WHERE s.status = ? ORDER BY s.created_at DESC, s.rowid DESC LIMIT ?`,
-    ),
     listUnfinished: db.prepare<[], ScreeningRow>(
       `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
        WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.rowid ASC`,
@@ -396,10 +387,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       "SELECT created_at FROM screenings WHERE status IN ('queued', 'active') AND status = 'queued' ORDER BY created_at ASC LIMIT 1",
     ),
 
-    insertReview: db.prepare<[string, string, string, string]>(`
-      INSERT INTO reviews (id, screening_id, state, hold_reason, created_at) VALUES (?, ?, 'pending', ?, ?)
-      ON CONFLICT (screening_id) DO NOTHING`),
-    reviewOfScreening: db.prepare<[string], { id: string }>('SELECT id FROM reviews WHERE screening_id = ?'),
     review: db.prepare<[string], ScreeningRow>(
       `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id WHERE r.id = ?`,
     ),
@@ -512,13 +499,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     const info = st.complete.run(...resultValues(r), now().toISOString(), ...scoreCarrier(r), id);
     if (info.changes > 0) st.keepReviewDecision.run(id);
     return { screening: mustScreening(id), changed: info.changes > 0 };
-  });
-
-  const createReviewTx = db.transaction((screeningId: string, holdReason: HoldReason): { review: Review; created: boolean } => {
-    if (!st.exists.get(screeningId)) throw new NotFoundError(`no screening with id ${screeningId}`);
-    const created = st.insertReview.run(newReviewId(), screeningId, holdReason, now().toISOString()).changes > 0;
-    const { id } = st.reviewOfScreening.get(screeningId)!;
-    return { review: reviewOf(st.review.get(id)!), created };
   });
 
   const resolveTx = db.transaction(
@@ -744,27 +724,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       return row ? toScreening(row, scoreOf) : undefined;
     },
 
-    listScreenings(opts = {}) {
-      const limit = checkLimit(opts.limit ?? 50);
-      if (opts.status !== undefined && !['queued', 'active', 'done'].includes(opts.status))
-        throw new StoreArgumentError(`status must be "queued", "active" or "done", got ${JSON.stringify(opts.status)}`, 'status');
-      const rows = opts.status === undefined ? st.listScreenings.all(limit) : st.listScreeningsByStatus.all(opts.status, limit);
-      return rows.map((row) => toScreening(row, scoreOf));
-    },
-
     listUnfinished() {
       return st.listUnfinished.all().map((row) => toScreening(row, scoreOf));
     },
 
     oldestQueuedAt() {
       return st.oldestQueued.get()?.created_at ?? null;
-    },
-
-    createReview(screeningId, holdReason) {
-      checkId(screeningId, 'screeningId');
-      if (!(HOLD_REASONS as readonly unknown[]).includes(holdReason))
-        throw new StoreArgumentError(`holdReason must be one of ${HOLD_REASONS.join(', ')}`, 'holdReason');
-      return createReviewTx(screeningId, holdReason);
     },
 
     getReview(id) {
@@ -937,11 +902,6 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       } finally {
         inline = false;
       }
-    },
-
-    integrityCheck() {
-      const rows = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
-      return rows.map((r) => r.integrity_check).join('\n');
     },
 
     close() {

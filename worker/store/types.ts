@@ -9,7 +9,6 @@ import type {
   Screening,
   ScreeningError,
   ScreeningSource,
-  ScreeningStatus,
 } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import type { HoldReason, TenderAction } from '../../shared/tender-rules.js';
@@ -134,15 +133,12 @@ export interface Store {
    */
   discardScreening(id: string): boolean;
   getScreening(id: string): Screening | undefined;
-  /** Newest first; limit defaults to 50. */
-  listScreenings(opts?: { limit?: number; status?: ScreeningStatus }): Screening[];
   /** queued or active, oldest first (for the reconciler). */
   listUnfinished(): Screening[];
   /** created_at of the oldest screening still queued (not yet taken by a worker), or null (the metrics read it). */
   oldestQueuedAt(): string | null;
 
-  // Reviews: one per held screening.
-  createReview(screeningId: string, holdReason: HoldReason): { review: Review; created: boolean };
+  // Reviews: one item per held screening, opened by CarrierDecisions (worker/decisions/; its SQL decisions-repo.ts).
   getReview(id: string): Review | undefined;
   /** pending: oldest first; approved/rejected/all: newest first. limit defaults to 100. */
   listReviews(state?: ReviewState, limit?: number): Review[];
@@ -190,6 +186,5 @@ export interface Store {
    */
   transactionWithoutSavepoints<T>(fn: () => T): { value: T } | undefined;
 
-  integrityCheck(): string;
   close(): void;
 }
