@@ -6,6 +6,17 @@ import { checkLimit, connectionOf, guardMethods } from './sqlite-store.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from './store-error.js';
 import type { ListPage, Store } from './types.js';
 
+/** A block to add: who put it there, when, and why. */
+export interface NewBlock {
+  carrierKey: string;
+  dot_number: string | null;
+  mc_number: string | null;
+  reason: string;
+  by: string;
+  at: string;
+  token_id?: string | null;
+}
+
 /**
  * The local do-not-use list's SQL (table local_blocks, migration 2): a repository of the store,
  * built once per store on its own connection (`localBlocksOf(store)`), so a block joins the
@@ -14,15 +25,7 @@ import type { ListPage, Store } from './types.js';
  * StoreError, as the watch store's do. The rule (a block wins over /v1) is worker/blocks/.
  */
 export interface LocalBlocksRepo {
-  addBlock(b: {
-    carrierKey: string;
-    dot_number: string | null;
-    mc_number: string | null;
-    reason: string;
-    by: string;
-    at: string;
-    token_id?: string | null;
-  }): LocalBlock;
+  addBlock(b: NewBlock): LocalBlock;
   /** Lift an active block; NotFoundError when there is no such block, WatchConflictError when already lifted. */
   liftBlock(id: string, by: string, at: string, tokenId?: string | null, note?: string | null): LocalBlock;
   /** The active block matching any of these ids, if any. */
@@ -99,38 +102,28 @@ function build(db: Database.Database): LocalBlocksRepo {
       ORDER BY lifted_at DESC, rowid DESC LIMIT 1`),
   };
 
-  const addBlockTx = db.transaction(
-    (b: {
-      carrierKey: string;
-      dot_number: string | null;
-      mc_number: string | null;
-      reason: string;
-      by: string;
-      at: string;
-      token_id?: string | null;
-    }): LocalBlock => {
-      const existing =
-        st.activeBlockByKeys.get(b.carrierKey, b.carrierKey) ?? st.activeBlockByIds.get({ dot: b.dot_number, mc: b.mc_number });
-      if (existing)
-        throw new WatchConflictError(
-          'block_conflict',
-          `the carrier is already blocked (by ${existing.blocked_by} at ${existing.blocked_at}, block ${existing.id})`,
-          existing.id,
-        );
-      const id = `blk_${newScreeningId().slice(4)}`;
-      st.insertBlock.run({
-        id,
-        key: b.carrierKey,
-        dot: b.dot_number,
-        mc: b.mc_number,
-        reason: b.reason,
-        by: b.by,
-        at: b.at,
-        token: b.token_id ?? null,
-      });
-      return toBlock(st.blockById.get(id)!);
-    },
-  );
+  const addBlockTx = db.transaction((b: NewBlock): LocalBlock => {
+    const existing =
+      st.activeBlockByKeys.get(b.carrierKey, b.carrierKey) ?? st.activeBlockByIds.get({ dot: b.dot_number, mc: b.mc_number });
+    if (existing)
+      throw new WatchConflictError(
+        'block_conflict',
+        `the carrier is already blocked (by ${existing.blocked_by} at ${existing.blocked_at}, block ${existing.id})`,
+        existing.id,
+      );
+    const id = `blk_${newScreeningId().slice(4)}`;
+    st.insertBlock.run({
+      id,
+      key: b.carrierKey,
+      dot: b.dot_number,
+      mc: b.mc_number,
+      reason: b.reason,
+      by: b.by,
+      at: b.at,
+      token: b.token_id ?? null,
+    });
+    return toBlock(st.blockById.get(id)!);
+  });
 
   const liftTx = db.transaction((id: string, by: string, at: string, tokenId: string | null, note: string | null): LocalBlock => {
     const row = st.blockById.get(id);

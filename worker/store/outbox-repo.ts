@@ -33,19 +33,11 @@ export interface CallbackRow {
 }
 
 /** A new pending row: due at once (`atMs`), its retry window starting then. */
-export interface NewCallbackRow {
-  id: string;
-  delivery_id: string;
-  kind: string;
-  url: string;
-  destination: string;
-  subject: string | null;
-  version: number | null;
-  body: string;
+export type NewCallbackRow = Pick<CallbackRow, 'id' | 'delivery_id' | 'kind' | 'url' | 'destination' | 'subject' | 'version' | 'body'> & {
   /** When it was owed, as ms and as ISO text. */
   atMs: number;
   at: string;
-}
+};
 
 /** What the outbox (worker/callbacks/outbox.ts) asks of the callback_outbox table. */
 export interface OutboxRepo {
