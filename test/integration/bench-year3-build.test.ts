@@ -3,8 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { year3Database, year3Paths } from '../../bench/year3/build.js';
 import { searchScreenings } from '../../worker/store/screening-search.js';
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
-import { openWatchStore } from '../../worker/store/watch-store.js';
-import { listCallbacks } from '../../worker/callbacks/outbox.js';
+import { callbacksPage } from '../../worker/callbacks/outbox.js';
+import { watchPage } from '../../worker/watch/watch-reads.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 import { integrityOf } from '../helpers/integrity.js';
 
@@ -58,12 +58,12 @@ describe('bench year-three database', () => {
       expect(searchScreenings(db, { dot_number: meta.neverDot }, { limit: 10 }).data).toHaveLength(0);
 
       // Recent callbacks delivered, older ones kept only when dead (as retention leaves them).
-      const delivered = listCallbacks(store, 'delivered', 100);
+      const delivered = callbacksPage.run(store, { state: 'delivered', page: { limit: 100 } }).data;
       for (const c of delivered) expect(Date.parse(meta.to) - Date.parse(c.created_at)).toBeLessThanOrEqual(7 * 86_400_000);
-      expect(listCallbacks(store, 'pending', 100)).toHaveLength(0);
+      expect(callbacksPage.run(store, { state: 'pending', page: { limit: 100 } }).data).toHaveLength(0);
 
       // The watch list reads as the route reads it.
-      expect(() => openWatchStore(store, { watchDays: 14 }).listActive(meta.to, 100)).not.toThrow();
+      expect(() => watchPage.run(store, { now: meta.to, watchDays: 14, page: { limit: 100 } })).not.toThrow();
       expect(integrityOf(store)).toBe('ok');
     } finally {
       store.close();

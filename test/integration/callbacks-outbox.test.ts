@@ -9,8 +9,8 @@ import {
   CallbackSender,
   DestinationPolicy,
   callbackCounts,
+  callbacksPage,
   getCallback,
-  listCallbacks,
   retryCallback,
   retryDelayMs,
   verifyCallback,
@@ -78,7 +78,8 @@ describe('writing to the outbox', () => {
     ).toThrow('the change failed');
     store.transaction(() => owe('d-committed'));
     expect(callbackCounts(store)).toEqual({ pending: 1, delivered: 0, dead: 0, cancelled: 0 });
-    expect(listCallbacks(store, 'pending').map((c) => c.delivery_id)).toEqual(['d-committed']);
+    // As GET /callbacks?state=pending reads it (its reader job, here on the store's own connection).
+    expect(callbacksPage.run(store, { state: 'pending', page: { limit: 50 } }).data.map((c) => c.delivery_id)).toEqual(['d-committed']);
   });
 
   it('one row per delivery id: owing the same event again is a no-op', () => {

@@ -7,7 +7,8 @@
 import { threadId } from 'node:worker_threads';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WatchService } from '../../worker/watch/index.js';
+import { blocksPage } from '../../worker/blocks/block-reads.js';
+import { changesPage, watchPage } from '../../worker/watch/watch-reads.js';
 import { openStore } from '../../worker/store/index.js';
 import { openReaderPool } from '../../worker/store/reader-pool.js';
 import { reviewsPage, screeningsPage } from '../../worker/store/list-reads.js';
@@ -51,19 +52,20 @@ describe('list bodies made in a reader thread', () => {
 
     const s = stack.screener;
     const store = s.store;
-    const watch = (s as typeof s & { watch: WatchService }).watch;
     const limit = 2;
+    // SCREEN_WATCH_DAYS as startStack leaves it (the default).
+    const watchDays = 14;
     const expected: Array<[string, () => unknown]> = [
       [`/screenings?limit=${limit}`, () => screeningsPage.run(store, { filter: {}, page: { limit } })],
       [`/reviews?state=all&limit=${limit}`, () => reviewsPage.run(store, { state: undefined, page: { limit } })],
       [`/callbacks?state=all&limit=${limit}`, () => callbacksPage.run(store, { state: 'all', page: { limit } })],
+      [`/watchlist?limit=${limit}`, () => watchPage.run(store, { now: new Date().toISOString(), watchDays, page: { limit } })],
+      [`/changes?limit=${limit}`, () => changesPage.run(store, { state: undefined, page: { limit }, filter: {}, watchDays })],
+      [`/blocks?limit=${limit}`, () => blocksPage.run(store, { state: 'active', page: { limit } })],
       // As the routes built them before the reader made them: the service's page in the envelope.
-      [`/watchlist?limit=${limit}`, () => ({ object: 'list', ...watch.page({ limit }) })],
-      [`/changes?limit=${limit}`, () => ({ object: 'list', ...watch.changesPage(undefined, { limit }, {}) })],
-      [`/blocks?limit=${limit}`, () => ({ object: 'list', ...s.blocks.page('active', { limit }) })],
       [`/decisions?limit=${limit}`, () => ({ object: 'list', ...s.pageDecisions({}, { limit }) })],
       [`/decisions?state=ended&limit=${limit}`, () => ({ object: 'list', ...s.pageDecisions({ state: 'ended' }, { limit }) })],
-      [`/blocks?dot_number=1000009&state=all`, () => ({ object: 'list', ...s.blocks.page(undefined, { limit: 50 }, '1000009') })],
+      [`/blocks?dot_number=1000009&state=all`, () => blocksPage.run(store, { state: undefined, page: { limit: 50 }, dot: '1000009' })],
       [
         `/event-log?limit=${limit}`,
         () => {

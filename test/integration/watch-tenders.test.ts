@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalMc } from '../../shared/carrier-id.js';
+import type { WatchEntry } from '../../shared/screening.js';
 import { openStore } from '../../worker/store/index.js';
 import { latestVersion, MIGRATIONS } from '../../worker/store/migrations.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
@@ -21,6 +22,10 @@ afterEach(async () => {
   db?.cleanup();
   db = undefined;
 });
+
+/** The watch list as GET /watchlist answers it (WatchService.pageJson, read by the reader pool). */
+const watched = async (s: { watch: { pageJson(p: { limit: number }): Promise<Buffer> } }): Promise<WatchEntry[]> =>
+  (JSON.parse((await s.watch.pageJson({ limit: 100 })).toString('utf8')) as { data: WatchEntry[] }).data;
 
 const tendersOf = (dbPath: string, key: string): string[] => {
   const store = openStore(dbPath);
@@ -71,7 +76,7 @@ describe("a carrier's tenders on the watch list", () => {
     }
     expect(hits.filter((h) => h.action === 'hold')).toHaveLength(20);
     // One entry per carrier, whatever the number of tenders.
-    expect(screener.watch.list().filter((e) => e.dot_number === '1000001')).toHaveLength(1);
+    expect((await watched(screener)).filter((e) => e.dot_number === '1000001')).toHaveLength(1);
   });
 
   it("a cache hit of a fetch already on record still folds in an entry kept under the carrier's MC", async () => {
@@ -126,7 +131,7 @@ describe("a carrier's tenders on the watch list", () => {
     expect((await screener.screen({ dot_number: '1000001', tender_id: 'Z-1' })).action).toBe('tender');
     expect(screener.watch.get({ dot_number: '1000001' })).toBeUndefined();
     expect(screener.watch.add({ dot_number: '1000004' }, null).entry.manual).toBe(true);
-    expect(screener.watch.list().map((e) => e.dot_number)).toEqual(['1000004']);
+    expect((await watched(screener)).map((e) => e.dot_number)).toEqual(['1000004']);
   });
 
   it('a background screening or a not-found carrier puts nobody on the list', async () => {

@@ -133,16 +133,7 @@ export class LocalBlocks {
     return this.#db.liftBlock(block.id, by, this.d.now().toISOString(), tokenId, note);
   }
 
-  list(state?: 'active' | 'lifted', limit?: number): LocalBlock[] {
-    return this.#db.listBlocks(state, limit);
-  }
-
-  /** One page of GET /blocks, read by keyset. */
-  page(state: 'active' | 'lifted' | undefined, p: ListPage, dot?: string): { data: LocalBlock[]; has_more: boolean } {
-    return this.#db.pageBlocks(state, p, dot);
-  }
-
-  /** GET /blocks's body, as page() answers it, made by the reader (block-reads.ts). */
+  /** GET /blocks's body: one page by keyset, read and made JSON by the reader (block-reads.ts). */
   pageJson(state: 'active' | 'lifted' | undefined, p: ListPage, dot?: string): Promise<Buffer> {
     return this.#reader.readJson(blocksPage, { state, page: p, ...(dot === undefined ? {} : { dot }) });
   }

@@ -23,7 +23,6 @@ export {
   callbackCounts,
   getCallback,
   getCallbackByDelivery,
-  listCallbacks,
   pageCallbacks,
   callbacksPage,
   retryCallback,

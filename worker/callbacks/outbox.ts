@@ -177,14 +177,6 @@ export function getCallbackByDelivery(store: Store, deliveryId: string): Callbac
   return r ? toCallbackRecord(asOutboxRow(r)) : undefined;
 }
 
-/** Newest first within one state. */
-export function listCallbacks(store: Store, state: CallbackState, limit = 50): CallbackRecord[] {
-  if (!CALLBACK_STATES.includes(state)) throw new StoreArgumentError(`state must be one of ${CALLBACK_STATES.join(', ')}`, 'state');
-  return outboxOf(store)
-    .list(state, limit)
-    .map((r) => toCallbackRecord(asOutboxRow(r)));
-}
-
 /**
  * One page of GET /callbacks by keyset, most recently changed first: one state on
  * callback_outbox_by_state, `all` on callback_outbox_by_updated.

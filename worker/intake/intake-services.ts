@@ -63,7 +63,7 @@ export interface IntakeServices {
   callbackOutbox: CallbackOutbox;
   auditExport: AuditExport;
   listBodies: ListBodies;
-  /** The watch list and carrier changes; null for a screener built without one (then no /watchlist, /changes, /blocks). */
+  /** The watch list and carrier changes; null for a screener built without one (then no /watchlist, /changes). */
   watchList: WatchService | null;
   /** The local do-not-use list (/blocks); null for a screener built without one. */
   localBlocks: LocalBlocks | null;

@@ -27,6 +27,7 @@ import { TLS_MIN_VERSION, type IntakeTls } from './transport.js';
 import { API_VERSIONS, API_VERSION_HEADER, LATEST_API_VERSION, isApiVersion } from '../../shared/api-versions.js';
 // The routes: one plugin per resource (IntakePlugin, intake-app.ts), registered in buildIntake.
 import { batchRoutes } from './batch-routes.js';
+import { blockRoutes } from './block-routes.js';
 import { callbackRoutes } from './callback-routes.js';
 import { decisionRoutes } from './decision-routes.js';
 import { eventLogRoutes } from './event-log-routes.js';
@@ -338,8 +339,10 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   // /healthz (no token).
   void app.register(healthRoutes);
 
-  // /watchlist, /changes, /blocks (docs/watchlist.md).
+  // /watchlist, /changes (docs/watchlist.md).
   void app.register(watchRoutes);
+  // /blocks: the local do-not-use list (docs/watchlist.md).
+  void app.register(blockRoutes);
   // /screenings/batch: a load board at once, one answer per item (207).
   void app.register(batchRoutes);
   // /callbacks: the outbox's deliveries, retry of a dead one (docs/callbacks.md).

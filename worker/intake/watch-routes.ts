@@ -1,37 +1,18 @@
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { canonicalDot, normalizeDot, normalizeMc, parseCarrierQuery, type CarrierQuery } from '../../shared/carrier-id.js';
-import { CHANGE_STATES, LOCAL_BLOCK_STATES } from '../../shared/screening.js';
-import { WatchConflictError } from '../watch/index.js';
+import { canonicalDot, parseCarrierQuery } from '../../shared/carrier-id.js';
+import { CHANGE_STATES } from '../../shared/screening.js';
+import { By, CarrierParams, carrierOfParam, rethrowConflict } from './carrier-param.js';
 import { Enum } from './components.js';
-import { badRequest, conflict, isoParam, notFound } from './http-error.js';
+import { isoParam, notFound } from './http-error.js';
 import { PageQueryFields, pageParams } from './paging.js';
 import { sendJsonBody } from './reply-json.js';
-import {
-  BODY_ERRORS,
-  CarrierChangeSchema,
-  DotNumber,
-  ERRORS,
-  ErrorBody,
-  ListOf,
-  LocalBlockSchema,
-  McNumber,
-  NoQuery,
-  WatchEntrySchema,
-} from './schemas.js';
+import { BODY_ERRORS, CarrierChangeSchema, DotNumber, ERRORS, ErrorBody, ListOf, McNumber, NoQuery, WatchEntrySchema } from './schemas.js';
 import { actorOf, type IntakePlugin } from './intake-app.js';
 
 /**
- * Intake routes of the watch list, carrier changes and the local do-not-use list
- * (docs/watchlist.md). Same auth, validation and error shapes as the other routes.
+ * Intake routes of the watch list and carrier changes (docs/watchlist.md; the local do-not-use
+ * list is block-routes.ts). Same auth, validation and error shapes as the other routes.
  */
-
-const By = Type.String({
-  minLength: 1,
-  maxLength: 100,
-  pattern: '\\S',
-  description: "who did it: 1 to 100 characters, not only spaces (default: the token's name)",
-});
 
 export const WatchAddBody = Type.Object(
   {
@@ -42,20 +23,6 @@ export const WatchAddBody = Type.Object(
   { additionalProperties: false, description: 'Exactly one of dot_number or mc_number.' },
 );
 
-export const BlockBody = Type.Object(
-  {
-    dot_number: Type.Optional(DotNumber),
-    mc_number: Type.Optional(McNumber),
-    by: Type.Optional(By),
-    reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'why: 1 to 500 characters, not only spaces' }),
-  },
-  { additionalProperties: false, description: 'Exactly one of dot_number or mc_number, who blocks and why.' },
-);
-
-const LiftNote = Type.String({ maxLength: 500, description: 'why the block is lifted: at most 500 characters, kept with the lift' });
-export const LiftBody = Type.Object({ by: Type.Optional(By), note: Type.Optional(LiftNote) }, { additionalProperties: false });
-/** DELETE takes no body (clients and proxies drop them): who lifts and why go in the query. */
-export const LiftQuery = Type.Object({ by: Type.Optional(By), note: Type.Optional(LiftNote) }, { additionalProperties: false });
 export const AcknowledgeBody = Type.Object(
   {
     by: Type.Optional(By),
@@ -67,13 +34,6 @@ export const AcknowledgeBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const CarrierParams = Type.Object({
-  dot: Type.String({
-    pattern: '^(\\d{1,8}|[Mm][Cc][-\\s]?\\d{1,8})$',
-    description: 'a DOT number (1 to 8 digits) or an MC number ("MC" and 1 to 8 digits)',
-  }),
-});
 
 export const CHANGE_ID = '^chg_[a-z2-7]{26}$';
 export const ChangeParams = Type.Object({
@@ -107,42 +67,13 @@ function changeFilter(q: { updated_since?: string; dot_number?: string }): { sin
     ...(q.dot_number === undefined ? {} : { dot: canonicalDot(q.dot_number.trim()) }),
   };
 }
-export const BlockListQuery = Type.Object(
-  {
-    state: Type.Optional(Enum([...LOCAL_BLOCK_STATES, 'all'], { description: 'active (default), lifted or all' })),
-    dot_number: Type.Optional(
-      Type.String({
-        pattern: '^\\s*\\d{1,8}\\s*$',
-        description: 'the blocks of the carrier with this DOT number (1 to 8 digits), newest block first',
-      }),
-    ),
-    ...PageQueryFields,
-  },
-  { additionalProperties: false },
-);
-
 export const WatchRemovedSchema = Type.Object({
   object: Type.Literal('watch_entry_removed'),
   dot_number: Type.Union([Type.String(), Type.Null()]),
   mc_number: Type.Union([Type.String(), Type.Null()]),
 });
 
-/** A carrier path parameter: DOT digits, or an MC number. */
-function carrierOfParam(value: string): CarrierQuery {
-  try {
-    return /^\d+$/.test(value) ? { dot_number: normalizeDot(value) } : { mc_number: normalizeMc(value) };
-  } catch {
-    throw badRequest('path parameter "dot" must be a DOT number (1 to 8 digits) or an MC number', 'dot');
-  }
-}
-
-/** A watch entry's cursor: its DOT number, else its MC number. */
-function rethrowConflict(e: unknown): never {
-  if (e instanceof WatchConflictError) throw conflict(e.code, e.message, e.resourceId);
-  throw e;
-}
-
-/** /watchlist, /changes, /blocks; none for a screener built without a watch service. */
+/** /watchlist, /changes; none for a screener built without a watch service. */
 export const watchRoutes: IntakePlugin = async (r) => {
   const watch = r.watchList;
   if (!watch) return;
@@ -258,96 +189,5 @@ export const watchRoutes: IntakePlugin = async (r) => {
       },
     },
     async (req) => watch.acknowledge(req.params.id, actorOf(req, req.body.by).by, req.body.note ?? null).catch(rethrowConflict),
-  );
-
-  // ---- local do-not-use list ----
-  const blocks = r.localBlocks;
-  if (!blocks) return;
-  r.get(
-    '/blocks',
-    {
-      config: { role: 'tms' },
-      schema: {
-        summary: 'Local do-not-use list (active by default)',
-        querystring: BlockListQuery,
-        response: { 200: ListOf(LocalBlockSchema), ...errors },
-      },
-    },
-    async (req, reply) => {
-      const state = req.query.state ?? 'active';
-      const dot = req.query.dot_number === undefined ? undefined : canonicalDot(req.query.dot_number.trim());
-      return sendJsonBody(reply, await blocks.pageJson(state === 'all' ? undefined : state, pageParams(req.query), dot));
-    },
-  );
-
-  r.get(
-    '/blocks/:dot',
-    {
-      config: { role: 'tms' },
-      schema: {
-        summary: "A carrier's active block (by DOT or MC number)",
-        params: CarrierParams,
-        querystring: NoQuery,
-        response: { 200: LocalBlockSchema, ...errors },
-      },
-    },
-    async (req) =>
-      blocks.find(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
-  );
-
-  r.post(
-    '/blocks',
-    {
-      config: { role: 'desk' },
-      schema: {
-        summary: 'Put a carrier on the local do-not-use list: every screening of it is blocked, without asking /v1',
-        querystring: NoQuery,
-        body: BlockBody,
-        response: { 201: LocalBlockSchema, 409: ErrorBody, ...bodyErrors },
-      },
-    },
-    async (req, reply) => {
-      const query = parseCarrierQuery(req.body);
-      const actor = actorOf(req, req.body.by);
-      // The block and what it ends (the carrier's open review, its tenders blocked): one commit.
-      const block = await blocks.block(query, actor, req.body.reason.trim()).catch(rethrowConflict);
-      return reply.code(201).send(block);
-    },
-  );
-
-  const lift = (req: FastifyRequest, dot: string, by: string | undefined, note: string | undefined) => {
-    const who = actorOf(req, by);
-    try {
-      return blocks.lift(carrierOfParam(dot), who.by, who.token_id, note?.trim() || null);
-    } catch (e) {
-      return rethrowConflict(e);
-    }
-  };
-  r.delete(
-    '/blocks/:dot',
-    {
-      config: { role: 'desk' },
-      schema: {
-        summary: 'Lift a local block (recorded, not deleted); who lifts it in ?by= and why in ?note= (no body)',
-        params: CarrierParams,
-        querystring: LiftQuery,
-        response: { 200: LocalBlockSchema, 409: ErrorBody, ...errors },
-      },
-    },
-    async (req) => lift(req, req.params.dot, req.query.by ?? (req.body as { by?: string } | undefined)?.by, req.query.note),
-  );
-  r.post(
-    '/blocks/:dot/lift',
-    {
-      config: { role: 'desk' },
-      schema: {
-        summary: 'Lift a local block (the same as DELETE /blocks/:dot, with who lifts it and why in the body)',
-        params: CarrierParams,
-        querystring: NoQuery,
-        body: LiftBody,
-        response: { 200: LocalBlockSchema, 409: ErrorBody, ...bodyErrors },
-      },
-    },
-    async (req) => lift(req, req.params.dot, req.body.by, req.body.note),
   );
 };

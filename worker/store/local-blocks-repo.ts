@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { LocalBlock } from '../../shared/screening.js';
 import { newScreeningId } from './ids.js';
 import { keysetPage } from './keyset.js';
-import { checkLimit, connectionOf, guardMethods } from './sqlite-store.js';
+import { connectionOf, guardMethods } from './sqlite-store.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from './store-error.js';
 import type { ListPage, Store } from './types.js';
 
@@ -32,7 +32,6 @@ export interface LocalBlocksRepo {
   activeBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
   /** Whether any block is active: most installations have none, and then no carrier needs resolving. */
   hasActiveBlocks(): boolean;
-  listBlocks(state?: 'active' | 'lifted', limit?: number): LocalBlock[];
   /** The carrier's most recently lifted block (lifting it again is a conflict, not a miss). */
   lastLiftedBlock(ids: { dot_number: string | null; mc_number: string | null }): LocalBlock | undefined;
   /** One page of GET /blocks by keyset, newest first (lifted: last lifted first), each on its own index. */
@@ -90,13 +89,6 @@ function build(db: Database.Database): LocalBlocksRepo {
       'UPDATE local_blocks SET lifted_by = ?, lifted_at = ?, lifted_token_id = ?, lift_note = ? WHERE id = ? AND lifted_at IS NULL',
     ),
     blockById: db.prepare<[string], BlockRow>('SELECT * FROM local_blocks WHERE id = ?'),
-    blocksAll: db.prepare<[number], BlockRow>('SELECT * FROM local_blocks ORDER BY blocked_at DESC, rowid DESC LIMIT ?'),
-    blocksActive: db.prepare<[number], BlockRow>(
-      'SELECT * FROM local_blocks WHERE lifted_at IS NULL ORDER BY blocked_at DESC, rowid DESC LIMIT ?',
-    ),
-    blocksLifted: db.prepare<[number], BlockRow>(
-      'SELECT * FROM local_blocks WHERE lifted_at IS NOT NULL ORDER BY lifted_at DESC, rowid DESC LIMIT ?',
-    ),
     lastLiftedByIds: db.prepare<{ dot: string | null; mc: string | null }, BlockRow>(`
       SELECT * FROM local_blocks WHERE lifted_at IS NOT NULL AND (dot_number = @dot OR mc_number = @mc)
       ORDER BY lifted_at DESC, rowid DESC LIMIT 1`),
@@ -174,13 +166,6 @@ function build(db: Database.Database): LocalBlocksRepo {
         p,
       );
       return { data: rows.map(toBlock), has_more };
-    },
-    listBlocks(state, limit = 100) {
-      const n = checkLimit(limit);
-      if (state === undefined) return st.blocksAll.all(n).map(toBlock);
-      if (state === 'active') return st.blocksActive.all(n).map(toBlock);
-      if (state === 'lifted') return st.blocksLifted.all(n).map(toBlock);
-      throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
     },
   };
 }

@@ -49,8 +49,6 @@ export interface OutboxRepo {
   counts(): Array<{ state: string; n: number }>;
   /** created_at of the oldest pending row, or null. */
   oldestPendingAt(): string | null;
-  /** Rows in `state`, most recently changed first, at most `limit`. */
-  list(state: string, limit: number): CallbackRow[];
   /**
    * One page by keyset, most recently changed first: rows in `state` on callback_outbox_by_state,
    * every row (`state` undefined) on callback_outbox_by_updated.
@@ -85,9 +83,6 @@ export const outboxOf = repositoryOf<OutboxRepo>((db) => {
     // Kept by triggers (outbox-schema.ts, migration 23): four rows, never a count of the outbox.
     counts: db.prepare<[], { state: string; n: number }>('SELECT state, n FROM callback_counts'),
     oldestPending: db.prepare<[], { at: string | null }>("SELECT MIN(created_at) AS at FROM callback_outbox WHERE state = 'pending'"),
-    list: db.prepare<[string, number], CallbackRow>(
-      'SELECT * FROM callback_outbox WHERE state = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?',
-    ),
     retry: db.prepare<[number, number, string, string]>(`
       UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, retry_since = ?, updated_at = ?, cancelled_at = NULL
       WHERE id = ? AND state != 'delivered'`),
@@ -106,7 +101,6 @@ export const outboxOf = repositoryOf<OutboxRepo>((db) => {
     byDelivery: (deliveryId) => statements().byDelivery.get(deliveryId),
     counts: () => statements().counts.all(),
     oldestPendingAt: () => statements().oldestPending.get()?.at ?? null,
-    list: (state, limit) => statements().list.all(state, limit),
     page: (state, p) =>
       keysetPage<CallbackRow>(
         db,

@@ -80,8 +80,6 @@ export interface WatchStore {
   /** Off the list (any of the keys); false when it was not on it. */
   removeEntry(keys: string[], now: string): boolean;
   getEntry(keys: string[], now: string): WatchEntry | undefined;
-  /** Entries watched at `now`, soonest re-screen first. */
-  listActive(now: string, limit?: number): WatchEntry[];
   /** One page of GET /watchlist by keyset on watch_entries_due (the cursor: the entry's DOT, else its MC). */
   pageActive(now: string, page: ListPage): { data: WatchEntry[]; has_more: boolean };
   /** Drop entries whose watch window ended (and that were not added by hand). */
@@ -105,7 +103,6 @@ export interface WatchStore {
    */
   observe(o: Observation): StoredChange | undefined;
   getChange(id: string): StoredChange | undefined;
-  listChanges(state?: 'new' | 'acknowledged', limit?: number): StoredChange[];
   /** One page of GET /changes by keyset, newest first: carrier_changes_by_state or _by_detected. */
   /** `since`: changed (detected or acknowledged) at or after it; `dot`: of that carrier (canonical). */
   pageChanges(
@@ -303,9 +300,6 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       ON CONFLICT (carrier_key) DO UPDATE SET manual = 1, note = COALESCE(excluded.note, note),
         dot_number = COALESCE(excluded.dot_number, dot_number), mc_number = COALESCE(excluded.mc_number, mc_number)`),
     deleteEntry: db.prepare<[string]>('DELETE FROM watch_entries WHERE carrier_key = ?'),
-    listActive: db.prepare<{ since: string; limit: number }, EntryRow>(
-      `${ENTRY} WHERE ${ACTIVE} ORDER BY e.next_check_at ASC, e.carrier_key ASC LIMIT @limit`,
-    ),
     pruneExpired: db.prepare<{ since: string }>(`DELETE FROM watch_entries AS e WHERE NOT ${ACTIVE}`),
     due: db.prepare<{ now: string; since: string; limit: number }, DueCarrier & { carrierKey: string }>(`
       SELECT e.carrier_key AS carrierKey, e.dot_number, e.mc_number FROM watch_entries e
@@ -351,10 +345,6 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       VALUES (@id, @key, @dot, @mc, @name, @screening, @reasons, @before, @after, @tenders, @findings, 'new', @at)
       ON CONFLICT (screening_id) DO NOTHING`),
     changeById: db.prepare<[string], ChangeRow>('SELECT * FROM carrier_changes WHERE id = ?'),
-    changesAll: db.prepare<[number], ChangeRow>('SELECT * FROM carrier_changes ORDER BY detected_at DESC, rowid DESC LIMIT ?'),
-    changesByState: db.prepare<[string, number], ChangeRow>(
-      'SELECT * FROM carrier_changes WHERE state = ? ORDER BY detected_at DESC, rowid DESC LIMIT ?',
-    ),
     acknowledge: db.prepare<[string, string, string | null, string]>(
       "UPDATE carrier_changes SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ?, ack_note = ? WHERE id = ? AND state = 'new'",
     ),
@@ -553,7 +543,6 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       );
       return { data: rows.map(entryOf), has_more };
     },
-    listActive: (now, limit = 500) => st.listActive.all({ since: since(now), limit: checkLimit(limit) }).map(entryOf),
     pruneExpired: (now) => st.pruneExpired.run({ since: since(now) }).changes,
     claimDue: (now, limit, next) => claimTx.immediate(now, checkLimit(limit), next),
     releaseDue: (key, at) => void st.setNext.run(at, key),
@@ -573,13 +562,6 @@ function build(db: Database.Database, watchMs: number): WatchStore {
     getChange(id) {
       const row = st.changeById.get(id);
       return row ? toChange(row) : undefined;
-    },
-    listChanges(state, limit = 100) {
-      const n = checkLimit(limit);
-      if (state === undefined) return st.changesAll.all(n).map(toChange);
-      if (state !== 'new' && state !== 'acknowledged')
-        throw new StoreArgumentError(`state must be "new" or "acknowledged", got ${JSON.stringify(state)}`, 'state');
-      return st.changesByState.all(state, n).map(toChange);
     },
     pageChanges(state, p, filter = {}) {
       if (state !== undefined && state !== 'new' && state !== 'acknowledged')

@@ -236,39 +236,16 @@ export class WatchService implements PipelineWatch {
     return this.#db.getEntry(keysOf(this.#resolve(query)), this.d.now().toISOString());
   }
 
-  list(limit?: number): WatchEntry[] {
-    return this.#db.listActive(this.d.now().toISOString(), limit);
-  }
-
-  /** One page of GET /watchlist, soonest re-screen first, read by keyset. */
-  page(p: ListPage): { data: WatchEntry[]; has_more: boolean } {
-    return this.#db.pageActive(this.d.now().toISOString(), p);
-  }
-
   // ---- changes (intake, the tray's Changes list) ----
 
-  changes(state?: 'new' | 'acknowledged', limit?: number): CarrierChange[] {
-    return this.#db.listChanges(state, limit).map(publicChange);
-  }
-
-  /** GET /watchlist's body: the page and its JSON made by the reader (watch-reads.ts). */
+  /** GET /watchlist's body: one page, soonest re-screen first, by keyset; read and made JSON by the reader (watch-reads.ts). */
   pageJson(p: ListPage): Promise<Buffer> {
     return this.#reader.readJson(watchPage, { now: this.d.now().toISOString(), watchDays: this.d.watchDays, page: p });
   }
 
-  /** GET /changes's body, as changesPage answers it, made by the reader. */
+  /** GET /changes's body: one page, newest first, by keyset; read and made JSON by the reader. */
   changesPageJson(state: 'new' | 'acknowledged' | undefined, p: ListPage, filter?: { since?: string; dot?: string }): Promise<Buffer> {
     return this.#reader.readJson(changesPage, { state, page: p, ...(filter === undefined ? {} : { filter }), watchDays: this.d.watchDays });
-  }
-
-  /** One page of GET /changes, newest first, read by keyset. */
-  changesPage(
-    state: 'new' | 'acknowledged' | undefined,
-    p: ListPage,
-    filter?: { since?: string; dot?: string },
-  ): { data: CarrierChange[]; has_more: boolean } {
-    const { data, has_more } = this.#db.pageChanges(state, p, filter);
-    return { data: data.map(publicChange), has_more };
   }
 
   getChange(id: string): CarrierChange | undefined {
