@@ -39,6 +39,8 @@ beforeAll(async () => {
 async function startPrism(doc: string, port: number): Promise<ChildProcess> {
   const p = spawn('npx', ['--yes', PRISM, 'proxy', doc, stack.intakeUrl, '--errors', '-h', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: npx runs Prism as a child, which a kill of npx alone would leave running.
+    detached: true,
   });
   p.stdout!.on('data', (c: Buffer) => (log += c.toString()));
   p.stderr!.on('data', (c: Buffer) => (log += c.toString()));
@@ -52,12 +54,22 @@ async function startPrism(doc: string, port: number): Promise<ChildProcess> {
       return p;
     await new Promise((r) => setTimeout(r, 100));
   }
-  p.kill();
+  stopPrism(p);
   throw new Error(`Prism did not start:\n${log.slice(-2000)}`);
 }
 
+/** Stop npx and the Prism it started (the whole group). */
+function stopPrism(p: ChildProcess | undefined): void {
+  if (p?.pid === undefined || p.exitCode !== null) return;
+  try {
+    process.kill(-p.pid, 'SIGTERM');
+  } catch {
+    p.kill();
+  }
+}
+
 afterAll(async () => {
-  prism?.kill();
+  stopPrism(prism);
   await stack?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -213,7 +225,7 @@ describe('the OpenAPI document against real traffic (Prism proxy, --errors)', ()
       await res.text();
       expect(res.headers.get('sl-violations') ?? (res.status === 500 ? 'refused' : null), `status ${res.status}`).not.toBeNull();
     } finally {
-      tampered.kill();
+      stopPrism(tampered);
     }
   }, 120_000);
 });
