@@ -3,26 +3,13 @@ import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { parseCarrierQuery } from '../shared/carrier-id.js';
 import type { Config } from '../shared/config.js';
-import type {
-  DailyUsage,
-  Decision,
-  IntakeEvent,
-  LoadDetails,
-  LocalBlock,
-  Review,
-  Screening,
-  ScreeningRequest,
-  StatusReport,
-} from '../shared/screening.js';
-import { closedReviewNews, endedDecisionNews } from './decisions/review-news.js';
+import type { IntakeEvent, LoadDetails, LocalBlock, Screening, ScreeningRequest } from '../shared/screening.js';
+import { closedReviewNews } from './decisions/review-news.js';
 import type { Actor } from './tokens/intake-tokens.js';
 import { keyEnvironment } from '../shared/svc-contract.js';
-import { oweScreeningCallback } from './callbacks/callbacks.js';
 import { DestinationPolicy } from './callbacks/destination-policy.js';
-import { callbackCounts, oldestPendingCallbackAt } from './callbacks/outbox.js';
 import { SharedEventFeed } from './events/event-feed.js';
 import { LookupCoalescer } from './queue/lookup-coalescer.js';
-import { monthOf } from './queue/month.js';
 import { QuotaGate } from './queue/quota-gate.js';
 import { RateGate } from './queue/rate-gate.js';
 import { Reconciler } from './queue/reconciler.js';
@@ -34,15 +21,18 @@ import { createScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
 import { SvcScoringProvider } from './queue/svc-scoring-provider.js';
 import { UsagePoll } from './queue/usage-poll.js';
-import { probeSqliteWrite } from './health/sqlite-write-probe.js';
-import { queuePaused, queuePausedSince, setQueuePaused } from './recovery/operator-state.js';
+import { ScreeningService } from './queue/screening-service.js';
+import { ReviewService } from './decisions/review-service.js';
+import { OperationsService } from './operations/operations-service.js';
+import { redisUpCheck } from './redis-up.js';
+import { queuePaused } from './recovery/operator-state.js';
 import { OutageRescreen } from './recovery/outage-rescreen.js';
 import { RedisRebuild } from './recovery/redis-rebuild.js';
 import { Pruner } from './retention/pruner.js';
 import { otherInstalls, redactUrl, redisConnection, redisWhere, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
-import { ReviewStaleError, openStore, type Store } from './store/index.js';
+import { openStore, type Store } from './store/index.js';
 import { DEFAULT_READER_THREADS, openReaderPool, type Reader } from './store/reader-pool.js';
 import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
@@ -530,38 +520,17 @@ interface ScreenerParts {
 }
 
 /**
- * The Screener over a built graph: what the intake and producers in this process call (submit,
- * reviews, decisions, status, pause, health), each a few calls of the services above.
+ * The Screener over a built graph: what the intake and producers in this process call. Each
+ * member is one of three services (screenings, reviews and decisions, operations) or a part of
+ * the graph; the logic is in the services, not here.
  */
 function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): Promise<void> }): BuiltScreener {
   const { environment, ratePerMinute, now, logger, client, store, reader, producer, events, queue, gate, service, usage } = p;
   const { callbackPolicy, decisions, blocks, watch, pipeline, reconciler, outageRescreen } = p;
-  /** Refuse at once while Redis is down: the worker's connection would hold the command until it is back. */
-  async function redisUp(what: string): Promise<void> {
-    try {
-      await producer.ping();
-    } catch {
-      throw new UnavailableError(`the queue (Redis) is unavailable: ${what}, try again`);
-    }
-  }
-
-  /**
-   * A person (revoke) or the sandbox helper (lapse) ends a standing decision: the ending and its
-   * `decision.<state>` event in one transaction, announced after the commit. NotFoundError or
-   * ReviewConflictError (it no longer stands) when there is nothing to end.
-   */
-  async function endStanding(end: () => Decision): Promise<Decision> {
-    const { d, appended } = store.transaction(() => {
-      const d = end();
-      return { d, appended: endedDecisionNews(events, [d]) };
-    });
-    await events.announce(appended);
-    return d;
-  }
-
-  async function queueChanged(): Promise<void> {
-    await events.publish('queue.changed', await queue.counts()).catch(() => undefined);
-  }
+  const redisUp = redisUpCheck(producer);
+  const screenings = new ScreeningService({ store, events, queue, pipeline, redisUp });
+  const reviews = new ReviewService({ store, events, decisions, blocks, now, redisUp });
+  const ops = new OperationsService({ environment, ratePerMinute, store, queue, gate, service, events, producer, redisUp, now, logger });
 
   const screener = {
     environment,
@@ -572,175 +541,29 @@ function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): P
     watch,
     blocks,
 
-    async submit(request: ScreeningRequest): Promise<Screening> {
-      // Every producer (intake, CLI, watch list) gets the one normal form of the number here.
-      const query = parseCarrierQuery(request.query as { dot_number?: unknown; mc_number?: unknown });
-      // A screening with a callback: refuse before writing anything when Redis cannot take the
-      // callback job (a hit is answered at once and owes it). Without a callback, a cache hit
-      // needs no Redis and is answered even during an outage; a miss finds out from queue.add.
-      if (request.callback_url) {
-        try {
-          await producer.ping();
-        } catch {
-          throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
-        }
-      }
-      const accepted = {
-        query,
-        tender_id: request.tender_id ?? null,
-        load: request.load ?? null,
-        priority: request.priority ?? 'tender',
-        refresh: request.refresh ?? false,
-        callback_url: request.callback_url ?? null,
-      };
-      // Answered from the cache or a local block, or written queued (pipeline.accept).
-      const { done, screening: s } = await pipeline.accept(accepted);
-      if (done) return s;
-      try {
-        await queue.add(s.id, s.priority);
-      } catch {
-        store.discardScreening(s.id);
-        throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
-      }
-      return s;
-    },
+    submit: (request: ScreeningRequest) => screenings.submit(request),
+    waitFor: (id: string, ms: number) => screenings.waitFor(id, ms),
+    screen: (input: ScreeningInput | ScreeningRequest, o?: { waitMs?: number }) => screenings.screen(toRequest(input), o),
+    get: (id: string) => screenings.get(id),
 
-    async waitFor(id: string, ms: number): Promise<Screening> {
-      const current = store.getScreening(id);
-      if (!current) throw new Error(`no screening ${id}`);
-      if (current.status === 'done' || ms <= 0) return current;
-      return new Promise<Screening>((resolve) => {
-        const finish = (): void => {
-          clearTimeout(timer);
-          unsubscribe();
-          resolve(store.getScreening(id) ?? current);
-        };
-        const unsubscribe = events.subscribe((e) => {
-          if (e.event === 'screening.completed' && (e.data as { id?: string }).id === id) finish();
-        });
-        const timer = setTimeout(finish, ms);
-        // Done between the read above and the subscription.
-        if (store.getScreening(id)?.status === 'done') finish();
-      });
-    },
-
-    async screen(input: ScreeningInput | ScreeningRequest, o: { waitMs?: number } = {}): Promise<Screening> {
-      const s = await screener.submit(toRequest(input));
-      return screener.waitFor(s.id, o.waitMs ?? 30_000);
-    },
-
-    get(id: string): Screening | undefined {
-      return store.getScreening(id);
-    },
-
-    async resolveReview(
+    resolveReview: (
       id: string,
       decision: 'approve' | 'reject',
       actor: Actor,
       note: string | null,
-      o: { block?: boolean; version?: number } = {},
-    ): Promise<Review> {
-      // The decision's event and callback need Redis: without it, change nothing.
-      await redisUp('the review was not changed');
-      // The decision and the callback it owes the TMS: one commit.
-      // The carrier's decision settles every tender waiting on it; each is owed its callback.
-      const out = store.transaction(() => {
-        const r = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
-        // Refused: a local block found only now closed the review (committed, and told, before the 409).
-        if (r.kind === 'stale') return { ...r, appended: r.closed ? closedReviewNews(store, events, r.closed, now()) : [] };
-        const appended =
-          o.block && decision === 'reject'
-            ? blocks.addBlockFor(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`)
-            : [];
-        const resolved = r.settled.map((sid) => {
-          const s = store.getScreening(sid)!;
-          oweScreeningCallback(store, s, 'review.resolved', now());
-          return s;
-        });
-        for (const s of resolved) appended.push(events.append('review.resolved', { ...r.review, screening: s }));
-        // A decision this one replaced has lapsed: its event commits with the ending.
-        appended.push(...endedDecisionNews(events, r.ended));
-        return { ...r, appended };
-      });
-      await events.announce(out.appended);
-      if (out.kind === 'stale')
-        throw new ReviewStaleError(`the carrier's facts changed since you saw the review: ${out.reason}; look again`, store.getReview(id)!);
-      return out.review;
-    },
+      o?: { block?: boolean; version?: number },
+    ) => reviews.resolveReview(id, decision, actor, note, o),
+    listDecisions: (f?: DecisionFilter) => reviews.list(f),
+    pageDecisions: (f: Omit<DecisionFilter, 'limit'>, page: ListPage) => reviews.page(f, page),
+    getDecision: (id: string) => reviews.get(id),
+    revokeDecision: (id: string, actor: Actor, note: string | null) => reviews.revoke(id, actor, note),
 
-    listDecisions: (f?: DecisionFilter) => decisions.list(f),
-    pageDecisions: (f: Omit<DecisionFilter, 'limit'>, page: ListPage) => decisions.page(f, page),
-    getDecision: (id: string) => decisions.get(id),
-    revokeDecision: (id: string, actor: Actor, note: string | null) => endStanding(() => decisions.revoke(id, actor, note)),
-
-    async status(): Promise<StatusReport> {
-      await redisUp('the status cannot be read');
-      const [q, quota, svcState] = await Promise.all([queue.counts(), gate.status(), service.report()]).catch(() => {
-        throw new UnavailableError('the queue (Redis) is unavailable: the status cannot be read, try again');
-      });
-      return {
-        object: 'status',
-        environment,
-        queue: q,
-        quota,
-        rate_limit: { ...svcState.rate_limit, per_minute: svcState.rate_limit.per_minute ?? ratePerMinute },
-        reviews: { pending: store.countPendingReviews(), oldest_pending_at: store.listReviews('pending', 1)[0]?.created_at ?? null },
-        callbacks: callbackCounts(store),
-        service: svcState.service,
-      };
-    },
-
-    ages: () => ({
-      oldest_pending_callback_at: oldestPendingCallbackAt(store),
-      queue_paused_since: queuePausedSince(store),
-      oldest_queued_at: store.oldestQueuedAt(),
-    }),
-
-    dailyUsage(): DailyUsage {
-      const month = monthOf(now());
-      const snap = store.latestUsageSnapshot(environment);
-      return { object: 'usage_daily', month, monthly_quota: snap?.monthly_quota ?? null, days: store.dailyLookups(environment, month) };
-    },
-
-    async pause(): Promise<void> {
-      await redisUp('the queue was not paused');
-      // SQLite is the record: a Redis that loses its data is paused again (RedisRebuild).
-      const was = queuePaused(store) === true;
-      setQueuePaused(store, true, now());
-      await queue.pause();
-      if (!was) logger.warn('queue paused by an operator: no /v1 calls until POST /queue/resume');
-      await queueChanged();
-    },
-
-    async resume(): Promise<void> {
-      await redisUp('the queue was not resumed');
-      const was = queuePaused(store) === true;
-      setQueuePaused(store, false, now());
-      await queue.resume();
-      if (was) logger.warn('queue resumed by an operator');
-      await queueChanged();
-    },
-
-    async health(): Promise<{ redis: boolean; sqlite: boolean; sqlite_writable: boolean; svc: boolean; svc_key_rejected: boolean }> {
-      const redisOk = await producer.ping().then(
-        () => true,
-        () => false,
-      );
-      let sqliteOk = true;
-      try {
-        store.lastEventId();
-      } catch {
-        sqliteOk = false;
-      }
-      // Reads working says nothing about writes (a full disk): probe them too.
-      const writable = sqliteOk && probeSqliteWrite(store).writable;
-      // A hold-off (Retry-After) means no /v1 calls: degraded, like an unreachable service.
-      const sv = redisOk ? (await service.report()).service : undefined;
-      // A refused key answers every call, but with no score: as good as unreachable.
-      const keyRejected = sv?.key_rejected === true;
-      const svcOk = sv ? sv.reachable && !keyRejected && sv.hold_off_until === null : false;
-      return { redis: redisOk, sqlite: sqliteOk, sqlite_writable: writable, svc: svcOk, svc_key_rejected: keyRejected };
-    },
+    status: () => ops.status(),
+    ages: () => ops.ages(),
+    dailyUsage: () => ops.dailyUsage(),
+    pause: () => ops.pause(),
+    resume: () => ops.resume(),
+    health: () => ops.health(),
 
     reconcile: () => reconciler.run(),
     rescreenOutageHolds: () => outageRescreen.run(),
@@ -754,8 +577,8 @@ function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): P
       sandbox: createSandboxHelpers({
         svcBaseUrl: client.baseUrl,
         sandboxChange: (dot, change) => client.sandboxChange(dot, change),
-        submit: (req) => screener.submit(req),
-        lapse: (id, actor, reason) => endStanding(() => decisions.lapse(id, actor, reason)),
+        submit: (req) => screenings.submit(req),
+        lapse: (id, actor, reason) => reviews.lapse(id, actor, reason),
       }),
     });
   }

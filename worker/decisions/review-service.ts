@@ -1,0 +1,103 @@
+import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
+import { oweScreeningCallback } from '../callbacks/callbacks.js';
+import type { SharedEventFeed } from '../events/event-feed.js';
+import type { RedisUp } from '../redis-up.js';
+import { ReviewStaleError, type Store } from '../store/index.js';
+import type { ListPage } from '../store/types.js';
+import type { Actor } from '../tokens/intake-tokens.js';
+import type { CarrierDecisions, DecisionFilter } from './carrier-decisions.js';
+import { closedReviewNews, endedDecisionNews } from './review-news.js';
+
+/** What deciding a review needs of the local do-not-use list ("reject and block"). */
+export interface BlockOnReject {
+  addBlockFor(s: Screening, actor: Actor, reason: string): IntakeEvent[];
+}
+
+/**
+ * A person's decisions: a review approved or rejected, a standing decision read or ended. Each
+ * change, the callbacks it owes and its events commit in one `store.transaction`; the events are
+ * announced after the commit (ARCHITECTURE.md, "The unit of work"). The rules are
+ * CarrierDecisions'; this is the unit of work around them.
+ */
+export class ReviewService {
+  constructor(
+    private readonly d: {
+      store: Store;
+      events: Pick<SharedEventFeed, 'append' | 'announce'>;
+      decisions: CarrierDecisions;
+      blocks: BlockOnReject;
+      now: () => Date;
+      redisUp: RedisUp;
+    },
+  ) {}
+
+  /**
+   * Records who (and with which credential) and when, settles every tender waiting on the
+   * carrier and owes each its callback. `block` (reject only): the carrier goes on the local
+   * do-not-use list in the same commit. ReviewStaleError when the facts moved past `version`.
+   */
+  async resolveReview(
+    id: string,
+    decision: 'approve' | 'reject',
+    actor: Actor,
+    note: string | null,
+    o: { block?: boolean; version?: number } = {},
+  ): Promise<Review> {
+    const { store, events, decisions, blocks, now } = this.d;
+    // The decision's event and callback need Redis: without it, change nothing.
+    await this.d.redisUp('the review was not changed');
+    const out = store.transaction(() => {
+      const r = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
+      // Refused: a local block found only now closed the review (committed, and told, before the 409).
+      if (r.kind === 'stale') return { ...r, appended: r.closed ? closedReviewNews(store, events, r.closed, now()) : [] };
+      const appended =
+        o.block && decision === 'reject' ? blocks.addBlockFor(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`) : [];
+      const resolved = r.settled.map((sid) => {
+        const s = store.getScreening(sid)!;
+        oweScreeningCallback(store, s, 'review.resolved', now());
+        return s;
+      });
+      for (const s of resolved) appended.push(events.append('review.resolved', { ...r.review, screening: s }));
+      // A decision this one replaced has lapsed: its event commits with the ending.
+      appended.push(...endedDecisionNews(events, r.ended));
+      return { ...r, appended };
+    });
+    await events.announce(out.appended);
+    if (out.kind === 'stale')
+      throw new ReviewStaleError(`the carrier's facts changed since you saw the review: ${out.reason}; look again`, store.getReview(id)!);
+    return out.review;
+  }
+
+  list(f?: DecisionFilter): Decision[] {
+    return this.d.decisions.list(f);
+  }
+
+  page(f: Omit<DecisionFilter, 'limit'>, page: ListPage): { data: Decision[]; has_more: boolean } {
+    return this.d.decisions.page(f, page);
+  }
+
+  get(id: string): Decision | undefined {
+    return this.d.decisions.get(id);
+  }
+
+  /** A person ends a standing decision. NotFoundError, or ReviewConflictError when it no longer stands. */
+  revoke(id: string, actor: Actor, note: string | null): Promise<Decision> {
+    return this.#endStanding(() => this.d.decisions.revoke(id, actor, note));
+  }
+
+  /** The sandbox helper lapses a standing decision as a change of facts would. */
+  lapse(id: string, actor: Actor, reason: string): Promise<Decision> {
+    return this.#endStanding(() => this.d.decisions.lapse(id, actor, reason));
+  }
+
+  /** The ending and its `decision.<state>` event in one transaction, announced after the commit. */
+  async #endStanding(end: () => Decision): Promise<Decision> {
+    const { store, events } = this.d;
+    const { d, appended } = store.transaction(() => {
+      const d = end();
+      return { d, appended: endedDecisionNews(events, [d]) };
+    });
+    await events.announce(appended);
+    return d;
+  }
+}

@@ -1,0 +1,129 @@
+import type { Logger } from 'pino';
+import type { DailyUsage, StatusReport } from '../../shared/screening.js';
+import { callbackCounts, oldestPendingCallbackAt } from '../callbacks/outbox.js';
+import type { SharedEventFeed } from '../events/event-feed.js';
+import { probeSqliteWrite } from '../health/sqlite-write-probe.js';
+import { monthOf } from '../queue/month.js';
+import type { QuotaGate } from '../queue/quota-gate.js';
+import type { ScreeningQueue } from '../queue/screening-queue.js';
+import type { ServiceState } from '../queue/service-state.js';
+import { queuePaused, queuePausedSince, setQueuePaused } from '../recovery/operator-state.js';
+import type { RedisUp } from '../redis-up.js';
+import type { Ages } from '../metrics/metrics.js';
+import { UnavailableError } from '../screener-types.js';
+import type { Store } from '../store/index.js';
+
+/** What `/healthz` reports (docs/operations.md). */
+export interface HealthReport {
+  redis: boolean;
+  sqlite: boolean;
+  sqlite_writable: boolean;
+  svc: boolean;
+  svc_key_rejected: boolean;
+}
+
+/**
+ * What an operator reads and controls: the status, the ages the metrics show, the daily usage,
+ * health, and the pause of the queue (kept in SQLite, the record, so a Redis that lost its data
+ * is paused again by RedisRebuild).
+ */
+export class OperationsService {
+  constructor(
+    private readonly d: {
+      environment: 'sandbox' | 'live';
+      /** The rate limit the key check read, until /v1 says otherwise. */
+      ratePerMinute: number;
+      store: Store;
+      queue: Pick<ScreeningQueue, 'counts' | 'pause' | 'resume'>;
+      gate: Pick<QuotaGate, 'status'>;
+      service: Pick<ServiceState, 'report'>;
+      events: Pick<SharedEventFeed, 'publish'>;
+      producer: { ping(): Promise<unknown> };
+      redisUp: RedisUp;
+      now: () => Date;
+      logger: Logger;
+    },
+  ) {}
+
+  async status(): Promise<StatusReport> {
+    const { environment, ratePerMinute, store, queue, gate, service } = this.d;
+    await this.d.redisUp('the status cannot be read');
+    const [q, quota, svcState] = await Promise.all([queue.counts(), gate.status(), service.report()]).catch(() => {
+      throw new UnavailableError('the queue (Redis) is unavailable: the status cannot be read, try again');
+    });
+    return {
+      object: 'status',
+      environment,
+      queue: q,
+      quota,
+      rate_limit: { ...svcState.rate_limit, per_minute: svcState.rate_limit.per_minute ?? ratePerMinute },
+      reviews: { pending: store.countPendingReviews(), oldest_pending_at: store.listReviews('pending', 1)[0]?.created_at ?? null },
+      callbacks: callbackCounts(store),
+      service: svcState.service,
+    };
+  }
+
+  /** When the oldest owed callback, the operator's pause and the oldest queued screening began (SQLite only; the metrics). */
+  ages(): Ages {
+    const { store } = this.d;
+    return {
+      oldest_pending_callback_at: oldestPendingCallbackAt(store),
+      queue_paused_since: queuePausedSince(store),
+      oldest_queued_at: store.oldestQueuedAt(),
+    };
+  }
+
+  dailyUsage(): DailyUsage {
+    const { environment, store } = this.d;
+    const month = monthOf(this.d.now());
+    const snap = store.latestUsageSnapshot(environment);
+    return { object: 'usage_daily', month, monthly_quota: snap?.monthly_quota ?? null, days: store.dailyLookups(environment, month) };
+  }
+
+  /** Intake keeps accepting; workers stop calling /v1. */
+  async pause(): Promise<void> {
+    const { store, queue, logger } = this.d;
+    await this.d.redisUp('the queue was not paused');
+    const was = queuePaused(store) === true;
+    setQueuePaused(store, true, this.d.now());
+    await queue.pause();
+    if (!was) logger.warn('queue paused by an operator: no /v1 calls until POST /queue/resume');
+    await this.#queueChanged();
+  }
+
+  async resume(): Promise<void> {
+    const { store, queue, logger } = this.d;
+    await this.d.redisUp('the queue was not resumed');
+    const was = queuePaused(store) === true;
+    setQueuePaused(store, false, this.d.now());
+    await queue.resume();
+    if (was) logger.warn('queue resumed by an operator');
+    await this.#queueChanged();
+  }
+
+  async health(): Promise<HealthReport> {
+    const { store, service, producer } = this.d;
+    const redisOk = await producer.ping().then(
+      () => true,
+      () => false,
+    );
+    let sqliteOk = true;
+    try {
+      store.lastEventId();
+    } catch {
+      sqliteOk = false;
+    }
+    // Reads working says nothing about writes (a full disk): probe them too.
+    const writable = sqliteOk && probeSqliteWrite(store).writable;
+    // A hold-off (Retry-After) means no /v1 calls: degraded, like an unreachable service.
+    const sv = redisOk ? (await service.report()).service : undefined;
+    // A refused key answers every call, but with no score: as good as unreachable.
+    const keyRejected = sv?.key_rejected === true;
+    const svcOk = sv ? sv.reachable && !keyRejected && sv.hold_off_until === null : false;
+    return { redis: redisOk, sqlite: sqliteOk, sqlite_writable: writable, svc: svcOk, svc_key_rejected: keyRejected };
+  }
+
+  async #queueChanged(): Promise<void> {
+    await this.d.events.publish('queue.changed', await this.d.queue.counts()).catch(() => undefined);
+  }
+}
