@@ -159,7 +159,7 @@ function mount(root: HTMLElement, bridge: DeskBridge, electron: IpcBridge | null
         attrs: { type: 'button', role: 'tab', id: `tab-${name}`, 'aria-controls': `panel-${name}`, title: `${label} (key ${key})` },
         on: { click: () => show(name), keydown: (e) => tabKey(e, name) },
       },
-      h('span', { class: 'tab-label' }, label),
+      label,
       extra ?? null,
     ));
 
