@@ -40,9 +40,26 @@ REDIS_PORT=$(free_port)
 REDIS_PID=
 FAILED=0
 
+# A unit's pid file holds "pid start-time" (field 22 of /proc/<pid>/stat): this machine reuses
+# pids within minutes (pid_max 32768), so a pid is signalled only while it is still the process
+# this walk started, never a stranger that later got its number (a test running beside us).
+start_time() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $20}'; }
+write_pid() { echo "$2 $(start_time "$2")" >"$LOGS/$1.pid"; }
+# The unit's pid, if that process is still running; nothing otherwise.
+unit_pid() {
+  local pid st
+  [ -f "$LOGS/$1.pid" ] || return 1
+  read -r pid st <"$LOGS/$1.pid" || return 1
+  [ -n "$st" ] && [ "$(start_time "$pid")" = "$st" ] && echo "$pid"
+}
+
 cleanup() {
   local u
-  for u in "$LOGS"/*.pid; do [ -f "$u" ] && { pkill -KILL -P "$(cat "$u")"; kill -KILL "$(cat "$u")"; } 2>/dev/null; done
+  local pid
+  for u in "$LOGS"/*.pid; do
+    [ -f "$u" ] || continue
+    pid=$(unit_pid "$(basename "$u" .pid)") && { pkill -KILL -P "$pid"; kill -KILL "$pid"; } 2>/dev/null
+  done
   [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null
   # userdel refuses while a process of the user is still exiting: a few tries.
   for u in 1 2 3 4 5 6 7 8 9 10; do
@@ -151,10 +168,10 @@ unit_start() {
     *)
       local name
       name=$(basename "$f" .service)
-      [ -f "$LOGS/$name.pid" ] && kill -0 "$(cat "$LOGS/$name.pid")" 2>/dev/null && return 0
+      unit_pid "$name" >/dev/null && return 0
       stat -c %s "$LOGS/$name.log" >"$LOGS/$name.since" 2>/dev/null || echo 0 >"$LOGS/$name.since"
       unit_exec "$f" ExecStart >>"$LOGS/$name.log" 2>&1 &
-      echo $! >"$LOGS/$name.pid"
+      write_pid "$name" $!
       ;;
   esac
 }
@@ -165,7 +182,7 @@ unit_stop() {
   [ -f "$f" ] || { echo "Failed to stop $1: Unit $(basename "$f") not loaded." >&2; return 5; }
   name=$(basename "$f" .service)
   [ -f "$LOGS/$name.pid" ] || return 0
-  pid=$(cat "$LOGS/$name.pid")
+  pid=$(unit_pid "$name") || { rm -f "$LOGS/$name.pid"; return 0; }
   # The subshell's node: signal the whole process group started for it.
   pkill -TERM -P "$pid" 2>/dev/null; kill -TERM "$pid" 2>/dev/null
   for i in $(seq 1 75); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done  # TimeoutStopSec=15
@@ -206,7 +223,7 @@ journalctl() {
   if [ $follow = 1 ]; then
     for i in $(seq 1 600); do
       news | grep -q 'carrier-screen is running' && break
-      pid=$(cat "$LOGS/$unit.pid" 2>/dev/null) && kill -0 "$pid" 2>/dev/null || { news | tail -n 20; return 1; }
+      unit_pid "$unit" >/dev/null || { news | tail -n 20; return 1; }
       sleep 0.2
     done
     news | grep -q 'carrier-screen is running' || return 1

@@ -32,11 +32,15 @@ let dir: string;
 
 /** Run a command to its end; its exit code and output. */
 async function run(args: string[], ms = 60_000): Promise<{ code: number | null; out: string; err: string }> {
-  const p = spawnCli(args, { env });
-  const timer = setTimeout(() => void p.kill(), ms);
+  const p = spawnCli(args, { env: { ...env, LOG_LEVEL: 'debug' } });
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
+    void p.kill();
+  }, ms);
   const exit = await p.exited;
   clearTimeout(timer);
-  return { code: exit.code, out: p.stdout(), err: p.stderr() };
+  return { code: exit.code, out: p.stdout(), err: (killed ? `(killed after ${ms} ms)\n` : '') + p.stderr() };
 }
 
 beforeAll(async () => {
@@ -89,12 +93,14 @@ describe('carrier-screen emulator', () => {
 
 describe('carrier-screen screen (beside a running start, same Redis and database)', () => {
   it('--dot prints the action, --mc a block; exit 0 when the screening is done', async () => {
-    const held = await run(['screen', '--dot', '01000003', '--tender', 'T-cli', '--wait', '30']);
+    // 120 s, not 60: under a loaded CI machine one run hung past 60 s after printing BLOCK (code
+    // null, killed); the debug log on stderr now says which step of close() it was in.
+    const held = await run(['screen', '--dot', '01000003', '--tender', 'T-cli', '--wait', '30'], 120_000);
     expect(held.out).toMatch(/DOT 1000003/);
     expect(held.out).toMatch(/action:\s+HOLD \(manual_review\)/);
-    const blocked = await run(['screen', '--mc', 'mc-1000005', '--wait', '30']);
+    const blocked = await run(['screen', '--mc', 'mc-1000005', '--wait', '30'], 120_000);
     expect(blocked.out).toMatch(/action:\s+BLOCK/);
-    expect([held.code, blocked.code]).toEqual([0, 0]);
+    expect([held.code, blocked.code], `${held.err}\n---\n${blocked.err}`).toEqual([0, 0]);
   });
 
   it('--file reads a spreadsheet-style roster (quoted names with commas) and reports each carrier', async () => {
