@@ -93,12 +93,10 @@ describe('carrier-screen emulator', () => {
 
 describe('carrier-screen screen (beside a running start, same Redis and database)', () => {
   it('--dot prints the action, --mc a block; exit 0 when the screening is done', async () => {
-    // 120 s, not 60: under a loaded CI machine one run hung past 60 s after printing BLOCK (code
-    // null, killed); the debug log on stderr now says which step of close() it was in.
-    const held = await run(['screen', '--dot', '01000003', '--tender', 'T-cli', '--wait', '30'], 120_000);
+    const held = await run(['screen', '--dot', '01000003', '--tender', 'T-cli', '--wait', '30']);
     expect(held.out).toMatch(/DOT 1000003/);
     expect(held.out).toMatch(/action:\s+HOLD \(manual_review\)/);
-    const blocked = await run(['screen', '--mc', 'mc-1000005', '--wait', '30'], 120_000);
+    const blocked = await run(['screen', '--mc', 'mc-1000005', '--wait', '30']);
     expect(blocked.out).toMatch(/action:\s+BLOCK/);
     expect([held.code, blocked.code], `${held.err}\n---\n${blocked.err}`).toEqual([0, 0]);
   });
