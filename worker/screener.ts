@@ -530,7 +530,7 @@ function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): P
   const redisUp = redisUpCheck(producer);
   const screenings = new ScreeningService({ store, events, queue, pipeline, redisUp });
   const reviews = new ReviewService({ store, events, decisions, blocks, now, redisUp });
-  const ops = new OperationsService({ environment, ratePerMinute, store, queue, gate, service, events, producer, redisUp, now, logger });
+  const ops = new OperationsService({ environment, ratePerMinute, store, queue, gate, service, events, producer, now, logger });
 
   const screener = {
     environment,

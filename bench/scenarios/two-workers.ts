@@ -59,16 +59,21 @@ async function startPair(h: Harness, name: string, svcBaseUrl: string): Promise<
   return [a, b];
 }
 
-export async function runTwoWorkers(h: Harness, dots: { economy: number; drain: number }): Promise<TwoWorkersResult> {
-  const stream = zipfTenderStream({ size: h.opts.stream, carriers: 3000, s: 1.1, seed: 20_261_126, fromDot: dots.economy });
-  h.log(`two workers: economy, ${stream.dots.length} tenders (${stream.distinct} distinct) split between two processes`);
-  const emuE = await startProbedEmulator({
-    ratePerMinute: ECONOMY_RATE.limit,
+/** The emulator both runs use: its rate window off the clock's, /v1's latency, quota no object. */
+function emulatorLimitedTo(ratePerMinute: number): ReturnType<typeof startProbedEmulator> {
+  return startProbedEmulator({
+    ratePerMinute,
     rateWindowMs: WINDOW_MS,
     rateWindowOffsetMs: OFFSET_MS,
     monthlyQuota: 100_000_000,
     faults: { latencyMs: LATENCY_MS },
   });
+}
+
+export async function runTwoWorkers(h: Harness, dots: { economy: number; drain: number }): Promise<TwoWorkersResult> {
+  const stream = zipfTenderStream({ size: h.opts.stream, carriers: 3000, s: 1.1, seed: 20_261_126, fromDot: dots.economy });
+  h.log(`two workers: economy, ${stream.dots.length} tenders (${stream.distinct} distinct) split between two processes`);
+  const emuE = await emulatorLimitedTo(ECONOMY_RATE.limit);
   let economy: TwoWorkersEconomy;
   try {
     const pair = await startPair(h, 'two-economy', emuE.baseUrl);
@@ -115,13 +120,7 @@ export async function runTwoWorkers(h: Harness, dots: { economy: number; drain: 
     `two workers: economy ${economy.lookups} lookups for ${economy.distinct} carriers, ${economy.rateLimited} × 429, ${economy.wallS.toFixed(1)} s`,
   );
 
-  const emuD = await startProbedEmulator({
-    ratePerMinute: DRAIN_RATE.limit,
-    rateWindowMs: WINDOW_MS,
-    rateWindowOffsetMs: OFFSET_MS,
-    monthlyQuota: 100_000_000,
-    faults: { latencyMs: LATENCY_MS },
-  });
+  const emuD = await emulatorLimitedTo(DRAIN_RATE.limit);
   let drain: DrainRun;
   try {
     const pair = await startPair(h, 'two-drain', emuD.baseUrl);

@@ -17,6 +17,12 @@ import { blocksPage } from './block-reads.js';
  * and lists blocks. Lifting is recorded, never deleted. Its SQL: store/local-blocks-repo.ts.
  */
 
+/** Who puts a carrier on the list: a person's name and the credential used (null: none). */
+export interface BlockActor {
+  by: string;
+  token_id: string | null;
+}
+
 export interface LocalBlocksDeps {
   store: Store;
   env: Env;
@@ -80,11 +86,7 @@ export class LocalBlocks {
    * carrier's open review: its tenders blocked, with their callbacks and events). Joins the
    * caller's transaction when there is one (then the caller announces `appended`).
    */
-  addBlock(
-    query: CarrierQuery,
-    actor: { by: string; token_id: string | null },
-    reason: string,
-  ): { block: LocalBlock; appended: IntakeEvent[] } {
+  addBlock(query: CarrierQuery, actor: BlockActor, reason: string): { block: LocalBlock; appended: IntakeEvent[] } {
     return this.d.store.transaction(() => {
       const block = this.add(query, actor.by, reason, actor.token_id);
       return { block, appended: this.d.onBlock(block) };
@@ -95,7 +97,7 @@ export class LocalBlocks {
    * Reject + block (the review desk): the screening's carrier onto the list, in the caller's
    * transaction, by the score's DOT number when it has one. Already blocked: nothing to add.
    */
-  addBlockFor(s: Screening, actor: { by: string; token_id: string | null }, reason: string): IntakeEvent[] {
+  addBlockFor(s: Screening, actor: BlockActor, reason: string): IntakeEvent[] {
     const dot = s.score?.carrier.dot_number;
     try {
       return this.addBlock(dot ? { dot_number: dot } : s.query, actor, reason).appended;
@@ -106,7 +108,7 @@ export class LocalBlocks {
   }
 
   /** addBlock from the intake: committed, then its events announced. */
-  async block(query: CarrierQuery, actor: { by: string; token_id: string | null }, reason: string): Promise<LocalBlock> {
+  async block(query: CarrierQuery, actor: BlockActor, reason: string): Promise<LocalBlock> {
     const { block, appended } = this.addBlock(query, actor, reason);
     await this.d.events.announce(appended);
     return block;

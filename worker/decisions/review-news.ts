@@ -1,4 +1,4 @@
-import type { Decision, IntakeEvent } from '../../shared/screening.js';
+import type { Decision, IntakeEvent, Review } from '../../shared/screening.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { Store } from '../store/index.js';
@@ -10,8 +10,21 @@ import type { ClosedReview } from './carrier-decisions.js';
  * (the one that closed it); announce the events after the commit. Store writes only.
  */
 export function closedReviewNews(store: Store, events: Pick<SharedEventFeed, 'append'>, c: ClosedReview, now: Date): IntakeEvent[] {
-  const review = store.getReview(c.reviewId)!;
-  return c.settled.map((id) => {
+  return resolvedReviewNews(store, events, store.getReview(c.reviewId)!, c.settled, now);
+}
+
+/**
+ * What a decided or closed review owes each tender it settled: its `review.resolved` callback
+ * (the outbox) and event, in the caller's transaction. Store writes only.
+ */
+export function resolvedReviewNews(
+  store: Store,
+  events: Pick<SharedEventFeed, 'append'>,
+  review: Review,
+  settled: readonly string[],
+  now: Date,
+): IntakeEvent[] {
+  return settled.map((id) => {
     const s = store.getScreening(id)!;
     oweScreeningCallback(store, s, 'review.resolved', now);
     return events.append('review.resolved', { ...review, screening: s });

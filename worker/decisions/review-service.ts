@@ -1,12 +1,11 @@
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
-import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { RedisUp } from '../redis-up.js';
 import { ReviewStaleError, type Store } from '../store/index.js';
 import type { ListPage } from '../store/types.js';
 import type { Actor } from '../tokens/intake-tokens.js';
 import type { CarrierDecisions, DecisionFilter } from './carrier-decisions.js';
-import { closedReviewNews, endedDecisionNews } from './review-news.js';
+import { closedReviewNews, endedDecisionNews, resolvedReviewNews } from './review-news.js';
 
 /** What deciding a review needs of the local do-not-use list ("reject and block"). */
 export interface BlockOnReject {
@@ -52,12 +51,7 @@ export class ReviewService {
       if (r.kind === 'stale') return { ...r, appended: r.closed ? closedReviewNews(store, events, r.closed, now()) : [] };
       const appended =
         o.block && decision === 'reject' ? blocks.addBlockFor(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`) : [];
-      const resolved = r.settled.map((sid) => {
-        const s = store.getScreening(sid)!;
-        oweScreeningCallback(store, s, 'review.resolved', now());
-        return s;
-      });
-      for (const s of resolved) appended.push(events.append('review.resolved', { ...r.review, screening: s }));
+      appended.push(...resolvedReviewNews(store, events, r.review, r.settled, now()));
       // A decision this one replaced has lapsed: its event commits with the ending.
       appended.push(...endedDecisionNews(events, r.ended));
       return { ...r, appended };

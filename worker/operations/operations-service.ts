@@ -8,7 +8,7 @@ import type { QuotaGate } from '../queue/quota-gate.js';
 import type { ScreeningQueue } from '../queue/screening-queue.js';
 import type { ServiceState } from '../queue/service-state.js';
 import { queuePaused, queuePausedSince, setQueuePaused } from '../recovery/operator-state.js';
-import type { RedisUp } from '../redis-up.js';
+import { redisUpCheck, type RedisUp } from '../redis-up.js';
 import type { Ages } from '../metrics/metrics.js';
 import { UnavailableError } from '../screener-types.js';
 import type { Store } from '../store/index.js';
@@ -28,6 +28,9 @@ export interface HealthReport {
  * is paused again by RedisRebuild).
  */
 export class OperationsService {
+  /** Refuse at once while Redis is down (from the producer connection it also pings for health). */
+  readonly #redisUp: RedisUp;
+
   constructor(
     private readonly d: {
       environment: 'sandbox' | 'live';
@@ -39,15 +42,16 @@ export class OperationsService {
       service: Pick<ServiceState, 'report'>;
       events: Pick<SharedEventFeed, 'publish'>;
       producer: { ping(): Promise<unknown> };
-      redisUp: RedisUp;
       now: () => Date;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.#redisUp = redisUpCheck(d.producer);
+  }
 
   async status(): Promise<StatusReport> {
     const { environment, ratePerMinute, store, queue, gate, service } = this.d;
-    await this.d.redisUp('the status cannot be read');
+    await this.#redisUp('the status cannot be read');
     const [q, quota, svcState] = await Promise.all([queue.counts(), gate.status(), service.report()]).catch(() => {
       throw new UnavailableError('the queue (Redis) is unavailable: the status cannot be read, try again');
     });
@@ -83,7 +87,7 @@ export class OperationsService {
   /** Intake keeps accepting; workers stop calling /v1. */
   async pause(): Promise<void> {
     const { store, queue, logger } = this.d;
-    await this.d.redisUp('the queue was not paused');
+    await this.#redisUp('the queue was not paused');
     const was = queuePaused(store) === true;
     setQueuePaused(store, true, this.d.now());
     await queue.pause();
@@ -93,7 +97,7 @@ export class OperationsService {
 
   async resume(): Promise<void> {
     const { store, queue, logger } = this.d;
-    await this.d.redisUp('the queue was not resumed');
+    await this.#redisUp('the queue was not resumed');
     const was = queuePaused(store) === true;
     setQueuePaused(store, false, this.d.now());
     await queue.resume();
