@@ -90,6 +90,14 @@ module.exports = {
       from: { path: '^(worker|shared|emulator|electron)/', pathNot: '^worker/store/' },
       to: { path: '((^|/)node_modules/better-sqlite3/|^worker/store/sqlite-store\\.ts$)' },
     },
+    {
+      name: 'pg-only-in-store',
+      severity: 'error',
+      comment:
+        'Only worker/store/pg/ (the PostgreSQL backend) imports the driver: the rest of the product, the SQLite backend included, asks the Store interface or a repository. Tests may reach the backend directly.',
+      from: { path: '^(worker|shared|emulator|electron|bench)/', pathNot: '^worker/store/pg/' },
+      to: { path: '(^|/)node_modules/(pg|pg-cursor|pg-pool|pg-protocol)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

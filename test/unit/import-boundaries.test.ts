@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
  * repository passes, and a tree with a route that opens SQLite, tray logic that imports electron
  * or the worker, shared code that imports a program, a store module that imports a feature folder
  * (its schema lives in worker/store/schema/), a screening pipeline that imports the /v1 client
- * instead of going through its scoring provider, and local blocks (worker/blocks/) that import
- * the watch service fails, each by its rule's name.
+ * instead of going through its scoring provider, local blocks (worker/blocks/) that import
+ * the watch service, and a SQLite module that imports the PostgreSQL driver fails, each by its rule's name.
  */
 
 const run = promisify(execFile);
@@ -39,11 +39,15 @@ describe('import boundaries', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  it('refuses a route that opens SQLite, a feature that holds the connection, a store that imports a feature folder, tray logic that imports electron or the worker, shared code that imports a program, a pipeline that calls /v1 itself, and local blocks that ask the watch list', async () => {
+  it('refuses a route that opens SQLite, a feature that holds the connection, a store that imports a feature folder, tray logic that imports electron or the worker, shared code that imports a program, a pipeline that calls /v1 itself, local blocks that ask the watch list, and the driver outside store/pg', async () => {
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
       'node_modules/better-sqlite3/package.json': '{"name":"better-sqlite3","main":"index.js"}',
       'node_modules/better-sqlite3/index.js': 'module.exports = {};',
+      'node_modules/pg/package.json': '{"name":"pg","main":"index.js"}',
+      'node_modules/pg/index.js': 'module.exports = {};',
+      // The SQLite backend is in the store, but not in its PostgreSQL room.
+      'worker/store/retention-repo.ts': "import pg from 'pg';\nexport const p = pg;\n",
       'node_modules/electron/package.json': '{"name":"electron","main":"index.js"}',
       'node_modules/electron/index.js': 'module.exports = {};',
       'worker/store/sqlite-store.ts': 'export const connectionOf = 1;\n',
@@ -77,8 +81,10 @@ describe('import boundaries', () => {
       'pipeline-through-the-provider',
       'store-imports-no-feature',
       'blocks-a-rule-not-watching',
+      'pg-only-in-store',
     ])
       expect(r.out, r.out).toContain(rule);
     expect(r.out, r.out).toMatch(/sqlite-only-in-store[^\n]*worker\/callbacks\/outbox\.ts/);
+    expect(r.out, r.out).toMatch(/pg-only-in-store[^\n]*worker\/store\/retention-repo\.ts/);
   }, 60_000);
 });

@@ -1,0 +1,36 @@
+import pg from 'pg';
+
+export interface PgPoolOptions {
+  /** Connections at most (pg's default is 10). */
+  max?: number;
+  /** Shown in pg_stat_activity, so a DBA can tell whose connections these are. */
+  applicationName?: string;
+  /** Told when an idle connection fails (the server restarted, a failover): the pool replaces it. */
+  onIdleError?: (err: Error) => void;
+}
+
+// int8 (COUNT(*), bigint ids, ms epochs) comes back as a string by default; every value we store
+// is below 2^53, and one that is not must fail loudly rather than round.
+const INT8_OID = 20;
+function parseInt8(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`bigint ${value} is beyond JavaScript's safe integers`);
+  return n;
+}
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** A connection pool on `url` (postgres://user@host:port/db), with the record's type mapping. */
+export function openPgPool(url: string, opts: PgPoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    application_name: opts.applicationName ?? 'carrier-screen',
+    types,
+  });
+  // Without a listener, an idle client's error (the server went away) would end the process.
+  pool.on('error', (err) => opts.onIdleError?.(err));
+  return pool;
+}

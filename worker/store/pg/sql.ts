@@ -1,0 +1,88 @@
+import type { QueryConfig, QueryResultRow } from 'pg';
+
+/**
+ * What a PostgreSQL repository runs its SQL on: the pool (a read, or a write that is whole in one
+ * statement) or the client of a unit of work. pg's Pool and PoolClient both are one; no pg type
+ * leaves worker/store/pg/.
+ */
+export interface Queryable {
+  query<R extends QueryResultRow>(config: QueryConfig): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+type Params = Record<string, unknown>;
+
+/**
+ * One SQL statement, written with `@name` parameters as the SQLite repositories are, and run as a
+ * prepared statement: pg prepares a named statement once per connection, so its name must stand
+ * for one text only (checked here, at definition).
+ */
+export interface Statement<P extends Params> {
+  readonly name: string;
+  /** The text as PostgreSQL sees it: `$1`, `$2`… in place of the names. */
+  readonly text: string;
+  /** Every row. */
+  all<R extends QueryResultRow>(q: Queryable, params: P): Promise<R[]>;
+  /** The first row, or undefined. */
+  get<R extends QueryResultRow>(q: Queryable, params: P): Promise<R | undefined>;
+  /** How many rows it wrote (0 when a WHERE or ON CONFLICT refused). */
+  run(q: Queryable, params: P): Promise<number>;
+}
+
+const texts = new Map<string, string>();
+
+export function statement<P extends Params = Record<string, never>>(name: string, sql: string): Statement<P> {
+  const { text, names } = positional(sql);
+  const known = texts.get(name);
+  if (known !== undefined && known !== text) throw new Error(`pg statement "${name}" is defined twice with different SQL`);
+  texts.set(name, text);
+  const config = (params: P): QueryConfig => ({
+    name,
+    text,
+    values: names.map((n) => {
+      if (!(n in params)) throw new Error(`pg statement "${name}": parameter @${n} not given`);
+      return params[n];
+    }),
+  });
+  return {
+    name,
+    text,
+    async all<R extends QueryResultRow>(q: Queryable, params: P): Promise<R[]> {
+      return (await q.query<R>(config(params))).rows;
+    },
+    async get<R extends QueryResultRow>(q: Queryable, params: P): Promise<R | undefined> {
+      return (await q.query<R>(config(params))).rows[0];
+    },
+    run: async (q, params) => (await q.query(config(params))).rowCount ?? 0,
+  };
+}
+
+/**
+ * `@name` -> `$n` (the same name, the same position), outside quoted strings and identifiers.
+ * `@` followed by a letter is never an operator in our SQL (PostgreSQL's are `@>`, `<@`, `@@`).
+ */
+export function positional(sql: string): { text: string; names: string[] } {
+  const names: string[] = [];
+  let text = '';
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      if (end < 0) throw new Error(`unterminated ${c} in SQL: ${sql}`);
+      text += sql.slice(i, end + 1);
+      i = end + 1;
+      continue;
+    }
+    const m = c === '@' && sql[i - 1] !== '<' ? /^@([A-Za-z_][A-Za-z0-9_]*)/.exec(sql.slice(i)) : null;
+    if (m) {
+      let n = names.indexOf(m[1]!);
+      if (n < 0) n = names.push(m[1]!) - 1;
+      text += `$${n + 1}`;
+      i += m[0].length;
+      continue;
+    }
+    text += c;
+    i++;
+  }
+  return { text, names };
+}
