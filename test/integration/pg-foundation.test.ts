@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { StoreError } from '../../worker/store/store-error.js';
+import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import { migratePg } from '../../worker/store/pg/pg-migrations.js';
 import { positional, statement } from '../../worker/store/pg/sql.js';
@@ -66,5 +67,53 @@ describe('a PostgreSQL database of the test', () => {
     await expect(migratePg(pool, {}, steps)).rejects.toThrow(/no_such_column/);
     expect((await pool.query("SELECT to_regclass('half') AS t")).rows[0]).toEqual({ t: null });
     expect((await pool.query('SELECT max(version) AS v FROM schema_migrations')).rows[0]).toEqual({ v: 2 });
+  });
+});
+
+describe('units of work on PostgreSQL', () => {
+  let db: PgTestDatabase;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    db = await pgTestDatabase();
+    pool = openPgPool(db.url, { max: 2 });
+    await pool.query('CREATE TABLE t (v bigint)');
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+  const values = async () => (await pool.query<{ v: number }>('SELECT v FROM t ORDER BY v')).rows.map((r) => r.v);
+  const insert = statement<{ v: number }>('pgf_insert', 'INSERT INTO t (v) VALUES (@v)');
+
+  it('commits whole, rolls back whole, and a nested one is a savepoint', async () => {
+    const x = poolExecutor(pool);
+    await x.transaction(async (tx) => {
+      await insert.run(tx, { v: 1 });
+      await tx.transaction(async (inner) => insert.run(inner, { v: 2 }));
+      await tx
+        .transaction(async (inner) => {
+          await insert.run(inner, { v: 3 });
+          throw new Error('inner');
+        })
+        .catch(() => undefined);
+    });
+    expect(await values()).toEqual([1, 2]);
+    await expect(
+      x.transaction(async (tx) => {
+        await insert.run(tx, { v: 4 });
+        throw new Error('outer');
+      }),
+    ).rejects.toThrow('outer');
+    expect(await values()).toEqual([1, 2]);
+  });
+
+  it('refuses a statement after the commit (a missing await), and its client goes back to the pool', async () => {
+    let kept: PgExecutor | undefined;
+    await poolExecutor(pool).transaction(async (tx) => {
+      kept = tx;
+    });
+    expect(() => kept!.query({ text: 'SELECT 1' })).toThrow(/has ended/);
+    // Both clients of the pool are free again.
+    await Promise.all([pool.query('SELECT 1'), pool.query('SELECT 1')]);
   });
 });
