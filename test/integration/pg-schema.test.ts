@@ -125,8 +125,10 @@ describe('the drift guard: SQLite at its newest version and PostgreSQL at its ne
     'callback_counts PRIMARY KEY (state)': ['callback_counts PRIMARY KEY (state, shard)'],
   };
   const PG_ONLY_KEYS = [...SEQ_TABLES.map((t) => `${t} UNIQUE (seq)`), 'event_head PRIMARY KEY (id)'];
-  // CHECKs PostgreSQL adds: callback_counts' shard range, event_head's one row and its id.
-  const PG_ONLY_CHECKS: Record<string, number> = { callback_counts: 1, event_head: 2 };
+  // CHECKs PostgreSQL adds (normalised as norm() writes them): callback_counts' shard range, event_head's one row and its id.
+  const PG_ONLY_CHECKS: Record<string, string[]> = { callback_counts: ['shard>=0andshard<8'], event_head: ['id=1', 'last_id>=0'] };
+  // Trigger timings PostgreSQL changes: the version is set on the row being written, not by a second UPDATE.
+  const PG_TIMING: Record<string, string> = { screenings_version: 'BEFORE' };
   // The migration runner's own table: made by pg-migrations.ts, not ordered by text.
   const RUNNER_TABLES = ['schema_migrations'];
 
@@ -159,11 +161,39 @@ describe('the drift guard: SQLite at its newest version and PostgreSQL at its ne
     lite.db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
   const liteColumns = (t: string) => lite.db.pragma(`table_info("${t}")`) as LiteColumn[];
   const liteIndexes = (t: string) => lite.db.pragma(`index_list("${t}")`) as LiteIndex[];
+  const liteIndexSql = (i: string) =>
+    lite.db.prepare<[string], { sql: string }>('SELECT sql FROM sqlite_master WHERE name = ?').get(i)!.sql;
   const liteIndexColumns = (i: string) =>
     (lite.db.pragma(`index_xinfo("${i}")`) as Array<{ name: string | null; key: number }>)
       .filter((c) => c.key === 1)
       .map((c) => c.name ?? '<expr>');
   const ported = () => liteTables().filter((t) => !SQLITE_ONLY_TABLES.includes(t.name));
+  /**
+   * A condition (CHECK, index WHERE, trigger WHEN) as both spell it: PostgreSQL writes IN as
+   * `= ANY (ARRAY[…])` with casts and parentheses, and SQLite's `IS NOT` as `IS DISTINCT FROM`.
+   */
+  const norm = (sql: string): string =>
+    sql
+      .replace(/::text(\[\])?/g, '')
+      .replace(/=\s*ANY\s*\(ARRAY\[(.*?)\]\)/gi, 'IN ($1)')
+      .replace(/\bIS DISTINCT FROM\b/gi, 'IS NOT')
+      .toLowerCase()
+      .replace(/[()\s]/g, '');
+  /** The bodies of a SQLite CREATE TABLE's CHECK (…) clauses. */
+  const checksIn = (sql: string): string[] =>
+    [...sql.matchAll(/\bCHECK\s*\(/gi)].map((m) => {
+      const from = m.index + m[0].length;
+      let depth = 1;
+      let quoted = false;
+      let i = from;
+      for (; depth > 0; i++) {
+        const ch = sql[i];
+        if (ch === "'") quoted = !quoted;
+        else if (!quoted && ch === '(') depth++;
+        else if (!quoted && ch === ')') depth--;
+      }
+      return sql.slice(from, i - 1);
+    });
 
   it('has the same tables', async () => {
     const pgTables = (
@@ -223,7 +253,7 @@ describe('the drift guard: SQLite at its newest version and PostgreSQL at its ne
     // SQLite: the primary key from table_info (an INTEGER PRIMARY KEY has no index), UNIQUE from index_list.
     const liteKeys: string[] = [];
     const liteFks: string[] = [];
-    const liteChecks: Record<string, number> = {};
+    const liteChecks: Record<string, string[]> = {};
     for (const { name: t, sql } of ported()) {
       const pk = liteColumns(t)
         .filter((c) => c.pk > 0)
@@ -233,7 +263,7 @@ describe('the drift guard: SQLite at its newest version and PostgreSQL at its ne
       for (const i of liteIndexes(t).filter((i) => i.origin === 'u')) liteKeys.push(`${t} UNIQUE (${liteIndexColumns(i.name).join(', ')})`);
       for (const f of lite.db.pragma(`foreign_key_list("${t}")`) as Array<{ table: string; from: string; to: string; on_delete: string }>)
         liteFks.push(`${t} (${f.from}) REFERENCES ${f.table} (${f.to}) ON DELETE ${f.on_delete}`);
-      liteChecks[t] = (sql.match(/\bCHECK\s*\(/gi) ?? []).length;
+      liteChecks[t] = checksIn(sql).map(norm);
     }
     const pgKeys = await q<{ t: string; kind: string; cols: string[] }>(
       `SELECT c.conrelid::regclass::text AS t, CASE c.contype WHEN 'p' THEN 'PRIMARY KEY' ELSE 'UNIQUE' END AS kind,
@@ -256,20 +286,27 @@ describe('the drift guard: SQLite at its newest version and PostgreSQL at its ne
     ).toEqual(liteFks.sort());
     expect(liteFks).toEqual(['reviews (screening_id) REFERENCES screenings (id) ON DELETE CASCADE']);
 
-    const pgChecks = await q<{ t: string; n: number }>(
-      `SELECT c.conrelid::regclass::text AS t, COUNT(*)::int AS n FROM pg_constraint c
-       WHERE c.connamespace = 'public'::regnamespace AND c.contype = 'c' GROUP BY 1`,
+    // Each CHECK as written: SQLite widens one by rebuilding its table (migrations 16, 17, 20), and PostgreSQL must follow.
+    const pgChecks = await q<{ t: string; def: string }>(
+      `SELECT c.conrelid::regclass::text AS t, pg_get_constraintdef(c.oid) AS def FROM pg_constraint c
+       WHERE c.connamespace = 'public'::regnamespace AND c.contype = 'c'`,
     );
-    const expectedChecks = { ...liteChecks };
-    for (const [t, n] of Object.entries(PG_ONLY_CHECKS)) expectedChecks[t] = (expectedChecks[t] ?? 0) + n;
-    expect(Object.fromEntries(pgChecks.map((c) => [c.t, c.n]))).toEqual(
-      Object.fromEntries(Object.entries(expectedChecks).filter(([, n]) => n > 0)),
+    const byTable = (entries: Array<[string, string]>) => {
+      const out: Record<string, string[]> = {};
+      for (const [t, c] of entries) (out[t] ??= []).push(c);
+      for (const t of Object.keys(out)) out[t]!.sort();
+      return out;
+    };
+    expect(byTable(pgChecks.map((c) => [c.t, norm(c.def.replace(/^CHECK\s*/, ''))]))).toEqual(
+      byTable(
+        [...Object.entries(liteChecks), ...Object.entries(PG_ONLY_CHECKS)].flatMap(([t, cs]) => cs.map((c): [string, string] => [t, c])),
+      ),
     );
   });
 
   it('has the same indexes, each as unique and as partial, on the same key columns (PostgreSQL appending only the tie-breaks listed)', async () => {
-    const pgIndexes = await q<{ t: string; name: string; unique: boolean; partial: boolean; cols: string[] }>(
-      `SELECT t.relname AS t, i.relname AS name, x.indisunique AS unique, x.indpred IS NOT NULL AS partial,
+    const pgIndexes = await q<{ t: string; name: string; unique: boolean; partial: string | null; cols: string[] }>(
+      `SELECT t.relname AS t, i.relname AS name, x.indisunique AS unique, pg_get_expr(x.indpred, x.indrelid) AS partial,
          array(SELECT pg_get_indexdef(x.indexrelid, k, true) FROM generate_series(1, x.indnkeyatts) k) AS cols
        FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
        WHERE t.relnamespace = 'public'::regnamespace
@@ -278,7 +315,13 @@ describe('the drift guard: SQLite at its newest version and PostgreSQL at its ne
     const ident = /^[a-z_][a-z0-9_]*$/;
     const mine = pgIndexes
       .filter((i) => !PG_ONLY_INDEXES.includes(i.name))
-      .map((i) => ({ t: i.t, name: i.name, unique: i.unique, partial: i.partial, cols: i.cols.map((c) => (ident.test(c) ? c : '<expr>')) }))
+      .map((i) => ({
+        t: i.t,
+        name: i.name,
+        unique: i.unique,
+        partial: i.partial === null ? null : norm(i.partial),
+        cols: i.cols.map((c) => (ident.test(c) ? c : '<expr>')),
+      }))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
     const theirs = ported()
       .flatMap(({ name: t }) =>
@@ -288,7 +331,8 @@ describe('the drift guard: SQLite at its newest version and PostgreSQL at its ne
             t,
             name: i.name,
             unique: i.unique === 1,
-            partial: i.partial === 1,
+            // The WHERE of a partial index, as written.
+            partial: i.partial === 1 ? norm(liteIndexSql(i.name).replace(/^[\s\S]*?\bWHERE\b/i, '')) : null,
             cols: [...liteIndexColumns(i.name), ...(APPENDED[i.name] ?? [])],
           })),
       )
@@ -296,21 +340,49 @@ describe('the drift guard: SQLite at its newest version and PostgreSQL at its ne
     expect(mine).toEqual(theirs);
     // The extra ones are there, as documented.
     expect(pgIndexes.filter((i) => PG_ONLY_INDEXES.includes(i.name))).toEqual([
-      { t: 'reviews', name: 'reviews_one_open', unique: true, partial: true, cols: ['carrier_key'] },
+      {
+        t: 'reviews',
+        name: 'reviews_one_open',
+        unique: true,
+        partial: "((state = 'pending'::text) AND (parent_id IS NULL))",
+        cols: ['carrier_key'],
+      },
     ]);
   });
 
-  it('has the same triggers, on the same tables', async () => {
+  it('has the same triggers: on the same tables, events and columns, WHEN the same', async () => {
+    const shape = (m: RegExpMatchArray | null) => {
+      if (!m) throw new Error('a trigger this test cannot read');
+      const [, name, timing, event, of, table, when] = m;
+      return {
+        name: name!,
+        timing: timing!.toUpperCase(),
+        event: event!.toUpperCase(),
+        of: of?.split(',').map((c) => c.trim()) ?? [],
+        table: table!.replace(/^public\./, ''),
+        when: when === undefined ? null : norm(when),
+      };
+    };
     const liteTriggers = lite.db
-      .prepare<[], { name: string; t: string }>("SELECT name, tbl_name AS t FROM sqlite_master WHERE type = 'trigger'")
+      .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
       .all()
-      .map((r) => `${r.t}.${r.name}`)
-      .sort();
+      .map((r) =>
+        shape(
+          r.sql.match(
+            /^CREATE TRIGGER (\w+) (BEFORE|AFTER) (INSERT|UPDATE|DELETE)(?: OF\s+([\s\S]+?))?\s+ON\s+(\w+)(?:\s+WHEN\s+([\s\S]+?))?\s+BEGIN\b/i,
+          ),
+        ),
+      )
+      .map((t) => ({ ...t, timing: PG_TIMING[t.name] ?? t.timing }));
     const pgTriggers = (
-      await q<{ name: string; t: string }>('SELECT tgname AS name, tgrelid::regclass::text AS t FROM pg_trigger WHERE NOT tgisinternal')
-    )
-      .map((r) => `${r.t}.${r.name}`)
-      .sort();
+      await q<{ def: string }>('SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname')
+    ).map((r) =>
+      shape(
+        r.def.match(
+          /^CREATE TRIGGER (\w+) (BEFORE|AFTER) (INSERT|UPDATE|DELETE)(?: OF (.+?))? ON (\S+) FOR EACH ROW(?: WHEN \((.*)\))? EXECUTE FUNCTION/,
+        ),
+      ),
+    );
     expect(pgTriggers).toEqual(liteTriggers);
   });
 });
@@ -693,5 +765,131 @@ describe('text ordered as SQLite orders it, whatever the database collation', ()
     expect(ordered.indexOf('B')).toBeLessThan(ordered.indexOf('a'));
     expect(ordered.indexOf('Z')).toBeLessThan(ordered.indexOf('_x'));
     expect(ordered.indexOf('_x')).toBeLessThan(ordered.indexOf('a'));
+  });
+});
+
+/**
+ * A list SQLite read by (k, rowid) off an index is read by (k, seq) here: each such index ends
+ * with seq, so PostgreSQL reads the page in order and stops, with no sort. The queries are spelt
+ * as the brief's translation spells SQLite's (rowid → seq, INDEXED BY dropped); sorting is made
+ * as dear as the planner allows, so a Sort in a plan means the index cannot give the order.
+ */
+describe('the lists SQLite read by (k, rowid) read their (k, seq) index in order', () => {
+  let pgDb: Awaited<ReturnType<typeof migratedPgDatabase>>;
+  beforeAll(async () => {
+    pgDb = await migratedPgDatabase();
+  });
+  afterAll(async () => {
+    await pgDb?.close();
+  });
+
+  const PAGE = 'LIMIT 51';
+  // [query, the index (or indexes) it may read]
+  const LISTS: Array<[string, string[]]> = [
+    // GET /screenings (screening-search.ts), the audit export (audit-rows.ts), the unfinished, a carrier's tenders (watch-store.ts).
+    [`SELECT s.id FROM screenings s ORDER BY s.created_at DESC, s.seq DESC ${PAGE}`, ['screenings_by_created']],
+    [
+      `SELECT s.id FROM screenings s WHERE (s.created_at, s.seq) < ('2026-11-27', 5) ORDER BY s.created_at DESC, s.seq DESC ${PAGE}`,
+      ['screenings_by_created'],
+    ],
+    [`SELECT s.id FROM screenings s WHERE s.tender_id = 'T-1' ORDER BY s.created_at DESC, s.seq DESC ${PAGE}`, ['screenings_by_tender']],
+    [
+      `SELECT s.id FROM screenings s WHERE s.carrier_dot = '1' ORDER BY s.created_at DESC, s.seq DESC ${PAGE}`,
+      ['screenings_by_carrier_dot'],
+    ],
+    [
+      `SELECT s.id FROM screenings s WHERE s.carrier_mc = 'MC1' ORDER BY s.created_at DESC, s.seq DESC ${PAGE}`,
+      ['screenings_by_carrier_mc'],
+    ],
+    [
+      `SELECT s.id FROM screenings s WHERE s.action <> 'tender' AND s.action = 'hold' ORDER BY s.created_at DESC, s.seq DESC ${PAGE}`,
+      ['screenings_by_action'],
+    ],
+    [
+      `SELECT s.id FROM screenings s WHERE s.status IN ('queued', 'active') AND s.status = 'queued' ORDER BY s.created_at DESC, s.seq DESC ${PAGE}`,
+      ['screenings_unfinished'],
+    ],
+    [
+      `SELECT s.id FROM screenings s WHERE s.status IN ('queued', 'active') ORDER BY s.created_at ASC, s.seq ASC`,
+      ['screenings_unfinished'],
+    ],
+    [
+      `SELECT s.id FROM screenings s WHERE (s.created_at, s.seq) > ('2026-11-01', 0) AND s.created_at < '2026-12-01' ORDER BY s.created_at, s.seq LIMIT 500`,
+      ['screenings_by_created'],
+    ],
+    [
+      `SELECT s.id FROM screenings s WHERE s.carrier_key = 'dot:1' AND s.created_at >= '2026-11-01' ORDER BY s.created_at ASC, s.seq ASC`,
+      ['screenings_by_carrier'],
+    ],
+    // GET /reviews (sqlite-store.ts reviewList) and a carrier's open review (decisions-repo.ts).
+    [
+      `SELECT r.id FROM reviews r WHERE r.state = 'pending' AND r.parent_id IS NULL ORDER BY r.created_at ASC, r.seq ASC ${PAGE}`,
+      // Either reads them in this order (carrier reviews by time, filtered to pending); the planner picks by statistics.
+      ['reviews_by_state', 'reviews_top_by_created'],
+    ],
+    [
+      `SELECT r.id FROM reviews r WHERE r.state = 'approved' AND r.parent_id IS NULL ORDER BY COALESCE(r.decided_at, r.created_at) DESC, r.seq DESC ${PAGE}`,
+      ['reviews_by_state_decided'],
+    ],
+    [
+      `SELECT r.id FROM reviews r WHERE r.state IN ('approved', 'rejected') AND r.parent_id IS NULL ORDER BY r.decided_at DESC, r.seq DESC ${PAGE}`,
+      ['reviews_decided_recent'],
+    ],
+    [`SELECT r.id FROM reviews r WHERE r.parent_id IS NULL ORDER BY r.created_at DESC, r.seq DESC ${PAGE}`, ['reviews_top_by_created']],
+    [
+      `SELECT id FROM reviews WHERE carrier_key = 'dot:1' AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, seq ASC LIMIT 1`,
+      ['reviews_open_by_carrier', 'reviews_one_open'],
+    ],
+    // GET /decisions (decisions-repo.ts), also as keyset.ts spells a page after a cursor.
+    [`SELECT id FROM decisions ORDER BY decided_at DESC, seq DESC ${PAGE}`, ['decisions_by_decided']],
+    [`SELECT id FROM decisions WHERE state = 'standing' ORDER BY decided_at DESC, seq DESC ${PAGE}`, ['decisions_by_state']],
+    [
+      `SELECT id FROM decisions WHERE state = 'standing' AND decided_at <= '2026-11-27' AND (decided_at < '2026-11-27' OR seq < 9) ORDER BY decided_at DESC, seq DESC ${PAGE}`,
+      ['decisions_by_state'],
+    ],
+    [`SELECT id FROM decisions WHERE dot_number = '1' ORDER BY decided_at DESC, seq DESC ${PAGE}`, ['decisions_by_dot']],
+    [
+      `SELECT id FROM decisions WHERE state IN ('lapsed', 'revoked') ORDER BY ended_at DESC, seq DESC ${PAGE}`,
+      ['decisions_ended_by_ended'],
+    ],
+    // GET /blocks (local-blocks-repo.ts pageBlocks).
+    [`SELECT id FROM local_blocks ORDER BY blocked_at DESC, seq DESC ${PAGE}`, ['local_blocks_by_blocked']],
+    [`SELECT id FROM local_blocks WHERE lifted_at IS NULL ORDER BY blocked_at DESC, seq DESC ${PAGE}`, ['local_blocks_active_by_blocked']],
+    [`SELECT id FROM local_blocks WHERE lifted_at IS NOT NULL ORDER BY lifted_at DESC, seq DESC ${PAGE}`, ['local_blocks_by_lifted']],
+    [`SELECT id FROM local_blocks WHERE dot_number = '1' ORDER BY blocked_at DESC, seq DESC ${PAGE}`, ['local_blocks_by_dot']],
+    // GET /callbacks (outbox-repo.ts page).
+    [`SELECT id FROM callback_outbox ORDER BY updated_at DESC, seq DESC ${PAGE}`, ['callback_outbox_by_updated']],
+    [`SELECT id FROM callback_outbox WHERE state = 'dead' ORDER BY updated_at DESC, seq DESC ${PAGE}`, ['callback_outbox_by_state']],
+    // GET /changes (watch-store.ts).
+    [`SELECT id FROM carrier_changes ORDER BY detected_at DESC, seq DESC ${PAGE}`, ['carrier_changes_by_detected']],
+    [`SELECT id FROM carrier_changes WHERE state = 'new' ORDER BY detected_at DESC, seq DESC ${PAGE}`, ['carrier_changes_by_state']],
+    // GET /watchlist (watch-store.ts pageActive): its tie-break is the key.
+    [`SELECT e.carrier_key FROM watch_entries e ORDER BY e.next_check_at ASC, e.carrier_key ASC ${PAGE}`, ['watch_entries_due']],
+    // The event log: its id.
+    [`SELECT id FROM events WHERE id > 5 ORDER BY id ASC LIMIT 100`, ['events_pkey']],
+  ];
+
+  interface PlanNode {
+    'Node Type': string;
+    'Index Name'?: string;
+    Plans?: PlanNode[];
+  }
+  const nodes = (p: PlanNode): PlanNode[] => [p, ...(p.Plans ?? []).flatMap(nodes)];
+
+  it.each(LISTS)('%s', async (sql, indexes) => {
+    const c = await pgDb.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off');
+      const plan = (await c.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${sql}`)).rows[0]!['QUERY PLAN'][0]!
+        .Plan;
+      await c.query('ROLLBACK');
+      const all = nodes(plan);
+      expect(all.map((n) => n['Node Type'])).not.toContain('Sort');
+      expect(all.map((n) => n['Node Type'])).not.toContain('Incremental Sort');
+      expect(indexes).toContain(all.find((n) => n['Index Name'] !== undefined)?.['Index Name']);
+    } finally {
+      c.release();
+    }
   });
 });
