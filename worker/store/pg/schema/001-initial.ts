@@ -11,8 +11,8 @@
  *   a SQLite index entry ends with the rowid and a PostgreSQL one does not;
  * - `events.id` comes from the one-row `event_head` (ids commit in id order across hosts);
  * - `callback_counts` is sharded by backend, summed on read (one hot row per state otherwise);
- * - not ported: `migration_progress` (SQLite's batched steps), `sqlite_sequence` (event_head),
- *   and `schema_migrations`, which the runner (pg-migrations.ts) makes itself.
+ * - not ported: `migration_progress` (SQLite's batched steps) and `sqlite_sequence` (event_head);
+ *   `schema_migrations` (same columns) is made by the runner, pg-migrations.ts.
  * test/integration/pg-schema.test.ts compares this with a SQLite store at version 30.
  */
 
@@ -321,7 +321,9 @@ CREATE TRIGGER callback_counts_delete AFTER DELETE ON callback_outbox
 
 CREATE FUNCTION callback_counts_state() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  -- The two rows in state order, so two transactions on one shard take them in the same order.
+  -- The two rows in state order, so two such changes on one shard take them in the same order. (Two
+  -- transactions on one shard that take two states' rows in opposite orders across statements can
+  -- still deadlock; PostgreSQL aborts one, 40P01.)
   IF OLD.state < NEW.state THEN
     PERFORM callback_counts_add(OLD.state, -1);
     PERFORM callback_counts_add(NEW.state, 1);
