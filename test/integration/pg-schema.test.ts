@@ -60,6 +60,19 @@ describe('PostgreSQL migration 1', () => {
     expect((await pool.query('SELECT COUNT(*) AS n FROM operator_state')).rows).toEqual([{ n: 0 }]);
   });
 
+  it('is applied once when several hosts start on a fresh database at once', async () => {
+    const fresh = await pgTestDatabase();
+    const hosts = [0, 1, 2].map(() => openPgPool(fresh.url, { max: 1 }));
+    try {
+      const applied: number[] = [];
+      expect(await Promise.all(hosts.map((h) => migratePg(h, { onMigration: (m) => applied.push(m.version) })))).toEqual([1, 1, 1]);
+      expect(applied).toEqual([1]);
+    } finally {
+      for (const h of hosts) await h.end();
+      await fresh.drop();
+    }
+  });
+
   it('keeps event_head to one row', async () => {
     await expect(pool.query('INSERT INTO event_head (id, last_id) VALUES (2, 0)')).rejects.toThrow(/event_head_id_check/);
   });
