@@ -152,7 +152,7 @@ async function pgDatabase(): Promise<NonNullable<typeof pgDb>> {
 }
 
 function pgRepos(x: PgExecutor, now: () => Date, memo: ParsedFetches): Repos {
-  return { ...pgScoreCacheOf(x, { now, memo }), ...pgUsageOf(x, { now }) };
+  return { ...pgScoreCacheOf(x, { now, scores: memo }), ...pgUsageOf(x, { now }) };
 }
 
 const postgres: Maker = {
@@ -475,7 +475,7 @@ describe('several hosts on one PostgreSQL record', () => {
   /** A second host: its own pool on the same database. */
   let other: pg.Pool;
   const now = () => T0;
-  const scoresOn = (x: PgExecutor) => pgScoreCacheOf(x, { now, memo: parsedFetches() });
+  const scoresOn = (x: PgExecutor) => pgScoreCacheOf(x, { now, scores: parsedFetches() });
 
   beforeAll(async () => {
     pool = (await pgDatabase()).pool;

@@ -5,7 +5,7 @@ import type { CachedNotFound, CachedScore, Store } from '../types.js';
 import { checkEnv, checkQuery, iso } from './arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
-import { parsedFetches, pgScoresOf, type ParsedFetches } from './score-refs.js';
+import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { statement } from './sql.js';
 
 /** The score cache: on SQLite, methods of the Store itself (sqlite-store.ts). */
@@ -14,8 +14,8 @@ export type ScoreCacheRepo = Pick<Store, 'putScore' | 'getScore' | 'putNotFound'
 export interface PgScoreCacheOptions {
   /** The clock for the timestamps it writes when the caller gives none. */
   now: () => Date;
-  /** The pool's parsed-score memo (score-refs.ts); by default one per executor given here. */
-  memo?: ParsedFetches;
+  /** The pool's parsed-score memo (score-refs.ts), shared with the screenings' reads; by default one per executor given here. */
+  scores?: ParsedFetches;
 }
 
 interface CacheEntryRow {
@@ -86,9 +86,8 @@ const getNotFound = statement<{ env: string; key: string }>(
 const defaultMemos = new WeakMap<PgExecutor, ParsedFetches>();
 
 export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): AsyncRepo<ScoreCacheRepo> {
-  let memo = opts.memo ?? defaultMemos.get(x);
-  if (!memo) defaultMemos.set(x, (memo = parsedFetches()));
-  const scoreOf = pgScoresOf(x, memo);
+  let scores = opts.scores ?? defaultMemos.get(x);
+  if (!scores) defaultMemos.set(x, (scores = parsedFetches()));
   const { now } = opts;
 
   return {
@@ -136,8 +135,9 @@ export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): AsyncR
           : await scoreByMc.get<CacheEntryRow>(x, { env, mc: canonicalMc(q.mc_number) });
       if (!row) return undefined;
       // A cache entry always holds a score: its fetch's, or (an older entry) its own body.
+      const scoreOf = await scores.scoresFor(x, [row.fetch_id]);
       return {
-        score: (await scoreOf(row.fetch_id, row.body))!,
+        score: scoreOf(row.fetch_id, row.body)!,
         fetched_at: row.fetched_at,
         model_version: row.model_version,
         fetch_id: row.fetch_id,
