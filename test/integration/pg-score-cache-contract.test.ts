@@ -562,6 +562,32 @@ describe('several hosts on one PostgreSQL record', () => {
     expect(fetches).toBe(ids.filter((id) => id !== null).length);
   });
 
+  it('hosts racing puts of three carriers whose MCs move between them: no error (no deadlock), the newest entry each', async () => {
+    const hosts = [poolExecutor(pool), poolExecutor(other)].map(scoresOn);
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const newest = new Map<string, string>();
+    for (let round = 0; round < 5; round++) {
+      const puts = Array.from({ length: 40 }, (_, i) => {
+        const dot = String(1 + rnd(3));
+        const at = new Date(Date.UTC(2025, 2, 15, 0, round, i)).toISOString();
+        if ((newest.get(dot) ?? '') < at) newest.set(dot, at);
+        const score = sampleScore({ carrier: { dot_number: dot, mc_number: `MC${10 + rnd(4)}`, legal_name: null, dba_name: null } });
+        return hosts[i % 2]!.putScore('live', score, new Date(at), { mc_number: `MC${10 + rnd(4)}` });
+      });
+      await Promise.all(puts);
+    }
+    const { rows } = await pool.query<{ dot_number: string; fetched_at: string }>(
+      "SELECT dot_number, fetched_at FROM score_cache WHERE env = 'live' ORDER BY dot_number",
+    );
+    expect(rows).toEqual([...newest].sort().map(([dot_number, fetched_at]) => ({ dot_number, fetched_at })));
+    // Every alias names a carrier of the cache.
+    const orphans = await pool.query(
+      'SELECT a.mc_number FROM mc_alias a LEFT JOIN score_cache c USING (env, dot_number) WHERE c.env IS NULL',
+    );
+    expect(orphans.rows).toEqual([]);
+  });
+
   it('lookups counted from two hosts at once lose no count', async () => {
     const usageOf = (p: pg.Pool) => pgUsageOf(poolExecutor(p), { now });
     const hosts = [usageOf(pool), usageOf(other)];
