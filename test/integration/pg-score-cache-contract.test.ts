@@ -116,28 +116,6 @@ const sqlite: Maker = {
   afterAll: async () => undefined,
 };
 
-// Until PG migration 1 (branch pgschema) lands: these tables as the brief's translation rules write them.
-const INTERIM_DDL = `
-  CREATE TABLE score_cache (
-    env text COLLATE "C" NOT NULL CHECK (env IN ('sandbox', 'live')), dot_number text COLLATE "C" NOT NULL,
-    body text COLLATE "C" NOT NULL, model_version text COLLATE "C" NOT NULL, fetched_at text COLLATE "C" NOT NULL,
-    fetch_id bigint, PRIMARY KEY (env, dot_number));
-  CREATE INDEX score_cache_by_fetch ON score_cache (fetch_id) WHERE fetch_id IS NOT NULL;
-  CREATE TABLE score_fetches (
-    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, env text COLLATE "C" NOT NULL, dot_number text COLLATE "C" NOT NULL,
-    body text COLLATE "C" NOT NULL, fetched_at text COLLATE "C" NOT NULL);
-  CREATE TABLE mc_alias (
-    env text COLLATE "C" NOT NULL, mc_number text COLLATE "C" NOT NULL, dot_number text COLLATE "C" NOT NULL,
-    PRIMARY KEY (env, mc_number));
-  CREATE INDEX mc_alias_by_dot ON mc_alias (env, dot_number);
-  CREATE TABLE not_found_cache (
-    env text COLLATE "C" NOT NULL, query_key text COLLATE "C" NOT NULL, error text COLLATE "C" NOT NULL,
-    fetched_at text COLLATE "C" NOT NULL, PRIMARY KEY (env, query_key));
-  CREATE TABLE daily_lookups (env text COLLATE "C" NOT NULL, day text COLLATE "C" NOT NULL, lookups bigint NOT NULL, PRIMARY KEY (env, day));
-  CREATE TABLE usage_snapshots (
-    env text COLLATE "C" PRIMARY KEY, monthly_quota bigint, used bigint, remaining bigint, rate_limit_per_minute bigint,
-    at text COLLATE "C" NOT NULL);
-`;
 const TABLES = 'score_cache, score_fetches, mc_alias, not_found_cache, daily_lookups, usage_snapshots';
 
 let pgDb: Awaited<ReturnType<typeof migratedPgDatabase>> | undefined;
@@ -145,8 +123,6 @@ let pgDb: Awaited<ReturnType<typeof migratedPgDatabase>> | undefined;
 async function pgDatabase(): Promise<NonNullable<typeof pgDb>> {
   if (!pgDb) {
     pgDb = await migratedPgDatabase();
-    const { rows } = await pgDb.pool.query<{ t: string | null }>("SELECT to_regclass('score_cache')::text AS t");
-    if (rows[0]!.t === null) await pgDb.pool.query(INTERIM_DDL);
   }
   return pgDb;
 }
