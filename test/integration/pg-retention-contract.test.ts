@@ -5,7 +5,7 @@
  * comes back short). Then what only several hosts on PostgreSQL need: one host prunes at a time
  * (the prune lock), and a prune never deletes or waits on a callback another host is changing.
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { positional } from '../../worker/store/pg/sql.js';
 import { poolExecutor } from '../../worker/store/pg/executor.js';
@@ -466,6 +466,29 @@ describe('retention on postgres only', () => {
 
   const second = async (): Promise<pg.Pool> => (hostB = openPgPool((await pgDatabase()).db.url, { max: 2 }));
 
+  /**
+   * Host A on one connection (its pid known), and host B's connection on the same counts shard as
+   * A's (pid % 8) or on another: the shard decides whether their count rows meet.
+   */
+  async function twoHosts(sameShard: boolean): Promise<{ a: pg.Pool; pidA: number; b: pg.Client }> {
+    const { db } = await pgDatabase();
+    const a = (hostB = openPgPool(db.url, { max: 1 }));
+    const pidA = (await a.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const others: pg.Client[] = [];
+    try {
+      for (let i = 0; i < 200; i++) {
+        const c = new pg.Client({ connectionString: db.url });
+        await c.connect();
+        const pid = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+        if ((pid % 8 === pidA % 8) === sameShard) return { a, pidA, b: c };
+        others.push(c);
+      }
+      throw new Error('no connection on the shard wanted in 200 tries');
+    } finally {
+      await Promise.all(others.map((c) => c.end()));
+    }
+  }
+
   it('every task of PRUNE_TASKS has its statements, for the same period; a task it does not know is refused', async () => {
     expect([...PG_PRUNE_TASKS.keys()]).toEqual(PRUNE_TASKS.map((t) => t.name));
     for (const t of PRUNE_TASKS) expect(PG_PRUNE_TASKS.get(t.name)?.keep).toBe(t.keep);
@@ -536,21 +559,21 @@ describe('retention on postgres only', () => {
     const old = '2020-01-01T00:00:00.000Z';
     for (let i = 0; i < 4; i++) await pgInsert(pool, 'callback_outbox', callback(`dead_${i}`, 'dead', old));
     await pgInsert(pool, 'callback_outbox', callback('delivered_0', 'delivered', old));
-    const repo = pgRetentionOf(poolExecutor(pool), pool);
     const cutoff = NOW.toISOString();
-    // Host B retries dead_1 (dead -> pending), not yet committed.
-    const other = await second();
-    const c = await other.connect();
+    // Another shard: B's count rows are not A's (on A's shard, A waits for them: the next case).
+    const { a, b } = await twoHosts(false);
+    const repo = pgRetentionOf(poolExecutor(a), a);
     try {
-      await c.query('BEGIN');
-      await c.query("UPDATE callback_outbox SET state = 'pending', updated_at = $1 WHERE id = 'dead_1'", [NOW.toISOString()]);
+      // Host B retries dead_1 (dead -> pending), not yet committed.
+      await b.query('BEGIN');
+      await b.query("UPDATE callback_outbox SET state = 'pending', updated_at = $1 WHERE id = 'dead_1'", [NOW.toISOString()]);
       // The prune goes on without it: it neither waits for host B's COMMIT nor deletes its row.
       const pruned = repo.pruneBatch(task('dead and cancelled callbacks'), cutoff, 10);
       const waited = await Promise.race([pruned, new Promise((r) => setTimeout(() => r('waited'), 3_000))]);
-      await c.query('COMMIT');
+      await b.query('COMMIT');
       expect(waited).toBe(3);
     } finally {
-      c.release();
+      await b.end();
     }
     // Its retry committed: pending now, not due for pruning.
     expect(await repo.pruneBatch(task('dead and cancelled callbacks'), cutoff, 10)).toBe(0);
@@ -562,6 +585,98 @@ describe('retention on postgres only', () => {
       'SELECT state, SUM(n)::bigint AS n FROM callback_counts GROUP BY state ORDER BY state',
     );
     expect(Object.fromEntries(sums.rows.map((r) => [r.state, r.n]))).toEqual({ cancelled: 0, dead: 0, delivered: 1, pending: 1 });
+  });
+
+  it('a batch never deadlocks with a host changing callbacks on its counts shard: it takes its count row before any callback', async () => {
+    const old = '2020-01-01T00:00:00.000Z';
+    for (const id of ['x1', 'x2', 'x3']) await pgInsert(pool, 'callback_outbox', callback(id, 'dead', old));
+    const { a, pidA, b } = await twoHosts(true);
+    const deadlocks = async () =>
+      (await pool.query<{ n: number }>('SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0]!.n;
+    const before = await deadlocks();
+    try {
+      // B retries x1 (dead -> pending): it holds x1 and its shard's dead and pending count rows.
+      await b.query('BEGIN');
+      await b.query("UPDATE callback_outbox SET state = 'pending', updated_at = $1 WHERE id = 'x1'", [NOW.toISOString()]);
+      // A's batch waits for B's count row; had it locked x2 and x3 first, B's next change would close a cycle.
+      const repo = pgRetentionOf(poolExecutor(a), a);
+      const pruned = repo.pruneBatch(task('dead and cancelled callbacks'), NOW.toISOString(), 10);
+      await expect
+        .poll(
+          async () =>
+            (await pool.query('SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1', [pidA])).rows[0] as {
+              wait_event_type: string;
+            },
+        )
+        .toEqual({ wait_event_type: 'Lock' });
+      // B cancels x2 (dead -> cancelled) and commits: it is not held by A.
+      await b.query("UPDATE callback_outbox SET state = 'cancelled', updated_at = $1 WHERE id = 'x2'", [NOW.toISOString()]);
+      await b.query('COMMIT');
+      expect(await pruned).toBe(1);
+    } finally {
+      await b.end();
+    }
+    expect(await deadlocks()).toBe(before);
+    expect((await pool.query('SELECT id, state FROM callback_outbox ORDER BY id')).rows).toEqual([
+      { id: 'x1', state: 'pending' },
+      { id: 'x2', state: 'cancelled' },
+    ]);
+  });
+
+  it('pruning callbacks while other hosts retry and cancel them by URL: no deadlock, nothing owed deleted, the counts exact', async () => {
+    const old = (i: number) => new Date(Date.parse('2020-01-01T00:00:00Z') + i * 1_000).toISOString();
+    const URLS = 6;
+    for (let u = 0; u < URLS; u++) {
+      const url = `http://127.0.0.1:9/hook${u}`;
+      const row = (id: string, state: string, at: string) => ({ ...callback(id, state, at), url });
+      for (let i = 0; i < 30; i++) await pgInsert(pool, 'callback_outbox', row(`u${u}_dead_${i}`, 'dead', old(i)));
+      for (let i = 0; i < 10; i++) await pgInsert(pool, 'callback_outbox', row(`u${u}_cancelled_${i}`, 'cancelled', old(i)));
+      for (let i = 0; i < 5; i++) await pgInsert(pool, 'callback_outbox', row(`u${u}_pending_${i}`, 'pending', NOW.toISOString()));
+    }
+    const deadlocks = async () =>
+      (await pool.query<{ n: number }>('SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0]!.n;
+    const before = await deadlocks();
+    const repo = pgRetentionOf(poolExecutor(pool), pool);
+    const other = await second();
+    // Hosts B and C: one transaction per URL, a retry of its oldest dead callback and then the URL's
+    // callbacks cancelled (pending and dead -> cancelled in one statement), as outbox-repo.ts's.
+    const host = async (urls: number[]) => {
+      for (const u of urls) {
+        const c = await other.connect();
+        try {
+          await c.query('BEGIN');
+          await c.query("UPDATE callback_outbox SET state = 'pending', updated_at = $1 WHERE id = $2 AND state = 'dead'", [
+            NOW.toISOString(),
+            `u${u}_dead_29`,
+          ]);
+          await c.query("UPDATE callback_outbox SET state = 'cancelled', updated_at = $1 WHERE url = $2 AND state IN ('pending', 'dead')", [
+            NOW.toISOString(),
+            `http://127.0.0.1:9/hook${u}`,
+          ]);
+          await c.query('COMMIT');
+        } catch (err) {
+          await c.query('ROLLBACK');
+          throw err;
+        } finally {
+          c.release();
+        }
+      }
+    };
+    const prune = async () => {
+      for (let passes = 0; passes < 3; passes++) await pass(repo, 7, NOW, [task('dead and cancelled callbacks')]);
+    };
+    await Promise.all([prune(), host([0, 2, 4]), host([1, 3, 5])]);
+    await pass(repo, 7, NOW, [task('dead and cancelled callbacks')]);
+    expect(await deadlocks()).toBe(before);
+    // What is left was changed by a host just now: none is old, none was lost.
+    const { rows } = await pool.query<{ state: string; n: number; oldest: string }>(
+      'SELECT state, COUNT(*)::bigint AS n, MIN(updated_at) AS oldest FROM callback_outbox GROUP BY state',
+    );
+    for (const r of rows) expect(r.oldest).toBe(NOW.toISOString());
+    const sums = await pool.query<{ state: string; n: number }>('SELECT state, SUM(n)::bigint AS n FROM callback_counts GROUP BY state');
+    const counted = Object.fromEntries(sums.rows.map((r) => [r.state, r.n]));
+    for (const r of rows) expect(counted[r.state]).toBe(r.n);
+    expect(Object.values(counted).reduce((a, b) => a + b, 0)).toBe(rows.reduce((a, r) => a + r.n, 0));
   });
 
   it('a row changed and committed by another host while the batch waits on it is checked again, not deleted', async () => {

@@ -23,30 +23,44 @@ type PruneParams = { cutoff: string; limit: number };
 /** The statements of one task, run one after another until @limit rows are gone. */
 interface PgPruneTask {
   keep: PruneTask['keep'];
-  steps: readonly Statement<PruneParams>[];
+  steps: readonly PgPruneStep[];
+}
+
+interface PgPruneStep {
+  /** The callback state whose count row (this session's shard) the step takes first. */
+  counts?: 'delivered' | 'dead' | 'cancelled';
+  delete: Statement<PruneParams>;
 }
 
 /** `batch` selects the keys (`keys`) of at most @limit rows; `recheck` is on the deleted row, `t`. */
-const step = (name: string, table: string, keys: readonly string[], batch: string, recheck: string) =>
-  statement<PruneParams>(
+const step = (name: string, table: string, keys: readonly string[], batch: string, recheck: string): PgPruneStep => ({
+  delete: statement<PruneParams>(
     `retention_${name}`,
     `WITH batch AS MATERIALIZED (${batch})
      DELETE FROM ${table} t USING batch b WHERE ${keys.map((k) => `t.${k} = b.${k}`).join(' AND ')} AND ${recheck}`,
-  );
+  ),
+});
 
-// The callback outbox, one state per statement: each deleted row moves its state's shard row of
-// callback_counts (a trigger), and a statement holding two states' rows could deadlock (40P01)
-// with another host's state change on the same shard taking them in the other order. `FOR UPDATE
-// SKIP LOCKED`: a row another host is changing (a retry, a send) is left to the next pass rather
-// than waited on while we hold the count's row.
-const outboxStep = (state: 'delivered' | 'dead' | 'cancelled') =>
-  step(
+// The callback outbox, one state per statement and transaction: each deleted row moves its
+// state's count row of this session's shard (callback_counts, a trigger). That row is taken
+// first, before any callback: a host changing callbacks on the same shard holds count rows and
+// may wait for a callback of our batch, so a batch that locked callbacks and then waited for a
+// count row would close a cycle (40P01); waiting before it holds anything, it cannot. Then `FOR
+// UPDATE SKIP LOCKED`: a callback another host is changing (a retry, a send, a cancel) is left to
+// the next pass, never waited on.
+const outboxStep = (state: 'delivered' | 'dead' | 'cancelled'): PgPruneStep => ({
+  counts: state,
+  ...step(
     `outbox_${state}`,
     'callback_outbox',
     ['id'],
     `SELECT id FROM callback_outbox WHERE state = '${state}' AND updated_at < @cutoff ORDER BY updated_at LIMIT @limit FOR UPDATE SKIP LOCKED`,
     `t.state = '${state}' AND t.updated_at < @cutoff`,
-  );
+  ),
+});
+
+// The schema's own upsert of a count row (this session's shard), by 0: its row lock, to COMMIT.
+const takeCount = statement<{ state: string }>('retention_take_count', 'SELECT callback_counts_add(@state::text, 0)');
 
 /** PRUNE_TASKS by name, for PostgreSQL (pg-retention-contract.test.ts checks every one is here). */
 export const PG_PRUNE_TASKS: ReadonlyMap<string, PgPruneTask> = new Map<string, PgPruneTask>([
@@ -233,9 +247,12 @@ const RETRIED = new Set(['40P01', '40001']);
 const retryable = (err: unknown): boolean => RETRIED.has((err as { code?: unknown } | null)?.code as string);
 
 export function pgRetentionOf(x: PgExecutor, sessions: PgSessions): PgRetentionRepo {
-  const once = (s: Statement<PruneParams>, params: PruneParams): Promise<number> =>
+  const once = (s: PgPruneStep, params: PruneParams): Promise<number> =>
     // A transaction of its own, as SQLite's IMMEDIATE one (a savepoint inside a caller's).
-    x.transaction((tx) => s.run(tx, params));
+    x.transaction(async (tx) => {
+      if (s.counts) await takeCount.run(tx, { state: s.counts });
+      return s.delete.run(tx, params);
+    });
 
   return {
     isOpen: async () => !sessions.ending,
