@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { positional } from '../../worker/store/pg/sql.js';
-import { poolExecutor } from '../../worker/store/pg/executor.js';
+import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
 import { PG_PRUNE_TASKS, pgRetentionOf } from '../../worker/store/pg/retention-repo.js';
@@ -496,6 +496,59 @@ describe('retention on postgres only', () => {
     await expect(repo.pruneBatch({ name: 'audit', keep: 'recordsMs', sql: 'DELETE FROM audit' }, NOW.toISOString(), 5)).rejects.toThrow(
       /no PostgreSQL statement for the prune task "audit"/,
     );
+  });
+
+  it('each batch is chosen off an index in the order it deletes, with no sort', async () => {
+    interface PlanNode {
+      'Node Type': string;
+      Plans?: PlanNode[];
+    }
+    const nodes = (p: PlanNode): PlanNode[] => [p, ...(p.Plans ?? []).flatMap(nodes)];
+    const c = await pool.connect();
+    try {
+      for (const [name, t] of PG_PRUNE_TASKS) {
+        for (const s of t.steps) {
+          await c.query('BEGIN');
+          // Sorting made as dear as the planner allows: a Sort in the plan means no index gives the order.
+          await c.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off');
+          const { rows } = await c.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({
+            text: `EXPLAIN (FORMAT JSON) ${s.delete.text}`,
+            // @cutoff and @limit, in the order the text numbers them.
+            values: /LIMIT \$1/.test(s.delete.text) ? [500, NOW.toISOString()] : [NOW.toISOString(), 500],
+          });
+          await c.query('ROLLBACK');
+          expect({ name, nodes: nodes(rows[0]!['QUERY PLAN'][0]!.Plan).map((n) => n['Node Type']) }).not.toEqual(
+            expect.objectContaining({ nodes: expect.arrayContaining(['Sort']) }),
+          );
+        }
+      }
+    } finally {
+      c.release();
+    }
+  });
+
+  it('a batch PostgreSQL aborted as a deadlock victim runs again, once', async () => {
+    const fake = (failures: number): { x: PgExecutor; tries: () => number } => {
+      let tries = 0;
+      const tx: PgExecutor = {
+        inTransaction: true,
+        query: async () => {
+          if (++tries <= failures) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+          return { rows: [], rowCount: 4 };
+        },
+        transaction: (fn) => fn(tx),
+      };
+      return { x: { ...tx, inTransaction: false }, tries: () => tries };
+    };
+    const sessions = { connect: () => Promise.reject(new Error('not used')), ending: false };
+    const once = fake(1);
+    expect(await pgRetentionOf(once.x, sessions).pruneBatch(task('events'), NOW.toISOString(), 10)).toBe(4);
+    expect(once.tries()).toBe(2);
+    const twice = fake(2);
+    await expect(pgRetentionOf(twice.x, sessions).pruneBatch(task('events'), NOW.toISOString(), 10)).rejects.toMatchObject({
+      code: '40P01',
+    });
+    expect(twice.tries()).toBe(2);
   });
 
   it('one host prunes at a time: a second host’s try fails while the first holds the lock, and succeeds after its release', async () => {
