@@ -769,16 +769,20 @@ describe('watch store on postgres, several hosts at once', () => {
     expect((await store(x2).lastState(['dot:1000001']))?.screening_id).toBe('scr_h2');
   });
 
-  it('many screenings of one carrier finishing on two hosts at once record one change', async () => {
-    await watched('1000002');
+  it('many screenings of one carrier finishing on two hosts at once record one change (ten carriers at once)', async () => {
+    const dots = Array.from({ length: 10 }, (_, d) => String(1000100 + d));
+    for (const dot of dots) await watched(dot);
     const now = at(DAY);
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        store(i % 2 ? x2 : x1).observe(observation('1000002', snap(`scr_c${i}`, at(DAY - 10_000 + i), 'block'), now, { mc: 'MC1000002' })),
+      dots.flatMap((dot) =>
+        Array.from({ length: 8 }, (_, i) =>
+          store(i % 2 ? x2 : x1).observe(observation(dot, snap(`scr_${dot}_${i}`, at(DAY - 10_000 + i), 'block'), now, { mc: `MC${dot}` })),
+        ),
       ),
     );
-    expect(results.filter((c) => c !== undefined)).toHaveLength(1);
-    expect((await store(x1).pageChanges(undefined, { limit: 10 })).data).toHaveLength(1);
+    expect(results.filter((c) => c !== undefined)).toHaveLength(dots.length);
+    const changes = (await store(x1).pageChanges(undefined, { limit: 100 })).data;
+    expect(changes.map((c) => c.dot_number).sort()).toEqual(dots);
   });
 
   it('an async findings callback is awaited and stored', async () => {
@@ -813,9 +817,20 @@ describe('watch store on postgres, several hosts at once', () => {
     });
     while (claimedA.length === 0) await new Promise((r) => setTimeout(r, 5));
     // Host A's ten are locked and uncommitted: host B takes the others at once.
-    const claimedB = (await store(x2).claimDue(T0, 30, () => at(DAY))).map((d) => d.carrierKey);
-    release();
-    await a;
+    const b = store(x2).claimDue(T0, 30, () => at(DAY));
+    let claimedB: string[];
+    try {
+      claimedB = (
+        await Promise.race([
+          b,
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error("host B waited for host A's claim")), 5000)),
+        ])
+      ).map((d) => d.carrierKey);
+    } finally {
+      release();
+      await a;
+      await b.catch(() => undefined);
+    }
     expect(claimedA).toHaveLength(10);
     expect(claimedB).toHaveLength(20);
     expect(new Set([...claimedA, ...claimedB]).size).toBe(30);
