@@ -9,13 +9,22 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CarrierSnapshot, ChangeFindings, ChangeReason } from '../../shared/screening.js';
 import type { TenderAction } from '../../shared/tender-rules.js';
+import { cursorSql, keysetSql } from '../../worker/store/keyset.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from '../../worker/store/store-error.js';
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../../worker/store/watch-store.js';
 import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
-import { pgWatchStoreOf, type PgWatchStore } from '../../worker/store/pg/watch-store.js';
+import { positional } from '../../worker/store/pg/sql.js';
+import {
+  CLAIM_DUE_SQL,
+  ENTRY_BY_KEY_SQL,
+  pgChangesList,
+  pgWatchEntriesList,
+  pgWatchStoreOf,
+  type PgWatchStore,
+} from '../../worker/store/pg/watch-store.js';
 import { migratedPgDatabase } from '../helpers/pg-db.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
@@ -873,5 +882,109 @@ describe('watch store on postgres, several hosts at once', () => {
     );
     expect(asked).toBe(1);
     expect(await store(x1).getEntry(['dot:1000005'], at(10))).toMatchObject({ last_tender_at: at(5), next_check_at: at(20 * H) });
+  });
+});
+
+describe('watch store on postgres: the lists and the claim read an index in their order', () => {
+  let db: Awaited<ReturnType<typeof migratedPgDatabase>>;
+  const ts = (expr: string) => `to_char(timestamp '2026-03-01' + ${expr}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+  // A record of some size, analysed: on a handful of rows any plan is as good as another.
+  beforeAll(async () => {
+    db = await migratedPgDatabase();
+    await db.pool.query(`
+      INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, created_at, completed_at, carrier_key)
+      SELECT 'scr_p' || i, 'T-' || i, 'done', 'dot_number', (2000000 + i % 4000)::text, 'tender', 'tender',
+        ${ts("i * interval '1 minute'")}, ${ts("i * interval '1 minute'")}, 'dot:' || (2000000 + i % 4000)
+      FROM generate_series(1, 12000) i`);
+    await db.pool.query(`
+      INSERT INTO watch_entries (carrier_key, dot_number, manual, added_at, last_tender_at, next_check_at)
+      SELECT 'dot:' || (2000000 + i), (2000000 + i)::text, i % 7 / 6, ${ts("'0'::interval")}, ${ts("i * interval '1 minute'")},
+        ${ts("(i % 1440) * interval '1 minute'")}
+      FROM generate_series(0, 3999) i`);
+    await db.pool.query(`
+      INSERT INTO carrier_changes (id, carrier_key, dot_number, screening_id, reasons, before_state, after_state, tenders, state,
+        acknowledged_by, acknowledged_at, detected_at)
+      SELECT 'chg_p' || i, 'dot:' || (2000000 + i % 4000), (2000000 + i % 4000)::text, 'scr_p' || i, '[]', '{}', '{}', '[]',
+        CASE WHEN i % 3 = 0 THEN 'acknowledged' ELSE 'new' END, CASE WHEN i % 3 = 0 THEN 'dana' END,
+        CASE WHEN i % 3 = 0 THEN ${ts("i * interval '2 minute'")} END, ${ts("(i / 2) * interval '1 minute'")}
+      FROM generate_series(1, 4000) i`);
+    await db.pool.query(`
+      INSERT INTO local_blocks (id, carrier_key, dot_number, reason, blocked_by, blocked_at)
+      SELECT 'blk_p' || i, 'dot:' || (2000000 + i * 100), (2000000 + i * 100)::text, 'test', 'dana', ${ts("'0'::interval")}
+      FROM generate_series(0, 39) i`);
+    await db.pool.query('ANALYZE screenings; ANALYZE watch_entries; ANALYZE carrier_changes; ANALYZE local_blocks');
+  });
+  afterAll(() => db?.close());
+
+  /** The plan of `sql` (with @names); `ordered`: sorts and table scans priced out, so one left means no index gives the order. */
+  async function plan(sql: string, params: Record<string, unknown>, ordered: boolean): Promise<string> {
+    const { text, names } = positional(sql);
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      if (ordered)
+        await client.query('SET LOCAL enable_sort = off; SET LOCAL enable_incremental_sort = off; SET LOCAL enable_seqscan = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${text}`, values: names.map((n) => params[n]) });
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  }
+
+  const SHAPES = [
+    [false, false],
+    [true, false],
+    [true, true],
+  ] as const;
+
+  it.each([
+    ['all', undefined, {}],
+    ['new', 'new', {}],
+    ['acknowledged', 'acknowledged', {}],
+    ['all, updated_since', undefined, { since: '2026-03-03T00:00:00.000Z' }],
+    ['new, dot_number', 'new', { dot: '2000017' }],
+  ] as const)(
+    'GET /changes (%s): every page shape reads an index in its order; the cursor is found by its key',
+    async (_l, state, filter) => {
+      const list = pgChangesList(state, filter);
+      for (const [withCursor, backwards] of SHAPES) {
+        const p = await plan(
+          keysetSql(list, withCursor, backwards),
+          { ...list.params, page_limit: 101, cursor_key: '2026-03-02T06:00:00.000Z', cursor_tie: 2000 },
+          true,
+        );
+        expect(p, p).not.toMatch(/\bSort\b|Seq Scan/);
+        expect(p, p).toMatch(/Index Scan( Backward)? using carrier_changes_by_(detected|state) on carrier_changes/);
+      }
+      const c = await plan(cursorSql(list), { ...list.params, cursor_id: 'chg_p2000' }, false);
+      expect(c, c).toMatch(/Index Scan using carrier_changes_pkey on carrier_changes/);
+    },
+  );
+
+  it('GET /watchlist: every page shape reads watch_entries_due in order, each tender by screenings_by_carrier; the cursor by the key', async () => {
+    const list = pgWatchEntriesList('2026-03-02T00:00:00.000Z');
+    for (const [withCursor, backwards] of SHAPES) {
+      const p = await plan(
+        keysetSql(list, withCursor, backwards),
+        { ...list.params, page_limit: 101, cursor_key: '2026-03-01T12:00:00.000Z', cursor_tie: 'dot:2000720' },
+        true,
+      );
+      expect(p, p).not.toMatch(/\bSort\b|Seq Scan/);
+      expect(p, p).toMatch(/Index Scan( Backward)? using watch_entries_due on watch_entries e/);
+      expect(p, p).toMatch(/using screenings_by_carrier on screenings s/);
+    }
+    const c = await plan(cursorSql(list), { ...list.params, cursor_id: '2000720' }, false);
+    expect(c, c).toMatch(/Index Scan using watch_entries_pkey on watch_entries e/);
+  });
+
+  it('the claim reads watch_entries_due in due order; an entry read finds its key and its latest tender by index', async () => {
+    const p = await plan(CLAIM_DUE_SQL, { now: '2026-03-01T12:00:00.000Z', since: '2026-03-02T00:00:00.000Z', limit: 50 }, true);
+    expect(p, p).not.toMatch(/\bSort\b|Seq Scan/);
+    expect(p, p).toMatch(/LockRows[\s\S]*Index Scan using watch_entries_due on watch_entries e/);
+    const e = await plan(ENTRY_BY_KEY_SQL, { key: 'dot:2000017' }, false);
+    expect(e, e).toMatch(/Index Scan using watch_entries_pkey on watch_entries e/);
+    expect(e, e).toMatch(/using screenings_by_carrier on screenings s/);
   });
 });

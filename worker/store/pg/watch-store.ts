@@ -177,7 +177,8 @@ const lockCarrier = statement<{ keys: string[] }>(
      SELECT DISTINCT k, hashtext(k) AS h FROM unnest(@keys::text[]) AS k ORDER BY h, k
    ) AS l`,
 );
-const entryByKey = statement<Key>('watch_entry_by_key', `${ENTRY} WHERE e.carrier_key = @key`);
+export const ENTRY_BY_KEY_SQL = `${ENTRY} WHERE e.carrier_key = @key`;
+const entryByKey = statement<Key>('watch_entry_by_key', ENTRY_BY_KEY_SQL);
 const entryHead = statement<Key>(
   'watch_entry_head',
   'SELECT manual, dot_number, mc_number, last_tender_at, added_at FROM watch_entries WHERE carrier_key = @key',
@@ -228,15 +229,14 @@ const pruneExpired = statement<{ since: string }>('watch_prune_expired', `DELETE
 // SQLite's claim is one IMMEDIATE transaction; here the due rows are locked as they are read, and
 // rows another host holds are passed over (it is claiming them), not waited for. A row another
 // host claimed and committed since this statement began is re-checked (next_check_at moved on).
-const due = statement<{ now: string; since: string; limit: number }>(
-  'watch_claim_due',
-  `SELECT e.carrier_key AS "carrierKey", e.dot_number, e.mc_number FROM watch_entries e
+/** The claim's read (exported for the plan check in the contract test). */
+export const CLAIM_DUE_SQL = `SELECT e.carrier_key AS "carrierKey", e.dot_number, e.mc_number FROM watch_entries e
    WHERE e.next_check_at <= @now AND ${ACTIVE}
      AND NOT EXISTS (SELECT 1 FROM local_blocks b WHERE b.lifted_at IS NULL AND (
        b.carrier_key = e.carrier_key OR b.dot_number = e.dot_number OR b.mc_number = e.mc_number))
    ORDER BY e.next_check_at ASC, e.carrier_key ASC LIMIT @limit
-   FOR UPDATE OF e SKIP LOCKED`,
-);
+   FOR UPDATE OF e SKIP LOCKED`;
+const due = statement<{ now: string; since: string; limit: number }>('watch_claim_due', CLAIM_DUE_SQL);
 const setNextMany = statement<{ keys: string[]; nexts: string[] }>(
   'watch_set_next_many',
   `UPDATE watch_entries AS w SET next_check_at = v.next
@@ -316,6 +316,44 @@ const acknowledge = statement<{ id: string; by: string; at: string; note: string
    WHERE id = @id AND state = 'new'
    RETURNING ${CHANGE_COLUMNS}`,
 );
+
+/** GET /watchlist as a keyset list (SQLite's, its tie the key a WITHOUT ROWID entry ends with). */
+export function pgWatchEntriesList(since: string): KeysetList {
+  return {
+    select: ENTRY,
+    where: [ACTIVE],
+    params: { since },
+    key: 'e.next_check_at',
+    tie: 'e.carrier_key',
+    direction: 'ASC',
+    cursor: "e.carrier_key IN ('dot:' || @cursor_id::text, 'mc:' || @cursor_id::text) AND COALESCE(e.dot_number, e.mc_number) = @cursor_id",
+    cursorFallback: 'COALESCE(e.dot_number, e.mc_number) = @cursor_id',
+  };
+}
+
+/** GET /changes as a keyset list: SQLite's, ties by seq for its rowid. */
+export function pgChangesList(state: 'new' | 'acknowledged' | undefined, filter: { since?: string; dot?: string } = {}): KeysetList {
+  const where = state === undefined ? [] : ['state = @state'];
+  const params: Record<string, string> = state === undefined ? {} : { state };
+  // updated_at is the later of detected_at and acknowledged_at (neither argument is NULL).
+  if (filter.since !== undefined) {
+    where.push('GREATEST(detected_at, COALESCE(acknowledged_at, detected_at)) >= @since');
+    params.since = filter.since;
+  }
+  if (filter.dot !== undefined) {
+    where.push('dot_number = @dot');
+    params.dot = filter.dot;
+  }
+  return {
+    select: `SELECT ${CHANGE_COLUMNS} FROM carrier_changes`,
+    where,
+    params,
+    key: 'detected_at',
+    tie: 'seq',
+    direction: 'DESC',
+    cursor: 'id = @cursor_id',
+  };
+}
 
 type TenderRow = {
   tender_id: string;
@@ -476,17 +514,6 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
   const recordTenderTx = ownOrCallers(recordTenderBody);
   const observeTx = ownOrCallers(observeBody);
 
-  const entriesList = (now: string): KeysetList => ({
-    select: ENTRY,
-    where: [ACTIVE],
-    params: { since: since(now) },
-    key: 'e.next_check_at',
-    tie: 'e.carrier_key',
-    direction: 'ASC',
-    cursor: "e.carrier_key IN ('dot:' || @cursor_id::text, 'mc:' || @cursor_id::text) AND COALESCE(e.dot_number, e.mc_number) = @cursor_id",
-    cursorFallback: 'COALESCE(e.dot_number, e.mc_number) = @cursor_id',
-  });
-
   return {
     recordTender: (t) => recordTenderTx(t),
 
@@ -523,7 +550,12 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
     },
 
     async pageActive(now, p) {
-      const { rows, has_more } = await pgKeysetPage<EntryRow & Record<string, unknown>>(x, 'watch_entries', entriesList(now), p);
+      const { rows, has_more } = await pgKeysetPage<EntryRow & Record<string, unknown>>(
+        x,
+        'watch_entries',
+        pgWatchEntriesList(since(now)),
+        p,
+      );
       return { data: rows.map(entryOf), has_more };
     },
 
@@ -564,29 +596,10 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
     async pageChanges(state, p, filter = {}) {
       if (state !== undefined && state !== 'new' && state !== 'acknowledged')
         throw new StoreArgumentError(`state must be "new" or "acknowledged", got ${JSON.stringify(state)}`, 'state');
-      const where = state === undefined ? [] : ['state = @state'];
-      const params: Record<string, string> = state === undefined ? {} : { state };
-      // updated_at is the later of detected_at and acknowledged_at (neither argument is NULL).
-      if (filter.since !== undefined) {
-        where.push('GREATEST(detected_at, COALESCE(acknowledged_at, detected_at)) >= @since');
-        params.since = filter.since;
-      }
-      if (filter.dot !== undefined) {
-        where.push('dot_number = @dot');
-        params.dot = filter.dot;
-      }
       const { rows, has_more } = await pgKeysetPage<ChangeRow & Record<string, unknown>>(
         x,
         'watch_changes',
-        {
-          select: `SELECT ${CHANGE_COLUMNS} FROM carrier_changes`,
-          where,
-          params,
-          key: 'detected_at',
-          tie: 'seq',
-          direction: 'DESC',
-          cursor: 'id = @cursor_id',
-        },
+        pgChangesList(state, filter),
         p,
       );
       return { data: rows.map(toChange), has_more };
