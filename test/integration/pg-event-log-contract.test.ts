@@ -92,29 +92,8 @@ const sqlite: Maker = {
 let pgDb: Awaited<ReturnType<typeof migratedPgDatabase>> | undefined;
 
 async function pgDatabase(): Promise<NonNullable<typeof pgDb>> {
-  if (!pgDb) {
-    pgDb = await migratedPgDatabase();
-    await ensureEventTables(pgDb.pool);
-  }
+  pgDb ??= await migratedPgDatabase();
   return pgDb;
-}
-
-/**
- * Until 001-initial lands on main (branch pgschema): the two tables as the schema's translation
- * rules give them. Does nothing once the schema has them.
- */
-async function ensureEventTables(pool: pg.Pool): Promise<void> {
-  const { rows } = await pool.query<{ t: string | null }>("SELECT to_regclass('event_head')::text AS t");
-  if (rows[0]?.t) return;
-  await pool.query(`
-    CREATE TABLE events (
-      id bigint PRIMARY KEY,
-      event text COLLATE "C" NOT NULL,
-      data text COLLATE "C" NOT NULL,
-      created_at text COLLATE "C" NOT NULL
-    );
-    CREATE TABLE event_head (last_id bigint NOT NULL);
-    INSERT INTO event_head VALUES (0);`);
 }
 
 const postgres: Maker = {
