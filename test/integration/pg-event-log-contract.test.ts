@@ -520,6 +520,12 @@ describe('the event log on postgres, with concurrent writers', () => {
       expect(tags.filter((t) => rolledBack.has(t))).toEqual([]);
       expect(unreadBelowHead).toEqual([]);
       expect(seen.map((s) => s.id)).toEqual(seen.map((_, i) => i + 1)); // in order, no gaps
+      // A batch (appendEvents) took its ids in one go: consecutive, in its order.
+      const idOf = new Map(seen.map((s) => [s.tag, s.id]));
+      const batches = [...committed].filter((t) => t.endsWith('.b')).map((t) => t.slice(0, -2));
+      expect(batches.length).toBeGreaterThan(0);
+      for (const b of batches)
+        expect([idOf.get(`${b}.b`)! - idOf.get(`${b}.a`)!, idOf.get(`${b}.c`)! - idOf.get(`${b}.a`)!]).toEqual([1, 2]);
       expect(await reader.lastEventId()).toBe(seen.length);
     } finally {
       await Promise.all(hosts.map((p) => p.end()));
