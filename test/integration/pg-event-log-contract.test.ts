@@ -445,6 +445,33 @@ describe('the event log on postgres, with concurrent writers', () => {
     expect((await log.eventsSince(1)).map((e) => e.data)).toEqual([{ who: 'first' }, { who: 'second' }]);
   });
 
+  it('lets the head go when a savepoint that appended rolls back (the group commit retries a failed piece so)', async () => {
+    const { pool } = await pgDatabase();
+    const x = poolExecutor(pool);
+    const log = pgEventLogOf(x, { now: () => T0 });
+    const ids = await x.transaction(async (tx) => {
+      const inTx = pgEventLogOf(tx, { now: () => T0 });
+      await tx
+        .transaction(async (sp) => {
+          await pgEventLogOf(sp, { now: () => T0 }).appendEvent('screening.completed', { piece: 'failed' });
+          throw new Error('the piece fails');
+        })
+        .catch(() => undefined);
+      // Another host appends and commits while this unit of work is still open: nothing waits.
+      const other = await Promise.race([
+        log.appendEvent('screening.completed', { piece: 'other host' }),
+        sleep(5_000).then(() => 'still waiting on the head'),
+      ]);
+      const last = await inTx.appendEvent('screening.completed', { piece: 'retried' });
+      return [other, last];
+    });
+    expect(ids).toEqual([
+      { id: 1, event: 'screening.completed', data: { piece: 'other host' } },
+      { id: 2, event: 'screening.completed', data: { piece: 'retried' } },
+    ]);
+    expect((await log.eventsSince(0)).map((e) => e.data)).toEqual([{ piece: 'other host' }, { piece: 'retried' }]);
+  });
+
   it('ids commit in id order: a reader moving on to the newest id it saw gets every event exactly once', async () => {
     // Two "hosts" (pools), two writers each; every unit of work does some work, appends, works on
     // while it holds its ids, then commits; one in seven rolls back. A reader polls eventsSince
