@@ -41,14 +41,29 @@ interface Maker {
   teardown(): Promise<void>;
 }
 
-// ---- SQLite: the store as it is, its sync answers awaited ----
+// ---- SQLite: the store as it is, its sync answers awaited; one file, emptied before each case ----
+
+let sqliteFile: { store: Store; cleanup(): void } | undefined;
+/** The SQLite store's clock: each case sets it. */
+let sqliteNow: () => Date = () => new Date();
 
 const sqlite: Maker = {
-  setup: async () => {},
-  teardown: async () => {},
-  async fresh(now) {
+  setup: async () => {
     const file = tempDbPath();
-    const store = openStore(file.path, { now });
+    // Opened once: its migrations take a while on a busy machine.
+    sqliteFile = { store: openStore(file.path, { now: () => sqliteNow() }), cleanup: file.cleanup };
+  },
+  teardown: async () => {
+    sqliteFile?.store.close();
+    sqliteFile?.cleanup();
+    sqliteFile = undefined;
+  },
+  async fresh(now) {
+    sqliteNow = now;
+    const { store } = sqliteFile!;
+    const db = connectionOf(store);
+    // Empty, and AUTOINCREMENT's counter back to 0, as a new file has it.
+    db.exec("DELETE FROM events; DELETE FROM sqlite_sequence WHERE name = 'events'");
     const log: EventLog = {
       appendEvent: async (event, data) => store.appendEvent(event, data),
       eventsSince: async (lastId, limit) => store.eventsSince(lastId, limit),
@@ -57,7 +72,6 @@ const sqlite: Maker = {
     };
     // store.transaction takes a synchronous function; this test's units of work await, so they
     // are spelt in SQL on the store's connection (one caller at a time here).
-    const db = connectionOf(store);
     let depth = 0;
     const run = async <T>(fn: (u: Unit) => Promise<T>): Promise<T> => {
       const sp = depth > 0 ? `sp_${depth}` : undefined;
@@ -79,10 +93,7 @@ const sqlite: Maker = {
       unitOfWork: run,
       storedText: async (id) => (db.prepare('SELECT data FROM events WHERE id = ?').get(id) as { data: string } | undefined)?.data,
       deleteThrough: async (id) => void db.prepare('DELETE FROM events WHERE id <= ?').run(id),
-      close: async () => {
-        store.close();
-        file.cleanup();
-      },
+      close: async () => {},
     };
   },
 };
@@ -96,12 +107,15 @@ async function pgDatabase(): Promise<NonNullable<typeof pgDb>> {
   return pgDb;
 }
 
+// Dropped once, after every case of the file (the concurrent ones too).
+afterAll(async () => {
+  await pgDb?.close();
+  pgDb = undefined;
+});
+
 const postgres: Maker = {
   setup: async () => void (await pgDatabase()),
-  teardown: async () => {
-    await pgDb?.close();
-    pgDb = undefined;
-  },
+  teardown: async () => {},
   async fresh(now) {
     const { pool } = await pgDatabase();
     await pool.query('TRUNCATE events; UPDATE event_head SET last_id = 0');
@@ -359,7 +373,6 @@ describe.each([
 describe('the event log on postgres, with concurrent writers', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   beforeAll(() => postgres.setup());
-  afterAll(() => postgres.teardown());
   beforeEach(async () => void (await postgres.fresh(() => T0)));
 
   it('appends a batch in one statement: consecutive ids in its order, each at its time; an empty one writes nothing', async () => {
