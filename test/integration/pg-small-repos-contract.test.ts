@@ -15,6 +15,7 @@ import {
   lastRefusalOf as pgLastRefusalOf,
   notePgStoreFailure,
   notePgStoreWrite,
+  pgProbeCodeOf,
   probeCommit as pgProbeCommit,
 } from '../../worker/store/pg/write-probe.js';
 import { rescreenHoldsOf, type RescreenHoldsRepo } from '../../worker/store/rescreen-holds-repo.js';
@@ -522,6 +523,32 @@ describe('PostgreSQL only: several hosts at once', () => {
       await p.pool.query(`ALTER DATABASE ${p.name} RESET default_transaction_read_only`);
     }
     await expect(p.x.transaction((tx) => pgProbeCommit(tx, iso(0)))).rejects.toThrow(/on the pool/);
+  });
+
+  it('names what a failed statement or connection says about writing', async () => {
+    const { DatabaseError } = (await import('pg')).default;
+    const dbErr = (code: string) => Object.assign(Object.create(DatabaseError.prototype) as Error, { code });
+    expect(['55P03', '57014', '53100', '25006', '58030', '57P03', '08006', '23505'].map((c) => pgProbeCodeOf(dbErr(c)))).toEqual([
+      'db_busy',
+      'db_busy',
+      'db_full',
+      'db_readonly',
+      'db_ioerr',
+      'db_unavailable',
+      'db_unavailable',
+      'db_error',
+    ]);
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    expect(pgProbeCodeOf(refused)).toBe('db_unavailable');
+    expect(pgProbeCodeOf(new Error('timeout exceeded when trying to connect'))).toBe('db_busy');
+    expect(pgProbeCodeOf(new Error('Connection terminated due to connection timeout'))).toBe('db_unavailable');
+    // A server that is not there, for real.
+    const gone = openPgPool('postgres://postgres@127.0.0.1:1/none', { max: 1 });
+    try {
+      expect(await pgProbeCommit(poolExecutor(gone), iso(0))).toBe('db_unavailable');
+    } finally {
+      await gone.end();
+    }
   });
 
   it("a refused store write is remembered until a store write succeeds, and the probe's own commit does not end it", async () => {

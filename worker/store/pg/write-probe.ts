@@ -25,6 +25,10 @@ const probe = statement<{ at: string }>(
  * probe). Undefined when it committed, else its code. On the pool only: SET LOCAL inside a
  * caller's transaction would outlive the probe.
  */
+/**
+ * The probe waits for a free client of the pool first: without the pool's connectionTimeoutMillis
+ * a pool busy with long work holds /healthz as long (the PG store must set one).
+ */
 export async function probeCommit(x: PgExecutor, at: string): Promise<PgProbeCode | undefined> {
   if (x.inTransaction) throw new Error('probeCommit runs its own transaction: call it on the pool, not inside a unit of work');
   try {
@@ -54,9 +58,12 @@ export function pgProbeCodeOf(err: unknown): PgProbeCode {
   }
   const sys = (err as NodeJS.ErrnoException | null)?.code;
   if (typeof sys === 'string' && /^(ECONN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_)/.test(sys)) return 'db_unavailable';
-  // pg's own: a connection ended, or the pool's connect timed out.
-  if (err instanceof Error && /Connection terminated|connection timeout|Client has encountered a connection error/i.test(err.message))
-    return 'db_unavailable';
+  if (err instanceof Error) {
+    // pg-pool: every client busy for connectionTimeoutMillis (load, as SQLite's busy), unlike a
+    // new connection that timed out or ended (the server is not there).
+    if (err.message === 'timeout exceeded when trying to connect') return 'db_busy';
+    if (/^Connection terminated|Client has encountered a connection error/.test(err.message)) return 'db_unavailable';
+  }
   return 'db_error';
 }
 
