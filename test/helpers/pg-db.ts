@@ -33,10 +33,20 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function pgTestDatabase(): Promise<PgTestDatabase> {
+export interface PgTestDatabaseOptions {
+  /**
+   * The database's default collation from ICU (e.g. 'en-US'), as a DBA's cluster may have it,
+   * instead of the server's (this machine's: C.UTF-8). Only letters, digits and '-'.
+   */
+  icuLocale?: string;
+}
+
+export async function pgTestDatabase(opts: PgTestDatabaseOptions = {}): Promise<PgTestDatabase> {
   // cs_t_<pid>_<random>: the pid says which run left it, should a killed run leave one.
   const name = `cs_t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`));
+  if (opts.icuLocale !== undefined && !/^[A-Za-z0-9-]+$/.test(opts.icuLocale)) throw new Error(`icuLocale: ${opts.icuLocale}`);
+  const locale = opts.icuLocale === undefined ? '' : ` LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale}'`;
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'${locale}`));
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   let dropped = false;
