@@ -90,45 +90,8 @@ function makeSqlite(): Backend {
   };
 }
 
-// Until migration 1 lands on main (branch pgschema): these tables as the brief's translation rules
-// write them. Used only while PG_MIGRATIONS is empty.
-const INTERIM_SCHEMA = `
-  CREATE TABLE intake_tokens (
-    id text COLLATE "C" PRIMARY KEY, name text COLLATE "C" NOT NULL,
-    role text COLLATE "C" NOT NULL CHECK (role IN ('metrics', 'tms', 'desk', 'admin')),
-    hash text COLLATE "C" NOT NULL UNIQUE, prefix text COLLATE "C" NOT NULL, created_at text COLLATE "C" NOT NULL,
-    revoked_at text COLLATE "C", last_used_at text COLLATE "C", api_version text COLLATE "C" NOT NULL DEFAULT '2026-11-25',
-    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE);
-  CREATE TABLE operator_state (key text COLLATE "C" PRIMARY KEY, value text COLLATE "C" NOT NULL, updated_at text COLLATE "C" NOT NULL);
-  CREATE TABLE idempotency_keys (
-    scope text COLLATE "C" NOT NULL, key text COLLATE "C" NOT NULL, request_hash text COLLATE "C" NOT NULL,
-    resource_id text COLLATE "C", created_at text COLLATE "C" NOT NULL, PRIMARY KEY (scope, key));
-  CREATE TABLE screenings (
-    id text COLLATE "C" PRIMARY KEY, tender_id text COLLATE "C",
-    status text COLLATE "C" NOT NULL CHECK (status IN ('queued', 'active', 'done')),
-    query_kind text COLLATE "C" NOT NULL CHECK (query_kind IN ('dot_number', 'mc_number')),
-    query_value text COLLATE "C" NOT NULL, priority text COLLATE "C" NOT NULL, refresh bigint NOT NULL DEFAULT 0,
-    callback_url text COLLATE "C", action text COLLATE "C", hold_reason text COLLATE "C", source text COLLATE "C",
-    score text COLLATE "C", score_fetched_at text COLLATE "C", model_version text COLLATE "C", error text COLLATE "C",
-    created_at text COLLATE "C" NOT NULL, completed_at text COLLATE "C", settled_by text COLLATE "C",
-    standing_decision text COLLATE "C", score_fetch_id bigint, carrier_key text COLLATE "C", rescreened_at text COLLATE "C",
-    version bigint NOT NULL DEFAULT 1, carrier_dot text COLLATE "C", carrier_mc text COLLATE "C", load text COLLATE "C",
-    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE);
-  CREATE INDEX screenings_held_for_rescreen ON screenings (created_at, seq)
-    WHERE action = 'hold' AND settled_by IS NULL AND hold_reason IN ('scoring_unavailable', 'quota_exhausted', 'quota_reserved');
-  CREATE TABLE reviews (
-    id text COLLATE "C" PRIMARY KEY, screening_id text COLLATE "C" NOT NULL UNIQUE REFERENCES screenings (id) ON DELETE CASCADE,
-    state text COLLATE "C" NOT NULL CHECK (state IN ('pending', 'approved', 'rejected', 'closed', 'superseded')),
-    hold_reason text COLLATE "C" NOT NULL, decided_by text COLLATE "C", decided_at text COLLATE "C", note text COLLATE "C",
-    created_at text COLLATE "C" NOT NULL, carrier_key text COLLATE "C", parent_id text COLLATE "C",
-    previous_decision text COLLATE "C", version bigint NOT NULL DEFAULT 1, basis_since bigint NOT NULL DEFAULT 1,
-    facts_screening_id text COLLATE "C", closed_by text COLLATE "C", closed_reason text COLLATE "C", token_id text COLLATE "C",
-    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE);`;
-
 async function makePg(): Promise<Backend & { pool: pg.Pool; x: PgExecutor; url: string; name: string }> {
   const { db, pool, close } = await migratedPgDatabase();
-  const { PG_MIGRATIONS } = await import('../../worker/store/pg/schema/index.js');
-  if (PG_MIGRATIONS.length === 0) await pool.query(INTERIM_SCHEMA);
   const x = poolExecutor(pool);
   return {
     pool,
