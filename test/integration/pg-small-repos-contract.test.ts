@@ -488,6 +488,41 @@ describe('PostgreSQL only: several hosts at once', () => {
     await expect(p.x.transaction((tx) => pgProbeCommit(tx, iso(0)))).rejects.toThrow(/on the pool/);
   });
 
+  it("the probe's timeouts end with its transaction: the pool's connection waits as before, committed or not", async () => {
+    const one = openPgPool(p.url, { max: 1 });
+    const x = poolExecutor(one);
+    try {
+      const settings = async () =>
+        (await one.query('SELECT current_setting($1) AS l, current_setting($2) AS s', ['lock_timeout', 'statement_timeout'])).rows[0];
+      const before = await settings();
+      expect(await pgProbeCommit(x, iso(0))).toBeUndefined();
+      expect(await settings()).toEqual(before);
+      const release = await (async () => {
+        const c = await p.pool.connect();
+        await c.query('BEGIN');
+        await c.query('LOCK TABLE operator_state IN EXCLUSIVE MODE');
+        return async () => {
+          await c.query('ROLLBACK');
+          c.release();
+        };
+      })();
+      try {
+        expect(await pgProbeCommit(x, iso(SEC))).toBe('db_busy');
+      } finally {
+        await release();
+      }
+      expect(await settings()).toEqual(before);
+    } finally {
+      await one.end();
+    }
+  });
+
+  it('operator state put by several hosts at once: no conflict error, one value kept', async () => {
+    await Promise.all(['true', 'false', 'true', 'false'].map((v, i) => p.operatorState.put('race_key', v, iso(i * SEC))));
+    const kept = await p.operatorState.get('race_key');
+    expect(['true', 'false']).toContain(kept?.value);
+  });
+
   it('names what a failed statement or connection says about writing', async () => {
     const { DatabaseError } = (await import('pg')).default;
     const dbErr = (code: string) => Object.assign(Object.create(DatabaseError.prototype) as Error, { code });
