@@ -23,11 +23,8 @@ const probe = statement<{ at: string }>(
  * Commit one small write (operator_state 'health_probe' = `at`) in its own transaction, waiting
  * 250 ms at most for another session's lock or for the statement (SQLite's busy_timeout of the
  * probe). Undefined when it committed, else its code. On the pool only: SET LOCAL inside a
- * caller's transaction would outlive the probe.
- */
-/**
- * The probe waits for a free client of the pool first: without the pool's connectionTimeoutMillis
- * a pool busy with long work holds /healthz as long (the PG store must set one).
+ * caller's transaction would outlive the probe. It waits for a free client of the pool first:
+ * without the pool's connectionTimeoutMillis, a pool busy with long work holds /healthz as long.
  */
 export async function probeCommit(x: PgExecutor, at: string): Promise<PgProbeCode | undefined> {
   if (x.inTransaction) throw new Error('probeCommit runs its own transaction: call it on the pool, not inside a unit of work');
