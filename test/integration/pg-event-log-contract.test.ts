@@ -409,6 +409,8 @@ describe('the event log on postgres, with concurrent writers', () => {
       ]),
     );
     expect(err).toMatchObject({ name: 'StoreArgumentError', param: 'event' });
+    const badTime = await refusal(() => log.appendEvents([{ event: 'queue.changed', data: 1, at: new Date(Number.NaN) }]));
+    expect(badTime).toMatchObject({ name: 'StoreArgumentError', param: 'at' });
     expect(await log.lastEventId()).toBe(4);
   });
 

@@ -1,7 +1,7 @@
 import type { IntakeEvent, IntakeEventName } from '../../../shared/screening.js';
-import { checkLimit } from '../sqlite-store.js';
 import { StoreArgumentError } from '../store-error.js';
 import type { EventLogFilter, ListPage, Store } from '../types.js';
+import { checkLimit, iso } from './arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { statement, type Statement } from './sql.js';
@@ -113,11 +113,7 @@ export function pgEventLogOf(x: PgExecutor, opts: { now: () => Date }): PgEventL
       if (batch.length === 0) return [];
       const events = batch.map((e) => checkEvent(e.event));
       const now = opts.now();
-      const created = batch.map((e) => {
-        const at = e.at ?? now;
-        if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw new StoreArgumentError('at must be a valid Date', 'at');
-        return at.toISOString();
-      });
+      const created = batch.map((e) => iso(e.at ?? now, 'at'));
       const rows = await appendBatch.all<{ id: number }>(x, { events, datas: batch.map((e) => textOf(e.data)), created });
       if (rows.length !== batch.length) throw new Error('event_head has no row: the PostgreSQL schema is not migrated');
       // RETURNING's order is not promised; the ids are consecutive, in the batch's order.
