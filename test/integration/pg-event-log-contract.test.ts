@@ -370,7 +370,7 @@ describe.each([
 
 // ---- PostgreSQL only: several writers, no single one ----
 
-describe('the event log on postgres, with concurrent writers', () => {
+describe('the event log on postgres only: batches, and several writers at once', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   beforeAll(() => postgres.setup());
   beforeEach(async () => void (await postgres.fresh(() => T0)));
