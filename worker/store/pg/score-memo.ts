@@ -1,0 +1,59 @@
+import type { SvcScore } from '../../../shared/svc-contract.js';
+import type { ScoreOf } from '../score-refs.js';
+import { statement, type Queryable } from './sql.js';
+
+/**
+ * score-refs.ts's parsed-score memo on PostgreSQL: a fetch's body never changes and its id (an
+ * identity) is never reused, so its parsed score is kept per host and shared, frozen, by every
+ * screening of the fetch (docs/design/postgres.md, decision 5). A read fetches the bodies its rows
+ * lack in one statement first, then maps its rows synchronously (rows.ts takes a ScoreOf).
+ */
+const PARSED_FETCHES_KEPT = 5_000;
+
+export interface PgScoreMemo {
+  /** The ScoreOf for rows referring to `fetchIds`: the missing bodies are read first. */
+  scoresFor(q: Queryable, fetchIds: Iterable<number | null>): Promise<ScoreOf>;
+}
+
+const bodies = statement<{ ids: number[] }>('score_memo_bodies', 'SELECT id, body FROM score_fetches WHERE id = ANY(@ids::bigint[])');
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
+export function pgScoreMemo(): PgScoreMemo {
+  const parsed = new Map<number, SvcScore>();
+  return {
+    async scoresFor(q, fetchIds) {
+      // This read's scores, whatever the memo drops meanwhile.
+      const mine = new Map<number, SvcScore>();
+      const missing: number[] = [];
+      for (const id of new Set(fetchIds)) {
+        if (id === null) continue;
+        const known = parsed.get(id);
+        if (known) mine.set(id, known);
+        else missing.push(id);
+      }
+      if (missing.length > 0) {
+        const rows = await bodies.all<{ id: number; body: string }>(q, { ids: missing });
+        if (parsed.size + rows.length > PARSED_FETCHES_KEPT) parsed.clear();
+        for (const r of rows) {
+          const score = deepFreeze(JSON.parse(r.body) as SvcScore);
+          parsed.set(r.id, score);
+          mine.set(r.id, score);
+        }
+      }
+      return (fetchId, inline) => {
+        if (fetchId === null) return inline === null ? null : (JSON.parse(inline) as SvcScore);
+        const score = mine.get(fetchId);
+        // screenings.score_fetch_id has no foreign key: a fetch gone is a damaged record.
+        if (!score) throw new Error(`score fetch ${fetchId} is missing`);
+        return score;
+      };
+    },
+  };
+}
