@@ -668,3 +668,114 @@ describe.each(BACKENDS)('%s', (_name, make) => {
     });
   });
 });
+
+describe('postgres only: several hosts at once', () => {
+  let b: Backend;
+  beforeEach(async () => {
+    clock = T0;
+    b = await makePg();
+  });
+
+  /** Until a statement of this database waits on a row lock (another client's uncommitted write). */
+  async function untilWaitingOnALock(): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await pgDb!.pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      if (rows[0]!.n > 0) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('no statement came to wait on the lock');
+  }
+
+  /**
+   * `first` runs in a transaction on one pool client and stays uncommitted until `second`, on
+   * another client, waits on its row; then it commits. Both outcomes.
+   */
+  async function overlapped<A, B>(
+    first: (tx: ReturnType<typeof poolExecutor>) => Promise<A>,
+    second: (x: ReturnType<typeof poolExecutor>) => Promise<B>,
+  ): Promise<[PromiseSettledResult<A>, PromiseSettledResult<B>]> {
+    const x = poolExecutor(pgDb!.pool);
+    let wrote!: () => void;
+    const written = new Promise<void>((r) => (wrote = r));
+    let commit!: () => void;
+    const held = new Promise<void>((r) => (commit = r));
+    const a = x.transaction(async (tx) => {
+      const value = await first(tx);
+      wrote();
+      await held;
+      return value;
+    });
+    await written;
+    const bb = second(x);
+    await untilWaitingOnALock();
+    commit();
+    return Promise.allSettled([a, bb]) as Promise<[PromiseSettledResult<A>, PromiseSettledResult<B>]>;
+  }
+
+  it('one review decided on two hosts at once: the first wins, the second waits on the row and gets the conflict', async () => {
+    const { review, screening } = await heldWithReview(b);
+    later(60_000);
+    const [a, second] = await overlapped(
+      (tx) => pgReviewsOf(tx, { now }).resolveReview(review.id, 'approved', 'dana', null),
+      (x) => pgReviewsOf(x, { now }).resolveReview(review.id, 'rejected', 'eve', 'no'),
+    );
+    expect(a).toMatchObject({ status: 'fulfilled', value: { state: 'approved', decided_by: 'dana' } });
+    expect(second).toMatchObject({ status: 'rejected', reason: expect.any(ReviewConflictError) });
+    expect((second as PromiseRejectedResult).reason).toMatchObject({ message: `review ${review.id} is already approved` });
+    // The loser changed nothing: the winner's decision and action, one version each.
+    expect(await b.reviews.getReview(review.id)).toEqual((a as PromiseFulfilledResult<Review>).value);
+    expect(await b.screenings.getScreening(screening.id)).toMatchObject({ action: 'tender', version: 4 });
+  });
+
+  it('decided at once, unsynchronised, many times: exactly one decision per review', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await heldWithReview(b, String(3000001 + i))).review.id);
+    const x = poolExecutor(pgDb!.pool);
+    const hostA = pgReviewsOf(x, { now });
+    const hostB = pgReviewsOf(x, { now });
+    const outcomes = await Promise.all(
+      ids.map((id) => Promise.allSettled([hostA.resolveReview(id, 'approved', 'a', null), hostB.resolveReview(id, 'rejected', 'b', null)])),
+    );
+    for (const [i, pair] of outcomes.entries()) {
+      const won = pair.filter((o) => o.status === 'fulfilled');
+      expect(won, ids[i]).toHaveLength(1);
+      expect(pair.find((o) => o.status === 'rejected')).toMatchObject({ reason: expect.any(ReviewConflictError) });
+      const state = (won[0] as PromiseFulfilledResult<Review>).value.state;
+      expect((await b.reviews.getReview(ids[i]!))!.state).toBe(state);
+      expect((await b.reviews.getReview(ids[i]!))!.screening.action).toBe(state === 'approved' ? 'tender' : 'block');
+    }
+    expect(await b.reviews.countPendingReviews()).toBe(0);
+  });
+
+  it('one screening completed on two hosts at once: one completion, the other finds it done (changed=false)', async () => {
+    const s = await b.screenings.insertScreening(NEW);
+    await b.screenings.markActive(s.id);
+    later(1000);
+    const [a, second] = await overlapped(
+      (tx) => pgScreeningsOf(tx, { now }).completeScreening(s.id, HOLD),
+      (x) => pgScreeningsOf(x, { now }).completeScreening(s.id, { ...HOLD, action: 'block', hold_reason: null }),
+    );
+    expect(a).toMatchObject({ status: 'fulfilled', value: { changed: true, screening: { action: 'hold', version: 3 } } });
+    expect(second).toMatchObject({ status: 'fulfilled', value: { changed: false } });
+    expect((second as PromiseFulfilledResult<{ screening: Screening }>).value.screening).toEqual(
+      (a as PromiseFulfilledResult<{ screening: Screening }>).value.screening,
+    );
+  });
+
+  it("inside a caller's transaction a decision is the caller's: rolled back with it", async () => {
+    const { review, screening } = await heldWithReview(b);
+    const x = poolExecutor(pgDb!.pool);
+    const boom = new Error('the caller failed after the decision');
+    await expect(
+      x.transaction(async (tx) => {
+        await pgReviewsOf(tx, { now }).resolveReview(review.id, 'approved', 'dana', null);
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+    expect(await b.reviews.getReview(review.id)).toEqual(review);
+    expect(await b.screenings.getScreening(screening.id)).toMatchObject({ action: 'hold', version: 2 });
+    expect(await b.reviews.countPendingReviews()).toBe(1);
+  });
+});
