@@ -199,7 +199,7 @@ export function pgReviewsOf(x: PgExecutor, opts: PgReviewsOptions): AsyncRepo<Re
     },
 
     async pageReviews(state, p) {
-      const { rows, has_more } = await pgKeysetPage<ReviewRow>(x, pgReviewList(state), p);
+      const { rows, has_more } = await pgKeysetPage<ReviewRow & Record<string, unknown>>(x, 'reviews_page', pgReviewList(state), p);
       return { data: await reviewsOf(x, rows), has_more };
     },
 
