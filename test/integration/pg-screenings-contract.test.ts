@@ -764,6 +764,29 @@ describe('postgres only: several hosts at once', () => {
     );
   });
 
+  it('a re-screen waiting on a decision being made finds the screening no longer held (false, nothing written)', async () => {
+    const { review, screening } = await heldWithReview(b);
+    const tender: ScreeningResult = { ...HOLD, action: 'tender', hold_reason: null };
+    const [a, second] = await overlapped(
+      (tx) => pgReviewsOf(tx, { now }).resolveReview(review.id, 'rejected', 'dana', null),
+      (x) => pgScreeningsOf(x, { now }).rescreenResult(screening.id, tender),
+    );
+    expect(a).toMatchObject({ status: 'fulfilled' });
+    expect(second).toEqual({ status: 'fulfilled', value: false });
+    expect(await b.screenings.getScreening(screening.id)).toMatchObject({ action: 'block', hold_reason: 'manual_review' });
+  });
+
+  it('a discard waiting on a worker taking the screening keeps it (false)', async () => {
+    const s = await b.screenings.insertScreening(NEW);
+    const [a, second] = await overlapped(
+      (tx) => pgScreeningsOf(tx, { now }).markActive(s.id),
+      (x) => pgScreeningsOf(x, { now }).discardScreening(s.id),
+    );
+    expect(a).toMatchObject({ status: 'fulfilled' });
+    expect(second).toEqual({ status: 'fulfilled', value: false });
+    expect((await b.screenings.getScreening(s.id))?.status).toBe('active');
+  });
+
   it("inside a caller's transaction a decision is the caller's: rolled back with it", async () => {
     const { review, screening } = await heldWithReview(b);
     const x = poolExecutor(pgDb!.pool);
