@@ -401,6 +401,11 @@ describe.each(BACKENDS)('%s', (_name, make) => {
       expect(Object.isFrozen(x!.score!.carrier)).toBe(true);
     });
 
+    it('a screening whose score fetch is gone is a damaged record (StoreError sqlite_corrupt), not a screening without a score', async () => {
+      const s = await b.screenings.insertScreening(NEW, { ...HOLD, score_fetch_id: 987654 });
+      expect(await rejection(b.screenings.getScreening(s.id))).toMatchObject({ name: 'StoreError', code: 'sqlite_corrupt' });
+    });
+
     it('re-screens a held screening only while done, held and not settled; notes a re-screen that changed nothing', async () => {
       const queued = await b.screenings.insertScreening(NEW);
       const tender: ScreeningResult = { ...HOLD, action: 'tender', hold_reason: null, score: sampleScore('1000003', { score: 90 }) };

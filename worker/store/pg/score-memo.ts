@@ -1,5 +1,6 @@
 import type { SvcScore } from '../../../shared/svc-contract.js';
 import type { ScoreOf } from '../score-refs.js';
+import { StoreError } from '../store-error.js';
 import { statement, type Queryable } from './sql.js';
 
 /**
@@ -32,8 +33,8 @@ export function pgScoreMemo(): PgScoreMemo {
       // This read's scores, whatever the memo drops meanwhile.
       const mine = new Map<number, SvcScore>();
       const missing: number[] = [];
-      for (const id of new Set(fetchIds)) {
-        if (id === null) continue;
+      for (const id of fetchIds) {
+        if (id === null || mine.has(id)) continue;
         const known = parsed.get(id);
         if (known) mine.set(id, known);
         else missing.push(id);
@@ -42,7 +43,8 @@ export function pgScoreMemo(): PgScoreMemo {
         const rows = await bodies.all<{ id: number; body: string }>(q, { ids: missing });
         if (parsed.size + rows.length > PARSED_FETCHES_KEPT) parsed.clear();
         for (const r of rows) {
-          const score = deepFreeze(JSON.parse(r.body) as SvcScore);
+          // Two reads that missed together: the first parse kept is the one shared.
+          const score = parsed.get(r.id) ?? deepFreeze(JSON.parse(r.body) as SvcScore);
           parsed.set(r.id, score);
           mine.set(r.id, score);
         }
@@ -50,8 +52,9 @@ export function pgScoreMemo(): PgScoreMemo {
       return (fetchId, inline) => {
         if (fetchId === null) return inline === null ? null : (JSON.parse(inline) as SvcScore);
         const score = mine.get(fetchId);
-        // screenings.score_fetch_id has no foreign key: a fetch gone is a damaged record.
-        if (!score) throw new Error(`score fetch ${fetchId} is missing`);
+        // screenings.score_fetch_id has no foreign key: a fetch gone is a damaged record. No
+        // PostgreSQL code of its own yet (the PG store's error mapping is to come): SQLite's.
+        if (!score) throw new StoreError('sqlite_corrupt', `PostgreSQL record: score fetch ${fetchId} is missing`);
         return score;
       };
     },
