@@ -7,7 +7,7 @@ import type { ReviewListState } from '../types.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
-import { pgScoreMemo, type PgScoreMemo } from './score-memo.js';
+import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { checkId, PG_SCREENING_COLUMNS, screeningsByIds } from './screenings-repo.js';
 import { statement, type Queryable } from './sql.js';
 
@@ -23,7 +23,7 @@ import { statement, type Queryable } from './sql.js';
 export interface PgReviewsOptions {
   now: () => Date;
   /** The parsed-score memo, shared by the repositories of one record (one per repository otherwise). */
-  scores?: PgScoreMemo;
+  scores?: ParsedFetches;
 }
 
 const MAX_LIMIT = 10_000;
@@ -133,7 +133,7 @@ const st = {
 
 export function pgReviewsOf(x: PgExecutor, opts: PgReviewsOptions): AsyncRepo<ReviewsRepo> {
   const { now } = opts;
-  const scores = opts.scores ?? pgScoreMemo();
+  const scores = opts.scores ?? parsedFetches();
 
   /** Review rows as Reviews: the tenders of all of them in one read, their facts in another. */
   const reviewsOf = async (q: Queryable, rows: ReviewRow[]): Promise<Review[]> => {

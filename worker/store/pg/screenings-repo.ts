@@ -1,4 +1,3 @@
-import type { CarrierQuery } from '../../../shared/carrier-id.js';
 import type { LoadDetails, Screening } from '../../../shared/screening.js';
 import { carrierColumns, dotOf, mcOf } from '../carrier-columns.js';
 import { newScreeningId } from '../ids.js';
@@ -6,9 +5,10 @@ import { SCREENING_COLUMNS, scoreAgeSeconds, toScreening, type ScreeningRow } fr
 import type { ScreeningsRepo } from '../screening-repos.js';
 import { NotFoundError, StoreArgumentError } from '../store-error.js';
 import type { ScreeningResult } from '../types.js';
+import { checkQuery } from './arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
-import { pgScoreMemo, type PgScoreMemo } from './score-memo.js';
+import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { statement, type Queryable } from './sql.js';
 
 /**
@@ -22,7 +22,7 @@ export interface PgScreeningsOptions {
   /** The clock for every timestamp written (tests pin it). */
   now: () => Date;
   /** The parsed-score memo, shared by the repositories of one record (one per repository otherwise). */
-  scores?: PgScoreMemo;
+  scores?: ParsedFetches;
 }
 
 // SQLite's scalar MAX returns NULL when any argument is NULL, GREATEST skips NULLs: the same here,
@@ -32,22 +32,13 @@ if (!SCREENING_COLUMNS.includes(SQLITE_UPDATED_AT)) throw new Error('rows.ts SCR
 /** rows.ts's SCREENING_COLUMNS (aliases s, r) in PostgreSQL. */
 export const PG_SCREENING_COLUMNS = SCREENING_COLUMNS.replace(SQLITE_UPDATED_AT, SQLITE_UPDATED_AT.replace(/^MAX\(/, 'GREATEST('));
 
-// ---- argument checks, as sqlite-store.ts's (the same messages and parameters) ----
+// ---- argument checks, as sqlite-store.ts's (the same messages and parameters; the shared ones in arg-checks.ts) ----
 
 const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function checkId(id: unknown, param = 'id'): string {
   if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError(`${param} must be a non-empty string`, param);
   return id;
-}
-
-function checkQuery(q: unknown): CarrierQuery {
-  const o = q as Record<string, unknown> | null;
-  if (o && typeof o === 'object') {
-    if (typeof o.dot_number === 'string' && o.dot_number.trim() !== '' && o.mc_number === undefined) return { dot_number: o.dot_number };
-    if (typeof o.mc_number === 'string' && o.mc_number.trim() !== '' && o.dot_number === undefined) return { mc_number: o.mc_number };
-  }
-  throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
 }
 
 function checkResult(r: ScreeningResult): void {
@@ -155,7 +146,7 @@ const st = {
 };
 
 /** Screening rows as Screenings, their scores read first (one statement for the fetches not yet known). */
-export async function screeningsOfRows(q: Queryable, scores: PgScoreMemo, rows: ScreeningRow[]): Promise<Screening[]> {
+export async function screeningsOfRows(q: Queryable, scores: ParsedFetches, rows: ScreeningRow[]): Promise<Screening[]> {
   if (rows.length === 0) return [];
   const scoreOf = await scores.scoresFor(
     q,
@@ -165,7 +156,7 @@ export async function screeningsOfRows(q: Queryable, scores: PgScoreMemo, rows: 
 }
 
 /** The screenings of `ids` with their reviews, by id (a missing id is absent). */
-export async function screeningsByIds(q: Queryable, scores: PgScoreMemo, ids: readonly string[]): Promise<Map<string, Screening>> {
+export async function screeningsByIds(q: Queryable, scores: ParsedFetches, ids: readonly string[]): Promise<Map<string, Screening>> {
   if (ids.length === 0) return new Map();
   const rows = await st.byIds.all<ScreeningRow>(q, { ids: [...new Set(ids)] });
   return new Map((await screeningsOfRows(q, scores, rows)).map((s) => [s.id, s]));
@@ -173,7 +164,7 @@ export async function screeningsByIds(q: Queryable, scores: PgScoreMemo, ids: re
 
 export function pgScreeningsOf(x: PgExecutor, opts: PgScreeningsOptions): AsyncRepo<ScreeningsRepo> {
   const { now } = opts;
-  const scores = opts.scores ?? pgScoreMemo();
+  const scores = opts.scores ?? parsedFetches();
   const one = async (q: Queryable, id: string) => (await screeningsByIds(q, scores, [id])).get(id);
 
   return {
