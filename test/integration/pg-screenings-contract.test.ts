@@ -791,6 +791,22 @@ describe('postgres only: several hosts at once', () => {
     expect((await b.screenings.getScreening(s.id))?.status).toBe('active');
   });
 
+  it('a decision and a late completion on two hosts at once, in either order: the decision is the action', async () => {
+    for (const first of ['decision', 'completion'] as const) {
+      const { screening: s, review } = await heldWithReview(b, first === 'decision' ? '4000001' : '4000002', false);
+      const decide = (x: ReturnType<typeof poolExecutor>) => pgReviewsOf(x, { now }).resolveReview(review.id, 'approved', 'dana', null);
+      const complete = (x: ReturnType<typeof poolExecutor>) => pgScreeningsOf(x, { now }).completeScreening(s.id, HOLD);
+      const outcomes = first === 'decision' ? await overlapped(decide, complete) : await overlapped(complete, decide);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled']);
+      expect(await b.screenings.getScreening(s.id), first).toMatchObject({
+        status: 'done',
+        action: 'tender',
+        hold_reason: 'manual_review',
+        review: { state: 'approved' },
+      });
+    }
+  });
+
   it("inside a caller's transaction a decision is the caller's: rolled back with it", async () => {
     const { review, screening } = await heldWithReview(b);
     const x = poolExecutor(pgDb!.pool);
