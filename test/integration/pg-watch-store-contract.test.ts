@@ -3,7 +3,9 @@
  * openWatchStore on the store's connection, its answers awaited; on PostgreSQL,
  * worker/store/pg/watch-store.ts), then what only several hosts on PostgreSQL can do: observe one
  * carrier's changed score at once (one change is recorded), claim due carriers at once (each is
- * claimed once), add one carrier by hand at once (one is "created").
+ * claimed once), add one carrier by hand at once (one is "created"), and the lists' plans.
+ * Screenings are written through each backend's screenings repository (the Store's on SQLite,
+ * store/pg/screenings-repo.ts on PostgreSQL), as the pipeline writes them.
  */
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,9 +15,11 @@ import { cursorSql, keysetSql } from '../../worker/store/keyset.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from '../../worker/store/store-error.js';
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../../worker/store/watch-store.js';
+import type { ScreeningsRepo } from '../../worker/store/screening-repos.js';
 import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
+import { pgScreeningsOf } from '../../worker/store/pg/screenings-repo.js';
 import { positional } from '../../worker/store/pg/sql.js';
 import {
   CLAIM_DUE_SQL,
@@ -47,6 +51,39 @@ interface ScreeningSpec {
   action?: TenderAction;
   /** Named by its insert (a tender the pipeline tagged); null: not (recordTender tags it). */
   carrier_key?: string | null;
+}
+
+/** The Store's insert of a finished screening (the pipeline's for a cache hit): on both backends. */
+function finishedScreening(s: ScreeningSpec): Parameters<ScreeningsRepo['insertScreening']> {
+  return [
+    {
+      id: s.id,
+      query: { dot_number: s.dot },
+      tender_id: s.tender_id === undefined ? `T-${s.id}` : s.tender_id,
+      priority: 'tender',
+      refresh: false,
+      callback_url: s.callback_url ?? null,
+      carrier_key: s.carrier_key ?? null,
+    },
+    {
+      action: s.action ?? 'tender',
+      hold_reason: s.action === 'hold' ? 'manual_review' : null,
+      source: 'cache',
+      score: null,
+      score_fetched_at: null,
+      error: null,
+    },
+  ];
+}
+
+/** A screenings repository on PostgreSQL whose clock a case sets per insert. */
+function pgScreeningsAt(x: PgExecutor): (s: ScreeningSpec) => Promise<void> {
+  let clock = new Date(T0);
+  const repo = pgScreeningsOf(x, { now: () => clock });
+  return async (s) => {
+    clock = new Date(s.at);
+    await repo.insertScreening(...finishedScreening(s));
+  };
 }
 
 /** One backend as a case sees it: the watch store, and the rows around it. */
@@ -108,25 +145,7 @@ const sqlite: Maker = {
       w,
       async screening(s) {
         clock = new Date(s.at);
-        store.insertScreening(
-          {
-            id: s.id,
-            query: { dot_number: s.dot },
-            tender_id: s.tender_id === undefined ? `T-${s.id}` : s.tender_id,
-            priority: 'tender',
-            refresh: false,
-            callback_url: s.callback_url ?? null,
-            carrier_key: s.carrier_key ?? null,
-          },
-          {
-            action: s.action ?? 'tender',
-            hold_reason: s.action === 'hold' ? 'manual_review' : null,
-            source: 'cache',
-            score: null,
-            score_fetched_at: null,
-            error: null,
-          },
-        );
+        store.insertScreening(...finishedScreening(s));
       },
       carrierKeyOf: async (id) =>
         (db.prepare('SELECT carrier_key FROM screenings WHERE id = ?').get(id) as { carrier_key: string | null }).carrier_key,
@@ -161,24 +180,6 @@ async function pgDatabase(): Promise<NonNullable<typeof pgDb>> {
   return pgDb;
 }
 
-async function pgScreening(q: pg.Pool, s: ScreeningSpec): Promise<void> {
-  await q.query(
-    `INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, callback_url, action, hold_reason, source,
-       created_at, completed_at, carrier_key, carrier_dot)
-     VALUES ($1, $2, 'done', 'dot_number', $3, 'tender', $4, $5, $6, 'cache', $7, $7, $8, $3)`,
-    [
-      s.id,
-      s.tender_id === undefined ? `T-${s.id}` : s.tender_id,
-      s.dot,
-      s.callback_url ?? null,
-      s.action ?? 'tender',
-      s.action === 'hold' ? 'manual_review' : null,
-      s.at,
-      s.carrier_key ?? null,
-    ],
-  );
-}
-
 const postgres: Maker = {
   beforeAll: async () => void (await pgDatabase()),
   async open() {
@@ -188,7 +189,7 @@ const postgres: Maker = {
     const x = poolExecutor(pool);
     return {
       w: asRepo(pgWatchStoreOf(x, { watchDays: WATCH_DAYS })),
-      screening: (s) => pgScreening(pool, s),
+      screening: pgScreeningsAt(x),
       carrierKeyOf: async (id) =>
         (await pool.query<{ carrier_key: string | null }>('SELECT carrier_key FROM screenings WHERE id = $1', [id])).rows[0]!.carrier_key,
       async block(b) {
@@ -356,6 +357,19 @@ describe.each([
       expect(await w.getEntry(['dot:1000001'], at(20 * DAY))).toMatchObject({ last_tender_at: at(20 * DAY), next_check_at: at(20 * H) });
       // The floor moved to the tender before: after the last one's window the entry is gone.
       expect(await w.pruneExpired(at(34 * DAY + 1))).toBe(1);
+    });
+
+    it('a tender answered from the cache is a tender, not a new check: the window moves, the last check and state do not', async () => {
+      await tender(b, '1000001', 'scr_1', T0);
+      await w.observe(observation('1000001', snap('scr_1', T0), T0));
+      const before = (await w.getEntry(['dot:1000001'], T0))!;
+      // The hit's screening carries the fetch already on record: observe passes it over.
+      await tender(b, '1000001', 'scr_hit', at(3 * DAY));
+      expect(await w.observe(observation('1000001', { ...snap('scr_1', T0), screening_id: 'scr_hit' }, at(3 * DAY)))).toBeUndefined();
+      const after = (await w.getEntry(['dot:1000001'], at(3 * DAY)))!;
+      expect(after.last_tender_at).toBe(at(3 * DAY));
+      expect(after.watch_until).toBe(at(3 * DAY + WATCH_DAYS * DAY));
+      expect([after.last_checked_at, after.last, after.next_check_at]).toEqual([before.last_checked_at, before.last, before.next_check_at]);
     });
 
     it("a tender inside a caller's unit of work that fails leaves nothing", async () => {
@@ -750,7 +764,7 @@ describe('watch store on postgres, several hosts at once', () => {
 
   async function watched(dot: string): Promise<void> {
     const w = store(x1);
-    await pgScreening(db.pool, { id: `scr_${dot}`, dot, at: T0 });
+    await pgScreeningsAt(x1)({ id: `scr_${dot}`, dot, at: T0 });
     await w.recordTender(tenderUse(dot, `scr_${dot}`, T0));
     await w.observe(observation(dot, snap(`scr_${dot}`, T0), T0));
   }
@@ -794,15 +808,19 @@ describe('watch store on postgres, several hosts at once', () => {
     expect(changes.map((c) => c.dot_number).sort()).toEqual(dots);
   });
 
-  it('an async findings callback is awaited and stored', async () => {
+  it("an async findings callback is awaited, as watch-service's reading the old screening on PostgreSQL", async () => {
     await watched('1000003');
+    const screenings = pgScreeningsOf(x1, { now: () => new Date(T0) });
+    let read: string | undefined;
     const c = await store(x1).observe({
       ...observation('1000003', snap('scr_f', at(DAY), 'hold'), at(DAY)),
-      findings: async () => {
-        await new Promise((r) => setTimeout(r, 5));
+      // On the pool, outside the observe's transaction: the old screening committed long ago.
+      findings: async (before) => {
+        read = (await screenings.getScreening(before.screening_id))?.id;
         return FINDINGS;
       },
     });
+    expect(read).toBe('scr_1000003');
     expect(c?.findings).toEqual(FINDINGS);
   });
 
@@ -874,7 +892,8 @@ describe('watch store on postgres, several hosts at once', () => {
 
   it('tenders of a new carrier on two hosts at once make one entry, its next check counted once', async () => {
     let asked = 0;
-    for (let i = 0; i < 6; i++) await pgScreening(db.pool, { id: `scr_t${i}`, dot: '1000005', at: at(i) });
+    const screening = pgScreeningsAt(x1);
+    for (let i = 0; i < 6; i++) await screening({ id: `scr_t${i}`, dot: '1000005', at: at(i) });
     await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         store(i % 2 ? x2 : x1).recordTender(tenderUse('1000005', `scr_t${i}`, at(i), { next: () => (asked++, at(20 * H)) })),
