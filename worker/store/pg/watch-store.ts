@@ -23,7 +23,10 @@ const MAX_LIMIT = 10_000;
 
 /**
  * What observe takes on PostgreSQL: `findings` may answer a Promise (watch-service.ts reads the
- * old screening for it, an await on PostgreSQL). `detect` stays synchronous.
+ * old screening for it, an await on PostgreSQL). It runs while observe holds a client and the
+ * carrier's lock: read through the caller's unit of work where there is one, since a read that
+ * waits for another pool client can starve a pool whose clients all wait the same way.
+ * `detect` stays synchronous.
  */
 export interface PgObservation extends Omit<Observation, 'findings'> {
   findings?(before: CarrierSnapshot, after: CarrierSnapshot): ChangeFindings | undefined | Promise<ChangeFindings | undefined>;
@@ -171,11 +174,11 @@ type Key = { key: string };
 
 const lockCarrier = statement<{ keys: string[] }>(
   'watch_lock_carrier',
-  // One lock per key, taken in the order of their hashes: two hosts locking a DOT and an MC key
-  // take them in one order.
+  // One lock per key, taken in the order of their hashes (a volatile select list is computed after
+  // the ORDER BY): two hosts locking a carrier's DOT and MC keys take them in one order.
   `SELECT ${carrierLockSql(ADVISORY_NAMESPACES.watch, 'l.k')} FROM (
-     SELECT DISTINCT k, hashtext(k) AS h FROM unnest(@keys::text[]) AS k ORDER BY h, k
-   ) AS l`,
+     SELECT DISTINCT k, hashtext(k) AS h FROM unnest(@keys::text[]) AS k
+   ) AS l ORDER BY l.h, l.k`,
 );
 export const ENTRY_BY_KEY_SQL = `${ENTRY} WHERE e.carrier_key = @key`;
 const entryByKey = statement<Key>('watch_entry_by_key', ENTRY_BY_KEY_SQL);
@@ -366,6 +369,12 @@ type TenderRow = {
 };
 type HeadRow = Pick<EntryRow, 'manual' | 'dot_number' | 'mc_number' | 'last_tender_at' | 'added_at'>;
 
+/**
+ * The watch store on `x`: the pool (each read-compare-write its own transaction) or a unit of
+ * work's client (recordTender and observe then join it, as on SQLite; the carrier's lock is held to
+ * its COMMIT). Two units of work that each lock two carriers in opposite orders can deadlock;
+ * PostgreSQL ends one with 40P01, which the group commit retries (docs/design/postgres.md 3.1).
+ */
 export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchStore {
   if (!(typeof o?.watchDays === 'number' && o.watchDays >= 0)) throw new StoreArgumentError('watchDays must be 0 or more', 'watchDays');
   const watchMs = o.watchDays * DAY_MS;
