@@ -373,7 +373,7 @@ type HeadRow = Pick<EntryRow, 'manual' | 'dot_number' | 'mc_number' | 'last_tend
  * The watch store on `x`: the pool (each read-compare-write its own transaction) or a unit of
  * work's client (recordTender and observe then join it, as on SQLite; the carrier's lock is held to
  * its COMMIT). Two units of work that each lock two carriers in opposite orders can deadlock;
- * PostgreSQL ends one with 40P01, which the group commit retries (docs/design/postgres.md 3.1).
+ * PostgreSQL ends one with 40P01, which the PG group commit is to retry (docs/design/postgres.md 3.1).
  */
 export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchStore {
   if (!(typeof o?.watchDays === 'number' && o.watchDays >= 0)) throw new StoreArgumentError('watchDays must be 0 or more', 'watchDays');
