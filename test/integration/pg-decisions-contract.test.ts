@@ -370,6 +370,8 @@ describe.each(BACKENDS)("%s: a carrier's review (decisionsOf)", (_name, open) =>
     ]);
     expect(await b.decisions.waiting(c.rev('h'))).toEqual([]);
     expect(await b.decisions.firstWaiting(c.rev('w2'))).toBe(c.rev('w3'));
+    // The promoted review's own screening first, then its items', though one was written before it.
+    expect(await b.decisions.pendingOn(c.rev('w2'))).toEqual([c.scr('w2'), c.scr('w1'), c.scr('w3')]);
   });
 
   it("run in the caller's transaction: rolled back with it", async () => {

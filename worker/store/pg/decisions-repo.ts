@@ -97,9 +97,11 @@ const st = {
     'decisions_resolve_waiting',
     "UPDATE reviews SET state = @state, decided_by = @decided_by, decided_at = @decided_at, note = @note, token_id = @token_id WHERE parent_id = @parent_id AND state = 'pending'",
   ),
+  // As SQLite reads them (one index after the other): the review's own first, then its items in
+  // insertion order; a promoted review is newer than an item that waits on it.
   onReview: statement<{ id: string }>(
     'decisions_on_review',
-    "SELECT screening_id FROM reviews WHERE (id = @id OR parent_id = @id) AND state = 'pending' ORDER BY seq",
+    "SELECT screening_id FROM reviews WHERE (id = @id OR parent_id = @id) AND state = 'pending' ORDER BY id <> @id, seq",
   ),
   close: statement<{ id: string; by: string; reason: string; at: string }>(
     'decisions_close',
