@@ -844,4 +844,25 @@ describe('postgres only: several hosts at once', () => {
     const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(lost.reason).toBeInstanceOf(WatchConflictError);
   });
+
+  it('a carrier looked up under its DOT and its MC key in opposite orders: PostgreSQL ends one (40P01, to retry), the other commits', async () => {
+    // carrier-decisions' #openReviewOf locks each key it looks under: a screening by MC whose
+    // score names the DOT looks under mc: then dot:, one by DOT under dot: then mc:. Known, and
+    // rare (both with fresh /v1 scores, no open review yet); the unit of work retries 40P01.
+    const { dot, u } = ids();
+    const [dotKey, mcKey] = [`sandbox:dot:${dot}`, `sandbox:mc:MC${u}`];
+    let bothHold!: () => void;
+    let held = 0;
+    const both = new Promise<void>((r) => (bothHold = r));
+    const lookup = (first: string, second: string) =>
+      b.tx(async (r) => {
+        await r.decisions.openReviewId(first);
+        if (++held === 2) bothHold();
+        await both;
+        return r.decisions.openReviewId(second);
+      });
+    const results = await Promise.allSettled([lookup(dotKey, mcKey), lookup(mcKey, dotKey)]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: '40P01' });
+  });
 });
