@@ -14,10 +14,11 @@ import {
   decisionListsOf,
   decisionsOf,
   type DecisionListsRepo,
+  type DecisionRowFilter,
   type DecisionsRepo,
   type NewDecisionRow,
 } from '../../worker/store/decisions-repo.js';
-import { openStore } from '../../worker/store/index.js';
+import { openStore, type ListPage } from '../../worker/store/index.js';
 import { localBlocksOf, type LocalBlocksRepo, type NewBlock } from '../../worker/store/local-blocks-repo.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from '../../worker/store/store-error.js';
@@ -619,6 +620,144 @@ describe.each(BACKENDS)('%s: GET /blocks pages (localBlocksOf)', (_name, open) =
     });
   });
 });
+
+type Page = { data: Array<{ id: string }>; has_more: boolean };
+interface ListCase {
+  name: string;
+  /** Add the i-th row of the list at minute m; its id. */
+  add(b: Backend, m: number, i: number): Promise<string>;
+  /** Add a row that is not in this list. */
+  other?(b: Backend, m: number, i: number): Promise<void>;
+  page(b: Backend, p: ListPage): Promise<Page>;
+}
+
+const decisionRows = async (b: Backend, f: DecisionRowFilter, p: ListPage): Promise<Page> => {
+  const r = await b.lists.page(f, p);
+  return { data: r.rows, has_more: r.has_more };
+};
+/** A decision decided at minute m (or ended at m, `ended`), of a carrier of its own. */
+async function addDecision(b: Backend, m: number, i: number, o: { dot?: string; state?: 'lapsed' | 'revoked'; ended?: boolean } = {}) {
+  const id = `dec_k${String(i).padStart(4, '0')}_${o.dot ?? ''}${o.state ?? ''}`;
+  await b.decisions.insert(
+    decision({ id, carrier_key: `sandbox:dot:${id}`, dot_number: o.dot ?? '1000001', decided_at: t(o.ended ? 1 : m) }),
+  );
+  if (o.state) await b.decisions.end(id, { state: o.state, at: t(o.ended ? m : 900), by: null, token_id: null, reason: 'r' });
+  return id;
+}
+/** A block made at minute m (lifted at m, `liftedAt`), of a carrier of its own. */
+async function addBlock(b: Backend, m: number, i: number, o: { dot?: string; lift?: 'at' | 'after' } = {}) {
+  const blk = await b.blocks.addBlock({
+    carrierKey: `dot:${o.dot ?? 'k'}:${i}:${m}`,
+    dot_number: o.dot ?? null,
+    mc_number: o.dot === undefined ? `MCK${i}_${m}` : null,
+    reason: 'r',
+    by: 'D',
+    at: t(o.lift === 'at' ? 1 : m),
+  });
+  if (o.lift) await b.blocks.liftBlock(blk.id, 'E', t(o.lift === 'at' ? m : m + 1));
+  return blk.id;
+}
+
+const LIST_CASES: ListCase[] = [
+  { name: 'GET /decisions', add: (b, m, i) => addDecision(b, m, i), page: (b, p) => decisionRows(b, {}, p) },
+  {
+    name: 'GET /decisions?state=standing',
+    add: (b, m, i) => addDecision(b, m, i),
+    other: async (b, m, i) => void (await addDecision(b, m, i, { state: 'lapsed' })),
+    page: (b, p) => decisionRows(b, { state: 'standing' }, p),
+  },
+  {
+    name: 'GET /decisions?state=ended (by its end)',
+    add: (b, m, i) => addDecision(b, m, i, { state: i % 2 ? 'lapsed' : 'revoked', ended: true }),
+    other: async (b, m, i) => void (await addDecision(b, m, i, { dot: '1000009' })),
+    page: (b, p) => decisionRows(b, { state: 'ended' }, p),
+  },
+  {
+    name: 'GET /decisions?dot_number=',
+    add: (b, m, i) => addDecision(b, m, i, { dot: '1000007' }),
+    other: async (b, m, i) => void (await addDecision(b, m, i, { dot: '1000008' })),
+    page: (b, p) => decisionRows(b, { dot_number: '1000007' }, p),
+  },
+  {
+    name: 'GET /blocks?state=active',
+    add: (b, m, i) => addBlock(b, m, i),
+    other: async (b, m, i) => void (await addBlock(b, m, i + 1000, { lift: 'after' })),
+    page: (b, p) => b.blocks.pageBlocks('active', p),
+  },
+  {
+    name: 'GET /blocks?state=lifted (by its lift)',
+    add: (b, m, i) => addBlock(b, m, i, { lift: 'at' }),
+    other: async (b, m, i) => void (await addBlock(b, m, i + 1000)),
+    page: (b, p) => b.blocks.pageBlocks('lifted', p),
+  },
+  {
+    name: 'GET /blocks?state=all&dot_number=',
+    add: (b, m, i) => addBlock(b, m, i, { dot: '1000007', lift: 'after' }),
+    other: async (b, m, i) => void (await addBlock(b, m, i, { dot: '1000008', lift: 'after' })),
+    page: (b, p) => b.blocks.pageBlocks(undefined, p, '1000007'),
+  },
+  {
+    name: 'GET /blocks?state=all',
+    add: (b, m, i) => addBlock(b, m, i, { lift: i % 2 ? 'after' : undefined }),
+    page: (b, p) => b.blocks.pageBlocks(undefined, p),
+  },
+];
+
+describe.each(BACKENDS.flatMap(([name, open]) => LIST_CASES.map((c) => [name, c.name, open, c] as const)))(
+  '%s: %s, by keyset (as list-keyset.test.ts)',
+  (_name, _list, open, c) => {
+    let b: Backend;
+    let i = 0;
+    beforeAll(async () => {
+      b = await open();
+    });
+    afterAll(async () => {
+      await b?.close();
+    });
+
+    async function walk(limit: number, between: () => Promise<void> = async () => {}): Promise<string[]> {
+      const seen: string[] = [];
+      let p = await c.page(b, { limit });
+      for (;;) {
+        seen.push(...p.data.map((x) => x.id));
+        await between();
+        if (!p.has_more) return seen;
+        p = await c.page(b, { limit, starting_after: seen.at(-1)! });
+      }
+    }
+
+    it('pages newest first, ties by writing, every row once while rows are added between pages; back by ending_before', async () => {
+      // Three rows share every other minute; some rows not in the list among them.
+      const made: Array<{ id: string; m: number; i: number }> = [];
+      for (let n = 0; n < 17; n++) {
+        const m = 10 + Math.floor(n / 3) * 2;
+        made.push({ id: await c.add(b, m, ++i), m, i });
+        if (c.other && n % 4 === 0) await c.other(b, m, ++i);
+      }
+      const expected = made.sort((x, y) => y.m - x.m || y.i - x.i).map((x) => x.id);
+      for (const limit of [1, 4, 17, 100]) expect(await walk(limit)).toEqual(expected);
+      // Newer rows added between pages are never seen by a walk that started before them.
+      let k = 0;
+      const seen = await walk(4, async () => void (await c.add(b, 500 + k++, ++i)));
+      expect(seen).toEqual(expected);
+      // Back from the last row, three at a time: the same list.
+      const all = await walk(100);
+      const back = [all.at(-1)!];
+      for (;;) {
+        const p = await c.page(b, { limit: 3, ending_before: back[0]! });
+        back.unshift(...p.data.map((x) => x.id));
+        if (!p.has_more) break;
+      }
+      expect(back).toEqual(all);
+      for (const param of ['starting_after', 'ending_before'] as const)
+        await expect(c.page(b, { limit: 2, [param]: 'nope_1' })).rejects.toMatchObject({
+          constructor: StoreArgumentError,
+          param,
+          message: expect.stringMatching(/is not in this list/),
+        });
+    });
+  },
+);
 
 describe('the same bytes on both backends (a list page is made JSON as it is read)', () => {
   let sqlite: Backend;
