@@ -26,6 +26,7 @@ import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
 import { pgDecisionListsOf, pgDecisionsOf } from '../../worker/store/pg/decisions-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { pgLocalBlocksOf } from '../../worker/store/pg/local-blocks-repo.js';
+import { statement } from '../../worker/store/pg/sql.js';
 import { migratedPgDatabase } from '../helpers/pg-db.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
@@ -109,20 +110,18 @@ const pgRepos = (x: PgExecutor): Repos => ({
   blocks: pgLocalBlocksOf(x),
 });
 
+const pgInsertScreening = statement<ReturnType<typeof screeningParams>>('pg_decisions_test_insert_screening', INSERT_SCREENING);
+const pgScreeningState = statement<{ id: string }>('pg_decisions_test_screening_state', SCREENING_STATE);
+
 async function pgBackend(): Promise<Backend & { pool: pg.Pool; x: PgExecutor }> {
   const { pool, close } = await migratedPgDatabase();
   const x = poolExecutor(pool);
-  const named = (sql: string) =>
-    sql.replace(/@(\w+)/g, (_, n: string) => `$${['id', 'status', 'action', 'at', 'completed'].indexOf(n) + 1}`);
   return {
     ...pgRepos(x),
     pool,
     x,
-    screening: async (id, status = 'done') => {
-      const p = screeningParams(id, status);
-      await pool.query(named(INSERT_SCREENING), [p.id, p.status, p.action, p.at, p.completed]);
-    },
-    screeningState: async (id) => (await pool.query<ScreeningState>(named(SCREENING_STATE), [id])).rows[0],
+    screening: async (id, status = 'done') => void (await pgInsertScreening.run(pool, screeningParams(id, status))),
+    screeningState: (id) => pgScreeningState.get<ScreeningState>(pool, { id }),
     tx: (fn) => x.transaction((tx) => fn(pgRepos(tx))),
     close,
   };
