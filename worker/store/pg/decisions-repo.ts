@@ -13,12 +13,14 @@ import { statement, type Statement } from './sql.js';
  * read-then-write whole (no open review, so open one; no standing decision, so review). Here the
  * reads that start such a step take the carrier's advisory lock first (ADVISORY_NAMESPACES.review,
  * held to COMMIT): `standing` and `openReviewId` by the key, `reviewHead` and `reviewOfScreening`
- * by the review's own carrier_key. A second host's hold then waits, and reads the open review (or
- * the standing decision) the first one committed: it joins instead of opening a second. The
- * unique index reviews_one_open (one pending review without a parent per carrier_key) is the
- * database's own guard behind the lock. The lock is taken as its own statement: a statement's
- * snapshot is taken when it starts, so a read in the statement that waited would not see the
- * other host's commit.
+ * by the review's own carrier_key. So a second host's hold waits, then reads the open review (or
+ * the standing decision) the first one committed, and joins it instead of opening a second; and a
+ * hold never joins a review that a decision, a closing or a supersede is finishing at that moment
+ * (its item would be left pending on a finished review). The unique index reviews_one_open is the
+ * database's own guard behind the lock. The lock is its own statement: a statement's snapshot is
+ * taken when it starts, so a read in the statement that waited would not see the other's commit.
+ * Cost: a transaction that looks a carrier up under two keys (its DOT and MC) can deadlock with
+ * one doing it the other way round; PostgreSQL ends one with 40P01, which the unit of work retries.
  */
 
 /** decisions' columns in the SQLite table's order, so a row (and its JSON) is the same on both. */
