@@ -832,6 +832,8 @@ describe('postgres only: several hosts at once', () => {
   /**
    * Until a session of this database waits on a lock (so the race is the one meant, not a lucky
    * order): an advisory lock with the repositories' locks, a row or index entry without them.
+   * Callers release their paused transaction after it whatever it found (`.finally`), so a failing
+   * case still ends its transactions and the file its pool.
    */
   async function someoneWaits(): Promise<void> {
     for (let i = 0; i < 200; i++) {
@@ -868,8 +870,7 @@ describe('postgres only: several hosts at once', () => {
     });
     await locked;
     const second = b.tx((r) => hold(r, c.key, c.scr('b'), c.rev('b')));
-    await someoneWaits();
-    release();
+    await someoneWaits().finally(release);
     expect(await a).toBeUndefined();
     expect(await second).toBe(c.rev('a'));
     expect(await b.decisions.openReviewId(c.key)).toBe(c.rev('a'));
@@ -904,10 +905,36 @@ describe('postgres only: several hosts at once', () => {
     });
     await locked;
     const standing = b.tx((r) => r.decisions.standing(c.key));
-    await someoneWaits();
-    release();
+    await someoneWaits().finally(release);
     await decide;
     expect((await standing)?.id).toBe(`dec_${c.u}`);
+  });
+
+  it('reviewOfScreening takes it too: a hold never joins a review a re-screen is superseding', async () => {
+    const c = ids();
+    await b.screening(c.scr('h'));
+    await b.screening(c.scr('n'));
+    await b.decisions.insertReview(review({ id: c.rev('h'), screening_id: c.scr('h'), carrier_key: c.key }));
+    let release!: () => void;
+    const paused = new Promise<void>((r) => (release = r));
+    let first!: () => void;
+    const locked = new Promise<void>((r) => (first = r));
+    // carrier-decisions' supersede: its own item found (locked), closed, the next one promoted.
+    const supersede = b.tx(async (r) => {
+      const own = await r.decisions.reviewOfScreening(c.scr('h'));
+      first();
+      await paused;
+      await r.decisions.supersede(own!.id, { by: 'carrier-screen (re-screen)', at: t(3), note: 'tendered' });
+      const next = await r.decisions.firstWaiting(own!.id);
+      if (next !== undefined) await r.decisions.promote(next, own!.id);
+    });
+    await locked;
+    const joined = b.tx((r) => hold(r, c.key, c.scr('n'), c.rev('n')));
+    await someoneWaits().finally(release);
+    await supersede;
+    // It came after: no review was open, so it opened one (not an item left on a superseded review).
+    expect(await joined).toBeUndefined();
+    expect(await b.decisions.openReviewId(c.key)).toBe(c.rev('n'));
   });
 
   it('the database keeps one open review per carrier (reviews_one_open), so promote comes after the former head left pending', async () => {
@@ -944,11 +971,14 @@ describe('postgres only: several hosts at once', () => {
     });
     await added;
     // Host B: by MC, another carrier_key, so local_blocks_one_active alone would let it in.
-    const second = b.blocks.addBlock({ carrierKey: `mc:${mc}`, dot_number: null, mc_number: mc, reason: 'b', by: 'B', at: t(1) });
-    await someoneWaits();
-    release();
+    // Settled at once (its refusal is the expected answer, not an unhandled one while `a` commits).
+    const second = Promise.allSettled([
+      b.blocks.addBlock({ carrierKey: `mc:${mc}`, dot_number: null, mc_number: mc, reason: 'b', by: 'B', at: t(1) }),
+    ]);
+    await someoneWaits().finally(release);
     const kept = await a;
-    await expect(second).rejects.toMatchObject({ constructor: WatchConflictError, resourceId: kept.id });
+    const [lost] = await second;
+    expect(lost).toMatchObject({ status: 'rejected', reason: { constructor: WatchConflictError, resourceId: kept.id } });
     const { rows } = await b.pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM local_blocks WHERE lifted_at IS NULL AND mc_number = $1',
       [mc],
