@@ -6,7 +6,8 @@
  * (worker/decisions/carrier-decisions.ts, worker/blocks/local-blocks.ts) and the list tests
  * (list-keyset, list-json: a page's rows, and so its JSON, are the same bytes on both).
  * Then PostgreSQL only: several hosts at once (one open review per carrier, the second joining;
- * one active block per carrier by any of its names; one lift).
+ * a hold waiting for a decision or a supersede of the carrier's review to commit; one active block
+ * per carrier by any of its names; one lift; the two-key deadlock PostgreSQL ends with 40P01).
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
