@@ -114,8 +114,19 @@ const pgRepos = (x: PgExecutor): Repos => ({
 const pgInsertScreening = statement<ReturnType<typeof screeningParams>>('pg_decisions_test_insert_screening', INSERT_SCREENING);
 const pgScreeningState = statement<{ id: string }>('pg_decisions_test_screening_state', SCREENING_STATE);
 
+/**
+ * One PostgreSQL database for the file (creating one costs far more than a SQLite file), emptied
+ * of these tables for each backend opened (the describes run one after another), dropped at the end.
+ */
+let database: ReturnType<typeof migratedPgDatabase> | undefined;
+afterAll(async () => {
+  await (await database)?.close();
+});
+
 async function pgBackend(): Promise<Backend & { pool: pg.Pool; x: PgExecutor }> {
-  const { pool, close } = await migratedPgDatabase();
+  database ??= migratedPgDatabase();
+  const { pool } = await database;
+  await pool.query('TRUNCATE decisions, local_blocks, reviews, screenings');
   const x = poolExecutor(pool);
   return {
     ...pgRepos(x),
@@ -124,7 +135,7 @@ async function pgBackend(): Promise<Backend & { pool: pg.Pool; x: PgExecutor }> 
     screening: async (id, status = 'done') => void (await pgInsertScreening.run(pool, screeningParams(id, status))),
     screeningState: (id) => pgScreeningState.get<ScreeningState>(pool, { id }),
     tx: (fn) => x.transaction((tx) => fn(pgRepos(tx))),
-    close,
+    close: async () => {},
   };
 }
 
