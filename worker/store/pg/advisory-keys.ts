@@ -30,6 +30,12 @@ export const ADVISORY_NAMESPACES = {
    * or MC number, then the insert (worker/store/pg/local-blocks-repo.ts).
    */
   block: namespace('cblk'),
+  /**
+   * A carrier's watch entry, keyed by its watch key (`dot:<n>`, `mc:MC<n>`): the watch list's
+   * read-compare-write (a tender, an observed score, adding or removing by hand) sees what the
+   * host before it committed, so several hosts record one change (worker/store/pg/watch-store.ts).
+   */
+  watch: namespace('cwat'),
 } as const;
 
 /** The SQL that takes the per-carrier lock of `ns` on the text expression `keySql` (a parameter or a column). */
