@@ -25,3 +25,11 @@ export function checkQuery(q: unknown): CarrierQuery {
   }
   throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
 }
+
+/** sqlite-store.ts's `checkLimit` (a list's `limit`: a whole number from 1 to 10 000). */
+export function checkLimit(limit: unknown, param = 'limit'): number {
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new StoreArgumentError(`${param} must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, param);
+  return limit;
+}
+const MAX_LIMIT = 10_000;
