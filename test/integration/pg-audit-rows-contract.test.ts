@@ -466,6 +466,25 @@ describe('audit rows on postgres only', () => {
     }
   });
 
+  it('a write not yet committed is not exported; every committed row is, in order (audit-thread.test.ts on PostgreSQL)', async () => {
+    const b = await openPg();
+    const { pool } = await pgDatabase();
+    for (let i = 0; i < 25; i++) await b.insert('screenings', screening(`scr_${String(i).padStart(2, '0')}`, T(i)));
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query(
+        "INSERT INTO screenings (id, status, query_kind, query_value, priority, created_at) VALUES ('scr_uncommitted', 'done', 'dot_number', '1', 'tender', $1)",
+        [T(5)],
+      );
+      const rows = await allRows(b.repo, FROM, TO, 10);
+      expect(rows.map((r) => r.screening_id)).toEqual(Array.from({ length: 25 }, (_, i) => `scr_${String(i).padStart(2, '0')}`));
+    } finally {
+      await c.query('ROLLBACK');
+      c.release();
+    }
+  });
+
   it('jsonExtract reads as json_extract does', () => {
     const doc = { a: { b: 1, t: true, f: false, n: null, o: { x: [1, 'é'] }, s: 'x\udc00' }, arr: [{ b: 2 }] };
     expect(jsonExtract(doc, ['a', 'b'])).toBe(1);
