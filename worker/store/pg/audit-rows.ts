@@ -13,7 +13,8 @@ import { statement } from './sql.js';
  * PostgreSQL's json operators: `#>>` answers text where SQLite's json_extract answers a number
  * (score 66, a true as 1), and `::json #>` refuses a whole document when any string in it, even
  * one not read, holds \u0000 or half a surrogate pair, which SQLite reads. Each document is parsed
- * once and read as json_extract reads it (`jsonExtract`).
+ * once and read as json_extract reads it (`jsonExtract`): 50 000 rows with 1.5 kB scores took
+ * 1.6-2.2 s so, against 6.8 s for the same fields by `#>>` (each parses the whole document).
  */
 
 interface PgAuditRow {
