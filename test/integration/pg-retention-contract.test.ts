@@ -3,7 +3,8 @@
  * its answers awaited; PostgreSQL's pg/retention-repo.ts), each pass driven as
  * worker/retention/pruner.ts drives it (every task of PRUNE_TASKS, batch after batch until one
  * comes back short). Then what only several hosts on PostgreSQL need: one host prunes at a time
- * (the prune lock), and a prune never deletes or waits on a callback another host is changing.
+ * (the prune lock); a prune neither deletes nor waits on a callback another host is changing,
+ * and cannot deadlock with it on the sharded callback counts.
  */
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
