@@ -7,6 +7,8 @@ const key = (six: string): number => Number.parseInt(Buffer.from(six, 'ascii').t
 export const ADVISORY_KEYS = {
   /** Schema steps: several hosts starting at once apply each step once. */
   migrate: key('csmigr'),
+  /** A retention pass: one host prunes at a time, the others skip (worker/store/pg/retention-repo.ts). */
+  prune: key('csprun'),
 } as const;
 
 /**
