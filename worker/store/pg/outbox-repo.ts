@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import { cursorSql, keysetSql, type KeysetList } from '../keyset.js';
+import type { CallbackRow, CallbackSendsRepo, NewCallbackRow, OutboxRepo } from '../outbox-repo.js';
+import { StoreArgumentError } from '../store-error.js';
+import type { ListPage } from '../types.js';
+import type { AsyncRepo } from './async-repo.js';
+import type { PgExecutor } from './executor.js';
+import { statement, type Statement } from './sql.js';
+
+/**
+ * The callback_outbox table's SQL on PostgreSQL: the twin of ../outbox-repo.ts (`outboxOf`,
+ * `callbackSendsOf`), method by method. What differs is what several hosts need on READ
+ * COMMITTED (docs/design/postgres.md, section 4, "outbox claims" and "callback counts"):
+ * - a claim locks its rows with FOR UPDATE SKIP LOCKED, so a host never waits on a row another
+ *   is claiming, and `claimDue` claims a batch in one statement;
+ * - the counts are sharded rows `(state, shard)` kept by triggers, summed here.
+ */
+
+/** The row as the SQLite twin returns it: every column but `seq` (PostgreSQL's rowid). */
+const COLUMNS = [
+  'id',
+  'delivery_id',
+  'kind',
+  'url',
+  'destination',
+  'subject',
+  'version',
+  'body',
+  'state',
+  'attempts',
+  'next_attempt_at',
+  'retry_since',
+  'last_status',
+  'last_error',
+  'created_at',
+  'updated_at',
+  'delivered_at',
+  'cancelled_at',
+] as const;
+const cols = (alias?: string) => COLUMNS.map((c) => (alias ? `${alias}.${c}` : c)).join(', ');
+
+export const pgOutboxOf = (x: PgExecutor): AsyncRepo<OutboxRepo> => ({
+  insert: async (r) => (await st.insert.run(x, r)) > 0,
+  byId: (id) => st.byId.get<CallbackRow>(x, { id }),
+  byDelivery: (deliveryId) => st.byDelivery.get<CallbackRow>(x, { delivery_id: deliveryId }),
+  counts: () => st.counts.all<{ state: string; n: number }>(x, {}),
+  oldestPendingAt: async () => (await st.oldestPending.get<{ at: string | null }>(x, {}))?.at ?? null,
+  page: (state, p) =>
+    pgKeysetPage<CallbackRow>(
+      x,
+      'outbox_page',
+      {
+        select: `SELECT ${cols()} FROM callback_outbox`,
+        where: state === undefined ? [] : ['state = @state'],
+        params: state === undefined ? {} : { state },
+        key: 'updated_at',
+        tie: 'seq',
+        direction: 'DESC',
+        cursor: 'id = @cursor_id',
+      },
+      p,
+    ),
+  newerOwed: async (id) => (await st.newerOwed.get<{ id: string }>(x, { id }))?.id,
+  retry: async (id, nowMs, nowIso) => void (await st.retry.run(x, { id, now_ms: nowMs, now_iso: nowIso })),
+  cancel: async (id, at) => void (await st.cancel.run(x, { id, at })),
+  cancelTo: (url, at) => st.cancelTo.run(x, { url, at }),
+});
+
+/** The sender's repository on PostgreSQL, with the batch claim PostgreSQL makes one statement. */
+export interface PgCallbackSendsRepo extends AsyncRepo<CallbackSendsRepo> {
+  /**
+   * Claim at most `limit` rows that `due(nowMs, skip, limit)` would list, in one statement: each
+   * as `claim` would (one more attempt, leased until `leaseMs`), earliest due first. Rows another
+   * host is claiming are skipped, not waited on; an older state of a screening still owed keeps
+   * its newer states out, whoever holds it.
+   */
+  claimDue(nowMs: number, nowIso: string, leaseMs: number, skip: readonly string[], limit: number): Promise<CallbackRow[]>;
+}
+
+/** `isOpen`: false once the store that owns `x` is closed (the pool has no such flag of its own). */
+export const pgCallbackSendsOf = (x: PgExecutor, isOpen: () => boolean = () => true): PgCallbackSendsRepo => ({
+  isOpen: async () => isOpen(),
+  due: (nowMs, skip, limit) => st.due.all<{ id: string; destination: string }>(x, { now_ms: nowMs, skip: [...skip], limit }),
+  claim: (id, nowMs, nowIso, leaseMs) => st.claim.get<CallbackRow>(x, { id, now_ms: nowMs, now_iso: nowIso, lease_ms: leaseMs }),
+  claimDue: (nowMs, nowIso, leaseMs, skip, limit) =>
+    st.claimDue.all<CallbackRow>(x, { now_ms: nowMs, now_iso: nowIso, lease_ms: leaseMs, skip: [...skip], limit }),
+  delivered: async (id, status, at) => void (await st.delivered.run(x, { id, status, at })),
+  failed: async (id, status, failure, nextMs, at) => void (await st.failed.run(x, { id, status, failure, next_ms: nextMs, at })),
+  dead: async (id, status, failure, at) => void (await st.dead.run(x, { id, status, failure, at })),
+});
+
+// Not ordered after an older state of the same screening still owed: `pending` whether due,
+// backing off, leased to an attempt on the wire or to a destination left out (`skip` chooses
+// among candidates, never among the rows that hold them back). A plain read, never a lock: a row
+// another host is claiming still holds its newer states back.
+const inOrder = (c: string) => `(${c}.subject IS NULL OR NOT EXISTS (
+    SELECT 1 FROM callback_outbox o WHERE o.subject = ${c}.subject AND o.version < ${c}.version AND o.state = 'pending'))`;
+
+/** A row `claim` may take at `@now_ms`. */
+const claimable = (c: string) => `${c}.state = 'pending' AND ${c}.next_attempt_at <= @now_ms AND ${inOrder(c)}`;
+
+// The retry window starts at a row's first attempt (attempts 0 before this one), as on SQLite.
+// The state and time are asked again here: PostgreSQL re-checks them on the newest version of a
+// row that changed since the statement began.
+const claimSet = `attempts = c.attempts + 1, next_attempt_at = @lease_ms, updated_at = @now_iso,
+    retry_since = CASE WHEN c.attempts = 0 THEN @now_ms ELSE c.retry_since END`;
+
+const st = {
+  insert: statement<NewCallbackRow>(
+    'outbox_insert',
+    `INSERT INTO callback_outbox (id, delivery_id, kind, url, destination, subject, version, body, state, attempts, next_attempt_at, retry_since, created_at, updated_at)
+    VALUES (@id, @delivery_id, @kind, @url, @destination, @subject, @version, @body, 'pending', 0, @atMs, @atMs, @at, @at)
+    ON CONFLICT (delivery_id) DO NOTHING`,
+  ),
+  byId: statement<{ id: string }>('outbox_by_id', `SELECT ${cols()} FROM callback_outbox WHERE id = @id`),
+  byDelivery: statement<{ delivery_id: string }>(
+    'outbox_by_delivery',
+    `SELECT ${cols()} FROM callback_outbox WHERE delivery_id = @delivery_id`,
+  ),
+  // Sharded by the triggers (a row per state and shard, so hosts owing callbacks at once do not
+  // queue on one row): summed. Every state, as SQLite's four rows, in its order (by state).
+  counts: statement(
+    'outbox_counts',
+    `SELECT s.state, COALESCE(SUM(k.n), 0)::bigint AS n
+    FROM (VALUES ('pending'), ('delivered'), ('dead'), ('cancelled')) AS s (state)
+    LEFT JOIN callback_counts k ON k.state = s.state
+    GROUP BY s.state ORDER BY s.state COLLATE "C"`,
+  ),
+  oldestPending: statement('outbox_oldest_pending', "SELECT MIN(created_at) AS at FROM callback_outbox WHERE state = 'pending'"),
+  retry: statement<{ id: string; now_ms: number; now_iso: string }>(
+    'outbox_retry',
+    `UPDATE callback_outbox SET state = 'pending', attempts = 0, next_attempt_at = @now_ms, retry_since = @now_ms, updated_at = @now_iso, cancelled_at = NULL
+    WHERE id = @id AND state <> 'delivered'`,
+  ),
+  // A newer state of the same screening delivered or on its way. The nearest newer one, as
+  // SQLite's read of callback_outbox_by_subject finds it first.
+  newerOwed: statement<{ id: string }>(
+    'outbox_newer_owed',
+    `SELECT n.id FROM callback_outbox o JOIN callback_outbox n ON n.subject = o.subject AND n.version > o.version
+    WHERE o.id = @id AND n.state IN ('pending', 'delivered') ORDER BY n.version, n.seq LIMIT 1`,
+  ),
+  cancel: statement<{ id: string; at: string }>(
+    'outbox_cancel',
+    `UPDATE callback_outbox SET state = 'cancelled', cancelled_at = @at, updated_at = @at WHERE id = @id AND state IN ('pending', 'dead')`,
+  ),
+  cancelTo: statement<{ url: string; at: string }>(
+    'outbox_cancel_to',
+    `UPDATE callback_outbox SET state = 'cancelled', cancelled_at = @at, updated_at = @at WHERE url = @url AND state IN ('pending', 'dead')`,
+  ),
+
+  due: statement<{ now_ms: number; skip: string[]; limit: number }>(
+    'outbox_sends_due',
+    `SELECT c.id, c.destination FROM callback_outbox c
+    WHERE ${claimable('c')} AND c.destination <> ALL(@skip::text[])
+    ORDER BY c.next_attempt_at, c.seq LIMIT @limit`,
+  ),
+  // One row: skipped (undefined, "another process took it") while another host holds it, never
+  // waited on.
+  claim: statement<{ id: string; now_ms: number; now_iso: string; lease_ms: number }>(
+    'outbox_sends_claim',
+    `WITH picked AS MATERIALIZED (
+      SELECT p.id FROM callback_outbox p WHERE p.id = @id AND ${claimable('p')} FOR UPDATE OF p SKIP LOCKED
+    )
+    UPDATE callback_outbox AS c SET ${claimSet}
+    FROM picked WHERE c.id = picked.id AND c.state = 'pending' AND c.next_attempt_at <= @now_ms
+    RETURNING ${cols('c')}`,
+  ),
+  // The batch: chosen and locked in \`picked\` (rows locked by another host skipped; its LIMIT
+  // counts only rows it locked), then leased. MATERIALIZED: run once, whatever the plan; a
+  // sub-select the UPDATE's join scanned again would lock further rows past the ones it has just
+  // leased (found with a nested loop: 3 rows claimed of a LIMIT 2). RETURNING has no order: the
+  // last SELECT gives them earliest due first, as \`due\` lists them.
+  claimDue: statement<{ now_ms: number; now_iso: string; lease_ms: number; skip: string[]; limit: number }>(
+    'outbox_sends_claim_due',
+    `WITH picked AS MATERIALIZED (
+      SELECT p.id, p.next_attempt_at AS due_at, p.seq FROM callback_outbox p
+      WHERE ${claimable('p')} AND p.destination <> ALL(@skip::text[])
+      ORDER BY p.next_attempt_at, p.seq LIMIT @limit
+      FOR UPDATE OF p SKIP LOCKED
+    ), claimed AS (
+      UPDATE callback_outbox AS c SET ${claimSet}
+      FROM picked WHERE c.id = picked.id AND c.state = 'pending' AND c.next_attempt_at <= @now_ms
+      RETURNING ${cols('c')}, picked.due_at AS claim_due_at, picked.seq AS claim_seq
+    )
+    SELECT ${cols()} FROM claimed ORDER BY claim_due_at, claim_seq`,
+  ),
+  delivered: statement<{ id: string; status: number; at: string }>(
+    'outbox_sends_delivered',
+    `UPDATE callback_outbox SET state = 'delivered', last_status = @status, last_error = NULL, delivered_at = @at, updated_at = @at
+    WHERE id = @id AND state = 'pending'`,
+  ),
+  failed: statement<{ id: string; status: number | null; failure: string; next_ms: number; at: string }>(
+    'outbox_sends_failed',
+    `UPDATE callback_outbox SET last_status = @status, last_error = @failure, next_attempt_at = @next_ms, updated_at = @at
+    WHERE id = @id AND state = 'pending'`,
+  ),
+  dead: statement<{ id: string; status: number | null; failure: string; at: string }>(
+    'outbox_sends_dead',
+    `UPDATE callback_outbox SET state = 'dead', last_status = @status, last_error = @failure, updated_at = @at
+    WHERE id = @id AND state = 'pending'`,
+  ),
+};
+
+/**
+ * keyset.ts's page on PostgreSQL: the same SQL (its `@names` made positions by `statement`), each
+ * text a prepared statement named by `prefix` and a digest of it (a list has a handful of shapes).
+ */
+async function pgKeysetPage<R>(x: PgExecutor, prefix: string, l: KeysetList, p: ListPage): Promise<{ rows: R[]; has_more: boolean }> {
+  if (p.starting_after !== undefined && p.ending_before !== undefined)
+    throw new StoreArgumentError('send starting_after or ending_before, not both', 'ending_before');
+  if (!Number.isInteger(p.limit) || p.limit < 1) throw new StoreArgumentError('limit must be a whole number of at least 1', 'limit');
+  const cursorId = p.starting_after ?? p.ending_before;
+  const backwards = p.ending_before !== undefined;
+  const params: Record<string, unknown> = { ...l.params, page_limit: p.limit + 1 };
+  if (cursorId !== undefined) {
+    const find = (term: string) =>
+      named(prefix, cursorSql(l, term)).get<{ cursor_k: unknown; cursor_t: unknown }>(x, { ...l.params, cursor_id: cursorId });
+    const at = (await find(l.cursor)) ?? (l.cursorFallback === undefined ? undefined : await find(l.cursorFallback));
+    const param = backwards ? 'ending_before' : 'starting_after';
+    if (!at) throw new StoreArgumentError(`${param}: ${cursorId} is not in this list (with these filters)`, param);
+    params.cursor_key = at.cursor_k;
+    params.cursor_tie = at.cursor_t;
+  }
+  const rows = await named(prefix, keysetSql(l, cursorId !== undefined, backwards)).all<R & Record<string, unknown>>(x, params);
+  const has_more = rows.length > p.limit;
+  const page = rows.slice(0, p.limit);
+  if (backwards) page.reverse();
+  return { rows: page, has_more };
+}
+
+const byText = new Map<string, Statement<Record<string, unknown>>>();
+function named(prefix: string, sql: string): Statement<Record<string, unknown>> {
+  let s = byText.get(sql);
+  if (!s) byText.set(sql, (s = statement(`${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`, sql)));
+  return s;
+}
