@@ -5,7 +5,8 @@ import { migratePg } from '../../worker/store/pg/pg-migrations.js';
 
 /**
  * A PostgreSQL database of the test's own: created here, dropped by `drop()`. Only a database this
- * helper created is ever dropped (its name is kept, never matched by a pattern).
+ * helper created is ever dropped: by its kept name, or at the end of the run by the run's own
+ * prefix (global-pg.ts).
  * SCREEN_TEST_PG_URL names the server's admin database (default: this machine's, trust auth).
  */
 export const PG_ADMIN_URL = process.env.SCREEN_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -33,10 +34,37 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function pgTestDatabase(): Promise<PgTestDatabase> {
-  // cs_t_<pid>_<random>: the pid says which run left it, should a killed run leave one.
-  const name = `cs_t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`));
+export interface PgTestDatabaseOptions {
+  /**
+   * The database's default collation from ICU (e.g. 'en-US'), as a DBA's cluster may have it,
+   * instead of the server's (this machine's: C.UTF-8). Only letters, digits and '-'.
+   */
+  icuLocale?: string;
+}
+
+/** The names this run's databases start with (CS_TEST_RUN is set by global-pg.ts). */
+export function runPrefix(): string {
+  const run = process.env.CS_TEST_RUN ?? '0';
+  if (!/^\d+$/.test(run)) throw new Error(`CS_TEST_RUN: ${run}`);
+  return `cs_t_${run}_`;
+}
+
+/** Drop every database this run created and left (a test file killed before its afterAll). */
+export async function dropRunDatabases(): Promise<string[]> {
+  return admin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [runPrefix()]);
+    for (const r of rows) await c.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`);
+    return rows.map((r) => r.datname);
+  });
+}
+
+export async function pgTestDatabase(opts: PgTestDatabaseOptions = {}): Promise<PgTestDatabase> {
+  // cs_t_<run>_<pid>_<random>: the run's own prefix lets its teardown (global-pg.ts) drop what a
+  // killed test file left, and nothing of another run.
+  const name = `${runPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
+  if (opts.icuLocale !== undefined && !/^[A-Za-z0-9-]+$/.test(opts.icuLocale)) throw new Error(`icuLocale: ${opts.icuLocale}`);
+  const locale = opts.icuLocale === undefined ? '' : ` LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale}'`;
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'${locale}`));
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   let dropped = false;

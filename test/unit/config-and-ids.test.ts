@@ -26,6 +26,7 @@ describe('configuration', () => {
     [{ SCREEN_QUOTA_RESERVE: '120%' }, 'SCREEN_QUOTA_RESERVE'],
     [{ INTAKE_PORT: '99999' }, 'INTAKE_PORT'],
     [{ SVC_API_KEY: 'svc_test_abc', SVC_BASE_URL: 'ftp://x' }, 'SVC_BASE_URL'],
+    [{ SVC_API_KEY: 'svc_test_abc', SVC_BASE_URL: 'http://x', SCREEN_DB: 'postgres://cs:pw@db.example/screen' }, 'SCREEN_DB'],
   ])('%o is refused naming %s, without echoing a key', (env, variable) => {
     let err: unknown;
     try {
@@ -36,6 +37,8 @@ describe('configuration', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).variable).toBe(variable);
     if (env.SVC_API_KEY) expect((err as Error).message).not.toContain(env.SVC_API_KEY);
+    // A database URL may carry a password.
+    if (env.SCREEN_DB) expect((err as Error).message).not.toContain(env.SCREEN_DB);
   });
 
   it('durations and reserves', () => {

@@ -19,9 +19,8 @@ export {
   ReviewStaleError,
   StoreArgumentError,
   StoreError,
-  isSqliteError,
-  toStoreError,
   type StoreErrorCode,
 } from './store-error.js';
+export { isSqliteError, toStoreError } from './sqlite-errors.js';
 export { newDecisionId, newReviewId, newScreeningId } from './ids.js';
 export { MIGRATIONS, latestVersion, migrate, type Migration, type MigrateOptions, type MigrationLog } from './migrations.js';

@@ -20,7 +20,8 @@ import {
   type ScreeningRow,
 } from './rows.js';
 import { scoresOf } from './score-refs.js';
-import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, toStoreError, type StoreErrorCode } from './store-error.js';
+import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, type StoreErrorCode } from './store-error.js';
+import { toStoreError } from './sqlite-errors.js';
 import { noteStoreFailure, noteStoreSuccess } from './write-failures.js';
 import type {
   CachedNotFound,

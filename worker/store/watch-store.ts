@@ -6,7 +6,8 @@ import { newScreeningId } from './ids.js';
 import { checkLimit, connectionOf, guardMethods } from './sqlite-store.js';
 import type { ListPage, Store } from './types.js';
 import { keysetPage } from './keyset.js';
-import { NotFoundError, StoreArgumentError, StoreError, WatchConflictError, toStoreError } from './store-error.js';
+import { NotFoundError, StoreArgumentError, StoreError, WatchConflictError } from './store-error.js';
+import { toStoreError } from './sqlite-errors.js';
 
 export { WatchConflictError };
 

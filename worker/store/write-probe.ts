@@ -1,5 +1,6 @@
 import { connectionOf } from './sqlite-store.js';
-import { toStoreError, type StoreErrorCode } from './store-error.js';
+import type { StoreErrorCode } from './store-error.js';
+import { toStoreError } from './sqlite-errors.js';
 import type { Store } from './types.js';
 import { lastWriteRefusal, withoutCounting } from './write-failures.js';
 

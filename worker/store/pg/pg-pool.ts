@@ -5,6 +5,11 @@ export interface PgPoolOptions {
   max?: number;
   /** Shown in pg_stat_activity, so a DBA can tell whose connections these are. */
   applicationName?: string;
+  /**
+   * How long a caller waits for a free connection (or a new one) before an error, in ms (default
+   * 5000). pg's own default waits for ever: a pool held by slow work would hold /healthz as long.
+   */
+  connectionTimeoutMs?: number;
   /** Told when an idle connection fails (the server restarted, a failover): the pool replaces it. */
   onIdleError?: (err: Error) => void;
 }
@@ -27,6 +32,7 @@ export function openPgPool(url: string, opts: PgPoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
     application_name: opts.applicationName ?? 'carrier-screen',
     types,
   });

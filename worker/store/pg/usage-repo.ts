@@ -1,0 +1,101 @@
+import { StoreArgumentError } from '../store-error.js';
+import type { Store, UsageFigures, UsageSnapshot } from '../types.js';
+import { checkEnv, iso } from './arg-checks.js';
+import type { AsyncRepo } from './async-repo.js';
+import type { PgExecutor } from './executor.js';
+import { statement } from './sql.js';
+
+/** Usage for the quota chart: on SQLite, methods of the Store itself (sqlite-store.ts). */
+export type UsageRepo = Pick<Store, 'recordLookup' | 'dailyLookups' | 'putUsageSnapshot' | 'latestUsageSnapshot'>;
+
+export interface PgUsageOptions {
+  /** The clock for "today" and for the timestamps it writes when the caller gives none. */
+  now: () => Date;
+}
+
+const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+// One statement: the increment is made on the row as committed, locked, so two hosts lose no count.
+const recordLookup = statement<{ env: string; day: string }>(
+  'usage_record_lookup',
+  `INSERT INTO daily_lookups (env, day, lookups) VALUES (@env, @day, 1)
+   ON CONFLICT (env, day) DO UPDATE SET lookups = daily_lookups.lookups + 1`,
+);
+const lookupsBetween = statement<{ env: string; from: string; to: string }>(
+  'usage_lookups_between',
+  'SELECT day, lookups FROM daily_lookups WHERE env = @env AND day >= @from AND day <= @to',
+);
+type UsageParams = {
+  env: string;
+  monthly_quota: number | null;
+  used: number | null;
+  remaining: number | null;
+  rate_limit_per_minute: number | null;
+  at: string;
+};
+const putUsage = statement<UsageParams>(
+  'usage_put_snapshot',
+  `INSERT INTO usage_snapshots (env, monthly_quota, used, remaining, rate_limit_per_minute, at)
+   VALUES (@env, @monthly_quota, @used, @remaining, @rate_limit_per_minute, @at)
+   ON CONFLICT (env) DO UPDATE SET monthly_quota = excluded.monthly_quota, used = excluded.used,
+     remaining = excluded.remaining, rate_limit_per_minute = excluded.rate_limit_per_minute, at = excluded.at
+   WHERE excluded.at >= usage_snapshots.at`,
+);
+const getUsage = statement<{ env: string }>(
+  'usage_latest_snapshot',
+  'SELECT monthly_quota, used, remaining, rate_limit_per_minute, at FROM usage_snapshots WHERE env = @env',
+);
+
+export function pgUsageOf(x: PgExecutor, opts: PgUsageOptions): AsyncRepo<UsageRepo> {
+  const { now } = opts;
+  return {
+    async recordLookup(env, at) {
+      checkEnv(env);
+      await recordLookup.run(x, { env, day: iso(at ?? now(), 'at').slice(0, 10) });
+    },
+
+    async dailyLookups(env, month) {
+      checkEnv(env);
+      const m = typeof month === 'string' ? MONTH_RE.exec(month) : null;
+      if (!m) throw new StoreArgumentError(`month must be "YYYY-MM", got ${JSON.stringify(month)}`, 'month');
+      const today = now().toISOString().slice(0, 10);
+      const last = daysInMonth(Number(m[1]), Number(m[2]));
+      const days: string[] = [];
+      for (let d = 1; d <= last; d++) {
+        const day = `${month}-${String(d).padStart(2, '0')}`;
+        if (day > today) break;
+        days.push(day);
+      }
+      if (days.length === 0) return [];
+      const rows = await lookupsBetween.all<{ day: string; lookups: number }>(x, { env, from: days[0]!, to: days[days.length - 1]! });
+      const counts = new Map(rows.map((r) => [r.day, r.lookups]));
+      return days.map((day) => ({ day, lookups: counts.get(day) ?? 0 }));
+    },
+
+    async putUsageSnapshot(env, u: UsageFigures, at) {
+      checkEnv(env);
+      const num = (v: unknown, param: string): number | null => {
+        if (v === null || v === undefined) return null;
+        if (typeof v !== 'number' || !Number.isFinite(v)) throw new StoreArgumentError(`${param} must be a number or null`, param);
+        return v;
+      };
+      await putUsage.run(x, {
+        env,
+        monthly_quota: num(u?.monthly_quota, 'monthly_quota'),
+        used: num(u?.used, 'used'),
+        remaining: num(u?.remaining, 'remaining'),
+        rate_limit_per_minute: num(u?.rate_limit_per_minute, 'rate_limit_per_minute'),
+        at: iso(at ?? now(), 'at'),
+      });
+    },
+
+    async latestUsageSnapshot(env): Promise<UsageSnapshot | undefined> {
+      checkEnv(env);
+      return getUsage.get<UsageSnapshot>(x, { env });
+    },
+  };
+}
