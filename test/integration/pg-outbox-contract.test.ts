@@ -67,61 +67,8 @@ async function sqliteBackend(): Promise<Backend> {
 
 let pgDb: Awaited<ReturnType<typeof migratedPgDatabase>> | undefined;
 
-// TEMPORARY, until the schema (branch pgschema) lands on main: the outbox's tables as the brief's
-// translation rules write them, made only where the migrations made none.
-async function outboxSchema(pool: pg.Pool): Promise<void> {
-  const { rows } = await pool.query<{ t: string | null }>("SELECT to_regclass('callback_outbox')::text AS t");
-  if (rows[0]?.t) return;
-  await pool.query(`
-    CREATE TABLE callback_outbox (
-      id text COLLATE "C" PRIMARY KEY,
-      delivery_id text COLLATE "C" NOT NULL UNIQUE,
-      kind text COLLATE "C" NOT NULL,
-      url text COLLATE "C" NOT NULL,
-      destination text COLLATE "C" NOT NULL,
-      subject text COLLATE "C",
-      version bigint,
-      body text COLLATE "C" NOT NULL,
-      state text COLLATE "C" NOT NULL CHECK (state IN ('pending', 'delivered', 'dead', 'cancelled')),
-      attempts bigint NOT NULL DEFAULT 0,
-      next_attempt_at bigint NOT NULL,
-      retry_since bigint NOT NULL,
-      last_status bigint,
-      last_error text COLLATE "C" CHECK (last_error IN ('unreachable', 'timeout', 'http_status', 'refused_by_policy')),
-      created_at text COLLATE "C" NOT NULL,
-      updated_at text COLLATE "C" NOT NULL,
-      delivered_at text COLLATE "C",
-      cancelled_at text COLLATE "C",
-      seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE
-    );
-    CREATE INDEX callback_outbox_by_state ON callback_outbox (state, updated_at, seq);
-    CREATE INDEX callback_outbox_by_subject ON callback_outbox (subject, version) WHERE subject IS NOT NULL;
-    CREATE INDEX callback_outbox_by_updated ON callback_outbox (updated_at, seq);
-    CREATE INDEX callback_outbox_by_url ON callback_outbox (url) WHERE state IN ('pending', 'dead');
-    CREATE INDEX callback_outbox_due ON callback_outbox (next_attempt_at, seq) WHERE state = 'pending';
-    CREATE TABLE callback_counts (state text COLLATE "C" NOT NULL, shard int NOT NULL, n bigint NOT NULL, PRIMARY KEY (state, shard));
-    CREATE FUNCTION callback_counts_keep() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP <> 'INSERT' THEN
-        INSERT INTO callback_counts (state, shard, n) VALUES (OLD.state, pg_backend_pid() % 8, -1)
-        ON CONFLICT (state, shard) DO UPDATE SET n = callback_counts.n - 1;
-      END IF;
-      IF TG_OP <> 'DELETE' THEN
-        INSERT INTO callback_counts (state, shard, n) VALUES (NEW.state, pg_backend_pid() % 8, 1)
-        ON CONFLICT (state, shard) DO UPDATE SET n = callback_counts.n + 1;
-      END IF;
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER callback_counts_insert AFTER INSERT ON callback_outbox FOR EACH ROW EXECUTE FUNCTION callback_counts_keep();
-    CREATE TRIGGER callback_counts_delete AFTER DELETE ON callback_outbox FOR EACH ROW EXECUTE FUNCTION callback_counts_keep();
-    CREATE TRIGGER callback_counts_state AFTER UPDATE OF state ON callback_outbox
-      FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state) EXECUTE FUNCTION callback_counts_keep();
-  `);
-}
-
 async function pgBackend(): Promise<Backend> {
   pgDb = await migratedPgDatabase();
-  await outboxSchema(pgDb.pool);
   const { pool } = pgDb;
   const x = poolExecutor(pool);
   const sends = pgCallbackSendsOf(x);
@@ -515,7 +462,6 @@ describe('the outbox on PostgreSQL, several hosts at once', () => {
   let x: PgExecutor;
   beforeAll(async () => {
     db = await migratedPgDatabase();
-    await outboxSchema(db.pool);
     x = poolExecutor(db.pool);
   });
   afterAll(async () => {

@@ -1,11 +1,8 @@
-import { createHash } from 'node:crypto';
-import { cursorSql, keysetSql, type KeysetList } from '../keyset.js';
 import type { CallbackRow, CallbackSendsRepo, NewCallbackRow, OutboxRepo } from '../outbox-repo.js';
-import { StoreArgumentError } from '../store-error.js';
-import type { ListPage } from '../types.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
-import { statement, type Statement } from './sql.js';
+import { pgKeysetPage } from './keyset-page.js';
+import { statement } from './sql.js';
 
 /**
  * The callback_outbox table's SQL on PostgreSQL: the twin of ../outbox-repo.ts (`outboxOf`,
@@ -46,7 +43,7 @@ export const pgOutboxOf = (x: PgExecutor): AsyncRepo<OutboxRepo> => ({
   counts: () => st.counts.all<{ state: string; n: number }>(x, {}),
   oldestPendingAt: async () => (await st.oldestPending.get<{ at: string | null }>(x, {}))?.at ?? null,
   page: (state, p) =>
-    pgKeysetPage<CallbackRow>(
+    pgKeysetPage<CallbackRow & Record<string, unknown>>(
       x,
       'outbox_page',
       {
@@ -118,14 +115,8 @@ const st = {
     `SELECT ${cols()} FROM callback_outbox WHERE delivery_id = @delivery_id`,
   ),
   // Sharded by the triggers (a row per state and shard, so hosts owing callbacks at once do not
-  // queue on one row): summed. Every state, as SQLite's four rows, in its order (by state).
-  counts: statement(
-    'outbox_counts',
-    `SELECT s.state, COALESCE(SUM(k.n), 0)::bigint AS n
-    FROM (VALUES ('pending'), ('delivered'), ('dead'), ('cancelled')) AS s (state)
-    LEFT JOIN callback_counts k ON k.state = s.state
-    GROUP BY s.state ORDER BY s.state COLLATE "C"`,
-  ),
+  // queue on one row; every state seeded, as SQLite's four rows): summed, in SQLite's order.
+  counts: statement('outbox_counts', 'SELECT state, SUM(n)::bigint AS n FROM callback_counts GROUP BY state ORDER BY state'),
   oldestPending: statement('outbox_oldest_pending', "SELECT MIN(created_at) AS at FROM callback_outbox WHERE state = 'pending'"),
   retry: statement<{ id: string; now_ms: number; now_iso: string }>(
     'outbox_retry',
@@ -200,37 +191,3 @@ const st = {
     WHERE id = @id AND state = 'pending'`,
   ),
 };
-
-/**
- * keyset.ts's page on PostgreSQL: the same SQL (its `@names` made positions by `statement`), each
- * text a prepared statement named by `prefix` and a digest of it (a list has a handful of shapes).
- */
-async function pgKeysetPage<R>(x: PgExecutor, prefix: string, l: KeysetList, p: ListPage): Promise<{ rows: R[]; has_more: boolean }> {
-  if (p.starting_after !== undefined && p.ending_before !== undefined)
-    throw new StoreArgumentError('send starting_after or ending_before, not both', 'ending_before');
-  if (!Number.isInteger(p.limit) || p.limit < 1) throw new StoreArgumentError('limit must be a whole number of at least 1', 'limit');
-  const cursorId = p.starting_after ?? p.ending_before;
-  const backwards = p.ending_before !== undefined;
-  const params: Record<string, unknown> = { ...l.params, page_limit: p.limit + 1 };
-  if (cursorId !== undefined) {
-    const find = (term: string) =>
-      named(prefix, cursorSql(l, term)).get<{ cursor_k: unknown; cursor_t: unknown }>(x, { ...l.params, cursor_id: cursorId });
-    const at = (await find(l.cursor)) ?? (l.cursorFallback === undefined ? undefined : await find(l.cursorFallback));
-    const param = backwards ? 'ending_before' : 'starting_after';
-    if (!at) throw new StoreArgumentError(`${param}: ${cursorId} is not in this list (with these filters)`, param);
-    params.cursor_key = at.cursor_k;
-    params.cursor_tie = at.cursor_t;
-  }
-  const rows = await named(prefix, keysetSql(l, cursorId !== undefined, backwards)).all<R & Record<string, unknown>>(x, params);
-  const has_more = rows.length > p.limit;
-  const page = rows.slice(0, p.limit);
-  if (backwards) page.reverse();
-  return { rows: page, has_more };
-}
-
-const byText = new Map<string, Statement<Record<string, unknown>>>();
-function named(prefix: string, sql: string): Statement<Record<string, unknown>> {
-  let s = byText.get(sql);
-  if (!s) byText.set(sql, (s = statement(`${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`, sql)));
-  return s;
-}
