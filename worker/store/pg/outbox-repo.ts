@@ -97,8 +97,9 @@ const inOrder = (c: string) => `(${c}.subject IS NULL OR NOT EXISTS (
 const claimable = (c: string) => `${c}.state = 'pending' AND ${c}.next_attempt_at <= @now_ms AND ${inOrder(c)}`;
 
 // The retry window starts at a row's first attempt (attempts 0 before this one), as on SQLite.
-// The state and time are asked again here: PostgreSQL re-checks them on the newest version of a
-// row that changed since the statement began.
+// The UPDATE joins `picked` by id only: FOR UPDATE checked `claimable` again on the newest
+// version of a row changed since the statement began, and the lock keeps it so; asking again
+// here made PostgreSQL scan every pending row (a hash join) instead of looking up the picked ones.
 const claimSet = `attempts = c.attempts + 1, next_attempt_at = @lease_ms, updated_at = @now_iso,
     retry_since = CASE WHEN c.attempts = 0 THEN @now_ms ELSE c.retry_since END`;
 
@@ -153,14 +154,14 @@ const st = {
       SELECT p.id FROM callback_outbox p WHERE p.id = @id AND ${claimable('p')} FOR UPDATE OF p SKIP LOCKED
     )
     UPDATE callback_outbox AS c SET ${claimSet}
-    FROM picked WHERE c.id = picked.id AND c.state = 'pending' AND c.next_attempt_at <= @now_ms
+    FROM picked WHERE c.id = picked.id
     RETURNING ${cols('c')}`,
   ),
-  // The batch: chosen and locked in \`picked\` (rows locked by another host skipped; its LIMIT
+  // The batch: chosen and locked in `picked` (rows locked by another host skipped; its LIMIT
   // counts only rows it locked), then leased. MATERIALIZED: run once, whatever the plan; a
   // sub-select the UPDATE's join scanned again would lock further rows past the ones it has just
   // leased (found with a nested loop: 3 rows claimed of a LIMIT 2). RETURNING has no order: the
-  // last SELECT gives them earliest due first, as \`due\` lists them.
+  // last SELECT gives them earliest due first, as `due` lists them.
   claimDue: statement<{ now_ms: number; now_iso: string; lease_ms: number; skip: string[]; limit: number }>(
     'outbox_sends_claim_due',
     `WITH picked AS MATERIALIZED (
@@ -170,7 +171,7 @@ const st = {
       FOR UPDATE OF p SKIP LOCKED
     ), claimed AS (
       UPDATE callback_outbox AS c SET ${claimSet}
-      FROM picked WHERE c.id = picked.id AND c.state = 'pending' AND c.next_attempt_at <= @now_ms
+      FROM picked WHERE c.id = picked.id
       RETURNING ${cols('c')}, picked.due_at AS claim_due_at, picked.seq AS claim_seq
     )
     SELECT ${cols()} FROM claimed ORDER BY claim_due_at, claim_seq`,
