@@ -560,56 +560,65 @@ describe('the outbox on PostgreSQL, several hosts at once', () => {
     expect(rows[0]!.n).toBe(2);
   });
 
-  it('three hosts draining 200 rows: each claimed exactly once, none left, every screening in version order', async () => {
-    // 40 screenings of 3 states each, owed in a shuffled order of due times, and 80 rows of none.
-    const subjects = 40;
-    for (let s = 0; s < subjects; s++)
-      for (let v = 1; v <= 3; v++)
-        await owe(`s${s}v${v}`, { subject: `scr_${s}`, version: v * 10, at: T0 + ((s * 7 + v * 13) % 50), dest: s % 2 ? A : B });
-    for (let i = 0; i < 80; i++) await owe(`plain${i}`, { at: T0 + (i % 50), dest: i % 3 ? A : B });
-    expect((await pgOutboxOf(x).counts()).find((c) => c.state === 'pending')?.n).toBe(200);
+  // claimDue: the batch in one statement; `due + claim`: what the sender does today, row by row.
+  it.each(['claimDue', 'due + claim'] as const)(
+    'three hosts draining 200 rows (%s): each claimed exactly once, none left, every screening in version order',
+    async (how) => {
+      // 40 screenings of 3 states each, owed in a shuffled order of due times, and 80 rows of none.
+      const subjects = 40;
+      for (let s = 0; s < subjects; s++)
+        for (let v = 1; v <= 3; v++)
+          await owe(`s${s}v${v}`, { subject: `scr_${s}`, version: v * 10, at: T0 + ((s * 7 + v * 13) % 50), dest: s % 2 ? A : B });
+      for (let i = 0; i < 80; i++) await owe(`plain${i}`, { at: T0 + (i % 50), dest: i % 3 ? A : B });
+      expect((await pgOutboxOf(x).counts()).find((c) => c.state === 'pending')?.n).toBe(200);
 
-    let tick = 0;
-    const claimedAt = new Map<string, number>();
-    const deliveringAt = new Map<string, number>();
-    const claims: Array<{ id: string; by: number }> = [];
-    const drain = async (by: number) => {
-      const sends = pgCallbackSendsOf(poolExecutor(host()));
-      const outbox = pgOutboxOf(poolExecutor(pools.at(-1)!));
-      for (;;) {
-        const now = T0 + 100;
-        const got = await sends.claimDue(now, iso(now), lease, [], 7);
-        for (const r of got) {
-          claims.push({ id: r.id, by });
-          claimedAt.set(r.id, ++tick);
+      let tick = 0;
+      const claimedAt = new Map<string, number>();
+      const deliveringAt = new Map<string, number>();
+      const claims: Array<{ id: string; by: number }> = [];
+      const drain = async (by: number) => {
+        const sends = pgCallbackSendsOf(poolExecutor(host()));
+        const outbox = pgOutboxOf(poolExecutor(pools.at(-1)!));
+        for (;;) {
+          const now = T0 + 100;
+          const got =
+            how === 'claimDue'
+              ? await sends.claimDue(now, iso(now), lease, [], 7)
+              : (await Promise.all((await sends.due(now, [], 7)).map((r) => sends.claim(r.id, now, iso(now), lease)))).filter(
+                  (r): r is CallbackRow => r !== undefined,
+                );
+          for (const r of got) {
+            claims.push({ id: r.id, by });
+            claimedAt.set(r.id, ++tick);
+          }
+          for (const r of got) {
+            deliveringAt.set(r.id, ++tick);
+            await sends.delivered(r.id, 204, iso(now));
+          }
+          if (got.length === 0) {
+            // Nothing claimable now: done once nothing is pending (another host may hold an older state).
+            const pending = (await outbox.counts()).find((c) => c.state === 'pending')!.n;
+            if (pending === 0) return;
+            await new Promise((r) => setTimeout(r, 2));
+          }
         }
-        for (const r of got) {
-          deliveringAt.set(r.id, ++tick);
-          await sends.delivered(r.id, 204, iso(now));
-        }
-        if (got.length === 0) {
-          // Nothing claimable now: done once nothing is pending (another host may hold an older state).
-          const pending = (await outbox.counts()).find((c) => c.state === 'pending')!.n;
-          if (pending === 0) return;
-          await new Promise((r) => setTimeout(r, 2));
-        }
-      }
-    };
-    await Promise.all([0, 1, 2].map(drain));
+      };
+      await Promise.all([0, 1, 2].map(drain));
 
-    expect(claims).toHaveLength(200);
-    expect(new Set(claims.map((c) => c.id)).size).toBe(200);
-    expect(new Set(claims.map((c) => c.by)).size).toBeGreaterThan(1);
-    const counts = Object.fromEntries((await pgOutboxOf(x).counts()).map((c) => [c.state, c.n]));
-    expect(counts).toEqual({ pending: 0, delivered: 200, dead: 0, cancelled: 0 });
-    const { rows } = await db.pool.query<{ attempts: number; n: number }>(
-      'SELECT attempts, count(*) AS n FROM callback_outbox GROUP BY attempts',
-    );
-    expect(rows).toEqual([{ attempts: 1, n: 200 }]);
-    // A newer state was claimed only after the older one's outcome was being written.
-    for (let s = 0; s < subjects; s++)
-      for (let v = 2; v <= 3; v++) expect(claimedAt.get(`s${s}v${v}`)!).toBeGreaterThan(deliveringAt.get(`s${s}v${v - 1}`)!);
-  });
+      expect(claims).toHaveLength(200);
+      expect(new Set(claims.map((c) => c.id)).size).toBe(200);
+      expect(new Set(claims.map((c) => c.by)).size).toBeGreaterThan(1);
+      const counts = Object.fromEntries((await pgOutboxOf(x).counts()).map((c) => [c.state, c.n]));
+      expect(counts).toEqual({ pending: 0, delivered: 200, dead: 0, cancelled: 0 });
+      const { rows } = await db.pool.query<{ attempts: number; n: number }>(
+        'SELECT attempts, count(*) AS n FROM callback_outbox GROUP BY attempts',
+      );
+      expect(rows).toEqual([{ attempts: 1, n: 200 }]);
+      // A newer state was claimed only after the older one's outcome was being written.
+      for (let s = 0; s < subjects; s++)
+        for (let v = 2; v <= 3; v++) expect(claimedAt.get(`s${s}v${v}`)!).toBeGreaterThan(deliveringAt.get(`s${s}v${v - 1}`)!);
+    },
+  );
 
   it('the counts stay exact with several hosts writing at once (a shard each)', async () => {
     const hosts = [host(), host(), host()];
