@@ -518,6 +518,27 @@ describe('the outbox on PostgreSQL, several hosts at once', () => {
     // Committed: leased, so nobody else takes it.
     expect(await other.claimDue(T0 + 5, iso(T0 + 5), lease, [], 10)).toEqual([]);
     expect(await pgOutboxOf(x).byId('cb_1')).toMatchObject({ attempts: 1, next_attempt_at: lease });
+    // Their hosts died mid-attempt: at the leases' end another host takes them (at least once).
+    expect((await other.claimDue(lease, iso(lease), lease + 30_000, [], 10)).map((r) => [r.id, r.attempts])).toEqual([
+      ['cb_1', 2],
+      ['cb_2', 2],
+    ]);
+  });
+
+  it('a row owed in a unit of work stands or falls with it, and so does its count', async () => {
+    await expect(
+      x.transaction(async (tx) => {
+        await pgOutboxOf(tx).insert(newRow('cb_gone'));
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await x.transaction(async (tx) => {
+      await x.transaction(async (inner) => void (await pgOutboxOf(inner).insert(newRow('cb_kept'))));
+      expect(await pgOutboxOf(tx).insert(newRow('cb_also'))).toBe(true);
+    });
+    expect(await pgOutboxOf(x).byId('cb_gone')).toBeUndefined();
+    expect((await pgOutboxOf(x).page(undefined, { limit: 10 })).rows.map((r) => r.id).sort()).toEqual(['cb_also', 'cb_kept']);
+    expect((await pgOutboxOf(x).counts()).find((c) => c.state === 'pending')?.n).toBe(2);
   });
 
   it('a claim rolled back leaves the row to the next host', async () => {
