@@ -36,56 +36,6 @@ const COLUMNS = [
 ] as const;
 const cols = (alias?: string) => COLUMNS.map((c) => (alias ? `${alias}.${c}` : c)).join(', ');
 
-export const pgOutboxOf = (x: PgExecutor): AsyncRepo<OutboxRepo> => ({
-  insert: async (r) => (await st.insert.run(x, r)) > 0,
-  byId: (id) => st.byId.get<CallbackRow>(x, { id }),
-  byDelivery: (deliveryId) => st.byDelivery.get<CallbackRow>(x, { delivery_id: deliveryId }),
-  counts: () => st.counts.all<{ state: string; n: number }>(x, {}),
-  oldestPendingAt: async () => (await st.oldestPending.get<{ at: string | null }>(x, {}))?.at ?? null,
-  page: (state, p) =>
-    pgKeysetPage<CallbackRow & Record<string, unknown>>(
-      x,
-      'outbox_page',
-      {
-        select: `SELECT ${cols()} FROM callback_outbox`,
-        where: state === undefined ? [] : ['state = @state'],
-        params: state === undefined ? {} : { state },
-        key: 'updated_at',
-        tie: 'seq',
-        direction: 'DESC',
-        cursor: 'id = @cursor_id',
-      },
-      p,
-    ),
-  newerOwed: async (id) => (await st.newerOwed.get<{ id: string }>(x, { id }))?.id,
-  retry: async (id, nowMs, nowIso) => void (await st.retry.run(x, { id, now_ms: nowMs, now_iso: nowIso })),
-  cancel: async (id, at) => void (await st.cancel.run(x, { id, at })),
-  cancelTo: (url, at) => st.cancelTo.run(x, { url, at }),
-});
-
-/** The sender's repository on PostgreSQL, with the batch claim PostgreSQL makes one statement. */
-export interface PgCallbackSendsRepo extends AsyncRepo<CallbackSendsRepo> {
-  /**
-   * Claim at most `limit` rows that `due(nowMs, skip, limit)` would list, in one statement: each
-   * as `claim` would (one more attempt, leased until `leaseMs`), earliest due first. Rows another
-   * host is claiming are skipped, not waited on; an older state of a screening still owed keeps
-   * its newer states out, whoever holds it.
-   */
-  claimDue(nowMs: number, nowIso: string, leaseMs: number, skip: readonly string[], limit: number): Promise<CallbackRow[]>;
-}
-
-/** `isOpen`: false once the store that owns `x` is closed (the pool has no such flag of its own). */
-export const pgCallbackSendsOf = (x: PgExecutor, isOpen: () => boolean = () => true): PgCallbackSendsRepo => ({
-  isOpen: async () => isOpen(),
-  due: (nowMs, skip, limit) => st.due.all<{ id: string; destination: string }>(x, { now_ms: nowMs, skip: [...skip], limit }),
-  claim: (id, nowMs, nowIso, leaseMs) => st.claim.get<CallbackRow>(x, { id, now_ms: nowMs, now_iso: nowIso, lease_ms: leaseMs }),
-  claimDue: (nowMs, nowIso, leaseMs, skip, limit) =>
-    st.claimDue.all<CallbackRow>(x, { now_ms: nowMs, now_iso: nowIso, lease_ms: leaseMs, skip: [...skip], limit }),
-  delivered: async (id, status, at) => void (await st.delivered.run(x, { id, status, at })),
-  failed: async (id, status, failure, nextMs, at) => void (await st.failed.run(x, { id, status, failure, next_ms: nextMs, at })),
-  dead: async (id, status, failure, at) => void (await st.dead.run(x, { id, status, failure, at })),
-});
-
 // Not ordered after an older state of the same screening still owed: `pending` whether due,
 // backing off, leased to an attempt on the wire or to a destination left out (`skip` chooses
 // among candidates, never among the rows that hold them back). A plain read, never a lock: a row
@@ -192,3 +142,62 @@ const st = {
     WHERE id = @id AND state = 'pending'`,
   ),
 };
+
+/** callback_outbox on PostgreSQL for the outbox (callbacks/outbox.ts): the twin of `outboxOf`. */
+export function pgOutboxOf(x: PgExecutor): AsyncRepo<OutboxRepo> {
+  return {
+    insert: async (r) => (await st.insert.run(x, r)) > 0,
+    byId: (id) => st.byId.get<CallbackRow>(x, { id }),
+    byDelivery: (deliveryId) => st.byDelivery.get<CallbackRow>(x, { delivery_id: deliveryId }),
+    counts: () => st.counts.all<{ state: string; n: number }>(x, {}),
+    oldestPendingAt: async () => (await st.oldestPending.get<{ at: string | null }>(x, {}))?.at ?? null,
+    page: (state, p) =>
+      pgKeysetPage<CallbackRow & Record<string, unknown>>(
+        x,
+        'outbox_page',
+        {
+          select: `SELECT ${cols()} FROM callback_outbox`,
+          where: state === undefined ? [] : ['state = @state'],
+          params: state === undefined ? {} : { state },
+          key: 'updated_at',
+          tie: 'seq',
+          direction: 'DESC',
+          cursor: 'id = @cursor_id',
+        },
+        p,
+      ),
+    newerOwed: async (id) => (await st.newerOwed.get<{ id: string }>(x, { id }))?.id,
+    retry: async (id, nowMs, nowIso) => void (await st.retry.run(x, { id, now_ms: nowMs, now_iso: nowIso })),
+    cancel: async (id, at) => void (await st.cancel.run(x, { id, at })),
+    cancelTo: (url, at) => st.cancelTo.run(x, { url, at }),
+  };
+}
+
+/** The sender's repository on PostgreSQL, with the batch claim PostgreSQL makes one statement. */
+export interface PgCallbackSendsRepo extends AsyncRepo<CallbackSendsRepo> {
+  /**
+   * Claim at most `limit` rows that `due(nowMs, skip, limit)` would list, in one statement: each
+   * as `claim` would (one more attempt, leased until `leaseMs`), earliest due first. Rows another
+   * host is claiming are skipped, not waited on; an older state of a screening still owed keeps
+   * its newer states out, whoever holds it.
+   */
+  claimDue(nowMs: number, nowIso: string, leaseMs: number, skip: readonly string[], limit: number): Promise<CallbackRow[]>;
+}
+
+/**
+ * callback_outbox on PostgreSQL for the sender (callbacks/sender.ts): the twin of
+ * `callbackSendsOf`, and `claimDue`. `isOpen`: false once the store that owns `x` is closed (the
+ * pool has no such flag of its own).
+ */
+export function pgCallbackSendsOf(x: PgExecutor, isOpen: () => boolean = () => true): PgCallbackSendsRepo {
+  return {
+    isOpen: async () => isOpen(),
+    due: (nowMs, skip, limit) => st.due.all<{ id: string; destination: string }>(x, { now_ms: nowMs, skip: [...skip], limit }),
+    claim: (id, nowMs, nowIso, leaseMs) => st.claim.get<CallbackRow>(x, { id, now_ms: nowMs, now_iso: nowIso, lease_ms: leaseMs }),
+    claimDue: (nowMs, nowIso, leaseMs, skip, limit) =>
+      st.claimDue.all<CallbackRow>(x, { now_ms: nowMs, now_iso: nowIso, lease_ms: leaseMs, skip: [...skip], limit }),
+    delivered: async (id, status, at) => void (await st.delivered.run(x, { id, status, at })),
+    failed: async (id, status, failure, nextMs, at) => void (await st.failed.run(x, { id, status, failure, next_ms: nextMs, at })),
+    dead: async (id, status, failure, at) => void (await st.dead.run(x, { id, status, failure, at })),
+  };
+}
