@@ -65,11 +65,15 @@ async function sqliteBackend(): Promise<Backend> {
   };
 }
 
-let pgDb: Awaited<ReturnType<typeof migratedPgDatabase>> | undefined;
+// One database for the file (its cases empty the outbox first): CREATE DATABASE is the slow part.
+let pgDb: ReturnType<typeof migratedPgDatabase> | undefined;
+const sharedPg = () => (pgDb ??= migratedPgDatabase());
+afterAll(async () => {
+  await (await pgDb)?.close();
+});
 
 async function pgBackend(): Promise<Backend> {
-  pgDb = await migratedPgDatabase();
-  const { pool } = pgDb;
+  const { pool } = await sharedPg();
   const x = poolExecutor(pool);
   const sends = pgCallbackSendsOf(x);
   return {
@@ -77,7 +81,7 @@ async function pgBackend(): Promise<Backend> {
     sends,
     claimDue: (...a) => sends.claimDue(...a),
     reset: async () => void (await pool.query('DELETE FROM callback_outbox')),
-    close: async () => pgDb?.close(),
+    close: async () => {}, // the file's database, dropped after the last case
   };
 }
 
@@ -461,12 +465,11 @@ describe('the outbox on PostgreSQL, several hosts at once', () => {
   };
   let x: PgExecutor;
   beforeAll(async () => {
-    db = await migratedPgDatabase();
+    db = await sharedPg();
     x = poolExecutor(db.pool);
   });
   afterAll(async () => {
     await Promise.all(pools.map((p) => p.end()));
-    await db?.close();
   });
   beforeEach(async () => {
     await db.pool.query('DELETE FROM callback_outbox');
