@@ -17,7 +17,7 @@ import {
 } from '../../worker/store/outbox-repo.js';
 import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
-import { pgCallbackSendsOf, pgOutboxOf } from '../../worker/store/pg/outbox-repo.js';
+import { pgCallbackSendsOf, pgOutboxOf, type PgCallbackSendsRepo } from '../../worker/store/pg/outbox-repo.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { StoreArgumentError } from '../../worker/store/store-error.js';
@@ -28,7 +28,7 @@ interface Backend {
   outbox: AsyncRepo<OutboxRepo>;
   sends: AsyncRepo<CallbackSendsRepo>;
   /** The batch claim: PostgreSQL's one statement; on SQLite what the sender does (due, then claim each). */
-  claimDue(nowMs: number, nowIso: string, leaseMs: number, skip: readonly string[], limit: number): Promise<CallbackRow[]>;
+  claimDue(...a: Parameters<PgCallbackSendsRepo['claimDue']>): Promise<CallbackRow[]>;
   /** An empty outbox (a delete: the counts' triggers see it). */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -52,11 +52,19 @@ async function sqliteBackend(): Promise<Backend> {
   return {
     outbox: asAsync(outboxOf(store)),
     sends: asAsync(sends),
-    claimDue: async (nowMs, nowIso, leaseMs, skip, limit) =>
-      sends
-        .due(nowMs, skip, limit)
-        .map((r) => sends.claim(r.id, nowMs, nowIso, leaseMs))
-        .filter((r): r is CallbackRow => r !== undefined),
+    claimDue: async (nowMs, nowIso, leaseMs, skip, limit, room) => {
+      const taken = new Map<string, number>();
+      const out: CallbackRow[] = [];
+      for (const r of sends.due(nowMs, skip, limit)) {
+        const n = taken.get(r.destination) ?? 0;
+        if (room && n >= (room.of[r.destination] ?? room.others)) continue;
+        const c = sends.claim(r.id, nowMs, nowIso, leaseMs);
+        if (!c) continue;
+        out.push(c);
+        taken.set(r.destination, n + 1);
+      }
+      return out;
+    },
     reset: async () => void connectionOf(store).exec('DELETE FROM callback_outbox'),
     close: async () => {
       store.close();
@@ -450,6 +458,21 @@ describe.each([
         ['p3', 2],
         ['v2', 2],
       ]);
+    });
+
+    it("with room per destination: each destination's first rows up to its room, the rest left due", async () => {
+      const C = 'http://127.0.0.1:9003';
+      for (let i = 1; i <= 4; i++) await owe(`a${i}`, { at: T0 + i });
+      for (let i = 5; i <= 7; i++) await owe(`b${i}`, { at: T0 + i, dest: B });
+      await owe('c8', { at: T0 + 8, dest: C });
+      const now = T0 + 10;
+      const ids = async (limit: number, room: { of: Record<string, number>; others: number }) =>
+        (await b.claimDue(now, iso(now), now + 30_000, [], limit, room)).map((r) => r.id);
+      expect(await ids(10, { of: { [A]: 1 }, others: 2 })).toEqual(['a1', 'b5', 'b6', 'c8']);
+      // The batch's first 3 are all A's: one of them claimed, the other two left due for a later round.
+      expect(await ids(3, { of: {}, others: 1 })).toEqual(['a2']);
+      expect(await dueIds(now)).toEqual(['a3', 'a4', 'b7']);
+      expect(await ids(10, { of: { [A]: 0 }, others: 5 })).toEqual(['b7']);
     });
   });
 });

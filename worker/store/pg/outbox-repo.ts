@@ -108,21 +108,35 @@ const st = {
     RETURNING ${cols('c')}`,
   ),
   // The batch: chosen and locked in `picked` (rows locked by another host skipped; its LIMIT
-  // counts only rows it locked), then leased. MATERIALIZED: run once, whatever the plan; a
-  // sub-select the UPDATE's join scanned again would lock further rows past the ones it has just
-  // leased (found with a nested loop: 3 rows claimed of a LIMIT 2). RETURNING has no order: the
-  // last SELECT gives them earliest due first, as `due` lists them.
-  claimDue: statement<{ now_ms: number; now_iso: string; lease_ms: number; skip: string[]; limit: number }>(
+  // counts only rows it locked), then leased, each destination's first `room` of them only (the
+  // others' locks end with the statement, or the caller's transaction). MATERIALIZED: run once,
+  // whatever the plan; a sub-select the UPDATE's join scanned again would lock further rows past
+  // the ones it has just leased (found with a nested loop: 3 rows claimed of a LIMIT 2).
+  // RETURNING has no order: the last SELECT gives them earliest due first, as `due` lists them.
+  claimDue: statement<{
+    now_ms: number;
+    now_iso: string;
+    lease_ms: number;
+    skip: string[];
+    limit: number;
+    room: string;
+    room_others: number;
+  }>(
     'outbox_sends_claim_due',
     `WITH picked AS MATERIALIZED (
-      SELECT p.id, p.next_attempt_at AS due_at, p.seq FROM callback_outbox p
+      SELECT p.id, p.destination, p.next_attempt_at AS due_at, p.seq FROM callback_outbox p
       WHERE ${claimable('p')} AND p.destination <> ALL(@skip::text[])
       ORDER BY p.next_attempt_at, p.seq LIMIT @limit
       FOR UPDATE OF p SKIP LOCKED
+    ), kept AS (
+      SELECT r.id, r.due_at, r.seq FROM (
+        SELECT picked.*, row_number() OVER (PARTITION BY picked.destination ORDER BY picked.due_at, picked.seq) AS k FROM picked
+      ) AS r
+      WHERE r.k <= COALESCE((@room::json ->> r.destination)::bigint, @room_others)
     ), claimed AS (
       UPDATE callback_outbox AS c SET ${claimSet}
-      FROM picked WHERE c.id = picked.id
-      RETURNING ${cols('c')}, picked.due_at AS claim_due_at, picked.seq AS claim_seq
+      FROM kept WHERE c.id = kept.id
+      RETURNING ${cols('c')}, kept.due_at AS claim_due_at, kept.seq AS claim_seq
     )
     SELECT ${cols()} FROM claimed ORDER BY claim_due_at, claim_seq`,
   ),
@@ -179,9 +193,24 @@ export interface PgCallbackSendsRepo extends AsyncRepo<CallbackSendsRepo> {
    * Claim at most `limit` rows that `due(nowMs, skip, limit)` would list, in one statement: each
    * as `claim` would (one more attempt, leased until `leaseMs`), earliest due first. Rows another
    * host is claiming are skipped, not waited on; an older state of a screening still owed keeps
-   * its newer states out, whoever holds it.
+   * its newer states out, whoever holds it. With `room`, at most `room.of[d] ?? room.others` rows
+   * of destination `d` (the sender's free slots per destination; a destination with none goes in
+   * `skip`, so its rows take no place in the batch).
    */
-  claimDue(nowMs: number, nowIso: string, leaseMs: number, skip: readonly string[], limit: number): Promise<CallbackRow[]>;
+  claimDue(
+    nowMs: number,
+    nowIso: string,
+    leaseMs: number,
+    skip: readonly string[],
+    limit: number,
+    room?: ClaimRoom,
+  ): Promise<CallbackRow[]>;
+}
+
+/** Attempts that may still start per destination: `of` those named, `others` any other. */
+export interface ClaimRoom {
+  of: Readonly<Record<string, number>>;
+  others: number;
 }
 
 /**
@@ -194,8 +223,16 @@ export function pgCallbackSendsOf(x: PgExecutor, isOpen: () => boolean = () => t
     isOpen: async () => isOpen(),
     due: (nowMs, skip, limit) => st.due.all<{ id: string; destination: string }>(x, { now_ms: nowMs, skip: [...skip], limit }),
     claim: (id, nowMs, nowIso, leaseMs) => st.claim.get<CallbackRow>(x, { id, now_ms: nowMs, now_iso: nowIso, lease_ms: leaseMs }),
-    claimDue: (nowMs, nowIso, leaseMs, skip, limit) =>
-      st.claimDue.all<CallbackRow>(x, { now_ms: nowMs, now_iso: nowIso, lease_ms: leaseMs, skip: [...skip], limit }),
+    claimDue: (nowMs, nowIso, leaseMs, skip, limit, room) =>
+      st.claimDue.all<CallbackRow>(x, {
+        now_ms: nowMs,
+        now_iso: nowIso,
+        lease_ms: leaseMs,
+        skip: [...skip],
+        limit,
+        room: JSON.stringify(room?.of ?? {}),
+        room_others: room?.others ?? limit,
+      }),
     delivered: async (id, status, at) => void (await st.delivered.run(x, { id, status, at })),
     failed: async (id, status, failure, nextMs, at) => void (await st.failed.run(x, { id, status, failure, next_ms: nextMs, at })),
     dead: async (id, status, failure, at) => void (await st.dead.run(x, { id, status, failure, at })),
