@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { StoreError } from '../../worker/store/store-error.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
+import { pgErrorCode, redactedUrl, toPgStoreError } from '../../worker/store/pg/pg-errors.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import { migratePg } from '../../worker/store/pg/pg-migrations.js';
 import { positional, statement } from '../../worker/store/pg/sql.js';
@@ -115,5 +116,51 @@ describe('units of work on PostgreSQL', () => {
     expect(() => kept!.query({ text: 'SELECT 1' })).toThrow(/has ended/);
     // Both clients of the pool are free again.
     await Promise.all([pool.query('SELECT 1'), pool.query('SELECT 1')]);
+  });
+});
+
+describe('PostgreSQL errors as the store says them', () => {
+  let db: PgTestDatabase;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    db = await pgTestDatabase();
+    pool = openPgPool(db.url, { max: 2 });
+    await pool.query('CREATE TABLE u (k text PRIMARY KEY)');
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  it('a broken rule is db_constraint, naming the database without its password and keeping the SQLSTATE', async () => {
+    await pool.query("INSERT INTO u VALUES ('a')");
+    const raw = await pool.query("INSERT INTO u VALUES ('a')").catch((e: unknown) => e);
+    const err = toPgStoreError(raw, redactedUrl('postgres://cs:s3cret@db.example/screen'));
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).code).toBe('db_constraint');
+    expect((err as StoreError).detail).toBe('23505');
+    expect((err as StoreError).message).toContain('postgres://cs:***@db.example/screen');
+    expect((err as StoreError).message).not.toContain('s3cret');
+  });
+
+  it('no server is db_unavailable; our own errors pass through', async () => {
+    const nowhere = openPgPool('postgres://postgres@127.0.0.1:1/none', { connectionTimeoutMs: 2_000 });
+    const raw = await nowhere.query('SELECT 1').catch((e: unknown) => e);
+    await nowhere.end();
+    expect(pgErrorCode(raw)).toBe('db_unavailable');
+    expect((toPgStoreError(raw, 'x') as StoreError).code).toBe('db_unavailable');
+    const own = new RangeError('ours');
+    expect(toPgStoreError(own, 'x')).toBe(own);
+    const c = await pool.connect();
+    let timedOut: unknown;
+    try {
+      await c.query('BEGIN');
+      await c.query("SET LOCAL statement_timeout = '10ms'");
+      timedOut = await c.query('SELECT pg_sleep(1)').catch((e: unknown) => e);
+    } finally {
+      await c.query('ROLLBACK');
+      c.release();
+    }
+    expect(pgErrorCode(timedOut)).toBe('db_busy');
   });
 });

@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { PgExecutor } from './executor.js';
+import { pgErrorCode, type PgStoreErrorCode } from './pg-errors.js';
 import { statement } from './sql.js';
 
 /**
@@ -8,7 +8,7 @@ import { statement } from './sql.js';
  * check on this backend treats `db_busy` as the SQLite one treats `sqlite_busy` (a lock held by
  * other work is load, not a broken disk).
  */
-export type PgProbeCode = 'db_busy' | 'db_full' | 'db_readonly' | 'db_ioerr' | 'db_unavailable' | 'db_error';
+export type PgProbeCode = Exclude<PgStoreErrorCode, 'db_constraint'>;
 
 /** Codes that mean the server refused a write (a full disk, a read-only server): remembered for /healthz. */
 const WRITE_REFUSALS: ReadonlySet<PgProbeCode> = new Set(['db_full', 'db_readonly', 'db_ioerr']);
@@ -41,27 +41,9 @@ export async function probeCommit(x: PgExecutor, at: string): Promise<PgProbeCod
 
 /** What a failed statement or connection says about writing, as the probe reports it. */
 export function pgProbeCodeOf(err: unknown): PgProbeCode {
-  if (err instanceof pg.DatabaseError && typeof err.code === 'string') {
-    const c = err.code;
-    // lock_not_available (lock_timeout), query_canceled (statement_timeout), deadlock.
-    if (c === '55P03' || c === '57014' || c === '40P01') return 'db_busy';
-    if (c === '53100') return 'db_full';
-    // read_only_sql_transaction: a standby, or default_transaction_read_only.
-    if (c === '25006') return 'db_readonly';
-    if (c === '58030' || c === '58P01' || c === 'XX001' || c === 'XX002') return 'db_ioerr';
-    // connection exceptions, admin shutdown / crash recovery / cannot connect now, too many connections.
-    if (c.startsWith('08') || c.startsWith('57P') || c === '53300') return 'db_unavailable';
-    return 'db_error';
-  }
-  const sys = (err as NodeJS.ErrnoException | null)?.code;
-  if (typeof sys === 'string' && /^(ECONN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_)/.test(sys)) return 'db_unavailable';
-  if (err instanceof Error) {
-    // pg-pool: every client busy for connectionTimeoutMillis (load, as SQLite's busy), unlike a
-    // new connection that timed out or ended (the server is not there).
-    if (err.message === 'timeout exceeded when trying to connect') return 'db_busy';
-    if (/^Connection terminated|Client has encountered a connection error/.test(err.message)) return 'db_unavailable';
-  }
-  return 'db_error';
+  const code = pgErrorCode(err);
+  // A constraint cannot fail the probe's upsert; anything unexpected is the database's error.
+  return code === 'db_constraint' ? 'db_error' : code;
 }
 
 /**

@@ -1,0 +1,247 @@
+import type { DecisionListsRepo, DecisionRow, DecisionRowFilter, DecisionsRepo, NewDecisionRow, ReviewHeadRow } from '../decisions-repo.js';
+import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
+import type { AsyncRepo } from './async-repo.js';
+import type { PgExecutor } from './executor.js';
+import { pgKeysetPage } from './keyset-page.js';
+import { statement, type Statement } from './sql.js';
+
+/**
+ * The PostgreSQL twin of worker/store/decisions-repo.ts: the same methods, rows and order, each
+ * run in the caller's transaction (`x`, a unit of work's client).
+ *
+ * Several hosts (docs/design/postgres.md, section 4): SQLite's one writer kept a carrier's
+ * read-then-write whole (no open review, so open one; no standing decision, so review). Here the
+ * reads that start such a step take the carrier's advisory lock first (ADVISORY_NAMESPACES.review,
+ * held to COMMIT): `standing` and `openReviewId` by the key, `reviewHead` and `reviewOfScreening`
+ * by the review's own carrier_key. So a second host's hold waits, then reads the open review (or
+ * the standing decision) the first one committed, and joins it instead of opening a second; and a
+ * hold never joins a review that a decision, a closing or a supersede is finishing at that moment
+ * (its item would be left pending on a finished review). The unique index reviews_one_open is the
+ * database's own guard behind the lock. The lock is its own statement: a statement's snapshot is
+ * taken when it starts, so a read in the statement that waited would not see the other's commit.
+ * Cost: a transaction that looks a carrier up under two keys (its DOT and MC) can deadlock with
+ * one doing it the other way round; PostgreSQL ends one with 40P01, which the unit of work retries.
+ */
+
+/** decisions' columns in the SQLite table's order, so a row (and its JSON) is the same on both. */
+const DECISION_COLUMNS =
+  'id, carrier_key, dot_number, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state, ended_at, ended_by, end_reason, mc_number, legal_name, token_id, ended_token_id';
+const REVIEW_LOCK = ADVISORY_NAMESPACES.review;
+
+const st = {
+  lockCarrier: statement<{ key: string }>('decisions_lock_carrier', `SELECT ${carrierLockSql(REVIEW_LOCK, '@key')}`),
+  // A review's carrier_key never changes, so finding it in the locking statement is safe.
+  lockReview: statement<{ id: string }>(
+    'decisions_lock_review',
+    `SELECT ${carrierLockSql(REVIEW_LOCK, 'carrier_key')} FROM reviews WHERE id = @id AND carrier_key IS NOT NULL`,
+  ),
+  lockReviewOfScreening: statement<{ screening_id: string }>(
+    'decisions_lock_review_of_screening',
+    `SELECT ${carrierLockSql(REVIEW_LOCK, 'carrier_key')} FROM reviews WHERE screening_id = @screening_id AND carrier_key IS NOT NULL`,
+  ),
+  standing: statement<{ key: string }>(
+    'decisions_standing',
+    `SELECT ${DECISION_COLUMNS} FROM decisions WHERE carrier_key = @key AND state = 'standing'`,
+  ),
+  lastEnded: statement<{ key: string }>(
+    'decisions_last_ended',
+    `SELECT ${DECISION_COLUMNS} FROM decisions WHERE carrier_key = @key AND state IN ('lapsed', 'revoked') ORDER BY ended_at DESC, seq DESC LIMIT 1`,
+  ),
+  end: statement<{ id: string; state: string; at: string; by: string | null; token_id: string | null; reason: string }>(
+    'decisions_end',
+    "UPDATE decisions SET state = @state, ended_at = @at, ended_by = @by, ended_token_id = @token_id, end_reason = @reason WHERE id = @id AND state = 'standing'",
+  ),
+  insert: statement<NewDecisionRow & Record<string, unknown>>(
+    'decisions_insert',
+    `INSERT INTO decisions (id, carrier_key, dot_number, mc_number, legal_name, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state, token_id)
+     VALUES (@id, @carrier_key, @dot_number, @mc_number, @legal_name, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing', @token_id)`,
+  ),
+  get: statement<{ id: string }>('decisions_get', `SELECT ${DECISION_COLUMNS} FROM decisions WHERE id = @id`),
+  openReview: statement<{ key: string }>(
+    'decisions_open_review',
+    "SELECT id FROM reviews WHERE carrier_key = @key AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, seq ASC LIMIT 1",
+  ),
+  insertReview: statement<{
+    id: string;
+    screening_id: string;
+    hold_reason: string;
+    created_at: string;
+    carrier_key: string;
+    parent_id: string | null;
+    previous_decision: string | null;
+  }>(
+    'decisions_insert_review',
+    `INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
+     VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)
+     ON CONFLICT (screening_id) DO NOTHING`,
+  ),
+  reviewOfScreening: statement<{ screening_id: string }>(
+    'decisions_review_of_screening',
+    'SELECT id, parent_id FROM reviews WHERE screening_id = @screening_id',
+  ),
+  reviewHead: statement<{ id: string }>(
+    'decisions_review_head',
+    'SELECT id, parent_id, state, carrier_key, screening_id, version, basis_since, facts_screening_id, closed_by, closed_reason FROM reviews WHERE id = @id',
+  ),
+  // In insertion order, as SQLite reads them (reviews_by_parent, then rowid).
+  waiting: statement<{ parent_id: string }>(
+    'decisions_waiting',
+    "SELECT id, screening_id FROM reviews WHERE parent_id = @parent_id AND state = 'pending' ORDER BY seq",
+  ),
+  resolveWaiting: statement<{
+    parent_id: string;
+    state: string;
+    decided_by: string;
+    decided_at: string;
+    note: string | null;
+    token_id: string | null;
+  }>(
+    'decisions_resolve_waiting',
+    "UPDATE reviews SET state = @state, decided_by = @decided_by, decided_at = @decided_at, note = @note, token_id = @token_id WHERE parent_id = @parent_id AND state = 'pending'",
+  ),
+  // As SQLite reads them (one index after the other): the review's own first, then its items in
+  // insertion order; a promoted review is newer than an item that waits on it.
+  onReview: statement<{ id: string }>(
+    'decisions_on_review',
+    "SELECT screening_id FROM reviews WHERE (id = @id OR parent_id = @id) AND state = 'pending' ORDER BY id <> @id, seq",
+  ),
+  close: statement<{ id: string; by: string; reason: string; at: string }>(
+    'decisions_close',
+    "UPDATE reviews SET state = 'closed', closed_by = @by, closed_reason = @reason, decided_at = @at WHERE (id = @id OR parent_id = @id) AND state = 'pending'",
+  ),
+  closedVersion: statement<{ id: string; facts: string | null }>(
+    'decisions_closed_version',
+    'UPDATE reviews SET version = version + 1, basis_since = version + 1, facts_screening_id = COALESCE(@facts, facts_screening_id) WHERE id = @id',
+  ),
+  // PostgreSQL will not read 0/1 as a boolean: compared as an int.
+  showFacts: statement<{ id: string; facts: string; new_basis: number }>(
+    'decisions_show_facts',
+    "UPDATE reviews SET version = version + 1, basis_since = CASE WHEN @new_basis::int = 1 THEN version + 1 ELSE basis_since END, facts_screening_id = @facts WHERE id = @id AND state = 'pending'",
+  ),
+  supersede: statement<{ id: string; by: string; at: string; note: string }>(
+    'decisions_supersede',
+    "UPDATE reviews SET state = 'superseded', decided_by = @by, decided_at = @at, note = @note, version = version + 1, basis_since = version + 1 WHERE id = @id AND state = 'pending'",
+  ),
+  firstWaiting: statement<{ parent_id: string }>(
+    'decisions_first_waiting',
+    "SELECT id FROM reviews WHERE parent_id = @parent_id AND state = 'pending' ORDER BY created_at ASC, seq ASC LIMIT 1",
+  ),
+  promote: statement<{ id: string }>('decisions_promote', 'UPDATE reviews SET parent_id = NULL WHERE id = @id'),
+  reparent: statement<{ id: string; former: string }>(
+    'decisions_reparent',
+    "UPDATE reviews SET parent_id = @id WHERE parent_id = @former AND state = 'pending'",
+  ),
+  settle: statement<{ id: string; action: string; by: string; decision: string | null }>(
+    'decisions_settle',
+    "UPDATE screenings SET action = @action, settled_by = @by, standing_decision = @decision WHERE id = @id AND status = 'done'",
+  ),
+};
+
+export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
+  return {
+    async standing(key) {
+      await st.lockCarrier.run(x, { key });
+      return st.standing.get<DecisionRow>(x, { key });
+    },
+    lastEnded: (key) => st.lastEnded.get<DecisionRow>(x, { key }),
+    get: (id) => st.get.get<DecisionRow>(x, { id }),
+    insert: async (d) => void (await st.insert.run(x, d)),
+    end: async (id, e) => (await st.end.run(x, { id, ...e })) > 0,
+    async openReviewId(key) {
+      await st.lockCarrier.run(x, { key });
+      return (await st.openReview.get<{ id: string }>(x, { key }))?.id;
+    },
+    insertReview: async (r) => (await st.insertReview.run(x, r)) > 0,
+    async reviewOfScreening(screeningId) {
+      await st.lockReviewOfScreening.run(x, { screening_id: screeningId });
+      return st.reviewOfScreening.get<{ id: string; parent_id: string | null }>(x, { screening_id: screeningId });
+    },
+    async reviewHead(id) {
+      await st.lockReview.run(x, { id });
+      return st.reviewHead.get<ReviewHeadRow>(x, { id });
+    },
+    waiting: (parentId) => st.waiting.all<{ id: string; screening_id: string }>(x, { parent_id: parentId }),
+    resolveWaiting: async (parentId, r) => void (await st.resolveWaiting.run(x, { parent_id: parentId, ...r })),
+    pendingOn: async (id) => (await st.onReview.all<{ screening_id: string }>(x, { id })).map((r) => r.screening_id),
+    async close(id, c) {
+      await st.close.run(x, { id, by: c.by, reason: c.reason, at: c.at });
+      await st.closedVersion.run(x, { id, facts: c.factsScreeningId });
+    },
+    showFacts: async (id, factsScreeningId, newBasis) =>
+      void (await st.showFacts.run(x, { id, facts: factsScreeningId, new_basis: newBasis ? 1 : 0 })),
+    supersede: async (id, s) => (await st.supersede.run(x, { id, ...s })) > 0,
+    firstWaiting: async (parentId) => (await st.firstWaiting.get<{ id: string }>(x, { parent_id: parentId }))?.id,
+    // The former head has left `pending` (supersede) before this: were it still pending, the
+    // promoted item would be a second open review and reviews_one_open would refuse it.
+    async promote(id, formerId) {
+      await st.promote.run(x, { id });
+      await st.reparent.run(x, { id, former: formerId });
+    },
+    settle: async (screeningId, action, by, standingDecision) =>
+      void (await st.settle.run(x, { id: screeningId, action, by, decision: standingDecision })),
+  };
+}
+
+/** One statement per shape of the list's filter (a handful), named by it. */
+const lists = new Map<string, Statement<Record<string, unknown>>>();
+
+function listStatement(f: DecisionRowFilter): { s: Statement<Record<string, unknown>>; params: Record<string, unknown> } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (f.dot_number !== undefined) {
+    where.push('dot_number = @dot');
+    params.dot = f.dot_number;
+  }
+  const ended = f.state === 'ended';
+  if (ended) where.push("state IN ('lapsed', 'revoked')");
+  else if (f.state !== undefined) {
+    where.push('state = @state');
+    params.state = f.state;
+  }
+  const name = `decisions_list_${f.dot_number === undefined ? 'all' : 'dot'}_${ended ? 'ended' : f.state === undefined ? 'any' : 'state'}`;
+  let s = lists.get(name);
+  if (!s) {
+    const sql = `SELECT ${DECISION_COLUMNS} FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${ended ? 'ended_at' : 'decided_at'} DESC, seq DESC LIMIT @limit`;
+    lists.set(name, (s = statement<Record<string, unknown>>(name, sql)));
+  }
+  return { s, params };
+}
+
+/** The decisions' lists (GET /decisions, the CLI's list): reads only, on the pool. */
+export function pgDecisionListsOf(x: PgExecutor): AsyncRepo<DecisionListsRepo> {
+  return {
+    list: (f, limit) => {
+      const { s, params } = listStatement(f);
+      return s.all<DecisionRow & Record<string, unknown>>(x, { ...params, limit });
+    },
+    page: (f, p) => {
+      const where: string[] = [];
+      const params: Record<string, unknown> = {};
+      if (f.dot_number !== undefined) {
+        where.push('dot_number = @dot');
+        params.dot = f.dot_number;
+      }
+      const ended = f.state === 'ended';
+      // Spelt as the partial index's own term (decisions_ended_by_ended), so the planner may read it.
+      if (ended) where.push("state IN ('lapsed', 'revoked')");
+      else if (f.state !== undefined) {
+        where.push('state = @state');
+        params.state = f.state;
+      }
+      return pgKeysetPage<DecisionRow & Record<string, unknown>>(
+        x,
+        'decisions',
+        {
+          select: `SELECT ${DECISION_COLUMNS} FROM decisions`,
+          where,
+          params,
+          key: ended ? 'ended_at' : 'decided_at',
+          tie: 'seq',
+          direction: 'DESC',
+          cursor: 'id = @cursor_id',
+        },
+        p,
+      );
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import pg from 'pg';
+import { StoreError, type StoreErrorCode } from '../store-error.js';
+
+/** The store's code for what PostgreSQL, or the way to it, said. */
+export type PgStoreErrorCode = Extract<StoreErrorCode, `db_${string}`>;
+
+const WHAT: Record<PgStoreErrorCode, string> = {
+  db_unavailable: 'the database server cannot be reached',
+  db_busy: 'the database is busy (a lock or statement time-out); try again',
+  db_full: 'the database server is out of disk space',
+  db_readonly: 'the database is read-only (a standby?); cannot write',
+  db_ioerr: 'the database server reported an I/O error',
+  db_constraint: 'a uniqueness or integrity rule was violated',
+  db_error: 'the database reported an error',
+};
+
+/** Classify a failed statement or connection by its SQLSTATE, or its socket error. */
+export function pgErrorCode(err: unknown): PgStoreErrorCode {
+  if (err instanceof pg.DatabaseError && typeof err.code === 'string') {
+    const c = err.code;
+    // lock_not_available (lock_timeout), query_canceled (statement_timeout), deadlock, serialization.
+    if (c === '55P03' || c === '57014' || c === '40P01' || c === '40001') return 'db_busy';
+    if (c === '53100') return 'db_full';
+    // read_only_sql_transaction: a standby, or default_transaction_read_only.
+    if (c === '25006') return 'db_readonly';
+    if (c === '58030' || c === '58P01' || c === 'XX001' || c === 'XX002') return 'db_ioerr';
+    if (c.startsWith('23')) return 'db_constraint';
+    // connection exceptions, admin shutdown / crash recovery / cannot connect now, too many connections.
+    if (c.startsWith('08') || c.startsWith('57P') || c === '53300') return 'db_unavailable';
+    return 'db_error';
+  }
+  const sys = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof sys === 'string' && /^(ECONN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_)/.test(sys)) return 'db_unavailable';
+  if (err instanceof Error) {
+    // pg-pool: every client busy for connectionTimeoutMillis (load, as SQLite's busy), unlike a
+    // new connection that timed out or ended (the server is not there).
+    if (err.message === 'timeout exceeded when trying to connect') return 'db_busy';
+    if (/^Connection terminated|Client has encountered a connection error/.test(err.message)) return 'db_unavailable';
+  }
+  return 'db_error';
+}
+
+/**
+ * A driver or socket error as a StoreError naming `where` (the database, without its password);
+ * anything else (our own errors: NotFoundError, StoreArgumentError, StoreError…) passes through.
+ */
+export function toPgStoreError(err: unknown, where: string): unknown {
+  if (err instanceof StoreError) return err;
+  const driver = err instanceof pg.DatabaseError || (err instanceof Error && pgErrorCode(err) !== 'db_error');
+  if (!driver) return err;
+  const code = pgErrorCode(err);
+  const detail = err instanceof pg.DatabaseError ? (err.code ?? null) : ((err as NodeJS.ErrnoException).code ?? null);
+  return new StoreError(code, `PostgreSQL record ${where}: ${WHAT[code]}${detail ? ` (${detail})` : ''}`, detail);
+}
+
+/** A database URL as it may be shown: its password replaced. */
+export function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}

@@ -1,0 +1,626 @@
+import type { CarrierSnapshot, ChangeFindings, ChangeReason, ChangeTender, WatchEntry } from '../../../shared/screening.js';
+import { newScreeningId } from '../ids.js';
+import type { KeysetList } from '../keyset.js';
+import { NotFoundError, StoreArgumentError, WatchConflictError } from '../store-error.js';
+import type { DueCarrier, Observation, StoredChange, TenderUse, WatchStore } from '../watch-store.js';
+import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
+import type { AsyncRepo } from './async-repo.js';
+import type { PgExecutor } from './executor.js';
+import { pgKeysetPage } from './keyset-page.js';
+import { statement } from './sql.js';
+
+/**
+ * The watch list and carrier changes on PostgreSQL: watch-store.ts statement for statement. SQLite
+ * runs each read-compare-write in one IMMEDIATE transaction (one writer); here the carrier's
+ * advisory lock (ADVISORY_NAMESPACES.watch, on every key the call names) is taken before the
+ * reads that decide a write, so several hosts finishing screenings of one carrier record one
+ * change. Reads that find nothing to write (a cache hit: almost every tender) take no lock. The
+ * re-screen claim takes its rows FOR UPDATE SKIP LOCKED: two hosts' ticks never take one carrier.
+ */
+
+const DAY_MS = 86_400_000;
+const MAX_LIMIT = 10_000;
+
+/**
+ * What observe takes on PostgreSQL: `findings` may answer a Promise (watch-service.ts reads the
+ * old screening for it, an await on PostgreSQL). It runs while observe holds a client and the
+ * carrier's lock: read through the caller's unit of work where there is one, since a read that
+ * waits for another pool client can starve a pool whose clients all wait the same way.
+ * `detect` stays synchronous.
+ */
+export interface PgObservation extends Omit<Observation, 'findings'> {
+  findings?(before: CarrierSnapshot, after: CarrierSnapshot): ChangeFindings | undefined | Promise<ChangeFindings | undefined>;
+}
+
+/** AsyncRepo<WatchStore>, its observe taking an async `findings` too (still a WatchStore's observe). */
+export type PgWatchStore = Omit<AsyncRepo<WatchStore>, 'observe'> & {
+  observe(o: PgObservation): Promise<StoredChange | undefined>;
+};
+
+export interface PgWatchStoreOptions {
+  /** SCREEN_WATCH_DAYS: how long after its last tender a carrier stays watched (0: tenders put nobody on the list). */
+  watchDays: number;
+}
+
+interface EntryRow {
+  carrier_key: string;
+  dot_number: string | null;
+  mc_number: string | null;
+  note: string | null;
+  manual: number;
+  added_at: string;
+  last_tender_at: string | null;
+  last_fetched_at: string | null;
+  last_screening_id: string | null;
+  last_checked_at: string | null;
+  next_check_at: string;
+  last_state: string | null;
+}
+
+interface ChangeRow {
+  id: string;
+  carrier_key: string;
+  dot_number: string | null;
+  mc_number: string | null;
+  legal_name: string | null;
+  screening_id: string;
+  reasons: string;
+  before_state: string;
+  after_state: string;
+  tenders: string;
+  state: 'new' | 'acknowledged';
+  acknowledged_by: string | null;
+  acknowledged_at: string | null;
+  detected_at: string;
+  findings: string | null;
+  ack_note: string | null;
+}
+
+// ---- row mapping, as watch-store.ts's (private there; kept alike by the contract test) ----
+
+function toEntry(r: EntryRow, watchMs: number): WatchEntry {
+  return {
+    object: 'watch_entry',
+    dot_number: r.dot_number,
+    mc_number: r.mc_number,
+    note: r.note,
+    manual: r.manual === 1,
+    added_at: r.added_at,
+    last_tender_at: r.last_tender_at,
+    watch_until: r.last_tender_at === null ? null : new Date(Date.parse(r.last_tender_at) + watchMs).toISOString(),
+    last_checked_at: r.last_checked_at,
+    next_check_at: r.next_check_at,
+    last: r.last_state === null ? null : (JSON.parse(r.last_state) as CarrierSnapshot),
+    updated_at: latest(r.added_at, r.last_tender_at, r.last_checked_at),
+  };
+}
+
+function toChange(r: ChangeRow): StoredChange {
+  const tenders = JSON.parse(r.tenders) as StoredChange['tender_callbacks'];
+  return {
+    object: 'carrier_change',
+    id: r.id,
+    dot_number: r.dot_number,
+    mc_number: r.mc_number,
+    legal_name: r.legal_name,
+    reasons: JSON.parse(r.reasons) as ChangeReason[],
+    before: JSON.parse(r.before_state) as CarrierSnapshot,
+    after: JSON.parse(r.after_state) as CarrierSnapshot,
+    screening_id: r.screening_id,
+    // Changes found before the tenders' actions were recorded have none: absent, not null.
+    tenders: tenders.map((t) =>
+      t.action === undefined
+        ? { tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.screened_at }
+        : {
+            tender_id: t.tender_id,
+            screening_id: t.screening_id,
+            screened_at: t.screened_at,
+            action: t.action,
+            hold_reason: t.hold_reason ?? null,
+            settled_by: t.settled_by ?? null,
+          },
+    ),
+    findings: r.findings ? (JSON.parse(r.findings) as ChangeFindings) : null,
+    state: r.state,
+    acknowledged_by: r.acknowledged_by,
+    acknowledged_at: r.acknowledged_at,
+    ack_note: r.ack_note ?? null,
+    detected_at: r.detected_at,
+    updated_at: latest(r.detected_at, r.acknowledged_at),
+    carrier_key: r.carrier_key,
+    tender_callbacks: tenders,
+  };
+}
+
+function latest(first: string, ...more: Array<string | null>): string {
+  return more.reduce<string>((a, b) => (b !== null && b > a ? b : a), first);
+}
+
+function checkKeys(keys: unknown): string[] {
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > 2 || !keys.every((k) => typeof k === 'string' && /^(dot|mc):\S+$/.test(k)))
+    throw new StoreArgumentError('keys must be one or two carrier keys ("dot:<n>", "mc:MC<n>")', 'keys');
+  return keys as string[];
+}
+
+function checkLimit(limit: unknown, param = 'limit'): number {
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new StoreArgumentError(`${param} must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, param);
+  return limit;
+}
+
+const newChangeId = (): string => `chg_${newScreeningId().slice(4)}`;
+
+// ---- SQL ----
+
+/**
+ * An entry with its latest tender read from the screenings (screenings_by_carrier), as SQLite's
+ * ENTRY: GREATEST of two COALESCEd values (never NULL), so SQLite's MAX semantics hold.
+ */
+const ENTRY = `
+  SELECT e.carrier_key, e.dot_number, e.mc_number, e.note, e.manual, e.added_at, e.last_checked_at, e.next_check_at, e.last_state,
+    NULLIF(GREATEST(COALESCE(e.last_tender_at, ''), COALESCE((SELECT s.created_at FROM screenings s
+      WHERE s.carrier_key = e.carrier_key AND s.created_at >= e.added_at ORDER BY s.created_at DESC LIMIT 1), '')), '') AS last_tender_at,
+    (e.last_state::json #>> '{fetched_at}') AS last_fetched_at, (e.last_state::json #>> '{screening_id}') AS last_screening_id
+  FROM watch_entries e`;
+
+/** Watched at @now (@since = @now - SCREEN_WATCH_DAYS): added by hand, or tendered since. */
+const ACTIVE = `(e.manual = 1 OR e.last_tender_at > @since::text OR EXISTS (
+  SELECT 1 FROM screenings s WHERE s.carrier_key = e.carrier_key AND s.created_at > @since::text AND s.created_at >= e.added_at))`;
+
+const CHANGE_COLUMNS = `id, carrier_key, dot_number, mc_number, legal_name, screening_id, reasons, before_state, after_state, tenders,
+  state, acknowledged_by, acknowledged_at, detected_at, findings, ack_note`;
+
+type Key = { key: string };
+
+const lockCarrier = statement<{ keys: string[] }>(
+  'watch_lock_carrier',
+  // One lock per key, taken in the order of their hashes (a volatile select list is computed after
+  // the ORDER BY): two hosts locking a carrier's DOT and MC keys take them in one order.
+  `SELECT ${carrierLockSql(ADVISORY_NAMESPACES.watch, 'l.k')} FROM (
+     SELECT DISTINCT k, hashtext(k) AS h FROM unnest(@keys::text[]) AS k
+   ) AS l ORDER BY l.h, l.k`,
+);
+export const ENTRY_BY_KEY_SQL = `${ENTRY} WHERE e.carrier_key = @key`;
+const entryByKey = statement<Key>('watch_entry_by_key', ENTRY_BY_KEY_SQL);
+const entryHead = statement<Key>(
+  'watch_entry_head',
+  'SELECT manual, dot_number, mc_number, last_tender_at, added_at FROM watch_entries WHERE carrier_key = @key',
+);
+const stateHead = statement<{ key: string; other: string | null }>(
+  'watch_state_head',
+  `SELECT (last_state::json #>> '{fetched_at}') AS last_fetched_at, (last_state::json #>> '{screening_id}') AS last_screening_id,
+     EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = @other::text) AS other_waiting
+   FROM watch_entries WHERE carrier_key = @key`,
+);
+const latestTenderBut = statement<{ key: string; self: string; added: string }>(
+  'watch_latest_tender_but',
+  `SELECT created_at FROM screenings WHERE carrier_key = @key AND created_at >= @added AND id <> @self
+   ORDER BY created_at DESC LIMIT 1`,
+);
+const tagTender = statement<{ id: string; key: string }>(
+  'watch_tag_tender',
+  'UPDATE screenings SET carrier_key = @key::text WHERE id = @id AND carrier_key IS DISTINCT FROM @key::text',
+);
+const insertEntry = statement<{ key: string; dot: string | null; mc: string | null; at: string; next: string }>(
+  'watch_insert_entry',
+  `INSERT INTO watch_entries (carrier_key, dot_number, mc_number, manual, added_at, last_tender_at, next_check_at)
+   VALUES (@key, @dot, @mc, 0, @at::text, @at::text, @next)
+   ON CONFLICT (carrier_key) DO NOTHING`,
+);
+const setIds = statement<{ key: string; dot: string | null; mc: string | null }>(
+  'watch_set_ids',
+  `UPDATE watch_entries SET dot_number = COALESCE(@dot::text, dot_number), mc_number = COALESCE(@mc::text, mc_number)
+   WHERE carrier_key = @key`,
+);
+const restartWindow = statement<{ key: string; next: string; at: string }>(
+  'watch_restart_window',
+  'UPDATE watch_entries SET next_check_at = @next, last_tender_at = @at WHERE carrier_key = @key',
+);
+const moveFloor = statement<{ key: string; at: string }>(
+  'watch_move_floor',
+  'UPDATE watch_entries SET last_tender_at = @at WHERE carrier_key = @key',
+);
+const upsertManual = statement<{ key: string; dot: string | null; mc: string | null; note: string | null; at: string; next: string }>(
+  'watch_upsert_manual',
+  `INSERT INTO watch_entries AS w (carrier_key, dot_number, mc_number, note, manual, added_at, next_check_at)
+   VALUES (@key, @dot, @mc, @note, 1, @at, @next)
+   ON CONFLICT (carrier_key) DO UPDATE SET manual = 1, note = COALESCE(excluded.note, w.note),
+     dot_number = COALESCE(excluded.dot_number, w.dot_number), mc_number = COALESCE(excluded.mc_number, w.mc_number)`,
+);
+const deleteEntry = statement<Key>('watch_delete_entry', 'DELETE FROM watch_entries WHERE carrier_key = @key');
+const pruneExpired = statement<{ since: string }>('watch_prune_expired', `DELETE FROM watch_entries AS e WHERE NOT ${ACTIVE}`);
+// SQLite's claim is one IMMEDIATE transaction; here the due rows are locked as they are read, and
+// rows another host holds are passed over (it is claiming them), not waited for. A row another
+// host claimed and committed since this statement began is re-checked (next_check_at moved on).
+/** The claim's read (exported for the plan check in the contract test). */
+export const CLAIM_DUE_SQL = `SELECT e.carrier_key AS "carrierKey", e.dot_number, e.mc_number FROM watch_entries e
+   WHERE e.next_check_at <= @now AND ${ACTIVE}
+     AND NOT EXISTS (SELECT 1 FROM local_blocks b WHERE b.lifted_at IS NULL AND (
+       b.carrier_key = e.carrier_key OR b.dot_number = e.dot_number OR b.mc_number = e.mc_number))
+   ORDER BY e.next_check_at ASC, e.carrier_key ASC LIMIT @limit
+   FOR UPDATE OF e SKIP LOCKED`;
+const due = statement<{ now: string; since: string; limit: number }>('watch_claim_due', CLAIM_DUE_SQL);
+const setNextMany = statement<{ keys: string[]; nexts: string[] }>(
+  'watch_set_next_many',
+  `UPDATE watch_entries AS w SET next_check_at = v.next
+   FROM unnest(@keys::text[], @nexts::text[]) AS v (key, next) WHERE w.carrier_key = v.key`,
+);
+const setNext = statement<{ key: string; next: string }>(
+  'watch_set_next',
+  'UPDATE watch_entries SET next_check_at = @next WHERE carrier_key = @key',
+);
+const markWatch = statement<{ id: string; key: string; at: string }>(
+  'watch_mark_screening',
+  'INSERT INTO watch_screenings (screening_id, carrier_key, created_at) VALUES (@id, @key, @at) ON CONFLICT (screening_id) DO NOTHING',
+);
+const isWatch = statement<{ id: string }>('watch_is_screening', 'SELECT 1 AS one FROM watch_screenings WHERE screening_id = @id');
+const setState = statement<{ key: string; state: string; at: string | null; dot: string | null; mc: string | null }>(
+  'watch_set_state',
+  `UPDATE watch_entries SET last_state = @state, last_checked_at = @at,
+     dot_number = COALESCE(@dot::text, dot_number), mc_number = COALESCE(@mc::text, mc_number)
+   WHERE carrier_key = @key`,
+);
+const renameEntry = statement<{ to: string; from: string }>(
+  'watch_rename_entry',
+  'UPDATE watch_entries SET carrier_key = @to WHERE carrier_key = @from',
+);
+const renameTenders = statement<{ to: string; from: string }>(
+  'watch_rename_tenders',
+  'UPDATE screenings SET carrier_key = @to WHERE carrier_key = @from',
+);
+// GREATEST/LEAST for SQLite's scalar MAX/MIN: no argument here can be NULL (manual, added_at and
+// next_check_at are NOT NULL on both rows; last_tender_at is COALESCEd), so NULL semantics agree.
+const mergeInto = statement<{
+  key: string;
+  manual: number;
+  note: string | null;
+  added_at: string;
+  last_tender_at: string | null;
+  next_check_at: string;
+}>(
+  'watch_merge_into',
+  `UPDATE watch_entries SET manual = GREATEST(manual, @manual::bigint), note = COALESCE(note, @note::text),
+     added_at = LEAST(added_at, @added_at::text),
+     last_tender_at = NULLIF(GREATEST(COALESCE(last_tender_at, ''), COALESCE(@last_tender_at::text, '')), ''),
+     next_check_at = LEAST(next_check_at, @next_check_at::text)
+   WHERE carrier_key = @key`,
+);
+const tendersOf = statement<{ k1: string; k2: string; since: string; self: string }>(
+  'watch_tenders_of',
+  `SELECT tender_id, id AS screening_id, created_at, callback_url, action, hold_reason, settled_by FROM screenings
+   WHERE carrier_key IN (@k1, @k2) AND created_at >= @since AND id <> @self AND tender_id IS NOT NULL
+   ORDER BY created_at ASC, seq ASC`,
+);
+const insertChange = statement<{
+  id: string;
+  key: string;
+  dot: string | null;
+  mc: string | null;
+  name: string | null;
+  screening: string;
+  reasons: string;
+  before: string;
+  after: string;
+  tenders: string;
+  findings: string | null;
+  at: string;
+}>(
+  'watch_insert_change',
+  `INSERT INTO carrier_changes (id, carrier_key, dot_number, mc_number, legal_name, screening_id, reasons, before_state, after_state,
+     tenders, findings, state, detected_at)
+   VALUES (@id, @key, @dot, @mc, @name, @screening, @reasons, @before, @after, @tenders, @findings, 'new', @at)
+   ON CONFLICT (screening_id) DO NOTHING
+   RETURNING ${CHANGE_COLUMNS}`,
+);
+const changeById = statement<{ id: string }>('watch_change_by_id', `SELECT ${CHANGE_COLUMNS} FROM carrier_changes WHERE id = @id`);
+const acknowledge = statement<{ id: string; by: string; at: string; note: string | null }>(
+  'watch_acknowledge',
+  `UPDATE carrier_changes SET state = 'acknowledged', acknowledged_by = @by, acknowledged_at = @at, ack_note = @note
+   WHERE id = @id AND state = 'new'
+   RETURNING ${CHANGE_COLUMNS}`,
+);
+
+/** GET /watchlist as a keyset list (SQLite's, its tie the key a WITHOUT ROWID entry ends with). */
+export function pgWatchEntriesList(since: string): KeysetList {
+  return {
+    select: ENTRY,
+    where: [ACTIVE],
+    params: { since },
+    key: 'e.next_check_at',
+    tie: 'e.carrier_key',
+    direction: 'ASC',
+    cursor: "e.carrier_key IN ('dot:' || @cursor_id::text, 'mc:' || @cursor_id::text) AND COALESCE(e.dot_number, e.mc_number) = @cursor_id",
+    cursorFallback: 'COALESCE(e.dot_number, e.mc_number) = @cursor_id',
+  };
+}
+
+/** GET /changes as a keyset list: SQLite's, ties by seq for its rowid. */
+export function pgChangesList(state: 'new' | 'acknowledged' | undefined, filter: { since?: string; dot?: string } = {}): KeysetList {
+  const where = state === undefined ? [] : ['state = @state'];
+  const params: Record<string, string> = state === undefined ? {} : { state };
+  // updated_at is the later of detected_at and acknowledged_at (neither argument is NULL).
+  if (filter.since !== undefined) {
+    where.push('GREATEST(detected_at, COALESCE(acknowledged_at, detected_at)) >= @since');
+    params.since = filter.since;
+  }
+  if (filter.dot !== undefined) {
+    where.push('dot_number = @dot');
+    params.dot = filter.dot;
+  }
+  return {
+    select: `SELECT ${CHANGE_COLUMNS} FROM carrier_changes`,
+    where,
+    params,
+    key: 'detected_at',
+    tie: 'seq',
+    direction: 'DESC',
+    cursor: 'id = @cursor_id',
+  };
+}
+
+type TenderRow = {
+  tender_id: string;
+  screening_id: string;
+  created_at: string;
+  callback_url: string | null;
+  action: ChangeTender['action'];
+  hold_reason: ChangeTender['hold_reason'];
+  settled_by: ChangeTender['settled_by'];
+};
+type HeadRow = Pick<EntryRow, 'manual' | 'dot_number' | 'mc_number' | 'last_tender_at' | 'added_at'>;
+
+/**
+ * The watch store on `x`: the pool (each read-compare-write its own transaction) or a unit of
+ * work's client (recordTender and observe then join it, as on SQLite; the carrier's lock is held to
+ * its COMMIT). Two units of work that each lock two carriers in opposite orders can deadlock;
+ * PostgreSQL ends one with 40P01, which the PG group commit is to retry (docs/design/postgres.md 3.1).
+ */
+export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchStore {
+  if (!(typeof o?.watchDays === 'number' && o.watchDays >= 0)) throw new StoreArgumentError('watchDays must be 0 or more', 'watchDays');
+  const watchMs = o.watchDays * DAY_MS;
+  const since = (now: string): string => new Date(Date.parse(now) - watchMs).toISOString();
+
+  const lock = (q: PgExecutor, keys: string[]) => lockCarrier.run(q, { keys });
+  const byKey = (q: PgExecutor, key: string) => entryByKey.get<EntryRow>(q, { key });
+  const findEntry = async (q: PgExecutor, keys: string[]): Promise<EntryRow | undefined> => {
+    for (const k of keys) {
+      const row = await byKey(q, k);
+      if (row) return row;
+    }
+    return undefined;
+  };
+
+  /** The carrier's entry under its DOT key: an MC-keyed entry is renamed or merged into it (under the carrier's lock). */
+  const settleKeys = async (q: PgExecutor, keys: string[]): Promise<EntryRow | undefined> => {
+    const [first, second] = keys;
+    if (first === undefined) return undefined;
+    if (second === undefined || !first.startsWith('dot:')) return findEntry(q, keys);
+    const byDot = await byKey(q, first);
+    const byMc = await byKey(q, second);
+    if (byMc && !byDot) {
+      await renameEntry.run(q, { to: first, from: second });
+      await renameTenders.run(q, { to: first, from: second });
+    } else if (byMc && byDot) {
+      await mergeInto.run(q, {
+        key: first,
+        manual: byMc.manual,
+        note: byMc.note,
+        added_at: byMc.added_at,
+        last_tender_at: byMc.last_tender_at,
+        next_check_at: byMc.next_check_at,
+      });
+      if (
+        byMc.last_state &&
+        (!byDot.last_state ||
+          (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at)
+      )
+        await setState.run(q, { key: first, state: byMc.last_state, at: byMc.last_checked_at, dot: null, mc: null });
+      await deleteEntry.run(q, { key: second });
+      await renameTenders.run(q, { to: first, from: second });
+    } else return byDot;
+    return byKey(q, first);
+  };
+
+  const seen = (e: Pick<EntryRow, 'last_fetched_at' | 'last_screening_id'>, s: CarrierSnapshot): boolean =>
+    e.last_fetched_at !== null && (e.last_screening_id === s.screening_id || s.fetched_at <= e.last_fetched_at);
+  const isActive = (r: EntryRow, now: string): boolean => r.manual === 1 || (r.last_tender_at !== null && r.last_tender_at > since(now));
+  const entryOf = (r: EntryRow): WatchEntry => toEntry(r, watchMs);
+
+  /** `body` as a transaction of its own, or inside a caller's as part of it (SQLite's ownOrCallers). */
+  const ownOrCallers =
+    <A, R>(body: (q: PgExecutor, a: A) => Promise<R>): ((a: A) => Promise<R>) =>
+    (a) =>
+      x.inTransaction ? body(x, a) : x.transaction((tx) => body(tx, a));
+
+  /** What a tender writes to the entry, from the entry as read; false when nothing (a carrier already on the list). */
+  const tenderWrites = (t: TenderUse, row: HeadRow | undefined): boolean => {
+    if (!row) return true;
+    const windowStart = since(t.at);
+    return (
+      (row.manual === 0 && (row.last_tender_at === null || row.last_tender_at <= windowStart)) ||
+      (t.dot_number !== null && t.dot_number !== row.dot_number) ||
+      (t.mc_number !== null && t.mc_number !== row.mc_number)
+    );
+  };
+
+  // Reads first, and a write only when something changes: for a carrier already on the list the
+  // tender's one write is its screening's carrier_key, and no lock is taken.
+  const recordTenderBody = async (q: PgExecutor, t: TenderUse): Promise<void> => {
+    if (!t.tagged) await tagTender.run(q, { id: t.screeningId, key: t.carrierKey });
+    let row = await entryHead.get<HeadRow>(q, { key: t.carrierKey });
+    if (!tenderWrites(t, row)) return;
+    // Something to write: decide again on what the host before us committed.
+    await lock(q, [t.carrierKey]);
+    row = await entryHead.get<HeadRow>(q, { key: t.carrierKey });
+    if (!row) {
+      await insertEntry.run(q, { key: t.carrierKey, dot: t.dot_number, mc: t.mc_number, at: t.at, next: t.nextCheckAt() });
+      return;
+    }
+    const windowStart = since(t.at);
+    if (row.manual === 0 && (row.last_tender_at === null || row.last_tender_at <= windowStart)) {
+      const before =
+        (await latestTenderBut.get<{ created_at: string }>(q, { key: t.carrierKey, self: t.screeningId, added: row.added_at }))
+          ?.created_at ?? null;
+      if (before === null || before <= windowStart) await restartWindow.run(q, { key: t.carrierKey, next: t.nextCheckAt(), at: t.at });
+      else await moveFloor.run(q, { key: t.carrierKey, at: before });
+    }
+    if ((t.dot_number !== null && t.dot_number !== row.dot_number) || (t.mc_number !== null && t.mc_number !== row.mc_number))
+      await setIds.run(q, { key: t.carrierKey, dot: t.dot_number, mc: t.mc_number });
+  };
+
+  const observeBody = async (q: PgExecutor, ob: PgObservation): Promise<StoredChange | undefined> => {
+    // A cache hit: the fetch is on record already (committed) and no MC-keyed entry waits to be merged.
+    const head = await stateHead.get<{ last_fetched_at: string | null; last_screening_id: string | null; other_waiting: boolean }>(q, {
+      key: ob.keys[0]!,
+      other: ob.keys[1] ?? null,
+    });
+    if (head && seen(head, ob.snapshot) && !head.other_waiting) return undefined;
+    // From here on as SQLite's one writer: nobody else reads-then-writes this carrier until we commit.
+    await lock(q, ob.keys);
+    const entry = await settleKeys(q, ob.keys);
+    if (!entry || !isActive(entry, ob.at)) return undefined;
+    const after = ob.snapshot;
+    if (seen(entry, after)) return undefined;
+    const before = entry.last_state === null ? undefined : (JSON.parse(entry.last_state) as CarrierSnapshot);
+    await setState.run(q, { key: entry.carrier_key, state: JSON.stringify(after), at: ob.at, dot: ob.dot_number, mc: ob.mc_number });
+    if (!before) return undefined;
+    const reasons = ob.detect(before, after);
+    if (reasons.length === 0) return undefined;
+    const tenders = (
+      await tendersOf.all<TenderRow>(q, {
+        k1: ob.keys[0]!,
+        k2: ob.keys[1] ?? ob.keys[0]!,
+        since: ob.tendersSince,
+        self: after.screening_id,
+      })
+    ).map((t) => ({
+      tender_id: t.tender_id,
+      screening_id: t.screening_id,
+      screened_at: t.created_at,
+      callback_url: t.callback_url,
+      action: t.action,
+      hold_reason: t.hold_reason,
+      settled_by: t.settled_by,
+    }));
+    const findings = await ob.findings?.(before, after);
+    const row = await insertChange.get<ChangeRow>(q, {
+      id: newChangeId(),
+      key: entry.carrier_key,
+      dot: ob.dot_number ?? entry.dot_number,
+      mc: ob.mc_number ?? entry.mc_number,
+      name: ob.legal_name,
+      screening: after.screening_id,
+      reasons: JSON.stringify(reasons),
+      before: JSON.stringify(before),
+      after: JSON.stringify(after),
+      tenders: JSON.stringify(tenders),
+      findings: findings ? JSON.stringify(findings) : null,
+      at: ob.at,
+    });
+    return row ? toChange(row) : undefined;
+  };
+
+  const recordTenderTx = ownOrCallers(recordTenderBody);
+  const observeTx = ownOrCallers(observeBody);
+
+  return {
+    recordTender: (t) => recordTenderTx(t),
+
+    addManual(e) {
+      return x.transaction(async (q) => {
+        await lock(q, [e.carrierKey]);
+        const row = await byKey(q, e.carrierKey);
+        const created = !row || !isActive(row, e.at);
+        // A window that ended: start afresh (new note, next re-screen counted from now).
+        if (row && created) await deleteEntry.run(q, { key: e.carrierKey });
+        await upsertManual.run(q, { key: e.carrierKey, dot: e.dot_number, mc: e.mc_number, note: e.note, at: e.at, next: e.nextCheckAt });
+        return { entry: entryOf((await byKey(q, e.carrierKey))!), created };
+      });
+    },
+
+    async removeEntry(keys, now) {
+      checkKeys(keys);
+      return x.transaction(async (q) => {
+        await lock(q, keys);
+        let removed = false;
+        for (const k of keys) {
+          const row = await byKey(q, k);
+          if (row && isActive(row, now)) removed = true;
+          await deleteEntry.run(q, { key: k });
+        }
+        return removed;
+      });
+    },
+
+    async getEntry(keys, now) {
+      checkKeys(keys);
+      const row = await findEntry(x, keys);
+      return row && isActive(row, now) ? entryOf(row) : undefined;
+    },
+
+    async pageActive(now, p) {
+      const { rows, has_more } = await pgKeysetPage<EntryRow & Record<string, unknown>>(
+        x,
+        'watch_entries',
+        pgWatchEntriesList(since(now)),
+        p,
+      );
+      return { data: rows.map(entryOf), has_more };
+    },
+
+    pruneExpired: (now) => pruneExpired.run(x, { since: since(now) }),
+
+    async claimDue(now, limit, next) {
+      const n = checkLimit(limit);
+      return x.transaction(async (q) => {
+        const rows = await due.all<DueCarrier & Record<string, unknown>>(q, { now, since: since(now), limit: n });
+        if (rows.length === 0) return [];
+        const claimed = rows.map((d) => ({ carrierKey: d.carrierKey, dot_number: d.dot_number, mc_number: d.mc_number }));
+        await setNextMany.run(q, { keys: claimed.map((d) => d.carrierKey), nexts: claimed.map((d) => next(d.carrierKey)) });
+        return claimed;
+      });
+    },
+
+    releaseDue: async (key, at) => void (await setNext.run(x, { key, next: at })),
+
+    markWatchScreening: async (id, key, at) => void (await markWatch.run(x, { id, key, at })),
+    isWatchScreening: async (id) => (await isWatch.get(x, { id })) !== undefined,
+
+    async lastState(keys) {
+      checkKeys(keys);
+      const row = await findEntry(x, keys);
+      return row?.last_state ? (JSON.parse(row.last_state) as CarrierSnapshot) : undefined;
+    },
+
+    async observe(ob) {
+      checkKeys(ob.keys);
+      return observeTx(ob);
+    },
+
+    async getChange(id) {
+      const row = await changeById.get<ChangeRow>(x, { id });
+      return row ? toChange(row) : undefined;
+    },
+
+    async pageChanges(state, p, filter = {}) {
+      if (state !== undefined && state !== 'new' && state !== 'acknowledged')
+        throw new StoreArgumentError(`state must be "new" or "acknowledged", got ${JSON.stringify(state)}`, 'state');
+      const { rows, has_more } = await pgKeysetPage<ChangeRow & Record<string, unknown>>(
+        x,
+        'watch_changes',
+        pgChangesList(state, filter),
+        p,
+      );
+      return { data: rows.map(toChange), has_more };
+    },
+
+    async acknowledgeChange(id, by, at, note = null) {
+      // One statement: of two hosts acknowledging at once, the second finds the row no longer new.
+      const done = await acknowledge.get<ChangeRow>(x, { id, by, at, note });
+      if (done) return toChange(done);
+      const row = await changeById.get<ChangeRow>(x, { id });
+      if (!row) throw new NotFoundError(`no change ${id}`);
+      throw new WatchConflictError('change_conflict', `change ${id} is already acknowledged by ${row.acknowledged_by ?? 'someone'}`, id);
+    },
+  };
+}
