@@ -560,16 +560,16 @@ describe('both backends: the same pages', () => {
               : {}),
             callback_url: i % 5 === 0 ? 'http://tms.example/cb' : null,
           });
-          const res = result(r.action, {
-            ...(r.withScore ? { score: sc, score_fetched_at: t(m).toISOString(), score_fetch_id: await fetchRow(s, sc, t(m)) } : {}),
-            ...(r.action === 'hold' && !r.withScore
-              ? {
+          // With a score (by its fetch), or a hold for want of one (with the service's error).
+          const res = r.withScore
+            ? result(r.action, { score: sc, score_fetched_at: t(m).toISOString(), score_fetch_id: await fetchRow(s, sc, t(m)) })
+            : r.action === 'hold'
+              ? result('hold', {
                   hold_reason: 'scoring_unavailable',
-                  source: 'fallback',
-                  error: { code: 'svc_unavailable', message: 'down', request_id: null },
-                }
-              : {}),
-          } as Partial<ScreeningResult>);
+                  source: 'none',
+                  error: { code: 'svc_unavailable', message: 'down', request_id: 'req_1' },
+                })
+              : result(r.action);
           if (r.life === 2) await s.screenings.insertScreening(n, res);
           else await s.screenings.insertScreening(n);
           if (r.life === 1) await s.screenings.markActive(id);
@@ -626,10 +626,10 @@ describe('both backends: the same pages', () => {
           // And the whole walk from there (pages of the same filter), page for page.
           if (!pg.cursor) await walk(filter, pg.limit);
         }),
-        { numRuns: 250, seed: 3434 },
+        { numRuns: 250 },
       );
-      // Not vacuous: most answers had rows.
-      expect(nonEmpty).toBeGreaterThan(60);
+      // Not vacuous: most answers had rows (about 210 of 250).
+      expect(nonEmpty).toBeGreaterThan(125);
     });
   });
 
