@@ -834,6 +834,22 @@ describe('postgres only: each filter reads its index, in the list order, from th
     }
   });
 
+  it("inside a unit of work the search reads the unit's own writes; outside it, not (and never: it rolls back)", async () => {
+    const x = poolExecutor(pool!);
+    const scores = parsedFetches();
+    clock = t(9000);
+    const outside = () => pgSearchScreenings(x, { tender_id: 'T-unit' }, { limit: 5 }, { scores });
+    await expect(
+      x.transaction(async (tx) => {
+        await pgScreeningsOf(tx, { now, scores }).insertScreening(screening('scr_unit', { tender_id: 'T-unit' }));
+        expect(ids(await pgSearchScreenings(tx, { tender_id: 'T-unit' }, { limit: 5 }, { scores }))).toEqual(['scr_unit']);
+        expect(ids(await outside())).toEqual([]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(ids(await outside())).toEqual([]);
+  });
+
   it('updated_since: the rows created before T and changed since are found by the two small indexes, then by seq', async () => {
     for (const p of [{ limit: 50 }, { limit: 50, starting_after: 'scr_p3995' }, { limit: 5, ending_before: 'scr_p1000' }]) {
       const statements = await statementsOf({ updated_since: since(3990) }, p);
