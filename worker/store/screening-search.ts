@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Screening } from '../../shared/screening.js';
 import { SCREENING_COLUMNS, toScreening, type ScreeningRow } from './rows.js';
 import { scoresOf } from './score-refs.js';
-import { StoreArgumentError } from './store-error.js';
+import { searchPlan, type CursorAt, type ScreeningFilter, type ScreeningPage, type SearchDialect } from './screening-search-sql.js';
 
 /**
  * Find screenings for an integrator (GET /screenings): by load, carrier, status, action or
@@ -46,102 +46,33 @@ export const ACTION_INDEX_MIGRATION_SQL = `
   CREATE INDEX screenings_by_action ON screenings (action, created_at) WHERE action <> 'tender';
 `;
 
-export interface ScreeningFilter {
-  tender_id?: string;
-  /** Canonical DOT number: screenings asked by it or whose score names it. */
-  dot_number?: string;
-  /** Canonical MC number: screenings asked by it or whose score names it. */
-  mc_number?: string;
-  status?: Screening['status'];
-  action?: string;
-  /** ISO timestamp: changed (created, completed or settled) at or after it. */
-  updated_since?: string;
-}
+export type { ScreeningFilter, ScreeningPage } from './screening-search-sql.js';
 
-export interface ScreeningPage {
-  limit: number;
-  starting_after?: string;
-  ending_before?: string;
-}
-
-export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningPage): { data: Screening[]; has_more: boolean } {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  if (f.tender_id !== undefined) {
-    where.push('s.tender_id = ?');
-    args.push(f.tender_id);
-  }
-  // The carrier columns (carrier-columns.ts): asked by that number or named by the score,
-  // read through their own index by time, never by parsing scores.
-  if (f.dot_number !== undefined) {
-    where.push('s.carrier_dot = ?');
-    args.push(f.dot_number);
-  }
-  if (f.mc_number !== undefined) {
-    where.push('s.carrier_mc = ?');
-    args.push(f.mc_number);
-  }
-  if (f.status !== undefined) {
-    // Spelt with the partial index's own term too: queued or active rows are few, and walking the
-    // time index for them would read every finished row (screenings_unfinished holds just those).
-    where.push(f.status === 'done' ? 's.status = ?' : "s.status IN ('queued', 'active') AND s.status = ?");
-    args.push(f.status);
-  }
-  if (f.action !== undefined) {
-    // Any action but tender: spelt with the partial index's own term (screenings_by_action), so
-    // a page reads that action's rows only. Tenders are most rows: read by time. With a load or a
-    // carrier too, not so: their indexes hold a few rows, and the action's could hold every block.
-    const narrower = f.tender_id !== undefined || f.dot_number !== undefined || f.mc_number !== undefined;
-    where.push(f.action === 'tender' || narrower ? 's.action = ?' : "s.action <> 'tender' AND s.action = ?");
-    args.push(f.action);
-  }
-  const cursorId = p.starting_after ?? p.ending_before;
-  const backwards = p.ending_before !== undefined;
-  if (cursorId !== undefined) {
-    const at = db.prepare('SELECT created_at, rowid AS rid FROM screenings WHERE id = ?').get(cursorId) as
-      { created_at: string; rid: number } | undefined;
-    const param = backwards ? 'ending_before' : 'starting_after';
-    if (!at) throw new StoreArgumentError(`${param}: no screening ${cursorId}`, param);
-    // A row value: a range of the index by time, read in order from the cursor (spelt as an OR,
-    // SQLite may read every row between the cursor and a lower bound and sort them).
-    where.push(backwards ? '(s.created_at, s.rowid) > (?, ?)' : '(s.created_at, s.rowid) < (?, ?)');
-    args.push(at.created_at, at.rid);
-  }
-  const order = backwards ? 'ASC' : 'DESC';
-  const select = (extra: string[], limit: number, extraArgs: unknown[]): ScreeningRow[] => {
-    const terms = [...where, ...extra];
-    const sql = `SELECT ${SCREENING_COLUMNS} FROM screenings s LEFT JOIN reviews r ON r.screening_id = s.id
-      ${terms.length ? `WHERE ${terms.join(' AND ')}` : ''} ORDER BY s.created_at ${order}, s.rowid ${order} LIMIT ?`;
-    return db.prepare(sql).all(...args, ...extraArgs, limit) as ScreeningRow[];
-  };
-  const want = p.limit + 1;
-  let rows: ScreeningRow[];
-  if (f.updated_since === undefined) rows = select([], want, []);
-  else {
-    // Changed since T: created since T (a range of the creation index), or created before it and
-    // finished or settled since (two small indexes). Newest first, every row of the first kind
-    // comes before every row of the second, so each is read only as far as the page needs: the
-    // old rows are never scanned (one OR over both would read the whole table when few match).
-    const since = f.updated_since;
-    const created = (limit: number) => select(['s.created_at >= ?'], limit, [since]);
-    const changedLater = (limit: number) =>
-      select(
-        [
-          // Named: SQLite 3.54 (better-sqlite3 13) plans a scan of screenings here without it.
-          `s.created_at < ? AND s.rowid IN (
+const SQLITE_SEARCH: SearchDialect = {
+  columns: SCREENING_COLUMNS,
+  tie: 'rowid',
+  changedLater:
+    // Named: SQLite 3.54 (better-sqlite3 13) plans a scan of screenings here without it.
+    `s.created_at < ? AND s.rowid IN (
              SELECT rowid FROM screenings INDEXED BY screenings_completed_later WHERE completed_at >= ? AND completed_at <> created_at
              UNION SELECT s2.rowid FROM reviews r2 JOIN screenings s2 ON s2.id = r2.screening_id WHERE r2.decided_at >= ?)`,
-        ],
-        limit,
-        [since, since, since],
-      );
-    const [first, second] = backwards ? [changedLater, created] : [created, changedLater];
-    rows = first(want);
-    if (rows.length < want) rows = rows.concat(second(want - rows.length));
+};
+
+export function searchScreenings(db: Database, f: ScreeningFilter, p: ScreeningPage): { data: Screening[]; has_more: boolean } {
+  // The filters, the order and the reads: screening-search-sql.ts (PostgreSQL runs the same).
+  const plan = searchPlan(SQLITE_SEARCH, f, p);
+  let at: CursorAt | undefined;
+  if (plan.cursor) {
+    at = db.prepare(plan.cursor.sql).get(plan.cursor.id) as CursorAt | undefined;
+    if (!at) throw plan.cursor.notFound();
   }
-  const has_more = rows.length > p.limit;
-  const page = rows.slice(0, p.limit);
-  if (backwards) page.reverse();
+  let rows: ScreeningRow[] = [];
+  for (const [i, read] of plan.reads(at).entries()) {
+    if (i > 0 && rows.length >= plan.want) break;
+    const r = read(plan.want - rows.length);
+    rows = rows.concat(db.prepare(r.sql).all(...r.args) as ScreeningRow[]);
+  }
+  const page = plan.page(rows);
   const scoreOf = scoresOf(db);
-  return { data: page.map((row) => toScreening(row, scoreOf)), has_more };
+  return { data: page.rows.map((row) => toScreening(row, scoreOf)), has_more: page.has_more };
 }

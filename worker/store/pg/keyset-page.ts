@@ -12,7 +12,8 @@ import { statement, type Queryable, type Statement } from './sql.js';
 
 const shapes = new Map<string, Statement<Record<string, unknown>>>();
 
-function shape(prefix: string, sql: string): Statement<Record<string, unknown>> {
+/** The prepared statement of one shape of a list's SQL (a search's too: pg/screening-search.ts). */
+export function shape(prefix: string, sql: string): Statement<Record<string, unknown>> {
   const name = `${prefix}_${createHash('sha256').update(sql).digest('hex').slice(0, 12)}`;
   let s = shapes.get(name);
   if (!s) shapes.set(name, (s = statement<Record<string, unknown>>(name, sql)));
