@@ -274,7 +274,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     events,
     reader,
     // A carrier put on the do-not-use list: its open review closes in the same commit.
-    onBlock: (block): IntakeEvent[] => {
+    onBlock: async (block): Promise<IntakeEvent[]> => {
       const closed = decisions.onLocalBlock(block);
       return closed ? closedReviewNews(store, events, closed, now()) : [];
     },

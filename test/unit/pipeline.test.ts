@@ -182,7 +182,7 @@ function harness(env: Env = 'sandbox'): Harness {
     append: feed.append.bind(feed),
     announce: async (a: Array<{ event: string }> = []): Promise<void> => void announced.push(...a.map((e) => e.event)),
   };
-  const blocks = new LocalBlocks({ store, env, now, events, onBlock: () => [] });
+  const blocks = new LocalBlocks({ store, env, now, events, onBlock: async () => [] });
   const watch = new FakeWatch();
   const decisions = new CarrierDecisions({ store, env, ttlMs: 30 * 24 * HOUR, now, blockOf: (q, s) => blocks.find(q, s) });
   const logs: Array<{ level: number; msg: string }> = [];

@@ -1,7 +1,7 @@
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { RedisUp } from '../redis-up.js';
-import { ReviewStaleError, type Store } from '../store/index.js';
+import { ReviewStaleError, type Store, type Tx } from '../store/index.js';
 import type { ListPage } from '../store/types.js';
 import type { Actor } from '../tokens/intake-tokens.js';
 import type { CarrierDecisions, DecisionFilter } from './carrier-decisions.js';
@@ -9,12 +9,13 @@ import { closedReviewNews, endedDecisionNews, resolvedReviewNews } from './revie
 
 /** What deciding a review needs of the local do-not-use list ("reject and block"). */
 export interface BlockOnReject {
-  addBlockFor(s: Screening, actor: Actor, reason: string): IntakeEvent[];
+  /** In the caller's unit of work (a savepoint of it). */
+  addBlockFor(tx: Tx, s: Screening, actor: Actor, reason: string): Promise<IntakeEvent[]>;
 }
 
 /**
  * A person's decisions: a review approved or rejected, a standing decision read or ended. Each
- * change, the callbacks it owes and its events commit in one `store.transaction`; the events are
+ * change, the callbacks it owes and its events commit in one `store.unitOfWork`; the events are
  * announced after the commit (ARCHITECTURE.md, "The unit of work"). The rules are
  * CarrierDecisions'; this is the unit of work around them.
  */
@@ -45,12 +46,14 @@ export class ReviewService {
     const { store, events, decisions, blocks, now } = this.d;
     // The decision's event and callback need Redis: without it, change nothing.
     await this.d.redisUp('the review was not changed');
-    const out = store.transaction(() => {
+    const out = await store.unitOfWork(async (tx) => {
       const r = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
       // Refused: a local block found only now closed the review (committed, and told, before the 409).
       if (r.kind === 'stale') return { ...r, appended: r.closed ? closedReviewNews(store, events, r.closed, now()) : [] };
       const appended =
-        o.block && decision === 'reject' ? blocks.addBlockFor(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`) : [];
+        o.block && decision === 'reject'
+          ? await blocks.addBlockFor(tx, r.review.screening, actor, note ?? `rejected in review ${r.review.id}`)
+          : [];
       appended.push(...resolvedReviewNews(store, events, r.review, r.settled, now()));
       // A decision this one replaced has lapsed: its event commits with the ending.
       appended.push(...endedDecisionNews(events, r.ended));
@@ -87,7 +90,7 @@ export class ReviewService {
   /** The ending and its `decision.<state>` event in one transaction, announced after the commit. */
   async #endStanding(end: () => Decision): Promise<Decision> {
     const { store, events } = this.d;
-    const { d, appended } = store.transaction(() => {
+    const { d, appended } = await store.unitOfWork(async () => {
       const d = end();
       return { d, appended: endedDecisionNews(events, [d]) };
     });
