@@ -83,7 +83,7 @@ function liveProfiles(count: number, from: number, rnd: () => number, at: Date):
   return out;
 }
 
-export function buildYear3(path: string, n: number, log: (s: string) => void, end = new Date()): Year3Meta {
+export async function buildYear3(path: string, n: number, log: (s: string) => void, end = new Date()): Promise<Year3Meta> {
   const t0 = performance.now();
   mkdirSync(dirname(path), { recursive: true });
   const partial = `${path}.partial`;
@@ -147,7 +147,8 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
   for (let day = 0; day < days; day++) {
     const perDay = Math.round(((day + 1) * n) / days) - written;
     const dayStart = endMs - (days - day) * DAY_MS;
-    store.transaction(() => {
+    // Everything inside is synchronous: the unit of work ends within this turn (no I/O in it).
+    await store.unitOfWork(async () => {
       for (let k = 0; k < perDay; k++) {
         // Business hours of the day, in order.
         const at = dayStart + Math.floor(((k + rnd()) / perDay) * DAY_MS * 0.99);
@@ -319,7 +320,11 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
 }
 
 /** The cached file for N, built first if missing (or of another schema/generator version). */
-export function year3Database(dataDir: string, n: number, log: (s: string) => void): { path: string; meta: Year3Meta; built: boolean } {
+export async function year3Database(
+  dataDir: string,
+  n: number,
+  log: (s: string) => void,
+): Promise<{ path: string; meta: Year3Meta; built: boolean }> {
   const p = year3Paths(dataDir, n);
   if (existsSync(p.db) && existsSync(p.meta)) {
     return {
@@ -329,7 +334,7 @@ export function year3Database(dataDir: string, n: number, log: (s: string) => vo
     };
   }
   log(`year3: building ${n.toLocaleString('en-US')} screenings into ${p.db}`);
-  const meta = buildYear3(p.db, n, log);
+  const meta = await buildYear3(p.db, n, log);
   meta.fileBytes = statSync(p.db).size;
   writeFileSync(p.meta, JSON.stringify(meta, null, 2) + '\n');
   log(`year3: built in ${meta.buildS.toFixed(0)} s, ${(meta.fileBytes / 1e6).toFixed(0)} MB`);

@@ -10,7 +10,7 @@ import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { observe } from '../metrics/metrics.js';
-import type { Env, NewScreening, ScreeningResult, Store } from '../store/index.js';
+import type { Env, NewScreening, ScreeningResult, Store, Tx } from '../store/index.js';
 import type { StoredChange } from '../store/watch-store.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, type LookupSharing, type QuotaAdmission, type ScoringProvider } from './scoring-provider.js';
 
@@ -150,7 +150,7 @@ export class ScreeningPipeline {
     if (s.status === 'done') {
       // A re-run after a crash: the record (and the callback owed, in the same commit) is
       // final; only make sure the watch list has seen it.
-      const change = this.#watchRecord(s);
+      const change = await this.#watchRecord(s);
       if (change) {
         await this.d.events.announce();
         await this.d.watch.announceChange(change);
@@ -287,7 +287,7 @@ export class ScreeningPipeline {
       );
       r = this.#resultOf(s.query, outcome);
     }
-    const rec = store.transaction(() => this.#recordRescreen(s, r));
+    const rec = await store.unitOfWork((tx) => this.#recordRescreen(tx, s, r));
     await Promise.all(bookkeeping);
     if (!rec.changed) {
       // Nothing changed for the TMS, but a standing decision may have ended.
@@ -300,8 +300,8 @@ export class ScreeningPipeline {
     return rec.screening.action === 'hold' ? 'held' : 'settled';
   }
 
-  /** The writes of a re-screen, in the caller's transaction; unchanged when nothing changed for the TMS. */
-  #recordRescreen(s: Screening, r: ScreeningResult): Recorded {
+  /** The writes of a re-screen, in the caller's unit of work; unchanged when nothing changed for the TMS. */
+  async #recordRescreen(_tx: Tx, s: Screening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
     // Checked again against the score: an MC query may only now name a blocked DOT number.
     r = this.d.blocks.apply(s.query, r) ?? r;
@@ -370,7 +370,7 @@ export class ScreeningPipeline {
 
   /** Record the result (once), open a review for a hold, tell SSE clients and the TMS. */
   async finish(id: string, r: ScreeningResult): Promise<Screening> {
-    return this.#announce(this.d.store.transaction(() => this.#record(id, r)));
+    return this.#announce(await this.d.store.unitOfWork((tx) => this.#record(tx, id, r)));
   }
 
   /**
@@ -380,11 +380,11 @@ export class ScreeningPipeline {
    * transaction of its own per request.
    */
   async accept(n: NewScreening): Promise<{ done: true; screening: Screening } | { done: false; screening: Screening }> {
-    const out = await this.#commits.run((): { recorded: Recorded } | { queued: Screening } => {
+    const out = await this.#commits.run(async (tx): Promise<{ recorded: Recorded } | { queued: Screening }> => {
       const cached = n.refresh ? undefined : this.cachedResult(n.query);
       // A block in force wins over the cached answer, and answers a carrier without one.
       const r = this.d.blocks.apply(n.query, cached) ?? cached;
-      return r ? { recorded: this.#answerNow(n, r) } : { queued: this.d.store.insertScreening(n) };
+      return r ? { recorded: await this.#answerNow(tx, n, r) } : { queued: this.d.store.insertScreening(n) };
     });
     if ('queued' in out) return { done: false, screening: out.queued };
     return { done: true, screening: await this.#announce(out.recorded) };
@@ -397,7 +397,7 @@ export class ScreeningPipeline {
    * block was applied by the caller; a new screening is no watch re-screen, so a hold always
    * goes to the carrier's review.
    */
-  #answerNow(n: NewScreening, r: ScreeningResult): Recorded {
+  async #answerNow(tx: Tx, n: NewScreening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
     const tender = this.d.watch.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
@@ -414,7 +414,7 @@ export class ScreeningPipeline {
     if (!holdOpensReview(n, r)) {
       const done = store.insertScreening(row, r);
       // A local block is news for the carrier's open review (closed); a cache hit's score is not.
-      return this.#recordDone(done, r.action === 'hold' ? {} : { facts: decisions.onFacts(done, r) }, tender);
+      return this.#recordDone(tx, done, r.action === 'hold' ? {} : { facts: decisions.onFacts(done, r) }, tender);
     }
     // Written held, then the carrier's review opened or joined (it refers to the screening).
     const held = store.insertScreening(row, r);
@@ -422,15 +422,15 @@ export class ScreeningPipeline {
     if (o.kind === 'settled') {
       // A standing decision answers it: as it is written (rare; read back).
       decisions.markSettled(held.id, o.result.action as 'tender' | 'block', 'standing_decision', o.decision);
-      return this.#recordDone(store.getScreening(held.id)!, { ended: o.ended }, tender);
+      return this.#recordDone(tx, store.getScreening(held.id)!, { ended: o.ended }, tender);
     }
     // Its own review item, just written: pending, undecided (what a read of it would give).
     held.review = { id: o.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
-    return this.#recordDone(held, { ...this.#reviewNews(o), ended: o.ended }, tender);
+    return this.#recordDone(tx, held, { ...this.#reviewNews(o), ended: o.ended }, tender);
   }
 
-  /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
-  #record(id: string, r: ScreeningResult): Recorded {
+  /** Every write of a finished screening, in the caller's unit of work: review, record, watch list, events. */
+  async #record(tx: Tx, id: string, r: ScreeningResult): Promise<Recorded> {
     const { store, blocks, watch, decisions } = this.d;
     // Undefined only for an unknown id: completeScreening says so.
     const s0 = store.getScreening(id);
@@ -457,7 +457,7 @@ export class ScreeningPipeline {
     }
     // A newer score (or a block) is shown on the carrier's open review, or closes it (docs/decisions.md).
     const facts = decisions.onFacts(screening, r);
-    return this.#recordDone(screening, { ...(review ? this.#reviewNews(review) : {}), facts, ended });
+    return this.#recordDone(tx, screening, { ...(review ? this.#reviewNews(review) : {}), facts, ended });
   }
 
   /**
@@ -469,8 +469,9 @@ export class ScreeningPipeline {
     return o.joined ? { joinedReview: o.reviewId } : { createdReview: this.d.store.getReview(o.reviewId) };
   }
 
-  /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
-  #recordDone(
+  /** The writes every newly done screening owes, in the caller's unit of work: watch list, callback, events. */
+  async #recordDone(
+    tx: Tx,
     screening: Screening,
     o: {
       createdReview?: Review | undefined;
@@ -479,10 +480,10 @@ export class ScreeningPipeline {
       ended?: Array<Decision | undefined>;
     },
     tender?: TenderCarrier,
-  ): Recorded {
+  ): Promise<Recorded> {
     const { store, events } = this.d;
     // The watch list, before screening.completed.
-    const change = this.#watchRecord(screening, tender);
+    const change = await this.#watchRecord(screening, tender, tx);
     // The TMS's callback is owed in the same commit as the result it reports.
     oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
@@ -528,11 +529,15 @@ export class ScreeningPipeline {
     return s;
   }
 
-  /** The screening is final, for the watch list; a failure here never undoes it (a savepoint rolls back alone). */
-  #watchRecord(s: Screening, tender?: TenderCarrier): StoredChange | undefined {
+  /**
+   * The screening is final, for the watch list; a failure here never undoes it (a savepoint of
+   * the caller's unit, `within`, rolls back alone; without one, a unit of its own).
+   */
+  async #watchRecord(s: Screening, tender?: TenderCarrier, within?: Tx): Promise<StoredChange | undefined> {
     const { watch } = this.d;
+    const work = async (): Promise<StoredChange | undefined> => watch.record(s, tender);
     try {
-      return this.d.store.transaction(() => watch.record(s, tender));
+      return await (within ? within.savepoint(work) : this.d.store.unitOfWork(work));
     } catch (e) {
       this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
       return undefined;
@@ -555,7 +560,7 @@ export class ScreeningPipeline {
     switch (a.kind) {
       case 'score': {
         const fetched = now();
-        const fetchId = store.transaction(() => {
+        const fetchId = await store.unitOfWork(async () => {
           const id = store.putScore(env, a.score, fetched, query);
           if (env === 'live') store.recordLookup(env, fetched);
           return id;
