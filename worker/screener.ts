@@ -274,9 +274,9 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     events,
     reader,
     // A carrier put on the do-not-use list: its open review closes in the same commit.
-    onBlock: async (block): Promise<IntakeEvent[]> => {
+    onBlock: async (block, tx): Promise<IntakeEvent[]> => {
       const closed = decisions.onLocalBlock(block);
-      return closed ? closedReviewNews(store, events, closed, now()) : [];
+      return closed ? closedReviewNews(tx, store, events, closed, now()) : [];
     },
   });
   const watch: WatchService = new WatchService({

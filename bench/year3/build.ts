@@ -148,7 +148,7 @@ export async function buildYear3(path: string, n: number, log: (s: string) => vo
     const perDay = Math.round(((day + 1) * n) / days) - written;
     const dayStart = endMs - (days - day) * DAY_MS;
     // Everything inside is synchronous: the unit of work ends within this turn (no I/O in it).
-    await store.unitOfWork(async () => {
+    await store.unitOfWork(async (tx) => {
       for (let k = 0; k < perDay; k++) {
         // Business hours of the day, in order.
         const at = dayStart + Math.floor(((k + rnd()) / perDay) * DAY_MS * 0.99);
@@ -233,7 +233,7 @@ export async function buildYear3(path: string, n: number, log: (s: string) => vo
             if (recent) {
               store.appendEvent('carrier.changed', change);
               counts.events!++;
-              counts.callbacks! += oweChangeCallbacks(store, change, clock);
+              counts.callbacks! += oweChangeCallbacks(tx, store, change, clock);
               // Delivered a moment later, as the screening's own callback below.
               const t = new Date(at + 200).toISOString();
               markChangesDelivered.run(t, t);
@@ -266,14 +266,18 @@ export async function buildYear3(path: string, n: number, log: (s: string) => vo
           counts.events!++;
         }
         if (withCallback && (recent || rnd() < 0.002)) {
-          const cb = writeCallback(store, {
-            kind: 'screening.completed',
-            url: CALLBACK_URL,
-            deliveryId: `${s.id}.v${s.version}`,
-            payload: { screening: s },
-            at: clock,
-            order: { subject: s.id, version: s.version },
-          });
+          const cb = writeCallback(
+            store,
+            {
+              kind: 'screening.completed',
+              url: CALLBACK_URL,
+              deliveryId: `${s.id}.v${s.version}`,
+              payload: { screening: s },
+              at: clock,
+              order: { subject: s.id, version: s.version },
+            },
+            tx,
+          );
           const t = new Date(at + 200).toISOString();
           if (recent) markDelivered.run(200, t, t, cb.id);
           else markDead.run(503, t, cb.id);

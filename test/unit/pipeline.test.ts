@@ -17,7 +17,7 @@ import { SharedEventFeed } from '../../worker/events/event-feed.js';
 import type { Admission } from '../../worker/queue/quota-gate.js';
 import type { LookupSharing, ProviderAnswer, ProviderStop, ScoringProvider } from '../../worker/queue/scoring-provider.js';
 import { ScreeningPipeline, type LookupOutcome, type TenderCarrier, type PipelineWatch } from '../../worker/queue/screening-pipeline.js';
-import { openStore, type Env, type Store } from '../../worker/store/index.js';
+import { openStore, type Env, type Store, type Tx } from '../../worker/store/index.js';
 import type { StoredChange } from '../../worker/store/watch-store.js';
 import { LocalBlocks } from '../../worker/blocks/local-blocks.js';
 
@@ -136,7 +136,7 @@ class FakeWatch implements PipelineWatch {
   wantsReview(s: Screening): boolean {
     return !this.noReview.has(s.id);
   }
-  record(s: Screening): StoredChange | undefined {
+  async record(_tx: Tx, s: Screening): Promise<StoredChange | undefined> {
     if (this.failRecord.has(s.id)) throw new Error('watch store is broken');
     this.recorded.push(s.id);
     return this.changes.get(s.id);

@@ -49,14 +49,14 @@ export class ReviewService {
     const out = await store.unitOfWork(async (tx) => {
       const r = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
       // Refused: a local block found only now closed the review (committed, and told, before the 409).
-      if (r.kind === 'stale') return { ...r, appended: r.closed ? closedReviewNews(store, events, r.closed, now()) : [] };
+      if (r.kind === 'stale') return { ...r, appended: r.closed ? await closedReviewNews(tx, store, events, r.closed, now()) : [] };
       const appended =
         o.block && decision === 'reject'
           ? await blocks.addBlockFor(tx, r.review.screening, actor, note ?? `rejected in review ${r.review.id}`)
           : [];
-      appended.push(...resolvedReviewNews(store, events, r.review, r.settled, now()));
+      appended.push(...(await resolvedReviewNews(tx, store, events, r.review, r.settled, now())));
       // A decision this one replaced has lapsed: its event commits with the ending.
-      appended.push(...endedDecisionNews(events, r.ended));
+      appended.push(...(await endedDecisionNews(tx, events, r.ended)));
       return { ...r, appended };
     });
     await events.announce(out.appended);
@@ -90,9 +90,9 @@ export class ReviewService {
   /** The ending and its `decision.<state>` event in one transaction, announced after the commit. */
   async #endStanding(end: () => Decision): Promise<Decision> {
     const { store, events } = this.d;
-    const { d, appended } = await store.unitOfWork(async () => {
+    const { d, appended } = await store.unitOfWork(async (tx) => {
       const d = end();
-      return { d, appended: endedDecisionNews(events, [d]) };
+      return { d, appended: await endedDecisionNews(tx, events, [d]) };
     });
     await events.announce(appended);
     return d;

@@ -61,7 +61,7 @@ export interface PipelineWatch {
    * The screening is final: watch membership and change detection, in the caller's transaction.
    * Idempotent. `named`: what tenderCarrier() gave for it, already written in its insert.
    */
-  record(s: Screening, named?: TenderCarrier): StoredChange | undefined;
+  record(tx: Tx, s: Screening, named?: TenderCarrier): Promise<StoredChange | undefined>;
   /** After the commit: tell the change's tenders. */
   announceChange(c: StoredChange): Promise<void>;
 }
@@ -301,13 +301,17 @@ export class ScreeningPipeline {
   }
 
   /** The writes of a re-screen, in the caller's unit of work; unchanged when nothing changed for the TMS. */
-  async #recordRescreen(_tx: Tx, s: Screening, r: ScreeningResult): Promise<Recorded> {
+  async #recordRescreen(tx: Tx, s: Screening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
     // Checked again against the score: an MC query may only now name a blocked DOT number.
     r = this.d.blocks.apply(s.query, r) ?? r;
     // Standing decisions this re-screen ends: their events go in this transaction, whatever it comes to.
     const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [decisions.observe(s, r.score)] : [];
-    const unchanged = (): Recorded => ({ screening: s, changed: false, appended: endedDecisionNews(this.d.events, ended) });
+    const unchanged = async (): Promise<Recorded> => ({
+      screening: s,
+      changed: false,
+      appended: await endedDecisionNews(tx, this.d.events, ended),
+    });
     let standing = undefined;
     if (r.action === 'hold' && r.score) {
       // A dispatcher's standing decision on the same basis settles it, as for any hold.
@@ -328,26 +332,26 @@ export class ScreeningPipeline {
     if (r.action === 'hold') {
       // A person must look after all: the card stays, and now shows the score as a new version.
       const shown = decisions.showRescreenFacts(s.id);
-      if (shown) appended.push(this.d.events.append('review.updated', reviewRef(shown)));
-      appended.push(...endedDecisionNews(this.d.events, ended));
+      if (shown) appended.push(await this.d.events.append(tx, 'review.updated', reviewRef(shown)));
+      appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
     const action = r.action as 'tender' | 'block';
     // Blocking news closes the carrier's review and blocks every tender on it, this one too.
     const closed = action === 'block' ? decisions.closeOnRescreen(s.id, r) : undefined;
     if (closed) {
-      appended.push(...closedReviewNews(store, this.d.events, closed, this.d.now()));
-      appended.push(...endedDecisionNews(this.d.events, ended));
+      appended.push(...(await closedReviewNews(tx, store, this.d.events, closed, this.d.now())));
+      appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
     decisions.markSettled(s.id, action, 'rescreen', standing ?? null);
     const review = decisions.supersede(s.id, `re-screened after ${s.hold_reason}: ${action}`);
     const screening = store.getScreening(s.id)!;
     // The TMS learns the new action as it learns a decided review: review.resolved.
-    oweScreeningCallback(store, screening, 'review.resolved', this.d.now());
-    if (review) appended.push(this.d.events.append('review.resolved', { ...review, screening }));
-    appended.push(...endedDecisionNews(this.d.events, ended));
-    appended.push(this.d.events.append('screening.completed', screening));
+    oweScreeningCallback(tx, store, screening, 'review.resolved', this.d.now());
+    if (review) appended.push(await this.d.events.append(tx, 'review.resolved', { ...review, screening }));
+    appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
+    appended.push(await this.d.events.append(tx, 'screening.completed', screening));
     return { screening, changed: true, change: undefined, appended };
   }
 
@@ -450,7 +454,7 @@ export class ScreeningPipeline {
       } else review = o;
     }
     let { screening, changed } = store.completeScreening(id, r);
-    if (!changed) return { screening, changed, appended: endedDecisionNews(this.d.events, ended) };
+    if (!changed) return { screening, changed, appended: await endedDecisionNews(tx, this.d.events, ended) };
     if (standing && (r.action === 'tender' || r.action === 'block')) {
       decisions.markSettled(id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
@@ -485,19 +489,19 @@ export class ScreeningPipeline {
     // The watch list, before screening.completed.
     const change = await this.#watchRecord(screening, tender, tx);
     // The TMS's callback is owed in the same commit as the result it reports.
-    oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
+    oweScreeningCallback(tx, store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
-    if (o.createdReview) appended.push(events.append('review.created', { ...o.createdReview, screening }));
+    if (o.createdReview) appended.push(await events.append(tx, 'review.created', { ...o.createdReview, screening }));
     // Another tender now waits on the carrier's open review: the review, with it listed.
     // By reference: the review as it is when someone reads the event (not a copy of every waiting tender per hold).
-    if (o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.joinedReview)));
+    if (o.joinedReview) appended.push(await events.append(tx, 'review.updated', reviewRef(o.joinedReview)));
     // Newer facts on the carrier's open review: a new version; a closing blocks its tenders, each with its callback.
     if (o.facts?.kind === 'updated' && o.facts.reviewId !== o.joinedReview)
-      appended.push(events.append('review.updated', reviewRef(o.facts.reviewId)));
-    if (o.facts?.kind === 'closed') appended.push(...closedReviewNews(store, events, o.facts, this.d.now()));
+      appended.push(await events.append(tx, 'review.updated', reviewRef(o.facts.reviewId)));
+    if (o.facts?.kind === 'closed') appended.push(...(await closedReviewNews(tx, store, events, o.facts, this.d.now())));
     // Standing decisions this screening ended (the CarrierDecisions calls above returned them).
-    if (o.ended) appended.push(...endedDecisionNews(events, o.ended));
-    appended.push(events.append('screening.completed', screening));
+    if (o.ended) appended.push(...(await endedDecisionNews(tx, events, o.ended)));
+    appended.push(await events.append(tx, 'screening.completed', screening));
     return { screening, changed: true, change, appended };
   }
 
@@ -535,7 +539,7 @@ export class ScreeningPipeline {
    */
   async #watchRecord(s: Screening, tender?: TenderCarrier, within?: Tx): Promise<StoredChange | undefined> {
     const { watch } = this.d;
-    const work = async (): Promise<StoredChange | undefined> => watch.record(s, tender);
+    const work = (tx: Tx): Promise<StoredChange | undefined> => watch.record(tx, s, tender);
     try {
       return await (within ? within.savepoint(work) : this.d.store.unitOfWork(work));
     } catch (e) {
