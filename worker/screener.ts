@@ -275,7 +275,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     reader,
     // A carrier put on the do-not-use list: its open review closes in the same commit.
     onBlock: async (block, tx): Promise<IntakeEvent[]> => {
-      const closed = decisions.onLocalBlock(block);
+      const closed = await decisions.onLocalBlock(tx, block);
       return closed ? closedReviewNews(tx, store, events, closed, now()) : [];
     },
   });

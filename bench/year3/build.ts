@@ -198,7 +198,7 @@ export async function buildYear3(path: string, n: number, log: (s: string) => vo
           result,
         );
         // Written held, then the carrier's review opened or joined (the pipeline's #answerNow).
-        const hold = verdict.action === 'hold' ? decisions.onHold(s, result) : undefined;
+        const hold = verdict.action === 'hold' ? await decisions.onHold(tx, s, result) : undefined;
         if (hold && hold.kind !== 'review') throw new Error('year3 build: a hold was settled, but no decision stands');
         if (hold) s.review = { id: hold.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
         counts.screenings!++;

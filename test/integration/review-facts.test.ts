@@ -222,7 +222,7 @@ describe('the group-commit rule: a batched piece may run twice', () => {
     const commits = new GroupCommit(store);
     const piece = commits.run(async (tx) => {
       runs++;
-      const out = decisions.onFacts(blockedHit, r);
+      const out = await decisions.onFacts(tx, blockedHit, r);
       return out?.kind === 'closed'
         ? (await closedReviewNews(tx, store, stack.screener.events as SharedEventFeed, out, clock.now())).map((e) => e.id)
         : [];

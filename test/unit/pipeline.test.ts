@@ -544,7 +544,7 @@ describe('reviews and standing decisions (worker/decisions/)', () => {
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
     const a = await done(h, h.queued('1000001'));
-    h.store.transaction(() => h.decisions.resolve(a.review!.id, 'approved', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
     h.store.putScore(h.env, score('1000001', { decision: 'review' }), new Date(T0), { dot_number: '1000001' });
     const b = await done(h, h.queued('1000001'));
     expect(b).toMatchObject({ action: 'tender', settled_by: 'standing_decision', source: 'cache' });
@@ -559,7 +559,7 @@ describe('reviews and standing decisions (worker/decisions/)', () => {
       scoreAnswer(score('1000001', { decision: 'review', data_confidence: 0.5 })),
     );
     const a = await done(h, h.queued('1000001'));
-    h.store.transaction(() => h.decisions.resolve(a.review!.id, 'approved', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
     const b = await done(h, h.queued('1000001', { refresh: true }));
     expect(b).toMatchObject({ action: 'hold', hold_reason: 'manual_review', settled_by: null });
     expect(h.events()).toContain('decision.lapsed');
@@ -685,7 +685,7 @@ describe("accept: the intake's fast path", () => {
     expect(a).toMatchObject({ done: true, screening: { action: 'hold', review: { state: 'pending' } } });
     expect(await h.pipeline.accept(req('1000001'))).toMatchObject({ done: true, screening: { action: 'hold' } });
     expect(h.events()).toEqual(['review.created', 'screening.completed', 'review.updated', 'screening.completed']);
-    h.store.transaction(() => h.decisions.resolve(a.screening.review!.id, 'rejected', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.screening.review!.id, 'rejected', actor, null));
     const c = await h.pipeline.accept(req('1000001'));
     expect(c).toMatchObject({ done: true, screening: { action: 'block', settled_by: 'standing_decision' } });
   });
@@ -696,7 +696,7 @@ describe('finish: once', () => {
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
     const a = await done(h, h.queued('1000001'));
-    h.store.transaction(() => h.decisions.resolve(a.review!.id, 'approved', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
     const late = score('1000001', { decision: 'review', data_confidence: 0.5 });
     const again = await h.pipeline.finish(a.id, {
       action: 'hold',
@@ -837,7 +837,7 @@ describe('rescreen: a hold for want of a score, screened again after an outage',
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
     const first = await done(h, h.queued('1000001'));
-    h.store.transaction(() => h.decisions.resolve(first.review!.id, 'approved', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, first.review!.id, 'approved', actor, null));
     h.clock.t += STALE_IF_ERROR + MIN;
     const s = await heldForOutage(h, '1000001');
     expect(s).toMatchObject({ action: 'hold', hold_reason: 'scoring_unavailable', source: 'none' });

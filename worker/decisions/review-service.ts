@@ -47,7 +47,7 @@ export class ReviewService {
     // The decision's event and callback need Redis: without it, change nothing.
     await this.d.redisUp('the review was not changed');
     const out = await store.unitOfWork(async (tx) => {
-      const r = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
+      const r = await decisions.resolve(tx, id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
       // Refused: a local block found only now closed the review (committed, and told, before the 409).
       if (r.kind === 'stale') return { ...r, appended: r.closed ? await closedReviewNews(tx, store, events, r.closed, now()) : [] };
       const appended =
@@ -79,19 +79,19 @@ export class ReviewService {
 
   /** A person ends a standing decision. NotFoundError, or ReviewConflictError when it no longer stands. */
   revoke(id: string, actor: Actor, note: string | null): Promise<Decision> {
-    return this.#endStanding(() => this.d.decisions.revoke(id, actor, note));
+    return this.#endStanding((tx) => this.d.decisions.revoke(tx, id, actor, note));
   }
 
   /** The sandbox helper lapses a standing decision as a change of facts would. */
   lapse(id: string, actor: Actor, reason: string): Promise<Decision> {
-    return this.#endStanding(() => this.d.decisions.lapse(id, actor, reason));
+    return this.#endStanding((tx) => this.d.decisions.lapse(tx, id, actor, reason));
   }
 
   /** The ending and its `decision.<state>` event in one transaction, announced after the commit. */
-  async #endStanding(end: () => Decision): Promise<Decision> {
+  async #endStanding(end: (tx: Tx) => Promise<Decision>): Promise<Decision> {
     const { store, events } = this.d;
     const { d, appended } = await store.unitOfWork(async (tx) => {
-      const d = end();
+      const d = await end(tx);
       return { d, appended: await endedDecisionNews(tx, events, [d]) };
     });
     await events.announce(appended);

@@ -306,7 +306,7 @@ export class ScreeningPipeline {
     // Checked again against the score: an MC query may only now name a blocked DOT number.
     r = this.d.blocks.apply(s.query, r) ?? r;
     // Standing decisions this re-screen ends: their events go in this transaction, whatever it comes to.
-    const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [decisions.observe(s, r.score)] : [];
+    const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [await decisions.observe(tx, s, r.score)] : [];
     const unchanged = async (): Promise<Recorded> => ({
       screening: s,
       changed: false,
@@ -315,7 +315,7 @@ export class ScreeningPipeline {
     let standing = undefined;
     if (r.action === 'hold' && r.score) {
       // A dispatcher's standing decision on the same basis settles it, as for any hold.
-      const o = decisions.onHold(s, r);
+      const o = await decisions.onHold(tx, s, r);
       ended.push(...o.ended);
       if (o.kind === 'settled') {
         r = o.result;
@@ -331,21 +331,21 @@ export class ScreeningPipeline {
     const appended: IntakeEvent[] = [];
     if (r.action === 'hold') {
       // A person must look after all: the card stays, and now shows the score as a new version.
-      const shown = decisions.showRescreenFacts(s.id);
+      const shown = await decisions.showRescreenFacts(tx, s.id);
       if (shown) appended.push(await this.d.events.append(tx, 'review.updated', reviewRef(shown)));
       appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
     const action = r.action as 'tender' | 'block';
     // Blocking news closes the carrier's review and blocks every tender on it, this one too.
-    const closed = action === 'block' ? decisions.closeOnRescreen(s.id, r) : undefined;
+    const closed = action === 'block' ? await decisions.closeOnRescreen(tx, s.id, r) : undefined;
     if (closed) {
       appended.push(...(await closedReviewNews(tx, store, this.d.events, closed, this.d.now())));
       appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
-    decisions.markSettled(s.id, action, 'rescreen', standing ?? null);
-    const review = decisions.supersede(s.id, `re-screened after ${s.hold_reason}: ${action}`);
+    await decisions.markSettled(tx, s.id, action, 'rescreen', standing ?? null);
+    const review = await decisions.supersede(tx, s.id, `re-screened after ${s.hold_reason}: ${action}`);
     const screening = store.getScreening(s.id)!;
     // The TMS learns the new action as it learns a decided review: review.resolved.
     oweScreeningCallback(tx, store, screening, 'review.resolved', this.d.now());
@@ -418,14 +418,14 @@ export class ScreeningPipeline {
     if (!holdOpensReview(n, r)) {
       const done = store.insertScreening(row, r);
       // A local block is news for the carrier's open review (closed); a cache hit's score is not.
-      return this.#recordDone(tx, done, r.action === 'hold' ? {} : { facts: decisions.onFacts(done, r) }, tender);
+      return this.#recordDone(tx, done, r.action === 'hold' ? {} : { facts: await decisions.onFacts(tx, done, r) }, tender);
     }
     // Written held, then the carrier's review opened or joined (it refers to the screening).
     const held = store.insertScreening(row, r);
-    const o = decisions.onHold(held, r);
+    const o = await decisions.onHold(tx, held, r);
     if (o.kind === 'settled') {
       // A standing decision answers it: as it is written (rare; read back).
-      decisions.markSettled(held.id, o.result.action as 'tender' | 'block', 'standing_decision', o.decision);
+      await decisions.markSettled(tx, held.id, o.result.action as 'tender' | 'block', 'standing_decision', o.decision);
       return this.#recordDone(tx, store.getScreening(held.id)!, { ended: o.ended }, tender);
     }
     // Its own review item, just written: pending, undecided (what a read of it would give).
@@ -444,9 +444,9 @@ export class ScreeningPipeline {
     let standing = undefined;
     // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md);
     // its event goes in this transaction.
-    const ended: Array<Decision | undefined> = s0 && r.score && r.source === 'service' ? [decisions.observe(s0, r.score)] : [];
+    const ended: Array<Decision | undefined> = s0 && r.score && r.source === 'service' ? [await decisions.observe(tx, s0, r.score)] : [];
     if (s0 && holdOpensReview(s0, r) && watch.wantsReview(s0, r)) {
-      const o = decisions.onHold(s0, r);
+      const o = await decisions.onHold(tx, s0, r);
       ended.push(...o.ended);
       if (o.kind === 'settled') {
         r = o.result;
@@ -456,11 +456,11 @@ export class ScreeningPipeline {
     let { screening, changed } = store.completeScreening(id, r);
     if (!changed) return { screening, changed, appended: await endedDecisionNews(tx, this.d.events, ended) };
     if (standing && (r.action === 'tender' || r.action === 'block')) {
-      decisions.markSettled(id, r.action, 'standing_decision', standing);
+      await decisions.markSettled(tx, id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
     // A newer score (or a block) is shown on the carrier's open review, or closes it (docs/decisions.md).
-    const facts = decisions.onFacts(screening, r);
+    const facts = await decisions.onFacts(tx, screening, r);
     return this.#recordDone(tx, screening, { ...(review ? this.#reviewNews(review) : {}), facts, ended });
   }
 
