@@ -265,7 +265,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     ttlMs: config.decisionTtlMs,
     now,
     // Read only once the local blocks below exist (a decision comes long after start).
-    blockOf: (q, score): LocalBlock | undefined => blocks.find(q, score),
+    blockOf: (q, score): Promise<LocalBlock | undefined> => blocks.find(q, score),
   });
   const blocks: LocalBlocks = new LocalBlocks({
     store,

@@ -324,7 +324,7 @@ describe('answered before any lookup', () => {
     expect(await done(h, h.queued('1000009'))).toMatchObject({ action: 'block', source: 'cache', error: { code: 'carrier_not_found' } });
     expect(h.provider.calls.length).toBe(1);
     h.clock.t += 24 * HOUR + 1;
-    expect(h.pipeline.cachedResult({ dot_number: '1000009' })).toBeUndefined();
+    expect(await h.pipeline.cachedResult({ dot_number: '1000009' })).toBeUndefined();
   });
 
   it('a screening already done (a re-run after a crash) is only shown to the watch list', async () => {

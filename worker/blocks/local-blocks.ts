@@ -47,7 +47,7 @@ export class LocalBlocks {
   }
 
   /** The active block for this query (or the score's carrier), if any. */
-  find(query: CarrierQuery, score?: SvcScore | null): LocalBlock | undefined {
+  async find(query: CarrierQuery, score?: SvcScore | null): Promise<LocalBlock | undefined> {
     if (!this.#db.hasActiveBlocks()) return undefined; // the common case, on every screening
     const byQuery = this.#db.activeBlock(this.#resolve(query));
     if (byQuery || !score) return byQuery;
@@ -62,8 +62,8 @@ export class LocalBlocks {
    * The result a blocked carrier ends with: `r` (the service's answer, kept for the record)
    * turned into a block, or a block without a score when nothing was asked. Undefined: not blocked.
    */
-  apply(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined {
-    const block = this.find(query, r?.score);
+  async apply(query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined> {
+    const block = await this.find(query, r?.score);
     if (!block) return undefined;
     const v = actionForLocalBlock();
     const error = {

@@ -61,7 +61,7 @@ export interface CarrierDecisionsOptions {
   ttlMs: number;
   now: () => Date;
   /** The carrier's active local block, if any (worker/watch): a decision is never taken past one. */
-  blockOf?: (query: CarrierQuery, score: SvcScore | null) => { id: string; reason: string; blocked_by: string } | undefined;
+  blockOf?: (query: CarrierQuery, score: SvcScore | null) => Promise<{ id: string; reason: string; blocked_by: string } | undefined>;
 }
 
 /**
@@ -227,7 +227,7 @@ export class CarrierDecisions {
     }
     if (p.state === 'pending') {
       const facts = this.o.store.getScreening(p.facts_screening_id ?? p.screening_id);
-      const block = this.o.blockOf?.(facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
+      const block = await this.o.blockOf?.(facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
       if (block) {
         const closed = this.#close(
           p,

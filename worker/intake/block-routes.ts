@@ -79,8 +79,11 @@ export const blockRoutes: IntakePlugin = async (r) => {
         response: { 200: LocalBlockSchema, ...errors },
       },
     },
-    async (req) =>
-      blocks.find(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
+    async (req) => {
+      const block = await blocks.find(carrierOfParam(req.params.dot));
+      if (!block) throw notFound(`carrier ${req.params.dot} is not on the do-not-use list`);
+      return block;
+    },
   );
 
   r.post(

@@ -43,7 +43,7 @@ export interface TenderCarrier {
 /** What the pipeline needs of the local do-not-use list (worker/blocks/local-blocks.ts, LocalBlocks). */
 export interface LocalBlockRule {
   /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
-  apply(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
+  apply(query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined>;
 }
 
 /**
@@ -117,7 +117,7 @@ export class ScreeningPipeline {
   }
 
   /** A fresh cached answer for this query, or undefined (a miss, or `refresh`). */
-  cachedResult(query: CarrierQuery): ScreeningResult | undefined {
+  async cachedResult(query: CarrierQuery): Promise<ScreeningResult | undefined> {
     const { store, env, now } = this.d;
     const t = now().getTime();
     const hit = store.getScore(env, query);
@@ -159,9 +159,9 @@ export class ScreeningPipeline {
     }
     store.markActive(id);
     // A local block wins before any /v1 call (no quota spent).
-    const blocked = this.d.blocks.apply(s.query);
+    const blocked = await this.d.blocks.apply(s.query);
     if (blocked) return { done: await this.finish(id, blocked) };
-    const cached = s.refresh ? undefined : this.cachedResult(s.query);
+    const cached = s.refresh ? undefined : await this.cachedResult(s.query);
     if (cached) return { done: await this.finish(id, cached) };
 
     // The provider is stopped (wrong environment, refused key), or asked us (Retry-After) to
@@ -249,7 +249,7 @@ export class ScreeningPipeline {
     const s = store.getScreening(id);
     if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? ''))
       return 'skipped';
-    let r = this.d.blocks.apply(s.query);
+    let r = await this.d.blocks.apply(s.query);
     if (!r) {
       const hit = store.getScore(env, s.query);
       if (hit && Date.parse(hit.fetched_at) >= notBefore) r = this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
@@ -304,7 +304,7 @@ export class ScreeningPipeline {
   async #recordRescreen(tx: Tx, s: Screening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
     // Checked again against the score: an MC query may only now name a blocked DOT number.
-    r = this.d.blocks.apply(s.query, r) ?? r;
+    r = (await this.d.blocks.apply(s.query, r)) ?? r;
     // Standing decisions this re-screen ends: their events go in this transaction, whatever it comes to.
     const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [await decisions.observe(tx, s, r.score)] : [];
     const unchanged = async (): Promise<Recorded> => ({
@@ -385,9 +385,9 @@ export class ScreeningPipeline {
    */
   async accept(n: NewScreening): Promise<{ done: true; screening: Screening } | { done: false; screening: Screening }> {
     const out = await this.#commits.run(async (tx): Promise<{ recorded: Recorded } | { queued: Screening }> => {
-      const cached = n.refresh ? undefined : this.cachedResult(n.query);
+      const cached = n.refresh ? undefined : await this.cachedResult(n.query);
       // A block in force wins over the cached answer, and answers a carrier without one.
-      const r = this.d.blocks.apply(n.query, cached) ?? cached;
+      const r = (await this.d.blocks.apply(n.query, cached)) ?? cached;
       return r ? { recorded: await this.#answerNow(tx, n, r) } : { queued: this.d.store.insertScreening(n) };
     });
     if ('queued' in out) return { done: false, screening: out.queued };
@@ -439,7 +439,7 @@ export class ScreeningPipeline {
     // Undefined only for an unknown id: completeScreening says so.
     const s0 = store.getScreening(id);
     // A local block wins over the service's answer; watch re-screens rarely open reviews.
-    if (s0) r = blocks.apply(s0.query, r) ?? r;
+    if (s0) r = (await blocks.apply(s0.query, r)) ?? r;
     let review: ReviewOutcome | undefined;
     let standing = undefined;
     // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md);
