@@ -12,6 +12,6 @@ export default tseslint.config(...base, {
     '@typescript-eslint/no-floating-promises': 'error',
     '@typescript-eslint/no-misused-promises': 'error',
     // `return promise` inside try: its rejection would skip the catch (a 404/409 mapping lost).
-    '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+    '@typescript-eslint/return-await': ['error', 'error-handling-correctness-only'],
   },
 });

@@ -128,12 +128,12 @@ class FakeWatch implements PipelineWatch {
   readonly noReview = new Set<string>();
   readonly failRecord = new Set<string>();
   readonly changes = new Map<string, StoredChange>();
-  tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): TenderCarrier | undefined {
+  async tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): Promise<TenderCarrier | undefined> {
     if (s.status !== 'done' || s.priority !== 'tender') return undefined;
     const dot = s.score?.carrier.dot_number ?? ('dot_number' in s.query ? s.query.dot_number : null);
     return dot ? { key: `dot:${dot}`, dot_number: dot, mc_number: null } : undefined;
   }
-  wantsReview(s: Screening): boolean {
+  async wantsReview(s: Screening): Promise<boolean> {
     return !this.noReview.has(s.id);
   }
   async record(_tx: Tx, s: Screening): Promise<StoredChange | undefined> {

@@ -54,9 +54,9 @@ export interface PipelineWatch {
   /** The carrier a done tender screening puts on the watch list (its screening's carrier_key), if any. */
   tenderCarrier(
     s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined },
-  ): TenderCarrier | undefined;
+  ): Promise<TenderCarrier | undefined>;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
-  wantsReview(s: Screening, r: ScreeningResult): boolean;
+  wantsReview(s: Screening, r: ScreeningResult): Promise<boolean>;
   /**
    * The screening is final: watch membership and change detection, in the caller's transaction.
    * Idempotent. `named`: what tenderCarrier() gave for it, already written in its insert.
@@ -167,16 +167,16 @@ export class ScreeningPipeline {
     // The provider is stopped (wrong environment, refused key), or asked us (Retry-After) to
     // stay away longer than a screening can wait: no call.
     const { stopped, holdOff } = await this.d.provider.blocked();
-    if (stopped) return { done: await this.finish(id, this.#fallback(s.query, stopped.cause, stopped.error)) };
+    if (stopped) return { done: await this.finish(id, await this.#fallback(s.query, stopped.cause, stopped.error)) };
     if (budget <= 0) {
       const error = {
         code: 'attempts_exhausted',
         message: `/v1 was asked ${MAX_ATTEMPTS_PER_SCREENING} times for this screening without an answer`,
         request_id: null,
       };
-      return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
+      return { done: await this.finish(id, await this.#fallback(s.query, 'scoring_unavailable', error)) };
     }
-    if (holdOff) return { done: await this.finish(id, this.#fallback(s.query, holdOff.cause, holdOff.error)) };
+    if (holdOff) return { done: await this.finish(id, await this.#fallback(s.query, holdOff.cause, holdOff.error)) };
 
     const notBefore = s.refresh ? Date.parse(s.created_at) : this.d.now().getTime() - this.d.cacheTtlMs;
     let used = 0;
@@ -187,7 +187,7 @@ export class ScreeningPipeline {
     let outcome: LookupOutcome;
     for (let tries = 0; ; tries++) {
       outcome = await this.d.coalescer.run(
-        this.#lookupKey(s.query),
+        await this.#lookupKey(s.query),
         notBefore,
         async (): Promise<LookupOutcome> => {
           // The gate counts /v1 lookups, not screenings: only the one that calls takes quota.
@@ -227,7 +227,7 @@ export class ScreeningPipeline {
     }
     let done: Screening;
     try {
-      done = await this.finish(id, this.#resultOf(s.query, outcome));
+      done = await this.finish(id, await this.#resultOf(s.query, outcome));
     } catch (e) {
       await Promise.allSettled(bookkeeping); // the job fails on the finish, not on the bookkeeping
       throw e;
@@ -262,7 +262,7 @@ export class ScreeningPipeline {
         return 'held';
       }
       const outcome = await this.d.coalescer.run(
-        this.#lookupKey(s.query),
+        await this.#lookupKey(s.query),
         notBefore,
         async (): Promise<LookupOutcome> => {
           const admission = await this.d.gate.admit(s.priority);
@@ -285,7 +285,7 @@ export class ScreeningPipeline {
         },
         (o) => (o.kind === 'score' || o.kind === 'not_found' ? Number.POSITIVE_INFINITY : 0),
       );
-      r = this.#resultOf(s.query, outcome);
+      r = await this.#resultOf(s.query, outcome);
     }
     const rec = await store.unitOfWork((tx) => this.#recordRescreen(tx, s, r));
     await Promise.all(bookkeeping);
@@ -359,7 +359,7 @@ export class ScreeningPipeline {
    * What concurrent lookups of one carrier share: its DOT number, also for an MC query the cache
    * already links to one, so a DOT and an MC query of the same carrier make one lookup.
    */
-  #lookupKey(query: CarrierQuery): string {
+  async #lookupKey(query: CarrierQuery): Promise<string> {
     const linked = 'mc_number' in query ? this.d.store.getScore(this.d.env, query)?.score.carrier.dot_number : undefined;
     return `${this.d.env}:${linked ? queryKey({ dot_number: linked }) : queryKey(query)}`;
   }
@@ -369,7 +369,7 @@ export class ScreeningPipeline {
     const s = this.d.store.getScreening(id);
     if (!s || s.status === 'done') return s;
     const error: ScreeningError = { code: 'processing_failed', message: why, request_id: null };
-    return this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error));
+    return this.finish(id, await this.#fallback(s.query, 'scoring_unavailable', error));
   }
 
   /** Record the result (once), open a review for a hold, tell SSE clients and the TMS. */
@@ -404,7 +404,13 @@ export class ScreeningPipeline {
   async #answerNow(tx: Tx, n: NewScreening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
-    const tender = this.d.watch.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
+    const tender = await this.d.watch.tenderCarrier({
+      status: 'done',
+      priority: n.priority,
+      error: r.error,
+      score: r.score,
+      query: n.query,
+    });
     const row = {
       id: n.id,
       query: n.query,
@@ -430,7 +436,7 @@ export class ScreeningPipeline {
     }
     // Its own review item, just written: pending, undecided (what a read of it would give).
     held.review = { id: o.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
-    return this.#recordDone(tx, held, { ...this.#reviewNews(o), ended: o.ended }, tender);
+    return this.#recordDone(tx, held, { ...(await this.#reviewNews(o)), ended: o.ended }, tender);
   }
 
   /** Every write of a finished screening, in the caller's unit of work: review, record, watch list, events. */
@@ -445,7 +451,7 @@ export class ScreeningPipeline {
     // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md);
     // its event goes in this transaction.
     const ended: Array<Decision | undefined> = s0 && r.score && r.source === 'service' ? [await decisions.observe(tx, s0, r.score)] : [];
-    if (s0 && holdOpensReview(s0, r) && watch.wantsReview(s0, r)) {
+    if (s0 && holdOpensReview(s0, r) && (await watch.wantsReview(s0, r))) {
       const o = await decisions.onHold(tx, s0, r);
       ended.push(...o.ended);
       if (o.kind === 'settled') {
@@ -461,14 +467,14 @@ export class ScreeningPipeline {
     }
     // A newer score (or a block) is shown on the carrier's open review, or closes it (docs/decisions.md).
     const facts = await decisions.onFacts(tx, screening, r);
-    return this.#recordDone(tx, screening, { ...(review ? this.#reviewNews(review) : {}), facts, ended });
+    return this.#recordDone(tx, screening, { ...(review ? await this.#reviewNews(review) : {}), facts, ended });
   }
 
   /**
    * What a hold did to its carrier's review, for its events: a new review as a read of it gives
    * it (read once its tender is finished), or the id of the one it joined.
    */
-  #reviewNews(o: ReviewOutcome): { createdReview?: Review | undefined; joinedReview?: string | undefined } {
+  async #reviewNews(o: ReviewOutcome): Promise<{ createdReview?: Review | undefined; joinedReview?: string | undefined }> {
     if (!o.created) return {};
     return o.joined ? { joinedReview: o.reviewId } : { createdReview: this.d.store.getReview(o.reviewId) };
   }
@@ -581,7 +587,7 @@ export class ScreeningPipeline {
     }
   }
 
-  #resultOf(query: CarrierQuery, o: LookupOutcome): ScreeningResult {
+  async #resultOf(query: CarrierQuery, o: LookupOutcome): Promise<ScreeningResult> {
     switch (o.kind) {
       case 'score':
         return this.#fromScore(o.score, o.fetched_at, 'service', null, o.fetch_id ?? null);
@@ -591,16 +597,16 @@ export class ScreeningPipeline {
         return { action: v.action, hold_reason: v.hold_reason, source: 'service', score: null, score_fetched_at: null, error: o.error };
       }
       case 'failed':
-        return this.#fallback(query, o.cause, o.error);
+        return await this.#fallback(query, o.cause, o.error);
       case 'rate_limited':
-        return this.#fallback(query, 'scoring_unavailable', o.error);
+        return await this.#fallback(query, 'scoring_unavailable', o.error);
       case 'quota_refused':
-        return this.#fallback(query, o.reason, o.error);
+        return await this.#fallback(query, o.reason, o.error);
     }
   }
 
   /** No fresh answer: a cached score up to SCREEN_STALE_IF_ERROR old, else hold saying why. */
-  #fallback(query: CarrierQuery, cause: Exclude<NoScoreCause, 'carrier_not_found'>, error: ScreeningError): ScreeningResult {
+  async #fallback(query: CarrierQuery, cause: Exclude<NoScoreCause, 'carrier_not_found'>, error: ScreeningError): Promise<ScreeningResult> {
     const stale = this.d.store.getScore(this.d.env, query);
     if (cause !== 'service_error' && stale && this.d.now().getTime() - Date.parse(stale.fetched_at) <= this.d.staleIfErrorMs) {
       // A stale score may block or hold, never tender by itself (shared/tender-rules.ts).

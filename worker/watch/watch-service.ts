@@ -98,7 +98,7 @@ export class WatchService implements PipelineWatch {
    * newly became hold (a change a person must look at). A re-screen held for want of a
    * score (quota reserve, outage) or still held as at its tender puts nothing on the desk.
    */
-  wantsReview(s: Screening, r: ScreeningResult): boolean {
+  async wantsReview(s: Screening, r: ScreeningResult): Promise<boolean> {
     if (!this.#db.isWatchScreening(s.id)) return true;
     if (!r.score) return false;
     const ids = idsOfScore(r.score);
@@ -107,7 +107,7 @@ export class WatchService implements PipelineWatch {
   }
 
   /** The carrier a tender screening puts on the list; undefined when it puts none there. */
-  tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): TenderCarrier | undefined {
+  async tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): Promise<TenderCarrier | undefined> {
     if (s.status !== 'done' || s.priority !== 'tender' || s.error?.code === 'carrier_not_found') return undefined;
     if (s.id !== undefined && this.#db.isWatchScreening(s.id)) return undefined;
     const ids: CarrierIds = idsOfScore(s.score) ?? this.#resolve(s.query);
@@ -123,7 +123,7 @@ export class WatchService implements PipelineWatch {
     if (s.status !== 'done') return undefined;
     const now = this.d.now();
     const scoreIds = idsOfScore(s.score);
-    const tender = named ?? this.tenderCarrier(s);
+    const tender = named ?? (await this.tenderCarrier(s));
     if (tender) {
       const { key } = tender;
       this.#db.recordTender({
