@@ -120,7 +120,12 @@ export class LocalBlocks {
    * WatchConflictError block_conflict naming it (docs/api.md); NotFoundError when never blocked.
    * `note`: why it was lifted, kept with the lift.
    */
-  lift(query: CarrierQuery, by: string, tokenId: string | null = null, note: string | null = null): LocalBlock {
+  lift(query: CarrierQuery, by: string, tokenId: string | null = null, note: string | null = null): Promise<LocalBlock> {
+    // The read and the lift in one unit: nothing lifts it between them.
+    return this.d.store.unitOfWork(async () => this.#lift(query, by, tokenId, note));
+  }
+
+  #lift(query: CarrierQuery, by: string, tokenId: string | null, note: string | null): LocalBlock {
     const ids = this.#resolve(query);
     const block = this.#db.activeBlock(ids);
     if (!block) {

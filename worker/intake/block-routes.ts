@@ -106,10 +106,10 @@ export const blockRoutes: IntakePlugin = async (r) => {
     },
   );
 
-  const lift = (req: FastifyRequest, dot: string, by: string | undefined, note: string | undefined) => {
+  const lift = async (req: FastifyRequest, dot: string, by: string | undefined, note: string | undefined) => {
     const who = actorOf(req, by);
     try {
-      return blocks.lift(carrierOfParam(dot), who.by, who.token_id, note?.trim() || null);
+      return await blocks.lift(carrierOfParam(dot), who.by, who.token_id, note?.trim() || null);
     } catch (e) {
       return rethrowConflict(e);
     }
