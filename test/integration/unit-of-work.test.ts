@@ -237,6 +237,17 @@ describe('unit of work', () => {
     await expect(s.unitOfWork(async () => 1)).rejects.toMatchObject({ code: 'store_closed' });
   });
 
+  it('a unit still waiting for the store when it closes fails with store_closed', async () => {
+    const { s, storeAwait } = setUp();
+    const first = s.unitOfWork(async () => {
+      await storeAwait(0);
+      s.close();
+    });
+    const second = s.unitOfWork(async () => 1);
+    await expect(first).rejects.toBeDefined(); // its COMMIT met a closed connection
+    await expect(second).rejects.toMatchObject({ code: 'store_closed' });
+  });
+
   it('SQLite rolling the whole transaction back inside a caught savepoint (a full disk): the unit fails, nothing kept', async () => {
     const { s, db, insert, committed } = setUp();
     await expect(

@@ -210,6 +210,8 @@ export class SqliteUnits {
 
   async #outermost<T>(fn: (tx: Tx) => Promise<T>): Promise<{ value: T; tx: SqliteTx }> {
     const { db, path, sql, state } = this.core;
+    // Closed while this unit waited for the mutex (a shutdown): as any store call on a closed store.
+    if (!db.open) throw new StoreError('store_closed', `SQLite store ${path}: the store is closed`);
     this.#sql(sql.begin);
     state.lost = false;
     state.lostCode = 'sqlite_error';
