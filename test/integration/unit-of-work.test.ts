@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../worker/store/group-commit.js';
 import { openStore, StoreError, type Store, type Tx } from '../../worker/store/index.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { unitGuard } from '../../worker/store/unit-of-work.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
 let store: Store | undefined;
@@ -224,6 +225,33 @@ describe('unit of work', () => {
     });
     await expect(outer).rejects.toMatchObject({ code: 'tx_awaited_io' });
     await expect(inner).rejects.toMatchObject({ code: 'tx_awaited_io' });
+  });
+
+  it('the I/O guard in production: a warning, the unit commits; a unit stuck waiting for it fails after stuckAfterMs', async () => {
+    const { s, insert, committed } = setUp();
+    const saved = { ...unitGuard };
+    Object.assign(unitGuard, { strict: false, stuckAfterMs: 50 });
+    try {
+      const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+      await s.unitOfWork(async () => {
+        insert.run(1);
+        await new Promise((r) => setTimeout(r, 5));
+        insert.run(2);
+      });
+      expect(committed()).toEqual([1, 2]);
+      expect((await warned).message).toMatch(/awaited I\/O while holding the transaction/);
+      // A nested unit through the store (not tx.savepoint): without the limit, every write would wait for ever.
+      const outer = s.unitOfWork(async () => {
+        insert.run(3);
+        await s.unitOfWork(async () => void insert.run(4));
+      });
+      await expect(outer).rejects.toMatchObject({ code: 'tx_awaited_io' });
+      expect(committed()).toEqual([1, 2]);
+      await s.unitOfWork(async () => void insert.run(5));
+      expect(committed()).toEqual([1, 2, 5]);
+    } finally {
+      Object.assign(unitGuard, saved);
+    }
   });
 
   it('cannot begin inside a synchronous store.transaction; a closed store rejects', async () => {

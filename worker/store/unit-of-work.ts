@@ -76,8 +76,17 @@ export interface SqliteTxCore {
   holdLostTransaction(cause: unknown): void;
 }
 
-/** Tests fail a unit that awaited I/O; production logs it (the unit still commits). */
-const STRICT = process.env.NODE_ENV === 'test' || process.env.VITEST !== undefined;
+/**
+ * The I/O guard's mode. Strict (tests): a unit that awaited I/O is rolled back, and whoever waits
+ * for it fails at once. Otherwise (production) it is logged and commits; whoever still waits for
+ * it after `stuckAfterMs` fails, so a nested unit begun through the store instead of its tx (it
+ * waits for the unit it is part of) ends in an error, not in every write waiting for ever.
+ * Mutable for the tests of production mode only.
+ */
+export const unitGuard = {
+  strict: process.env.NODE_ENV === 'test' || process.env.VITEST !== undefined,
+  stuckAfterMs: 5_000,
+};
 const WARN_EVERY_MS = 60_000;
 
 /** A rolled-back fast batch, to be done again with savepoints. */
@@ -216,11 +225,11 @@ export class SqliteUnits {
     state.lost = false;
     state.lostCode = 'sqlite_error';
     const tx = new SqliteTx(this, 0);
-    const watch = { awaitedIo: false };
+    const watch = { awaitedIo: false, open: true };
     const guard = setImmediate(() => this.#awaitedIo(watch));
     try {
       const value = await fn(tx);
-      if (watch.awaitedIo && STRICT)
+      if (watch.awaitedIo && unitGuard.strict)
         throw new StoreError(
           'tx_awaited_io',
           `SQLite store ${path}: a unit of work awaited I/O while holding the transaction; it was rolled back`,
@@ -242,6 +251,7 @@ export class SqliteUnits {
       noteStoreFailure(db, err);
       throw err;
     } finally {
+      watch.open = false;
       clearImmediate(guard);
     }
   }
@@ -293,9 +303,9 @@ export class SqliteUnits {
     }
   }
 
-  #awaitedIo(watch: { awaitedIo: boolean }): void {
+  #awaitedIo(watch: { awaitedIo: boolean; open: boolean }): void {
     watch.awaitedIo = true;
-    if (STRICT) {
+    if (unitGuard.strict) {
       // Whoever waits for this unit would wait for its I/O, or for ever (a nested call that did
       // not pass its tx waits for the unit it is part of): fail them now, loudly.
       this.mutex.rejectWaiters(
@@ -306,6 +316,15 @@ export class SqliteUnits {
       );
       return;
     }
+    setTimeout(() => {
+      if (watch.open)
+        this.mutex.rejectWaiters(
+          new StoreError(
+            'tx_awaited_io',
+            `SQLite store ${this.core.path}: a unit of work has held the store for over ${unitGuard.stuckAfterMs} ms across I/O (a nested unit must be tx.savepoint)`,
+          ),
+        );
+    }, unitGuard.stuckAfterMs).unref();
     const now = Date.now();
     if (now - this.#lastWarning < WARN_EVERY_MS) return;
     this.#lastWarning = now;
