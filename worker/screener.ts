@@ -265,7 +265,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     ttlMs: config.decisionTtlMs,
     now,
     // Read only once the local blocks below exist (a decision comes long after start).
-    blockOf: (q, score): LocalBlock | undefined => blocks.find(q, score),
+    blockOf: (q, score): Promise<LocalBlock | undefined> => blocks.find(q, score),
   });
   const blocks: LocalBlocks = new LocalBlocks({
     store,
@@ -274,9 +274,9 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     events,
     reader,
     // A carrier put on the do-not-use list: its open review closes in the same commit.
-    onBlock: (block): IntakeEvent[] => {
-      const closed = decisions.onLocalBlock(block);
-      return closed ? closedReviewNews(store, events, closed, now()) : [];
+    onBlock: async (block, tx): Promise<IntakeEvent[]> => {
+      const closed = await decisions.onLocalBlock(tx, block);
+      return closed ? closedReviewNews(tx, store, events, closed, now()) : [];
     },
   });
   const watch: WatchService = new WatchService({

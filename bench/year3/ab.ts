@@ -38,7 +38,7 @@ export async function runYear3Ab(o: Year3AbOptions, bench: BenchOptions): Promis
     after: fileURLToPath(new URL('../worker-process.js', import.meta.url)),
   };
   if (!existsSync(scripts.before)) throw new Error(`--ab: no ${scripts.before} (build the other tree first)`);
-  const big = year3Database(o.dataDir, o.n, log);
+  const big = await year3Database(o.dataDir, o.n, log);
   const h = new Harness(bench, log);
   const rounds: Array<{ round: number; build: 'before' | 'after'; figures: HitFigures; loadAvg: number[] }> = [];
   try {

@@ -83,7 +83,7 @@ function liveProfiles(count: number, from: number, rnd: () => number, at: Date):
   return out;
 }
 
-export function buildYear3(path: string, n: number, log: (s: string) => void, end = new Date()): Year3Meta {
+export async function buildYear3(path: string, n: number, log: (s: string) => void, end = new Date()): Promise<Year3Meta> {
   const t0 = performance.now();
   mkdirSync(dirname(path), { recursive: true });
   const partial = `${path}.partial`;
@@ -147,7 +147,8 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
   for (let day = 0; day < days; day++) {
     const perDay = Math.round(((day + 1) * n) / days) - written;
     const dayStart = endMs - (days - day) * DAY_MS;
-    store.transaction(() => {
+    // Everything inside is synchronous: the unit of work ends within this turn (no I/O in it).
+    await store.unitOfWork(async (tx) => {
       for (let k = 0; k < perDay; k++) {
         // Business hours of the day, in order.
         const at = dayStart + Math.floor(((k + rnd()) / perDay) * DAY_MS * 0.99);
@@ -197,7 +198,7 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
           result,
         );
         // Written held, then the carrier's review opened or joined (the pipeline's #answerNow).
-        const hold = verdict.action === 'hold' ? decisions.onHold(s, result) : undefined;
+        const hold = verdict.action === 'hold' ? await decisions.onHold(tx, s, result) : undefined;
         if (hold && hold.kind !== 'review') throw new Error('year3 build: a hold was settled, but no decision stands');
         if (hold) s.review = { id: hold.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
         counts.screenings!++;
@@ -232,7 +233,7 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
             if (recent) {
               store.appendEvent('carrier.changed', change);
               counts.events!++;
-              counts.callbacks! += oweChangeCallbacks(store, change, clock);
+              counts.callbacks! += oweChangeCallbacks(tx, store, change, clock);
               // Delivered a moment later, as the screening's own callback below.
               const t = new Date(at + 200).toISOString();
               markChangesDelivered.run(t, t);
@@ -265,14 +266,18 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
           counts.events!++;
         }
         if (withCallback && (recent || rnd() < 0.002)) {
-          const cb = writeCallback(store, {
-            kind: 'screening.completed',
-            url: CALLBACK_URL,
-            deliveryId: `${s.id}.v${s.version}`,
-            payload: { screening: s },
-            at: clock,
-            order: { subject: s.id, version: s.version },
-          });
+          const cb = writeCallback(
+            store,
+            {
+              kind: 'screening.completed',
+              url: CALLBACK_URL,
+              deliveryId: `${s.id}.v${s.version}`,
+              payload: { screening: s },
+              at: clock,
+              order: { subject: s.id, version: s.version },
+            },
+            tx,
+          );
           const t = new Date(at + 200).toISOString();
           if (recent) markDelivered.run(200, t, t, cb.id);
           else markDead.run(503, t, cb.id);
@@ -319,7 +324,11 @@ export function buildYear3(path: string, n: number, log: (s: string) => void, en
 }
 
 /** The cached file for N, built first if missing (or of another schema/generator version). */
-export function year3Database(dataDir: string, n: number, log: (s: string) => void): { path: string; meta: Year3Meta; built: boolean } {
+export async function year3Database(
+  dataDir: string,
+  n: number,
+  log: (s: string) => void,
+): Promise<{ path: string; meta: Year3Meta; built: boolean }> {
   const p = year3Paths(dataDir, n);
   if (existsSync(p.db) && existsSync(p.meta)) {
     return {
@@ -329,7 +338,7 @@ export function year3Database(dataDir: string, n: number, log: (s: string) => vo
     };
   }
   log(`year3: building ${n.toLocaleString('en-US')} screenings into ${p.db}`);
-  const meta = buildYear3(p.db, n, log);
+  const meta = await buildYear3(p.db, n, log);
   meta.fileBytes = statSync(p.db).size;
   writeFileSync(p.meta, JSON.stringify(meta, null, 2) + '\n');
   log(`year3: built in ${meta.buildS.toFixed(0)} s, ${(meta.fileBytes / 1e6).toFixed(0)} MB`);

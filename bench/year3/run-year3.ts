@@ -24,8 +24,8 @@ export async function runYear3(o: Year3Options, bench: BenchOptions): Promise<vo
   const log = (line: string): void => {
     process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
   };
-  const small = year3Database(o.dataDir, o.small, log);
-  const big = year3Database(o.dataDir, o.n, log);
+  const small = await year3Database(o.dataDir, o.small, log);
+  const big = await year3Database(o.dataDir, o.n, log);
   const h = new Harness(bench, log);
   const stop = (): void => {
     log('interrupted: stopping');

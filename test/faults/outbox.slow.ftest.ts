@@ -271,9 +271,9 @@ describe('retention', () => {
     const DAY = 86_400_000;
     let t = Date.now() - 4 * 365 * DAY;
     const seed = openStore(inst.dbPath, { now: () => new Date(t) });
-    const old = seedRetentionRows(seed, 'old', new Date(t));
+    const old = await seedRetentionRows(seed, 'old', new Date(t));
     t = Date.now() - 365 * DAY;
-    const kept = seedRetentionRows(seed, 'kept', new Date(t));
+    const kept = await seedRetentionRows(seed, 'kept', new Date(t));
     seed.close();
 
     await inst.start();

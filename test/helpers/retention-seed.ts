@@ -10,11 +10,11 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
  * not-found answer. The reviews are opened as the pipeline opens them (CarrierDecisions.onHold,
  * in the store's transaction). Returns their ids.
  */
-export function seedRetentionRows(
+export async function seedRetentionRows(
   store: Store,
   tag: string,
   at: Date,
-): { decided: string; pendingReview: string; review: string; delivered: string; dead: string; dot: string } {
+): Promise<{ decided: string; pendingReview: string; review: string; delivered: string; dead: string; dot: string }> {
   const dot = String(7_000_000 + Math.floor(Math.random() * 900_000));
   const hold = {
     action: 'hold' as const,
@@ -32,7 +32,7 @@ export function seedRetentionRows(
     callback_url: 'http://127.0.0.1:9/hook',
   });
   const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * 86_400_000, now: () => at });
-  const opened = store.transaction(() => decisions.onHold(a, hold));
+  const opened = await store.unitOfWork((tx) => decisions.onHold(tx, a, hold));
   if (opened.kind !== 'review') throw new Error('a standing decision settled the seed');
   const { reviewId } = opened;
   store.completeScreening(a.id, hold);
@@ -45,7 +45,7 @@ export function seedRetentionRows(
     refresh: false,
     callback_url: null,
   });
-  store.transaction(() => decisions.onHold(b, hold));
+  await store.unitOfWork((tx) => decisions.onHold(tx, b, hold));
   store.completeScreening(b.id, hold);
   const delivered = writeCallback(store, {
     kind: 'screening.completed',

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { year3Database, year3Paths } from '../../bench/year3/build.js';
 import { searchScreenings } from '../../worker/store/screening-search.js';
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
@@ -15,14 +15,17 @@ describe('bench year-three database', () => {
   afterAll(() => tmp.cleanup());
   const N = 3_000;
   const logs: string[] = [];
-  const first = year3Database(tmp.dir, N, (s) => logs.push(s));
+  let first: Awaited<ReturnType<typeof year3Database>>;
+  beforeAll(async () => {
+    first = await year3Database(tmp.dir, N, (s) => logs.push(s));
+  });
 
-  it('is built once, then taken from the data dir by N and schema version', () => {
+  it('is built once, then taken from the data dir by N and schema version', async () => {
     expect(first.built).toBe(true);
     expect(first.path).toBe(year3Paths(tmp.dir, N).db);
     expect(existsSync(`${first.path}.partial`)).toBe(false);
     expect(existsSync(`${first.path}-wal`)).toBe(false);
-    const again = year3Database(tmp.dir, N, (s) => logs.push(s));
+    const again = await year3Database(tmp.dir, N, (s) => logs.push(s));
     expect(again.built).toBe(false);
     expect(again.meta.counts).toEqual(first.meta.counts);
     expect(again.meta.fileBytes).toBe(statSync(first.path).size);

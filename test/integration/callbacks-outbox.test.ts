@@ -166,12 +166,12 @@ describe('the sender', () => {
     expect(attempts).toBeGreaterThan(20); // hourly at the end, not a handful
     expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 1, cancelled: 0 });
 
-    const again = retryCallback(store, id, clock.now());
+    const again = await retryCallback(store, id, clock.now());
     expect(again).toMatchObject({ state: 'pending', attempts: 0 });
     expect(await sender().drainOnce()).toBe(1);
     expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 1 });
-    expect(() => retryCallback(store, id)).toThrow(CallbackDeliveredError);
-    expect(() => retryCallback(store, 'cb_nope')).toThrow(CallbackNotFoundError);
+    await expect(retryCallback(store, id)).rejects.toThrow(CallbackDeliveredError);
+    await expect(retryCallback(store, 'cb_nope')).rejects.toThrow(CallbackNotFoundError);
   });
 
   it('a URL that can never be sent to is dead at once', async () => {

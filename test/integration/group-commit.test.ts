@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../worker/store/group-commit.js';
-import { openStore, type Store } from '../../worker/store/index.js';
+import { openStore, type Store, type Tx } from '../../worker/store/index.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
@@ -20,24 +20,24 @@ afterEach(() => {
 /** The store, counting what GroupCommit asks of it: batches without savepoints, batches with, savepoints. */
 function counted(s: Store) {
   const n = { fast: 0, fastKept: 0, slow: 0, savepoints: 0 };
-  let depth = 0;
+  const countingSavepoints = (tx: Tx): Tx => ({
+    afterCommit: (fn) => tx.afterCommit(fn),
+    savepoint: (fn) => {
+      n.savepoints++;
+      return tx.savepoint(fn);
+    },
+  });
   return {
     n,
-    transactionWithoutSavepoints<T>(fn: () => T) {
+    async unitOfWorkWithoutSavepoints<T>(fn: (tx: Tx) => Promise<T>) {
       n.fast++;
-      const out = s.transactionWithoutSavepoints(fn);
+      const out = await s.unitOfWorkWithoutSavepoints(fn);
       if (out) n.fastKept++;
       return out;
     },
-    transaction<T>(fn: () => T): T {
-      if (depth === 0) n.slow++;
-      else n.savepoints++;
-      depth++;
-      try {
-        return s.transaction(fn);
-      } finally {
-        depth--;
-      }
+    unitOfWork<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+      n.slow++;
+      return s.unitOfWork((tx) => fn(countingSavepoints(tx)));
     },
   };
 }

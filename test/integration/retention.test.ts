@@ -35,7 +35,7 @@ describe('retention', () => {
     db = tempDbPath();
     const clock = manualClock('2022-01-10T00:00:00.000Z');
     store = openStore(db.path, { now: clock.now });
-    const old = seedRetentionRows(store, 'old', clock.now());
+    const old = await seedRetentionRows(store, 'old', clock.now());
     // A lifted block from then, too (a carrier's tenders are its screenings: they go with them).
     const raw = connectionOf(store);
     raw
@@ -55,7 +55,7 @@ describe('retention', () => {
 
     // 20 days later: a second set, inside every period but the event log's at the end.
     clock.set('2022-01-30T00:00:00.000Z');
-    const mid = seedRetentionRows(store, 'mid', clock.now());
+    const mid = await seedRetentionRows(store, 'mid', clock.now());
 
     // Three years and a week after the first set.
     clock.set('2025-01-16T00:00:00.000Z');
@@ -105,7 +105,7 @@ describe('retention', () => {
     db = tempDbPath();
     const clock = manualClock('2024-06-01T00:00:00.000Z');
     store = openStore(db.path, { now: clock.now });
-    const s = seedRetentionRows(store, 'now', clock.now());
+    const s = await seedRetentionRows(store, 'now', clock.now());
     const pruner = new Pruner({ store, policy, logger: log, now: clock.now });
     expect(await pruner.run()).toEqual({});
     expect(store.getScreening(s.decided)).toBeDefined();

@@ -220,11 +220,11 @@ describe('the group-commit rule: a batched piece may run twice', () => {
     };
     let runs = 0;
     const commits = new GroupCommit(store);
-    const piece = commits.run(() => {
+    const piece = commits.run(async (tx) => {
       runs++;
-      const out = decisions.onFacts(blockedHit, r);
+      const out = await decisions.onFacts(tx, blockedHit, r);
       return out?.kind === 'closed'
-        ? closedReviewNews(store, stack.screener.events as SharedEventFeed, out, clock.now()).map((e) => e.id)
+        ? (await closedReviewNews(tx, store, stack.screener.events as SharedEventFeed, out, clock.now())).map((e) => e.id)
         : [];
     });
     const failing = commits.run(() => {

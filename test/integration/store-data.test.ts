@@ -363,18 +363,18 @@ describe('reviews', () => {
    * is a carrier of its own). Done held unless `completed` is false (the pipeline opens the
    * review before it completes the screening).
    */
-  function heldWithReview(dot = '1000003', completed = true): { screening: Screening; review: Review } {
+  async function heldWithReview(dot = '1000003', completed = true): Promise<{ screening: Screening; review: Review }> {
     const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * 24 * 3_600_000, now: () => clock });
     const s = newScreening({ query: { dot_number: dot } });
     const hold = { ...HOLD, score: sampleScore({ carrier: { ...sampleScore().carrier, dot_number: dot, mc_number: null } }) };
-    const o = store.transaction(() => decisions.onHold(s, hold));
+    const o = await store.unitOfWork((tx) => decisions.onHold(tx, s, hold));
     if (o.kind !== 'review' || o.joined) throw new Error(`expected a review of its own, got ${JSON.stringify(o)}`);
     if (completed) store.completeScreening(s.id, hold);
     return { screening: s, review: store.getReview(o.reviewId)! };
   }
 
-  it('resolves once; a second resolve is a ReviewConflictError and changes nothing', () => {
-    const { review } = heldWithReview();
+  it('resolves once; a second resolve is a ReviewConflictError and changes nothing', async () => {
+    const { review } = await heldWithReview();
     later(60_000);
     const approved = store.resolveReview(review.id, 'approved', 'dana', 'known carrier');
     expect(approved).toMatchObject({ state: 'approved', decided_by: 'dana', decided_at: clock.toISOString(), note: 'known carrier' });
@@ -393,25 +393,25 @@ describe('reviews', () => {
     expect(store.countPendingReviews()).toBe(0);
   });
 
-  it('a decision made before a late completion survives it', () => {
+  it('a decision made before a late completion survives it', async () => {
     // The pipeline opens the review before it completes the screening; a crash in between
     // re-runs the completion after the dispatcher may already have decided.
-    const { screening: s, review } = heldWithReview('1000003', false);
+    const { screening: s, review } = await heldWithReview('1000003', false);
     store.resolveReview(review.id, 'rejected', 'dana', null);
     const { screening } = store.completeScreening(s.id, HOLD);
     expect(screening).toMatchObject({ status: 'done', action: 'block', hold_reason: 'manual_review', review: { state: 'rejected' } });
   });
 
-  it('a rejection blocks the screening', () => {
-    const { review } = heldWithReview();
+  it('a rejection blocks the screening', async () => {
+    const { review } = await heldWithReview();
     expect(store.resolveReview(review.id, 'rejected', 'dana', null).screening.action).toBe('block');
   });
 
-  it('lists pending oldest first and decided newest first', () => {
+  it('lists pending oldest first and decided newest first', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       later(1000);
-      ids.push(heldWithReview(String(2000001 + i)).review.id);
+      ids.push((await heldWithReview(String(2000001 + i))).review.id);
     }
     later(1000);
     store.resolveReview(ids[0]!, 'approved', 'a', null);

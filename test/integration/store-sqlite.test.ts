@@ -219,7 +219,7 @@ describe('background checkpoints', () => {
 });
 
 describe('several processes on one file', () => {
-  it('two Store instances see each other’s writes', () => {
+  it('two Store instances see each other’s writes', async () => {
     const a = track(openStore(db.path));
     const b = track(openStore(db.path));
     a.putScore('live', score('11'));
@@ -236,9 +236,9 @@ describe('several processes on one file', () => {
     // The review opened as the pipeline opens it (CarrierDecisions, in the store's transaction);
     // the other instance sees it there and opens no second one.
     const decisionsOn = (store: Store) => new CarrierDecisions({ store, env: 'live', ttlMs: 3_600_000, now: () => new Date() });
-    const opened = b.transaction(() => decisionsOn(b).onHold(s, hold));
+    const opened = await b.unitOfWork((tx) => decisionsOn(b).onHold(tx, s, hold));
     expect(opened).toMatchObject({ kind: 'review', created: true, joined: false });
-    const again = a.transaction(() => decisionsOn(a).onHold(s, hold));
+    const again = await a.unitOfWork((tx) => decisionsOn(a).onHold(tx, s, hold));
     expect(again).toEqual({ ...opened, created: false });
     a.completeScreening(s.id, hold);
     const review = a.getReview((opened as ReviewOutcome).reviewId)!;

@@ -17,7 +17,7 @@ import { SharedEventFeed } from '../../worker/events/event-feed.js';
 import type { Admission } from '../../worker/queue/quota-gate.js';
 import type { LookupSharing, ProviderAnswer, ProviderStop, ScoringProvider } from '../../worker/queue/scoring-provider.js';
 import { ScreeningPipeline, type LookupOutcome, type TenderCarrier, type PipelineWatch } from '../../worker/queue/screening-pipeline.js';
-import { openStore, type Env, type Store } from '../../worker/store/index.js';
+import { openStore, type Env, type Store, type Tx } from '../../worker/store/index.js';
 import type { StoredChange } from '../../worker/store/watch-store.js';
 import { LocalBlocks } from '../../worker/blocks/local-blocks.js';
 
@@ -128,15 +128,15 @@ class FakeWatch implements PipelineWatch {
   readonly noReview = new Set<string>();
   readonly failRecord = new Set<string>();
   readonly changes = new Map<string, StoredChange>();
-  tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): TenderCarrier | undefined {
+  async tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): Promise<TenderCarrier | undefined> {
     if (s.status !== 'done' || s.priority !== 'tender') return undefined;
     const dot = s.score?.carrier.dot_number ?? ('dot_number' in s.query ? s.query.dot_number : null);
     return dot ? { key: `dot:${dot}`, dot_number: dot, mc_number: null } : undefined;
   }
-  wantsReview(s: Screening): boolean {
+  async wantsReview(s: Screening): Promise<boolean> {
     return !this.noReview.has(s.id);
   }
-  record(s: Screening): StoredChange | undefined {
+  async record(_tx: Tx, s: Screening): Promise<StoredChange | undefined> {
     if (this.failRecord.has(s.id)) throw new Error('watch store is broken');
     this.recorded.push(s.id);
     return this.changes.get(s.id);
@@ -182,7 +182,7 @@ function harness(env: Env = 'sandbox'): Harness {
     append: feed.append.bind(feed),
     announce: async (a: Array<{ event: string }> = []): Promise<void> => void announced.push(...a.map((e) => e.event)),
   };
-  const blocks = new LocalBlocks({ store, env, now, events, onBlock: () => [] });
+  const blocks = new LocalBlocks({ store, env, now, events, onBlock: async () => [] });
   const watch = new FakeWatch();
   const decisions = new CarrierDecisions({ store, env, ttlMs: 30 * 24 * HOUR, now, blockOf: (q, s) => blocks.find(q, s) });
   const logs: Array<{ level: number; msg: string }> = [];
@@ -324,7 +324,7 @@ describe('answered before any lookup', () => {
     expect(await done(h, h.queued('1000009'))).toMatchObject({ action: 'block', source: 'cache', error: { code: 'carrier_not_found' } });
     expect(h.provider.calls.length).toBe(1);
     h.clock.t += 24 * HOUR + 1;
-    expect(h.pipeline.cachedResult({ dot_number: '1000009' })).toBeUndefined();
+    expect(await h.pipeline.cachedResult({ dot_number: '1000009' })).toBeUndefined();
   });
 
   it('a screening already done (a re-run after a crash) is only shown to the watch list', async () => {
@@ -544,7 +544,7 @@ describe('reviews and standing decisions (worker/decisions/)', () => {
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
     const a = await done(h, h.queued('1000001'));
-    h.store.transaction(() => h.decisions.resolve(a.review!.id, 'approved', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
     h.store.putScore(h.env, score('1000001', { decision: 'review' }), new Date(T0), { dot_number: '1000001' });
     const b = await done(h, h.queued('1000001'));
     expect(b).toMatchObject({ action: 'tender', settled_by: 'standing_decision', source: 'cache' });
@@ -559,7 +559,7 @@ describe('reviews and standing decisions (worker/decisions/)', () => {
       scoreAnswer(score('1000001', { decision: 'review', data_confidence: 0.5 })),
     );
     const a = await done(h, h.queued('1000001'));
-    h.store.transaction(() => h.decisions.resolve(a.review!.id, 'approved', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
     const b = await done(h, h.queued('1000001', { refresh: true }));
     expect(b).toMatchObject({ action: 'hold', hold_reason: 'manual_review', settled_by: null });
     expect(h.events()).toContain('decision.lapsed');
@@ -685,7 +685,7 @@ describe("accept: the intake's fast path", () => {
     expect(a).toMatchObject({ done: true, screening: { action: 'hold', review: { state: 'pending' } } });
     expect(await h.pipeline.accept(req('1000001'))).toMatchObject({ done: true, screening: { action: 'hold' } });
     expect(h.events()).toEqual(['review.created', 'screening.completed', 'review.updated', 'screening.completed']);
-    h.store.transaction(() => h.decisions.resolve(a.screening.review!.id, 'rejected', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.screening.review!.id, 'rejected', actor, null));
     const c = await h.pipeline.accept(req('1000001'));
     expect(c).toMatchObject({ done: true, screening: { action: 'block', settled_by: 'standing_decision' } });
   });
@@ -696,7 +696,7 @@ describe('finish: once', () => {
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
     const a = await done(h, h.queued('1000001'));
-    h.store.transaction(() => h.decisions.resolve(a.review!.id, 'approved', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
     const late = score('1000001', { decision: 'review', data_confidence: 0.5 });
     const again = await h.pipeline.finish(a.id, {
       action: 'hold',
@@ -837,7 +837,7 @@ describe('rescreen: a hold for want of a score, screened again after an outage',
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
     const first = await done(h, h.queued('1000001'));
-    h.store.transaction(() => h.decisions.resolve(first.review!.id, 'approved', actor, null));
+    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, first.review!.id, 'approved', actor, null));
     h.clock.t += STALE_IF_ERROR + MIN;
     const s = await heldForOutage(h, '1000001');
     expect(s).toMatchObject({ action: 'hold', hold_reason: 'scoring_unavailable', source: 'none' });

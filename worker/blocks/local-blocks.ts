@@ -3,7 +3,7 @@ import type { IntakeEvent, LocalBlock, Screening } from '../../shared/screening.
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { LOCAL_BLOCK_CODE, actionForLocalBlock } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store } from '../store/index.js';
+import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store, type Tx } from '../store/index.js';
 import { WatchConflictError } from '../store/store-error.js';
 import { localBlocksOf, type LocalBlocksRepo } from '../store/local-blocks-repo.js';
 import { openReaderPool, type Reader } from '../store/reader-pool.js';
@@ -34,7 +34,7 @@ export interface LocalBlocksDeps {
    * A carrier was just put on the do-not-use list, in the block's transaction: what else that
    * ends (its open review, worker/decisions), as events appended there to announce after the commit.
    */
-  onBlock: (block: LocalBlock) => IntakeEvent[];
+  onBlock: (block: LocalBlock, tx: Tx) => Promise<IntakeEvent[]>;
 }
 
 export class LocalBlocks {
@@ -47,7 +47,7 @@ export class LocalBlocks {
   }
 
   /** The active block for this query (or the score's carrier), if any. */
-  find(query: CarrierQuery, score?: SvcScore | null): LocalBlock | undefined {
+  async find(query: CarrierQuery, score?: SvcScore | null): Promise<LocalBlock | undefined> {
     if (!this.#db.hasActiveBlocks()) return undefined; // the common case, on every screening
     const byQuery = this.#db.activeBlock(this.#resolve(query));
     if (byQuery || !score) return byQuery;
@@ -62,8 +62,8 @@ export class LocalBlocks {
    * The result a blocked carrier ends with: `r` (the service's answer, kept for the record)
    * turned into a block, or a block without a score when nothing was asked. Undefined: not blocked.
    */
-  apply(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined {
-    const block = this.find(query, r?.score);
+  async apply(query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined> {
+    const block = await this.find(query, r?.score);
     if (!block) return undefined;
     const v = actionForLocalBlock();
     const error = {
@@ -82,25 +82,26 @@ export class LocalBlocks {
   }
 
   /**
-   * Put a carrier on the local do-not-use list; in the same transaction, what that ends (the
-   * carrier's open review: its tenders blocked, with their callbacks and events). Joins the
-   * caller's transaction when there is one (then the caller announces `appended`).
+   * Put a carrier on the local do-not-use list; in the same unit of work, what that ends (the
+   * carrier's open review: its tenders blocked, with their callbacks and events). Given the
+   * caller's unit (`within`), a savepoint of it (then the caller announces `appended`).
    */
-  addBlock(query: CarrierQuery, actor: BlockActor, reason: string): { block: LocalBlock; appended: IntakeEvent[] } {
-    return this.d.store.transaction(() => {
+  addBlock(query: CarrierQuery, actor: BlockActor, reason: string, within?: Tx): Promise<{ block: LocalBlock; appended: IntakeEvent[] }> {
+    const work = async (tx: Tx): Promise<{ block: LocalBlock; appended: IntakeEvent[] }> => {
       const block = this.add(query, actor.by, reason, actor.token_id);
-      return { block, appended: this.d.onBlock(block) };
-    });
+      return { block, appended: await this.d.onBlock(block, tx) };
+    };
+    return within ? within.savepoint(work) : this.d.store.unitOfWork(work);
   }
 
   /**
    * Reject + block (the review desk): the screening's carrier onto the list, in the caller's
-   * transaction, by the score's DOT number when it has one. Already blocked: nothing to add.
+   * unit of work, by the score's DOT number when it has one. Already blocked: nothing to add.
    */
-  addBlockFor(s: Screening, actor: BlockActor, reason: string): IntakeEvent[] {
+  async addBlockFor(tx: Tx, s: Screening, actor: BlockActor, reason: string): Promise<IntakeEvent[]> {
     const dot = s.score?.carrier.dot_number;
     try {
-      return this.addBlock(dot ? { dot_number: dot } : s.query, actor, reason).appended;
+      return (await this.addBlock(dot ? { dot_number: dot } : s.query, actor, reason, tx)).appended;
     } catch (e) {
       if (!(e instanceof WatchConflictError)) throw e;
       return [];
@@ -109,7 +110,7 @@ export class LocalBlocks {
 
   /** addBlock from the intake: committed, then its events announced. */
   async block(query: CarrierQuery, actor: BlockActor, reason: string): Promise<LocalBlock> {
-    const { block, appended } = this.addBlock(query, actor, reason);
+    const { block, appended } = await this.addBlock(query, actor, reason);
     await this.d.events.announce(appended);
     return block;
   }
@@ -119,7 +120,12 @@ export class LocalBlocks {
    * WatchConflictError block_conflict naming it (docs/api.md); NotFoundError when never blocked.
    * `note`: why it was lifted, kept with the lift.
    */
-  lift(query: CarrierQuery, by: string, tokenId: string | null = null, note: string | null = null): LocalBlock {
+  lift(query: CarrierQuery, by: string, tokenId: string | null = null, note: string | null = null): Promise<LocalBlock> {
+    // The read and the lift in one unit: nothing lifts it between them.
+    return this.d.store.unitOfWork(async () => this.#lift(query, by, tokenId, note));
+  }
+
+  #lift(query: CarrierQuery, by: string, tokenId: string | null, note: string | null): LocalBlock {
     const ids = this.#resolve(query);
     const block = this.#db.activeBlock(ids);
     if (!block) {

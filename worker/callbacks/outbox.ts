@@ -2,7 +2,7 @@ import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { newCallbackId } from '../store/ids.js';
 import { outboxOf, type CallbackRow } from '../store/outbox-repo.js';
 import { StoreArgumentError } from '../store/store-error.js';
-import type { ListPage, Store } from '../store/types.js';
+import type { ListPage, Store, Tx } from '../store/types.js';
 import { listJob } from '../store/list-reads.js';
 import type { DeliveryFailure } from './callback-transport.js';
 import { destinationOf } from './destination-of.js';
@@ -14,18 +14,19 @@ export { destinationOf };
  * transaction as the change it reports, so a commit and its callback stand or fall together
  * (a crash, a Redis flush or a down receiver loses nothing). The sender (sender.ts) drains it.
  *
- * To owe a callback, call inside your transaction:
+ * To owe a callback, call inside your unit of work:
  *
- *   store.transaction(() => {
+ *   await store.unitOfWork(async (tx) => {
  *     ...your writes...
  *     writeCallback(store, { kind: 'decision.changed', url, deliveryId: `${decisionId}:decision.changed`,
- *                            payload: { decision } });
+ *                            payload: { decision } }, tx);
  *   });
  *
  * The body sent is `{"event": kind, "delivery_id": deliveryId, ...payload}`, fixed at write time
  * (every attempt sends the same bytes). `deliveryId` must be stable per event: writing the same
  * id again is a no-op, so a re-run never owes a second delivery. Senders in this process wake
- * right after the transaction ends; senders in other processes find the row on their next poll.
+ * right after the unit of work commits (`tx.afterCommit`); senders in other processes find the
+ * row on their next poll.
  * A row that carries a state of a screening names it (`order`): rows of one screening are sent
  * in version order, never an older state after a newer one.
  *
@@ -92,11 +93,14 @@ export function onCallbackWritten(store: Store, fn: () => void): () => void {
   return () => set.delete(fn);
 }
 
+/**
+ * Wake this process's senders on a later turn (one wake for many rows). Inside a unit of work
+ * only through `tx.afterCommit`: it must not run before the COMMIT. Outside one (a single
+ * statement, committed as it ran) directly.
+ */
 function scheduleWake(store: Store): void {
   if (wakeScheduled.has(store) || !listeners.get(store)?.size) return;
   wakeScheduled.add(store);
-  // The store's transactions are synchronous: by the time this runs the caller's
-  // transaction has committed (or rolled back, and the sender just finds nothing new).
   setImmediate(() => {
     wakeScheduled.delete(store);
     for (const fn of listeners.get(store) ?? []) fn();
@@ -104,10 +108,12 @@ function scheduleWake(store: Store): void {
 }
 
 /**
- * Owe one callback: insert its outbox row (call inside the transaction of the change it
- * reports). Returns the row's id and whether it is new (false: this delivery id was owed before).
+ * Owe one callback: insert its outbox row (call inside the unit of work of the change it
+ * reports, `tx`). Returns the row's id and whether it is new (false: this delivery id was owed
+ * before). Without `tx` (callers still inside a synchronous store.transaction) the senders are
+ * woken on a later turn, after that transaction.
  */
-export function writeCallback(store: Store, c: NewCallback): { id: string; created: boolean } {
+export function writeCallback(store: Store, c: NewCallback, tx?: Tx): { id: string; created: boolean } {
   if (!c || typeof c.kind !== 'string' || c.kind === '') throw new StoreArgumentError('kind must be a non-empty string', 'kind');
   if (typeof c.url !== 'string' || c.url === '') throw new StoreArgumentError('url must be a non-empty string', 'url');
   if (typeof c.deliveryId !== 'string' || c.deliveryId === '')
@@ -130,8 +136,13 @@ export function writeCallback(store: Store, c: NewCallback): { id: string; creat
     atMs: at.getTime(),
     at: at.toISOString(),
   });
-  if (created) scheduleWake(store);
+  if (created) wakeAfter(store, tx);
   return { id: outbox.byDelivery(c.deliveryId)!.id, created };
+}
+
+function wakeAfter(store: Store, tx: Tx | undefined): void {
+  if (tx) tx.afterCommit(() => scheduleWake(store));
+  else scheduleWake(store);
 }
 
 /** How many outbox rows are in each state (the metrics and /status read this). */
@@ -221,9 +232,9 @@ export class CallbackSupersededError extends Error {
  * `pending`; a pending row's next attempt is brought forward. A delivered row is not sent again
  * (409), nor one whose screening has a newer state delivered or owed (409: it would arrive after it).
  */
-export function retryCallback(store: Store, id: string, now = new Date()): CallbackRecord {
+export function retryCallback(store: Store, id: string, now = new Date()): Promise<CallbackRecord> {
   const outbox = outboxOf(store);
-  return store.transaction(() => {
+  return store.unitOfWork(async (tx) => {
     const before = outbox.byId(id);
     if (!before) throw new CallbackNotFoundError(`no callback with id ${id}`);
     if (before.state === 'delivered')
@@ -235,7 +246,7 @@ export function retryCallback(store: Store, id: string, now = new Date()): Callb
         newer,
       );
     outbox.retry(id, now.getTime(), now.toISOString());
-    scheduleWake(store);
+    wakeAfter(store, tx);
     return toCallbackRecord(asOutboxRow(outbox.byId(id)!));
   });
 }

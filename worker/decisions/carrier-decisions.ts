@@ -22,7 +22,7 @@ import {
   type ReviewHeadRow,
 } from '../store/decisions-repo.js';
 import { listJob } from '../store/list-reads.js';
-import type { ListPage } from '../store/types.js';
+import type { ListPage, Tx } from '../store/types.js';
 import { basisChanges, basisOf, uncheckableApproval, type Basis } from '../../shared/basis.js';
 import { reviewCarrierKey } from '../store/review-carrier-key.js';
 
@@ -61,7 +61,7 @@ export interface CarrierDecisionsOptions {
   ttlMs: number;
   now: () => Date;
   /** The carrier's active local block, if any (worker/watch): a decision is never taken past one. */
-  blockOf?: (query: CarrierQuery, score: SvcScore | null) => { id: string; reason: string; blocked_by: string } | undefined;
+  blockOf?: (query: CarrierQuery, score: SvcScore | null) => Promise<{ id: string; reason: string; blocked_by: string } | undefined>;
 }
 
 /**
@@ -118,7 +118,7 @@ export class CarrierDecisions {
    * A fresh score from /v1 (a re-check, the cache refreshing, a watch re-screen): a standing
    * decision whose basis it does not match, or whose TTL has passed, ends here. Returns it.
    */
-  observe(s: Pick<Screening, 'query'>, score: SvcScore): Decision | undefined {
+  async observe(_tx: Tx, s: Pick<Screening, 'query'>, score: SvcScore): Promise<Decision | undefined> {
     const d = this.#st.standing(this.carrierKey(s, score));
     if (!d) return undefined;
     const why = this.#whyEnds(d, score);
@@ -130,7 +130,7 @@ export class CarrierDecisions {
    * settled at once (no review); otherwise it opens the carrier's review, or waits on the one
    * already open.
    */
-  onHold(s: Screening, r: ScreeningResult): HoldOutcome {
+  async onHold(_tx: Tx, s: Screening, r: ScreeningResult): Promise<HoldOutcome> {
     const key = this.carrierKey(s, r.score);
     const d = this.#st.standing(key);
     const ended: Decision[] = [];
@@ -179,7 +179,17 @@ export class CarrierDecisions {
   }
 
   /** The screening was settled (a standing decision, or its review): say so on it. */
-  markSettled(
+  async markSettled(
+    _tx: Tx,
+    screeningId: string,
+    action: 'tender' | 'block',
+    by: 'review' | 'standing_decision' | 'rescreen',
+    decision: StandingDecisionRef | null,
+  ): Promise<void> {
+    this.#settle(screeningId, action, by, decision);
+  }
+
+  #settle(
     screeningId: string,
     action: 'tender' | 'block',
     by: 'review' | 'standing_decision' | 'rescreen',
@@ -195,7 +205,14 @@ export class CarrierDecisions {
    * basis, a blocking score, a local block) nothing is decided: `stale`. A local block not yet
    * applied to the review closes it here, for the caller to commit and tell.
    */
-  resolve(reviewId: string, state: 'approved' | 'rejected', actor: Actor, note: string | null, seenVersion?: number): ResolveOutcome {
+  async resolve(
+    _tx: Tx,
+    reviewId: string,
+    state: 'approved' | 'rejected',
+    actor: Actor,
+    note: string | null,
+    seenVersion?: number,
+  ): Promise<ResolveOutcome> {
     const head = this.#st.reviewHead(reviewId);
     if (!head) throw new NotFoundError(`no review with id ${reviewId}`);
     const primaryId = head.parent_id ?? head.id;
@@ -210,7 +227,7 @@ export class CarrierDecisions {
     }
     if (p.state === 'pending') {
       const facts = this.o.store.getScreening(p.facts_screening_id ?? p.screening_id);
-      const block = this.o.blockOf?.(facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
+      const block = await this.o.blockOf?.(facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
       if (block) {
         const closed = this.#close(
           p,
@@ -230,7 +247,7 @@ export class CarrierDecisions {
     this.#st.resolveWaiting(primaryId, { state, decided_by: actor.by, decided_at: decidedAt, note, token_id: actor.token_id });
     const action = state === 'approved' ? 'tender' : 'block';
     const settled = [primary.screening_id, ...waiting.map((w) => w.screening_id)];
-    for (const id of settled) this.markSettled(id, action, 'review', null);
+    for (const id of settled) this.#settle(id, action, 'review', null);
 
     // The decision stands for the carrier while the basis of the facts decided on holds.
     const score = primary.latest.score ?? primary.screening.score;
@@ -265,7 +282,7 @@ export class CarrierDecisions {
    * review (version + 1); a blocking score or a local block closes the review and blocks every
    * tender waiting on it. Undefined when there is no open review or nothing new.
    */
-  onFacts(s: Pick<Screening, 'id' | 'query'>, r: ScreeningResult): FactsOutcome | undefined {
+  async onFacts(_tx: Tx, s: Pick<Screening, 'id' | 'query'>, r: ScreeningResult): Promise<FactsOutcome | undefined> {
     const localBlock = r.error?.code === LOCAL_BLOCK_CODE;
     // A cache hit's score was shown when it was fetched: only /v1's answers and blocks are news.
     if (!localBlock && !(r.score && r.source === 'service')) return undefined;
@@ -287,13 +304,16 @@ export class CarrierDecisions {
    * The carrier was put on the local do-not-use list (in that transaction): its open review, if
    * any, is closed and every tender waiting on it blocked.
    */
-  onLocalBlock(block: {
-    id: string;
-    dot_number: string | null;
-    mc_number: string | null;
-    reason: string;
-    blocked_by: string;
-  }): ClosedReview | undefined {
+  async onLocalBlock(
+    _tx: Tx,
+    block: {
+      id: string;
+      dot_number: string | null;
+      mc_number: string | null;
+      reason: string;
+      blocked_by: string;
+    },
+  ): Promise<ClosedReview | undefined> {
     const queries: CarrierQuery[] = [];
     if (block.dot_number) queries.push({ dot_number: block.dot_number });
     if (block.mc_number) queries.push({ mc_number: block.mc_number });
@@ -329,7 +349,7 @@ export class CarrierDecisions {
   #close(p: ReviewHeadRow, by: ReviewClosedBy, reason: string, factsScreeningId: string | null): ClosedReview {
     const settled = this.#st.pendingOn(p.id);
     this.#st.close(p.id, { by, reason, at: this.o.now().toISOString(), factsScreeningId });
-    for (const id of settled) this.markSettled(id, 'block', 'review', null);
+    for (const id of settled) this.#settle(id, 'block', 'review', null);
     return { reviewId: p.id, closedBy: by, settled };
   }
 
@@ -346,7 +366,7 @@ export class CarrierDecisions {
    * carrier's review now shows it, as a new version with a new basis (it had none), so a decision
    * on the version shown before is refused as stale.
    */
-  showRescreenFacts(screeningId: string): string | undefined {
+  async showRescreenFacts(_tx: Tx, screeningId: string): Promise<string | undefined> {
     const head = this.#headOf(screeningId);
     if (!head) return undefined;
     this.#st.showFacts(head.id, screeningId, true);
@@ -357,7 +377,7 @@ export class CarrierDecisions {
    * A re-screen after an outage came to block on a blocking score or a local block: the
    * carrier's review is closed, as for any blocking news, and every tender waiting on it blocked.
    */
-  closeOnRescreen(screeningId: string, r: ScreeningResult): ClosedReview | undefined {
+  async closeOnRescreen(_tx: Tx, screeningId: string, r: ScreeningResult): Promise<ClosedReview | undefined> {
     const head = this.#headOf(screeningId);
     if (!head) return undefined;
     if (r.error?.code === LOCAL_BLOCK_CODE) return this.#close(head, 'local_block', r.error.message, r.score ? screeningId : null);
@@ -373,7 +393,7 @@ export class CarrierDecisions {
    * carrier's review (they are not decided by this). Returns the closed item, or undefined
    * when there was none pending.
    */
-  supersede(screeningId: string, note: string): Review | undefined {
+  async supersede(_tx: Tx, screeningId: string, note: string): Promise<Review | undefined> {
     const own = this.#st.reviewOfScreening(screeningId);
     if (!own) return undefined;
     if (!this.#st.supersede(own.id, { by: SUPERSEDED_BY, at: this.o.now().toISOString(), note })) return undefined;
@@ -401,12 +421,12 @@ export class CarrierDecisions {
   }
 
   /** A person ends a standing decision: the next hold of the carrier opens a review. Returns it, ended. */
-  revoke(id: string, actor: Actor, note: string | null): Decision {
+  async revoke(_tx: Tx, id: string, actor: Actor, note: string | null): Promise<Decision> {
     return this.#endStanding(id, 'revoked', actor, note ?? 'revoked');
   }
 
   /** The sandbox's test helper: end a standing decision as if its TTL had run out. Returns it, ended. */
-  lapse(id: string, actor: Actor, reason: string): Decision {
+  async lapse(_tx: Tx, id: string, actor: Actor, reason: string): Promise<Decision> {
     return this.#endStanding(id, 'lapsed', actor, reason);
   }
 

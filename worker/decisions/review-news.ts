@@ -1,7 +1,7 @@
 import type { Decision, IntakeEvent, Review } from '../../shared/screening.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import type { Store } from '../store/index.js';
+import type { Store, Tx } from '../store/index.js';
 import type { ClosedReview } from './carrier-decisions.js';
 
 /**
@@ -9,26 +9,35 @@ import type { ClosedReview } from './carrier-decisions.js';
  * its `review.resolved` callback (the outbox) and event, written in the caller's transaction
  * (the one that closed it); announce the events after the commit. Store writes only.
  */
-export function closedReviewNews(store: Store, events: Pick<SharedEventFeed, 'append'>, c: ClosedReview, now: Date): IntakeEvent[] {
-  return resolvedReviewNews(store, events, store.getReview(c.reviewId)!, c.settled, now);
+export function closedReviewNews(
+  tx: Tx,
+  store: Store,
+  events: Pick<SharedEventFeed, 'append'>,
+  c: ClosedReview,
+  now: Date,
+): Promise<IntakeEvent[]> {
+  return resolvedReviewNews(tx, store, events, store.getReview(c.reviewId)!, c.settled, now);
 }
 
 /**
  * What a decided or closed review owes each tender it settled: its `review.resolved` callback
  * (the outbox) and event, in the caller's transaction. Store writes only.
  */
-export function resolvedReviewNews(
+export async function resolvedReviewNews(
+  tx: Tx,
   store: Store,
   events: Pick<SharedEventFeed, 'append'>,
   review: Review,
   settled: readonly string[],
   now: Date,
-): IntakeEvent[] {
-  return settled.map((id) => {
+): Promise<IntakeEvent[]> {
+  const out: IntakeEvent[] = [];
+  for (const id of settled) {
     const s = store.getScreening(id)!;
-    oweScreeningCallback(store, s, 'review.resolved', now);
-    return events.append('review.resolved', { ...review, screening: s });
-  });
+    oweScreeningCallback(tx, store, s, 'review.resolved', now);
+    out.push(await events.append(tx, 'review.resolved', { ...review, screening: s }));
+  }
+  return out;
 }
 
 /**
@@ -37,8 +46,12 @@ export function resolvedReviewNews(
  * (the one that ended them), so a rollback takes them back with the ending and a piece run twice
  * appends them once. Announce them after the commit. Store writes only.
  */
-export function endedDecisionNews(events: Pick<SharedEventFeed, 'append'>, ended: ReadonlyArray<Decision | undefined>): IntakeEvent[] {
+export async function endedDecisionNews(
+  tx: Tx,
+  events: Pick<SharedEventFeed, 'append'>,
+  ended: ReadonlyArray<Decision | undefined>,
+): Promise<IntakeEvent[]> {
   const out: IntakeEvent[] = [];
-  for (const d of ended) if (d) out.push(events.append(`decision.${d.state}`, d));
+  for (const d of ended) if (d) out.push(await events.append(tx, `decision.${d.state}`, d));
   return out;
 }

@@ -1,7 +1,7 @@
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { RedisUp } from '../redis-up.js';
-import { ReviewStaleError, type Store } from '../store/index.js';
+import { ReviewStaleError, type Store, type Tx } from '../store/index.js';
 import type { ListPage } from '../store/types.js';
 import type { Actor } from '../tokens/intake-tokens.js';
 import type { CarrierDecisions, DecisionFilter } from './carrier-decisions.js';
@@ -9,12 +9,13 @@ import { closedReviewNews, endedDecisionNews, resolvedReviewNews } from './revie
 
 /** What deciding a review needs of the local do-not-use list ("reject and block"). */
 export interface BlockOnReject {
-  addBlockFor(s: Screening, actor: Actor, reason: string): IntakeEvent[];
+  /** In the caller's unit of work (a savepoint of it). */
+  addBlockFor(tx: Tx, s: Screening, actor: Actor, reason: string): Promise<IntakeEvent[]>;
 }
 
 /**
  * A person's decisions: a review approved or rejected, a standing decision read or ended. Each
- * change, the callbacks it owes and its events commit in one `store.transaction`; the events are
+ * change, the callbacks it owes and its events commit in one `store.unitOfWork`; the events are
  * announced after the commit (ARCHITECTURE.md, "The unit of work"). The rules are
  * CarrierDecisions'; this is the unit of work around them.
  */
@@ -45,15 +46,17 @@ export class ReviewService {
     const { store, events, decisions, blocks, now } = this.d;
     // The decision's event and callback need Redis: without it, change nothing.
     await this.d.redisUp('the review was not changed');
-    const out = store.transaction(() => {
-      const r = decisions.resolve(id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
+    const out = await store.unitOfWork(async (tx) => {
+      const r = await decisions.resolve(tx, id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
       // Refused: a local block found only now closed the review (committed, and told, before the 409).
-      if (r.kind === 'stale') return { ...r, appended: r.closed ? closedReviewNews(store, events, r.closed, now()) : [] };
+      if (r.kind === 'stale') return { ...r, appended: r.closed ? await closedReviewNews(tx, store, events, r.closed, now()) : [] };
       const appended =
-        o.block && decision === 'reject' ? blocks.addBlockFor(r.review.screening, actor, note ?? `rejected in review ${r.review.id}`) : [];
-      appended.push(...resolvedReviewNews(store, events, r.review, r.settled, now()));
+        o.block && decision === 'reject'
+          ? await blocks.addBlockFor(tx, r.review.screening, actor, note ?? `rejected in review ${r.review.id}`)
+          : [];
+      appended.push(...(await resolvedReviewNews(tx, store, events, r.review, r.settled, now())));
       // A decision this one replaced has lapsed: its event commits with the ending.
-      appended.push(...endedDecisionNews(events, r.ended));
+      appended.push(...(await endedDecisionNews(tx, events, r.ended)));
       return { ...r, appended };
     });
     await events.announce(out.appended);
@@ -76,20 +79,20 @@ export class ReviewService {
 
   /** A person ends a standing decision. NotFoundError, or ReviewConflictError when it no longer stands. */
   revoke(id: string, actor: Actor, note: string | null): Promise<Decision> {
-    return this.#endStanding(() => this.d.decisions.revoke(id, actor, note));
+    return this.#endStanding((tx) => this.d.decisions.revoke(tx, id, actor, note));
   }
 
   /** The sandbox helper lapses a standing decision as a change of facts would. */
   lapse(id: string, actor: Actor, reason: string): Promise<Decision> {
-    return this.#endStanding(() => this.d.decisions.lapse(id, actor, reason));
+    return this.#endStanding((tx) => this.d.decisions.lapse(tx, id, actor, reason));
   }
 
   /** The ending and its `decision.<state>` event in one transaction, announced after the commit. */
-  async #endStanding(end: () => Decision): Promise<Decision> {
+  async #endStanding(end: (tx: Tx) => Promise<Decision>): Promise<Decision> {
     const { store, events } = this.d;
-    const { d, appended } = store.transaction(() => {
-      const d = end();
-      return { d, appended: endedDecisionNews(events, [d]) };
+    const { d, appended } = await store.unitOfWork(async (tx) => {
+      const d = await end(tx);
+      return { d, appended: await endedDecisionNews(tx, events, [d]) };
     });
     await events.announce(appended);
     return d;

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { IntakeEvent, IntakeEventName } from '../../shared/screening.js';
-import type { Store } from '../store/index.js';
+import type { Store, Tx } from '../store/index.js';
 import type { EventLogFilter, ListPage } from '../store/types.js';
 import type { EventFeed } from '../screener-types.js';
 import { compactEvent, expandEvent } from './event-refs.js';
@@ -44,17 +44,18 @@ export class SharedEventFeed implements EventFeed {
     this.#poll.unref();
   }
 
+  /** An event of its own (no change commits with it): appended in a unit of work, then announced. */
   async publish(event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
-    const e = this.append(event, data);
+    const e = await this.store.unitOfWork((tx) => this.append(tx, event, data));
     await this.announce([e]);
     return e;
   }
 
   /**
-   * Write an event to the log without telling anyone yet: inside a store transaction, so the
+   * Write an event to the log without telling anyone yet: inside the unit of work `tx`, so the
    * event commits with what it reports. Call announce() after the commit.
    */
-  append(event: IntakeEventName, data: unknown): IntakeEvent {
+  async append(_tx: Tx, event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
     // Stored as a reference to its screening (event-refs.ts); delivered here as given.
     const e = this.store.appendEvent(event, compactEvent(event, data));
     return { ...e, data: data ?? null };

@@ -79,8 +79,11 @@ export const blockRoutes: IntakePlugin = async (r) => {
         response: { 200: LocalBlockSchema, ...errors },
       },
     },
-    async (req) =>
-      blocks.find(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the do-not-use list`)),
+    async (req) => {
+      const block = await blocks.find(carrierOfParam(req.params.dot));
+      if (!block) throw notFound(`carrier ${req.params.dot} is not on the do-not-use list`);
+      return block;
+    },
   );
 
   r.post(
@@ -103,10 +106,10 @@ export const blockRoutes: IntakePlugin = async (r) => {
     },
   );
 
-  const lift = (req: FastifyRequest, dot: string, by: string | undefined, note: string | undefined) => {
+  const lift = async (req: FastifyRequest, dot: string, by: string | undefined, note: string | undefined) => {
     const who = actorOf(req, by);
     try {
-      return blocks.lift(carrierOfParam(dot), who.by, who.token_id, note?.trim() || null);
+      return await blocks.lift(carrierOfParam(dot), who.by, who.token_id, note?.trim() || null);
     } catch (e) {
       return rethrowConflict(e);
     }

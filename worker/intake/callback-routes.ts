@@ -87,7 +87,7 @@ export const callbackRoutes: IntakePlugin = async (r) => {
     },
     async (req) => {
       try {
-        return outbox.retry(req.params.id, now());
+        return await outbox.retry(req.params.id, now());
       } catch (e) {
         if (e instanceof CallbackNotFoundError) throw notFound(e.message);
         if (e instanceof CallbackDeliveredError) throw conflict(e.code, e.message, req.params.id);

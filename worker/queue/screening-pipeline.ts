@@ -10,7 +10,7 @@ import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { observe } from '../metrics/metrics.js';
-import type { Env, NewScreening, ScreeningResult, Store } from '../store/index.js';
+import type { Env, NewScreening, ScreeningResult, Store, Tx } from '../store/index.js';
 import type { StoredChange } from '../store/watch-store.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, type LookupSharing, type QuotaAdmission, type ScoringProvider } from './scoring-provider.js';
 
@@ -43,7 +43,7 @@ export interface TenderCarrier {
 /** What the pipeline needs of the local do-not-use list (worker/blocks/local-blocks.ts, LocalBlocks). */
 export interface LocalBlockRule {
   /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
-  apply(query: CarrierQuery, r?: ScreeningResult): ScreeningResult | undefined;
+  apply(query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined>;
 }
 
 /**
@@ -54,14 +54,14 @@ export interface PipelineWatch {
   /** The carrier a done tender screening puts on the watch list (its screening's carrier_key), if any. */
   tenderCarrier(
     s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined },
-  ): TenderCarrier | undefined;
+  ): Promise<TenderCarrier | undefined>;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
-  wantsReview(s: Screening, r: ScreeningResult): boolean;
+  wantsReview(s: Screening, r: ScreeningResult): Promise<boolean>;
   /**
    * The screening is final: watch membership and change detection, in the caller's transaction.
    * Idempotent. `named`: what tenderCarrier() gave for it, already written in its insert.
    */
-  record(s: Screening, named?: TenderCarrier): StoredChange | undefined;
+  record(tx: Tx, s: Screening, named?: TenderCarrier): Promise<StoredChange | undefined>;
   /** After the commit: tell the change's tenders. */
   announceChange(c: StoredChange): Promise<void>;
 }
@@ -117,7 +117,7 @@ export class ScreeningPipeline {
   }
 
   /** A fresh cached answer for this query, or undefined (a miss, or `refresh`). */
-  cachedResult(query: CarrierQuery): ScreeningResult | undefined {
+  async cachedResult(query: CarrierQuery): Promise<ScreeningResult | undefined> {
     const { store, env, now } = this.d;
     const t = now().getTime();
     const hit = store.getScore(env, query);
@@ -150,7 +150,7 @@ export class ScreeningPipeline {
     if (s.status === 'done') {
       // A re-run after a crash: the record (and the callback owed, in the same commit) is
       // final; only make sure the watch list has seen it.
-      const change = this.#watchRecord(s);
+      const change = await this.#watchRecord(s);
       if (change) {
         await this.d.events.announce();
         await this.d.watch.announceChange(change);
@@ -159,24 +159,24 @@ export class ScreeningPipeline {
     }
     store.markActive(id);
     // A local block wins before any /v1 call (no quota spent).
-    const blocked = this.d.blocks.apply(s.query);
+    const blocked = await this.d.blocks.apply(s.query);
     if (blocked) return { done: await this.finish(id, blocked) };
-    const cached = s.refresh ? undefined : this.cachedResult(s.query);
+    const cached = s.refresh ? undefined : await this.cachedResult(s.query);
     if (cached) return { done: await this.finish(id, cached) };
 
     // The provider is stopped (wrong environment, refused key), or asked us (Retry-After) to
     // stay away longer than a screening can wait: no call.
     const { stopped, holdOff } = await this.d.provider.blocked();
-    if (stopped) return { done: await this.finish(id, this.#fallback(s.query, stopped.cause, stopped.error)) };
+    if (stopped) return { done: await this.finish(id, await this.#fallback(s.query, stopped.cause, stopped.error)) };
     if (budget <= 0) {
       const error = {
         code: 'attempts_exhausted',
         message: `/v1 was asked ${MAX_ATTEMPTS_PER_SCREENING} times for this screening without an answer`,
         request_id: null,
       };
-      return { done: await this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error)) };
+      return { done: await this.finish(id, await this.#fallback(s.query, 'scoring_unavailable', error)) };
     }
-    if (holdOff) return { done: await this.finish(id, this.#fallback(s.query, holdOff.cause, holdOff.error)) };
+    if (holdOff) return { done: await this.finish(id, await this.#fallback(s.query, holdOff.cause, holdOff.error)) };
 
     const notBefore = s.refresh ? Date.parse(s.created_at) : this.d.now().getTime() - this.d.cacheTtlMs;
     let used = 0;
@@ -187,7 +187,7 @@ export class ScreeningPipeline {
     let outcome: LookupOutcome;
     for (let tries = 0; ; tries++) {
       outcome = await this.d.coalescer.run(
-        this.#lookupKey(s.query),
+        await this.#lookupKey(s.query),
         notBefore,
         async (): Promise<LookupOutcome> => {
           // The gate counts /v1 lookups, not screenings: only the one that calls takes quota.
@@ -227,7 +227,7 @@ export class ScreeningPipeline {
     }
     let done: Screening;
     try {
-      done = await this.finish(id, this.#resultOf(s.query, outcome));
+      done = await this.finish(id, await this.#resultOf(s.query, outcome));
     } catch (e) {
       await Promise.allSettled(bookkeeping); // the job fails on the finish, not on the bookkeeping
       throw e;
@@ -249,7 +249,7 @@ export class ScreeningPipeline {
     const s = store.getScreening(id);
     if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? ''))
       return 'skipped';
-    let r = this.d.blocks.apply(s.query);
+    let r = await this.d.blocks.apply(s.query);
     if (!r) {
       const hit = store.getScore(env, s.query);
       if (hit && Date.parse(hit.fetched_at) >= notBefore) r = this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
@@ -262,7 +262,7 @@ export class ScreeningPipeline {
         return 'held';
       }
       const outcome = await this.d.coalescer.run(
-        this.#lookupKey(s.query),
+        await this.#lookupKey(s.query),
         notBefore,
         async (): Promise<LookupOutcome> => {
           const admission = await this.d.gate.admit(s.priority);
@@ -285,9 +285,9 @@ export class ScreeningPipeline {
         },
         (o) => (o.kind === 'score' || o.kind === 'not_found' ? Number.POSITIVE_INFINITY : 0),
       );
-      r = this.#resultOf(s.query, outcome);
+      r = await this.#resultOf(s.query, outcome);
     }
-    const rec = store.transaction(() => this.#recordRescreen(s, r));
+    const rec = await store.unitOfWork((tx) => this.#recordRescreen(tx, s, r));
     await Promise.all(bookkeeping);
     if (!rec.changed) {
       // Nothing changed for the TMS, but a standing decision may have ended.
@@ -300,18 +300,22 @@ export class ScreeningPipeline {
     return rec.screening.action === 'hold' ? 'held' : 'settled';
   }
 
-  /** The writes of a re-screen, in the caller's transaction; unchanged when nothing changed for the TMS. */
-  #recordRescreen(s: Screening, r: ScreeningResult): Recorded {
+  /** The writes of a re-screen, in the caller's unit of work; unchanged when nothing changed for the TMS. */
+  async #recordRescreen(tx: Tx, s: Screening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
     // Checked again against the score: an MC query may only now name a blocked DOT number.
-    r = this.d.blocks.apply(s.query, r) ?? r;
+    r = (await this.d.blocks.apply(s.query, r)) ?? r;
     // Standing decisions this re-screen ends: their events go in this transaction, whatever it comes to.
-    const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [decisions.observe(s, r.score)] : [];
-    const unchanged = (): Recorded => ({ screening: s, changed: false, appended: endedDecisionNews(this.d.events, ended) });
+    const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [await decisions.observe(tx, s, r.score)] : [];
+    const unchanged = async (): Promise<Recorded> => ({
+      screening: s,
+      changed: false,
+      appended: await endedDecisionNews(tx, this.d.events, ended),
+    });
     let standing = undefined;
     if (r.action === 'hold' && r.score) {
       // A dispatcher's standing decision on the same basis settles it, as for any hold.
-      const o = decisions.onHold(s, r);
+      const o = await decisions.onHold(tx, s, r);
       ended.push(...o.ended);
       if (o.kind === 'settled') {
         r = o.result;
@@ -327,27 +331,27 @@ export class ScreeningPipeline {
     const appended: IntakeEvent[] = [];
     if (r.action === 'hold') {
       // A person must look after all: the card stays, and now shows the score as a new version.
-      const shown = decisions.showRescreenFacts(s.id);
-      if (shown) appended.push(this.d.events.append('review.updated', reviewRef(shown)));
-      appended.push(...endedDecisionNews(this.d.events, ended));
+      const shown = await decisions.showRescreenFacts(tx, s.id);
+      if (shown) appended.push(await this.d.events.append(tx, 'review.updated', reviewRef(shown)));
+      appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
     const action = r.action as 'tender' | 'block';
     // Blocking news closes the carrier's review and blocks every tender on it, this one too.
-    const closed = action === 'block' ? decisions.closeOnRescreen(s.id, r) : undefined;
+    const closed = action === 'block' ? await decisions.closeOnRescreen(tx, s.id, r) : undefined;
     if (closed) {
-      appended.push(...closedReviewNews(store, this.d.events, closed, this.d.now()));
-      appended.push(...endedDecisionNews(this.d.events, ended));
+      appended.push(...(await closedReviewNews(tx, store, this.d.events, closed, this.d.now())));
+      appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
       return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
     }
-    decisions.markSettled(s.id, action, 'rescreen', standing ?? null);
-    const review = decisions.supersede(s.id, `re-screened after ${s.hold_reason}: ${action}`);
+    await decisions.markSettled(tx, s.id, action, 'rescreen', standing ?? null);
+    const review = await decisions.supersede(tx, s.id, `re-screened after ${s.hold_reason}: ${action}`);
     const screening = store.getScreening(s.id)!;
     // The TMS learns the new action as it learns a decided review: review.resolved.
-    oweScreeningCallback(store, screening, 'review.resolved', this.d.now());
-    if (review) appended.push(this.d.events.append('review.resolved', { ...review, screening }));
-    appended.push(...endedDecisionNews(this.d.events, ended));
-    appended.push(this.d.events.append('screening.completed', screening));
+    oweScreeningCallback(tx, store, screening, 'review.resolved', this.d.now());
+    if (review) appended.push(await this.d.events.append(tx, 'review.resolved', { ...review, screening }));
+    appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
+    appended.push(await this.d.events.append(tx, 'screening.completed', screening));
     return { screening, changed: true, change: undefined, appended };
   }
 
@@ -355,7 +359,7 @@ export class ScreeningPipeline {
    * What concurrent lookups of one carrier share: its DOT number, also for an MC query the cache
    * already links to one, so a DOT and an MC query of the same carrier make one lookup.
    */
-  #lookupKey(query: CarrierQuery): string {
+  async #lookupKey(query: CarrierQuery): Promise<string> {
     const linked = 'mc_number' in query ? this.d.store.getScore(this.d.env, query)?.score.carrier.dot_number : undefined;
     return `${this.d.env}:${linked ? queryKey({ dot_number: linked }) : queryKey(query)}`;
   }
@@ -365,12 +369,12 @@ export class ScreeningPipeline {
     const s = this.d.store.getScreening(id);
     if (!s || s.status === 'done') return s;
     const error: ScreeningError = { code: 'processing_failed', message: why, request_id: null };
-    return this.finish(id, this.#fallback(s.query, 'scoring_unavailable', error));
+    return this.finish(id, await this.#fallback(s.query, 'scoring_unavailable', error));
   }
 
   /** Record the result (once), open a review for a hold, tell SSE clients and the TMS. */
   async finish(id: string, r: ScreeningResult): Promise<Screening> {
-    return this.#announce(this.d.store.transaction(() => this.#record(id, r)));
+    return this.#announce(await this.d.store.unitOfWork((tx) => this.#record(tx, id, r)));
   }
 
   /**
@@ -380,11 +384,11 @@ export class ScreeningPipeline {
    * transaction of its own per request.
    */
   async accept(n: NewScreening): Promise<{ done: true; screening: Screening } | { done: false; screening: Screening }> {
-    const out = await this.#commits.run((): { recorded: Recorded } | { queued: Screening } => {
-      const cached = n.refresh ? undefined : this.cachedResult(n.query);
+    const out = await this.#commits.run(async (tx): Promise<{ recorded: Recorded } | { queued: Screening }> => {
+      const cached = n.refresh ? undefined : await this.cachedResult(n.query);
       // A block in force wins over the cached answer, and answers a carrier without one.
-      const r = this.d.blocks.apply(n.query, cached) ?? cached;
-      return r ? { recorded: this.#answerNow(n, r) } : { queued: this.d.store.insertScreening(n) };
+      const r = (await this.d.blocks.apply(n.query, cached)) ?? cached;
+      return r ? { recorded: await this.#answerNow(tx, n, r) } : { queued: this.d.store.insertScreening(n) };
     });
     if ('queued' in out) return { done: false, screening: out.queued };
     return { done: true, screening: await this.#announce(out.recorded) };
@@ -397,10 +401,16 @@ export class ScreeningPipeline {
    * block was applied by the caller; a new screening is no watch re-screen, so a hold always
    * goes to the carrier's review.
    */
-  #answerNow(n: NewScreening, r: ScreeningResult): Recorded {
+  async #answerNow(tx: Tx, n: NewScreening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
-    const tender = this.d.watch.tenderCarrier({ status: 'done', priority: n.priority, error: r.error, score: r.score, query: n.query });
+    const tender = await this.d.watch.tenderCarrier({
+      status: 'done',
+      priority: n.priority,
+      error: r.error,
+      score: r.score,
+      query: n.query,
+    });
     const row = {
       id: n.id,
       query: n.query,
@@ -414,35 +424,35 @@ export class ScreeningPipeline {
     if (!holdOpensReview(n, r)) {
       const done = store.insertScreening(row, r);
       // A local block is news for the carrier's open review (closed); a cache hit's score is not.
-      return this.#recordDone(done, r.action === 'hold' ? {} : { facts: decisions.onFacts(done, r) }, tender);
+      return this.#recordDone(tx, done, r.action === 'hold' ? {} : { facts: await decisions.onFacts(tx, done, r) }, tender);
     }
     // Written held, then the carrier's review opened or joined (it refers to the screening).
     const held = store.insertScreening(row, r);
-    const o = decisions.onHold(held, r);
+    const o = await decisions.onHold(tx, held, r);
     if (o.kind === 'settled') {
       // A standing decision answers it: as it is written (rare; read back).
-      decisions.markSettled(held.id, o.result.action as 'tender' | 'block', 'standing_decision', o.decision);
-      return this.#recordDone(store.getScreening(held.id)!, { ended: o.ended }, tender);
+      await decisions.markSettled(tx, held.id, o.result.action as 'tender' | 'block', 'standing_decision', o.decision);
+      return this.#recordDone(tx, store.getScreening(held.id)!, { ended: o.ended }, tender);
     }
     // Its own review item, just written: pending, undecided (what a read of it would give).
     held.review = { id: o.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
-    return this.#recordDone(held, { ...this.#reviewNews(o), ended: o.ended }, tender);
+    return this.#recordDone(tx, held, { ...(await this.#reviewNews(o)), ended: o.ended }, tender);
   }
 
-  /** Every write of a finished screening, in the caller's transaction: review, record, watch list, events. */
-  #record(id: string, r: ScreeningResult): Recorded {
+  /** Every write of a finished screening, in the caller's unit of work: review, record, watch list, events. */
+  async #record(tx: Tx, id: string, r: ScreeningResult): Promise<Recorded> {
     const { store, blocks, watch, decisions } = this.d;
     // Undefined only for an unknown id: completeScreening says so.
     const s0 = store.getScreening(id);
     // A local block wins over the service's answer; watch re-screens rarely open reviews.
-    if (s0) r = blocks.apply(s0.query, r) ?? r;
+    if (s0) r = (await blocks.apply(s0.query, r)) ?? r;
     let review: ReviewOutcome | undefined;
     let standing = undefined;
     // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md);
     // its event goes in this transaction.
-    const ended: Array<Decision | undefined> = s0 && r.score && r.source === 'service' ? [decisions.observe(s0, r.score)] : [];
-    if (s0 && holdOpensReview(s0, r) && watch.wantsReview(s0, r)) {
-      const o = decisions.onHold(s0, r);
+    const ended: Array<Decision | undefined> = s0 && r.score && r.source === 'service' ? [await decisions.observe(tx, s0, r.score)] : [];
+    if (s0 && holdOpensReview(s0, r) && (await watch.wantsReview(s0, r))) {
+      const o = await decisions.onHold(tx, s0, r);
       ended.push(...o.ended);
       if (o.kind === 'settled') {
         r = o.result;
@@ -450,27 +460,28 @@ export class ScreeningPipeline {
       } else review = o;
     }
     let { screening, changed } = store.completeScreening(id, r);
-    if (!changed) return { screening, changed, appended: endedDecisionNews(this.d.events, ended) };
+    if (!changed) return { screening, changed, appended: await endedDecisionNews(tx, this.d.events, ended) };
     if (standing && (r.action === 'tender' || r.action === 'block')) {
-      decisions.markSettled(id, r.action, 'standing_decision', standing);
+      await decisions.markSettled(tx, id, r.action, 'standing_decision', standing);
       screening = store.getScreening(id)!;
     }
     // A newer score (or a block) is shown on the carrier's open review, or closes it (docs/decisions.md).
-    const facts = decisions.onFacts(screening, r);
-    return this.#recordDone(screening, { ...(review ? this.#reviewNews(review) : {}), facts, ended });
+    const facts = await decisions.onFacts(tx, screening, r);
+    return this.#recordDone(tx, screening, { ...(review ? await this.#reviewNews(review) : {}), facts, ended });
   }
 
   /**
    * What a hold did to its carrier's review, for its events: a new review as a read of it gives
    * it (read once its tender is finished), or the id of the one it joined.
    */
-  #reviewNews(o: ReviewOutcome): { createdReview?: Review | undefined; joinedReview?: string | undefined } {
+  async #reviewNews(o: ReviewOutcome): Promise<{ createdReview?: Review | undefined; joinedReview?: string | undefined }> {
     if (!o.created) return {};
     return o.joined ? { joinedReview: o.reviewId } : { createdReview: this.d.store.getReview(o.reviewId) };
   }
 
-  /** The writes every newly done screening owes, in the caller's transaction: watch list, callback, events. */
-  #recordDone(
+  /** The writes every newly done screening owes, in the caller's unit of work: watch list, callback, events. */
+  async #recordDone(
+    tx: Tx,
     screening: Screening,
     o: {
       createdReview?: Review | undefined;
@@ -479,24 +490,24 @@ export class ScreeningPipeline {
       ended?: Array<Decision | undefined>;
     },
     tender?: TenderCarrier,
-  ): Recorded {
+  ): Promise<Recorded> {
     const { store, events } = this.d;
     // The watch list, before screening.completed.
-    const change = this.#watchRecord(screening, tender);
+    const change = await this.#watchRecord(screening, tender, tx);
     // The TMS's callback is owed in the same commit as the result it reports.
-    oweScreeningCallback(store, screening, 'screening.completed', this.d.now());
+    oweScreeningCallback(tx, store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
-    if (o.createdReview) appended.push(events.append('review.created', { ...o.createdReview, screening }));
+    if (o.createdReview) appended.push(await events.append(tx, 'review.created', { ...o.createdReview, screening }));
     // Another tender now waits on the carrier's open review: the review, with it listed.
     // By reference: the review as it is when someone reads the event (not a copy of every waiting tender per hold).
-    if (o.joinedReview) appended.push(events.append('review.updated', reviewRef(o.joinedReview)));
+    if (o.joinedReview) appended.push(await events.append(tx, 'review.updated', reviewRef(o.joinedReview)));
     // Newer facts on the carrier's open review: a new version; a closing blocks its tenders, each with its callback.
     if (o.facts?.kind === 'updated' && o.facts.reviewId !== o.joinedReview)
-      appended.push(events.append('review.updated', reviewRef(o.facts.reviewId)));
-    if (o.facts?.kind === 'closed') appended.push(...closedReviewNews(store, events, o.facts, this.d.now()));
+      appended.push(await events.append(tx, 'review.updated', reviewRef(o.facts.reviewId)));
+    if (o.facts?.kind === 'closed') appended.push(...(await closedReviewNews(tx, store, events, o.facts, this.d.now())));
     // Standing decisions this screening ended (the CarrierDecisions calls above returned them).
-    if (o.ended) appended.push(...endedDecisionNews(events, o.ended));
-    appended.push(events.append('screening.completed', screening));
+    if (o.ended) appended.push(...(await endedDecisionNews(tx, events, o.ended)));
+    appended.push(await events.append(tx, 'screening.completed', screening));
     return { screening, changed: true, change, appended };
   }
 
@@ -528,11 +539,15 @@ export class ScreeningPipeline {
     return s;
   }
 
-  /** The screening is final, for the watch list; a failure here never undoes it (a savepoint rolls back alone). */
-  #watchRecord(s: Screening, tender?: TenderCarrier): StoredChange | undefined {
+  /**
+   * The screening is final, for the watch list; a failure here never undoes it (a savepoint of
+   * the caller's unit, `within`, rolls back alone; without one, a unit of its own).
+   */
+  async #watchRecord(s: Screening, tender?: TenderCarrier, within?: Tx): Promise<StoredChange | undefined> {
     const { watch } = this.d;
+    const work = (tx: Tx): Promise<StoredChange | undefined> => watch.record(tx, s, tender);
     try {
-      return this.d.store.transaction(() => watch.record(s, tender));
+      return await (within ? within.savepoint(work) : this.d.store.unitOfWork(work));
     } catch (e) {
       this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
       return undefined;
@@ -555,7 +570,7 @@ export class ScreeningPipeline {
     switch (a.kind) {
       case 'score': {
         const fetched = now();
-        const fetchId = store.transaction(() => {
+        const fetchId = await store.unitOfWork(async () => {
           const id = store.putScore(env, a.score, fetched, query);
           if (env === 'live') store.recordLookup(env, fetched);
           return id;
@@ -572,7 +587,7 @@ export class ScreeningPipeline {
     }
   }
 
-  #resultOf(query: CarrierQuery, o: LookupOutcome): ScreeningResult {
+  async #resultOf(query: CarrierQuery, o: LookupOutcome): Promise<ScreeningResult> {
     switch (o.kind) {
       case 'score':
         return this.#fromScore(o.score, o.fetched_at, 'service', null, o.fetch_id ?? null);
@@ -582,16 +597,16 @@ export class ScreeningPipeline {
         return { action: v.action, hold_reason: v.hold_reason, source: 'service', score: null, score_fetched_at: null, error: o.error };
       }
       case 'failed':
-        return this.#fallback(query, o.cause, o.error);
+        return await this.#fallback(query, o.cause, o.error);
       case 'rate_limited':
-        return this.#fallback(query, 'scoring_unavailable', o.error);
+        return await this.#fallback(query, 'scoring_unavailable', o.error);
       case 'quota_refused':
-        return this.#fallback(query, o.reason, o.error);
+        return await this.#fallback(query, o.reason, o.error);
     }
   }
 
   /** No fresh answer: a cached score up to SCREEN_STALE_IF_ERROR old, else hold saying why. */
-  #fallback(query: CarrierQuery, cause: Exclude<NoScoreCause, 'carrier_not_found'>, error: ScreeningError): ScreeningResult {
+  async #fallback(query: CarrierQuery, cause: Exclude<NoScoreCause, 'carrier_not_found'>, error: ScreeningError): Promise<ScreeningResult> {
     const stale = this.d.store.getScore(this.d.env, query);
     if (cause !== 'service_error' && stale && this.d.now().getTime() - Date.parse(stale.fetched_at) <= this.d.staleIfErrorMs) {
       // A stale score may block or hold, never tender by itself (shared/tender-rules.ts).

@@ -7,8 +7,8 @@ import type { ListPage } from './types.js';
  * The SQL of standing decisions and carrier reviews (the decisions and reviews tables, and the
  * settling of a screening by either): worker/decisions/carrier-decisions.ts has the rules (what
  * ends a decision, which review a hold joins, when facts are stale) and maps these rows to the
- * API's objects. Every write joins the running `store.transaction` and keeps nothing in memory,
- * so a piece of a group commit that runs twice writes the same rows (worker/store/group-commit.ts).
+ * API's objects. Every write joins the running unit of work (`store.unitOfWork`) and keeps
+ * nothing in memory, so a piece of a group commit that runs twice writes the same rows (worker/store/group-commit.ts).
  */
 
 /** A decisions row. */

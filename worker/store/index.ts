@@ -9,6 +9,7 @@ export type {
   ReviewListState,
   ScreeningResult,
   Store,
+  Tx,
   UsageFigures,
   UsageSnapshot,
 } from './types.js';

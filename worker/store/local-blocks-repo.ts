@@ -20,8 +20,8 @@ export interface NewBlock {
 /**
  * The local do-not-use list's SQL (table local_blocks, migration 2): a repository of the store,
  * built once per store on its own connection (`localBlocksOf(store)`), so a block joins the
- * running `store.transaction` (a carrier blocked and its open review closed: one commit). Callers
- * pass canonical ids and carrier keys (worker/watch/carrier-key.ts); failures leave as
+ * running unit of work (`store.unitOfWork`: a carrier blocked and its open review closed, one
+ * commit). Callers pass canonical ids and carrier keys (worker/watch/carrier-key.ts); failures leave as
  * StoreError, as the watch store's do. The rule (a block wins over /v1) is worker/blocks/.
  */
 export interface LocalBlocksRepo {

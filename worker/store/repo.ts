@@ -4,8 +4,8 @@ import type { Store } from './types.js';
 
 /**
  * A repository of the store: a feature's SQL, behind plain typed methods, built once per store
- * on the store's own connection, so its writes join whatever `store.transaction` is running (the
- * one unit of work; a repository adds no other way to run one). No connection type leaves
+ * on the store's own connection, so its writes join whatever unit of work is running
+ * (`store.unitOfWork`; a repository adds no other way to run one). No connection type leaves
  * worker/store/: a feature holds the Store and asks `xxxOf(store)`.
  */
 export function repositoryOf<R extends object>(build: (db: Database.Database) => R): (store: Store) => R {

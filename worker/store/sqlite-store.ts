@@ -22,6 +22,7 @@ import {
 import { scoresOf } from './score-refs.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, type StoreErrorCode } from './store-error.js';
 import { toStoreError } from './sqlite-errors.js';
+import { SqliteUnits } from './unit-of-work.js';
 import { noteStoreFailure, noteStoreSuccess } from './write-failures.js';
 import type {
   CachedNotFound,
@@ -217,6 +218,9 @@ export function guardCall<T>(db: Database.Database, fn: () => T): T {
   }
 }
 
+/** Store methods that answer with a promise (unit-of-work.ts). */
+const ASYNC_METHODS: ReadonlySet<string> = new Set(['unitOfWork', 'unitOfWorkWithoutSavepoints', 'readCommitted']);
+
 /**
  * `impl` with every method wrapped so SQLite/file errors leave only as StoreError (our own
  * argument, not-found and conflict errors pass as they are); other values are copied.
@@ -227,6 +231,14 @@ export function guardMethods(impl: object, db: Database.Database, path: string):
   for (const [name, value] of Object.entries(impl)) {
     if (typeof value !== 'function') {
       out[name] = value;
+      continue;
+    }
+    if (ASYNC_METHODS.has(name)) {
+      // They answer with a promise: a closed store is a rejection, and they note failures themselves.
+      out[name] = (...args: unknown[]) =>
+        db.open
+          ? (value as (...a: unknown[]) => Promise<unknown>)(...args)
+          : Promise.reject(new StoreError('store_closed', `SQLite store ${path}: the store is closed`));
       continue;
     }
     out[name] = (...args: unknown[]) => {
@@ -527,46 +539,45 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     rollbackTo: db.prepare('ROLLBACK TO nested'),
   };
   // transactionWithoutSavepoints: nested transactions run inline, and whether one threw.
-  const UNDONE = Symbol('rolled back, to be done again with savepoints');
-  let inline = false;
-  let inlineThrew = false;
   // SQLite rolled the whole transaction back inside a nested one (SQLITE_FULL, IOERR, NOMEM):
-  // a new one is begun at once, so that whatever a caller that caught the error writes next is
-  // not committed on its own, and the outermost transaction fails instead of committing.
-  let lost = false;
-  // What rolled it back (sqlite_full …): the outermost failure says so, so a full disk is a
-  // refused write (503, /healthz) rather than an unnamed database error.
-  let lostCode: StoreErrorCode = 'sqlite_error';
+  // `lost`: a new one is begun at once, so that whatever a caller that caught the error writes
+  // next is not committed on its own, and the outermost transaction fails instead of committing.
+  // `lostCode`: what rolled it back (sqlite_full …): the outermost failure says so, so a full disk
+  // is a refused write (503, /healthz) rather than an unnamed database error.
+  // Shared with the asynchronous unit of work (unit-of-work.ts), whose nested units may call this.
+  const state = { inline: false, inlineThrew: false, lost: false, lostCode: 'sqlite_error' as StoreErrorCode };
+  const UNDONE = Symbol('rolled back, to be done again with savepoints');
   const holdLostTransaction = (cause: unknown): void => {
     if (db.inTransaction) return;
-    lost = true;
+    state.lost = true;
     const e = toStoreError(cause, path);
-    lostCode = e instanceof StoreError ? e.code : 'sqlite_error';
+    state.lostCode = e instanceof StoreError ? e.code : 'sqlite_error';
     tx.begin.run();
   };
+  const units = new SqliteUnits({ db, path, sql: tx, state, holdLostTransaction });
   const runTransaction = <T>(fn: () => T): T => {
     const nested = db.inTransaction;
-    if (nested && inline) {
+    if (nested && state.inline) {
       try {
         return fn();
       } catch (e) {
-        inlineThrew = true;
+        state.inlineThrew = true;
         holdLostTransaction(e);
         throw e;
       }
     }
     (nested ? tx.savepoint : tx.begin).run();
     if (!nested) {
-      lost = false;
-      lostCode = 'sqlite_error';
+      state.lost = false;
+      state.lostCode = 'sqlite_error';
     }
     try {
       const result = fn();
       if (result instanceof Promise) throw new TypeError('a transaction cannot return a promise');
-      if (!nested && lost)
+      if (!nested && state.lost)
         throw new StoreError(
-          lostCode,
-          `SQLite store ${path}: the transaction was rolled back after an error inside it (${lostCode}); nothing of it was kept`,
+          state.lostCode,
+          `SQLite store ${path}: the transaction was rolled back after an error inside it (${state.lostCode}); nothing of it was kept`,
         );
       (nested ? tx.release : tx.commit).run();
       return result;
@@ -879,11 +890,24 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
       return runTransaction(fn);
     },
 
+    unitOfWork(fn) {
+      return units.run(fn);
+    },
+
+    unitOfWorkWithoutSavepoints(fn) {
+      return units.runWithoutSavepoints(fn);
+    },
+
+    readCommitted(fn) {
+      if (typeof fn !== 'function') throw new StoreArgumentError('fn must be a function', 'fn');
+      return units.readCommitted(fn);
+    },
+
     transactionWithoutSavepoints(fn) {
       if (typeof fn !== 'function') throw new StoreArgumentError('fn must be a function', 'fn');
       if (db.inTransaction) throw new StoreArgumentError('transactionWithoutSavepoints cannot be nested', 'fn');
-      inline = true;
-      inlineThrew = false;
+      state.inline = true;
+      state.inlineThrew = false;
       try {
         // A throw inside (or one a nested transaction saw) rolls it all back: undefined, not the
         // error. A failed COMMIT is thrown.
@@ -894,14 +918,14 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
           } catch {
             throw UNDONE;
           }
-          if (inlineThrew || value instanceof Promise) throw UNDONE;
+          if (state.inlineThrew || value instanceof Promise) throw UNDONE;
           return { value };
         });
       } catch (e) {
         if (e === UNDONE) return undefined;
         throw e;
       } finally {
-        inline = false;
+        state.inline = false;
       }
     },
 

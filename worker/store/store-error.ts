@@ -26,7 +26,11 @@ export type StoreErrorCode =
   | 'schema_outdated'
   | 'store_closed'
   /** A reader thread (reader-pool.ts) ended while it had the read: the read failed, the thread is replaced. */
-  | 'reader_failed';
+  | 'reader_failed'
+  /** A call on a unit of work (`Tx`) after it committed or rolled back: a missing `await`. */
+  | 'tx_finished'
+  /** A unit of work over SQLite awaited real I/O while holding the transaction (tests; production logs it). */
+  | 'tx_awaited_io';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

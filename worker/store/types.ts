@@ -94,6 +94,23 @@ export interface OpenStoreOptions {
   log?: MigrationLog;
 }
 
+/**
+ * One unit of work (`store.unitOfWork`): its writes commit together. Gone once it has committed
+ * or rolled back: every call on it then throws StoreError `tx_finished`. Today the writes
+ * themselves still go through the store and its repositories (`xxxOf(store)`), which join the
+ * running unit; the repositories will hang off this handle (docs/design/postgres.md, 3.1).
+ */
+export interface Tx {
+  /**
+   * Call `fn` after the outermost COMMIT of this unit (never after a rollback, nor when the
+   * savepoint that registered it was rolled back). For what must follow the commit in this
+   * process, e.g. waking its callback senders.
+   */
+  afterCommit(fn: () => void): void;
+  /** A nested unit: a savepoint, rolled back alone when `fn` throws. One at a time per unit. */
+  savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
 export interface Store {
   readonly path: string;
 
@@ -170,6 +187,23 @@ export interface Store {
    */
   pageEvents(filter: EventLogFilter, page: ListPage): { data: Array<IntakeEvent & { created_at: string }>; has_more: boolean };
   lastEventId(): number;
+
+  /**
+   * Run `fn` as one unit of work (one write transaction): its writes commit together, then its
+   * afterCommit callbacks run. Units of work of one store run one at a time. Nested units are
+   * `tx.savepoint(fn)` (a call here from inside a unit would wait for that unit). Over SQLite,
+   * `fn` must await nothing but the store: no I/O while it holds the transaction (StoreError
+   * `tx_awaited_io` in tests, a warning in production).
+   */
+  unitOfWork<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * unitOfWork whose nested units take no savepoints (group commit's first try): when anything
+   * inside threw, even a nested unit its caller caught, all of it is rolled back and the answer is
+   * undefined, for the caller to do it again with savepoints. A failed COMMIT is thrown.
+   */
+  unitOfWorkWithoutSavepoints<T>(fn: (tx: Tx) => Promise<T>): Promise<{ value: T } | undefined>;
+  /** Run `fn` (a read) once no unit of work is open, so it sees no uncommitted rows of one. */
+  readCommitted<T>(fn: () => T): Promise<T>;
 
   /**
    * Run `fn` as one write transaction: every store write inside it (the watch store's too,

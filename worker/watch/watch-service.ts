@@ -6,7 +6,7 @@ import { actionForScore } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
 import type { TenderCarrier, PipelineWatch } from '../queue/screening-pipeline.js';
-import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Store } from '../store/index.js';
+import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Store, type Tx } from '../store/index.js';
 import { openReaderPool, type Reader } from '../store/reader-pool.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, resolveIds, type CarrierIds } from './carrier-key.js';
@@ -98,7 +98,7 @@ export class WatchService implements PipelineWatch {
    * newly became hold (a change a person must look at). A re-screen held for want of a
    * score (quota reserve, outage) or still held as at its tender puts nothing on the desk.
    */
-  wantsReview(s: Screening, r: ScreeningResult): boolean {
+  async wantsReview(s: Screening, r: ScreeningResult): Promise<boolean> {
     if (!this.#db.isWatchScreening(s.id)) return true;
     if (!r.score) return false;
     const ids = idsOfScore(r.score);
@@ -107,7 +107,7 @@ export class WatchService implements PipelineWatch {
   }
 
   /** The carrier a tender screening puts on the list; undefined when it puts none there. */
-  tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): TenderCarrier | undefined {
+  async tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): Promise<TenderCarrier | undefined> {
     if (s.status !== 'done' || s.priority !== 'tender' || s.error?.code === 'carrier_not_found') return undefined;
     if (s.id !== undefined && this.#db.isWatchScreening(s.id)) return undefined;
     const ids: CarrierIds = idsOfScore(s.score) ?? this.#resolve(s.query);
@@ -116,14 +116,14 @@ export class WatchService implements PipelineWatch {
 
   /**
    * A screening is final: its tender membership and change detection, written to the store
-   * (its carrier.changed event too) inside the caller's transaction. Safe to call twice. The
-   * change found, if any, goes to announceChange() once the transaction has committed.
+   * (its carrier.changed event too) inside the caller's unit of work. Safe to call twice. The
+   * change found, if any, goes to announceChange() once the unit has committed.
    */
-  record(s: Screening, named?: TenderCarrier): StoredChange | undefined {
+  async record(tx: Tx, s: Screening, named?: TenderCarrier): Promise<StoredChange | undefined> {
     if (s.status !== 'done') return undefined;
     const now = this.d.now();
     const scoreIds = idsOfScore(s.score);
-    const tender = named ?? this.tenderCarrier(s);
+    const tender = named ?? (await this.tenderCarrier(s));
     if (tender) {
       const { key } = tender;
       this.#db.recordTender({
@@ -153,8 +153,8 @@ export class WatchService implements PipelineWatch {
       findings: (before) => diffFindings(this.d.store.getScreening(before.screening_id)?.score, s.score),
     });
     if (change) {
-      this.d.events.append('carrier.changed', publicChange(change));
-      oweChangeCallbacks(this.d.store, change, now);
+      await this.d.events.append(tx, 'carrier.changed', publicChange(change));
+      oweChangeCallbacks(tx, this.d.store, change, now);
     }
     return change;
   }
