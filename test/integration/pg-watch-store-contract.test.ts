@@ -612,6 +612,18 @@ describe.each([
       expect((await w.pageChanges(undefined, { limit: 10 })).data.map((c) => c.id)).toEqual([change!.id]);
     });
 
+    it('a state holding \\u0000 and half a surrogate pair (as a /v1 string may) is kept, compared and listed like any other', async () => {
+      await tender(b, '1000002', 'scr_z1', T0);
+      const odd = snap('scr_z1', T0, 'tender', { model_version: 'crs\u0000-\ud800' });
+      expect(await w.observe(observation('1000002', odd, T0))).toBeUndefined();
+      expect(await w.lastState(['dot:1000002'])).toEqual(odd);
+      expect(await w.observe(observation('1000002', odd, at(H)))).toBeUndefined(); // seen: no change
+      expect(await w.getEntry(['dot:1000002'], at(H))).toMatchObject({ last: odd });
+      await b.screening({ id: 'scr_z2', dot: '1000002', at: at(DAY), tender_id: 'T-z', carrier_key: 'dot:1000002' });
+      const change = await w.observe(observation('1000002', snap('scr_z2', at(DAY - 60_000), 'block'), at(DAY)));
+      expect(change?.reasons).toEqual(['action_changed']);
+    });
+
     it('a carrier not on the list, or whose window ended, is not observed', async () => {
       expect(await w.observe(observation('1000005', snap('scr_5', T0), T0))).toBeUndefined();
       expect(await w.lastState(['dot:1000005'])).toBeUndefined();

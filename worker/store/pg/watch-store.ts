@@ -50,8 +50,6 @@ interface EntryRow {
   manual: number;
   added_at: string;
   last_tender_at: string | null;
-  last_fetched_at: string | null;
-  last_screening_id: string | null;
   last_checked_at: string | null;
   next_check_at: string;
   last_state: string | null;
@@ -159,8 +157,7 @@ const newChangeId = (): string => `chg_${newScreeningId().slice(4)}`;
 const ENTRY = `
   SELECT e.carrier_key, e.dot_number, e.mc_number, e.note, e.manual, e.added_at, e.last_checked_at, e.next_check_at, e.last_state,
     NULLIF(GREATEST(COALESCE(e.last_tender_at, ''), COALESCE((SELECT s.created_at FROM screenings s
-      WHERE s.carrier_key = e.carrier_key AND s.created_at >= e.added_at ORDER BY s.created_at DESC LIMIT 1), '')), '') AS last_tender_at,
-    (e.last_state::json #>> '{fetched_at}') AS last_fetched_at, (e.last_state::json #>> '{screening_id}') AS last_screening_id
+      WHERE s.carrier_key = e.carrier_key AND s.created_at >= e.added_at ORDER BY s.created_at DESC LIMIT 1), '')), '') AS last_tender_at
   FROM watch_entries e`;
 
 /** Watched at @now (@since = @now - SCREEN_WATCH_DAYS): added by hand, or tendered since. */
@@ -188,8 +185,9 @@ const entryHead = statement<Key>(
 );
 const stateHead = statement<{ key: string; other: string | null }>(
   'watch_state_head',
-  `SELECT (last_state::json #>> '{fetched_at}') AS last_fetched_at, (last_state::json #>> '{screening_id}') AS last_screening_id,
-     EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = @other::text) AS other_waiting
+  // last_state whole, read in JS: PostgreSQL's json operators refuse a document in which any
+  // string holds \u0000 or half a surrogate pair (a legal name from /v1 may), SQLite's do not.
+  `SELECT last_state, EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = @other::text) AS other_waiting
    FROM watch_entries WHERE carrier_key = @key`,
 );
 const latestTenderBut = statement<{ key: string; self: string; added: string }>(
@@ -421,8 +419,13 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
     return byKey(q, first);
   };
 
-  const seen = (e: Pick<EntryRow, 'last_fetched_at' | 'last_screening_id'>, s: CarrierSnapshot): boolean =>
-    e.last_fetched_at !== null && (e.last_screening_id === s.screening_id || s.fetched_at <= e.last_fetched_at);
+  /** The entry's last state already has this snapshot's fetch (or a newer one): nothing to record. */
+  const seen = (e: Pick<EntryRow, 'last_state'>, s: CarrierSnapshot): boolean => {
+    if (e.last_state === null) return false;
+    const last = JSON.parse(e.last_state) as Partial<CarrierSnapshot>;
+    const fetchedAt = typeof last.fetched_at === 'string' ? last.fetched_at : null;
+    return fetchedAt !== null && (last.screening_id === s.screening_id || s.fetched_at <= fetchedAt);
+  };
   const isActive = (r: EntryRow, now: string): boolean => r.manual === 1 || (r.last_tender_at !== null && r.last_tender_at > since(now));
   const entryOf = (r: EntryRow): WatchEntry => toEntry(r, watchMs);
 
@@ -470,7 +473,7 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
 
   const observeBody = async (q: PgExecutor, ob: PgObservation): Promise<StoredChange | undefined> => {
     // A cache hit: the fetch is on record already (committed) and no MC-keyed entry waits to be merged.
-    const head = await stateHead.get<{ last_fetched_at: string | null; last_screening_id: string | null; other_waiting: boolean }>(q, {
+    const head = await stateHead.get<{ last_state: string | null; other_waiting: boolean }>(q, {
       key: ob.keys[0]!,
       other: ob.keys[1] ?? null,
     });
