@@ -42,8 +42,10 @@ export interface BenchPgDatabase {
 }
 
 /** A database of this run's own at the newest PostgreSQL schema; drop() removes it (once). */
-export async function benchPgDatabase(adminUrl = BENCH_PG_URL): Promise<BenchPgDatabase> {
-  const name = `cs_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+export async function benchPgDatabase(adminUrl = BENCH_PG_URL, prefix = `cs_bench_${process.pid}_`): Promise<BenchPgDatabase> {
+  // A test passes its run's prefix, so the test run's teardown drops what a killed test left.
+  if (!/^[a-z0-9_]{1,40}$/.test(prefix)) throw new Error(`database prefix: ${prefix}`);
+  const name = `${prefix}${randomBytes(4).toString('hex')}`;
   await admin(adminUrl, (q) => q(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`));
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;

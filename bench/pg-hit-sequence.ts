@@ -10,6 +10,7 @@
  *              insertScreening done; the batch's events in one appendEvents, the last statement.
  * - `b`        folded: token, score entry and "any active block" in ONE statement on the pool; in
  *              the transaction only insertScreening per request and the batch's appendEvents.
+ * - `a-par`    (a) with up to 4 batches in flight at once, each on its own client.
  * - `a-local`, `b-local`: the same with the score read from a local SQLite file (the product's
  *              SQLite Store, its own memo) in front of PostgreSQL, instead of score_cache: what a
  *              per-host score cache would save.
@@ -17,8 +18,8 @@
  *              the product's group commit (worker/store/group-commit.ts).
  *
  * Group commit on PostgreSQL (a simple one): pieces arriving within two event-loop turns share
- * BEGIN/COMMIT on one pool client; one batch at a time, and what arrives meanwhile is the next
- * batch, started as soon as the previous one commits. Every answer follows its batch's COMMIT.
+ * BEGIN/COMMIT on one pool client; one batch at a time (a-par: 4), and what arrives meanwhile is
+ * the next batch, started as soon as the previous one commits. Every answer follows its batch's COMMIT.
  * A failing piece fails its whole batch (the product retries pieces in savepoints; a hit never
  * fails here).
  */
@@ -50,6 +51,8 @@ import { serveRpc } from './rpc.js';
 import { HIT_VARIANTS, type HitVariant } from './scenarios/pg.js';
 
 const ENV = 'live';
+/** a-par: batches in flight at once. */
+const PAR_BATCHES = 4;
 const TOKEN = `cs_${randomBytes(24).toString('hex')}`;
 const hashToken = (t: string): string => createHash('sha256').update(t).digest('hex');
 
@@ -91,56 +94,68 @@ interface TxRepos {
   scores: ReturnType<typeof pgScoreCacheOf>;
 }
 
+type Pending = { work: (r: TxRepos) => Promise<{ value: unknown; events: Event[] }>; resolve(v: unknown): void; reject(e: unknown): void };
+
 class PgGroupCommit {
-  #pending: { work: (r: TxRepos) => Promise<{ value: unknown; events: Event[] }>; resolve(v: unknown): void; reject(e: unknown): void }[] =
-    [];
+  #pending: Pending[] = [];
   #scheduled = false;
-  #running = false;
+  #running = 0;
 
   constructor(
     private readonly x: PgExecutor,
     private readonly repos: (tx: PgExecutor) => TxRepos,
     private readonly stats: Stats,
+    /** Batches in flight at once, each on its own client (their appends queue on the event head). */
+    private readonly inFlight = 1,
   ) {}
 
   run<T>(work: (r: TxRepos) => Promise<{ value: T; events: Event[] }>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ work, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.#scheduled && !this.#running) {
+      if (!this.#scheduled && this.#running < this.inFlight) {
         this.#scheduled = true;
-        setImmediate(() => setImmediate(() => void this.#flush()));
+        setImmediate(() =>
+          setImmediate(() => {
+            this.#scheduled = false;
+            this.#start();
+          }),
+        );
       }
     });
   }
 
-  async #flush(): Promise<void> {
-    this.#scheduled = false;
-    while (this.#pending.length > 0) {
-      const batch = this.#pending;
-      this.#pending = [];
-      this.#running = true;
-      try {
-        const values = await this.x.transaction(async (tx) => {
-          const r = this.repos(tx);
-          const out: unknown[] = [];
-          const events: Event[] = [];
-          for (const item of batch) {
-            const piece = await item.work(r);
-            out.push(piece.value);
-            events.push(...piece.events);
-          }
-          // Last: the event head's row lock is held only for this statement and the COMMIT.
-          await pgEventLogOf(tx, { now: () => new Date() }).appendEvents(events);
-          return out;
-        });
-        this.stats.batches++;
-        this.stats.pieces += batch.length;
-        batch.forEach((item, i) => item.resolve(values[i]));
-      } catch (err) {
-        for (const item of batch) item.reject(err);
-      } finally {
-        this.#running = false;
-      }
+  #start(): void {
+    if (this.#pending.length === 0 || this.#running >= this.inFlight) return;
+    const batch = this.#pending;
+    this.#pending = [];
+    this.#running++;
+    void this.#commit(batch).finally(() => {
+      this.#running--;
+      // What arrived while every slot was busy has waited already: at once.
+      if (!this.#scheduled) this.#start();
+    });
+  }
+
+  async #commit(batch: Pending[]): Promise<void> {
+    try {
+      const values = await this.x.transaction(async (tx) => {
+        const r = this.repos(tx);
+        const out: unknown[] = [];
+        const events: Event[] = [];
+        for (const item of batch) {
+          const piece = await item.work(r);
+          out.push(piece.value);
+          events.push(...piece.events);
+        }
+        // Last: the event head's row lock is held only for this statement and the COMMIT.
+        await pgEventLogOf(tx, { now: () => new Date() }).appendEvents(events);
+        return out;
+      });
+      this.stats.batches++;
+      this.stats.pieces += batch.length;
+      batch.forEach((item, i) => item.resolve(values[i]));
+    } catch (err) {
+      for (const item of batch) item.reject(err);
     }
   }
 }
@@ -205,10 +220,9 @@ async function open(o: { url: string; poolMax: number }): Promise<string> {
     screenings: pgScreeningsOf(tx, { now, scores: memo }),
     scores: pgScoreCacheOf(tx, { now, scores: memo }),
   });
-  const commits = Object.fromEntries(HIT_VARIANTS.map((v) => [v, new PgGroupCommit(x, repos, stats[v])])) as Record<
-    HitVariant,
-    PgGroupCommit
-  >;
+  const commits = Object.fromEntries(
+    HIT_VARIANTS.map((v) => [v, new PgGroupCommit(x, repos, stats[v], v === 'a-par' ? PAR_BATCHES : 1)]),
+  ) as Record<HitVariant, PgGroupCommit>;
 
   // The piece of a hit whose score is known: the screening row (and its event, with the batch's).
   const insertDone = (r: TxRepos, b: Body, c: CachedScore) =>
@@ -221,6 +235,16 @@ async function open(o: { url: string; poolMax: number }): Promise<string> {
         const c = await r.scores.getScore(ENV, { dot_number: b.dot_number });
         if (!c) return { value: undefined, events: [] };
         await anyActiveBlock.get(r.tx, {}); // none active: the common case, no further block read
+        return insertDone(r, b, c);
+      });
+      return s ? { status: 200, screening: s } : { status: 404 };
+    },
+    async 'a-par'(hash, b) {
+      if (!(await tokens.byHash(hash))) return { status: 401 };
+      const s = await commits['a-par'].run(async (r) => {
+        const c = await r.scores.getScore(ENV, { dot_number: b.dot_number });
+        if (!c) return { value: undefined, events: [] };
+        await anyActiveBlock.get(r.tx, {});
         return insertDone(r, b, c);
       });
       return s ? { status: 200, screening: s } : { status: 404 };

@@ -30,7 +30,8 @@ function sourceHooks(): string[] {
     const next = process.execArgv[i + 1];
     if (a === '--import' && next?.includes('ts-threads')) out.push(a, next);
   });
-  return out;
+  // stripTypeScriptTypes' ExperimentalWarning, once per child, says nothing here.
+  return out.length > 0 ? [...out, '--disable-warning=ExperimentalWarning'] : out;
 }
 
 /** Fork `modulePath` (a compiled .js file) and talk to its serveRpc() handlers. */

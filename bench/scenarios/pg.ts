@@ -14,11 +14,20 @@ import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import { screeningRequests } from './cache-hit.js';
 import { seedDurableFloor, startFloor, type FloorServer } from './floor.js';
 
-export const HIT_VARIANTS = ['a', 'b', 'a-local', 'b-local', 'sqlite'] as const;
+export const HIT_VARIANTS = ['a', 'b', 'a-par', 'a-local', 'b-local', 'sqlite'] as const;
 export type HitVariant = (typeof HIT_VARIANTS)[number];
 
 /** What is measured, in the order of one round. */
-export const PG_TARGETS = ['sqlite-floor', 'pg-floor', 'pg-hit-a', 'pg-hit-b', 'pg-hit-a-local', 'pg-hit-b-local', 'sqlite-hit'] as const;
+export const PG_TARGETS = [
+  'sqlite-floor',
+  'pg-floor',
+  'pg-hit-a',
+  'pg-hit-b',
+  'pg-hit-a-par',
+  'pg-hit-a-local',
+  'pg-hit-b-local',
+  'sqlite-hit',
+] as const;
 export type PgTarget = (typeof PG_TARGETS)[number];
 
 export const PG_TARGET_LABELS: Record<PgTarget, string> = {
@@ -26,6 +35,7 @@ export const PG_TARGET_LABELS: Record<PgTarget, string> = {
   'pg-floor': 'PG durable floor (pg-floor-server.ts)',
   'pg-hit-a': 'PG hit (a) plain repositories',
   'pg-hit-b': 'PG hit (b) reads folded in one statement',
+  'pg-hit-a-par': 'PG hit (a), 4 batches in flight',
   'pg-hit-a-local': 'PG hit (a), score from a local SQLite file',
   'pg-hit-b-local': 'PG hit (b), score from a local SQLite file',
   'sqlite-hit': 'SQLite hit sequence (same statements, SQLite Store)',
@@ -34,6 +44,7 @@ export const PG_TARGET_LABELS: Record<PgTarget, string> = {
 const HIT_ROUTE: Partial<Record<PgTarget, HitVariant>> = {
   'pg-hit-a': 'a',
   'pg-hit-b': 'b',
+  'pg-hit-a-par': 'a-par',
   'pg-hit-a-local': 'a-local',
   'pg-hit-b-local': 'b-local',
   'sqlite-hit': 'sqlite',
@@ -82,6 +93,8 @@ export interface PgScenarioOptions {
   repeats: number;
   poolMax: number;
   targets?: readonly PgTarget[];
+  /** The database's name prefix (default `cs_bench_<pid>_`). */
+  dbPrefix?: string;
 }
 
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
@@ -103,7 +116,7 @@ interface Started {
 }
 
 async function start(o: PgScenarioOptions, targets: readonly PgTarget[]): Promise<Started> {
-  const db = await benchPgDatabase(o.adminUrl);
+  const db = await benchPgDatabase(o.adminUrl, o.dbPrefix);
   const admin = openPgPool(o.adminUrl, { max: 1, applicationName: 'carrier-screen-bench' });
   const children: ChildRpc[] = [];
   try {
@@ -232,9 +245,7 @@ export async function runPgScenario(h: Harness, o: PgScenarioOptions, log: (line
 }
 
 /** Medians per target over the repeats, and each against the PG floor and the SQLite floor. */
-export function summarizePg(
-  runs: PgRun[],
-): Array<{
+export function summarizePg(runs: PgRun[]): Array<{
   target: PgTarget;
   rps: number;
   p50Ms: number;
@@ -292,7 +303,7 @@ export function renderPg(r: Exclude<PgScenario, { skipped: string }>, concurrenc
     `PostgreSQL (issue 34), ${concurrency} connections, database ${r.database} (dropped)`,
     line(head),
     ...rows.map(line),
-    `hits per group commit: a ${batch('a')}, b ${batch('b')}, a-local ${batch('a-local')}, b-local ${batch('b-local')}`,
+    `hits per group commit: a ${batch('a')}, b ${batch('b')}, a-par ${batch('a-par')}, a-local ${batch('a-local')}, b-local ${batch('b-local')}`,
     `rows: PG floor ${r.counts.floor.committed} committed for ${r.counts.floor.answered} answers; PG hit ${r.counts.hit.pg.screenings} screenings and ${r.counts.hit.pg.events} events for ${HIT_VARIANTS.filter((v) => v !== 'sqlite').reduce((n, v) => n + st[v].answered, 0)} answers; SQLite hit ${r.counts.hit.sqlite.screenings} for ${st.sqlite.answered}`,
     `target: PG hit ≥ 50 % of the PG durable floor: ${hitA ? `(a) ${pct(hitA.ofPgFloor)}` : ''}${summarizePg(r.runs)
       .filter((x) => x.target === 'pg-hit-b')
