@@ -10,6 +10,8 @@
  *              insertScreening done; the batch's events in one appendEvents, the last statement.
  * - `b`        folded: token, score entry and "any active block" in ONE statement on the pool; in
  *              the transaction only insertScreening per request and the batch's appendEvents.
+ * - `c`        (b), and each batch's screenings and events written in ONE statement, committed on
+ *              its own (no BEGIN/COMMIT): not the repositories' insertScreening, the same columns.
  * - `a-par`    (a) with up to 4 batches in flight at once, each on its own client.
  * - `a-local`, `b-local`: the same with the score read from a local SQLite file (the product's
  *              SQLite Store, its own memo) in front of PostgreSQL, instead of score_cache: what a
@@ -47,6 +49,9 @@ import { connectionOf, openStore } from '../worker/store/sqlite-store.js';
 import { tokensOf } from '../worker/store/tokens-repo.js';
 import type { CachedScore, ScreeningResult, Store } from '../worker/store/types.js';
 import { keyOf } from '../worker/watch/carrier-key.js';
+import { carrierColumns } from '../worker/store/carrier-columns.js';
+import { newScreeningId } from '../worker/store/ids.js';
+import { scoreAgeSeconds } from '../worker/store/rows.js';
 import { serveRpc } from './rpc.js';
 import { HIT_VARIANTS, type HitVariant } from './scenarios/pg.js';
 
@@ -94,24 +99,27 @@ interface TxRepos {
   scores: ReturnType<typeof pgScoreCacheOf>;
 }
 
-type Pending = { work: (r: TxRepos) => Promise<{ value: unknown; events: Event[] }>; resolve(v: unknown): void; reject(e: unknown): void };
+type Pending<I> = { item: I; resolve(v: unknown): void; reject(e: unknown): void };
 
-class PgGroupCommit {
-  #pending: Pending[] = [];
+/**
+ * Group commit: items arriving within two event-loop turns are flushed together (`flush` commits
+ * them and answers a value per item, in order); `inFlight` batches at once, and what arrives while
+ * every slot is busy goes as soon as one frees.
+ */
+class Batcher<I> {
+  #pending: Pending<I>[] = [];
   #scheduled = false;
   #running = 0;
 
   constructor(
-    private readonly x: PgExecutor,
-    private readonly repos: (tx: PgExecutor) => TxRepos,
+    private readonly flush: (items: I[]) => Promise<unknown[]>,
     private readonly stats: Stats,
-    /** Batches in flight at once, each on its own client (their appends queue on the event head). */
     private readonly inFlight = 1,
   ) {}
 
-  run<T>(work: (r: TxRepos) => Promise<{ value: T; events: Event[] }>): Promise<T> {
+  run<T>(item: I): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#pending.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      this.#pending.push({ item, resolve: resolve as (v: unknown) => void, reject });
       if (!this.#scheduled && this.#running < this.inFlight) {
         this.#scheduled = true;
         setImmediate(() =>
@@ -136,28 +144,116 @@ class PgGroupCommit {
     });
   }
 
-  async #commit(batch: Pending[]): Promise<void> {
+  async #commit(batch: Pending<I>[]): Promise<void> {
     try {
-      const values = await this.x.transaction(async (tx) => {
-        const r = this.repos(tx);
-        const out: unknown[] = [];
-        const events: Event[] = [];
-        for (const item of batch) {
-          const piece = await item.work(r);
-          out.push(piece.value);
-          events.push(...piece.events);
-        }
-        // Last: the event head's row lock is held only for this statement and the COMMIT.
-        await pgEventLogOf(tx, { now: () => new Date() }).appendEvents(events);
-        return out;
-      });
+      const values = await this.flush(batch.map((p) => p.item));
       this.stats.batches++;
       this.stats.pieces += batch.length;
-      batch.forEach((item, i) => item.resolve(values[i]));
+      batch.forEach((p, i) => p.resolve(values[i]));
     } catch (err) {
-      for (const item of batch) item.reject(err);
+      for (const p of batch) p.reject(err);
     }
   }
+}
+
+type Work = (r: TxRepos) => Promise<{ value: unknown; events: Event[] }>;
+
+/** The pieces in one transaction on one client, one after another; the batch's events last. */
+function inTransaction(x: PgExecutor, repos: (tx: PgExecutor) => TxRepos) {
+  return (works: Work[]): Promise<unknown[]> =>
+    x.transaction(async (tx) => {
+      const r = repos(tx);
+      const out: unknown[] = [];
+      const events: Event[] = [];
+      for (const work of works) {
+        const piece = await work(r);
+        out.push(piece.value);
+        events.push(...piece.events);
+      }
+      // Last: the event head's row lock is held only for this statement and the COMMIT.
+      await pgEventLogOf(tx, { now: () => new Date() }).appendEvents(events);
+      return out;
+    });
+}
+
+// Variant c: a batch's screenings and their events in ONE statement, committed on its own (no
+// BEGIN/COMMIT): one round trip per batch. The head's row lock is held for that statement only.
+const insertBatch = statement<{
+  ids: string[];
+  tenders: (string | null)[];
+  dots: string[];
+  created: string[];
+  fetch_ids: (number | null)[];
+  fetched: string[];
+  models: string[];
+  keys: string[];
+  mcs: (string | null)[];
+  datas: string[];
+}>(
+  'bench_hit_insert_batch',
+  `WITH s AS (
+     INSERT INTO screenings (id, tender_id, load, status, query_kind, query_value, priority, refresh, callback_url, created_at,
+       action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, completed_at, carrier_key, carrier_dot, carrier_mc)
+     SELECT r.id, r.tender_id, NULL, 'done', 'dot_number', r.dot, 'tender', 0, NULL, r.created_at,
+       'tender', NULL, 'cache', NULL, r.fetch_id, r.fetched_at, r.model_version, NULL, r.created_at, r.carrier_key, r.dot, r.mc
+     FROM unnest(@ids::text[], @tenders::text[], @dots::text[], @created::text[], @fetch_ids::bigint[], @fetched::text[],
+       @models::text[], @keys::text[], @mcs::text[]) AS r(id, tender_id, dot, created_at, fetch_id, fetched_at, model_version, carrier_key, mc)
+   ), h AS (UPDATE event_head SET last_id = last_id + cardinality(@ids::text[]) RETURNING last_id)
+   INSERT INTO events (id, event, data, created_at)
+   SELECT h.last_id - cardinality(@ids::text[]) + e.ord, 'screening.completed', e.data, e.created_at
+   FROM h CROSS JOIN unnest(@datas::text[], @created::text[]) WITH ORDINALITY AS e(data, created_at, ord)`,
+);
+
+/** Variant c's screening, as insertScreening answers it (what was written, no read back). */
+function doneScreening(b: Body, c: CachedScore, createdAt: string): Screening {
+  return {
+    object: 'screening',
+    id: newScreeningId(),
+    tender_id: b.tender_id ?? null,
+    load: null,
+    status: 'done',
+    query: { dot_number: b.dot_number },
+    priority: 'tender',
+    refresh: false,
+    action: 'tender',
+    hold_reason: null,
+    source: 'cache',
+    score: c.score,
+    score_fetched_at: c.fetched_at,
+    score_age_seconds: scoreAgeSeconds(createdAt, c.fetched_at),
+    review: null,
+    settled_by: null,
+    standing_decision: null,
+    error: null,
+    callback_url: null,
+    created_at: createdAt,
+    completed_at: createdAt,
+    updated_at: createdAt,
+    version: 1,
+  };
+}
+
+function oneStatement(x: PgExecutor) {
+  return async (items: { s: Screening; c: CachedScore }[]): Promise<unknown[]> => {
+    const cols = items.map(({ s, c }) => {
+      const dot = 'dot_number' in s.query ? s.query.dot_number : '';
+      const [carrierDot, carrierMc] = carrierColumns('dot_number', dot, c.score.carrier?.dot_number, c.score.carrier?.mc_number);
+      return { s, c, carrierDot: carrierDot!, carrierMc };
+    });
+    await insertBatch.run(x, {
+      ids: cols.map((r) => r.s.id),
+      tenders: cols.map((r) => r.s.tender_id),
+      dots: cols.map((r) => r.carrierDot),
+      created: cols.map((r) => r.s.created_at),
+      fetch_ids: cols.map((r) => r.c.fetch_id),
+      fetched: cols.map((r) => r.c.fetched_at),
+      models: cols.map((r) => r.c.model_version),
+      keys: cols.map((r) => keyOf({ dot_number: r.carrierDot, mc_number: null })),
+      mcs: cols.map((r) => r.carrierMc),
+      datas: cols.map((r) => JSON.stringify(compactEvent('screening.completed', r.s))),
+    });
+    return items.map((i) => i.s);
+  };
 }
 
 /** What a hit writes: a done screening from the cache. */
@@ -220,9 +316,15 @@ async function open(o: { url: string; poolMax: number }): Promise<string> {
     screenings: pgScreeningsOf(tx, { now, scores: memo }),
     scores: pgScoreCacheOf(tx, { now, scores: memo }),
   });
-  const commits = Object.fromEntries(
-    HIT_VARIANTS.map((v) => [v, new PgGroupCommit(x, repos, stats[v], v === 'a-par' ? PAR_BATCHES : 1)]),
-  ) as Record<HitVariant, PgGroupCommit>;
+  const tx = inTransaction(x, repos);
+  const commits = {
+    a: new Batcher<Work>(tx, stats.a),
+    b: new Batcher<Work>(tx, stats.b),
+    'a-par': new Batcher<Work>(tx, stats['a-par'], PAR_BATCHES),
+    'a-local': new Batcher<Work>(tx, stats['a-local']),
+    'b-local': new Batcher<Work>(tx, stats['b-local']),
+  };
+  const commitC = new Batcher<{ s: Screening; c: CachedScore }>(oneStatement(x), stats.c);
 
   // The piece of a hit whose score is known: the screening row (and its event, with the batch's).
   const insertDone = (r: TxRepos, b: Body, c: CachedScore) =>
@@ -231,7 +333,7 @@ async function open(o: { url: string; poolMax: number }): Promise<string> {
   const handlers: Record<HitVariant, (hash: string, b: Body) => Promise<Answer>> = {
     async a(hash, b) {
       if (!(await tokens.byHash(hash))) return { status: 401 };
-      const s = await commits.a.run(async (r) => {
+      const s = await commits.a.run<Screening | undefined>(async (r) => {
         const c = await r.scores.getScore(ENV, { dot_number: b.dot_number });
         if (!c) return { value: undefined, events: [] };
         await anyActiveBlock.get(r.tx, {}); // none active: the common case, no further block read
@@ -241,7 +343,7 @@ async function open(o: { url: string; poolMax: number }): Promise<string> {
     },
     async 'a-par'(hash, b) {
       if (!(await tokens.byHash(hash))) return { status: 401 };
-      const s = await commits['a-par'].run(async (r) => {
+      const s = await commits['a-par'].run<Screening | undefined>(async (r) => {
         const c = await r.scores.getScore(ENV, { dot_number: b.dot_number });
         if (!c) return { value: undefined, events: [] };
         await anyActiveBlock.get(r.tx, {});
@@ -253,7 +355,7 @@ async function open(o: { url: string; poolMax: number }): Promise<string> {
       if (!(await tokens.byHash(hash))) return { status: 401 };
       const c = store.getScore(ENV, { dot_number: b.dot_number });
       if (!c) return { status: 404 };
-      const s = await commits['a-local'].run(async (r) => {
+      const s = await commits['a-local'].run<Screening>(async (r) => {
         await anyActiveBlock.get(r.tx, {});
         return insertDone(r, b, c);
       });
@@ -270,14 +372,27 @@ async function open(o: { url: string; poolMax: number }): Promise<string> {
         model_version: f.model_version,
         fetch_id: f.fetch_id,
       };
-      return { status: 200, screening: await commits.b.run((r) => insertDone(r, b, c)) };
+      return { status: 200, screening: await commits.b.run<Screening>((r) => insertDone(r, b, c)) };
+    },
+    async c(hash, b) {
+      const f = await foldedReads.get<Folded>(x, { hash, env: ENV, dot: b.dot_number });
+      if (!f?.token_id) return { status: 401 };
+      if (f.model_version === null) return { status: 404 };
+      const scoreOf = await memo.scoresFor(x, [f.fetch_id]);
+      const c: CachedScore = {
+        score: scoreOf(f.fetch_id, f.body)!,
+        fetched_at: f.fetched_at!,
+        model_version: f.model_version,
+        fetch_id: f.fetch_id,
+      };
+      return { status: 200, screening: await commitC.run<Screening>({ s: doneScreening(b, c, now().toISOString()), c }) };
     },
     async 'b-local'(hash, b) {
       const f = await foldedNoScore.get<{ token_id: string | null; any_block: boolean }>(x, { hash });
       if (!f?.token_id) return { status: 401 };
       const c = store.getScore(ENV, { dot_number: b.dot_number });
       if (!c) return { status: 404 };
-      return { status: 200, screening: await commits['b-local'].run((r) => insertDone(r, b, c)) };
+      return { status: 200, screening: await commits['b-local'].run<Screening>((r) => insertDone(r, b, c)) };
     },
     async sqlite(hash, b) {
       if (!localTokens.byHash(hash)) return { status: 401 };
