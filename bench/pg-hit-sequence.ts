@@ -12,7 +12,7 @@
  *              the transaction only insertScreening per request and the batch's appendEvents.
  * - `c`        (b), and each batch's screenings and events written in ONE statement, committed on
  *              its own (no BEGIN/COMMIT): not the repositories' insertScreening, the same columns.
- * - `a-par`    (a) with up to 4 batches in flight at once, each on its own client.
+ * - `a-par`, `c-par`: (a), (c) with up to 4 batches in flight at once, each on its own client.
  * - `a-local`, `b-local`: the same with the score read from a local SQLite file (the product's
  *              SQLite Store, its own memo) in front of PostgreSQL, instead of score_cache: what a
  *              per-host score cache would save.
@@ -325,10 +325,26 @@ async function open(o: { url: string; poolMax: number }): Promise<string> {
     'b-local': new Batcher<Work>(tx, stats['b-local']),
   };
   const commitC = new Batcher<{ s: Screening; c: CachedScore }>(oneStatement(x), stats.c);
+  const commitCPar = new Batcher<{ s: Screening; c: CachedScore }>(oneStatement(x), stats['c-par'], PAR_BATCHES);
 
   // The piece of a hit whose score is known: the screening row (and its event, with the batch's).
   const insertDone = (r: TxRepos, b: Body, c: CachedScore) =>
     r.screenings.insertScreening(newScreening(b.dot_number, b.tender_id), hitResult(c)).then((s) => ({ value: s, events: completed(s) }));
+
+  // c, c-par: the folded read, then the batch's one statement.
+  const oneRead = async (hash: string, b: Body, commit: Batcher<{ s: Screening; c: CachedScore }>): Promise<Answer> => {
+    const f = await foldedReads.get<Folded>(x, { hash, env: ENV, dot: b.dot_number });
+    if (!f?.token_id) return { status: 401 };
+    if (f.model_version === null) return { status: 404 };
+    const scoreOf = await memo.scoresFor(x, [f.fetch_id]);
+    const c: CachedScore = {
+      score: scoreOf(f.fetch_id, f.body)!,
+      fetched_at: f.fetched_at!,
+      model_version: f.model_version,
+      fetch_id: f.fetch_id,
+    };
+    return { status: 200, screening: await commit.run<Screening>({ s: doneScreening(b, c, now().toISOString()), c }) };
+  };
 
   const handlers: Record<HitVariant, (hash: string, b: Body) => Promise<Answer>> = {
     async a(hash, b) {
@@ -374,19 +390,8 @@ async function open(o: { url: string; poolMax: number }): Promise<string> {
       };
       return { status: 200, screening: await commits.b.run<Screening>((r) => insertDone(r, b, c)) };
     },
-    async c(hash, b) {
-      const f = await foldedReads.get<Folded>(x, { hash, env: ENV, dot: b.dot_number });
-      if (!f?.token_id) return { status: 401 };
-      if (f.model_version === null) return { status: 404 };
-      const scoreOf = await memo.scoresFor(x, [f.fetch_id]);
-      const c: CachedScore = {
-        score: scoreOf(f.fetch_id, f.body)!,
-        fetched_at: f.fetched_at!,
-        model_version: f.model_version,
-        fetch_id: f.fetch_id,
-      };
-      return { status: 200, screening: await commitC.run<Screening>({ s: doneScreening(b, c, now().toISOString()), c }) };
-    },
+    c: (hash, b) => oneRead(hash, b, commitC),
+    'c-par': (hash, b) => oneRead(hash, b, commitCPar),
     async 'b-local'(hash, b) {
       const f = await foldedNoScore.get<{ token_id: string | null; any_block: boolean }>(x, { hash });
       if (!f?.token_id) return { status: 401 };

@@ -14,7 +14,7 @@ import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import { screeningRequests } from './cache-hit.js';
 import { seedDurableFloor, startFloor, type FloorServer } from './floor.js';
 
-export const HIT_VARIANTS = ['a', 'b', 'c', 'a-par', 'a-local', 'b-local', 'sqlite'] as const;
+export const HIT_VARIANTS = ['a', 'b', 'c', 'a-par', 'c-par', 'a-local', 'b-local', 'sqlite'] as const;
 export type HitVariant = (typeof HIT_VARIANTS)[number];
 
 /** What is measured, in the order of one round. */
@@ -25,6 +25,7 @@ export const PG_TARGETS = [
   'pg-hit-b',
   'pg-hit-c',
   'pg-hit-a-par',
+  'pg-hit-c-par',
   'pg-hit-a-local',
   'pg-hit-b-local',
   'sqlite-hit',
@@ -38,6 +39,7 @@ export const PG_TARGET_LABELS: Record<PgTarget, string> = {
   'pg-hit-b': 'PG hit (b) reads folded in one statement',
   'pg-hit-c': "PG hit (c) (b), a batch's writes in one statement",
   'pg-hit-a-par': 'PG hit (a), 4 batches in flight',
+  'pg-hit-c-par': 'PG hit (c), 4 batches in flight',
   'pg-hit-a-local': 'PG hit (a), score from a local SQLite file',
   'pg-hit-b-local': 'PG hit (b), score from a local SQLite file',
   'sqlite-hit': 'SQLite hit sequence (same statements, SQLite Store)',
@@ -48,6 +50,7 @@ const HIT_ROUTE: Partial<Record<PgTarget, HitVariant>> = {
   'pg-hit-b': 'b',
   'pg-hit-c': 'c',
   'pg-hit-a-par': 'a-par',
+  'pg-hit-c-par': 'c-par',
   'pg-hit-a-local': 'a-local',
   'pg-hit-b-local': 'b-local',
   'sqlite-hit': 'sqlite',
@@ -306,11 +309,11 @@ export function renderPg(r: Exclude<PgScenario, { skipped: string }>, concurrenc
     `PostgreSQL (issue 34), ${concurrency} connections, database ${r.database} (dropped)`,
     line(head),
     ...rows.map(line),
-    `hits per group commit: a ${batch('a')}, b ${batch('b')}, c ${batch('c')}, a-par ${batch('a-par')}, a-local ${batch('a-local')}, b-local ${batch('b-local')}`,
+    `hits per group commit: a ${batch('a')}, b ${batch('b')}, c ${batch('c')}, a-par ${batch('a-par')}, c-par ${batch('c-par')}, a-local ${batch('a-local')}, b-local ${batch('b-local')}`,
     `rows: PG floor ${r.counts.floor.committed} committed for ${r.counts.floor.answered} answers; PG hit ${r.counts.hit.pg.screenings} screenings and ${r.counts.hit.pg.events} events for ${HIT_VARIANTS.filter((v) => v !== 'sqlite').reduce((n, v) => n + st[v].answered, 0)} answers; SQLite hit ${r.counts.hit.sqlite.screenings} for ${st.sqlite.answered}`,
     `target: PG hit ≥ 50 % of the PG durable floor: ${hitA ? `(a) ${pct(hitA.ofPgFloor)}` : ''}${summarizePg(r.runs)
-      .filter((x) => x.target === 'pg-hit-b' || x.target === 'pg-hit-c')
-      .map((x) => `, (${x.target.slice(-1)}) ${pct(x.ofPgFloor)}`)
+      .filter((x) => ['pg-hit-b', 'pg-hit-c', 'pg-hit-c-par'].includes(x.target))
+      .map((x) => `, (${x.target.slice(7)}) ${pct(x.ofPgFloor)}`)
       .join('')}`,
     `load: before ${r.loadBefore.replace(/^.*load average/, 'load average')}; after ${r.loadAfter.replace(/^.*load average/, 'load average')}; other processes up to ${Math.round(others * 100)} % of a core during a run${others > 0.2 ? ' (NOISY: compare ratios within this run)' : ''}`,
   ].join('\n');
