@@ -465,8 +465,17 @@ serveRpc({
   /** Per variant: answers sent (200), batches and pieces committed; and screening rows committed in each record. */
   counts: async () => {
     if (!opened) throw new Error('not open');
-    const { rows } = await opened.pool.query<{ screenings: number; events: number }>(
-      'SELECT (SELECT count(*)::int FROM screenings) AS screenings, (SELECT count(*)::int FROM events) AS events',
+    // `mixed`: carriers whose rows differ in anything but id, tender and time (c's statement must
+    // write what insertScreening writes); `dangling`: events naming no screening.
+    const { rows } = await opened.pool.query<{ screenings: number; events: number; mixed: number; dangling: number }>(
+      `SELECT (SELECT count(*)::int FROM screenings) AS screenings, (SELECT count(*)::int FROM events) AS events,
+         (SELECT count(*)::int FROM (
+            SELECT carrier_dot FROM screenings GROUP BY carrier_dot
+            HAVING count(DISTINCT ROW(status, query_kind, query_value, priority, refresh, callback_url, action, hold_reason, source, score,
+              score_fetch_id, score_fetched_at, model_version, error, carrier_key, carrier_mc, load, version, settled_by,
+              standing_decision, rescreened_at, completed_at = created_at)::text) > 1) m) AS mixed,
+         (SELECT count(*)::int FROM events e WHERE e.event <> 'screening.completed'
+            OR NOT EXISTS (SELECT 1 FROM screenings s WHERE s.id = e.data::json ->> 'screening_ref')) AS dangling`,
     );
     const db = connectionOf(opened.store);
     const local = db.prepare('SELECT (SELECT count(*) FROM screenings) AS screenings, (SELECT count(*) FROM events) AS events').get() as {

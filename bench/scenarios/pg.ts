@@ -75,7 +75,7 @@ export interface PgCounts {
   floor: { answered: number; committed: number };
   hit: {
     stats: Record<HitVariant, { answered: number; batches: number; pieces: number }>;
-    pg: { screenings: number; events: number };
+    pg: { screenings: number; events: number; mixed: number; dangling: number };
     sqlite: { screenings: number; events: number };
   };
 }

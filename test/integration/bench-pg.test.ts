@@ -46,6 +46,9 @@ describe('bench --pg', () => {
     for (const v of HIT_VARIANTS) expect(hit.stats[v].answered, v).toBeGreaterThan(0);
     expect(hit.pg.screenings).toBe(pgAnswered);
     expect(hit.pg.events).toBe(pgAnswered);
+    // Every variant wrote the same row for a carrier, and each event names its screening.
+    expect(hit.pg.mixed).toBe(0);
+    expect(hit.pg.dangling).toBe(0);
     expect(hit.sqlite.screenings).toBe(hit.stats.sqlite.answered);
     expect(hit.sqlite.events).toBe(hit.stats.sqlite.answered);
     for (const v of HIT_VARIANTS.filter((x) => x !== 'sqlite')) {
