@@ -61,8 +61,9 @@ export class Harness {
     readonly log: (line: string) => void,
   ) {}
 
-  async start(): Promise<void> {
-    this.#redis = await startRedis();
+  /** `redis: false`: the load generator only (the PostgreSQL scenario needs no Redis). */
+  async start(o: { redis?: boolean } = {}): Promise<void> {
+    if (o.redis !== false) this.#redis = await startRedis();
     this.#loadgen = forkRpc(here('./loadgen-process.js'), { name: 'load generator' });
   }
 
@@ -79,7 +80,8 @@ export class Harness {
   /** Run a load job in the load-generator process, metering the CPU of `pids` meanwhile. */
   async load(job: LoadJob, pids: Record<string, number> = {}): Promise<Measured> {
     if (!this.#loadgen) throw new Error('harness not started');
-    const meter = new CpuMeter({ ...pids, loadgen: this.#loadgen.pid, redis: this.redis.pid, bench: process.pid }).start();
+    const redis: Record<string, number> = this.#redis ? { redis: this.#redis.pid } : {};
+    const meter = new CpuMeter({ ...pids, loadgen: this.#loadgen.pid, ...redis, bench: process.pid }).start();
     const result = await this.#loadgen.call<LoadResult>('run', job);
     return { result, cpu: meter.stop() };
   }

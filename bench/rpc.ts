@@ -19,11 +19,26 @@ export interface ChildRpc {
   stop(timeoutMs?: number): Promise<void>;
 }
 
+/**
+ * Run from the sources (a test importing the bench), a child gets the test's TypeScript preload
+ * (test/helpers/ts-threads.mjs: `./x.js` resolves to `./x.ts`); built, none.
+ */
+function sourceHooks(): string[] {
+  if (!import.meta.url.endsWith('.ts')) return [];
+  const out: string[] = [];
+  process.execArgv.forEach((a, i) => {
+    const next = process.execArgv[i + 1];
+    if (a === '--import' && next?.includes('ts-threads')) out.push(a, next);
+  });
+  // stripTypeScriptTypes' ExperimentalWarning, once per child, says nothing here.
+  return out.length > 0 ? [...out, '--disable-warning=ExperimentalWarning'] : out;
+}
+
 /** Fork `modulePath` (a compiled .js file) and talk to its serveRpc() handlers. */
 export function forkRpc(modulePath: string, o: { env?: NodeJS.ProcessEnv; execArgv?: string[]; name: string }): ChildRpc {
   const child: ChildProcess = fork(modulePath, [], {
     env: o.env ?? process.env,
-    execArgv: o.execArgv ?? [],
+    execArgv: o.execArgv ?? sourceHooks(),
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

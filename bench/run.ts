@@ -19,7 +19,10 @@ import { measureEmulatorFloor } from './scenarios/emulator-floor.js';
 import { measureDurableFloor, measureFloor, seedDurableFloor, startFloor } from './scenarios/floor.js';
 import { measureMissOverhead, type MissRun } from './scenarios/miss-overhead.js';
 import type { ThroughputRun } from './scenarios/throughput.js';
+import { renderPg, runPgScenario } from './scenarios/pg.js';
 import { runTwoWorkers } from './scenarios/two-workers.js';
+import { BENCH_PG_URL } from './pg-db.js';
+import { writeFileSync } from 'node:fs';
 import { runYear3Ab, type Year3AbOptions } from './year3/ab.js';
 import { runYear3, type Year3Options } from './year3/run-year3.js';
 
@@ -32,6 +35,7 @@ const DOTS = {
   drain: 4_000_000,
   twoEconomy: 5_000_000,
   twoDrain: 6_000_000,
+  pg: 7_000_000,
 };
 const DRAIN_RATE = { limit: 100, windowMs: 1000 };
 const HOT_CARRIERS = 200;
@@ -45,7 +49,7 @@ function wholeNumber(flag: string, min: number, max: number) {
   };
 }
 
-type Parsed = BenchOptions & { out: string; year3: Year3Options | undefined; ab: Year3AbOptions | undefined };
+type Parsed = BenchOptions & { out: string; year3: Year3Options | undefined; ab: Year3AbOptions | undefined; pg: boolean };
 
 function parseOptions(argv: string[]): Parsed {
   const program = new Command('bench')
@@ -73,6 +77,10 @@ function parseOptions(argv: string[]): Parsed {
     )
     .option('--rounds <n>', '--year3 --ab: alternations (default 3)', wholeNumber('--rounds', 1, 50))
     .option('--hits <n>', '--year3 --ab: cache hits per measurement (default 200)', wholeNumber('--hits', 10, 10_000))
+    .option(
+      '--pg',
+      'the PostgreSQL scenario instead (issue 34): durable floors and the cache hit sequence on PostgreSQL at SCREEN_BENCH_PG_URL; skipped when none answers',
+    )
     .option('--data-dir <dir>', '--year3: where built databases are kept and reused (default bench/data, or BENCH_DATA_DIR)')
     .showHelpAfterError();
   program.parse(argv);
@@ -93,6 +101,7 @@ function parseOptions(argv: string[]): Parsed {
     ab?: string;
     rounds?: number;
     hits?: number;
+    pg?: boolean;
   }>();
   const quick = o.quick === true;
   const repo = (p: string): string => fileURLToPath(new URL(`../../${p}`, import.meta.url));
@@ -120,7 +129,9 @@ function parseOptions(argv: string[]): Parsed {
     program.error('--ab, --rounds and --hits belong to --year3');
   if (!o.year3 && (o.n !== undefined || o.small !== undefined || o.samples !== undefined || o.dataDir !== undefined))
     program.error('--n, --small, --samples and --data-dir belong to --year3');
+  if (o.pg && o.year3) program.error('--pg and --year3 are separate runs');
   return {
+    pg: o.pg === true,
     year3,
     ab,
     durationS: o.duration ?? (quick ? 1 : 5),
@@ -131,12 +142,45 @@ function parseOptions(argv: string[]): Parsed {
     missSamples: quick ? 50 : 200,
     profileDir: o.profile,
     quick,
-    out: o.out ?? repo('bench/results.json'),
+    out: o.out ?? repo(o.pg ? 'bench/pg-results.json' : 'bench/results.json'),
   };
 }
 
+/** `--pg`: the PostgreSQL scenario alone (bench/README.md → PostgreSQL). */
+async function runPg(opts: BenchOptions, out: string): Promise<void> {
+  const t0 = performance.now();
+  const log = (line: string): void => {
+    process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
+  };
+  const h = new Harness(opts, log);
+  process.once('SIGINT', () => {
+    log('interrupted: stopping');
+    void h.close().finally(() => process.exit(130));
+  });
+  try {
+    await h.start({ redis: false });
+    const r = await runPgScenario(
+      h,
+      { adminUrl: BENCH_PG_URL, dots: HOT_CARRIERS, firstDot: DOTS.pg, repeats: opts.repeats, poolMax: 10 },
+      log,
+    );
+    if ('skipped' in r) {
+      process.stdout.write(`PostgreSQL scenario skipped: ${r.skipped}\n`);
+      return;
+    }
+    writeFileSync(
+      out,
+      `${JSON.stringify({ machine: machineInfo(), options: opts, startedAt: new Date(Date.now() - (performance.now() - t0)).toISOString(), ...r }, null, 2)}\n`,
+    );
+    process.stdout.write(`\n${renderPg(r, opts.concurrency)}\nresults: ${out}\n`);
+  } finally {
+    await h.close();
+  }
+}
+
 async function main(): Promise<void> {
-  const { out, year3, ab, ...opts } = parseOptions(process.argv);
+  const { out, year3, ab, pg, ...opts } = parseOptions(process.argv);
+  if (pg) return runPg(opts, out);
   if (ab) return runYear3Ab(ab, { ...opts, durationS: Math.min(opts.durationS, 5), concurrency: 4 });
   if (year3) return runYear3(year3, { ...opts, durationS: Math.min(opts.durationS, 5), concurrency: 4 });
   const startedAt = new Date();
