@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import { migratePg } from '../../worker/store/pg/pg-migrations.js';
+import { openPgStore, type OpenPgStoreOptions, type PgStore } from '../../worker/store/pg/pg-store.js';
 
 /**
  * A PostgreSQL database of the test's own: created here, dropped by `drop()`. Only a database this
@@ -40,6 +41,11 @@ export interface PgTestDatabaseOptions {
    * instead of the server's (this machine's: C.UTF-8). Only letters, digits and '-'.
    */
   icuLocale?: string;
+  /**
+   * SQL_ASCII instead of UTF8 (with the C locale, as PostgreSQL requires), as an old cluster's
+   * default may be: the store refuses it.
+   */
+  encoding?: 'SQL_ASCII';
 }
 
 /** The names this run's databases start with (CS_TEST_RUN is set by global-pg.ts). */
@@ -64,7 +70,9 @@ export async function pgTestDatabase(opts: PgTestDatabaseOptions = {}): Promise<
   const name = `${runPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
   if (opts.icuLocale !== undefined && !/^[A-Za-z0-9-]+$/.test(opts.icuLocale)) throw new Error(`icuLocale: ${opts.icuLocale}`);
   const locale = opts.icuLocale === undefined ? '' : ` LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale}'`;
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'${locale}`));
+  const encoding = opts.encoding === 'SQL_ASCII' ? `'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C'` : `'UTF8'`;
+  if (opts.encoding !== undefined && opts.icuLocale !== undefined) throw new Error('icuLocale needs UTF8');
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING ${encoding}${locale}`));
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   let dropped = false;
@@ -95,6 +103,26 @@ export async function migratedPgDatabase(): Promise<{ db: PgTestDatabase; pool: 
     pool,
     close: async () => {
       await pool.end();
+      await db.drop();
+    },
+  };
+}
+
+/** A test database with the PostgreSQL store open on it (its open migrates it); `close()` closes the store and drops the database. */
+export async function pgTestStore(opts: OpenPgStoreOptions = {}): Promise<{ db: PgTestDatabase; store: PgStore; close(): Promise<void> }> {
+  const db = await pgTestDatabase();
+  let store: PgStore;
+  try {
+    store = await openPgStore(db.url, { max: 4, applicationName: 'carrier-screen-test', ...opts });
+  } catch (err) {
+    await db.drop();
+    throw err;
+  }
+  return {
+    db,
+    store,
+    close: async () => {
+      await store.close();
       await db.drop();
     },
   };

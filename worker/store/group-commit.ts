@@ -1,34 +1,49 @@
-import type { Store, Tx } from './types.js';
+import type { Tx } from './types.js';
 
 /**
  * Group commit: the pieces of work that arrive within two turns of the event loop share one
- * SQLite transaction, so a burst of cache hits pays for one BEGIN and COMMIT, not one each, and
+ * transaction, so a burst of cache hits pays for one BEGIN and COMMIT, not one each, and
  * every caller is answered after the shared COMMIT: what a 200 promises — the screening is
  * committed — holds. A failing piece rolls back alone and rejects only its caller: the batch runs
  * first without savepoints (a savepoint copies every page its piece touches into a statement
  * journal), and only when something in it threw is it rolled back and run again with a savepoint
  * per piece. A piece may so run twice; it must do nothing but its store writes. Pieces may be
  * async (they get the unit of work, `tx`); they run one after another in the shared unit.
+ * Either backend (types only: `UnitsOfWork`): over PostgreSQL (store/pg/pg-store.ts) a batch
+ * PostgreSQL chose as a deadlock victim is run again whole by the store's unit of work, so a piece
+ * may run more than twice there, with the same rule.
  *
  * Why two turns: under load, requests whose bytes arrived while the previous batch was being
  * answered are read in the next poll phase; waiting for it makes the batch ~1.7 times as large
  * (4.0 -> 6.7 hits at 8 connections), and a commit costs ~150 us however few hits share it.
  * Idle, the second turn comes at once.
  */
-type Pending = { work: (tx: Tx) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void };
+type Pending<X> = { work: (tx: X) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void };
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-export class GroupCommit {
-  #pending: Pending[] = [];
+/** A unit of work whose nested units are of its own kind: the SQLite `Tx`, or the PostgreSQL `PgTx` (its repositories on the unit's client). */
+export interface NestingTx<X> {
+  afterCommit(fn: () => void): void;
+  savepoint<T>(fn: (tx: X) => Promise<T>): Promise<T>;
+}
+
+/** What group commit asks of a store: either backend's (the SQLite Store, the PostgreSQL PgStore). */
+export interface UnitsOfWork<X extends NestingTx<X>> {
+  unitOfWork<T>(fn: (tx: X) => Promise<T>): Promise<T>;
+  unitOfWorkWithoutSavepoints<T>(fn: (tx: X) => Promise<T>): Promise<{ value: T } | undefined>;
+}
+
+export class GroupCommit<X extends NestingTx<X> = Tx> {
+  #pending: Array<Pending<X>> = [];
   #scheduled = false;
 
-  constructor(private readonly store: Pick<Store, 'unitOfWork' | 'unitOfWorkWithoutSavepoints'>) {}
+  constructor(private readonly store: UnitsOfWork<X>) {}
 
   /**
    * `work` is one piece: it gets the shared unit of work and may be async (over SQLite it awaits
    * nothing but the store). The pieces of a batch run one after another, never interleaved.
    */
-  run<T>(work: (tx: Tx) => T | Promise<T>): Promise<T> {
+  run<T>(work: (tx: X) => T | Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ work, resolve: resolve as (v: unknown) => void, reject });
       if (!this.#scheduled) {
@@ -65,7 +80,7 @@ export class GroupCommit {
   }
 
   /** Each piece in its own savepoint of one unit of work: a failure rolls back that piece alone. */
-  async #eachInSavepoint(batch: Pending[]): Promise<Outcome[]> {
+  async #eachInSavepoint(batch: Array<Pending<X>>): Promise<Outcome[]> {
     return this.store.unitOfWork(async (tx) => {
       const results: Outcome[] = [];
       for (const item of batch) {

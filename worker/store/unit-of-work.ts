@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { StoreArgumentError, StoreError, type StoreErrorCode } from './store-error.js';
 import { toStoreError } from './sqlite-errors.js';
 import type { Tx } from './types.js';
+import { runAfterCommit, txFinished } from './unit-of-work-common.js';
 import { noteStoreFailure, noteStoreSuccess } from './write-failures.js';
 
 /**
@@ -112,8 +113,7 @@ class SqliteTx implements Tx {
   }
 
   check(what: string): void {
-    if (this.#finished)
-      throw new StoreError('tx_finished', `${what} on a unit of work that has already committed or rolled back (a missing await?)`);
+    if (this.#finished) throw txFinished(what);
   }
 
   afterCommit(fn: () => void): void {
@@ -332,18 +332,5 @@ export class SqliteUnits {
       `SQLite store ${this.core.path}: a unit of work awaited I/O while holding the transaction; every other write waits for it`,
       { code: 'CARRIER_SCREEN_TX_AWAITED_IO' },
     );
-  }
-}
-
-/** After the outermost COMMIT: each callback once; one that throws does not stop the others. */
-function runAfterCommit(callbacks: Array<() => void> | undefined): void {
-  if (!callbacks) return;
-  for (const fn of callbacks) {
-    try {
-      fn();
-    } catch (e) {
-      // Committed already: the caller must not see a failure. Said, not thrown.
-      process.emitWarning(`an afterCommit callback threw: ${String(e)}`, { code: 'CARRIER_SCREEN_AFTER_COMMIT' });
-    }
   }
 }

@@ -1,0 +1,519 @@
+/**
+ * The unit of work on both backends (worker/store/unit-of-work.ts over SQLite, worker/store/pg/
+ * pg-store.ts over PostgreSQL): the same cases of unit-of-work.test.ts and group-commit.test.ts
+ * that hold on both, run on each; then what only PostgreSQL has (deadlock and serialization
+ * retries, the pool, the database's encoding, a failed statement aborting the transaction).
+ */
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GroupCommit, type UnitsOfWork } from '../../worker/store/group-commit.js';
+import { openStore, StoreError, toStoreError, type Store, type Tx } from '../../worker/store/index.js';
+import { executorOf, openPgStore, PG_UNIT_TRIES, type PgStore, type PgTx } from '../../worker/store/pg/pg-store.js';
+import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { pgTestDatabase, pgTestStore, type PgTestDatabase } from '../helpers/pg-db.js';
+import { tempDbPath } from '../helpers/temp-db.js';
+
+/** What a case needs of a backend: its units of work, a write (table t) joining a unit, and what another connection sees. */
+interface Backend extends UnitsOfWork<Tx> {
+  readCommitted<T>(fn: () => T | Promise<T>): Promise<T>;
+  /** INSERT INTO t (n) in `tx`'s unit. */
+  insert(tx: Tx, n: number): Promise<void>;
+  /** The rows of t committed, as another connection sees them. */
+  committed(): Promise<number[]>;
+  /** A unique-key violation's code. */
+  constraintCode: string;
+  close(): Promise<void>;
+}
+
+let open: Backend | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+async function sqliteBackend(): Promise<Backend> {
+  const tmp = tempDbPath();
+  const s: Store = openStore(tmp.path);
+  const db = connectionOf(s);
+  db.exec('CREATE TABLE t (n INTEGER PRIMARY KEY)');
+  const insert = db.prepare('INSERT INTO t (n) VALUES (?)');
+  return (open = {
+    unitOfWork: (fn) => s.unitOfWork(fn),
+    unitOfWorkWithoutSavepoints: (fn) => s.unitOfWorkWithoutSavepoints(fn),
+    readCommitted: (fn) => s.readCommitted(fn) as Promise<Awaited<ReturnType<typeof fn>>>,
+    // As a repository of the store: it joins the running unit (the tx is not passed down yet), its error a StoreError.
+    insert: async (_tx, n) => {
+      try {
+        insert.run(n);
+      } catch (e) {
+        throw toStoreError(e, s.path);
+      }
+    },
+    committed: async () => {
+      const other = openStore(s.path, { readonly: true }); // readonly: no write lock to wait for
+      try {
+        return (connectionOf(other).prepare('SELECT n FROM t ORDER BY n').all() as Array<{ n: number }>).map((r) => r.n);
+      } finally {
+        other.close();
+      }
+    },
+    constraintCode: 'sqlite_constraint',
+    close: async () => {
+      s.close();
+      tmp.cleanup();
+    },
+  });
+}
+
+let pgDb: PgTestDatabase | undefined;
+beforeAll(async () => {
+  pgDb = await pgTestDatabase();
+});
+afterAll(async () => {
+  await pgDb?.drop();
+});
+
+async function pgBackend(opts: Parameters<typeof openPgStore>[1] = {}): Promise<Backend & { store: PgStore }> {
+  const store = await openPgStore(pgDb!.url, { max: 4, applicationName: 'carrier-screen-test', ...opts });
+  await executorOf(store).query({ text: 'DROP TABLE IF EXISTS t; CREATE TABLE t (n integer PRIMARY KEY)' });
+  const b = {
+    store,
+    unitOfWork: <T>(fn: (tx: Tx) => Promise<T>) => store.unitOfWork(fn),
+    unitOfWorkWithoutSavepoints: <T>(fn: (tx: Tx) => Promise<T>) => store.unitOfWorkWithoutSavepoints(fn),
+    readCommitted: <T>(fn: () => T | Promise<T>) => store.readCommitted(fn),
+    insert: async (tx: Tx, n: number) => void (await executorOf(tx as PgTx).query({ text: 'INSERT INTO t (n) VALUES ($1)', values: [n] })),
+    // The pool: committed rows only.
+    committed: async () => (await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t ORDER BY n' })).rows.map((r) => r.n),
+    constraintCode: 'db_constraint',
+    close: () => store.close(),
+  };
+  open = b;
+  return b;
+}
+
+const backends: Array<[string, () => Promise<Backend>]> = [
+  ['SQLite', sqliteBackend],
+  ['PostgreSQL', () => pgBackend()],
+];
+
+describe.each(backends)('unit of work on %s', (_name, setUp) => {
+  it('commits what it wrote and answers its value; a throw rolls all of it back and reaches the caller as it was', async () => {
+    const b = await setUp();
+    const v = await b.unitOfWork(async (tx) => {
+      await b.insert(tx, 1);
+      await b.insert(tx, 2);
+      return 'ok';
+    });
+    expect(v).toBe('ok');
+    expect(await b.committed()).toEqual([1, 2]);
+    const boom = new Error('boom');
+    await expect(
+      b.unitOfWork(async (tx) => {
+        await b.insert(tx, 3);
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+    expect(await b.committed()).toEqual([1, 2]);
+  });
+
+  it("the database's error inside leaves as a StoreError, and the store works on", async () => {
+    const b = await setUp();
+    await expect(
+      b.unitOfWork(async (tx) => {
+        await b.insert(tx, 1);
+        await b.insert(tx, 1); // the primary key again
+      }),
+    ).rejects.toMatchObject({ name: 'StoreError', code: b.constraintCode });
+    await b.unitOfWork((tx) => b.insert(tx, 2));
+    expect(await b.committed()).toEqual([2]);
+  });
+
+  it('a savepoint that throws is rolled back alone; the unit goes on and commits the rest', async () => {
+    const b = await setUp();
+    await b.unitOfWork(async (tx) => {
+      await b.insert(tx, 1);
+      await expect(
+        tx.savepoint(async (sp) => {
+          await b.insert(sp, 2);
+          throw new Error('nested fails');
+        }),
+      ).rejects.toThrow('nested fails');
+      // A failed statement inside, caught: the savepoint is undone, the unit is not.
+      await expect(tx.savepoint((sp) => b.insert(sp, 1))).rejects.toMatchObject({ code: b.constraintCode });
+      await tx.savepoint(async (inner) => {
+        await b.insert(inner, 3);
+        await inner.savepoint((sp) => b.insert(sp, 4));
+      });
+    });
+    expect(await b.committed()).toEqual([1, 3, 4]);
+  });
+
+  it('one nested unit at a time', async () => {
+    const b = await setUp();
+    await b.unitOfWork(async (tx) => {
+      const first = tx.savepoint(async () => 1);
+      await expect(tx.savepoint(async () => 2)).rejects.toThrow(/one nested unit at a time/);
+      await first;
+    });
+  });
+
+  it('a handle used after its unit ended throws tx_finished (a missing await)', async () => {
+    const b = await setUp();
+    let kept: Tx | undefined;
+    let nestedKept: Tx | undefined;
+    await b.unitOfWork(async (tx) => {
+      kept = tx;
+      await tx.savepoint(async (sp) => {
+        nestedKept = sp;
+      });
+      // The savepoint has been released: its handle is finished, the unit's is not.
+      expect(() => nestedKept!.afterCommit(() => {})).toThrow(StoreError);
+      tx.afterCommit(() => {});
+    });
+    expect(() => kept!.afterCommit(() => {})).toThrow(expect.objectContaining({ code: 'tx_finished' }) as Error);
+    await expect(kept!.savepoint(async () => 1)).rejects.toMatchObject({ code: 'tx_finished' });
+  });
+
+  it('readCommitted never sees an open unit’s uncommitted rows', async () => {
+    const b = await setUp();
+    let read: Promise<number[]> | undefined;
+    const unit = b.unitOfWork(async (tx) => {
+      await b.insert(tx, 1);
+      read = b.readCommitted(() => b.committed());
+      throw new Error('rolled back');
+    });
+    await expect(unit).rejects.toThrow('rolled back');
+    expect(await read!).toEqual([]);
+  });
+
+  it('afterCommit: after the outermost COMMIT, in order, once; never after a rollback or a rolled-back savepoint', async () => {
+    const b = await setUp();
+    const calls: string[] = [];
+    let seen: Promise<number[]> | undefined;
+    await b.unitOfWork(async (tx) => {
+      await b.insert(tx, 1);
+      tx.afterCommit(() => {
+        calls.push('first');
+        seen = b.committed();
+      });
+      await tx.savepoint(async (sp) => {
+        sp.afterCommit(() => calls.push('kept savepoint'));
+      });
+      await tx
+        .savepoint(async (sp) => {
+          sp.afterCommit(() => calls.push('rolled-back savepoint'));
+          throw new Error('undone');
+        })
+        .catch(() => undefined);
+      expect(calls).toEqual([]);
+    });
+    expect(calls).toEqual(['first', 'kept savepoint']);
+    expect(await seen!).toEqual([1]);
+    await b
+      .unitOfWork(async (tx) => {
+        tx.afterCommit(() => calls.push('rolled back'));
+        throw new Error('no');
+      })
+      .catch(() => undefined);
+    expect(calls).toEqual(['first', 'kept savepoint']);
+  });
+
+  it('afterCommit: a callback may begin the next unit; one that throws stops no other', async () => {
+    const b = await setUp();
+    let next: Promise<void> | undefined;
+    const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+    await b.unitOfWork(async (tx) => {
+      await b.insert(tx, 1);
+      tx.afterCommit(() => {
+        throw new Error('a buggy callback');
+      });
+      tx.afterCommit(() => {
+        next = b.unitOfWork((t) => b.insert(t, 2));
+      });
+    });
+    await next;
+    expect(await b.committed()).toEqual([1, 2]);
+    expect((await warned).message).toMatch(/afterCommit callback threw: Error: a buggy callback/);
+  });
+
+  it('without savepoints: kept whole when nothing threw; anything thrown inside, even caught, rolls all back (undefined)', async () => {
+    const b = await setUp();
+    const told: number[] = [];
+    const kept = await b.unitOfWorkWithoutSavepoints(async (tx) => {
+      await b.insert(tx, 1);
+      await tx.savepoint((sp) => b.insert(sp, 2));
+      tx.afterCommit(() => told.push(1));
+      return 'kept';
+    });
+    expect(kept).toEqual({ value: 'kept' });
+    const undone = await b.unitOfWorkWithoutSavepoints(async (tx) => {
+      await b.insert(tx, 3);
+      tx.afterCommit(() => told.push(3));
+      await tx
+        .savepoint(async () => {
+          throw new Error('nested fails');
+        })
+        .catch(() => undefined);
+      return 'lost';
+    });
+    expect(undone).toBeUndefined();
+    expect(await b.committed()).toEqual([1, 2]);
+    expect(told).toEqual([1]);
+  });
+
+  it('a closed store: a unit rejects with store_closed', async () => {
+    const b = await setUp();
+    await b.close();
+    open = undefined;
+    await expect(b.unitOfWork(async () => 1)).rejects.toMatchObject({ code: 'store_closed' });
+  });
+});
+
+describe.each(backends)('group commit on %s', (_name, setUp) => {
+  it('async pieces share one unit, one after another, each answered after the COMMIT', async () => {
+    const b = await setUp();
+    const group = new GroupCommit(b);
+    const log: string[] = [];
+    const piece = (n: number) => async (tx: Tx) => {
+      log.push(`${n} begins`);
+      await b.insert(tx, n);
+      tx.afterCommit(() => log.push(`${n} committed`));
+      log.push(`${n} ends`);
+      return n;
+    };
+    const out = await Promise.all([1, 2, 3].map((n) => group.run(piece(n)).then(async (v) => [v, (await b.committed()).includes(v)])));
+    expect(out).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+    ]);
+    expect(log).toEqual(['1 begins', '1 ends', '2 begins', '2 ends', '3 begins', '3 ends', '1 committed', '2 committed', '3 committed']);
+  });
+
+  it('a failing piece: the batch again with a savepoint per piece; only its caller rejected, its afterCommit dropped', async () => {
+    const b = await setUp();
+    const group = new GroupCommit(b);
+    const runs: number[] = [];
+    const told: number[] = [];
+    const settled = await Promise.allSettled(
+      [1, 2, 3].map((n) =>
+        group.run(async (tx) => {
+          runs.push(n);
+          await b.insert(tx, n);
+          tx.afterCommit(() => told.push(n));
+          if (n === 2) throw new Error('piece 2 fails');
+          return n;
+        }),
+      ),
+    );
+    expect(settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([1, 'piece 2 fails', 3]);
+    expect(await b.committed()).toEqual([1, 3]);
+    // The first try stops at the failing piece; the second runs every piece.
+    expect(runs).toEqual([1, 2, 1, 2, 3]);
+    expect(told).toEqual([1, 3]);
+  });
+
+  it("a piece whose statement fails (the database's error): it alone is rejected, the others commit", async () => {
+    const b = await setUp();
+    await b.unitOfWork((tx) => b.insert(tx, 7));
+    const group = new GroupCommit(b);
+    const settled = await Promise.allSettled([1, 7, 3].map((n) => group.run(async (tx) => (await b.insert(tx, n), n))));
+    expect(settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as StoreError).code))).toEqual([1, b.constraintCode, 3]);
+    expect(await b.committed()).toEqual([1, 3, 7]);
+  });
+});
+
+describe('unit of work on PostgreSQL only', () => {
+  const at = '2026-11-27T09:00:00.000Z';
+  /** A serialization failure (40001), as PostgreSQL raises it. */
+  const serializationFailure = (tx: PgTx) =>
+    executorOf(tx).query({ text: "DO $$ BEGIN RAISE EXCEPTION 'forced' USING ERRCODE = 'serialization_failure'; END $$" });
+
+  it('the repository twins on the tx run on its client; the store’s on the pool see them only after the COMMIT', async () => {
+    const { store } = await pgBackend();
+    let insideFromPool: unknown = 'unread';
+    await store.unitOfWork(async (tx) => {
+      await tx.operatorState.put('probe_a', 'v1', at);
+      expect(await tx.operatorState.get('probe_a')).toEqual({ value: 'v1', updated_at: at });
+      insideFromPool = await store.operatorState.get('probe_a');
+    });
+    expect(insideFromPool).toBeUndefined();
+    expect(await store.operatorState.get('probe_a')).toEqual({ value: 'v1', updated_at: at });
+    // Built once: the same twin each time (one parsed-score memo behind every score read).
+    expect(store.screenings).toBe(store.screenings);
+    expect(store.watch(7)).toBe(store.watch(7));
+  });
+
+  it('a twin of a finished unit throws tx_finished; a repository’s own transaction inside a unit is a savepoint of it', async () => {
+    const { store } = await pgBackend();
+    let kept: PgTx | undefined;
+    await store.unitOfWork(async (tx) => {
+      kept = tx;
+      await expect(
+        executorOf(tx).transaction(async (x) => {
+          await x.query({ text: 'INSERT INTO t (n) VALUES (1)' });
+          throw new Error('undone alone');
+        }),
+      ).rejects.toThrow('undone alone');
+      await executorOf(tx).query({ text: 'INSERT INTO t (n) VALUES (2)' });
+    });
+    expect((await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t' })).rows).toEqual([{ n: 2 }]);
+    await expect(kept!.operatorState.put('late', 'x', at)).rejects.toMatchObject({
+      code: 'tx_finished',
+      message: 'a statement on a unit of work that has already committed or rolled back (a missing await?)',
+    });
+  });
+
+  it('a failed statement caught without a savepoint: PostgreSQL aborted the transaction, so the unit fails with it and keeps nothing', async () => {
+    // SQLite undoes only the statement; PostgreSQL cannot go on without a savepoint.
+    const b = await pgBackend();
+    await b.unitOfWork((tx) => b.insert(tx, 1));
+    await expect(
+      b.unitOfWork(async (tx) => {
+        await b.insert(tx, 2);
+        await b.insert(tx, 1).catch(() => undefined);
+        return 'carried on';
+      }),
+    ).rejects.toMatchObject({ code: 'db_constraint' });
+    expect(await b.committed()).toEqual([1]);
+  });
+
+  it('a deadlock between two units: PostgreSQL ends one, which is run again whole; both commit, the retry is counted and logged', async () => {
+    const warned: Array<{ obj: object; msg: string }> = [];
+    const { store } = await pgBackend({ log: { info: () => {}, warn: (obj, msg) => warned.push({ obj, msg }) } });
+    await store.unitOfWork(async (tx) => {
+      await tx.operatorState.put('lock_a', '-', at);
+      await tx.operatorState.put('lock_b', '-', at);
+    });
+    let holding = 0;
+    let bothHold!: () => void;
+    const bothHoldOne = new Promise<void>((resolve) => (bothHold = resolve));
+    const runs: string[] = [];
+    const told: string[] = [];
+    // Each locks one row, waits until the other holds its own, then asks for the other's: a cycle.
+    const unit = (name: string, first: string, second: string) =>
+      store.unitOfWork(async (tx) => {
+        runs.push(name);
+        await tx.operatorState.put(first, name, at);
+        if (++holding === 2) bothHold();
+        await bothHoldOne;
+        await tx.operatorState.put(second, name, at);
+        tx.afterCommit(() => told.push(name));
+        return name;
+      });
+    expect(await Promise.all([unit('x', 'lock_a', 'lock_b'), unit('y', 'lock_b', 'lock_a')])).toEqual(['x', 'y']);
+    expect(runs).toHaveLength(3);
+    expect(runs.slice(0, 2).sort()).toEqual(['x', 'y']);
+    expect(told.sort()).toEqual(['x', 'y']);
+    expect(store.retries()).toEqual({ deadlock: 1, serialization: 0 });
+    expect(warned).toEqual([
+      { obj: expect.objectContaining({ attempt: 1, code: '40P01' }) as object, msg: expect.stringMatching(/deadlock/) as string },
+    ]);
+    // Whoever ran again ran last, after the other's COMMIT: both rows are its.
+    const last = runs[2]!;
+    expect(await store.operatorState.get('lock_a')).toMatchObject({ value: last });
+    expect(await store.operatorState.get('lock_b')).toMatchObject({ value: last });
+  });
+
+  it('a serialization failure, even caught in a savepoint, runs the whole unit again; the failed try’s afterCommit is dropped', async () => {
+    const b = await pgBackend();
+    let tries = 0;
+    const told: number[] = [];
+    const v = await b.store.unitOfWork(async (tx) => {
+      const n = ++tries;
+      await b.insert(tx, 10 + n);
+      tx.afterCommit(() => told.push(n));
+      if (n === 1) await tx.savepoint(serializationFailure).catch(() => undefined);
+      return n;
+    });
+    expect(v).toBe(2);
+    expect(told).toEqual([2]);
+    expect(await b.committed()).toEqual([12]);
+    expect(b.store.retries()).toEqual({ deadlock: 0, serialization: 1 });
+  });
+
+  it(`${PG_UNIT_TRIES} tries at most: then the failure (db_busy) reaches the caller, nothing kept`, async () => {
+    const b = await pgBackend();
+    let tries = 0;
+    await expect(
+      b.store.unitOfWork(async (tx) => {
+        tries++;
+        await b.insert(tx, 1);
+        await serializationFailure(tx);
+      }),
+    ).rejects.toMatchObject({ name: 'StoreError', code: 'db_busy', detail: '40001' });
+    expect(tries).toBe(PG_UNIT_TRIES);
+    expect(await b.committed()).toEqual([]);
+  });
+
+  it('group commit over the PostgreSQL store: pieces get the PgTx; a batch ended by a serialization failure is run again whole', async () => {
+    const b = await pgBackend();
+    const group = new GroupCommit(b.store);
+    let failOnce = true;
+    const out = await Promise.all(
+      [1, 2, 3].map((n) =>
+        group.run(async (tx) => {
+          await tx.operatorState.put(`piece_${n}`, String(n), at);
+          if (n === 2 && failOnce) {
+            failOnce = false;
+            await serializationFailure(tx);
+          }
+          return n;
+        }),
+      ),
+    );
+    expect(out).toEqual([1, 2, 3]);
+    for (const n of [1, 2, 3]) expect(await b.store.operatorState.get(`piece_${n}`)).toMatchObject({ value: String(n) });
+    expect(b.store.retries().serialization).toBe(1);
+  });
+
+  it('the pool is not leaked: after commits, rollbacks, failed statements and retries every client is back', async () => {
+    const b = await pgBackend({ max: 2 });
+    for (let i = 0; i < 6; i++) {
+      await b.unitOfWork((tx) => b.insert(tx, i));
+      await b.unitOfWork(async () => Promise.reject(new Error('no'))).catch(() => undefined);
+      await b.unitOfWork((tx) => b.insert(tx, 0)).catch(() => undefined);
+      await b.unitOfWorkWithoutSavepoints(async (tx) => tx.savepoint(async () => Promise.reject(new Error('no'))).catch(() => undefined));
+    }
+    await b.store.unitOfWork((tx) => serializationFailure(tx)).catch(() => undefined);
+    expect(await b.committed()).toEqual([0, 1, 2, 3, 4, 5]);
+    const c = b.store.connections();
+    expect(c.waiting).toBe(0);
+    expect(c.idle).toBe(c.total);
+    expect(c.total).toBeLessThanOrEqual(2);
+  });
+
+  it('refuses a database whose encoding is not UTF8, before writing its schema', async () => {
+    const ascii = await pgTestDatabase({ encoding: 'SQL_ASCII' });
+    try {
+      const err = (await openPgStore(ascii.url).catch((e: unknown) => e)) as StoreError;
+      expect(err).toBeInstanceOf(StoreError);
+      expect(err).toMatchObject({ code: 'db_error', detail: 'server_encoding=SQL_ASCII' });
+      expect(err.message).toMatch(/encoding is SQL_ASCII, not UTF8/);
+      const c = new pg.Client({ connectionString: ascii.url });
+      await c.connect();
+      try {
+        expect((await c.query("SELECT to_regclass('schema_migrations') AS t")).rows).toEqual([{ t: null }]);
+      } finally {
+        await c.end();
+      }
+    } finally {
+      await ascii.drop();
+    }
+  });
+
+  it('an unreachable server: db_unavailable, the password not shown', async () => {
+    const err = (await openPgStore('postgres://someone:s3cret@127.0.0.1:1/nowhere').catch((e: unknown) => e)) as StoreError;
+    expect(err).toMatchObject({ name: 'StoreError', code: 'db_unavailable' });
+    expect(err.message).not.toContain('s3cret');
+  });
+
+  it('pgTestStore: a database of its own, migrated by the open', async () => {
+    const t = await pgTestStore();
+    try {
+      expect(await t.store.events.lastEventId()).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
