@@ -72,11 +72,13 @@ export interface DecisionRowFilter {
 }
 
 /**
- * Every carrier lock a unit of work may need, named up front (lockCarriers): review keys
- * (`<env>:dot:<n>`, `<env>:mc:<n>`), watch keys (`dot:<n>`, `mc:MC<n>`), and the carrier keys of
- * reviews found by id or by their screening (a review's carrier_key never changes).
+ * Every carrier lock a unit of work may need, named up front (lockCarriers): local-block names
+ * (blockLockNames of local-blocks-repo.ts), review keys (`<env>:dot:<n>`, `<env>:mc:<n>`), watch
+ * keys (`dot:<n>`, `mc:MC<n>`), and the carrier keys of reviews found by id or by their
+ * screening (a review's carrier_key never changes).
  */
 export interface CarrierLockSet {
+  block?: readonly string[];
   review?: readonly string[];
   watch?: readonly string[];
   reviews?: readonly string[];

@@ -9,6 +9,7 @@ import type {
 } from '../decisions-repo.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from './async-repo.js';
+import { lockCarrierSet } from './carrier-locks.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { statement, type Statement } from './sql.js';
@@ -20,7 +21,7 @@ import { statement, type Statement } from './sql.js';
  * Several hosts (docs/design/postgres.md, section 4): SQLite's one writer kept a carrier's
  * read-then-write whole (no open review, so open one; no standing decision, so review). Here a
  * unit of work first takes every carrier lock it may need in one statement (`lockCarriers`, in the
- * one global order: namespace, then hashtext of the key), so two units that look one carrier up
+ * one global order of worker/store/pg/carrier-locks.ts: namespace, then hashtext of the key), so two units that look one carrier up
  * under its DOT and MC keys in opposite orders never hold one lock each while waiting for the
  * other's (40P01). The reads that start a step still take their carrier's lock (`standing` and
  * `openReviewId` by the key, `reviewHead` and `reviewOfScreening` by the review's own
@@ -40,20 +41,6 @@ const DECISION_COLUMNS =
 const REVIEW_LOCK = ADVISORY_NAMESPACES.review;
 
 const st = {
-  // Every lock in one statement, sorted before any is taken (a volatile select list is computed
-  // after the ORDER BY): namespace first (block < review < watch), then the key's hash. Keys that
-  // hash alike are one lock, taken again (re-entrant).
-  lockCarriers: statement<{ review: string[]; watch: string[]; reviews: string[]; screenings: string[] }>(
-    'decisions_lock_carriers',
-    `SELECT pg_advisory_xact_lock(l.ns, l.h) FROM (
-       SELECT DISTINCT ns, hashtext(k) AS h FROM (
-         SELECT ${REVIEW_LOCK} AS ns, k FROM unnest(@review::text[]) AS k
-         UNION ALL SELECT ${ADVISORY_NAMESPACES.watch}, k FROM unnest(@watch::text[]) AS k
-         UNION ALL SELECT ${REVIEW_LOCK}, carrier_key FROM reviews
-           WHERE carrier_key IS NOT NULL AND (id = ANY(@reviews::text[]) OR screening_id = ANY(@screenings::text[]))
-       ) AS a
-     ) AS l ORDER BY l.ns, l.h`,
-  ),
   lockCarrier: statement<{ key: string }>('decisions_lock_carrier', `SELECT ${carrierLockSql(REVIEW_LOCK, '@key')}`),
   // A review's carrier_key never changes, so finding it in the locking statement is safe.
   lockReview: statement<{ id: string }>(
@@ -164,13 +151,7 @@ const st = {
 
 export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
   return {
-    lockCarriers: async (set: CarrierLockSet) =>
-      void (await st.lockCarriers.run(x, {
-        review: [...(set.review ?? [])],
-        watch: [...(set.watch ?? [])],
-        reviews: [...(set.reviews ?? [])],
-        screenings: [...(set.reviewsOfScreenings ?? [])],
-      })),
+    lockCarriers: (set: CarrierLockSet) => lockCarrierSet(x, set),
     async standing(key) {
       await st.lockCarrier.run(x, { key });
       return st.standing.get<DecisionRow>(x, { key });
