@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carrierLockSet, reviewLookupKeys, type LockedScreening } from '../../worker/decisions/carrier-decisions.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { pgDecisionsOf } from '../../worker/store/pg/decisions-repo.js';
+import { pgLocalBlocksOf } from '../../worker/store/pg/local-blocks-repo.js';
+import { blockLockNames } from '../../worker/store/local-blocks-repo.js';
+import { WatchConflictError } from '../../worker/store/store-error.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { ADVISORY_NAMESPACES } from '../../worker/store/pg/advisory-keys.js';
 import { pgWatchStoreOf } from '../../worker/store/pg/watch-store.js';
@@ -71,7 +74,7 @@ async function twoHosts(
   const host = (s: LockedScreening, i: number) =>
     x.transaction(async (tx) => {
       const r = pgDecisionsOf(tx);
-      if (o.upFront) await r.lockCarriers(carrierLockSet(ENV, [s], o.watch?.[i]));
+      if (o.upFront) await r.lockCarriers(carrierLockSet(ENV, [s], { watch: o.watch?.[i] ?? [] }));
       let first = true;
       for (const key of reviewLookupKeys(ENV, s.query, s.score)) {
         await r.openReviewId(key);
@@ -84,6 +87,37 @@ async function twoHosts(
       await o.after?.(tx, i);
     });
   const results = await Promise.allSettled(screenings.map(host));
+  done = true;
+  open();
+  await watcher;
+  return results;
+}
+
+/**
+ * Two units of work at once, each `first` then `then`, each stopping after its `first` until both
+ * got there or one waits on a lock (the race meant, not a lucky order).
+ */
+async function race(units: Array<{ first: (tx: PgExecutor) => Promise<unknown>; then: (tx: PgExecutor) => Promise<unknown> }>) {
+  let arrived = 0;
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  let done = false;
+  const watcher = (async () => {
+    while (!done) {
+      if (arrived === units.length || (arrived > 0 && (await someoneWaits(database.pool)))) return open();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  const results = await Promise.allSettled(
+    units.map((u) =>
+      x.transaction(async (tx) => {
+        await u.first(tx);
+        arrived++;
+        await gate;
+        return u.then(tx);
+      }),
+    ),
+  );
   done = true;
   open();
   await watcher;
@@ -127,7 +161,7 @@ describe('postgres: carrier locks taken up front, in one order', () => {
 
   it('lockCarriers holds exactly the locks asked for: a review lock per review key, a watch lock per watch key', async () => {
     const c = carrier();
-    const set = carrierLockSet(ENV, [{ query: { mc_number: c.mc }, score: c.score }], [`dot:${c.dot}`, `mc:${c.mc}`]);
+    const set = carrierLockSet(ENV, [{ query: { mc_number: c.mc }, score: c.score }], { watch: [`dot:${c.dot}`, `mc:${c.mc}`] });
     const n = await x.transaction(async (tx) => {
       await pgDecisionsOf(tx).lockCarriers(set);
       const { rows } = await tx.query<{ missing: number; extra: number; n: number }>({
@@ -146,4 +180,84 @@ describe('postgres: carrier locks taken up front, in one order', () => {
     });
     expect(n).toBe(4);
   });
+
+  for (const upFront of [false, true]) {
+    it(`reject and block on the desk while a person blocks the carrier by hand: ${upFront ? 'locked up front, both commit (one block, the other a conflict)' : 'the control: the review, then the block names, against the names, then the review: 40P01'}`, async () => {
+      const c = carrier();
+      const key = `${ENV}:dot:${c.dot}`;
+      await database.pool.query(
+        `INSERT INTO screenings (id, status, query_kind, query_value, priority, action, created_at, completed_at)
+         VALUES ($1, 'done', 'dot_number', $2, 'tender', 'hold', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')`,
+        [`scr_${c.u}_r`, c.dot],
+      );
+      await pgDecisionsOf(x).insertReview({
+        id: `rev_${c.u}`,
+        screening_id: `scr_${c.u}_r`,
+        hold_reason: 'manual_review',
+        created_at: '2026-11-01T00:00:00.000Z',
+        carrier_key: key,
+        parent_id: null,
+        previous_decision: null,
+      });
+      const block = {
+        carrierKey: `dot:${c.dot}`,
+        dot_number: c.dot,
+        mc_number: c.mc,
+        reason: 'r',
+        by: 'D',
+        at: '2026-11-01T00:01:00.000Z',
+      };
+      // What LocalBlocks.blockFor names and CarrierDecisions.onLocalBlock then looks under.
+      const queries = [{ dot_number: c.dot }, { mc_number: c.mc }];
+      // The second block is refused (block_conflict): an answer, not a failure of the unit.
+      const blocked = (tx: PgExecutor) =>
+        pgLocalBlocksOf(tx)
+          .addBlock(block)
+          .catch((e: unknown) => {
+            if (e instanceof WatchConflictError) return e;
+            throw e;
+          });
+      const results = await race([
+        {
+          // The desk (ReviewService.decide, reject + block): resolve's review read, then the block.
+          first: async (tx) => {
+            if (upFront)
+              await pgDecisionsOf(tx).lockCarriers(
+                carrierLockSet(
+                  ENV,
+                  queries.map((query) => ({ query, score: null })),
+                  { block: blockLockNames(block), reviews: [`rev_${c.u}`] },
+                ),
+              );
+            await pgDecisionsOf(tx).reviewHead(`rev_${c.u}`);
+          },
+          then: blocked,
+        },
+        {
+          // By hand (LocalBlocks.addBlock): the block, then onLocalBlock's review look-up.
+          first: blocked,
+          then: async (tx) => {
+            const r = pgDecisionsOf(tx);
+            await r.lockCarriers(
+              carrierLockSet(
+                ENV,
+                queries.map((query) => ({ query, score: null })),
+              ),
+            );
+            for (const q of queries) for (const k of reviewLookupKeys(ENV, q, null)) await r.openReviewId(k);
+          },
+        },
+      ]);
+      if (upFront) expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+      else {
+        expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+        expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: '40P01' });
+      }
+      const { rows } = await database.pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM local_blocks WHERE lifted_at IS NULL AND dot_number = $1',
+        [c.dot],
+      );
+      expect(rows[0]!.n).toBe(1);
+    });
+  }
 });

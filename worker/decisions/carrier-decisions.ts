@@ -123,14 +123,17 @@ export interface LockedScreening {
   score: SvcScore | null;
 }
 
+/** Locks beside the screenings' own: the watch keys, a local block's names, reviews by id. */
+export type MoreCarrierLocks = Pick<CarrierLockSet, 'watch' | 'block' | 'reviews'>;
+
 /**
  * The carrier locks a unit of work about these screenings may take: every review key each is
- * looked up under (reviewLookupKeys), its own review's carrier, and the caller's watch keys.
+ * looked up under (reviewLookupKeys), its own review's carrier, and the caller's `more`.
  */
-export function carrierLockSet(env: Env, about: readonly LockedScreening[], watch: readonly string[] = []): CarrierLockSet {
+export function carrierLockSet(env: Env, about: readonly LockedScreening[], more: MoreCarrierLocks = {}): CarrierLockSet {
   const review = new Set(about.flatMap((s) => reviewLookupKeys(env, s.query, s.score)));
   const reviewsOfScreenings = about.flatMap((s) => (s.id === undefined ? [] : [s.id]));
-  return { review: [...review], watch, reviewsOfScreenings };
+  return { ...more, review: [...review], reviewsOfScreenings };
 }
 
 export class CarrierDecisions {
@@ -153,12 +156,13 @@ export class CarrierDecisions {
   /**
    * Take, at the start of a unit of work, every carrier lock it may need: the review keys of each
    * screening it is about (those #openReviewOf looks under, and the key it is reviewed under) and
-   * of its own review, plus the watch keys the caller's watch record will lock (`watch`). One call
+   * of its own review, plus what the caller's unit will lock beside (`more`: the watch record's
+   * keys, a block's names, a review decided). One call
    * per unit, before any other carrier read: on PostgreSQL one statement takes them all in the one
    * global order (worker/store/pg/decisions-repo.ts); on SQLite nothing.
    */
-  async lockCarriers(_tx: Tx, about: readonly LockedScreening[], watch: readonly string[] = []): Promise<void> {
-    const set = carrierLockSet(this.o.env, about, watch);
+  async lockCarriers(_tx: Tx, about: readonly LockedScreening[], more: MoreCarrierLocks = {}): Promise<void> {
+    const set = carrierLockSet(this.o.env, about, more);
     // Without a score, an MC query is reviewed under the DOT the cache links it to (carrierKey).
     const linked = about.filter((s) => s.score === null).map((s) => this.carrierKey(s, null));
     await this.#st.lockCarriers({ ...set, review: [...new Set([...set.review!, ...linked])] });

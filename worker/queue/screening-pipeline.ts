@@ -422,11 +422,9 @@ export class ScreeningPipeline {
     // and a watch lock only when it writes: locking every hit would cost PostgreSQL a round trip and
     // make one carrier's hits on several hosts wait for each other's COMMIT.
     if (holdOpensReview(n, r) || r.error?.code === LOCAL_BLOCK_CODE)
-      await decisions.lockCarriers(
-        tx,
-        [{ id: n.id, query: n.query, score: r.score }],
-        this.d.watch.lockKeys({ query: n.query, score: r.score }),
-      );
+      await decisions.lockCarriers(tx, [{ id: n.id, query: n.query, score: r.score }], {
+        watch: this.d.watch.lockKeys({ query: n.query, score: r.score }),
+      });
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
     const tender = await this.d.watch.tenderCarrier({
       status: 'done',
@@ -470,7 +468,9 @@ export class ScreeningPipeline {
     const s0 = store.getScreening(id);
     // Every carrier lock this unit may take, first: its review and watch keys (worker/store/pg/decisions-repo.ts).
     if (s0)
-      await decisions.lockCarriers(tx, [{ id, query: s0.query, score: r.score }], watch.lockKeys({ query: s0.query, score: r.score }));
+      await decisions.lockCarriers(tx, [{ id, query: s0.query, score: r.score }], {
+        watch: watch.lockKeys({ query: s0.query, score: r.score }),
+      });
     // A local block wins over the service's answer; watch re-screens rarely open reviews.
     if (s0) r = (await blocks.apply(s0.query, r)) ?? r;
     let review: ReviewOutcome | undefined;
