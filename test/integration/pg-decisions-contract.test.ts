@@ -1026,9 +1026,9 @@ describe('postgres only: several hosts at once', () => {
   });
 
   it('a carrier looked up under its DOT and its MC key in opposite orders: PostgreSQL ends one (40P01, to retry), the other commits', async () => {
-    // carrier-decisions' #openReviewOf locks each key it looks under: a screening by MC whose
-    // score names the DOT looks under mc: then dot:, one by DOT under dot: then mc:. Known, and
-    // rare (both with fresh /v1 scores, no open review yet); the unit of work retries 40P01.
+    // Each openReviewId locks the key it looks under: a unit that looks under mc: then dot: and one
+    // that looks under dot: then mc:, with no lock taken first. Why every unit of work takes its
+    // carrier locks up front (lockCarriers; test/integration/pg-carrier-locks.test.ts, docs/design/postgres.md 4.1).
     const { dot, u } = ids();
     const [dotKey, mcKey] = [`sandbox:dot:${dot}`, `sandbox:mc:MC${u}`];
     let bothHold!: () => void;

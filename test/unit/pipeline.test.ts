@@ -133,6 +133,9 @@ class FakeWatch implements PipelineWatch {
     const dot = s.score?.carrier.dot_number ?? ('dot_number' in s.query ? s.query.dot_number : null);
     return dot ? { key: `dot:${dot}`, dot_number: dot, mc_number: null } : undefined;
   }
+  lockKeys(): string[] {
+    return [];
+  }
   async wantsReview(s: Screening): Promise<boolean> {
     return !this.noReview.has(s.id);
   }

@@ -5,7 +5,7 @@ import { LOCAL_BLOCK_CODE, actionForLocalBlock } from '../../shared/tender-rules
 import type { SharedEventFeed } from '../events/event-feed.js';
 import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store, type Tx } from '../store/index.js';
 import { WatchConflictError } from '../store/store-error.js';
-import { localBlocksOf, type LocalBlocksRepo } from '../store/local-blocks-repo.js';
+import { blockLockNames, localBlocksOf, type LocalBlocksRepo } from '../store/local-blocks-repo.js';
 import { openReaderPool, type Reader } from '../store/reader-pool.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, resolveIds } from '../watch/carrier-key.js';
 import { blocksPage } from './block-reads.js';
@@ -99,13 +99,18 @@ export class LocalBlocks {
    * unit of work, by the score's DOT number when it has one. Already blocked: nothing to add.
    */
   async addBlockFor(tx: Tx, s: Screening, actor: BlockActor, reason: string): Promise<IntakeEvent[]> {
-    const dot = s.score?.carrier.dot_number;
     try {
-      return (await this.addBlock(dot ? { dot_number: dot } : s.query, actor, reason, tx)).appended;
+      return (await this.addBlock(blockQueryOf(s), actor, reason, tx)).appended;
     } catch (e) {
       if (!(e instanceof WatchConflictError)) throw e;
       return [];
     }
+  }
+
+  /** The block addBlockFor(s) would add: its names (each a carrier lock on PostgreSQL) and numbers, for the caller's up-front locks. */
+  blockFor(s: Screening): { names: string[]; dot_number: string | null; mc_number: string | null } {
+    const ids = this.#resolve(blockQueryOf(s));
+    return { names: blockLockNames({ carrierKey: keyOf(ids), ...ids }), ...ids };
   }
 
   /** addBlock from the intake: committed, then its events announced. */
@@ -149,4 +154,10 @@ export class LocalBlocks {
   #resolve(query: CarrierQuery): ReturnType<typeof resolveIds> {
     return resolveIds(this.d.store, this.d.env, idsOfQuery(query));
   }
+}
+
+/** What reject-and-block blocks: the score's DOT number when it has one, else what was asked. */
+function blockQueryOf(s: Screening): CarrierQuery {
+  const dot = s.score?.carrier.dot_number;
+  return dot ? { dot_number: dot } : s.query;
 }

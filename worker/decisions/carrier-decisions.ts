@@ -18,6 +18,7 @@ import {
   decisionsOf,
   type DecisionRow,
   type DecisionRowFilter,
+  type CarrierLockSet,
   type DecisionsRepo,
   type ReviewHeadRow,
 } from '../store/decisions-repo.js';
@@ -36,8 +37,12 @@ import { reviewCarrierKey } from '../store/review-carrier-key.js';
  * - an open review shows the carrier's newest facts under a version; a decision names the
  *   version it saw and is refused when the facts changed since (onFacts, resolve); a blocking
  *   score or a local block closes the review and blocks its tenders at once.
- * Every method runs inside the caller's SQLite transaction (synchronous, no I/O but SQLite); its
- * SQL is the store's (worker/store/decisions-repo.ts), whose writes join that transaction.
+ * Every method runs inside the caller's unit of work; its SQL is the store's
+ * (worker/store/decisions-repo.ts), whose writes join that unit.
+ * Carrier locks (PostgreSQL; nothing on SQLite's one writer): the caller takes every lock its unit
+ * may need first, in one call (`lockCarriers`), before any other carrier read; the methods' own
+ * lock reads are then re-entrant. Taking them as each key is looked under would lock a carrier's
+ * mc: then dot: key in one unit and dot: then mc: in another, and the two deadlock (40P01).
  * A method that ends a standing decision returns it (observe, revoke, lapse) or lists it in its
  * outcome (`ended` of onHold and resolve): the caller appends its `decision.<state>` event in
  * the same transaction. Nothing is kept here between calls, so a piece of a group commit that
@@ -97,6 +102,40 @@ export type ReviewOutcome = { kind: 'review'; reviewId: string; created: boolean
  */
 export type HoldOutcome = { kind: 'settled'; result: ScreeningResult; decision: StandingDecisionRef; ended: Decision[] } | ReviewOutcome;
 
+/**
+ * The review keys a carrier is looked up under, in the order its open review is looked for
+ * (#openReviewOf): the key of the query, then the DOT and the MC number the score names.
+ */
+export function reviewLookupKeys(env: Env, query: CarrierQuery, score: SvcScore | null): string[] {
+  const keys = new Set([`${env}:${queryKey(query)}`]);
+  if (score) {
+    keys.add(reviewCarrierKey(env, query, score.carrier.dot_number));
+    if (typeof score.carrier.mc_number === 'string' && score.carrier.mc_number !== '')
+      keys.add(`${env}:mc:${canonicalMc(score.carrier.mc_number)}`);
+  }
+  return [...keys];
+}
+
+/** A screening a unit of work is about, for lockCarriers: its id (its own review's carrier), query and score. */
+export interface LockedScreening {
+  id?: string;
+  query: CarrierQuery;
+  score: SvcScore | null;
+}
+
+/** Locks beside the screenings' own: the watch keys, a local block's names, reviews by id. */
+export type MoreCarrierLocks = Pick<CarrierLockSet, 'watch' | 'block' | 'reviews'>;
+
+/**
+ * The carrier locks a unit of work about these screenings may take: every review key each is
+ * looked up under (reviewLookupKeys), its own review's carrier, and the caller's `more`.
+ */
+export function carrierLockSet(env: Env, about: readonly LockedScreening[], more: MoreCarrierLocks = {}): CarrierLockSet {
+  const review = new Set(about.flatMap((s) => reviewLookupKeys(env, s.query, s.score)));
+  const reviewsOfScreenings = about.flatMap((s) => (s.id === undefined ? [] : [s.id]));
+  return { ...more, review: [...review], reviewsOfScreenings };
+}
+
 export class CarrierDecisions {
   readonly #st: DecisionsRepo;
 
@@ -112,6 +151,21 @@ export class CarrierDecisions {
   carrierKey(s: Pick<Screening, 'query'>, score: SvcScore | null): string {
     const named = score ?? ('mc_number' in s.query ? this.o.store.getScore(this.o.env, s.query)?.score : undefined);
     return reviewCarrierKey(this.o.env, s.query, named?.carrier.dot_number);
+  }
+
+  /**
+   * Take, at the start of a unit of work, every carrier lock it may need: the review keys of each
+   * screening it is about (those #openReviewOf looks under, and the key it is reviewed under) and
+   * of its own review, plus what the caller's unit will lock beside (`more`: the watch record's
+   * keys, a block's names, a review decided). One call
+   * per unit, before any other carrier read: on PostgreSQL one statement takes them all in the one
+   * global order (worker/store/pg/decisions-repo.ts); on SQLite nothing.
+   */
+  async lockCarriers(_tx: Tx, about: readonly LockedScreening[], more: MoreCarrierLocks = {}): Promise<void> {
+    const set = carrierLockSet(this.o.env, about, more);
+    // Without a score, an MC query is reviewed under the DOT the cache links it to (carrierKey).
+    const linked = about.filter((s) => s.score === null).map((s) => this.carrierKey(s, null));
+    await this.#st.lockCarriers({ ...set, review: [...new Set([...set.review!, ...linked])] });
   }
 
   /**
@@ -213,6 +267,8 @@ export class CarrierDecisions {
     note: string | null,
     seenVersion?: number,
   ): Promise<ResolveOutcome> {
+    // Its carrier's lock before any read: the review's (and so its head's) carrier_key.
+    await this.#st.lockCarriers({ reviews: [reviewId] });
     const head = this.#st.reviewHead(reviewId);
     if (!head) throw new NotFoundError(`no review with id ${reviewId}`);
     const primaryId = head.parent_id ?? head.id;
@@ -317,6 +373,8 @@ export class CarrierDecisions {
     const queries: CarrierQuery[] = [];
     if (block.dot_number) queries.push({ dot_number: block.dot_number });
     if (block.mc_number) queries.push({ mc_number: block.mc_number });
+    // After the block's own locks (namespace block, before review): every key at once.
+    await this.#st.lockCarriers({ review: queries.flatMap((q) => reviewLookupKeys(this.o.env, q, null)) });
     for (const q of queries) {
       const p = this.#openReviewOf(q, null);
       if (p)
@@ -332,13 +390,8 @@ export class CarrierDecisions {
 
   /** The carrier's open review: by the key a screening of it is reviewed under, or its DOT or MC number. */
   #openReviewOf(query: CarrierQuery, score: SvcScore | null): ReviewHeadRow | undefined {
-    const keys = new Set([`${this.o.env}:${queryKey(query)}`]);
-    if (score) {
-      keys.add(this.carrierKey({ query }, score));
-      if (typeof score.carrier.mc_number === 'string' && score.carrier.mc_number !== '')
-        keys.add(`${this.o.env}:mc:${canonicalMc(score.carrier.mc_number)}`);
-    }
-    for (const key of keys) {
+    // Each openReviewId locks its key: re-entrant once the unit has taken lockCarriers.
+    for (const key of reviewLookupKeys(this.o.env, query, score)) {
       const openId = this.#st.openReviewId(key);
       if (openId !== undefined) return this.#st.reviewHead(openId);
     }

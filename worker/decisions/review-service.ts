@@ -1,3 +1,4 @@
+import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { RedisUp } from '../redis-up.js';
@@ -11,6 +12,8 @@ import { closedReviewNews, endedDecisionNews, resolvedReviewNews } from './revie
 export interface BlockOnReject {
   /** In the caller's unit of work (a savepoint of it). */
   addBlockFor(tx: Tx, s: Screening, actor: Actor, reason: string): Promise<IntakeEvent[]>;
+  /** The block addBlockFor would add for `s`: its names (each a carrier lock) and its DOT and MC numbers. */
+  blockFor(s: Screening): { names: string[]; dot_number: string | null; mc_number: string | null };
 }
 
 /**
@@ -47,6 +50,10 @@ export class ReviewService {
     // The decision's event and callback need Redis: without it, change nothing.
     await this.d.redisUp('the review was not changed');
     const out = await store.unitOfWork(async (tx) => {
+      // Reject and block locks the block's names, then its carrier's reviews (onLocalBlock): every
+      // carrier lock of the unit first, in the one order, or a host blocking the carrier by hand
+      // (names, then reviews) and this one (the review, then names) could each wait on the other.
+      if (o.block && decision === 'reject') await this.#lockRejectAndBlock(tx, id);
       const r = await decisions.resolve(tx, id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
       // Refused: a local block found only now closed the review (committed, and told, before the 409).
       if (r.kind === 'stale') return { ...r, appended: r.closed ? await closedReviewNews(tx, store, events, r.closed, now()) : [] };
@@ -63,6 +70,23 @@ export class ReviewService {
     if (out.kind === 'stale')
       throw new ReviewStaleError(`the carrier's facts changed since you saw the review: ${out.reason}; look again`, store.getReview(id)!);
     return out.review;
+  }
+
+  /** The carrier locks of a reject-and-block of review `id` (its own, and the review it waits on). */
+  async #lockRejectAndBlock(tx: Tx, id: string): Promise<void> {
+    const { store, decisions, blocks } = this.d;
+    const own = store.getReview(id);
+    const head = own?.waits_on ? store.getReview(own.waits_on) : undefined;
+    const found = [own, head].flatMap((r) => (r ? [blocks.blockFor(r.screening)] : []));
+    const queries: CarrierQuery[] = found.flatMap((b) => [
+      ...(b.dot_number ? [{ dot_number: b.dot_number }] : []),
+      ...(b.mc_number ? [{ mc_number: b.mc_number }] : []),
+    ]);
+    await decisions.lockCarriers(
+      tx,
+      queries.map((query) => ({ query, score: null })),
+      { block: found.flatMap((b) => b.names), reviews: [id] },
+    );
   }
 
   list(f?: DecisionFilter): Decision[] {

@@ -2,7 +2,14 @@ import type { Logger } from 'pino';
 import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { Decision, IntakeEvent, Review, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { actionForScore, actionForStaleScore, actionWithoutScore, holdOpensReview, type NoScoreCause } from '../../shared/tender-rules.js';
+import {
+  LOCAL_BLOCK_CODE,
+  actionForScore,
+  actionForStaleScore,
+  actionWithoutScore,
+  holdOpensReview,
+  type NoScoreCause,
+} from '../../shared/tender-rules.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { CarrierDecisions, FactsOutcome, ReviewOutcome } from '../decisions/carrier-decisions.js';
 import { closedReviewNews, endedDecisionNews } from '../decisions/review-news.js';
@@ -55,6 +62,8 @@ export interface PipelineWatch {
   tenderCarrier(
     s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined },
   ): Promise<TenderCarrier | undefined>;
+  /** The watch keys record() may lock for this screening (taken up front with the unit's other carrier locks). */
+  lockKeys(s: Pick<Screening, 'query' | 'score'>): string[];
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
   wantsReview(s: Screening, r: ScreeningResult): Promise<boolean>;
   /**
@@ -303,6 +312,11 @@ export class ScreeningPipeline {
   /** The writes of a re-screen, in the caller's unit of work; unchanged when nothing changed for the TMS. */
   async #recordRescreen(tx: Tx, s: Screening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
+    // Every carrier lock this unit may take, first (its held score, the new one, its own review).
+    await decisions.lockCarriers(tx, [
+      { id: s.id, query: s.query, score: r.score },
+      { query: s.query, score: s.score },
+    ]);
     // Checked again against the score: an MC query may only now name a blocked DOT number.
     r = (await this.d.blocks.apply(s.query, r)) ?? r;
     // Standing decisions this re-screen ends: their events go in this transaction, whatever it comes to.
@@ -403,6 +417,14 @@ export class ScreeningPipeline {
    */
   async #answerNow(tx: Tx, n: NewScreening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
+    // Every carrier lock this piece may take, first: its review and watch keys; only when it goes
+    // to the carrier's review (a hold, or a block closing one). A tendered hit takes no review lock
+    // and a watch lock only when it writes: locking every hit would cost PostgreSQL a round trip and
+    // make one carrier's hits on several hosts wait for each other's COMMIT.
+    if (holdOpensReview(n, r) || r.error?.code === LOCAL_BLOCK_CODE)
+      await decisions.lockCarriers(tx, [{ id: n.id, query: n.query, score: r.score }], {
+        watch: this.d.watch.lockKeys({ query: n.query, score: r.score }),
+      });
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
     const tender = await this.d.watch.tenderCarrier({
       status: 'done',
@@ -444,6 +466,11 @@ export class ScreeningPipeline {
     const { store, blocks, watch, decisions } = this.d;
     // Undefined only for an unknown id: completeScreening says so.
     const s0 = store.getScreening(id);
+    // Every carrier lock this unit may take, first: its review and watch keys (worker/store/pg/decisions-repo.ts).
+    if (s0)
+      await decisions.lockCarriers(tx, [{ id, query: s0.query, score: r.score }], {
+        watch: watch.lockKeys({ query: s0.query, score: r.score }),
+      });
     // A local block wins over the service's answer; watch re-screens rarely open reviews.
     if (s0) r = (await blocks.apply(s0.query, r)) ?? r;
     let review: ReviewOutcome | undefined;

@@ -71,8 +71,28 @@ export interface DecisionRowFilter {
   state?: DecisionState | 'ended';
 }
 
+/**
+ * Every carrier lock a unit of work may need, named up front (lockCarriers): local-block names
+ * (blockLockNames of local-blocks-repo.ts), review keys (`<env>:dot:<n>`, `<env>:mc:<n>`), watch
+ * keys (`dot:<n>`, `mc:MC<n>`), and the carrier keys of reviews found by id or by their
+ * screening (a review's carrier_key never changes).
+ */
+export interface CarrierLockSet {
+  block?: readonly string[];
+  review?: readonly string[];
+  watch?: readonly string[];
+  reviews?: readonly string[];
+  reviewsOfScreenings?: readonly string[];
+}
+
 /** What carrier-decisions.ts asks of the decisions and reviews tables, inside the caller's transaction. */
 export interface DecisionsRepo {
+  /**
+   * Take every carrier lock of `set`, once, at the start of a unit of work, in the one global
+   * order (docs/design/postgres.md, section 4). SQLite: nothing to do (its one writer serializes
+   * units of work); PostgreSQL: one statement, so no unit holds one of them while waiting for another.
+   */
+  lockCarriers(set: CarrierLockSet): void;
   /** The carrier's standing decision. */
   standing(carrierKey: string): DecisionRow | undefined;
   /** The carrier's decision that ended last (lapsed or revoked). */
@@ -184,6 +204,8 @@ export const decisionsOf = repositoryOf<DecisionsRepo>((db) => {
     ),
   };
   return {
+    // The one writer already keeps a unit of work whole: no lock to take.
+    lockCarriers: () => {},
     standing: (key) => st.standing.get(key),
     lastEnded: (key) => st.lastEnded.get(key),
     get: (id) => st.get.get(id),

@@ -7,6 +7,14 @@ import { NotFoundError, StoreArgumentError, WatchConflictError } from './store-e
 import type { ListPage, Store } from './types.js';
 
 /** A block to add: who put it there, when, and why. */
+/** The names a block is found by (`key:`, `dot:`, `mc:`): on PostgreSQL each is a lock (ADVISORY_NAMESPACES.block). */
+export function blockLockNames(b: Pick<NewBlock, 'carrierKey' | 'dot_number' | 'mc_number'>): string[] {
+  const keys = new Set([`key:${b.carrierKey}`]);
+  if (b.dot_number !== null) keys.add(`dot:${b.dot_number}`);
+  if (b.mc_number !== null) keys.add(`mc:${b.mc_number}`);
+  return [...keys];
+}
+
 export interface NewBlock {
   carrierKey: string;
   dot_number: string | null;

@@ -106,6 +106,11 @@ export class WatchService implements PipelineWatch {
     return before !== undefined && before.action !== 'hold' && actionForScore(r.score).action === 'hold';
   }
 
+  /** Every watch key record() may lock for this screening: its tender's key and the score's keys. */
+  lockKeys(s: Pick<Screening, 'query' | 'score'>): string[] {
+    return keysOf(idsOfScore(s.score) ?? this.#resolve(s.query));
+  }
+
   /** The carrier a tender screening puts on the list; undefined when it puts none there. */
   async tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): Promise<TenderCarrier | undefined> {
     if (s.status !== 'done' || s.priority !== 'tender' || s.error?.code === 'carrier_not_found') return undefined;

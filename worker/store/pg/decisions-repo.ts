@@ -1,6 +1,15 @@
-import type { DecisionListsRepo, DecisionRow, DecisionRowFilter, DecisionsRepo, NewDecisionRow, ReviewHeadRow } from '../decisions-repo.js';
+import type {
+  CarrierLockSet,
+  DecisionListsRepo,
+  DecisionRow,
+  DecisionRowFilter,
+  DecisionsRepo,
+  NewDecisionRow,
+  ReviewHeadRow,
+} from '../decisions-repo.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from './async-repo.js';
+import { lockCarrierSet } from './carrier-locks.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { statement, type Statement } from './sql.js';
@@ -10,17 +19,20 @@ import { statement, type Statement } from './sql.js';
  * run in the caller's transaction (`x`, a unit of work's client).
  *
  * Several hosts (docs/design/postgres.md, section 4): SQLite's one writer kept a carrier's
- * read-then-write whole (no open review, so open one; no standing decision, so review). Here the
- * reads that start such a step take the carrier's advisory lock first (ADVISORY_NAMESPACES.review,
- * held to COMMIT): `standing` and `openReviewId` by the key, `reviewHead` and `reviewOfScreening`
- * by the review's own carrier_key. So a second host's hold waits, then reads the open review (or
- * the standing decision) the first one committed, and joins it instead of opening a second; and a
- * hold never joins a review that a decision, a closing or a supersede is finishing at that moment
- * (its item would be left pending on a finished review). The unique index reviews_one_open is the
- * database's own guard behind the lock. The lock is its own statement: a statement's snapshot is
- * taken when it starts, so a read in the statement that waited would not see the other's commit.
- * Cost: a transaction that looks a carrier up under two keys (its DOT and MC) can deadlock with
- * one doing it the other way round; PostgreSQL ends one with 40P01, which the unit of work retries.
+ * read-then-write whole (no open review, so open one; no standing decision, so review). Here a
+ * unit of work first takes every carrier lock it may need in one statement (`lockCarriers`, in the
+ * one global order of worker/store/pg/carrier-locks.ts: namespace, then hashtext of the key), so two units that look one carrier up
+ * under its DOT and MC keys in opposite orders never hold one lock each while waiting for the
+ * other's (40P01). The reads that start a step still take their carrier's lock (`standing` and
+ * `openReviewId` by the key, `reviewHead` and `reviewOfScreening` by the review's own
+ * carrier_key): after lockCarriers they are re-entrant no-ops (an advisory xact lock is counted,
+ * not taken twice), and for a caller that named no keys they still keep one carrier whole. A
+ * second host's hold thus waits, then reads the open review (or the standing decision) the first
+ * committed, and joins it instead of opening a second; and a hold never joins a review that a
+ * decision, a closing or a supersede is finishing at that moment. The unique index
+ * reviews_one_open is the database's own guard behind the lock. A lock is its own statement: a
+ * statement's snapshot is taken when it starts, so a read in the statement that waited would not
+ * see the other's commit.
  */
 
 /** decisions' columns in the SQLite table's order, so a row (and its JSON) is the same on both. */
@@ -139,6 +151,7 @@ const st = {
 
 export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
   return {
+    lockCarriers: (set: CarrierLockSet) => lockCarrierSet(x, set),
     async standing(key) {
       await st.lockCarrier.run(x, { key });
       return st.standing.get<DecisionRow>(x, { key });

@@ -1,8 +1,8 @@
 import type { LocalBlock } from '../../../shared/screening.js';
 import { newScreeningId } from '../ids.js';
-import type { LocalBlocksRepo, NewBlock } from '../local-blocks-repo.js';
+import { blockLockNames, type LocalBlocksRepo } from '../local-blocks-repo.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from '../store-error.js';
-import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
+import { lockCarrierSet } from './carrier-locks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
@@ -16,9 +16,9 @@ import { statement } from './sql.js';
  * Several hosts (docs/design/postgres.md, section 4): local_blocks_one_active keeps one active
  * block per carrier_key, but addBlock also refuses a block whose DOT or MC number an active block
  * has, under another key: that check and the insert run under advisory locks on each of the new
- * block's names (`key:`, `dot:`, `mc:`; ADVISORY_NAMESPACES.block), taken in one order, so two
- * hosts blocking one carrier (by any of its names) add one block, and the second is told
- * block_conflict. A lift locks its row (FOR UPDATE): lifted once, the second lift a conflict.
+ * block's names (`key:`, `dot:`, `mc:`; ADVISORY_NAMESPACES.block), taken in one statement in the
+ * global order (carrier-locks.ts), so two hosts blocking one carrier (by any of its names) add
+ * one block, and the second is told block_conflict. A lift locks its row (FOR UPDATE): lifted once, the second lift a conflict.
  */
 
 interface BlockRow {
@@ -62,7 +62,6 @@ const BLOCK_COLUMNS =
 type Row = BlockRow & Record<string, unknown>;
 
 const st = {
-  lock: statement<{ key: string }>('local_blocks_lock', `SELECT ${carrierLockSql(ADVISORY_NAMESPACES.block, '@key')}`),
   insertBlock: statement<{
     id: string;
     key: string;
@@ -103,19 +102,12 @@ const st = {
   ),
 };
 
-/** The names a block is found by, each a lock: sorted, so two hosts take them in one order. */
-function lockKeys(b: NewBlock): string[] {
-  const keys = new Set([`key:${b.carrierKey}`]);
-  if (b.dot_number !== null) keys.add(`dot:${b.dot_number}`);
-  if (b.mc_number !== null) keys.add(`mc:${b.mc_number}`);
-  return [...keys].sort();
-}
-
 export function pgLocalBlocksOf(x: PgExecutor): AsyncRepo<LocalBlocksRepo> {
   return {
     addBlock: (b) =>
       x.transaction(async (tx) => {
-        for (const key of lockKeys(b)) await st.lock.run(tx, { key });
+        // One statement, in the global order (carrier-locks.ts): re-entrant when the unit took them first.
+        await lockCarrierSet(tx, { block: blockLockNames(b) });
         const existing =
           (await st.activeBlockByKey.get<Row>(tx, { key: b.carrierKey })) ??
           (await st.activeBlockByIds.get<Row>(tx, { dot: b.dot_number, mc: b.mc_number }));

@@ -1,0 +1,34 @@
+import type { CarrierLockSet } from '../decisions-repo.js';
+import { ADVISORY_NAMESPACES } from './advisory-keys.js';
+import type { PgExecutor } from './executor.js';
+import { statement } from './sql.js';
+
+/**
+ * Every carrier lock of a unit of work in one statement, in the one global order: namespace first
+ * (block < review < watch, their int4 values), then hashtext of the key. The locks are sorted
+ * before any is taken (a volatile select list is computed after the ORDER BY), so no unit holds
+ * one of them while it waits for another that a unit taking them the same way holds. Keys that
+ * hash alike are one lock, counted again (an advisory xact lock is re-entrant).
+ */
+const lockSet = statement<{ block: string[]; review: string[]; watch: string[]; reviews: string[]; screenings: string[] }>(
+  'carrier_locks_take',
+  `SELECT pg_advisory_xact_lock(l.ns, l.h) FROM (
+     SELECT DISTINCT ns, hashtext(k) AS h FROM (
+       SELECT ${ADVISORY_NAMESPACES.block} AS ns, k FROM unnest(@block::text[]) AS k
+       UNION ALL SELECT ${ADVISORY_NAMESPACES.review}, k FROM unnest(@review::text[]) AS k
+       UNION ALL SELECT ${ADVISORY_NAMESPACES.watch}, k FROM unnest(@watch::text[]) AS k
+       UNION ALL SELECT ${ADVISORY_NAMESPACES.review}, carrier_key FROM reviews
+         WHERE carrier_key IS NOT NULL AND (id = ANY(@reviews::text[]) OR screening_id = ANY(@screenings::text[]))
+     ) AS a
+   ) AS l ORDER BY l.ns, l.h`,
+);
+
+export async function lockCarrierSet(x: PgExecutor, set: CarrierLockSet): Promise<void> {
+  await lockSet.run(x, {
+    block: [...(set.block ?? [])],
+    review: [...(set.review ?? [])],
+    watch: [...(set.watch ?? [])],
+    reviews: [...(set.reviews ?? [])],
+    screenings: [...(set.reviewsOfScreenings ?? [])],
+  });
+}
