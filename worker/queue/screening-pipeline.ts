@@ -145,7 +145,7 @@ export class ScreeningPipeline {
 
   async #process(id: string, budget: number, spent: (n: number) => void): Promise<{ done: Screening } | { rateLimited: number }> {
     const { store } = this.d;
-    const s = store.getScreening(id);
+    const s = await store.readCommitted(() => store.getScreening(id));
     if (!s) throw new Error(`screening ${id} is not in the store`);
     if (s.status === 'done') {
       // A re-run after a crash: the record (and the callback owed, in the same commit) is
@@ -157,7 +157,8 @@ export class ScreeningPipeline {
       }
       return { done: s };
     }
-    store.markActive(id);
+    // A unit of its own: a write outside one would join (and be rolled back with) an open unit.
+    await store.unitOfWork(async () => store.markActive(id));
     // A local block wins before any /v1 call (no quota spent).
     const blocked = await this.d.blocks.apply(s.query);
     if (blocked) return { done: await this.finish(id, blocked) };
@@ -578,7 +579,7 @@ export class ScreeningPipeline {
         return { kind: 'score', at: at(), score: a.score, fetched_at: fetched.toISOString(), fetch_id: fetchId, attempts: a.attempts };
       }
       case 'not_found':
-        store.putNotFound(env, query, a.error, now());
+        await store.unitOfWork(async () => store.putNotFound(env, query, a.error, now()));
         return { kind: 'not_found', at: at(), error: a.error, attempts: a.attempts };
       case 'failed':
         return { kind: 'failed', at: at(), cause: a.cause, error: a.error, attempts: a.attempts };
