@@ -247,7 +247,7 @@ export class ScreeningPipeline {
    */
   async rescreen(id: string, notBefore: number): Promise<'settled' | 'held' | 'skipped'> {
     const { store, env } = this.d;
-    const s = store.getScreening(id);
+    const s = await store.readCommitted(() => store.getScreening(id));
     if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? ''))
       return 'skipped';
     let r = await this.d.blocks.apply(s.query);
@@ -259,7 +259,7 @@ export class ScreeningPipeline {
     if (!r) {
       const { stopped, holdOff } = await this.d.provider.blocked();
       if (holdOff || stopped?.rescreenWaits) {
-        store.markRescreened(id);
+        await store.unitOfWork(async () => store.markRescreened(id));
         return 'held';
       }
       const outcome = await this.d.coalescer.run(
@@ -367,7 +367,8 @@ export class ScreeningPipeline {
 
   /** The job can run no more (e.g. failed for good): end the screening on what we have. */
   async giveUp(id: string, why: string): Promise<Screening | undefined> {
-    const s = this.d.store.getScreening(id);
+    const { store } = this.d;
+    const s = await store.readCommitted(() => store.getScreening(id));
     if (!s || s.status === 'done') return s;
     const error: ScreeningError = { code: 'processing_failed', message: why, request_id: null };
     return this.finish(id, await this.#fallback(s.query, 'scoring_unavailable', error));
