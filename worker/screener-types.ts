@@ -29,7 +29,8 @@ export interface Screener {
   waitFor(id: string, ms: number): Promise<Screening>;
   /** submit + waitFor. */
   screen(req: ScreeningRequest, opts?: { waitMs?: number }): Promise<Screening>;
-  get(id: string): Screening | undefined;
+  /** Committed rows only: waits for a unit of work that is open (as every read here). */
+  get(id: string): Promise<Screening | undefined>;
   /**
    * Records who (and with which credential) and when, emits review.resolved and sends the second
    * callback. `block` (reject only): also put the carrier on the local do-not-use list, in the
@@ -44,10 +45,10 @@ export interface Screener {
     opts?: { block?: boolean; version?: number },
   ): Promise<Review>;
   /** Standing carrier decisions (docs/decisions.md). */
-  listDecisions(f?: DecisionFilter): Decision[];
+  listDecisions(f?: DecisionFilter): Promise<Decision[]>;
   /** One page of GET /decisions, read by keyset on an index. */
-  pageDecisions(f: Omit<DecisionFilter, 'limit'>, page: ListPage): { data: Decision[]; has_more: boolean };
-  getDecision(id: string): Decision | undefined;
+  pageDecisions(f: Omit<DecisionFilter, 'limit'>, page: ListPage): Promise<{ data: Decision[]; has_more: boolean }>;
+  getDecision(id: string): Promise<Decision | undefined>;
   /**
    * Test helpers of the sandbox (docs/api.md, "Sandbox test helpers"); undefined on a live key.
    */
@@ -56,8 +57,8 @@ export interface Screener {
   revokeDecision(id: string, actor: Actor, note: string | null): Promise<Decision>;
   status(): Promise<StatusReport>;
   /** When the oldest owed callback, the operator's pause and the oldest queued screening began (SQLite only; the metrics). */
-  ages(): Ages;
-  dailyUsage(): DailyUsage;
+  ages(): Promise<Ages>;
+  dailyUsage(): Promise<DailyUsage>;
   /** Intake keeps accepting; workers stop calling /v1. */
   pause(): Promise<void>;
   resume(): Promise<void>;
@@ -84,10 +85,10 @@ export interface EventFeed {
   /** Called with every new event, in id order, from any process. */
   subscribe(listener: (e: IntakeEvent) => void): () => void;
   /** Events after `lastId` (for Last-Event-ID replay). */
-  since(lastId: number, limit?: number): IntakeEvent[];
-  lastId(): number;
+  since(lastId: number, limit?: number): Promise<IntakeEvent[]>;
+  lastId(): Promise<number>;
   /** One page of the event log, newest first (GET /event-log), each with its time. */
-  page(filter: EventLogFilter, page: ListPage): { data: Array<IntakeEvent & { created_at: string }>; has_more: boolean };
+  page(filter: EventLogFilter, page: ListPage): Promise<{ data: Array<IntakeEvent & { created_at: string }>; has_more: boolean }>;
 }
 
 /** Redis (or another part we need to keep a promise) is down: accept nothing. */

@@ -363,7 +363,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
       {
         name: 'queue pause',
         run: async () => {
-          const paused = queuePaused(store);
+          const paused = await store.readCommitted(() => queuePaused(store));
           if (paused === true) await queue.pause();
           else if (paused === false) await queue.resume();
         },

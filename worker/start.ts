@@ -42,8 +42,8 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
       metrics = await startMetricsServer({
         host: config.metricsHost,
         port: config.metricsPort,
-        allowed: (a) => {
-          const caller = who(a);
+        allowed: async (a) => {
+          const caller = await who(a);
           return caller !== undefined && mayUse(caller.role, 'metrics');
         },
         text: () => metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() }),

@@ -40,7 +40,8 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promi
 }
 
 const screen = (dot: string, tender: string) => call('POST', '/screenings?wait=20', { dot_number: dot, tender_id: tender });
-const logged = (event: string): IntakeEvent[] => stack.screener.events.since(0, 10_000).filter((e) => e.event === event);
+const logged = async (event: string): Promise<IntakeEvent[]> =>
+  (await stack.screener.events.since(0, 10_000)).filter((e) => e.event === event);
 
 describe('a decision ended in a piece that fails leaves no event behind', () => {
   it('rolled back and run again: no phantom or doubled decision.lapsed; the real lapse is told once', async () => {
@@ -68,11 +69,11 @@ describe('a decision ended in a piece that fails leaves no event behind', () => 
 
     // Rolled back: the decision stands, and nothing says it lapsed.
     expect((await call('GET', `/decisions/${standing!.id}`)).json).toMatchObject({ state: 'standing', ended_at: null });
-    expect(logged('decision.lapsed')).toEqual([]);
+    expect(await logged('decision.lapsed')).toEqual([]);
     // Another carrier's screening finishes (its own commit, its own events): still nothing.
     const other = await screen('1000001', 'T-3');
     expect([other.status, (other.json as Screening).status]).toEqual([200, 'done']);
-    expect(logged('decision.lapsed')).toEqual([]);
+    expect(await logged('decision.lapsed')).toEqual([]);
     expect((await call('GET', `/decisions/${standing!.id}`)).json.state).toBe('standing');
 
     // The log takes writes again: the next hold ends the decision, told once, in its commit.
@@ -80,14 +81,14 @@ describe('a decision ended in a piece that fails leaves no event behind', () => 
     expect([held.status, (held.json as Screening).source, (held.json as Screening).action]).toEqual([200, 'cache', 'hold']);
     const lapsed = (await call('GET', `/decisions/${standing!.id}`)).json as Decision;
     expect(lapsed).toMatchObject({ state: 'lapsed', end_reason: expect.stringMatching(/^expired /) });
-    const events = logged('decision.lapsed');
+    const events = await logged('decision.lapsed');
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toEqual(lapsed);
   });
 
   it('revoke and the sandbox lapse refuse one way (checked where the decision ends): 409 decision_conflict, 404; no event', async () => {
     const [ended] = (await call('GET', '/decisions?state=lapsed')).json.data as Decision[];
-    const before = stack.screener.events.since(0, 10_000).length;
+    const before = (await stack.screener.events.since(0, 10_000)).length;
     const revoke = await call('POST', `/decisions/${ended!.id}/revoke`, { by: 'x' });
     const lapse = await call('POST', `/sandbox/decisions/${ended!.id}/lapse`);
     for (const r of [revoke, lapse]) {
@@ -101,6 +102,6 @@ describe('a decision ended in a piece that fails leaves no event behind', () => 
     ]) {
       expect([r.status, r.json.error.code, r.json.error.message]).toEqual([404, 'resource_missing', `no decision ${missing}`]);
     }
-    expect(stack.screener.events.since(0, 10_000)).toHaveLength(before);
+    expect(await stack.screener.events.since(0, 10_000)).toHaveLength(before);
   });
 });

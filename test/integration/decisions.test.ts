@@ -143,7 +143,7 @@ describe("a change of the score's basis lapses the decision", () => {
     // Approve the review T-6 opened: the decision stands on grade D.
     const [open] = await pending();
     await call('POST', `/reviews/${open!.id}/approve`, { by: 'Dana Dispatcher' });
-    const standing = decisions.list({ state: 'standing' });
+    const standing = await decisions.list({ state: 'standing' });
     expect(standing).toHaveLength(1);
     // The same carrier's score, a grade better (what a re-check or the watch list brings in).
     const score = structuredClone(store.getScore('sandbox', { dot_number: '1000003' })!.score);
@@ -188,7 +188,7 @@ describe('Idempotency-Key', () => {
     try {
       // Keys are per token: this one was sent with INTAKE_TOKEN.
       const scope = 'intake_token POST /screenings';
-      expect(new IdempotencyKeys(fresh).claim(scope, 'tms-req-0001', requestHash(scope, body))).toEqual({
+      expect(await new IdempotencyKeys(fresh).claim(scope, 'tms-req-0001', requestHash(scope, body))).toEqual({
         kind: 'replay',
         resourceId: first.json.id,
       });

@@ -49,7 +49,7 @@ describe('GET /event-log', () => {
     const ids = all.data.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     // The same ids as the stream's replay (Last-Event-ID).
-    expect(ids.slice().reverse()).toEqual(stack.screener.events.since(0, 100).map((e) => e.id));
+    expect(ids.slice().reverse()).toEqual((await stack.screener.events.since(0, 100)).map((e) => e.id));
     const completed = all.data.find((e) => e.event === 'screening.completed' && e.data.id === held.id)!;
     expect(completed).toMatchObject({ object: 'event', data: { object: 'screening', action: 'hold' } });
     expect(all.data.some((e) => e.event === 'review.created')).toBe(true);

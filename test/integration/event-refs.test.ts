@@ -31,9 +31,9 @@ describe('events refer to their screening', () => {
     // The score is not copied into the log: the row is a few dozen bytes.
     for (const r of rows) expect(r.data).not.toContain('"score"');
 
-    const replayed = stack.screener.events.since(0).filter((e) => JSON.stringify(e.data).includes(s.id));
+    const replayed = (await stack.screener.events.since(0)).filter((e) => JSON.stringify(e.data).includes(s.id));
     const c = replayed.find((e) => e.event === 'screening.completed')!.data as Screening;
-    expect(c).toEqual(stack.screener.get(s.id));
+    expect(c).toEqual(await stack.screener.get(s.id));
     const rc = replayed.find((e) => e.event === 'review.created')!.data as Review;
     expect(rc).toMatchObject({ object: 'review', state: 'pending', screening: { id: s.id, action: 'hold' } });
     // Live listeners got the same, whole.

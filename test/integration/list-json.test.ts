@@ -63,13 +63,16 @@ describe('list bodies made in a reader thread', () => {
       [`/changes?limit=${limit}`, () => changesPage.run(store, { state: undefined, page: { limit }, filter: {}, watchDays })],
       [`/blocks?limit=${limit}`, () => blocksPage.run(store, { state: 'active', page: { limit } })],
       // As the routes built them before the reader made them: the service's page in the envelope.
-      [`/decisions?limit=${limit}`, () => ({ object: 'list', ...s.pageDecisions({}, { limit }) })],
-      [`/decisions?state=ended&limit=${limit}`, () => ({ object: 'list', ...s.pageDecisions({ state: 'ended' }, { limit }) })],
+      [`/decisions?limit=${limit}`, async () => ({ object: 'list', ...(await s.pageDecisions({}, { limit })) })],
+      [
+        `/decisions?state=ended&limit=${limit}`,
+        async () => ({ object: 'list', ...(await s.pageDecisions({ state: 'ended' }, { limit })) }),
+      ],
       [`/blocks?dot_number=1000009&state=all`, () => blocksPage.run(store, { state: undefined, page: { limit: 50 }, dot: '1000009' })],
       [
         `/event-log?limit=${limit}`,
-        () => {
-          const { data, has_more } = s.events.page({}, { limit });
+        async () => {
+          const { data, has_more } = await s.events.page({}, { limit });
           return {
             object: 'list',
             data: data.map((e) => ({ object: 'event', id: e.id, event: e.event, created_at: e.created_at, data: e.data })),
@@ -82,7 +85,7 @@ describe('list bodies made in a reader thread', () => {
       const r = await call('GET', path);
       expect(r.status, path).toBe(200);
       expect(r.type, path).toBe('application/json; charset=utf-8');
-      expect(r.text, path).toBe(JSON.stringify(main()));
+      expect(r.text, path).toBe(JSON.stringify(await main()));
     }
     // Not vacuous: the lists had rows.
     for (const path of ['/screenings', '/reviews?state=all', '/watchlist', '/blocks', '/event-log'])

@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pageCallbacks } from '../../worker/callbacks/outbox.js';
-import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
+import { CarrierDecisions, pageDecisions } from '../../worker/decisions/carrier-decisions.js';
 import { openStore, StoreArgumentError, type ListPage, type Store } from '../../worker/store/index.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { localBlocksOf, type LocalBlocksRepo } from '../../worker/store/local-blocks-repo.js';
@@ -167,7 +167,7 @@ const CASES: ListCase[] = [
   {
     name: 'GET /decisions',
     add: (f, m) => decision(f, f.seq % 2 ? 'standing' : 'revoked', m),
-    page: (f, p) => f.decisions.page({}, p),
+    page: (f, p) => pageDecisions(f.store, {}, p),
     direction: 'DESC',
     table: /^SCAN decisions\b/,
   },
@@ -175,7 +175,7 @@ const CASES: ListCase[] = [
     name: 'GET /decisions?state=standing',
     add: (f, m) => decision(f, 'standing', m),
     other: (f, m) => void decision(f, 'lapsed', m),
-    page: (f, p) => f.decisions.page({ state: 'standing' }, p),
+    page: (f, p) => pageDecisions(f.store, { state: 'standing' }, p),
     direction: 'DESC',
     table: /^SCAN decisions\b/,
   },
@@ -183,7 +183,7 @@ const CASES: ListCase[] = [
     name: 'GET /decisions?state=ended',
     add: (f, m) => endedDecision(f, f.seq % 2 ? 'lapsed' : 'revoked', m),
     other: (f, m) => void decision(f, 'standing', m),
-    page: (f, p) => f.decisions.page({ state: 'ended' }, p),
+    page: (f, p) => pageDecisions(f.store, { state: 'ended' }, p),
     direction: 'DESC',
     table: /^SCAN decisions\b/,
   },
@@ -191,7 +191,7 @@ const CASES: ListCase[] = [
     name: 'GET /decisions?dot_number=',
     add: (f, m) => decision(f, 'lapsed', m, '1000007'),
     other: (f, m) => void decision(f, 'lapsed', m, '1000008'),
-    page: (f, p) => f.decisions.page({ dot_number: '01000007' }, p),
+    page: (f, p) => pageDecisions(f.store, { dot_number: '01000007' }, p),
     direction: 'DESC',
     table: /^SCAN decisions\b/,
   },

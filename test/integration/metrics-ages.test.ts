@@ -30,8 +30,8 @@ const post = async (path: string, body?: unknown): Promise<any> => {
 const gauge = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
 
 describe('ages for the alerts', () => {
-  it('are null with nothing owed, paused or queued', () => {
-    expect(stack.screener.ages()).toEqual({ oldest_pending_callback_at: null, queue_paused_since: null, oldest_queued_at: null });
+  it('are null with nothing owed, paused or queued', async () => {
+    expect(await stack.screener.ages()).toEqual({ oldest_pending_callback_at: null, queue_paused_since: null, oldest_queued_at: null });
   });
 
   it('a refused callback, a pause and a queued screening each show their start, and end', async () => {
@@ -39,19 +39,23 @@ describe('ages for the alerts', () => {
     const refused = `http://127.0.0.1:${await freePort()}/hook`;
     const hit = await post('/screenings?wait=10', { dot_number: '1000005', callback_url: refused });
     expect(hit.status).toBe('done');
-    const owed = await until('the callback to be owed', 10_000, () => stack.screener.ages().oldest_pending_callback_at ?? undefined);
+    const owed = await until(
+      'the callback to be owed',
+      10_000,
+      async () => (await stack.screener.ages()).oldest_pending_callback_at ?? undefined,
+    );
     expect(Date.parse(owed)).toBeLessThanOrEqual(Date.now());
 
     await post('/queue/pause');
-    const since = stack.screener.ages().queue_paused_since;
+    const since = (await stack.screener.ages()).queue_paused_since;
     expect(since).not.toBeNull();
     await post('/queue/pause'); // a second pause: still paused since the first
-    expect(stack.screener.ages().queue_paused_since).toBe(since);
+    expect((await stack.screener.ages()).queue_paused_since).toBe(since);
 
     // A miss while paused waits in the queue.
     const queued = await post('/screenings', { dot_number: '1000010' });
     expect(queued.status).toBe('queued');
-    expect(stack.screener.ages().oldest_queued_at).toBe(queued.created_at);
+    expect((await stack.screener.ages()).oldest_queued_at).toBe(queued.created_at);
 
     // Scraped ten minutes later: each age is at least that.
     const text = await metricsText(() => stack.screener.status(), { now: () => Date.now() + 600_000, ages: () => stack.screener.ages() });
@@ -70,7 +74,7 @@ describe('ages for the alerts', () => {
 
     // Resumed: no pause, and the queued screening is worked.
     await post('/queue/resume');
-    expect(stack.screener.ages().queue_paused_since).toBeNull();
-    await until('the queued screening to be worked', 20_000, () => stack.screener.ages().oldest_queued_at === null);
+    expect((await stack.screener.ages()).queue_paused_since).toBeNull();
+    await until('the queued screening to be worked', 20_000, async () => (await stack.screener.ages()).oldest_queued_at === null);
   });
 });

@@ -175,8 +175,8 @@ describe('across processes', () => {
       const [a, b] = await Promise.all([intake.rescreenOutageHolds(), worker.rescreenOutageHolds()]);
       expect(a.queued + b.queued).toBeGreaterThanOrEqual(1);
       // 1000005's knockout closes its review (blocking news), which blocks the tender.
-      await until('the hold settled by the worker process', 20_000, () => intake.get(held.id)?.action === 'block');
-      expect(intake.get(held.id)).toMatchObject({ action: 'block', settled_by: 'review', review: { state: 'closed' } });
+      await until('the hold settled by the worker process', 20_000, async () => (await intake.get(held.id))?.action === 'block');
+      expect(await intake.get(held.id)).toMatchObject({ action: 'block', settled_by: 'review', review: { state: 'closed' } });
       // However many passes queued it, one lookup.
       expect(again.stats().byDot).toEqual({ '1000005': 1 });
     } finally {
@@ -205,7 +205,7 @@ describe('a carrier /v1 keeps failing', () => {
         expect(await s.screener.rescreenOutageHolds()).toEqual({ queued: 1 });
         await until('the re-screen ran', 20_000, () => rescreenedAt(held.id) !== before);
         expect(s.emulator.stats().scoreRequests - requests).toBeLessThanOrEqual(2);
-        expect(s.screener.get(held.id)!.action).toBe('hold');
+        expect((await s.screener.get(held.id))!.action).toBe('hold');
       };
       await tryOnce(); // at once
       expect(await s.screener.rescreenOutageHolds()).toEqual({ queued: 0 });

@@ -173,7 +173,9 @@ describe('a local block ends the open review at once', () => {
     await until("the closed review's callback", 15_000, () => resolvedCallbacks('B-1').length === 1);
     const cb = resolvedCallbacks('B-1')[0]!;
     expect([cb.verified, cb.body.screening.action, cb.body.screening.review.state]).toEqual([true, 'block', 'closed']);
-    const events = stack.screener.events.since(0).filter((e) => e.event === 'review.resolved' && (e.data as any).screening.id === t1.id);
+    const events = (await stack.screener.events.since(0)).filter(
+      (e) => e.event === 'review.resolved' && (e.data as any).screening.id === t1.id,
+    );
     expect(events.map((e) => [(e.data as Review).state, (e.data as Review).closed_by])).toEqual([['closed', 'local_block']]);
     expect((await call(stack.token, 'GET', '/reviews?state=pending')).json.data.map((r: Review) => r.id)).not.toContain(closed.id);
     expect((await call(stack.token, 'GET', '/reviews?state=closed')).json.data.map((r: Review) => r.id)).toContain(closed.id);
@@ -238,7 +240,9 @@ describe('the group-commit rule: a batched piece may run twice', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM callback_outbox WHERE delivery_id = ?').get(`${t1.id}:review.resolved:closed`)).toEqual({
       n: 1,
     });
-    const told = stack.screener.events.since(0).filter((e) => e.event === 'review.resolved' && (e.data as any).screening.id === t1.id);
+    const told = (await stack.screener.events.since(0)).filter(
+      (e) => e.event === 'review.resolved' && (e.data as any).screening.id === t1.id,
+    );
     expect(told).toHaveLength(1);
     await (stack.screener.events as SharedEventFeed).announce();
   });

@@ -38,10 +38,7 @@ describe('tenders joining an open review', () => {
     // The first and the last join cost the same bytes (a reference), not 59 tenders' worth.
     expect(new Set(sizes).size).toBe(1);
     expect(sizes[0]).toBeLessThan(100);
-    const last = stack.screener.events
-      .since(0)
-      .filter((e) => e.event === 'review.updated')
-      .at(-1)!;
+    const last = (await stack.screener.events.since(0)).filter((e) => e.event === 'review.updated').at(-1)!;
     const review = last.data as Review;
     expect(review).toMatchObject({ object: 'review', state: 'pending' });
     expect(review.tenders).toHaveLength(60);

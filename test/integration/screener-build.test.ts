@@ -23,7 +23,7 @@ describe('buildScreener, then start()', () => {
       expect(queued.status).toBe('queued');
       // Built, not started: no worker takes the job.
       await new Promise((r) => setTimeout(r, 1_000));
-      expect(screener.get(queued.id)?.status).toBe('queued');
+      expect((await screener.get(queued.id))?.status).toBe('queued');
       expect(emulator.stats().scoreRequests).toBe(0);
 
       await screener.start();

@@ -35,7 +35,7 @@ describe('the API key stays in the worker', () => {
         await screener.screen({ dot_number: dot, callback_url: null }, { waitMs: 20_000 });
       const status = await screener.status();
       expect(JSON.stringify(status)).not.toContain(KEY);
-      expect(JSON.stringify(screener.events.since(0))).not.toContain(KEY);
+      expect(JSON.stringify(await screener.events.since(0))).not.toContain(KEY);
     } finally {
       await screener.close();
       await emulator.close();

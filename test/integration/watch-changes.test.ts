@@ -188,7 +188,7 @@ describe('watch list and change alerts', () => {
     expect(c).not.toHaveProperty('tender_callbacks');
 
     // One event per change.
-    const events = stack.screener.events.since(0).filter((e) => e.event === 'carrier.changed');
+    const events = (await stack.screener.events.since(0)).filter((e) => e.event === 'carrier.changed');
     expect(events.map((e) => (e.data as CarrierChange).dot_number).sort()).toEqual([REVOKED, DOWNGRADED].sort());
 
     // REVOKED: one callback to /hooks/a naming T-1 and T-2, one to /hooks/b naming T-3. DOWNGRADED: one to /hooks/c.
@@ -225,7 +225,7 @@ describe('watch list and change alerts', () => {
     const rescreens = await tickAndWait();
     expect(rescreens).toHaveLength(4);
     expect((await call('GET', '/changes')).json.data).toHaveLength(2);
-    expect(stack.screener.events.since(0).filter((e) => e.event === 'carrier.changed')).toHaveLength(2);
+    expect((await stack.screener.events.since(0)).filter((e) => e.event === 'carrier.changed')).toHaveLength(2);
     // Nothing more was queued for delivery, and everything queued was delivered.
     const delivered = (await call('GET', '/callbacks?state=delivered&limit=100')).json.data as Array<{ event: string }>;
     const owed = delivered.filter((c) => c.event === 'carrier.changed');
@@ -258,7 +258,7 @@ describe('watch list and change alerts', () => {
     expect((await call('GET', '/changes?state=new')).json.data).toHaveLength(1);
     expect((await call('GET', '/changes?state=acknowledged')).json.data.map((x: CarrierChange) => x.id)).toEqual([c!.id]);
     expect((await call('GET', `/changes/${c!.id}`)).json.state).toBe('acknowledged');
-    expect(stack.screener.events.since(0).filter((e) => e.event === 'change.acknowledged')).toHaveLength(1);
+    expect((await stack.screener.events.since(0)).filter((e) => e.event === 'change.acknowledged')).toHaveLength(1);
   });
 
   it('a change stored before migration 29 reads back: no findings, no note, tenders without an action', async () => {

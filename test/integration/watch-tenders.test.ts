@@ -66,7 +66,7 @@ describe("a carrier's tenders on the watch list", () => {
     const of = (dot: string) => [firsts, hits].flat().filter((h) => 'dot_number' in h.query && h.query.dot_number === dot);
     for (const dot of ['1000001', '1000003']) {
       const mine = of(dot);
-      expect(screener.watch.get({ dot_number: dot })!.last_tender_at).toBe(
+      expect((await screener.watch.get({ dot_number: dot }))!.last_tender_at).toBe(
         mine
           .map((h) => h.created_at)
           .sort()
@@ -104,12 +104,12 @@ describe("a carrier's tenders on the watch list", () => {
     ctx = await withScreener();
     const { screener } = ctx;
     const first = await screener.screen({ dot_number: '1000001', tender_id: 'R-1' });
-    expect(screener.watch.get({ dot_number: '1000001' })!.last_tender_at).toBe(first.created_at);
-    expect(screener.watch.remove({ dot_number: '1000001' })).toBe(true);
-    expect(screener.watch.get({ dot_number: '1000001' })).toBeUndefined();
-    const { entry } = screener.watch.add({ dot_number: '1000001' }, 'by hand');
+    expect((await screener.watch.get({ dot_number: '1000001' }))!.last_tender_at).toBe(first.created_at);
+    expect(await screener.watch.remove({ dot_number: '1000001' })).toBe(true);
+    expect(await screener.watch.get({ dot_number: '1000001' })).toBeUndefined();
+    const { entry } = await screener.watch.add({ dot_number: '1000001' }, 'by hand');
     expect([entry.manual, entry.last_tender_at, entry.watch_until]).toEqual([true, null, null]);
-    expect(screener.watch.remove({ dot_number: '1000001' })).toBe(true);
+    expect(await screener.watch.remove({ dot_number: '1000001' })).toBe(true);
     const again = await screener.submit({
       query: { dot_number: '1000001' },
       tender_id: 'R-2',
@@ -118,7 +118,7 @@ describe("a carrier's tenders on the watch list", () => {
       refresh: false,
     });
     expect(again.source).toBe('cache');
-    expect(screener.watch.get({ dot_number: '1000001' })).toMatchObject({
+    expect(await screener.watch.get({ dot_number: '1000001' })).toMatchObject({
       manual: false,
       added_at: again.created_at,
       last_tender_at: again.created_at,
@@ -129,8 +129,8 @@ describe("a carrier's tenders on the watch list", () => {
     ctx = await withScreener({ env: { SCREEN_WATCH_DAYS: '0' } });
     const { screener } = ctx;
     expect((await screener.screen({ dot_number: '1000001', tender_id: 'Z-1' })).action).toBe('tender');
-    expect(screener.watch.get({ dot_number: '1000001' })).toBeUndefined();
-    expect(screener.watch.add({ dot_number: '1000004' }, null).entry.manual).toBe(true);
+    expect(await screener.watch.get({ dot_number: '1000001' })).toBeUndefined();
+    expect((await screener.watch.add({ dot_number: '1000004' }, null)).entry.manual).toBe(true);
     expect((await watched(screener)).map((e) => e.dot_number)).toEqual(['1000004']);
   });
 
@@ -146,7 +146,7 @@ describe("a carrier's tenders on the watch list", () => {
     });
     expect(bg.status).toBe('done');
     expect(tendersOf(ctx.config.dbPath, 'dot:1000004')).toEqual([]);
-    expect(screener.watch.get({ dot_number: '1000004' })).toBeUndefined();
+    expect(await screener.watch.get({ dot_number: '1000004' })).toBeUndefined();
   });
 });
 

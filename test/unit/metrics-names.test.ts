@@ -29,7 +29,7 @@ describe('metric families', () => {
     const unreadable = (): Promise<never> => Promise.reject(new Error('redis down'));
     let text = await metricsText(unreadable, {
       now: () => now,
-      ages: () => ({
+      ages: async () => ({
         oldest_pending_callback_at: '2026-03-01T11:50:00Z',
         queue_paused_since: '2026-03-01T11:00:00Z',
         oldest_queued_at: null,
@@ -40,9 +40,7 @@ describe('metric families', () => {
     expect(text).toMatch(/^carrier_screen_queue_oldest_queued_seconds 0$/m);
     text = await metricsText(unreadable, {
       now: () => now,
-      ages: () => {
-        throw new Error('SQLITE_IOERR');
-      },
+      ages: () => Promise.reject(new Error('SQLITE_IOERR')),
     });
     expect(text).toMatch(/^carrier_screen_queue_oldest_queued_seconds Nan$/m); // prom-client's spelling of NaN
   });

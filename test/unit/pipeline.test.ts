@@ -711,7 +711,7 @@ describe('finish: once', () => {
     });
     expect(again.version).toBe(h.store.getScreening(a.id)!.version);
     // The screening is not finished again, but the decision ended: its event commits with it.
-    expect(h.decisions.list({ state: 'lapsed' })).toHaveLength(1);
+    expect(await h.decisions.list({ state: 'lapsed' })).toHaveLength(1);
     expect(h.events().filter((e) => e.startsWith('decision.'))).toEqual(['decision.lapsed']);
     expect(h.announced.filter((e) => e.startsWith('decision.'))).toEqual(['decision.lapsed']);
   });

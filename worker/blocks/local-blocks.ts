@@ -46,8 +46,17 @@ export class LocalBlocks {
     this.#reader = d.reader ?? openReaderPool(d.store, { size: 0 });
   }
 
-  /** The active block for this query (or the score's carrier), if any. */
+  /** The active block for this query (or the score's carrier), if any. Inside a unit of work (it sees the unit's rows). */
   async find(query: CarrierQuery, score?: SvcScore | null): Promise<LocalBlock | undefined> {
+    return this.#find(query, score);
+  }
+
+  /** find, outside a unit of work: committed blocks only (store.readCommitted). */
+  findCommitted(query: CarrierQuery): Promise<LocalBlock | undefined> {
+    return this.d.store.readCommitted(() => this.#find(query));
+  }
+
+  #find(query: CarrierQuery, score?: SvcScore | null): LocalBlock | undefined {
     if (!this.#db.hasActiveBlocks()) return undefined; // the common case, on every screening
     const byQuery = this.#db.activeBlock(this.#resolve(query));
     if (byQuery || !score) return byQuery;

@@ -256,20 +256,25 @@ export function retryCallback(store: Store, id: string, now = new Date()): Promi
  * already on the wire may still arrive). Cancelling a cancelled row returns it as it is; a
  * delivered one is a 409. POST /callbacks/:id/retry sends a cancelled row after all.
  */
-export function cancelCallback(store: Store, id: string, now = new Date()): CallbackRecord {
+export function cancelCallback(store: Store, id: string, now = new Date()): Promise<CallbackRecord> {
   const outbox = outboxOf(store);
-  outbox.cancel(id, now.toISOString());
-  const row = outbox.byId(id);
-  if (!row) throw new CallbackNotFoundError(`no callback with id ${id}`);
-  if (row.state === 'delivered')
-    throw new CallbackDeliveredError(`callback ${id} was delivered at ${row.delivered_at}; there is nothing to cancel`);
-  scheduleWake(store); // a later state of its screening may have waited on it
-  return toCallbackRecord(asOutboxRow(row));
+  // A unit of its own: never part of (and rolled back with) another that is open.
+  return store.unitOfWork(async (tx) => {
+    outbox.cancel(id, now.toISOString());
+    const row = outbox.byId(id);
+    if (!row) throw new CallbackNotFoundError(`no callback with id ${id}`);
+    if (row.state === 'delivered')
+      throw new CallbackDeliveredError(`callback ${id} was delivered at ${row.delivered_at}; there is nothing to cancel`);
+    wakeAfter(store, tx); // a later state of its screening may have waited on it
+    return toCallbackRecord(asOutboxRow(row));
+  });
 }
 
 /** Stop every delivery still owed to `url` (exactly that URL, as stored): how many were cancelled. */
-export function cancelCallbacksTo(store: Store, url: string, now = new Date()): number {
-  const n = outboxOf(store).cancelTo(url, now.toISOString());
-  if (n > 0) scheduleWake(store);
-  return n;
+export function cancelCallbacksTo(store: Store, url: string, now = new Date()): Promise<number> {
+  return store.unitOfWork(async (tx) => {
+    const n = outboxOf(store).cancelTo(url, now.toISOString());
+    if (n > 0) wakeAfter(store, tx);
+    return n;
+  });
 }

@@ -457,20 +457,25 @@ export class CarrierDecisions {
     return this.o.store.getReview(own.id);
   }
 
-  get(id: string): Decision | undefined {
-    const row = this.#st.get(id);
-    return row ? decisionOf(row) : undefined;
+  // The reads below are made outside a unit of work: committed rows only (store.readCommitted).
+  get(id: string): Promise<Decision | undefined> {
+    return this.o.store.readCommitted(() => {
+      const row = this.#st.get(id);
+      return row ? decisionOf(row) : undefined;
+    });
   }
 
-  list(f: DecisionFilter = {}): Decision[] {
-    return decisionListsOf(this.o.store)
-      .list(rowFilter(f), f.limit ?? 100)
-      .map(decisionOf);
+  list(f: DecisionFilter = {}): Promise<Decision[]> {
+    return this.o.store.readCommitted(() =>
+      decisionListsOf(this.o.store)
+        .list(rowFilter(f), f.limit ?? 100)
+        .map(decisionOf),
+    );
   }
 
   /** One page of GET /decisions (pageDecisions, below). */
-  page(f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
-    return pageDecisions(this.o.store, f, p);
+  page(f: Omit<DecisionFilter, 'limit'>, p: ListPage): Promise<{ data: Decision[]; has_more: boolean }> {
+    return this.o.store.readCommitted(() => pageDecisions(this.o.store, f, p));
   }
 
   /** A person ends a standing decision: the next hold of the carrier opens a review. Returns it, ended. */

@@ -41,7 +41,7 @@ export class IdempotencyKeys {
   readonly #keys: IdempotencyRepo;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.#keys = idempotencyOf(store);
@@ -54,7 +54,12 @@ export class IdempotencyKeys {
   }
 
   /** Take the key for this request, or say what it already stands for. One transaction. */
-  claim(scope: string, key: string, hash: string): Claim {
+  // Each in a unit of work of its own: never part of (and rolled back with) another one.
+  claim(scope: string, key: string, hash: string): Promise<Claim> {
+    return this.store.unitOfWork(async () => this.#claim(scope, key, hash));
+  }
+
+  #claim(scope: string, key: string, hash: string): Claim {
     return this.#keys.claim<Claim>(scope, key, (row) => {
       const t = this.now().getTime();
       const live = row && t - Date.parse(row.created_at) < IDEMPOTENCY_WINDOW_MS;
@@ -68,12 +73,12 @@ export class IdempotencyKeys {
   }
 
   /** The request made `resourceId`: later requests with the key get it. */
-  complete(scope: string, key: string, resourceId: string): void {
-    this.#keys.complete(scope, key, resourceId);
+  complete(scope: string, key: string, resourceId: string): Promise<void> {
+    return this.store.unitOfWork(async () => this.#keys.complete(scope, key, resourceId));
   }
 
   /** The request failed before it made anything (e.g. 503): the key is free again. */
-  release(scope: string, key: string): void {
-    this.#keys.release(scope, key);
+  release(scope: string, key: string): Promise<void> {
+    return this.store.unitOfWork(async () => this.#keys.release(scope, key));
   }
 }

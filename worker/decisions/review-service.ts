@@ -68,7 +68,10 @@ export class ReviewService {
     });
     await events.announce(out.appended);
     if (out.kind === 'stale')
-      throw new ReviewStaleError(`the carrier's facts changed since you saw the review: ${out.reason}; look again`, store.getReview(id)!);
+      throw new ReviewStaleError(
+        `the carrier's facts changed since you saw the review: ${out.reason}; look again`,
+        await store.readCommitted(() => store.getReview(id)!),
+      );
     return out.review;
   }
 
@@ -89,15 +92,15 @@ export class ReviewService {
     );
   }
 
-  list(f?: DecisionFilter): Decision[] {
+  list(f?: DecisionFilter): Promise<Decision[]> {
     return this.d.decisions.list(f);
   }
 
-  page(f: Omit<DecisionFilter, 'limit'>, page: ListPage): { data: Decision[]; has_more: boolean } {
+  page(f: Omit<DecisionFilter, 'limit'>, page: ListPage): Promise<{ data: Decision[]; has_more: boolean }> {
     return this.d.decisions.page(f, page);
   }
 
-  get(id: string): Decision | undefined {
+  get(id: string): Promise<Decision | undefined> {
     return this.d.decisions.get(id);
   }
 

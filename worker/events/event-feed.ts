@@ -22,6 +22,7 @@ export class SharedEventFeed implements EventFeed {
   /** The newest id to tell other processes about; at most one PUBLISH per PUBLISH_GAP_MS. */
   #toPublish: string | undefined;
   #lastPublishAt = 0;
+  #draining = false;
 
   constructor(
     private readonly store: Store,
@@ -92,13 +93,17 @@ export class SharedEventFeed implements EventFeed {
     return () => this.#listeners.delete(listener);
   }
 
-  since(lastId: number, limit?: number): IntakeEvent[] {
-    return this.#read(lastId, limit);
+  // Reads outside a unit of work wait for an open one (store.readCommitted): an event of a
+  // unit that then rolls back is never read, nor its id handed out.
+  since(lastId: number, limit?: number): Promise<IntakeEvent[]> {
+    return this.store.readCommitted(() => this.#read(lastId, limit));
   }
 
-  page(filter: EventLogFilter, p: ListPage): { data: Array<IntakeEvent & { created_at: string }>; has_more: boolean } {
-    const { data, has_more } = this.store.pageEvents(filter, p);
-    return { data: data.map((e) => ({ ...e, data: this.#expand(e.event, e.data) })), has_more };
+  page(filter: EventLogFilter, p: ListPage): Promise<{ data: Array<IntakeEvent & { created_at: string }>; has_more: boolean }> {
+    return this.store.readCommitted(() => {
+      const { data, has_more } = this.store.pageEvents(filter, p);
+      return { data: data.map((e) => ({ ...e, data: this.#expand(e.event, e.data) })), has_more };
+    });
   }
 
   #read(lastId: number, limit?: number): IntakeEvent[] {
@@ -114,22 +119,28 @@ export class SharedEventFeed implements EventFeed {
     );
   }
 
-  lastId(): number {
-    return this.store.lastEventId();
+  lastId(): Promise<number> {
+    return this.store.readCommitted(() => this.store.lastEventId());
   }
 
+  /** Deliver what the log holds past #delivered: committed events only, once no unit of work is open. */
   #drain(): void {
-    for (;;) {
-      let batch;
-      try {
-        batch = this.#read(this.#delivered, 500);
-      } catch {
+    if (this.#draining) return;
+    this.#draining = true;
+    // At once when no unit is open (a microtask later otherwise): reads from #delivered as it is then.
+    this.store
+      .readCommitted(() => {
+        this.#draining = false; // a wake-up from here on reads again
+        for (;;) {
+          const batch = this.#read(this.#delivered, 500);
+          if (batch.length === 0) return;
+          for (const e of batch) this.#deliver(e);
+        }
+      })
+      .catch(() => {
         // The store is closing or briefly unreadable: the next wake-up or poll catches up.
-        return;
-      }
-      if (batch.length === 0) return;
-      for (const e of batch) this.#deliver(e);
-    }
+        this.#draining = false;
+      });
   }
 
   #deliver(e: IntakeEvent): void {

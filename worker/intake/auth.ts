@@ -22,12 +22,12 @@ export function bearerChecker(token: string): (authorization: string | undefined
 export function authenticator(
   /** undefined: scoped tokens only (a `worker` on a host without the intake token file). */
   intakeToken: string | undefined,
-  tokens: { lookup(token: string): Caller | undefined } | undefined,
-): (authorization: string | undefined) => Caller | undefined {
+  tokens: { lookup(token: string): Promise<Caller | undefined> } | undefined,
+): (authorization: string | undefined) => Promise<Caller | undefined> {
   const isIntakeToken = intakeToken === undefined ? () => false : bearerChecker(intakeToken);
   return (authorization) => {
-    if (isIntakeToken(authorization)) return { role: 'admin', name: null, token_id: null };
+    if (isIntakeToken(authorization)) return Promise.resolve({ role: 'admin', name: null, token_id: null });
     const m = typeof authorization === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization) : null;
-    return m && tokens ? tokens.lookup(m[1]!) : undefined;
+    return m && tokens ? tokens.lookup(m[1]!) : Promise.resolve(undefined);
   };
 }

@@ -133,14 +133,14 @@ export const batchRoutes: IntakePlugin = async (r) => {
     );
 
   /** The first answer again, each screening as it is now; undefined when one is gone (pruned). */
-  function replayOf(recorded: string): Result | undefined {
+  async function replayOf(recorded: string): Promise<Result | undefined> {
     const data: Item[] = [];
     for (const it of JSON.parse(recorded) as Recorded[]) {
       if (it.screening_id === undefined) {
         data.push({ index: it.index, status: it.status ?? 500, ...(it.error ? { error: it.error } : {}) });
         continue;
       }
-      const s = screener.get(it.screening_id);
+      const s = await screener.get(it.screening_id);
       if (!s) return undefined;
       data.push({ index: it.index, status: s.status === 'done' ? 200 : 202, screening: s });
     }

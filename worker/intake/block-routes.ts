@@ -80,7 +80,7 @@ export const blockRoutes: IntakePlugin = async (r) => {
       },
     },
     async (req) => {
-      const block = await blocks.find(carrierOfParam(req.params.dot));
+      const block = await blocks.findCommitted(carrierOfParam(req.params.dot));
       if (!block) throw notFound(`carrier ${req.params.dot} is not on the do-not-use list`);
       return block;
     },

@@ -71,7 +71,7 @@ export const callbackRoutes: IntakePlugin = async (r) => {
         response: { 200: CallbackSchema, ...errors },
       },
     },
-    async (req) => outbox.get(req.params.id) ?? Promise.reject(notFound(`no callback ${req.params.id}`)),
+    async (req) => (await outbox.get(req.params.id)) ?? Promise.reject(notFound(`no callback ${req.params.id}`)),
   );
 
   r.post(
@@ -110,7 +110,7 @@ export const callbackRoutes: IntakePlugin = async (r) => {
     },
     async (req) => {
       try {
-        return outbox.cancel(req.params.id, now());
+        return await outbox.cancel(req.params.id, now());
       } catch (e) {
         if (e instanceof CallbackNotFoundError) throw notFound(e.message);
         if (e instanceof CallbackDeliveredError) throw conflict(e.code, e.message, req.params.id);
@@ -137,7 +137,7 @@ export const callbackRoutes: IntakePlugin = async (r) => {
       } catch {
         throw badRequest('url must be an absolute URL, as given in callback_url', 'url');
       }
-      return { object: 'callback_cancellation' as const, url, cancelled: outbox.cancelTo(url, now()) };
+      return { object: 'callback_cancellation' as const, url, cancelled: await outbox.cancelTo(url, now()) };
     },
   );
 };

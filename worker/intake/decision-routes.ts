@@ -98,7 +98,7 @@ export const decisionRoutes: IntakePlugin = async (r) => {
         response: { 200: DecisionSchema, ...errors },
       },
     },
-    async (req) => screener.getDecision(req.params.id) ?? Promise.reject(notFound(`no decision ${req.params.id}`)),
+    async (req) => (await screener.getDecision(req.params.id)) ?? Promise.reject(notFound(`no decision ${req.params.id}`)),
   );
 
   r.post(

@@ -65,23 +65,26 @@ export function openEventStream(
   // retry: how long a browser waits before reconnecting; the comment flushes the headers.
   res.write('retry: 3000\n: connected\n\n');
 
-  try {
-    // Read after subscribing: whatever comes later reaches the listener.
-    const newest = feed.lastId();
-    // An id from the future (a reset database) would hide every new event: start from now.
-    sent = lastEventId !== undefined && lastEventId <= newest ? lastEventId : newest;
-    if (lastEventId !== undefined) {
-      for (;;) {
-        const page = feed.since(sent, REPLAY_PAGE);
-        for (const e of page) write(e);
-        if (page.length < REPLAY_PAGE || closed) break;
+  // The replay reads committed events (after any open unit of work); live ones wait in `pending`.
+  void (async () => {
+    try {
+      // Read after subscribing: whatever comes later reaches the listener.
+      const newest = await feed.lastId();
+      // An id from the future (a reset database) would hide every new event: start from now.
+      sent = lastEventId !== undefined && lastEventId <= newest ? lastEventId : newest;
+      if (lastEventId !== undefined) {
+        for (;;) {
+          const page = await feed.since(sent, REPLAY_PAGE);
+          for (const e of page) write(e);
+          if (page.length < REPLAY_PAGE || closed) break;
+        }
       }
+    } catch {
+      // The event log cannot be read (e.g. SQLite trouble): end the stream; the client retries.
+      close();
     }
-  } catch {
-    // The event log cannot be read (e.g. SQLite trouble): end the stream; the client retries.
-    close();
-  }
-  replaying = false;
-  for (const e of pending.splice(0)) write(e);
+    replaying = false;
+    for (const e of pending.splice(0)) write(e);
+  })();
   return { close };
 }

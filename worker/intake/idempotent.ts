@@ -17,7 +17,7 @@ export async function idempotent<T>(
   reply: FastifyReply,
   route: string,
   run: () => Promise<T>,
-  replay: (id: string) => T | undefined,
+  replay: (id: string) => Promise<T | undefined> | T | undefined,
   idOf: (out: T) => string = (out) => (out as { id: string }).id,
 ): Promise<T> {
   const header = req.headers['idempotency-key'];
@@ -30,7 +30,7 @@ export async function idempotent<T>(
     throw e;
   }
   const scope = `${req.caller?.token_id ?? 'intake_token'} ${route}`;
-  const claim = keys.claim(scope, key, requestHash(scope, req.body ?? null));
+  const claim = await keys.claim(scope, key, requestHash(scope, req.body ?? null));
   if (claim.kind === 'conflict')
     throw new HttpError(
       409,
@@ -46,7 +46,7 @@ export async function idempotent<T>(
       'Idempotency-Key',
     );
   if (claim.kind === 'replay') {
-    const out = replay(claim.resourceId);
+    const out = await replay(claim.resourceId);
     if (out) {
       reply.header('idempotent-replayed', 'true');
       return out;
@@ -57,14 +57,14 @@ export async function idempotent<T>(
     out = await run();
   } catch (e) {
     try {
-      keys.release(scope, key);
+      await keys.release(scope, key);
     } catch {
       // The disk refused this too: the request's own error is the answer; the key is taken over after a minute.
     }
     throw e;
   }
   try {
-    keys.complete(scope, key, idOf(out));
+    await keys.complete(scope, key, idOf(out));
   } catch {
     // Made, but the key could not record it: answer what was made rather than a 503 inviting a second one.
   }

@@ -26,12 +26,12 @@ type Bound<F> = F extends (store: Store, ...rest: infer A) => infer R ? (...rest
 
 /** GET /reviews/:id (GET /reviews: listBodies.reviews). */
 export interface ReviewReads {
-  get(id: string): Review | undefined;
+  get(id: string): Promise<Review | undefined>;
 }
 
 /** The callback outbox as the /callbacks routes use it (worker/callbacks/outbox.ts); GET /callbacks: listBodies.callbacks. */
 export interface CallbackOutbox {
-  get: Bound<typeof getCallback>;
+  get(id: string): Promise<ReturnType<typeof getCallback>>;
   retry: Bound<typeof retryCallback>;
   cancel: Bound<typeof cancelCallback>;
   cancelTo: Bound<typeof cancelCallbacksTo>;
@@ -84,9 +84,10 @@ export function intakeServices(screener: Screener): IntakeServices {
   return {
     screener,
     idempotencyKeys: new IdempotencyKeys(store),
-    reviewReads: { get: (id) => store.getReview(id) },
+    // Reads outside a unit of work: committed rows only (they wait for an open unit).
+    reviewReads: { get: (id) => store.readCommitted(() => store.getReview(id)) },
     callbackOutbox: {
-      get: (...a) => getCallback(store, ...a),
+      get: (id) => store.readCommitted(() => getCallback(store, id)),
       retry: (...a) => retryCallback(store, ...a),
       cancel: (...a) => cancelCallback(store, ...a),
       cancelTo: (...a) => cancelCallbacksTo(store, ...a),

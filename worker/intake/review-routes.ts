@@ -43,7 +43,7 @@ export const reviewRoutes: IntakePlugin = async (r) => {
       config: { role: 'tms' },
       schema: { summary: 'One review item', params: ReviewParams, querystring: NoQuery, response: { 200: ReviewSchema, ...errors } },
     },
-    async (req) => reviewReads.get(req.params.id) ?? Promise.reject(notFound(`no review ${req.params.id}`)),
+    async (req) => (await reviewReads.get(req.params.id)) ?? Promise.reject(notFound(`no review ${req.params.id}`)),
   );
 
   for (const decision of ['approve', 'reject'] as const) {
@@ -71,7 +71,7 @@ export const reviewRoutes: IntakePlugin = async (r) => {
           reply,
           `POST /reviews/${req.params.id}/${decision}`,
           async () => {
-            const existing = reviewReads.get(req.params.id);
+            const existing = await reviewReads.get(req.params.id);
             if (!existing) throw notFound(`no review ${req.params.id}`);
             // A review closed by new facts is not a conflict but news (review_stale, from resolveReview).
             if (existing.state !== 'pending' && existing.state !== 'closed')

@@ -101,6 +101,6 @@ export const screeningRoutes: IntakePlugin = async (r) => {
       config: { role: 'tms' },
       schema: { summary: 'One screening', params: ScreeningParams, querystring: NoQuery, response: { 200: ScreeningSchema, ...errors } },
     },
-    async (req) => screener.get(req.params.id) ?? Promise.reject(notFound(`no screening ${req.params.id}`)),
+    async (req) => (await screener.get(req.params.id)) ?? Promise.reject(notFound(`no screening ${req.params.id}`)),
   );
 };

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { Screener } from '../screener-types.js';
 import { authenticator } from './auth.js';
-import { IntakeTokens } from '../tokens/intake-tokens.js';
+import { IntakeTokens, type Caller } from '../tokens/intake-tokens.js';
 import type { IntakeApp } from './intake-app.js';
 import { mayUse } from '../tokens/roles.js';
 import type { EventStream } from './event-stream.js';
@@ -225,10 +225,8 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     sendError(reply, new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`));
   });
 
-  /** Who the request is, and whether its token's role may use the route (401, 403). */
-  function checkCaller(req: FastifyRequest): void {
-    if (req.routeOptions.config.public === true) return;
-    const caller = authenticate(req.headers.authorization);
+  /** Whether its token's role may use the route (401, 403); the caller found by authenticate. */
+  function checkCaller(req: FastifyRequest, caller: Caller | undefined): void {
     if (!caller)
       throw new HttpError(
         401,
@@ -249,8 +247,27 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   // Hooks in callback style: an async hook costs promises on every request, and a cache hit is
   // a request of ~200 us.
   app.addHook('onRequest', (req, _reply, done) => {
+    if (req.routeOptions.config.public === true) {
+      checked(req, done);
+      return;
+    }
+    // The token lookup waits for an open unit of work (a promise, resolved at once when none is).
+    authenticate(req.headers.authorization).then(
+      (caller) => {
+        try {
+          checkCaller(req, caller);
+        } catch (e) {
+          done(e as Error);
+          return;
+        }
+        checked(req, done);
+      },
+      (e: unknown) => done(e as Error),
+    );
+  });
+  /** The rest of onRequest, once the caller is known. */
+  function checked(req: FastifyRequest, done: (err?: Error) => void): void {
     try {
-      checkCaller(req);
       // Stripe's way: an answer may be pinned to an API version; an unknown one is refused.
       // Stripe's way: the header's version, else the one the token was pinned to when it was made.
       const pinned = req.headers[VERSION_HEADER];
@@ -266,7 +283,7 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     }
     // The rest of the request (its handler, the screening it accepts) logs with its request id.
     withLogContext({ request_id: req.id }, done);
-  });
+  }
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.header('x-content-type-options', 'nosniff');

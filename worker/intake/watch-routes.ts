@@ -106,7 +106,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
       },
     },
     async (req) =>
-      watch.get(carrierOfParam(req.params.dot)) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the watch list`)),
+      (await watch.get(carrierOfParam(req.params.dot))) ?? Promise.reject(notFound(`carrier ${req.params.dot} is not on the watch list`)),
   );
 
   r.post(
@@ -123,7 +123,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
     },
     async (req, reply) => {
       const query = parseCarrierQuery(req.body);
-      const { entry, created } = watch.add(query, req.body.note?.trim() || null);
+      const { entry, created } = await watch.add(query, req.body.note?.trim() || null);
       return reply.code(created ? 201 : 200).send(entry);
     },
   );
@@ -141,7 +141,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
     },
     async (req) => {
       const query = carrierOfParam(req.params.dot);
-      if (!watch.remove(query)) throw notFound(`carrier ${req.params.dot} is not on the watch list`);
+      if (!(await watch.remove(query))) throw notFound(`carrier ${req.params.dot} is not on the watch list`);
       return {
         object: 'watch_entry_removed' as const,
         dot_number: 'dot_number' in query ? query.dot_number : null,
@@ -173,7 +173,7 @@ export const watchRoutes: IntakePlugin = async (r) => {
       config: { role: 'tms' },
       schema: { summary: 'One change', params: ChangeParams, querystring: NoQuery, response: { 200: CarrierChangeSchema, ...errors } },
     },
-    async (req) => watch.getChange(req.params.id) ?? Promise.reject(notFound(`no change ${req.params.id}`)),
+    async (req) => (await watch.getChange(req.params.id)) ?? Promise.reject(notFound(`no change ${req.params.id}`)),
   );
 
   r.post(

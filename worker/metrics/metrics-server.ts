@@ -16,7 +16,7 @@ export async function startMetricsServer(o: {
   host: string;
   port: number;
   /** Whether the Authorization header is a token that may read /metrics. */
-  allowed: (authorization: string | undefined) => boolean;
+  allowed: (authorization: string | undefined) => Promise<boolean>;
   text: () => Promise<string>;
 }): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
@@ -29,16 +29,18 @@ export async function startMetricsServer(o: {
       res.setHeader('allow', 'GET, HEAD');
       return json(405, 'method_not_allowed', `${req.method} is not allowed on /metrics; allowed: GET, HEAD`);
     }
-    if (!o.allowed(req.headers.authorization))
-      return json(
-        401,
-        'unauthorized',
-        'missing or wrong bearer token: send Authorization: Bearer <token> (a metrics token from `carrier-screen token create --role metrics`)',
-      );
-    o.text().then(
-      (body) => res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(req.method === 'HEAD' ? undefined : body),
-      (e: unknown) => json(500, 'api_error', `metrics could not be read: ${(e as Error).message}`),
-    );
+    o.allowed(req.headers.authorization)
+      .then(async (allowed) => {
+        if (!allowed)
+          return json(
+            401,
+            'unauthorized',
+            'missing or wrong bearer token: send Authorization: Bearer <token> (a metrics token from `carrier-screen token create --role metrics`)',
+          );
+        const body = await o.text();
+        res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(req.method === 'HEAD' ? undefined : body);
+      })
+      .catch((e: unknown) => json(500, 'api_error', `metrics could not be read: ${(e as Error).message}`));
   });
   // A slow scraper must not hold a connection for ever.
   server.headersTimeout = 10_000;

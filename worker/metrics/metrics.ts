@@ -140,11 +140,11 @@ const sharedUp = new Gauge({
  */
 export async function metricsText(
   status: () => Promise<StatusReport>,
-  o: { dataDir?: string; now?: () => number; ages?: () => Ages } = {},
+  o: { dataDir?: string; now?: () => number; ages?: () => Promise<Ages> } = {},
 ): Promise<string> {
   const now = o.now ?? (() => Date.now());
   if (o.dataDir !== undefined) setFreeBytes(o.dataDir);
-  if (o.ages) setAges(o.ages, now());
+  if (o.ages) await setAges(o.ages, now());
   try {
     setShared(await status(), now());
     sharedUp.set(1);
@@ -182,10 +182,10 @@ export interface Ages {
   oldest_queued_at: string | null;
 }
 
-function setAges(read: () => Ages, now: number): void {
+async function setAges(read: () => Promise<Ages>, now: number): Promise<void> {
   const age = (at: string | null): number => (at ? Math.max(0, (now - Date.parse(at)) / 1000) : 0);
   try {
-    const a = read();
+    const a = await read();
     oldestCallback.set(age(a.oldest_pending_callback_at));
     pausedFor.set(age(a.queue_paused_since));
     oldestQueued.set(age(a.oldest_queued_at));

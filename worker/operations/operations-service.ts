@@ -55,41 +55,53 @@ export class OperationsService {
     const [q, quota, svcState] = await Promise.all([queue.counts(), gate.status(), service.report()]).catch(() => {
       throw new UnavailableError('the queue (Redis) is unavailable: the status cannot be read, try again');
     });
+    const [reviews, callbacks] = await store.readCommitted(
+      () =>
+        [
+          { pending: store.countPendingReviews(), oldest_pending_at: store.listReviews('pending', 1)[0]?.created_at ?? null },
+          callbackCounts(store),
+        ] as const,
+    );
     return {
       object: 'status',
       environment,
       queue: q,
       quota,
       rate_limit: { ...svcState.rate_limit, per_minute: svcState.rate_limit.per_minute ?? ratePerMinute },
-      reviews: { pending: store.countPendingReviews(), oldest_pending_at: store.listReviews('pending', 1)[0]?.created_at ?? null },
-      callbacks: callbackCounts(store),
+      reviews,
+      callbacks,
       service: svcState.service,
     };
   }
 
   /** When the oldest owed callback, the operator's pause and the oldest queued screening began (SQLite only; the metrics). */
-  ages(): Ages {
+  ages(): Promise<Ages> {
     const { store } = this.d;
-    return {
+    return store.readCommitted(() => ({
       oldest_pending_callback_at: oldestPendingCallbackAt(store),
       queue_paused_since: queuePausedSince(store),
       oldest_queued_at: store.oldestQueuedAt(),
-    };
+    }));
   }
 
-  dailyUsage(): DailyUsage {
+  dailyUsage(): Promise<DailyUsage> {
     const { environment, store } = this.d;
     const month = monthOf(this.d.now());
-    const snap = store.latestUsageSnapshot(environment);
-    return { object: 'usage_daily', month, monthly_quota: snap?.monthly_quota ?? null, days: store.dailyLookups(environment, month) };
+    return store.readCommitted(() => {
+      const snap = store.latestUsageSnapshot(environment);
+      return { object: 'usage_daily', month, monthly_quota: snap?.monthly_quota ?? null, days: store.dailyLookups(environment, month) };
+    });
   }
 
   /** Intake keeps accepting; workers stop calling /v1. */
   async pause(): Promise<void> {
     const { store, queue, logger } = this.d;
     await this.#redisUp('the queue was not paused');
-    const was = queuePaused(store) === true;
-    setQueuePaused(store, true, this.d.now());
+    const was = await store.unitOfWork(async () => {
+      const was = queuePaused(store) === true;
+      setQueuePaused(store, true, this.d.now());
+      return was;
+    });
     await queue.pause();
     if (!was) logger.warn('queue paused by an operator: no /v1 calls until POST /queue/resume');
     await this.#queueChanged();
@@ -98,8 +110,11 @@ export class OperationsService {
   async resume(): Promise<void> {
     const { store, queue, logger } = this.d;
     await this.#redisUp('the queue was not resumed');
-    const was = queuePaused(store) === true;
-    setQueuePaused(store, false, this.d.now());
+    const was = await store.unitOfWork(async () => {
+      const was = queuePaused(store) === true;
+      setQueuePaused(store, false, this.d.now());
+      return was;
+    });
     await queue.resume();
     if (was) logger.warn('queue resumed by an operator');
     await this.#queueChanged();
@@ -111,14 +126,16 @@ export class OperationsService {
       () => true,
       () => false,
     );
-    let sqliteOk = true;
-    try {
-      store.lastEventId();
-    } catch {
-      sqliteOk = false;
-    }
-    // Reads working says nothing about writes (a full disk): probe them too.
-    const writable = sqliteOk && probeSqliteWrite(store).writable;
+    // With no unit of work open: the probe's write commits by itself, never inside another's.
+    const { sqliteOk, writable } = await store.readCommitted(() => {
+      try {
+        store.lastEventId();
+      } catch {
+        return { sqliteOk: false, writable: false };
+      }
+      // Reads working says nothing about writes (a full disk): probe them too.
+      return { sqliteOk: true, writable: probeSqliteWrite(store).writable };
+    });
     // A hold-off (Retry-After) means no /v1 calls: degraded, like an unreachable service.
     const sv = redisOk ? (await service.report()).service : undefined;
     // A refused key answers every call, but with no score: as good as unreachable.

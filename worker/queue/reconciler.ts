@@ -31,7 +31,8 @@ export class Reconciler {
     let requeued = 0;
     let ended = 0;
     const cutoff = this.now().getTime() - this.graceMs;
-    const due = this.store.listUnfinished().filter((s) => Date.parse(s.created_at) <= cutoff);
+    // Committed rows only: a screening of a unit of work still open is not the reconciler's yet.
+    const due = (await this.store.readCommitted(() => this.store.listUnfinished())).filter((s) => Date.parse(s.created_at) <= cutoff);
     for (let i = 0; i < due.length; i += BATCH) {
       const batch = due.slice(i, i + BATCH);
       const states = await this.queue.states(batch.map((s) => s.id));

@@ -154,7 +154,7 @@ export class ScreeningPipeline {
 
   async #process(id: string, budget: number, spent: (n: number) => void): Promise<{ done: Screening } | { rateLimited: number }> {
     const { store } = this.d;
-    const s = store.getScreening(id);
+    const s = await store.readCommitted(() => store.getScreening(id));
     if (!s) throw new Error(`screening ${id} is not in the store`);
     if (s.status === 'done') {
       // A re-run after a crash: the record (and the callback owed, in the same commit) is
@@ -166,7 +166,8 @@ export class ScreeningPipeline {
       }
       return { done: s };
     }
-    store.markActive(id);
+    // A unit of its own: a write outside one would join (and be rolled back with) an open unit.
+    await store.unitOfWork(async () => store.markActive(id));
     // A local block wins before any /v1 call (no quota spent).
     const blocked = await this.d.blocks.apply(s.query);
     if (blocked) return { done: await this.finish(id, blocked) };
@@ -255,7 +256,7 @@ export class ScreeningPipeline {
    */
   async rescreen(id: string, notBefore: number): Promise<'settled' | 'held' | 'skipped'> {
     const { store, env } = this.d;
-    const s = store.getScreening(id);
+    const s = await store.readCommitted(() => store.getScreening(id));
     if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? ''))
       return 'skipped';
     let r = await this.d.blocks.apply(s.query);
@@ -267,7 +268,7 @@ export class ScreeningPipeline {
     if (!r) {
       const { stopped, holdOff } = await this.d.provider.blocked();
       if (holdOff || stopped?.rescreenWaits) {
-        store.markRescreened(id);
+        await store.unitOfWork(async () => store.markRescreened(id));
         return 'held';
       }
       const outcome = await this.d.coalescer.run(
@@ -380,7 +381,8 @@ export class ScreeningPipeline {
 
   /** The job can run no more (e.g. failed for good): end the screening on what we have. */
   async giveUp(id: string, why: string): Promise<Screening | undefined> {
-    const s = this.d.store.getScreening(id);
+    const { store } = this.d;
+    const s = await store.readCommitted(() => store.getScreening(id));
     if (!s || s.status === 'done') return s;
     const error: ScreeningError = { code: 'processing_failed', message: why, request_id: null };
     return this.finish(id, await this.#fallback(s.query, 'scoring_unavailable', error));
@@ -605,7 +607,7 @@ export class ScreeningPipeline {
         return { kind: 'score', at: at(), score: a.score, fetched_at: fetched.toISOString(), fetch_id: fetchId, attempts: a.attempts };
       }
       case 'not_found':
-        store.putNotFound(env, query, a.error, now());
+        await store.unitOfWork(async () => store.putNotFound(env, query, a.error, now()));
         return { kind: 'not_found', at: at(), error: a.error, attempts: a.attempts };
       case 'failed':
         return { kind: 'failed', at: at(), cause: a.cause, error: a.error, attempts: a.attempts };

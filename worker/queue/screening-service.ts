@@ -44,7 +44,7 @@ export class ScreeningService {
     try {
       await queue.add(s.id, s.priority);
     } catch {
-      store.discardScreening(s.id);
+      await store.unitOfWork(async () => store.discardScreening(s.id));
       throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
     }
     return s;
@@ -52,21 +52,33 @@ export class ScreeningService {
 
   async waitFor(id: string, ms: number): Promise<Screening> {
     const { store, events } = this.d;
-    const current = store.getScreening(id);
+    const read = (): Promise<Screening | undefined> => store.readCommitted(() => store.getScreening(id));
+    const current = await read();
     if (!current) throw new Error(`no screening ${id}`);
     if (current.status === 'done' || ms <= 0) return current;
     return new Promise<Screening>((resolve) => {
+      let finished = false;
       const finish = (): void => {
+        if (finished) return;
+        finished = true;
         clearTimeout(timer);
         unsubscribe();
-        resolve(store.getScreening(id) ?? current);
+        read().then(
+          (s) => resolve(s ?? current),
+          () => resolve(current),
+        );
       };
       const unsubscribe = events.subscribe((e) => {
         if (e.event === 'screening.completed' && (e.data as { id?: string }).id === id) finish();
       });
       const timer = setTimeout(finish, ms);
       // Done between the read above and the subscription.
-      if (store.getScreening(id)?.status === 'done') finish();
+      void read().then(
+        (s) => {
+          if (s?.status === 'done') finish();
+        },
+        () => {},
+      );
     });
   }
 
@@ -76,7 +88,9 @@ export class ScreeningService {
     return this.waitFor(s.id, o.waitMs ?? 30_000);
   }
 
-  get(id: string): Screening | undefined {
-    return this.d.store.getScreening(id);
+  /** Committed rows only: waits for an open unit of work. */
+  get(id: string): Promise<Screening | undefined> {
+    const { store } = this.d;
+    return store.readCommitted(() => store.getScreening(id));
   }
 }

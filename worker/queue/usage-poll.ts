@@ -43,7 +43,7 @@ export class UsagePoll {
       await gate.observeUsage(body);
       await service.limits(limits);
       await service.keyAccepted(); // the key check passed: a refused key no longer stops calls
-      this.#snapshot(body);
+      await this.#snapshot(body);
       await events.publish('quota.changed', await gate.status());
     } catch (e) {
       const err = e as Error & { kind?: string };
@@ -55,18 +55,22 @@ export class UsagePoll {
   /** The start-up key check's answer (it came from the key's environment): figures, snapshot, key accepted. */
   async observeKeyCheck(usage: SvcUsage): Promise<void> {
     await this.d.gate.observeUsage(usage);
-    this.#snapshot(usage);
+    await this.#snapshot(usage);
     await this.d.service.keyAccepted();
     // Checked just now: a mismatch another start recorded is over.
     await this.d.service.environmentMatches();
   }
 
-  #snapshot(u: SvcUsage): void {
-    this.d.store.putUsageSnapshot(this.d.env, {
-      monthly_quota: u.monthly_quota,
-      used: u.live_requests_used,
-      remaining: u.remaining,
-      rate_limit_per_minute: u.rate_limit_per_minute,
-    });
+  /** In a unit of its own: a write outside one would join (and be rolled back with) an open unit. */
+  #snapshot(u: SvcUsage): Promise<void> {
+    const { store, env } = this.d;
+    return store.unitOfWork(async () =>
+      store.putUsageSnapshot(env, {
+        monthly_quota: u.monthly_quota,
+        used: u.live_requests_used,
+        remaining: u.remaining,
+        rate_limit_per_minute: u.rate_limit_per_minute,
+      }),
+    );
   }
 }

@@ -51,7 +51,10 @@ export class OutageRescreen {
   /** One pass: how many holds were queued for a re-screen (0 while /v1 or the quota is still out). */
   async run(): Promise<{ queued: number }> {
     const t = this.o.now().getTime();
-    const due = this.#holds.due(new Date(t - this.o.withinMs).toISOString(), new Date(t).toISOString());
+    // Committed holds only (a unit of work still open may yet roll its hold back).
+    const due = await this.o.store.readCommitted(() =>
+      this.#holds.due(new Date(t - this.o.withinMs).toISOString(), new Date(t).toISOString()),
+    );
     if (due.length === 0) return { queued: 0 };
     const usable = await this.#usable();
     // Down to the reserve: only tender-time holds may spend quota; background ones wait for room.

@@ -64,7 +64,7 @@ export class IntakeTokens {
   readonly #st: TokensRepo;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.#st = tokensOf(store);
@@ -112,10 +112,19 @@ export class IntakeTokens {
     return this.#st.isActive(id);
   }
 
-  /** The caller a bearer token names, or undefined. */
-  lookup(token: string): Caller | undefined {
-    if (!token.startsWith('cs_')) return undefined;
-    const row = this.#st.byHash(hashToken(token));
+  /**
+   * The caller a bearer token names, or undefined. Run with no unit of work open
+   * (store.readCommitted; at once when none is): the read sees committed tokens only, and the
+   * touch, one statement, commits by itself rather than joining a unit (and its rollback).
+   */
+  lookup(token: string): Promise<Caller | undefined> {
+    if (!token.startsWith('cs_')) return Promise.resolve(undefined);
+    const hash = hashToken(token);
+    return this.store.readCommitted(() => this.#lookup(hash));
+  }
+
+  #lookup(hash: string): Caller | undefined {
+    const row = this.#st.byHash(hash);
     if (!row) return undefined;
     const now = this.now();
     try {

@@ -189,32 +189,42 @@ export class WatchService implements PipelineWatch {
   async tick(): Promise<TickResult> {
     const now = this.d.now();
     const nowIso = now.toISOString();
-    this.#db.pruneExpired(nowIso);
+    const { store } = this.d;
+    // Each step's writes in a unit of their own (no I/O inside one: the enqueue is between).
+    await store.unitOfWork(async () => this.#db.pruneExpired(nowIso));
     const quota = await this.d.gate.status();
     if (quota.livemode && quota.gate !== 'open')
       return { submitted: 0, screenings: [], skipped: quota.gate === 'closed' ? 'quota_closed' : 'quota_reserve' };
-    const due = this.#db.claimDue(nowIso, maxPerTick(this.d.ratePerMinute, this.#tickMs), (key) => nextCheckAt(key, now));
+    const due = await store.unitOfWork(async () =>
+      this.#db.claimDue(nowIso, maxPerTick(this.d.ratePerMinute, this.#tickMs), (key) => nextCheckAt(key, now)),
+    );
     const screenings: string[] = [];
     let fresh = 0;
     for (const c of due) {
       // Fetched from /v1 within the cache TTL (by a tender, say): nothing new to learn, no lookup
       // to pay. Its tender's screening already went through change detection; the claim above
       // has moved it to its next day.
-      const cached = this.d.cacheTtlMs ? this.d.store.getScore(this.d.env, queryOf(c)) : undefined;
-      if (cached && now.getTime() - Date.parse(cached.fetched_at) < this.d.cacheTtlMs!) {
+      const id = await store.unitOfWork(async () => {
+        const cached = this.d.cacheTtlMs ? store.getScore(this.d.env, queryOf(c)) : undefined;
+        if (cached && now.getTime() - Date.parse(cached.fetched_at) < this.d.cacheTtlMs!) return undefined;
+        const id = newScreeningId();
+        // Marked before it exists, so the pipeline always knows it is a watch re-screen.
+        this.#db.markWatchScreening(id, c.carrierKey, nowIso);
+        store.insertScreening({ id, query: queryOf(c), tender_id: null, priority: 'background', refresh: true, callback_url: null });
+        return id;
+      });
+      if (id === undefined) {
         fresh++;
         continue;
       }
-      const id = newScreeningId();
-      // Marked before it exists, so the pipeline always knows it is a watch re-screen.
-      this.#db.markWatchScreening(id, c.carrierKey, nowIso);
-      this.d.store.insertScreening({ id, query: queryOf(c), tender_id: null, priority: 'background', refresh: true, callback_url: null });
       try {
         await this.d.enqueue(id, 'background');
         screenings.push(id);
       } catch (e) {
-        this.d.store.discardScreening(id);
-        this.#db.releaseDue(c.carrierKey, nowIso);
+        await store.unitOfWork(async () => {
+          store.discardScreening(id);
+          this.#db.releaseDue(c.carrierKey, nowIso);
+        });
         this.#log.warn({ err: String(e) }, 'watch re-screen could not be queued; it is retried next tick');
         break;
       }
@@ -225,20 +235,23 @@ export class WatchService implements PipelineWatch {
 
   // ---- the watch list (intake) ----
 
-  add(query: CarrierQuery, note: string | null): { entry: WatchEntry; created: boolean } {
-    const ids = this.#resolve(query);
-    const key = keyOf(ids);
-    const now = this.d.now();
-    return this.#db.addManual({ carrierKey: key, ...ids, note, at: now.toISOString(), nextCheckAt: nextCheckAt(key, now) });
+  // Writes in a unit of work, reads with store.readCommitted: none lands inside another's unit.
+  add(query: CarrierQuery, note: string | null): Promise<{ entry: WatchEntry; created: boolean }> {
+    return this.d.store.unitOfWork(async () => {
+      const ids = this.#resolve(query);
+      const key = keyOf(ids);
+      const now = this.d.now();
+      return this.#db.addManual({ carrierKey: key, ...ids, note, at: now.toISOString(), nextCheckAt: nextCheckAt(key, now) });
+    });
   }
 
   /** Off the list; false when it was not on it. A later tender puts it back. */
-  remove(query: CarrierQuery): boolean {
-    return this.#db.removeEntry(keysOf(this.#resolve(query)), this.d.now().toISOString());
+  remove(query: CarrierQuery): Promise<boolean> {
+    return this.d.store.unitOfWork(async () => this.#db.removeEntry(keysOf(this.#resolve(query)), this.d.now().toISOString()));
   }
 
-  get(query: CarrierQuery): WatchEntry | undefined {
-    return this.#db.getEntry(keysOf(this.#resolve(query)), this.d.now().toISOString());
+  get(query: CarrierQuery): Promise<WatchEntry | undefined> {
+    return this.d.store.readCommitted(() => this.#db.getEntry(keysOf(this.#resolve(query)), this.d.now().toISOString()));
   }
 
   // ---- changes (intake, the tray's Changes list) ----
@@ -253,14 +266,18 @@ export class WatchService implements PipelineWatch {
     return this.#reader.readJson(changesPage, { state, page: p, ...(filter === undefined ? {} : { filter }), watchDays: this.d.watchDays });
   }
 
-  getChange(id: string): CarrierChange | undefined {
-    const c = this.#db.getChange(id);
-    return c ? publicChange(c) : undefined;
+  getChange(id: string): Promise<CarrierChange | undefined> {
+    return this.d.store.readCommitted(() => {
+      const c = this.#db.getChange(id);
+      return c ? publicChange(c) : undefined;
+    });
   }
 
   /** `note`: why, as the dispatcher wrote it (at most 500 characters; blank is none). */
   async acknowledge(id: string, by: string, note: string | null = null): Promise<CarrierChange> {
-    const c = publicChange(this.#db.acknowledgeChange(id, by, this.d.now().toISOString(), note?.trim() || null));
+    const c = publicChange(
+      await this.d.store.unitOfWork(async () => this.#db.acknowledgeChange(id, by, this.d.now().toISOString(), note?.trim() || null)),
+    );
     await this.d.events.publish('change.acknowledged', c);
     return c;
   }
