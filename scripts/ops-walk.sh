@@ -222,11 +222,13 @@ journalctl() {
   news() { tail -c +"$((since + 1))" "$log" 2>/dev/null; }
   if [ $follow = 1 ]; then
     for i in $(seq 1 600); do
-      news | grep -q 'carrier-screen is running' && break
+      # grep reads to the end, never -q: under pipefail a grep that quits at its match can leave
+      # tail killed by SIGPIPE, and the pipeline fails though the line is there (1 in 25 here).
+      news | grep 'carrier-screen is running' >/dev/null && break
       unit_pid "$unit" >/dev/null || { news | tail -n 20; return 1; }
       sleep 0.2
     done
-    news | grep -q 'carrier-screen is running' || return 1
+    news | grep 'carrier-screen is running' >/dev/null || return 1
   fi
   news | grep -E '"level":[4-6]0|carrier-screen is running' | grep -v '"schema migration' | tail -n 6 | cut -c1-200
 }
@@ -269,7 +271,7 @@ api() { curl -s -o "$P/answer.json" -w '%{http_code}' -H "Authorization: Bearer 
 healthy() {
   local i
   for i in $(seq 1 150); do
-    curl -s "http://127.0.0.1:$INTAKE_PORT/healthz" 2>/dev/null | grep -q '"status":"ok"' && return 0
+    curl -s "http://127.0.0.1:$INTAKE_PORT/healthz" 2>/dev/null | grep '"status":"ok"' >/dev/null && return 0
     sleep 0.2
   done
   fail "$1: /healthz is not ok: $(curl -s "http://127.0.0.1:$INTAKE_PORT/healthz")"
