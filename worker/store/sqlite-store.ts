@@ -1,12 +1,13 @@
 import { createPrivateFile, ensurePrivateDir, makeDatabasePrivate } from './private-files.js';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
+import { canonicalDot, canonicalMc, queryKey } from '../../shared/carrier-id.js';
 import type { IntakeEvent, IntakeEventName, LoadDetails, Review, ReviewState, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
+import { checkEnv, checkId, checkLimit, checkQuery, checkResult, iso } from './arg-checks.js';
 import { carrierColumns, dotOf, mcOf } from './carrier-columns.js';
 import { keysetPage, type KeysetList } from './keyset.js';
 import {
@@ -37,46 +38,12 @@ import type {
 } from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-const MAX_LIMIT = 10_000;
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
-
-// ---- argument checks: a clear error naming the parameter ----
-
-function checkEnv(env: unknown): asserts env is Env {
-  if (env !== 'sandbox' && env !== 'live')
-    throw new StoreArgumentError(`env must be "sandbox" or "live", got ${JSON.stringify(env)}`, 'env');
-}
-
-/** A list's `limit`: a whole number from 1 to 10 000 (StoreArgumentError naming `param` otherwise). */
-export function checkLimit(limit: unknown, param = 'limit'): number {
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw new StoreArgumentError(`${param} must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, param);
-  return limit;
-}
-
-function checkId(id: unknown, param = 'id'): string {
-  if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError(`${param} must be a non-empty string`, param);
-  return id;
-}
-
-function iso(d: Date, param: string): string {
-  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new StoreArgumentError(`${param} must be a valid Date`, param);
-  return d.toISOString();
-}
 
 // ---- cache keys: one carrier, one key, whatever zero-padding the caller used (shared/carrier-id.ts) ----
 const dotKey = canonicalDot;
 const mcKey = canonicalMc;
-
-function checkQuery(q: unknown): CarrierQuery {
-  const o = q as Record<string, unknown> | null;
-  if (o && typeof o === 'object') {
-    if (typeof o.dot_number === 'string' && o.dot_number.trim() !== '' && o.mc_number === undefined) return { dot_number: o.dot_number };
-    if (typeof o.mc_number === 'string' && o.mc_number.trim() !== '' && o.dot_number === undefined) return { mc_number: o.mc_number };
-  }
-  throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
-}
 
 interface CacheEntryRow {
   fetched_at: string;
@@ -84,11 +51,6 @@ interface CacheEntryRow {
   fetch_id: number | null;
   /** Only for an entry from before scores were stored per fetch (fetch_id null). */
   body: string | null;
-}
-
-function checkResult(r: ScreeningResult): void {
-  if (!r || (r.action !== 'tender' && r.action !== 'hold' && r.action !== 'block'))
-    throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
 }
 
 /**

@@ -5,7 +5,7 @@ import { SCREENING_COLUMNS, scoreAgeSeconds, toScreening, type ScreeningRow } fr
 import type { ScreeningsRepo } from '../screening-repos.js';
 import { NotFoundError, StoreArgumentError } from '../store-error.js';
 import type { ScreeningResult } from '../types.js';
-import { checkQuery } from './arg-checks.js';
+import { checkId, checkQuery, checkResult } from '../arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
@@ -32,19 +32,7 @@ if (!SCREENING_COLUMNS.includes(SQLITE_UPDATED_AT)) throw new Error('rows.ts SCR
 /** rows.ts's SCREENING_COLUMNS (aliases s, r) in PostgreSQL. */
 export const PG_SCREENING_COLUMNS = SCREENING_COLUMNS.replace(SQLITE_UPDATED_AT, SQLITE_UPDATED_AT.replace(/^MAX\(/, 'GREATEST('));
 
-// ---- argument checks, as sqlite-store.ts's (the same messages and parameters; the shared ones in arg-checks.ts) ----
-
 const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
-
-export function checkId(id: unknown, param = 'id'): string {
-  if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError(`${param} must be a non-empty string`, param);
-  return id;
-}
-
-function checkResult(r: ScreeningResult): void {
-  if (!r || (r.action !== 'tender' && r.action !== 'hold' && r.action !== 'block'))
-    throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
-}
 
 /** A result's columns as parameters (sqlite-store.ts `resultValues`). */
 function resultParams(r: ScreeningResult) {

@@ -1,6 +1,6 @@
 import { StoreArgumentError } from '../store-error.js';
 import type { Store, UsageFigures, UsageSnapshot } from '../types.js';
-import { checkEnv, iso } from './arg-checks.js';
+import { checkEnv, iso } from '../arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { statement } from './sql.js';

@@ -1,0 +1,46 @@
+import type { CarrierQuery } from '../../shared/carrier-id.js';
+import { StoreArgumentError } from './store-error.js';
+import type { Env, ScreeningResult } from './types.js';
+
+/**
+ * The store's argument checks, backend-free: the SQLite store and the PostgreSQL repositories
+ * (pg/) import these, so both refuse the same arguments with the same message and `param`.
+ */
+
+const MAX_LIMIT = 10_000;
+
+export function checkEnv(env: unknown): asserts env is Env {
+  if (env !== 'sandbox' && env !== 'live')
+    throw new StoreArgumentError(`env must be "sandbox" or "live", got ${JSON.stringify(env)}`, 'env');
+}
+
+/** A list's `limit`: a whole number from 1 to 10 000 (StoreArgumentError naming `param` otherwise). */
+export function checkLimit(limit: unknown, param = 'limit'): number {
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new StoreArgumentError(`${param} must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, param);
+  return limit;
+}
+
+export function checkId(id: unknown, param = 'id'): string {
+  if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError(`${param} must be a non-empty string`, param);
+  return id;
+}
+
+export function iso(d: Date, param: string): string {
+  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new StoreArgumentError(`${param} must be a valid Date`, param);
+  return d.toISOString();
+}
+
+export function checkQuery(q: unknown): CarrierQuery {
+  const o = q as Record<string, unknown> | null;
+  if (o && typeof o === 'object') {
+    if (typeof o.dot_number === 'string' && o.dot_number.trim() !== '' && o.mc_number === undefined) return { dot_number: o.dot_number };
+    if (typeof o.mc_number === 'string' && o.mc_number.trim() !== '' && o.dot_number === undefined) return { mc_number: o.mc_number };
+  }
+  throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
+}
+
+export function checkResult(r: ScreeningResult): void {
+  if (!r || (r.action !== 'tender' && r.action !== 'hold' && r.action !== 'block'))
+    throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
+}
