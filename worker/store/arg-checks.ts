@@ -44,3 +44,29 @@ export function checkResult(r: ScreeningResult): void {
   if (!r || (r.action !== 'tender' && r.action !== 'hold' && r.action !== 'block'))
     throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
 }
+
+/** A month's days ("YYYY-MM-DD") up to `today`, for dailyLookups: StoreArgumentError when `month` is not "YYYY-MM". */
+export function monthDays(month: unknown, today: string): string[] {
+  const m = typeof month === 'string' ? MONTH_RE.exec(month) : null;
+  if (!m) throw new StoreArgumentError(`month must be "YYYY-MM", got ${JSON.stringify(month)}`, 'month');
+  const last = daysInMonth(Number(m[1]), Number(m[2]));
+  const days: string[] = [];
+  for (let d = 1; d <= last; d++) {
+    const day = `${month as string}-${String(d).padStart(2, '0')}`;
+    if (day > today) break;
+    days.push(day);
+  }
+  return days;
+}
+const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** A usage snapshot's figure: a number or null (StoreArgumentError naming `param` otherwise). */
+export function usageFigure(v: unknown, param: string): number | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new StoreArgumentError(`${param} must be a number or null`, param);
+  return v;
+}

@@ -7,7 +7,7 @@ import type { SvcScore } from '../../shared/svc-contract.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
-import { checkEnv, checkId, checkLimit, checkQuery, checkResult, iso } from './arg-checks.js';
+import { checkEnv, checkId, checkLimit, checkQuery, checkResult, iso, monthDays, usageFigure } from './arg-checks.js';
 import { carrierColumns, dotOf, mcOf } from './carrier-columns.js';
 import { keysetPage, type KeysetList } from './keyset.js';
 import {
@@ -38,7 +38,6 @@ import type {
 } from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
 // ---- cache keys: one carrier, one key, whatever zero-padding the caller used (shared/carrier-id.ts) ----
@@ -133,10 +132,6 @@ export function reviewList(state: ReviewListState | undefined): KeysetList {
     `state must be "pending", "approved", "rejected", "decided", "closed" or "superseded", got ${JSON.stringify(state)}`,
     'state',
   );
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 /**
@@ -750,16 +745,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     dailyLookups(env, month) {
       checkEnv(env);
-      const m = typeof month === 'string' ? MONTH_RE.exec(month) : null;
-      if (!m) throw new StoreArgumentError(`month must be "YYYY-MM", got ${JSON.stringify(month)}`, 'month');
-      const today = now().toISOString().slice(0, 10);
-      const last = daysInMonth(Number(m[1]), Number(m[2]));
-      const days: string[] = [];
-      for (let d = 1; d <= last; d++) {
-        const day = `${month}-${String(d).padStart(2, '0')}`;
-        if (day > today) break;
-        days.push(day);
-      }
+      const days = monthDays(month, now().toISOString().slice(0, 10));
       if (days.length === 0) return [];
       const counts = new Map(st.lookupsBetween.all(env, days[0]!, days[days.length - 1]!).map((r) => [r.day, r.lookups]));
       return days.map((day) => ({ day, lookups: counts.get(day) ?? 0 }));
@@ -767,17 +753,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     putUsageSnapshot(env, u: UsageFigures, at) {
       checkEnv(env);
-      const num = (v: unknown, param: string): number | null => {
-        if (v === null || v === undefined) return null;
-        if (typeof v !== 'number' || !Number.isFinite(v)) throw new StoreArgumentError(`${param} must be a number or null`, param);
-        return v;
-      };
       st.putUsage.run({
         env,
-        monthly_quota: num(u?.monthly_quota, 'monthly_quota'),
-        used: num(u?.used, 'used'),
-        remaining: num(u?.remaining, 'remaining'),
-        rate_limit_per_minute: num(u?.rate_limit_per_minute, 'rate_limit_per_minute'),
+        monthly_quota: usageFigure(u?.monthly_quota, 'monthly_quota'),
+        used: usageFigure(u?.used, 'used'),
+        remaining: usageFigure(u?.remaining, 'remaining'),
+        rate_limit_per_minute: usageFigure(u?.rate_limit_per_minute, 'rate_limit_per_minute'),
         at: iso(at ?? now(), 'at'),
       });
     },
