@@ -1,6 +1,7 @@
 import type { CarrierQuery } from '../../shared/carrier-id.js';
 import { StoreArgumentError } from './store-error.js';
-import type { Env, ScreeningResult } from './types.js';
+import { newScreeningId } from './ids.js';
+import type { Env, NewScreening, ScreeningResult } from './types.js';
 
 /**
  * The store's argument checks, backend-free: the SQLite store and the PostgreSQL repositories
@@ -69,4 +70,17 @@ export function usageFigure(v: unknown, param: string): number | null {
   if (v === null || v === undefined) return null;
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new StoreArgumentError(`${param} must be a number or null`, param);
   return v;
+}
+
+const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** insertScreening's arguments: its query and id (a new one when none is given); the priority and result checked. */
+export function checkNewScreening(s: NewScreening, finished: ScreeningResult | undefined): { q: CarrierQuery; id: string } {
+  const q = checkQuery(s?.query);
+  const id = s.id ?? newScreeningId();
+  if (!ID_RE.test(id)) throw new StoreArgumentError('id must be 1 to 128 letters, digits, "_" or "-"', 'id');
+  if (s.priority !== 'tender' && s.priority !== 'background')
+    throw new StoreArgumentError(`priority must be "tender" or "background", got ${JSON.stringify(s.priority)}`, 'priority');
+  if (finished !== undefined) checkResult(finished);
+  return { q, id };
 }

@@ -2,18 +2,17 @@ import { createPrivateFile, ensurePrivateDir, makeDatabasePrivate } from './priv
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalDot, canonicalMc, queryKey } from '../../shared/carrier-id.js';
-import type { IntakeEvent, IntakeEventName, LoadDetails, Review, ReviewState, Screening, ScreeningError } from '../../shared/screening.js';
+import type { IntakeEvent, IntakeEventName, Review, ReviewState, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
-import { newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
-import { checkEnv, checkId, checkLimit, checkQuery, checkResult, iso, monthDays, usageFigure } from './arg-checks.js';
+import { checkEnv, checkId, checkLimit, checkNewScreening, checkQuery, checkResult, iso, monthDays, usageFigure } from './arg-checks.js';
 import { carrierColumns, dotOf, mcOf } from './carrier-columns.js';
 import { keysetPage, type KeysetList } from './keyset.js';
 import {
   SCREENING_COLUMNS,
+  insertedScreening,
   loadOf,
-  scoreAgeSeconds,
   toReview,
   toScreening,
   withFacts,
@@ -38,7 +37,6 @@ import type {
 } from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
 // ---- cache keys: one carrier, one key, whatever zero-padding the caller used (shared/carrier-id.ts) ----
 const dotKey = canonicalDot;
@@ -593,12 +591,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     },
 
     insertScreening(s, finished) {
-      const q = checkQuery(s?.query);
-      const id = s.id ?? newScreeningId();
-      if (!ID_RE.test(id)) throw new StoreArgumentError('id must be 1 to 128 letters, digits, "_" or "-"', 'id');
-      if (s.priority !== 'tender' && s.priority !== 'background')
-        throw new StoreArgumentError(`priority must be "tender" or "background", got ${JSON.stringify(s.priority)}`, 'priority');
-      if (finished !== undefined) checkResult(finished);
+      const { q, id } = checkNewScreening(s, finished);
       const [kind, value] = 'dot_number' in q ? (['dot_number', q.dot_number] as const) : (['mc_number', q.mc_number] as const);
       const createdAt = now().toISOString();
       const tenderId = s.tender_id ?? null;
@@ -631,33 +624,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
           carrierDot,
           carrierMc,
         );
-      // What was just written, as a row would read back (no read on the hot path).
-      return {
-        object: 'screening',
-        id,
-        tender_id: tenderId,
-        // As a read gives it back: the JSON written, parsed (a caller's object is not shared).
-        load: loadJson === null ? null : (JSON.parse(loadJson) as LoadDetails),
-        status: finished ? 'done' : 'queued',
-        query: q,
-        priority: s.priority,
-        refresh: s.refresh === true,
-        action: finished?.action ?? null,
-        hold_reason: finished?.hold_reason ?? null,
-        source: finished?.source ?? null,
-        score: finished?.score ?? null,
-        score_fetched_at: finished?.score_fetched_at ?? null,
-        score_age_seconds: finished ? scoreAgeSeconds(createdAt, finished.score_fetched_at) : null,
-        review: null,
-        settled_by: null,
-        standing_decision: null,
-        error: finished?.error ?? null,
-        callback_url: callbackUrl,
-        created_at: createdAt,
-        completed_at: finished ? createdAt : null,
-        updated_at: createdAt,
-        version: 1,
-      };
+      return insertedScreening({ id, query: q, loadJson, createdAt }, s, finished);
     },
 
     markActive(id) {
