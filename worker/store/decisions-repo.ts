@@ -1,4 +1,5 @@
 import type { DecisionState, ReviewClosedBy, ReviewState } from '../../shared/screening.js';
+import { decisionFilter, type DecisionRowFilter } from './decision-filter.js';
 import { keysetPage } from './keyset.js';
 import { repositoryOf } from './repo.js';
 import type { ListPage } from './types.js';
@@ -66,10 +67,7 @@ export interface ReviewHeadRow {
 }
 
 /** Which decisions a list reads: values as stored (a DOT number canonical). `ended`: lapsed or revoked. */
-export interface DecisionRowFilter {
-  dot_number?: string;
-  state?: DecisionState | 'ended';
-}
+export type { DecisionRowFilter };
 
 /**
  * Every carrier lock a unit of work may need, named up front (lockCarriers): local-block names
@@ -251,34 +249,12 @@ export interface DecisionListsRepo {
 
 export const decisionListsOf = repositoryOf<DecisionListsRepo>((db) => ({
   list: (f, limit) => {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (f.dot_number !== undefined) {
-      where.push('dot_number = ?');
-      args.push(f.dot_number);
-    }
-    if (f.state === 'ended') where.push("state IN ('lapsed', 'revoked')");
-    else if (f.state !== undefined) {
-      where.push('state = ?');
-      args.push(f.state);
-    }
-    const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${f.state === 'ended' ? 'ended_at' : 'decided_at'} DESC, rowid DESC LIMIT ?`;
-    return db.prepare<unknown[], DecisionRow>(sql).all(...args, limit);
+    const { where, params, ended } = decisionFilter(f);
+    const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${ended ? 'ended_at' : 'decided_at'} DESC, rowid DESC LIMIT @limit`;
+    return db.prepare<Record<string, unknown>, DecisionRow>(sql).all({ ...params, limit });
   },
   page: (f, p) => {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    if (f.dot_number !== undefined) {
-      where.push('dot_number = @dot');
-      params.dot = f.dot_number;
-    }
-    const ended = f.state === 'ended';
-    // Spelt as the partial index's own term, so SQLite may read it.
-    if (ended) where.push("state IN ('lapsed', 'revoked')");
-    else if (f.state !== undefined) {
-      where.push('state = @state');
-      params.state = f.state;
-    }
+    const { where, params, ended } = decisionFilter(f);
     return keysetPage<DecisionRow>(
       db,
       {

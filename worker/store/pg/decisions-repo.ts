@@ -1,12 +1,5 @@
-import type {
-  CarrierLockSet,
-  DecisionListsRepo,
-  DecisionRow,
-  DecisionRowFilter,
-  DecisionsRepo,
-  NewDecisionRow,
-  ReviewHeadRow,
-} from '../decisions-repo.js';
+import type { CarrierLockSet, DecisionListsRepo, DecisionRow, DecisionsRepo, NewDecisionRow, ReviewHeadRow } from '../decisions-repo.js';
+import { decisionFilter, type DecisionRowFilter } from '../decision-filter.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from './async-repo.js';
 import { lockCarrierSet } from './carrier-locks.js';
@@ -199,18 +192,7 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
 const lists = new Map<string, Statement<Record<string, unknown>>>();
 
 function listStatement(f: DecisionRowFilter): { s: Statement<Record<string, unknown>>; params: Record<string, unknown> } {
-  const where: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (f.dot_number !== undefined) {
-    where.push('dot_number = @dot');
-    params.dot = f.dot_number;
-  }
-  const ended = f.state === 'ended';
-  if (ended) where.push("state IN ('lapsed', 'revoked')");
-  else if (f.state !== undefined) {
-    where.push('state = @state');
-    params.state = f.state;
-  }
+  const { where, params, ended } = decisionFilter(f);
   const name = `decisions_list_${f.dot_number === undefined ? 'all' : 'dot'}_${ended ? 'ended' : f.state === undefined ? 'any' : 'state'}`;
   let s = lists.get(name);
   if (!s) {
@@ -228,19 +210,7 @@ export function pgDecisionListsOf(x: PgExecutor): AsyncRepo<DecisionListsRepo> {
       return s.all<DecisionRow & Record<string, unknown>>(x, { ...params, limit });
     },
     page: (f, p) => {
-      const where: string[] = [];
-      const params: Record<string, unknown> = {};
-      if (f.dot_number !== undefined) {
-        where.push('dot_number = @dot');
-        params.dot = f.dot_number;
-      }
-      const ended = f.state === 'ended';
-      // Spelt as the partial index's own term (decisions_ended_by_ended), so the planner may read it.
-      if (ended) where.push("state IN ('lapsed', 'revoked')");
-      else if (f.state !== undefined) {
-        where.push('state = @state');
-        params.state = f.state;
-      }
+      const { where, params, ended } = decisionFilter(f);
       return pgKeysetPage<DecisionRow & Record<string, unknown>>(
         x,
         'decisions',
