@@ -110,3 +110,27 @@ export function checkKeys(keys: unknown): string[] {
     throw new StoreArgumentError('keys must be one or two carrier keys ("dot:<n>", "mc:MC<n>")', 'keys');
   return keys as string[];
 }
+
+/** settleKeys' merge of a carrier's MC entry into its DOT entry (`key`): what the DOT row takes. */
+export function mergedEntry(key: string, byMc: WatchEntryRow) {
+  return {
+    key,
+    manual: byMc.manual,
+    note: byMc.note,
+    added_at: byMc.added_at,
+    last_tender_at: byMc.last_tender_at,
+    next_check_at: byMc.next_check_at,
+  };
+}
+
+/** The MC entry's last state is of a later fetch than the DOT entry's (the merged entry keeps it). */
+export function mcStateIsNewer<R extends Pick<WatchEntryRow, 'last_state'>>(
+  byMc: R,
+  byDot: Pick<WatchEntryRow, 'last_state'>,
+): byMc is R & { last_state: string } {
+  return (
+    !!byMc.last_state &&
+    (!byDot.last_state ||
+      (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at)
+  );
+}

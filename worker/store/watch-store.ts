@@ -9,7 +9,16 @@ import type { ListPage, Store } from './types.js';
 import { keysetPage } from './keyset.js';
 import { NotFoundError, StoreArgumentError, StoreError, WatchConflictError } from './store-error.js';
 import { toStoreError } from './sqlite-errors.js';
-import { checkKeys, toChange, toEntry, type ChangeRow, type StoredChange, type WatchEntryRow } from './watch-rows.js';
+import {
+  checkKeys,
+  mcStateIsNewer,
+  mergedEntry,
+  toChange,
+  toEntry,
+  type ChangeRow,
+  type StoredChange,
+  type WatchEntryRow,
+} from './watch-rows.js';
 
 export { WatchConflictError };
 
@@ -274,19 +283,8 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       st.renameEntry.run(first, second);
       st.renameTenders.run(first, second);
     } else if (byMc && byDot) {
-      st.mergeInto.run({
-        key: first,
-        manual: byMc.manual,
-        note: byMc.note,
-        added_at: byMc.added_at,
-        last_tender_at: byMc.last_tender_at,
-        next_check_at: byMc.next_check_at,
-      });
-      if (
-        byMc.last_state &&
-        (!byDot.last_state ||
-          (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at)
-      )
+      st.mergeInto.run(mergedEntry(first, byMc));
+      if (mcStateIsNewer(byMc, byDot))
         st.setState.run({ key: first, state: byMc.last_state, at: byMc.last_checked_at, dot: null, mc: null });
       st.deleteEntry.run(second);
       st.renameTenders.run(first, second);

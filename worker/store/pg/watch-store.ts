@@ -3,7 +3,7 @@ import { checkLimit } from '../arg-checks.js';
 import { newScreeningId } from '../ids.js';
 import type { KeysetList } from '../keyset.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from '../store-error.js';
-import { checkKeys, toChange, toEntry, type ChangeRow, type WatchEntryRow } from '../watch-rows.js';
+import { checkKeys, mcStateIsNewer, mergedEntry, toChange, toEntry, type ChangeRow, type WatchEntryRow } from '../watch-rows.js';
 import type { DueCarrier, Observation, StoredChange, TenderUse, WatchStore } from '../watch-store.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from './async-repo.js';
@@ -300,19 +300,8 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
       await renameEntry.run(q, { to: first, from: second });
       await renameTenders.run(q, { to: first, from: second });
     } else if (byMc && byDot) {
-      await mergeInto.run(q, {
-        key: first,
-        manual: byMc.manual,
-        note: byMc.note,
-        added_at: byMc.added_at,
-        last_tender_at: byMc.last_tender_at,
-        next_check_at: byMc.next_check_at,
-      });
-      if (
-        byMc.last_state &&
-        (!byDot.last_state ||
-          (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at)
-      )
+      await mergeInto.run(q, mergedEntry(first, byMc));
+      if (mcStateIsNewer(byMc, byDot))
         await setState.run(q, { key: first, state: byMc.last_state, at: byMc.last_checked_at, dot: null, mc: null });
       await deleteEntry.run(q, { key: second });
       await renameTenders.run(q, { to: first, from: second });
