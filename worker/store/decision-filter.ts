@@ -2,6 +2,7 @@ import type { DecisionState } from '../../shared/screening.js';
 
 /** The decisions' list filter, as both backends spell it (decisions-repo.ts, pg/decisions-repo.ts). */
 
+/** Which decisions a list reads: values as stored (a DOT number canonical). `ended`: lapsed or revoked. */
 export interface DecisionRowFilter {
   dot_number?: string;
   state?: DecisionState | 'ended';

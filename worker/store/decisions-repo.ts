@@ -66,12 +66,23 @@ export interface ReviewHeadRow {
   closed_reason: string | null;
 }
 
-/** Which decisions a list reads: values as stored (a DOT number canonical). `ended`: lapsed or revoked. */
 export type { DecisionRowFilter };
+
+/** A screening's review item as insertReview writes it (pending). */
+// A type, not an interface: the PostgreSQL statement's parameters need its implicit index signature.
+export type NewReviewRow = {
+  id: string;
+  screening_id: string;
+  hold_reason: string;
+  created_at: string;
+  carrier_key: string;
+  parent_id: string | null;
+  previous_decision: string | null;
+};
 
 /**
  * Every carrier lock a unit of work may need, named up front (lockCarriers): local-block names
- * (blockLockNames of local-blocks-repo.ts), review keys (`<env>:dot:<n>`, `<env>:mc:<n>`), watch
+ * (blockLockNames of block-rows.ts), review keys (`<env>:dot:<n>`, `<env>:mc:<n>`), watch
  * keys (`dot:<n>`, `mc:MC<n>`), and the carrier keys of reviews found by id or by their
  * screening (a review's carrier_key never changes).
  */
@@ -103,15 +114,7 @@ export interface DecisionsRepo {
   /** The carrier's open review (pending, no parent), the oldest if more. */
   openReviewId(carrierKey: string): string | undefined;
   /** A screening's review item, pending; false when the screening already has one (a re-run). */
-  insertReview(r: {
-    id: string;
-    screening_id: string;
-    hold_reason: string;
-    created_at: string;
-    carrier_key: string;
-    parent_id: string | null;
-    previous_decision: string | null;
-  }): boolean;
+  insertReview(r: NewReviewRow): boolean;
   /** A screening's review item. */
   reviewOfScreening(screeningId: string): { id: string; parent_id: string | null } | undefined;
   reviewHead(id: string): ReviewHeadRow | undefined;

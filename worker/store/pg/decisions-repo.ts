@@ -1,4 +1,12 @@
-import type { CarrierLockSet, DecisionListsRepo, DecisionRow, DecisionsRepo, NewDecisionRow, ReviewHeadRow } from '../decisions-repo.js';
+import type {
+  CarrierLockSet,
+  DecisionListsRepo,
+  DecisionRow,
+  DecisionsRepo,
+  NewDecisionRow,
+  NewReviewRow,
+  ReviewHeadRow,
+} from '../decisions-repo.js';
 import { decisionFilter, type DecisionRowFilter } from '../decision-filter.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from './async-repo.js';
@@ -66,15 +74,7 @@ const st = {
     'decisions_open_review',
     "SELECT id FROM reviews WHERE carrier_key = @key AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, seq ASC LIMIT 1",
   ),
-  insertReview: statement<{
-    id: string;
-    screening_id: string;
-    hold_reason: string;
-    created_at: string;
-    carrier_key: string;
-    parent_id: string | null;
-    previous_decision: string | null;
-  }>(
+  insertReview: statement<NewReviewRow>(
     'decisions_insert_review',
     `INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
      VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)
