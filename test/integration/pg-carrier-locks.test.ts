@@ -13,7 +13,7 @@ import { carrierLockSet, reviewLookupKeys, type LockedScreening } from '../../wo
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { pgDecisionsOf } from '../../worker/store/pg/decisions-repo.js';
 import { pgLocalBlocksOf } from '../../worker/store/pg/local-blocks-repo.js';
-import { blockLockNames } from '../../worker/store/local-blocks-repo.js';
+import { blockLockNames } from '../../worker/store/block-rows.js';
 import { WatchConflictError } from '../../worker/store/store-error.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { ADVISORY_NAMESPACES } from '../../worker/store/pg/advisory-keys.js';

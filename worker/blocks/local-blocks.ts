@@ -5,7 +5,8 @@ import { LOCAL_BLOCK_CODE, actionForLocalBlock } from '../../shared/tender-rules
 import type { SharedEventFeed } from '../events/event-feed.js';
 import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store, type Tx } from '../store/index.js';
 import { WatchConflictError } from '../store/store-error.js';
-import { blockLockNames, localBlocksOf, type LocalBlocksRepo } from '../store/local-blocks-repo.js';
+import { blockLockNames } from '../store/block-rows.js';
+import { localBlocksOf, type LocalBlocksRepo } from '../store/local-blocks-repo.js';
 import { openReaderPool, type Reader } from '../store/reader-pool.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, resolveIds } from '../watch/carrier-key.js';
 import { blocksPage } from './block-reads.js';

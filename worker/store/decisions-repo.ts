@@ -1,4 +1,5 @@
 import type { DecisionState, ReviewClosedBy, ReviewState } from '../../shared/screening.js';
+import { decisionFilter, type DecisionRowFilter } from './decision-filter.js';
 import { keysetPage } from './keyset.js';
 import { repositoryOf } from './repo.js';
 import type { ListPage } from './types.js';
@@ -65,15 +66,23 @@ export interface ReviewHeadRow {
   closed_reason: string | null;
 }
 
-/** Which decisions a list reads: values as stored (a DOT number canonical). `ended`: lapsed or revoked. */
-export interface DecisionRowFilter {
-  dot_number?: string;
-  state?: DecisionState | 'ended';
-}
+export type { DecisionRowFilter };
+
+/** A screening's review item as insertReview writes it (pending). */
+// A type, not an interface: the PostgreSQL statement's parameters need its implicit index signature.
+export type NewReviewRow = {
+  id: string;
+  screening_id: string;
+  hold_reason: string;
+  created_at: string;
+  carrier_key: string;
+  parent_id: string | null;
+  previous_decision: string | null;
+};
 
 /**
  * Every carrier lock a unit of work may need, named up front (lockCarriers): local-block names
- * (blockLockNames of local-blocks-repo.ts), review keys (`<env>:dot:<n>`, `<env>:mc:<n>`), watch
+ * (blockLockNames of block-rows.ts), review keys (`<env>:dot:<n>`, `<env>:mc:<n>`), watch
  * keys (`dot:<n>`, `mc:MC<n>`), and the carrier keys of reviews found by id or by their
  * screening (a review's carrier_key never changes).
  */
@@ -105,15 +114,7 @@ export interface DecisionsRepo {
   /** The carrier's open review (pending, no parent), the oldest if more. */
   openReviewId(carrierKey: string): string | undefined;
   /** A screening's review item, pending; false when the screening already has one (a re-run). */
-  insertReview(r: {
-    id: string;
-    screening_id: string;
-    hold_reason: string;
-    created_at: string;
-    carrier_key: string;
-    parent_id: string | null;
-    previous_decision: string | null;
-  }): boolean;
+  insertReview(r: NewReviewRow): boolean;
   /** A screening's review item. */
   reviewOfScreening(screeningId: string): { id: string; parent_id: string | null } | undefined;
   reviewHead(id: string): ReviewHeadRow | undefined;
@@ -251,34 +252,12 @@ export interface DecisionListsRepo {
 
 export const decisionListsOf = repositoryOf<DecisionListsRepo>((db) => ({
   list: (f, limit) => {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (f.dot_number !== undefined) {
-      where.push('dot_number = ?');
-      args.push(f.dot_number);
-    }
-    if (f.state === 'ended') where.push("state IN ('lapsed', 'revoked')");
-    else if (f.state !== undefined) {
-      where.push('state = ?');
-      args.push(f.state);
-    }
-    const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${f.state === 'ended' ? 'ended_at' : 'decided_at'} DESC, rowid DESC LIMIT ?`;
-    return db.prepare<unknown[], DecisionRow>(sql).all(...args, limit);
+    const { where, params, ended } = decisionFilter(f);
+    const sql = `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${ended ? 'ended_at' : 'decided_at'} DESC, rowid DESC LIMIT @limit`;
+    return db.prepare<Record<string, unknown>, DecisionRow>(sql).all({ ...params, limit });
   },
   page: (f, p) => {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    if (f.dot_number !== undefined) {
-      where.push('dot_number = @dot');
-      params.dot = f.dot_number;
-    }
-    const ended = f.state === 'ended';
-    // Spelt as the partial index's own term, so SQLite may read it.
-    if (ended) where.push("state IN ('lapsed', 'revoked')");
-    else if (f.state !== undefined) {
-      where.push('state = @state');
-      params.state = f.state;
-    }
+    const { where, params, ended } = decisionFilter(f);
     return keysetPage<DecisionRow>(
       db,
       {

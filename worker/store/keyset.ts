@@ -80,22 +80,41 @@ function prepare(db: Database, sql: string): Statement {
 }
 
 export function keysetPage<R>(db: Database, l: KeysetList, p: KeysetPage): KeysetResult<R> {
-  if (p.starting_after !== undefined && p.ending_before !== undefined)
-    throw new StoreArgumentError('send starting_after or ending_before, not both', 'ending_before');
-  if (!Number.isInteger(p.limit) || p.limit < 1) throw new StoreArgumentError('limit must be a whole number of at least 1', 'limit');
-  const cursorId = p.starting_after ?? p.ending_before;
-  const backwards = p.ending_before !== undefined;
-  const params: Record<string, unknown> = { ...l.params, page_limit: p.limit + 1 };
+  const { cursorId, backwards, params } = startPage(l, p);
   if (cursorId !== undefined) {
     const find = (term: string) =>
       prepare(db, cursorSql(l, term)).get({ ...l.params, cursor_id: cursorId }) as { cursor_k: unknown; cursor_t: unknown } | undefined;
     const at = find(l.cursor) ?? (l.cursorFallback === undefined ? undefined : find(l.cursorFallback));
-    const param = backwards ? 'ending_before' : 'starting_after';
-    if (!at) throw new StoreArgumentError(`${param}: ${cursorId} is not in this list (with these filters)`, param);
+    if (!at) throw cursorMissing(cursorId, backwards);
     params.cursor_key = at.cursor_k;
     params.cursor_tie = at.cursor_t;
   }
   const rows = prepare(db, keysetSql(l, cursorId !== undefined, backwards)).all(params) as R[];
+  return endPage(rows, p, backwards);
+}
+
+// ---- the steps of a page both backends share (pg/keyset-page.ts): the same refusals, in the same words ----
+
+/** A page request checked: its cursor, whether it goes back, and the parameters of its SQL. */
+export function startPage(
+  l: KeysetList,
+  p: KeysetPage,
+): { cursorId: string | undefined; backwards: boolean; params: Record<string, unknown> } {
+  if (p.starting_after !== undefined && p.ending_before !== undefined)
+    throw new StoreArgumentError('send starting_after or ending_before, not both', 'ending_before');
+  if (!Number.isInteger(p.limit) || p.limit < 1) throw new StoreArgumentError('limit must be a whole number of at least 1', 'limit');
+  const backwards = p.ending_before !== undefined;
+  return { cursorId: p.starting_after ?? p.ending_before, backwards, params: { ...l.params, page_limit: p.limit + 1 } };
+}
+
+/** The cursor named no row of the list. */
+export function cursorMissing(cursorId: string, backwards: boolean): StoreArgumentError {
+  const param = backwards ? 'ending_before' : 'starting_after';
+  return new StoreArgumentError(`${param}: ${cursorId} is not in this list (with these filters)`, param);
+}
+
+/** The limit + 1 rows read, as a page: the extra row only tells there are more; going back, turned round. */
+export function endPage<R>(rows: R[], p: KeysetPage, backwards: boolean): KeysetResult<R> {
   const has_more = rows.length > p.limit;
   const page = rows.slice(0, p.limit);
   if (backwards) page.reverse();

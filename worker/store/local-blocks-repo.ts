@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { LocalBlock } from '../../shared/screening.js';
+import { toBlock, type BlockRow } from './block-rows.js';
 import { newScreeningId } from './ids.js';
 import { keysetPage } from './keyset.js';
 import { connectionOf, guardMethods } from './sqlite-store.js';
@@ -7,14 +8,6 @@ import { NotFoundError, StoreArgumentError, WatchConflictError } from './store-e
 import type { ListPage, Store } from './types.js';
 
 /** A block to add: who put it there, when, and why. */
-/** The names a block is found by (`key:`, `dot:`, `mc:`): on PostgreSQL each is a lock (ADVISORY_NAMESPACES.block). */
-export function blockLockNames(b: Pick<NewBlock, 'carrierKey' | 'dot_number' | 'mc_number'>): string[] {
-  const keys = new Set([`key:${b.carrierKey}`]);
-  if (b.dot_number !== null) keys.add(`dot:${b.dot_number}`);
-  if (b.mc_number !== null) keys.add(`mc:${b.mc_number}`);
-  return [...keys];
-}
-
 export interface NewBlock {
   carrierKey: string;
   dot_number: string | null;
@@ -45,40 +38,6 @@ export interface LocalBlocksRepo {
   /** One page of GET /blocks by keyset, newest first (lifted: last lifted first), each on its own index. */
   /** `dot`: one carrier's blocks (canonical DOT), newest block first, on local_blocks_by_dot. */
   pageBlocks(state: 'active' | 'lifted' | undefined, page: ListPage, dot?: string): { data: LocalBlock[]; has_more: boolean };
-}
-
-interface BlockRow {
-  id: string;
-  carrier_key: string;
-  dot_number: string | null;
-  mc_number: string | null;
-  reason: string;
-  blocked_by: string;
-  blocked_at: string;
-  lifted_by: string | null;
-  lifted_at: string | null;
-  token_id: string | null;
-  lifted_token_id: string | null;
-  lift_note?: string | null;
-}
-
-function toBlock(r: BlockRow): LocalBlock {
-  return {
-    object: 'local_block',
-    id: r.id,
-    dot_number: r.dot_number,
-    mc_number: r.mc_number,
-    reason: r.reason,
-    state: r.lifted_at === null ? 'active' : 'lifted',
-    blocked_by: r.blocked_by,
-    blocked_at: r.blocked_at,
-    token_id: r.token_id ?? null,
-    lifted_by: r.lifted_by,
-    lifted_at: r.lifted_at,
-    lifted_token_id: r.lifted_token_id ?? null,
-    lift_note: r.lift_note ?? null,
-    updated_at: r.lifted_at !== null && r.lifted_at > r.blocked_at ? r.lifted_at : r.blocked_at,
-  };
 }
 
 function build(db: Database.Database): LocalBlocksRepo {

@@ -2,6 +2,7 @@ import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { LoadDetails, Review, ReviewClosedBy, ReviewState, Screening, ScreeningStatus } from '../../shared/screening.js';
 import { basisChanges, basisOf } from '../../shared/basis.js';
 import type { ScoreOf } from './score-refs.js';
+import type { NewScreening, ScreeningResult } from './types.js';
 
 /** The columns every screening read selects: the screening plus its review, if any (r_*). */
 export const SCREENING_COLUMNS = `
@@ -170,5 +171,42 @@ export function toReview(
     tenders,
     waits_on: row.r_parent_id,
     previous_decision: row.r_previous_decision === null ? null : (JSON.parse(row.r_previous_decision) as Review['previous_decision']),
+  };
+}
+
+/**
+ * A screening just inserted, as a read would give it back (no read on the hot path): the load
+ * from the JSON written, parsed (a caller's object is not shared).
+ */
+export function insertedScreening(
+  w: { id: string; query: CarrierQuery; loadJson: string | null; createdAt: string },
+  s: NewScreening,
+  finished: ScreeningResult | undefined,
+): Screening {
+  const createdAt = w.createdAt;
+  return {
+    object: 'screening',
+    id: w.id,
+    tender_id: s.tender_id ?? null,
+    load: w.loadJson === null ? null : (JSON.parse(w.loadJson) as LoadDetails),
+    status: finished ? 'done' : 'queued',
+    query: w.query,
+    priority: s.priority,
+    refresh: s.refresh === true,
+    action: finished?.action ?? null,
+    hold_reason: finished?.hold_reason ?? null,
+    source: finished?.source ?? null,
+    score: finished?.score ?? null,
+    score_fetched_at: finished?.score_fetched_at ?? null,
+    score_age_seconds: finished ? scoreAgeSeconds(createdAt, finished.score_fetched_at) : null,
+    review: null,
+    settled_by: null,
+    standing_decision: null,
+    error: finished?.error ?? null,
+    callback_url: s.callback_url ?? null,
+    created_at: createdAt,
+    completed_at: finished ? createdAt : null,
+    updated_at: createdAt,
+    version: 1,
   };
 }

@@ -1,18 +1,18 @@
 import { createPrivateFile, ensurePrivateDir, makeDatabasePrivate } from './private-files.js';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { canonicalDot, canonicalMc, queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { IntakeEvent, IntakeEventName, LoadDetails, Review, ReviewState, Screening, ScreeningError } from '../../shared/screening.js';
+import { canonicalDot, canonicalMc, queryKey } from '../../shared/carrier-id.js';
+import type { IntakeEvent, IntakeEventName, Review, ReviewState, Screening, ScreeningError } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './checkpointer.js';
-import { newScreeningId } from './ids.js';
 import { latestVersion, migrate } from './migrations.js';
+import { checkEnv, checkId, checkLimit, checkNewScreening, checkQuery, checkResult, iso, monthDays, usageFigure } from './arg-checks.js';
 import { carrierColumns, dotOf, mcOf } from './carrier-columns.js';
 import { keysetPage, type KeysetList } from './keyset.js';
 import {
   SCREENING_COLUMNS,
+  insertedScreening,
   loadOf,
-  scoreAgeSeconds,
   toReview,
   toScreening,
   withFacts,
@@ -37,46 +37,10 @@ import type {
 } from './types.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-const MAX_LIMIT = 10_000;
-const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
-const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
-
-// ---- argument checks: a clear error naming the parameter ----
-
-function checkEnv(env: unknown): asserts env is Env {
-  if (env !== 'sandbox' && env !== 'live')
-    throw new StoreArgumentError(`env must be "sandbox" or "live", got ${JSON.stringify(env)}`, 'env');
-}
-
-/** A list's `limit`: a whole number from 1 to 10 000 (StoreArgumentError naming `param` otherwise). */
-export function checkLimit(limit: unknown, param = 'limit'): number {
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw new StoreArgumentError(`${param} must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, param);
-  return limit;
-}
-
-function checkId(id: unknown, param = 'id'): string {
-  if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError(`${param} must be a non-empty string`, param);
-  return id;
-}
-
-function iso(d: Date, param: string): string {
-  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new StoreArgumentError(`${param} must be a valid Date`, param);
-  return d.toISOString();
-}
 
 // ---- cache keys: one carrier, one key, whatever zero-padding the caller used (shared/carrier-id.ts) ----
 const dotKey = canonicalDot;
 const mcKey = canonicalMc;
-
-function checkQuery(q: unknown): CarrierQuery {
-  const o = q as Record<string, unknown> | null;
-  if (o && typeof o === 'object') {
-    if (typeof o.dot_number === 'string' && o.dot_number.trim() !== '' && o.mc_number === undefined) return { dot_number: o.dot_number };
-    if (typeof o.mc_number === 'string' && o.mc_number.trim() !== '' && o.dot_number === undefined) return { mc_number: o.mc_number };
-  }
-  throw new StoreArgumentError('query must be { dot_number } or { mc_number } with a non-empty string', 'query');
-}
 
 interface CacheEntryRow {
   fetched_at: string;
@@ -84,11 +48,6 @@ interface CacheEntryRow {
   fetch_id: number | null;
   /** Only for an entry from before scores were stored per fetch (fetch_id null). */
   body: string | null;
-}
-
-function checkResult(r: ScreeningResult): void {
-  if (!r || (r.action !== 'tender' && r.action !== 'hold' && r.action !== 'block'))
-    throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
 }
 
 /**
@@ -171,10 +130,6 @@ export function reviewList(state: ReviewListState | undefined): KeysetList {
     `state must be "pending", "approved", "rejected", "decided", "closed" or "superseded", got ${JSON.stringify(state)}`,
     'state',
   );
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 /**
@@ -636,12 +591,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
     },
 
     insertScreening(s, finished) {
-      const q = checkQuery(s?.query);
-      const id = s.id ?? newScreeningId();
-      if (!ID_RE.test(id)) throw new StoreArgumentError('id must be 1 to 128 letters, digits, "_" or "-"', 'id');
-      if (s.priority !== 'tender' && s.priority !== 'background')
-        throw new StoreArgumentError(`priority must be "tender" or "background", got ${JSON.stringify(s.priority)}`, 'priority');
-      if (finished !== undefined) checkResult(finished);
+      const { q, id } = checkNewScreening(s, finished);
       const [kind, value] = 'dot_number' in q ? (['dot_number', q.dot_number] as const) : (['mc_number', q.mc_number] as const);
       const createdAt = now().toISOString();
       const tenderId = s.tender_id ?? null;
@@ -674,33 +624,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
           carrierDot,
           carrierMc,
         );
-      // What was just written, as a row would read back (no read on the hot path).
-      return {
-        object: 'screening',
-        id,
-        tender_id: tenderId,
-        // As a read gives it back: the JSON written, parsed (a caller's object is not shared).
-        load: loadJson === null ? null : (JSON.parse(loadJson) as LoadDetails),
-        status: finished ? 'done' : 'queued',
-        query: q,
-        priority: s.priority,
-        refresh: s.refresh === true,
-        action: finished?.action ?? null,
-        hold_reason: finished?.hold_reason ?? null,
-        source: finished?.source ?? null,
-        score: finished?.score ?? null,
-        score_fetched_at: finished?.score_fetched_at ?? null,
-        score_age_seconds: finished ? scoreAgeSeconds(createdAt, finished.score_fetched_at) : null,
-        review: null,
-        settled_by: null,
-        standing_decision: null,
-        error: finished?.error ?? null,
-        callback_url: callbackUrl,
-        created_at: createdAt,
-        completed_at: finished ? createdAt : null,
-        updated_at: createdAt,
-        version: 1,
-      };
+      return insertedScreening({ id, query: q, loadJson, createdAt }, s, finished);
     },
 
     markActive(id) {
@@ -788,16 +712,7 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     dailyLookups(env, month) {
       checkEnv(env);
-      const m = typeof month === 'string' ? MONTH_RE.exec(month) : null;
-      if (!m) throw new StoreArgumentError(`month must be "YYYY-MM", got ${JSON.stringify(month)}`, 'month');
-      const today = now().toISOString().slice(0, 10);
-      const last = daysInMonth(Number(m[1]), Number(m[2]));
-      const days: string[] = [];
-      for (let d = 1; d <= last; d++) {
-        const day = `${month}-${String(d).padStart(2, '0')}`;
-        if (day > today) break;
-        days.push(day);
-      }
+      const days = monthDays(month, now().toISOString().slice(0, 10));
       if (days.length === 0) return [];
       const counts = new Map(st.lookupsBetween.all(env, days[0]!, days[days.length - 1]!).map((r) => [r.day, r.lookups]));
       return days.map((day) => ({ day, lookups: counts.get(day) ?? 0 }));
@@ -805,17 +720,12 @@ function build(db: Database.Database, path: string, now: () => Date, onClose: ()
 
     putUsageSnapshot(env, u: UsageFigures, at) {
       checkEnv(env);
-      const num = (v: unknown, param: string): number | null => {
-        if (v === null || v === undefined) return null;
-        if (typeof v !== 'number' || !Number.isFinite(v)) throw new StoreArgumentError(`${param} must be a number or null`, param);
-        return v;
-      };
       st.putUsage.run({
         env,
-        monthly_quota: num(u?.monthly_quota, 'monthly_quota'),
-        used: num(u?.used, 'used'),
-        remaining: num(u?.remaining, 'remaining'),
-        rate_limit_per_minute: num(u?.rate_limit_per_minute, 'rate_limit_per_minute'),
+        monthly_quota: usageFigure(u?.monthly_quota, 'monthly_quota'),
+        used: usageFigure(u?.used, 'used'),
+        remaining: usageFigure(u?.remaining, 'remaining'),
+        rate_limit_per_minute: usageFigure(u?.rate_limit_per_minute, 'rate_limit_per_minute'),
         at: iso(at ?? now(), 'at'),
       });
     },

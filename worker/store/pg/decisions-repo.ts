@@ -2,11 +2,12 @@ import type {
   CarrierLockSet,
   DecisionListsRepo,
   DecisionRow,
-  DecisionRowFilter,
   DecisionsRepo,
   NewDecisionRow,
+  NewReviewRow,
   ReviewHeadRow,
 } from '../decisions-repo.js';
+import { decisionFilter, type DecisionRowFilter } from '../decision-filter.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from './async-repo.js';
 import { lockCarrierSet } from './carrier-locks.js';
@@ -73,15 +74,7 @@ const st = {
     'decisions_open_review',
     "SELECT id FROM reviews WHERE carrier_key = @key AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, seq ASC LIMIT 1",
   ),
-  insertReview: statement<{
-    id: string;
-    screening_id: string;
-    hold_reason: string;
-    created_at: string;
-    carrier_key: string;
-    parent_id: string | null;
-    previous_decision: string | null;
-  }>(
+  insertReview: statement<NewReviewRow>(
     'decisions_insert_review',
     `INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
      VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)
@@ -199,18 +192,7 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
 const lists = new Map<string, Statement<Record<string, unknown>>>();
 
 function listStatement(f: DecisionRowFilter): { s: Statement<Record<string, unknown>>; params: Record<string, unknown> } {
-  const where: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (f.dot_number !== undefined) {
-    where.push('dot_number = @dot');
-    params.dot = f.dot_number;
-  }
-  const ended = f.state === 'ended';
-  if (ended) where.push("state IN ('lapsed', 'revoked')");
-  else if (f.state !== undefined) {
-    where.push('state = @state');
-    params.state = f.state;
-  }
+  const { where, params, ended } = decisionFilter(f);
   const name = `decisions_list_${f.dot_number === undefined ? 'all' : 'dot'}_${ended ? 'ended' : f.state === undefined ? 'any' : 'state'}`;
   let s = lists.get(name);
   if (!s) {
@@ -228,19 +210,7 @@ export function pgDecisionListsOf(x: PgExecutor): AsyncRepo<DecisionListsRepo> {
       return s.all<DecisionRow & Record<string, unknown>>(x, { ...params, limit });
     },
     page: (f, p) => {
-      const where: string[] = [];
-      const params: Record<string, unknown> = {};
-      if (f.dot_number !== undefined) {
-        where.push('dot_number = @dot');
-        params.dot = f.dot_number;
-      }
-      const ended = f.state === 'ended';
-      // Spelt as the partial index's own term (decisions_ended_by_ended), so the planner may read it.
-      if (ended) where.push("state IN ('lapsed', 'revoked')");
-      else if (f.state !== undefined) {
-        where.push('state = @state');
-        params.state = f.state;
-      }
+      const { where, params, ended } = decisionFilter(f);
       return pgKeysetPage<DecisionRow & Record<string, unknown>>(
         x,
         'decisions',

@@ -1,7 +1,7 @@
 import type { IntakeEvent, IntakeEventName } from '../../../shared/screening.js';
 import { StoreArgumentError } from '../store-error.js';
 import type { EventLogFilter, ListPage, Store } from '../types.js';
-import { checkLimit, iso } from './arg-checks.js';
+import { checkLimit, iso } from '../arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { statement, type Statement } from './sql.js';

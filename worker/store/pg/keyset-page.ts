@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cursorSql, keysetSql, type KeysetList, type KeysetPage, type KeysetResult } from '../keyset.js';
-import { StoreArgumentError } from '../store-error.js';
+import { cursorMissing, cursorSql, endPage, keysetSql, startPage, type KeysetList, type KeysetPage, type KeysetResult } from '../keyset.js';
 import { statement, type Queryable, type Statement } from './sql.js';
 
 /**
@@ -26,13 +25,7 @@ export async function pgKeysetPage<R extends Record<string, unknown>>(
   l: KeysetList,
   p: KeysetPage,
 ): Promise<KeysetResult<R>> {
-  // The same refusals, in the same words, as SQLite's keysetPage.
-  if (p.starting_after !== undefined && p.ending_before !== undefined)
-    throw new StoreArgumentError('send starting_after or ending_before, not both', 'ending_before');
-  if (!Number.isInteger(p.limit) || p.limit < 1) throw new StoreArgumentError('limit must be a whole number of at least 1', 'limit');
-  const cursorId = p.starting_after ?? p.ending_before;
-  const backwards = p.ending_before !== undefined;
-  const params: Record<string, unknown> = { ...l.params, page_limit: p.limit + 1 };
+  const { cursorId, backwards, params } = startPage(l, p);
   if (cursorId !== undefined) {
     const find = (term: string) =>
       shape(`${prefix}_cursor`, cursorSql(l, term)).get<{ cursor_k: unknown; cursor_t: unknown }>(q, {
@@ -40,14 +33,10 @@ export async function pgKeysetPage<R extends Record<string, unknown>>(
         cursor_id: cursorId,
       });
     const at = (await find(l.cursor)) ?? (l.cursorFallback === undefined ? undefined : await find(l.cursorFallback));
-    const param = backwards ? 'ending_before' : 'starting_after';
-    if (!at) throw new StoreArgumentError(`${param}: ${cursorId} is not in this list (with these filters)`, param);
+    if (!at) throw cursorMissing(cursorId, backwards);
     params.cursor_key = at.cursor_k;
     params.cursor_tie = at.cursor_t;
   }
   const rows = await shape(`${prefix}_page`, keysetSql(l, cursorId !== undefined, backwards)).all<R>(q, params);
-  const has_more = rows.length > p.limit;
-  const page = rows.slice(0, p.limit);
-  if (backwards) page.reverse();
-  return { rows: page, has_more };
+  return endPage(rows, p, backwards);
 }

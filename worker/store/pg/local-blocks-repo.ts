@@ -1,6 +1,6 @@
-import type { LocalBlock } from '../../../shared/screening.js';
 import { newScreeningId } from '../ids.js';
-import { blockLockNames, type LocalBlocksRepo } from '../local-blocks-repo.js';
+import { blockLockNames, toBlock, type BlockRow } from '../block-rows.js';
+import type { LocalBlocksRepo } from '../local-blocks-repo.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from '../store-error.js';
 import { lockCarrierSet } from './carrier-locks.js';
 import type { AsyncRepo } from './async-repo.js';
@@ -20,41 +20,6 @@ import { statement } from './sql.js';
  * global order (carrier-locks.ts), so two hosts blocking one carrier (by any of its names) add
  * one block, and the second is told block_conflict. A lift locks its row (FOR UPDATE): lifted once, the second lift a conflict.
  */
-
-interface BlockRow {
-  id: string;
-  carrier_key: string;
-  dot_number: string | null;
-  mc_number: string | null;
-  reason: string;
-  blocked_by: string;
-  blocked_at: string;
-  lifted_by: string | null;
-  lifted_at: string | null;
-  token_id: string | null;
-  lifted_token_id: string | null;
-  lift_note: string | null;
-}
-
-/** As local-blocks-repo.ts's toBlock (the contract test compares the two backends' JSON). */
-function toBlock(r: BlockRow): LocalBlock {
-  return {
-    object: 'local_block',
-    id: r.id,
-    dot_number: r.dot_number,
-    mc_number: r.mc_number,
-    reason: r.reason,
-    state: r.lifted_at === null ? 'active' : 'lifted',
-    blocked_by: r.blocked_by,
-    blocked_at: r.blocked_at,
-    token_id: r.token_id ?? null,
-    lifted_by: r.lifted_by,
-    lifted_at: r.lifted_at,
-    lifted_token_id: r.lifted_token_id ?? null,
-    lift_note: r.lift_note ?? null,
-    updated_at: r.lifted_at !== null && r.lifted_at > r.blocked_at ? r.lifted_at : r.blocked_at,
-  };
-}
 
 const BLOCK_COLUMNS =
   'id, carrier_key, dot_number, mc_number, reason, blocked_by, blocked_at, lifted_by, lifted_at, token_id, lifted_token_id, lift_note';

@@ -8,7 +8,8 @@ import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
-import { checkId, PG_SCREENING_COLUMNS, screeningsByIds } from './screenings-repo.js';
+import { checkId, checkLimit } from '../arg-checks.js';
+import { PG_SCREENING_COLUMNS, screeningsByIds } from './screenings-repo.js';
 import { statement, type Queryable } from './sql.js';
 
 /**
@@ -24,15 +25,6 @@ export interface PgReviewsOptions {
   now: () => Date;
   /** The parsed-score memo, shared by the repositories of one record (one per repository otherwise). */
   scores?: ParsedFetches;
-}
-
-const MAX_LIMIT = 10_000;
-
-/** sqlite-store.ts's `checkLimit`. */
-function checkLimit(limit: unknown, param = 'limit'): number {
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw new StoreArgumentError(`${param} must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, param);
-  return limit;
 }
 
 /**

@@ -2,7 +2,7 @@ import { canonicalDot, canonicalMc, queryKey } from '../../../shared/carrier-id.
 import type { ScreeningError } from '../../../shared/screening.js';
 import { StoreArgumentError } from '../store-error.js';
 import type { CachedNotFound, CachedScore, Store } from '../types.js';
-import { checkEnv, checkQuery, iso } from './arg-checks.js';
+import { checkEnv, checkQuery, iso } from '../arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';

@@ -1,11 +1,10 @@
-import type { LoadDetails, Screening } from '../../../shared/screening.js';
+import type { Screening } from '../../../shared/screening.js';
 import { carrierColumns, dotOf, mcOf } from '../carrier-columns.js';
-import { newScreeningId } from '../ids.js';
-import { SCREENING_COLUMNS, scoreAgeSeconds, toScreening, type ScreeningRow } from '../rows.js';
+import { insertedScreening, SCREENING_COLUMNS, toScreening, type ScreeningRow } from '../rows.js';
 import type { ScreeningsRepo } from '../screening-repos.js';
-import { NotFoundError, StoreArgumentError } from '../store-error.js';
+import { NotFoundError } from '../store-error.js';
 import type { ScreeningResult } from '../types.js';
-import { checkQuery } from './arg-checks.js';
+import { checkId, checkNewScreening, checkResult } from '../arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
@@ -31,20 +30,6 @@ const SQLITE_UPDATED_AT = "MAX(s.created_at, COALESCE(s.completed_at, ''), COALE
 if (!SCREENING_COLUMNS.includes(SQLITE_UPDATED_AT)) throw new Error('rows.ts SCREENING_COLUMNS changed: update its PostgreSQL twin');
 /** rows.ts's SCREENING_COLUMNS (aliases s, r) in PostgreSQL. */
 export const PG_SCREENING_COLUMNS = SCREENING_COLUMNS.replace(SQLITE_UPDATED_AT, SQLITE_UPDATED_AT.replace(/^MAX\(/, 'GREATEST('));
-
-// ---- argument checks, as sqlite-store.ts's (the same messages and parameters; the shared ones in arg-checks.ts) ----
-
-const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
-
-export function checkId(id: unknown, param = 'id'): string {
-  if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError(`${param} must be a non-empty string`, param);
-  return id;
-}
-
-function checkResult(r: ScreeningResult): void {
-  if (!r || (r.action !== 'tender' && r.action !== 'hold' && r.action !== 'block'))
-    throw new StoreArgumentError('result.action must be "tender", "hold" or "block"', 'action');
-}
 
 /** A result's columns as parameters (sqlite-store.ts `resultValues`). */
 function resultParams(r: ScreeningResult) {
@@ -169,12 +154,7 @@ export function pgScreeningsOf(x: PgExecutor, opts: PgScreeningsOptions): AsyncR
 
   return {
     async insertScreening(s, finished) {
-      const q = checkQuery(s?.query);
-      const id = s.id ?? newScreeningId();
-      if (!ID_RE.test(id)) throw new StoreArgumentError('id must be 1 to 128 letters, digits, "_" or "-"', 'id');
-      if (s.priority !== 'tender' && s.priority !== 'background')
-        throw new StoreArgumentError(`priority must be "tender" or "background", got ${JSON.stringify(s.priority)}`, 'priority');
-      if (finished !== undefined) checkResult(finished);
+      const { q, id } = checkNewScreening(s, finished);
       const [kind, value] = 'dot_number' in q ? (['dot_number', q.dot_number] as const) : (['mc_number', q.mc_number] as const);
       const createdAt = now().toISOString();
       const tenderId = s.tender_id ?? null;
@@ -202,33 +182,7 @@ export function pgScreeningsOf(x: PgExecutor, opts: PgScreeningsOptions): AsyncR
       };
       if (finished === undefined) await st.insert.run(x, row);
       else await st.insertFinished.run(x, { ...row, ...resultParams(finished), carrier_key: s.carrier_key ?? null });
-      // What was just written, as a row would read back (no read on the hot path).
-      return {
-        object: 'screening',
-        id,
-        tender_id: tenderId,
-        // As a read gives it back: the JSON written, parsed (a caller's object is not shared).
-        load: loadJson === null ? null : (JSON.parse(loadJson) as LoadDetails),
-        status: finished ? 'done' : 'queued',
-        query: q,
-        priority: s.priority,
-        refresh: s.refresh === true,
-        action: finished?.action ?? null,
-        hold_reason: finished?.hold_reason ?? null,
-        source: finished?.source ?? null,
-        score: finished?.score ?? null,
-        score_fetched_at: finished?.score_fetched_at ?? null,
-        score_age_seconds: finished ? scoreAgeSeconds(createdAt, finished.score_fetched_at) : null,
-        review: null,
-        settled_by: null,
-        standing_decision: null,
-        error: finished?.error ?? null,
-        callback_url: callbackUrl,
-        created_at: createdAt,
-        completed_at: finished ? createdAt : null,
-        updated_at: createdAt,
-        version: 1,
-      };
+      return insertedScreening({ id, query: q, loadJson, createdAt }, s, finished);
     },
 
     async markActive(id) {

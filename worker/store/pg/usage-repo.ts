@@ -1,6 +1,5 @@
-import { StoreArgumentError } from '../store-error.js';
 import type { Store, UsageFigures, UsageSnapshot } from '../types.js';
-import { checkEnv, iso } from './arg-checks.js';
+import { checkEnv, iso, monthDays, usageFigure } from '../arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { statement } from './sql.js';
@@ -11,12 +10,6 @@ export type UsageRepo = Pick<Store, 'recordLookup' | 'dailyLookups' | 'putUsageS
 export interface PgUsageOptions {
   /** The clock for "today" and for the timestamps it writes when the caller gives none. */
   now: () => Date;
-}
-
-const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 // One statement: the increment is made on the row as committed, locked, so two hosts lose no count.
@@ -60,16 +53,7 @@ export function pgUsageOf(x: PgExecutor, opts: PgUsageOptions): AsyncRepo<UsageR
 
     async dailyLookups(env, month) {
       checkEnv(env);
-      const m = typeof month === 'string' ? MONTH_RE.exec(month) : null;
-      if (!m) throw new StoreArgumentError(`month must be "YYYY-MM", got ${JSON.stringify(month)}`, 'month');
-      const today = now().toISOString().slice(0, 10);
-      const last = daysInMonth(Number(m[1]), Number(m[2]));
-      const days: string[] = [];
-      for (let d = 1; d <= last; d++) {
-        const day = `${month}-${String(d).padStart(2, '0')}`;
-        if (day > today) break;
-        days.push(day);
-      }
+      const days = monthDays(month, now().toISOString().slice(0, 10));
       if (days.length === 0) return [];
       const rows = await lookupsBetween.all<{ day: string; lookups: number }>(x, { env, from: days[0]!, to: days[days.length - 1]! });
       const counts = new Map(rows.map((r) => [r.day, r.lookups]));
@@ -78,17 +62,12 @@ export function pgUsageOf(x: PgExecutor, opts: PgUsageOptions): AsyncRepo<UsageR
 
     async putUsageSnapshot(env, u: UsageFigures, at) {
       checkEnv(env);
-      const num = (v: unknown, param: string): number | null => {
-        if (v === null || v === undefined) return null;
-        if (typeof v !== 'number' || !Number.isFinite(v)) throw new StoreArgumentError(`${param} must be a number or null`, param);
-        return v;
-      };
       await putUsage.run(x, {
         env,
-        monthly_quota: num(u?.monthly_quota, 'monthly_quota'),
-        used: num(u?.used, 'used'),
-        remaining: num(u?.remaining, 'remaining'),
-        rate_limit_per_minute: num(u?.rate_limit_per_minute, 'rate_limit_per_minute'),
+        monthly_quota: usageFigure(u?.monthly_quota, 'monthly_quota'),
+        used: usageFigure(u?.used, 'used'),
+        remaining: usageFigure(u?.remaining, 'remaining'),
+        rate_limit_per_minute: usageFigure(u?.rate_limit_per_minute, 'rate_limit_per_minute'),
         at: iso(at ?? now(), 'at'),
       });
     },

@@ -1,7 +1,9 @@
-import type { CarrierSnapshot, ChangeFindings, ChangeReason, ChangeTender, WatchEntry } from '../../../shared/screening.js';
+import type { CarrierSnapshot, ChangeFindings, ChangeTender, WatchEntry } from '../../../shared/screening.js';
+import { checkLimit } from '../arg-checks.js';
 import { newScreeningId } from '../ids.js';
 import type { KeysetList } from '../keyset.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from '../store-error.js';
+import { checkKeys, mcStateIsNewer, mergedEntry, toChange, toEntry, type ChangeRow, type WatchEntryRow } from '../watch-rows.js';
 import type { DueCarrier, Observation, StoredChange, TenderUse, WatchStore } from '../watch-store.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from './async-repo.js';
@@ -19,7 +21,6 @@ import { statement } from './sql.js';
  */
 
 const DAY_MS = 86_400_000;
-const MAX_LIMIT = 10_000;
 
 /**
  * What observe takes on PostgreSQL: `findings` may answer a Promise (watch-service.ts reads the
@@ -42,108 +43,8 @@ export interface PgWatchStoreOptions {
   watchDays: number;
 }
 
-interface EntryRow {
+interface EntryRow extends WatchEntryRow {
   carrier_key: string;
-  dot_number: string | null;
-  mc_number: string | null;
-  note: string | null;
-  manual: number;
-  added_at: string;
-  last_tender_at: string | null;
-  last_checked_at: string | null;
-  next_check_at: string;
-  last_state: string | null;
-}
-
-interface ChangeRow {
-  id: string;
-  carrier_key: string;
-  dot_number: string | null;
-  mc_number: string | null;
-  legal_name: string | null;
-  screening_id: string;
-  reasons: string;
-  before_state: string;
-  after_state: string;
-  tenders: string;
-  state: 'new' | 'acknowledged';
-  acknowledged_by: string | null;
-  acknowledged_at: string | null;
-  detected_at: string;
-  findings: string | null;
-  ack_note: string | null;
-}
-
-// ---- row mapping, as watch-store.ts's (private there; kept alike by the contract test) ----
-
-function toEntry(r: EntryRow, watchMs: number): WatchEntry {
-  return {
-    object: 'watch_entry',
-    dot_number: r.dot_number,
-    mc_number: r.mc_number,
-    note: r.note,
-    manual: r.manual === 1,
-    added_at: r.added_at,
-    last_tender_at: r.last_tender_at,
-    watch_until: r.last_tender_at === null ? null : new Date(Date.parse(r.last_tender_at) + watchMs).toISOString(),
-    last_checked_at: r.last_checked_at,
-    next_check_at: r.next_check_at,
-    last: r.last_state === null ? null : (JSON.parse(r.last_state) as CarrierSnapshot),
-    updated_at: latest(r.added_at, r.last_tender_at, r.last_checked_at),
-  };
-}
-
-function toChange(r: ChangeRow): StoredChange {
-  const tenders = JSON.parse(r.tenders) as StoredChange['tender_callbacks'];
-  return {
-    object: 'carrier_change',
-    id: r.id,
-    dot_number: r.dot_number,
-    mc_number: r.mc_number,
-    legal_name: r.legal_name,
-    reasons: JSON.parse(r.reasons) as ChangeReason[],
-    before: JSON.parse(r.before_state) as CarrierSnapshot,
-    after: JSON.parse(r.after_state) as CarrierSnapshot,
-    screening_id: r.screening_id,
-    // Changes found before the tenders' actions were recorded have none: absent, not null.
-    tenders: tenders.map((t) =>
-      t.action === undefined
-        ? { tender_id: t.tender_id, screening_id: t.screening_id, screened_at: t.screened_at }
-        : {
-            tender_id: t.tender_id,
-            screening_id: t.screening_id,
-            screened_at: t.screened_at,
-            action: t.action,
-            hold_reason: t.hold_reason ?? null,
-            settled_by: t.settled_by ?? null,
-          },
-    ),
-    findings: r.findings ? (JSON.parse(r.findings) as ChangeFindings) : null,
-    state: r.state,
-    acknowledged_by: r.acknowledged_by,
-    acknowledged_at: r.acknowledged_at,
-    ack_note: r.ack_note ?? null,
-    detected_at: r.detected_at,
-    updated_at: latest(r.detected_at, r.acknowledged_at),
-    carrier_key: r.carrier_key,
-    tender_callbacks: tenders,
-  };
-}
-
-function latest(first: string, ...more: Array<string | null>): string {
-  return more.reduce<string>((a, b) => (b !== null && b > a ? b : a), first);
-}
-
-function checkKeys(keys: unknown): string[] {
-  if (!Array.isArray(keys) || keys.length === 0 || keys.length > 2 || !keys.every((k) => typeof k === 'string' && /^(dot|mc):\S+$/.test(k)))
-    throw new StoreArgumentError('keys must be one or two carrier keys ("dot:<n>", "mc:MC<n>")', 'keys');
-  return keys as string[];
-}
-
-function checkLimit(limit: unknown, param = 'limit'): number {
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw new StoreArgumentError(`${param} must be a whole number from 1 to ${MAX_LIMIT}, got ${String(limit)}`, param);
-  return limit;
 }
 
 const newChangeId = (): string => `chg_${newScreeningId().slice(4)}`;
@@ -399,19 +300,8 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
       await renameEntry.run(q, { to: first, from: second });
       await renameTenders.run(q, { to: first, from: second });
     } else if (byMc && byDot) {
-      await mergeInto.run(q, {
-        key: first,
-        manual: byMc.manual,
-        note: byMc.note,
-        added_at: byMc.added_at,
-        last_tender_at: byMc.last_tender_at,
-        next_check_at: byMc.next_check_at,
-      });
-      if (
-        byMc.last_state &&
-        (!byDot.last_state ||
-          (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at)
-      )
+      await mergeInto.run(q, mergedEntry(first, byMc));
+      if (mcStateIsNewer(byMc, byDot))
         await setState.run(q, { key: first, state: byMc.last_state, at: byMc.last_checked_at, dot: null, mc: null });
       await deleteEntry.run(q, { key: second });
       await renameTenders.run(q, { to: first, from: second });
