@@ -22,6 +22,7 @@ import {
 import { scoresOf } from './score-refs.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError, StoreError, type StoreErrorCode } from './store-error.js';
 import { toStoreError } from './sqlite-errors.js';
+import { reviewListOf } from './review-list.js';
 import { SqliteUnits } from './unit-of-work.js';
 import { noteStoreFailure, noteStoreSuccess } from './write-failures.js';
 import type {
@@ -93,43 +94,14 @@ function scoreCarrier(r: ScreeningResult): [string | null, string | null] {
   return [dotOf(r.score?.carrier?.dot_number), mcOf(r.score?.carrier?.mc_number)];
 }
 
-/**
- * GET /reviews as a keyset list (keyset.ts), each state on its own index (list-indexes-schema.ts):
- * pending oldest first; approved, rejected, closed, superseded and `decided` (approved or
- * rejected) last decided first; all newest first. Carrier reviews only (a tender's own item is
- * read through its carrier's review).
- */
+/** GET /reviews as a keyset list (review-list.ts), on SQLite: rowid breaks ties. */
 export function reviewList(state: ReviewListState | undefined): KeysetList {
-  const base = {
+  return reviewListOf(state, {
     select: `SELECT ${SCREENING_COLUMNS} FROM reviews r JOIN screenings s ON s.id = r.screening_id`,
     tie: 'r.rowid',
-    cursor: 'r.id = @cursor_id',
-  };
-  if (state === undefined) return { ...base, where: ['r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'DESC' };
-  if (state === 'pending')
-    return { ...base, where: ["r.state = 'pending'", 'r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'ASC' };
-  if (state === 'decided')
-    return {
-      ...base,
-      // Named: with state IN (…) SQLite reads both states' ranges of reviews_by_state_decided and sorts them all.
-      pageSelect: `SELECT ${SCREENING_COLUMNS} FROM reviews r INDEXED BY reviews_decided_recent JOIN screenings s ON s.id = r.screening_id`,
-      where: ["r.state IN ('approved', 'rejected')", 'r.parent_id IS NULL'],
-      params: {},
-      key: 'r.decided_at',
-      direction: 'DESC',
-    };
-  if (state === 'approved' || state === 'rejected' || state === 'closed' || state === 'superseded')
-    return {
-      ...base,
-      where: ['r.state = @state', 'r.parent_id IS NULL'],
-      params: { state },
-      key: 'COALESCE(r.decided_at, r.created_at)',
-      direction: 'DESC',
-    };
-  throw new StoreArgumentError(
-    `state must be "pending", "approved", "rejected", "decided", "closed" or "superseded", got ${JSON.stringify(state)}`,
-    'state',
-  );
+    // Named: with state IN (…) SQLite reads both states' ranges of reviews_by_state_decided and sorts them all.
+    decidedPageSelect: `SELECT ${SCREENING_COLUMNS} FROM reviews r INDEXED BY reviews_decided_recent JOIN screenings s ON s.id = r.screening_id`,
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ReviewListState } from '../types.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
+import { reviewListOf } from '../review-list.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { checkId, checkLimit } from '../arg-checks.js';
 import { PG_SCREENING_COLUMNS, screeningsByIds } from './screenings-repo.js';
@@ -54,35 +55,9 @@ interface TenderRow {
   created_at: string;
 }
 
-/**
- * GET /reviews as a keyset list: sqlite-store.ts `reviewList` with `seq` for the rowid and no
- * INDEXED BY (PostgreSQL picks reviews_decided_recent by itself).
- */
+/** GET /reviews as a keyset list (review-list.ts), on PostgreSQL: seq breaks ties; the planner finds reviews_decided_recent by itself. */
 export function pgReviewList(state: ReviewListState | undefined): KeysetList {
-  const base = { select: REVIEW_SELECT, tie: 'r.seq', cursor: 'r.id = @cursor_id' };
-  if (state === undefined) return { ...base, where: ['r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'DESC' };
-  if (state === 'pending')
-    return { ...base, where: ["r.state = 'pending'", 'r.parent_id IS NULL'], params: {}, key: 'r.created_at', direction: 'ASC' };
-  if (state === 'decided')
-    return {
-      ...base,
-      where: ["r.state IN ('approved', 'rejected')", 'r.parent_id IS NULL'],
-      params: {},
-      key: 'r.decided_at',
-      direction: 'DESC',
-    };
-  if (state === 'approved' || state === 'rejected' || state === 'closed' || state === 'superseded')
-    return {
-      ...base,
-      where: ['r.state = @state', 'r.parent_id IS NULL'],
-      params: { state },
-      key: 'COALESCE(r.decided_at, r.created_at)',
-      direction: 'DESC',
-    };
-  throw new StoreArgumentError(
-    `state must be "pending", "approved", "rejected", "decided", "closed" or "superseded", got ${JSON.stringify(state)}`,
-    'state',
-  );
+  return reviewListOf(state, { select: REVIEW_SELECT, tie: 'r.seq' });
 }
 
 type Resolve = { id: string; state: string; by: string; at: string; note: string | null; token_id: string | null };
