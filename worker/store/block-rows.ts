@@ -1,4 +1,6 @@
 import type { LocalBlock } from '../../shared/screening.js';
+import type { KeysetList } from './keyset.js';
+import { StoreArgumentError } from './store-error.js';
 
 /**
  * The local do-not-use list's row mapping and lock names, backend-free: local-blocks-repo.ts
@@ -44,5 +46,33 @@ export function toBlock(r: BlockRow): LocalBlock {
     lifted_token_id: r.lifted_token_id ?? null,
     lift_note: r.lift_note ?? null,
     updated_at: r.lifted_at !== null && r.lifted_at > r.blocked_at ? r.lifted_at : r.blocked_at,
+  };
+}
+
+/**
+ * GET /blocks as a keyset list, one definition for both backends: newest block first (lifted ones
+ * by their lift), filtered by state and DOT, spelt as the partial indexes' own terms so the
+ * planner may use them. A backend gives its select, its tie-break (rowid, seq) and, when it must
+ * be told, the index of one carrier's blocks.
+ */
+export function blocksListOf(
+  state: 'active' | 'lifted' | undefined,
+  dot: string | undefined,
+  d: { select: string; tie: string; byDotPageSelect?: string },
+): KeysetList {
+  if (state !== undefined && state !== 'active' && state !== 'lifted')
+    throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
+  return {
+    select: d.select,
+    ...(dot === undefined || d.byDotPageSelect === undefined ? {} : { pageSelect: d.byDotPageSelect }),
+    where: [
+      ...(state === 'active' ? ['lifted_at IS NULL'] : state === 'lifted' ? ['lifted_at IS NOT NULL'] : []),
+      ...(dot === undefined ? [] : ['dot_number = @dot']),
+    ],
+    params: dot === undefined ? {} : { dot },
+    key: state === 'lifted' && dot === undefined ? 'lifted_at' : 'blocked_at',
+    tie: d.tie,
+    direction: 'DESC',
+    cursor: 'id = @cursor_id',
   };
 }

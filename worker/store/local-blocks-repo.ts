@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { LocalBlock } from '../../shared/screening.js';
-import { toBlock, type BlockRow } from './block-rows.js';
+import { blocksListOf, toBlock, type BlockRow } from './block-rows.js';
 import { newScreeningId } from './ids.js';
 import { keysetPage } from './keyset.js';
 import { connectionOf, guardMethods } from './sqlite-store.js';
-import { NotFoundError, StoreArgumentError, WatchConflictError } from './store-error.js';
+import { NotFoundError, WatchConflictError } from './store-error.js';
 import type { ListPage, Store } from './types.js';
 
 /** A block to add: who put it there, when, and why. */
@@ -111,25 +111,14 @@ function build(db: Database.Database): LocalBlocksRepo {
       return row ? toBlock(row) : undefined;
     },
     pageBlocks(state, p, dot) {
-      if (state !== undefined && state !== 'active' && state !== 'lifted')
-        throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
       const { rows, has_more } = keysetPage<BlockRow>(
         db,
-        {
+        blocksListOf(state, dot, {
           select: 'SELECT * FROM local_blocks',
-          // One carrier's blocks: few, on their DOT's index, in block order (a carrier page reads them).
-          ...(dot === undefined ? {} : { pageSelect: 'SELECT * FROM local_blocks INDEXED BY local_blocks_by_dot' }),
-          // Spelt as the partial indexes' own terms, so SQLite may use them.
-          where: [
-            ...(state === 'active' ? ['lifted_at IS NULL'] : state === 'lifted' ? ['lifted_at IS NOT NULL'] : []),
-            ...(dot === undefined ? [] : ['dot_number = @dot']),
-          ],
-          params: dot === undefined ? {} : { dot },
-          key: state === 'lifted' && dot === undefined ? 'lifted_at' : 'blocked_at',
           tie: 'rowid',
-          direction: 'DESC',
-          cursor: 'id = @cursor_id',
-        },
+          // One carrier's blocks: few, on their DOT's index, in block order (a carrier page reads them).
+          byDotPageSelect: 'SELECT * FROM local_blocks INDEXED BY local_blocks_by_dot',
+        }),
         p,
       );
       return { data: rows.map(toBlock), has_more };

@@ -1,7 +1,7 @@
 import { newScreeningId } from '../ids.js';
-import { blockLockNames, toBlock, type BlockRow } from '../block-rows.js';
+import { blockLockNames, blocksListOf, toBlock, type BlockRow } from '../block-rows.js';
 import type { LocalBlocksRepo } from '../local-blocks-repo.js';
-import { NotFoundError, StoreArgumentError, WatchConflictError } from '../store-error.js';
+import { NotFoundError, WatchConflictError } from '../store-error.js';
 import { lockCarrierSet } from './carrier-locks.js';
 import type { AsyncRepo } from './async-repo.js';
 import type { PgExecutor } from './executor.js';
@@ -122,24 +122,10 @@ export function pgLocalBlocksOf(x: PgExecutor): AsyncRepo<LocalBlocksRepo> {
     },
 
     async pageBlocks(state, p, dot) {
-      if (state !== undefined && state !== 'active' && state !== 'lifted')
-        throw new StoreArgumentError(`state must be "active" or "lifted", got ${JSON.stringify(state)}`, 'state');
       const { rows, has_more } = await pgKeysetPage<Row>(
         x,
         'local_blocks',
-        {
-          select: `SELECT ${BLOCK_COLUMNS} FROM local_blocks`,
-          // Spelt as the partial indexes' own terms, so the planner may use them.
-          where: [
-            ...(state === 'active' ? ['lifted_at IS NULL'] : state === 'lifted' ? ['lifted_at IS NOT NULL'] : []),
-            ...(dot === undefined ? [] : ['dot_number = @dot']),
-          ],
-          params: dot === undefined ? {} : { dot },
-          key: state === 'lifted' && dot === undefined ? 'lifted_at' : 'blocked_at',
-          tie: 'seq',
-          direction: 'DESC',
-          cursor: 'id = @cursor_id',
-        },
+        blocksListOf(state, dot, { select: `SELECT ${BLOCK_COLUMNS} FROM local_blocks`, tie: 'seq' }),
         p,
       );
       return { data: rows.map(toBlock), has_more };
