@@ -1,4 +1,5 @@
 import type { CarrierChange, CarrierSnapshot, ChangeFindings, ChangeReason, ChangeTender, WatchEntry } from '../../shared/screening.js';
+import type { KeysetList } from './keyset.js';
 import { StoreArgumentError } from './store-error.js';
 
 /**
@@ -133,4 +134,31 @@ export function mcStateIsNewer<R extends Pick<WatchEntryRow, 'last_state'>>(
     (!byDot.last_state ||
       (JSON.parse(byMc.last_state) as CarrierSnapshot).fetched_at > (JSON.parse(byDot.last_state) as CarrierSnapshot).fetched_at)
   );
+}
+
+/**
+ * GET /changes as a keyset list, one definition for both backends: newest detected first, by
+ * state, by updated_since and by DOT. A backend gives its select, its tie-break (rowid, seq) and
+ * its spelling of "the later of two" (SQLite's scalar MAX, PostgreSQL's GREATEST; neither
+ * argument is NULL here, so they agree).
+ */
+export function changesListOf(
+  state: 'new' | 'acknowledged' | undefined,
+  filter: { since?: string; dot?: string },
+  d: { select: string; tie: string; later: 'MAX' | 'GREATEST' },
+): KeysetList {
+  if (state !== undefined && state !== 'new' && state !== 'acknowledged')
+    throw new StoreArgumentError(`state must be "new" or "acknowledged", got ${JSON.stringify(state)}`, 'state');
+  const where = state === undefined ? [] : ['state = @state'];
+  const params: Record<string, string> = state === undefined ? {} : { state };
+  // updated_at is the later of detected_at and acknowledged_at (ISO text compares in time order).
+  if (filter.since !== undefined) {
+    where.push(`${d.later}(detected_at, COALESCE(acknowledged_at, detected_at)) >= @since`);
+    params.since = filter.since;
+  }
+  if (filter.dot !== undefined) {
+    where.push('dot_number = @dot');
+    params.dot = filter.dot;
+  }
+  return { select: d.select, where, params, key: 'detected_at', tie: d.tie, direction: 'DESC', cursor: 'id = @cursor_id' };
 }

@@ -10,6 +10,7 @@ import { keysetPage } from './keyset.js';
 import { NotFoundError, StoreArgumentError, StoreError, WatchConflictError } from './store-error.js';
 import { toStoreError } from './sqlite-errors.js';
 import {
+  changesListOf,
   checkKeys,
   mcStateIsNewer,
   mergedEntry,
@@ -467,30 +468,9 @@ function build(db: Database.Database, watchMs: number): WatchStore {
       return row ? toChange(row) : undefined;
     },
     pageChanges(state, p, filter = {}) {
-      if (state !== undefined && state !== 'new' && state !== 'acknowledged')
-        throw new StoreArgumentError(`state must be "new" or "acknowledged", got ${JSON.stringify(state)}`, 'state');
-      const where = state === undefined ? [] : ['state = @state'];
-      const params: Record<string, string> = state === undefined ? {} : { state };
-      // updated_at is the later of detected_at and acknowledged_at (ISO text compares in time order).
-      if (filter.since !== undefined) {
-        where.push('MAX(detected_at, COALESCE(acknowledged_at, detected_at)) >= @since');
-        params.since = filter.since;
-      }
-      if (filter.dot !== undefined) {
-        where.push('dot_number = @dot');
-        params.dot = filter.dot;
-      }
       const { rows, has_more } = keysetPage<ChangeRow>(
         db,
-        {
-          select: 'SELECT * FROM carrier_changes',
-          where,
-          params,
-          key: 'detected_at',
-          tie: 'rowid',
-          direction: 'DESC',
-          cursor: 'id = @cursor_id',
-        },
+        changesListOf(state, filter, { select: 'SELECT * FROM carrier_changes', tie: 'rowid', later: 'MAX' }),
         p,
       );
       return { data: rows.map(toChange), has_more };

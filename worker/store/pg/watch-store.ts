@@ -3,7 +3,16 @@ import { checkLimit } from '../arg-checks.js';
 import { newScreeningId } from '../ids.js';
 import type { KeysetList } from '../keyset.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from '../store-error.js';
-import { checkKeys, mcStateIsNewer, mergedEntry, toChange, toEntry, type ChangeRow, type WatchEntryRow } from '../watch-rows.js';
+import {
+  changesListOf,
+  checkKeys,
+  mcStateIsNewer,
+  mergedEntry,
+  toChange,
+  toEntry,
+  type ChangeRow,
+  type WatchEntryRow,
+} from '../watch-rows.js';
 import type { DueCarrier, Observation, StoredChange, TenderUse, WatchStore } from '../watch-store.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from './async-repo.js';
@@ -233,28 +242,9 @@ export function pgWatchEntriesList(since: string): KeysetList {
   };
 }
 
-/** GET /changes as a keyset list: SQLite's, ties by seq for its rowid. */
+/** GET /changes as a keyset list (watch-rows.ts changesListOf), ties by seq. */
 export function pgChangesList(state: 'new' | 'acknowledged' | undefined, filter: { since?: string; dot?: string } = {}): KeysetList {
-  const where = state === undefined ? [] : ['state = @state'];
-  const params: Record<string, string> = state === undefined ? {} : { state };
-  // updated_at is the later of detected_at and acknowledged_at (neither argument is NULL).
-  if (filter.since !== undefined) {
-    where.push('GREATEST(detected_at, COALESCE(acknowledged_at, detected_at)) >= @since');
-    params.since = filter.since;
-  }
-  if (filter.dot !== undefined) {
-    where.push('dot_number = @dot');
-    params.dot = filter.dot;
-  }
-  return {
-    select: `SELECT ${CHANGE_COLUMNS} FROM carrier_changes`,
-    where,
-    params,
-    key: 'detected_at',
-    tie: 'seq',
-    direction: 'DESC',
-    cursor: 'id = @cursor_id',
-  };
+  return changesListOf(state, filter, { select: `SELECT ${CHANGE_COLUMNS} FROM carrier_changes`, tie: 'seq', later: 'GREATEST' });
 }
 
 type TenderRow = {
@@ -496,8 +486,6 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
     },
 
     async pageChanges(state, p, filter = {}) {
-      if (state !== undefined && state !== 'new' && state !== 'acknowledged')
-        throw new StoreArgumentError(`state must be "new" or "acknowledged", got ${JSON.stringify(state)}`, 'state');
       const { rows, has_more } = await pgKeysetPage<ChangeRow & Record<string, unknown>>(
         x,
         'watch_changes',
