@@ -92,6 +92,8 @@ const labels = () => (stub.state.trayMenus.at(-1) || []).map((i) => i.label || '
     notifications: stub.state.notifications.map((n) => n.title),
   };
   console.log('LAUNCH ' + JSON.stringify(launch));
+  // Wait for the test to count launch's event-stream connections before saving adds more.
+  await new Promise((r) => process.stdin.once('data', r));
   stub.app.emit('second-instance');
   const win = stub.state.windows[0];
   const answer = await stub.state.handlers['desk:settings-save']({ senderFrame: win.webContents.mainFrame }, { workerUrl: process.env.INTAKE_URL, token: 'desk-tok', openAtLogin: true });
@@ -134,7 +136,7 @@ describe('the tray main glue under a stand-in electron', () => {
         INTAKE_URL: url,
         INTAKE_TOKEN: 'desk-tok',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let err = '';
     child.stdout!.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
@@ -157,7 +159,9 @@ describe('the tray main glue under a stand-in electron', () => {
     expect(launch.permissionCheck).toEqual([false, false, false]);
     expect(launch.permissionRequest).toBe(false);
     expect(launch.notifications).toContain('Carrier Screen is running');
+    for (let i = 0; i < 500 && eventsTokens.length < 1; i++) await new Promise((r) => setTimeout(r, 10));
     expect(eventsTokens).toEqual(['Bearer desk-tok']);
+    child.stdin!.write('go\n');
 
     const saved = await line('SAVED');
     expect(saved.answer).toMatchObject({ ok: true, value: { workerUrl: url, openAtLogin: true } });
