@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_COLUMNS } from '../../worker/decisions/audit-export.js';
 import { auditRowsOf, type AuditRow, type AuditRowsRepo } from '../../worker/store/audit-rows.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { auditPage, jsonExtract, pgAuditRowsOf } from '../../worker/store/pg/audit-rows.js';
 import { poolExecutor } from '../../worker/store/pg/executor.js';
 import { positional } from '../../worker/store/pg/sql.js';

@@ -23,7 +23,7 @@ import { openStore, type ListPage } from '../../worker/store/index.js';
 import { localBlocksOf, type LocalBlocksRepo, type NewBlock } from '../../worker/store/local-blocks-repo.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { NotFoundError, StoreArgumentError, WatchConflictError } from '../../worker/store/store-error.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { pgDecisionListsOf, pgDecisionsOf } from '../../worker/store/pg/decisions-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { pgLocalBlocksOf } from '../../worker/store/pg/local-blocks-repo.js';

@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, StoreArgumentError, type Store } from '../../worker/store/index.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { pgEventLogOf } from '../../worker/store/pg/event-log-repo.js';
 import { poolExecutor } from '../../worker/store/pg/executor.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';

@@ -15,7 +15,7 @@ import {
   type NewCallbackRow,
   type OutboxRepo,
 } from '../../worker/store/outbox-repo.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { pgCallbackSendsOf, pgOutboxOf, type PgCallbackSendsRepo } from '../../worker/store/pg/outbox-repo.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';

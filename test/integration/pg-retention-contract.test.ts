@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { positional } from '../../worker/store/pg/sql.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { PG_PRUNE_TASKS, pgRetentionOf } from '../../worker/store/pg/retention-repo.js';
 import { PRUNE_TASKS, retentionOf, type PruneTask, type RetentionRepo } from '../../worker/store/retention-repo.js';
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';

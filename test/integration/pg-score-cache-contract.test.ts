@@ -11,7 +11,7 @@ import type { SvcScore } from '../../shared/svc-contract.js';
 import { StoreArgumentError } from '../../worker/store/store-error.js';
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
 import type { Store } from '../../worker/store/types.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import { pgScoreCacheOf, type ScoreCacheRepo } from '../../worker/store/pg/score-cache-repo.js';

@@ -17,7 +17,7 @@ import type { Screening } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { openStore, type ListPage, type ReviewListState, type ScreeningResult, type Store } from '../../worker/store/index.js';
 import { reviewsPage, screeningsPage } from '../../worker/store/list-reads.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import { pgReviewsPage, pgScreeningsPage } from '../../worker/store/pg/list-reads.js';

@@ -15,7 +15,7 @@ import type { Review, Screening } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { NotFoundError, openStore, ReviewConflictError, StoreArgumentError, type ScreeningResult } from '../../worker/store/index.js';
 import { cursorSql, keysetSql } from '../../worker/store/keyset.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { poolExecutor } from '../../worker/store/pg/executor.js';
 import { pgReviewList, pgReviewsOf } from '../../worker/store/pg/reviews-repo.js';
 import { pgScreeningsOf } from '../../worker/store/pg/screenings-repo.js';

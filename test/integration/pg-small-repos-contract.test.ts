@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idempotencyOf, type IdempotencyRow } from '../../worker/store/idempotency-repo.js';
 import { openStore } from '../../worker/store/index.js';
 import { operatorStateOf, type OperatorStateRepo } from '../../worker/store/operator-state-repo.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { pgIdempotencyOf, type PgIdempotencyRepo } from '../../worker/store/pg/idempotency-repo.js';
 import { pgOperatorStateOf } from '../../worker/store/pg/operator-state-repo.js';

@@ -16,7 +16,7 @@ import { NotFoundError, StoreArgumentError, WatchConflictError } from '../../wor
 import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../../worker/store/watch-store.js';
 import type { ScreeningsRepo } from '../../worker/store/screening-repos.js';
-import type { AsyncRepo } from '../../worker/store/pg/async-repo.js';
+import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { openPgPool } from '../../worker/store/pg/pg-pool.js';
 import { pgScreeningsOf } from '../../worker/store/pg/screenings-repo.js';

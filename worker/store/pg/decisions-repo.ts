@@ -9,7 +9,7 @@ import type {
 } from '../decisions-repo.js';
 import { decisionFilter, type DecisionRowFilter } from '../decision-filter.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import { lockCarrierSet } from './carrier-locks.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';

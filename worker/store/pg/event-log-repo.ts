@@ -1,8 +1,9 @@
 import type { IntakeEvent, IntakeEventName } from '../../../shared/screening.js';
 import { StoreArgumentError } from '../store-error.js';
-import type { EventLogFilter, ListPage, Store } from '../types.js';
+import type { EventLogFilter, ListPage } from '../types.js';
 import { checkLimit, iso } from '../arg-checks.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
+import type { EventLogRepo } from '../screening-repos.js';
 import type { PgExecutor } from './executor.js';
 import { statement, type Statement } from './sql.js';
 
@@ -23,7 +24,7 @@ import { statement, type Statement } from './sql.js';
  * risks a deadlock (40P01): holding the head while waiting for a row that another unit of work
  * holds while it waits for the head.
  */
-export interface PgEventLog extends AsyncRepo<Pick<Store, 'appendEvent' | 'eventsSince' | 'pageEvents' | 'lastEventId'>> {
+export interface PgEventLog extends AsyncRepo<EventLogRepo> {
   /**
    * Several events in one statement, with consecutive ids in the batch's order (one lock taken).
    * `at`: when each happened (default: now). An empty batch writes nothing and takes no lock.

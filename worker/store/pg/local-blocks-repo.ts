@@ -3,7 +3,7 @@ import { blockLockNames, blocksListOf, toBlock, type BlockRow } from '../block-r
 import type { LocalBlocksRepo } from '../local-blocks-repo.js';
 import { NotFoundError, WatchConflictError } from '../store-error.js';
 import { lockCarrierSet } from './carrier-locks.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { statement } from './sql.js';

@@ -1,5 +1,5 @@
 import type { OperatorSetting, OperatorStateRepo } from '../operator-state-repo.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { statement } from './sql.js';
 

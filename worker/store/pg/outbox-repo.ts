@@ -1,5 +1,5 @@
-import type { CallbackRow, CallbackSendsRepo, NewCallbackRow, OutboxRepo } from '../outbox-repo.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { CallbackRow, NewCallbackRow, OutboxRepo } from '../outbox-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { statement } from './sql.js';
@@ -187,31 +187,9 @@ export function pgOutboxOf(x: PgExecutor): AsyncRepo<OutboxRepo> {
   };
 }
 
-/** The sender's repository on PostgreSQL, with the batch claim PostgreSQL makes one statement. */
-export interface PgCallbackSendsRepo extends AsyncRepo<CallbackSendsRepo> {
-  /**
-   * Claim at most `limit` rows that `due(nowMs, skip, limit)` would list, in one statement: each
-   * as `claim` would (one more attempt, leased until `leaseMs`), earliest due first. Rows another
-   * host is claiming are skipped, not waited on; an older state of a screening still owed keeps
-   * its newer states out, whoever holds it. With `room`, at most `room.of[d] ?? room.others` rows
-   * of destination `d` (the sender's free slots per destination; a destination with none goes in
-   * `skip`, so its rows take no place in the batch).
-   */
-  claimDue(
-    nowMs: number,
-    nowIso: string,
-    leaseMs: number,
-    skip: readonly string[],
-    limit: number,
-    room?: ClaimRoom,
-  ): Promise<CallbackRow[]>;
-}
-
-/** Attempts that may still start per destination: `of` those named, `others` any other. */
-export interface ClaimRoom {
-  of: Readonly<Record<string, number>>;
-  others: number;
-}
+/** The sender's repository on PostgreSQL: record.ts's, with its batch claim one statement. */
+export type { RecordCallbackSends as PgCallbackSendsRepo } from '../record.js';
+import type { RecordCallbackSends as PgCallbackSendsRepo } from '../record.js';
 
 /**
  * callback_outbox on PostgreSQL for the sender (callbacks/sender.ts): the twin of

@@ -5,6 +5,7 @@ import type { MigrationLog } from '../batched-step.js';
 import type { ScreeningFilter, ScreeningPage } from '../screening-search-sql.js';
 import { StoreArgumentError, StoreError } from '../store-error.js';
 import type { Tx } from '../types.js';
+import type { RecordStore, RecordTx } from '../record.js';
 import { runAfterCommit, txFinished } from '../unit-of-work-common.js';
 import { pgAuditRowsOf } from './audit-rows.js';
 import { pgDecisionListsOf, pgDecisionsOf } from './decisions-repo.js';
@@ -96,13 +97,15 @@ export interface PgRepos {
 }
 
 /** One unit of work on PostgreSQL: SQLite's `Tx`, and the repository twins on the unit's client. */
-export interface PgTx extends Tx, PgRepos, NestingTx<PgTx> {
+export interface PgTx extends Tx, PgRepos, NestingTx<PgTx>, RecordTx {
   savepoint<T>(fn: (tx: PgTx) => Promise<T>): Promise<T>;
 }
 
-export interface PgStore extends PgRepos, UnitsOfWork<PgTx> {
+export interface PgStore extends PgRepos, UnitsOfWork<PgTx>, RecordStore {
   /** The database's URL without its password: what the store's messages name. */
   readonly url: string;
+  /** The same: the record's name for it (record.ts). */
+  readonly where: string;
   /**
    * One unit of work on one pooled client: BEGIN, `fn`, COMMIT, then its afterCommit callbacks.
    * Run again whole (up to 3 tries) when PostgreSQL ends it with a deadlock or a serialization
@@ -401,6 +404,10 @@ type TryOutcome<T> = { value: T; callbacks: Array<() => void> | undefined } | Ru
 
 class PgStoreImpl extends Repos implements PgStore {
   #closed = false;
+
+  get where(): string {
+    return this.url;
+  }
   #retries = { deadlock: 0, serialization: 0 };
 
   constructor(

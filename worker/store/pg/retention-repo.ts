@@ -1,6 +1,6 @@
 import type { PruneTask, RetentionRepo } from '../retention-repo.js';
 import { ADVISORY_KEYS } from './advisory-keys.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { statement, type Queryable, type Statement } from './sql.js';
 

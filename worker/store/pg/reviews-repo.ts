@@ -4,7 +4,7 @@ import { loadOf, toReview, withFacts, type ScreeningRow } from '../rows.js';
 import type { ReviewsRepo } from '../screening-repos.js';
 import { NotFoundError, ReviewConflictError, StoreArgumentError } from '../store-error.js';
 import type { ReviewListState } from '../types.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { reviewListOf } from '../review-list.js';

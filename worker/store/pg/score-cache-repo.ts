@@ -1,15 +1,15 @@
 import { canonicalDot, canonicalMc, queryKey } from '../../../shared/carrier-id.js';
 import type { ScreeningError } from '../../../shared/screening.js';
 import { StoreArgumentError } from '../store-error.js';
-import type { CachedNotFound, CachedScore, Store } from '../types.js';
+import type { CachedNotFound, CachedScore } from '../types.js';
 import { checkEnv, checkQuery, iso } from '../arg-checks.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { statement } from './sql.js';
 
-/** The score cache: on SQLite, methods of the Store itself (sqlite-store.ts). */
-export type ScoreCacheRepo = Pick<Store, 'putScore' | 'getScore' | 'putNotFound' | 'getNotFound'>;
+export type { ScoreCacheRepo } from '../screening-repos.js';
+import type { ScoreCacheRepo } from '../screening-repos.js';
 
 export interface PgScoreCacheOptions {
   /** The clock for the timestamps it writes when the caller gives none. */

@@ -5,7 +5,7 @@ import type { ScreeningsRepo } from '../screening-repos.js';
 import { NotFoundError } from '../store-error.js';
 import type { ScreeningResult } from '../types.js';
 import { checkId, checkNewScreening, checkResult } from '../arg-checks.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { statement, type Queryable } from './sql.js';

@@ -1,5 +1,5 @@
 import type { TokenRow, TokensRepo } from '../tokens-repo.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { statement } from './sql.js';
 

@@ -1,11 +1,11 @@
-import type { Store, UsageFigures, UsageSnapshot } from '../types.js';
+import type { UsageFigures, UsageSnapshot } from '../types.js';
 import { checkEnv, iso, monthDays, usageFigure } from '../arg-checks.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { statement } from './sql.js';
 
-/** Usage for the quota chart: on SQLite, methods of the Store itself (sqlite-store.ts). */
-export type UsageRepo = Pick<Store, 'recordLookup' | 'dailyLookups' | 'putUsageSnapshot' | 'latestUsageSnapshot'>;
+export type { UsageRepo } from '../screening-repos.js';
+import type { UsageRepo } from '../screening-repos.js';
 
 export interface PgUsageOptions {
   /** The clock for "today" and for the timestamps it writes when the caller gives none. */

@@ -15,7 +15,7 @@ import {
 } from '../watch-rows.js';
 import type { DueCarrier, Observation, StoredChange, TenderUse, WatchStore } from '../watch-store.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
-import type { AsyncRepo } from './async-repo.js';
+import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { statement } from './sql.js';

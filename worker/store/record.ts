@@ -1,0 +1,124 @@
+import type { AsyncRepo } from './async-repo.js';
+import type { AuditRowsRepo } from './audit-rows.js';
+import type { DecisionListsRepo, DecisionsRepo } from './decisions-repo.js';
+import type { IdempotencyRepo, IdempotencyRow } from './idempotency-repo.js';
+import type { LocalBlocksRepo } from './local-blocks-repo.js';
+import type { OperatorStateRepo } from './operator-state-repo.js';
+import type { CallbackRow, CallbackSendsRepo, OutboxRepo } from './outbox-repo.js';
+import type { RescreenHoldsRepo } from './rescreen-holds-repo.js';
+import type { RetentionRepo } from './retention-repo.js';
+import type { EventLogRepo, ReviewsRepo, ScoreCacheRepo, ScreeningsRepo, UsageRepo } from './screening-repos.js';
+import type { TokensRepo } from './tokens-repo.js';
+import type { CarrierSnapshot, ChangeFindings, IntakeEvent } from '../../shared/screening.js';
+import type { Tx } from './types.js';
+import type { Observation, StoredChange, WatchStore } from './watch-store.js';
+
+/**
+ * The record as the product sees it, on either backend (docs/design/postgres.md, section 3): the
+ * same repositories on the store (a statement of its own, reading committed rows only) and on a
+ * unit of work's handle (`tx.screenings.insertScreening(…)`, joining that unit), every method
+ * answering a Promise. SQLite's is sqlite-record.ts (its synchronous repositories behind one
+ * mutex); PostgreSQL's is pg/pg-store.ts (a pool; a unit's client).
+ *
+ * Inside a unit of work, use the unit's handle, never the store's: on SQLite a store statement
+ * waits for the unit that is waiting for it; on PostgreSQL it takes a second client that does not
+ * see the unit's rows.
+ */
+
+/** The event log, with the batch append group commit makes once per batch. */
+export interface RecordEventLog extends AsyncRepo<EventLogRepo> {
+  /** Several events with consecutive ids in the batch's order; `at`: when each happened (default now). */
+  appendEvents(batch: ReadonlyArray<{ event: string; data: unknown; at?: Date }>): Promise<IntakeEvent[]>;
+}
+
+/** AsyncRepo<IdempotencyRepo> with `claim` still generic (a mapped type reads a generic method as `unknown`). */
+export type RecordIdempotency = Omit<AsyncRepo<IdempotencyRepo>, 'claim'> & {
+  claim<T>(
+    scope: string,
+    key: string,
+    decide: (row: IdempotencyRow | undefined) => { result: T; take?: { hash: string; at: string } },
+  ): Promise<T>;
+};
+
+/** What observe takes: `findings` may answer a Promise (it reads the old screening through the unit). */
+export interface RecordObservation extends Omit<Observation, 'findings'> {
+  findings?(before: CarrierSnapshot, after: CarrierSnapshot): ChangeFindings | undefined | Promise<ChangeFindings | undefined>;
+}
+
+export type RecordWatchStore = Omit<AsyncRepo<WatchStore>, 'observe'> & {
+  observe(o: RecordObservation): Promise<StoredChange | undefined>;
+};
+
+/** The prune lock, held by this process until `release`. */
+export interface PruneLock {
+  release(): Promise<void>;
+}
+
+export type RecordRetention = AsyncRepo<RetentionRepo> & {
+  /** One pruner at a time across processes and hosts: the lock, or undefined while another holds it. */
+  tryPruneLock(): Promise<PruneLock | undefined>;
+};
+
+/** Attempts that may still start per destination: `of` those named, `others` any other. */
+export interface ClaimRoom {
+  of: Readonly<Record<string, number>>;
+  others: number;
+}
+
+/** The callback sender's repository, with its batch claim. */
+export interface RecordCallbackSends extends AsyncRepo<CallbackSendsRepo> {
+  /**
+   * Claim at most `limit` rows that `due(nowMs, skip, limit)` would list: each as `claim` would
+   * (one more attempt, leased until `leaseMs`), earliest due first. Rows another host is claiming
+   * are skipped, not waited on; an older state of a screening still owed keeps its newer states
+   * out, whoever holds it. With `room`, at most `room.of[d] ?? room.others` rows of destination
+   * `d` (the sender's free slots per destination; a destination with none goes in `skip`, so its
+   * rows take no place in the batch).
+   */
+  claimDue(
+    nowMs: number,
+    nowIso: string,
+    leaseMs: number,
+    skip: readonly string[],
+    limit: number,
+    room?: ClaimRoom,
+  ): Promise<CallbackRow[]>;
+}
+
+/** Every repository, on the store or on a unit of work's handle. */
+export interface RecordRepos {
+  readonly scores: AsyncRepo<ScoreCacheRepo>;
+  readonly usage: AsyncRepo<UsageRepo>;
+  readonly events: RecordEventLog;
+  readonly screenings: AsyncRepo<ScreeningsRepo>;
+  readonly reviews: AsyncRepo<ReviewsRepo>;
+  readonly tokens: AsyncRepo<TokensRepo>;
+  readonly operatorState: AsyncRepo<OperatorStateRepo>;
+  readonly idempotency: RecordIdempotency;
+  readonly decisions: AsyncRepo<DecisionsRepo>;
+  readonly decisionLists: AsyncRepo<DecisionListsRepo>;
+  readonly blocks: AsyncRepo<LocalBlocksRepo>;
+  readonly outbox: AsyncRepo<OutboxRepo>;
+  readonly callbackSends: RecordCallbackSends;
+  readonly retention: RecordRetention;
+  readonly auditRows: AsyncRepo<AuditRowsRepo>;
+  /** The watch store for SCREEN_WATCH_DAYS. */
+  watch(watchDays: number): RecordWatchStore;
+  /** The outage re-screen's holds (`retryMs`, `limit` fixed per process). */
+  rescreenHolds(retryMs: number, limit: number): AsyncRepo<RescreenHoldsRepo>;
+}
+
+/** One unit of work: its writes commit together. */
+export interface RecordTx extends Tx, RecordRepos {
+  savepoint<T>(fn: (tx: RecordTx) => Promise<T>): Promise<T>;
+}
+
+export interface RecordStore extends RecordRepos {
+  /** What messages name: the SQLite file, or the database URL without its password. */
+  readonly where: string;
+  /** One unit of work: `fn`'s writes through its handle commit together, then its afterCommit callbacks run. */
+  unitOfWork<T>(fn: (tx: RecordTx) => Promise<T>): Promise<T>;
+  /** A unit whose nested units take no savepoints: anything thrown inside rolls it all back, answer undefined (group commit). */
+  unitOfWorkWithoutSavepoints<T>(fn: (tx: RecordTx) => Promise<T>): Promise<{ value: T } | undefined>;
+  close(): void | Promise<void>;
+}

@@ -1,0 +1,264 @@
+import type { AsyncRepo } from './async-repo.js';
+import { auditRowsOf } from './audit-rows.js';
+import { decisionListsOf, decisionsOf } from './decisions-repo.js';
+import { idempotencyOf } from './idempotency-repo.js';
+import { localBlocksOf } from './local-blocks-repo.js';
+import { operatorStateOf } from './operator-state-repo.js';
+import { callbackSendsOf, outboxOf, type CallbackRow } from './outbox-repo.js';
+import type {
+  PruneLock,
+  RecordCallbackSends,
+  RecordEventLog,
+  RecordObservation,
+  RecordRepos,
+  RecordStore,
+  RecordTx,
+  RecordWatchStore,
+} from './record.js';
+import { rescreenHoldsOf } from './rescreen-holds-repo.js';
+import { retentionOf } from './retention-repo.js';
+import { StoreArgumentError } from './store-error.js';
+import { tokensOf } from './tokens-repo.js';
+import type { Store, Tx } from './types.js';
+import { openWatchStore, type WatchStore } from './watch-store.js';
+import type { ChangeFindings } from '../../shared/screening.js';
+
+/**
+ * The SQLite store as the record (record.ts): its synchronous repositories with every method
+ * answering a Promise. On a unit's handle a call runs at once, inside that unit (the store's one
+ * connection is in its transaction). On the store it runs through `readCommitted`: after any
+ * open unit, so it never reads a unit's uncommitted rows nor writes into one: PostgreSQL's pool
+ * gives the same.
+ */
+
+type Run = <T>(fn: () => T) => Promise<T>;
+
+/** `repo`'s methods answering a Promise, each call made through `run` (a throw becomes a rejection). */
+function asyncRepo<R extends object>(repo: R, run: Run): AsyncRepo<R> {
+  const out: Record<string, unknown> = {};
+  // Own and prototype methods alike (a repository may be a frozen object or a class instance).
+  for (let o: object | null = repo; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      if (name === 'constructor' || name in out) continue;
+      const v = (repo as Record<string, unknown>)[name];
+      if (typeof v === 'function') out[name] = (...a: unknown[]) => run(() => (v as (...a: unknown[]) => unknown).apply(repo, a));
+    }
+  }
+  return Object.freeze(out) as AsyncRepo<R>;
+}
+
+/** The one key a SQLite file's pruner needs: nothing, the file has one writer at a time. */
+const NO_LOCK: PruneLock = Object.freeze({ release: async () => {} });
+
+/** A retry marker: observe's findings answered a Promise, so observe runs again once it settled. */
+const FINDINGS_PENDING = Symbol('findings pending');
+
+class SqliteRepos implements RecordRepos {
+  constructor(
+    readonly store: Store,
+    readonly run: Run,
+    /** What this instance built: shared by every unit's handle of one store (they run alike). */
+    readonly made = new Map<string, unknown>(),
+  ) {}
+
+  #once<R>(key: string, build: () => R): R {
+    let r = this.made.get(key) as R | undefined;
+    if (r === undefined) this.made.set(key, (r = build()));
+    return r;
+  }
+
+  #of<R extends object>(key: string, repo: () => R): AsyncRepo<R> {
+    return this.#once(key, () => asyncRepo(repo(), this.run));
+  }
+
+  get scores() {
+    return this.#of('scores', () => pick(this.store, ['putScore', 'getScore', 'putNotFound', 'getNotFound']));
+  }
+  get usage() {
+    return this.#of('usage', () => pick(this.store, ['recordLookup', 'dailyLookups', 'putUsageSnapshot', 'latestUsageSnapshot']));
+  }
+  get events(): RecordEventLog {
+    return this.#once('events', () => {
+      const { store } = this;
+      const log = pick(store, ['appendEvent', 'eventsSince', 'pageEvents', 'lastEventId']);
+      return Object.freeze({
+        ...asyncRepo(log, this.run),
+        // One transaction: the ids are consecutive (SQLite has one writer).
+        appendEvents: (batch: ReadonlyArray<{ event: string; data: unknown; at?: Date }>) =>
+          this.run(() => store.transaction(() => batch.map((e) => store.appendEvent(e.event, e.data)))),
+      });
+    });
+  }
+  get screenings() {
+    return this.#of('screenings', () =>
+      pick(this.store, [
+        'insertScreening',
+        'markActive',
+        'completeScreening',
+        'rescreenResult',
+        'markRescreened',
+        'discardScreening',
+        'getScreening',
+        'listUnfinished',
+        'oldestQueuedAt',
+      ]),
+    );
+  }
+  get reviews() {
+    return this.#of('reviews', () => pick(this.store, ['getReview', 'listReviews', 'pageReviews', 'resolveReview', 'countPendingReviews']));
+  }
+  get tokens() {
+    return this.#of('tokens', () => tokensOf(this.store));
+  }
+  get operatorState() {
+    return this.#of('operatorState', () => operatorStateOf(this.store));
+  }
+  get idempotency() {
+    return this.#of('idempotency', () => idempotencyOf(this.store)) as RecordRepos['idempotency'];
+  }
+  get decisions() {
+    return this.#of('decisions', () => decisionsOf(this.store));
+  }
+  get decisionLists() {
+    return this.#of('decisionLists', () => decisionListsOf(this.store));
+  }
+  get blocks() {
+    return this.#of('blocks', () => localBlocksOf(this.store));
+  }
+  get outbox() {
+    return this.#of('outbox', () => outboxOf(this.store));
+  }
+  get callbackSends(): RecordCallbackSends {
+    return this.#once('callbackSends', () => {
+      const sends = callbackSendsOf(this.store);
+      // One writer: `due` then `claim` in one go, nobody else claiming between them.
+      const claimDue: RecordCallbackSends['claimDue'] = (nowMs, nowIso, leaseMs, skip, limit, room) =>
+        this.run(() => {
+          const taken = new Map<string, number>();
+          const out: CallbackRow[] = [];
+          for (const r of sends.due(nowMs, skip, limit)) {
+            const n = taken.get(r.destination) ?? 0;
+            if (room && n >= (room.of[r.destination] ?? room.others)) continue;
+            const c = sends.claim(r.id, nowMs, nowIso, leaseMs);
+            if (!c) continue;
+            out.push(c);
+            taken.set(r.destination, n + 1);
+          }
+          return out;
+        });
+      return Object.freeze({ ...asyncRepo(sends, this.run), claimDue });
+    });
+  }
+  get retention() {
+    return this.#once('retention', () =>
+      Object.freeze({ ...asyncRepo(retentionOf(this.store), this.run), tryPruneLock: async () => NO_LOCK }),
+    );
+  }
+  get auditRows() {
+    return this.#of('auditRows', () => auditRowsOf(this.store));
+  }
+  watch(watchDays: number): RecordWatchStore {
+    return this.#once(`watch:${watchDays}`, () => {
+      const sync = openWatchStore(this.store, { watchDays });
+      return Object.freeze({ ...asyncRepo(sync, this.run), observe: (o: RecordObservation) => observe(sync, o, this.run) });
+    });
+  }
+  rescreenHolds(retryMs: number, limit: number) {
+    return this.#of(`rescreenHolds:${retryMs}:${limit}`, () => rescreenHoldsOf(retryMs, limit)(this.store));
+  }
+}
+
+/**
+ * WatchStore.observe with findings that may answer a Promise. SQLite's observe asks for them in
+ * the middle of its transaction, synchronously: when they answer a Promise, that try is rolled
+ * back, the findings awaited, and observe run again with them. Inside a unit nothing else writes
+ * between the two (the unit holds the store's mutex); outside one, the second try reads afresh
+ * and takes the findings only for the same `before`.
+ */
+async function observe(w: WatchStore, o: RecordObservation, run: Run) {
+  const { findings } = o;
+  if (!findings) return run(() => w.observe({ ...o, findings: undefined }));
+  let pending: { before: string; value: Promise<ChangeFindings | undefined> } | undefined;
+  try {
+    return await run(() =>
+      w.observe({
+        ...o,
+        findings: (before, after) => {
+          const r = findings(before, after);
+          if (!(r instanceof Promise)) return r;
+          pending = { before: JSON.stringify(before), value: r };
+          throw FINDINGS_PENDING;
+        },
+      }),
+    );
+  } catch (e) {
+    if (e !== FINDINGS_PENDING || !pending) throw e;
+  }
+  const first = pending;
+  const value = await first.value;
+  return run(() => w.observe({ ...o, findings: (before) => (JSON.stringify(before) === first.before ? value : undefined) }));
+}
+
+function pick<S extends object, K extends keyof S>(source: S, keys: readonly K[]): Pick<S, K> {
+  const out = {} as Pick<S, K>;
+  for (const k of keys) {
+    const v = source[k];
+    out[k] = (typeof v === 'function' ? v.bind(source) : v) as S[K];
+  }
+  return out;
+}
+
+const direct: Run = async (fn) => fn();
+
+class SqliteRecordTx extends SqliteRepos implements RecordTx {
+  constructor(
+    store: Store,
+    readonly inner: Tx,
+    made: Map<string, unknown>,
+  ) {
+    super(store, direct, made);
+  }
+
+  afterCommit(fn: () => void): void {
+    this.inner.afterCommit(fn);
+  }
+
+  savepoint<T>(fn: (tx: RecordTx) => Promise<T>): Promise<T> {
+    return this.inner.savepoint((t) => fn(new SqliteRecordTx(this.store, t, this.made)));
+  }
+}
+
+class SqliteRecord extends SqliteRepos implements RecordStore {
+  /** The repositories every unit's handle shares. */
+  readonly #inUnit = new Map<string, unknown>();
+
+  constructor(store: Store) {
+    super(store, (fn) => store.readCommitted(fn));
+  }
+
+  get where(): string {
+    return this.store.path;
+  }
+
+  unitOfWork<T>(fn: (tx: RecordTx) => Promise<T>): Promise<T> {
+    return this.store.unitOfWork((t) => fn(new SqliteRecordTx(this.store, t, this.#inUnit)));
+  }
+
+  unitOfWorkWithoutSavepoints<T>(fn: (tx: RecordTx) => Promise<T>): Promise<{ value: T } | undefined> {
+    return this.store.unitOfWorkWithoutSavepoints((t) => fn(new SqliteRecordTx(this.store, t, this.#inUnit)));
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
+
+const records = new WeakMap<Store, RecordStore>();
+
+/** The record over a SQLite store opened by openStore (one per store). */
+export function recordOf(store: Store): RecordStore {
+  if (!store || typeof store.unitOfWork !== 'function') throw new StoreArgumentError('not a store opened by openStore', 'store');
+  let r = records.get(store);
+  if (!r) records.set(store, (r = new SqliteRecord(store)));
+  return r;
+}
