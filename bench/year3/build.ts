@@ -1,3 +1,4 @@
+import { recordOf } from '../../worker/store/index.js';
 /**
  * The "year three" database: N screenings spread over 3 years, written through the store's own
  * write functions (openStore with a simulated clock), one transaction per simulated day.
@@ -148,7 +149,7 @@ export async function buildYear3(path: string, n: number, log: (s: string) => vo
     const perDay = Math.round(((day + 1) * n) / days) - written;
     const dayStart = endMs - (days - day) * DAY_MS;
     // Everything inside is synchronous: the unit of work ends within this turn (no I/O in it).
-    await store.unitOfWork(async (tx) => {
+    await recordOf(store).unitOfWork(async (tx) => {
       for (let k = 0; k < perDay; k++) {
         // Business hours of the day, in order.
         const at = dayStart + Math.floor(((k + rnd()) / perDay) * DAY_MS * 0.99);

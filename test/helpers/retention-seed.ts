@@ -1,3 +1,4 @@
+import { recordOf } from '../../worker/store/index.js';
 import type { Store } from '../../worker/store/index.js';
 import { writeCallback } from '../../worker/callbacks/index.js';
 import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
@@ -32,7 +33,7 @@ export async function seedRetentionRows(
     callback_url: 'http://127.0.0.1:9/hook',
   });
   const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * 86_400_000, now: () => at });
-  const opened = await store.unitOfWork((tx) => decisions.onHold(tx, a, hold));
+  const opened = await recordOf(store).unitOfWork((tx) => decisions.onHold(tx, a, hold));
   if (opened.kind !== 'review') throw new Error('a standing decision settled the seed');
   const { reviewId } = opened;
   store.completeScreening(a.id, hold);
@@ -45,7 +46,7 @@ export async function seedRetentionRows(
     refresh: false,
     callback_url: null,
   });
-  await store.unitOfWork((tx) => decisions.onHold(tx, b, hold));
+  await recordOf(store).unitOfWork((tx) => decisions.onHold(tx, b, hold));
   store.completeScreening(b.id, hold);
   const delivered = writeCallback(store, {
     kind: 'screening.completed',

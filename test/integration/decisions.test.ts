@@ -1,3 +1,4 @@
+import { recordOf } from '../../worker/store/index.js';
 /**
  * Standing carrier decisions through the real intake API (docs/decisions.md): one review per
  * carrier, resolving settles every waiting tender (each with its signed callback), the decision
@@ -148,7 +149,7 @@ describe("a change of the score's basis lapses the decision", () => {
     // The same carrier's score, a grade better (what a re-check or the watch list brings in).
     const score = structuredClone(store.getScore('sandbox', { dot_number: '1000003' })!.score);
     score.grade = 'C';
-    const lapsed = await store.unitOfWork((tx) => decisions.observe(tx, { query: { dot_number: '1000003' } }, score));
+    const lapsed = await recordOf(store).unitOfWork((tx) => decisions.observe(tx, { query: { dot_number: '1000003' } }, score));
     expect(lapsed).toMatchObject({ id: standing[0]!.id, state: 'lapsed', end_reason: 'grade D → C' });
     // The next hold opens a review showing the lapsed decision and the change.
     const t7 = await screen('T-7');

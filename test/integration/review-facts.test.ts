@@ -1,3 +1,4 @@
+import { recordOf } from '../../worker/store/index.js';
 /**
  * Approve what you saw (docs/decisions.md, issue 25): a review carries a version of the facts it
  * shows; an approve or reject names the version its maker saw and is refused 409 review_stale
@@ -221,7 +222,7 @@ describe('the group-commit rule: a batched piece may run twice', () => {
       error: { code: 'local_block', message: 'on the local do-not-use list: blocked elsewhere', request_id: null },
     };
     let runs = 0;
-    const commits = new GroupCommit(store);
+    const commits = new GroupCommit(recordOf(store));
     const piece = commits.run(async (tx) => {
       runs++;
       const out = await decisions.onFacts(tx, blockedHit, r);

@@ -1,3 +1,4 @@
+import { recordOf } from '../../worker/store/index.js';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Review, Screening } from '../../shared/screening.js';
@@ -367,7 +368,7 @@ describe('reviews', () => {
     const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * 24 * 3_600_000, now: () => clock });
     const s = newScreening({ query: { dot_number: dot } });
     const hold = { ...HOLD, score: sampleScore({ carrier: { ...sampleScore().carrier, dot_number: dot, mc_number: null } }) };
-    const o = await store.unitOfWork((tx) => decisions.onHold(tx, s, hold));
+    const o = await recordOf(store).unitOfWork((tx) => decisions.onHold(tx, s, hold));
     if (o.kind !== 'review' || o.joined) throw new Error(`expected a review of its own, got ${JSON.stringify(o)}`);
     if (completed) store.completeScreening(s.id, hold);
     return { screening: s, review: store.getReview(o.reviewId)! };

@@ -1,3 +1,4 @@
+import { recordOf } from '../../worker/store/index.js';
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -236,9 +237,9 @@ describe('several processes on one file', () => {
     // The review opened as the pipeline opens it (CarrierDecisions, in the store's transaction);
     // the other instance sees it there and opens no second one.
     const decisionsOn = (store: Store) => new CarrierDecisions({ store, env: 'live', ttlMs: 3_600_000, now: () => new Date() });
-    const opened = await b.unitOfWork((tx) => decisionsOn(b).onHold(tx, s, hold));
+    const opened = await recordOf(b).unitOfWork((tx) => decisionsOn(b).onHold(tx, s, hold));
     expect(opened).toMatchObject({ kind: 'review', created: true, joined: false });
-    const again = await a.unitOfWork((tx) => decisionsOn(a).onHold(tx, s, hold));
+    const again = await recordOf(a).unitOfWork((tx) => decisionsOn(a).onHold(tx, s, hold));
     expect(again).toEqual({ ...opened, created: false });
     a.completeScreening(s.id, hold);
     const review = a.getReview((opened as ReviewOutcome).reviewId)!;

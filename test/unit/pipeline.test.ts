@@ -1,3 +1,4 @@
+import { recordOf } from '../../worker/store/index.js';
 /**
  * The screening pipeline (worker/queue/screening-pipeline.ts), every branch, in milliseconds:
  * a real SQLite store (in memory, every migration), real standing decisions and local blocks,
@@ -547,7 +548,7 @@ describe('reviews and standing decisions (worker/decisions/)', () => {
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
     const a = await done(h, h.queued('1000001'));
-    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
+    await recordOf(h.store).unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
     h.store.putScore(h.env, score('1000001', { decision: 'review' }), new Date(T0), { dot_number: '1000001' });
     const b = await done(h, h.queued('1000001'));
     expect(b).toMatchObject({ action: 'tender', settled_by: 'standing_decision', source: 'cache' });
@@ -562,7 +563,7 @@ describe('reviews and standing decisions (worker/decisions/)', () => {
       scoreAnswer(score('1000001', { decision: 'review', data_confidence: 0.5 })),
     );
     const a = await done(h, h.queued('1000001'));
-    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
+    await recordOf(h.store).unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
     const b = await done(h, h.queued('1000001', { refresh: true }));
     expect(b).toMatchObject({ action: 'hold', hold_reason: 'manual_review', settled_by: null });
     expect(h.events()).toContain('decision.lapsed');
@@ -688,7 +689,7 @@ describe("accept: the intake's fast path", () => {
     expect(a).toMatchObject({ done: true, screening: { action: 'hold', review: { state: 'pending' } } });
     expect(await h.pipeline.accept(req('1000001'))).toMatchObject({ done: true, screening: { action: 'hold' } });
     expect(h.events()).toEqual(['review.created', 'screening.completed', 'review.updated', 'screening.completed']);
-    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.screening.review!.id, 'rejected', actor, null));
+    await recordOf(h.store).unitOfWork((tx) => h.decisions.resolve(tx, a.screening.review!.id, 'rejected', actor, null));
     const c = await h.pipeline.accept(req('1000001'));
     expect(c).toMatchObject({ done: true, screening: { action: 'block', settled_by: 'standing_decision' } });
   });
@@ -699,7 +700,7 @@ describe('finish: once', () => {
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
     const a = await done(h, h.queued('1000001'));
-    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
+    await recordOf(h.store).unitOfWork((tx) => h.decisions.resolve(tx, a.review!.id, 'approved', actor, null));
     const late = score('1000001', { decision: 'review', data_confidence: 0.5 });
     const again = await h.pipeline.finish(a.id, {
       action: 'hold',
@@ -840,7 +841,7 @@ describe('rescreen: a hold for want of a score, screened again after an outage',
     const h = harness();
     h.provider.answer('1000001', scoreAnswer(score('1000001', { decision: 'review' })));
     const first = await done(h, h.queued('1000001'));
-    await h.store.unitOfWork((tx) => h.decisions.resolve(tx, first.review!.id, 'approved', actor, null));
+    await recordOf(h.store).unitOfWork((tx) => h.decisions.resolve(tx, first.review!.id, 'approved', actor, null));
     h.clock.t += STALE_IF_ERROR + MIN;
     const s = await heldForOutage(h, '1000001');
     expect(s).toMatchObject({ action: 'hold', hold_reason: 'scoring_unavailable', source: 'none' });

@@ -3,7 +3,7 @@ import type { IntakeEvent, LocalBlock, Screening } from '../../shared/screening.
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { LOCAL_BLOCK_CODE, actionForLocalBlock } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store, type Tx } from '../store/index.js';
+import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store, type RecordTx, recordOf } from '../store/index.js';
 import { WatchConflictError } from '../store/store-error.js';
 import { blockLockNames } from '../store/block-rows.js';
 import { localBlocksOf, type LocalBlocksRepo } from '../store/local-blocks-repo.js';
@@ -35,7 +35,7 @@ export interface LocalBlocksDeps {
    * A carrier was just put on the do-not-use list, in the block's transaction: what else that
    * ends (its open review, worker/decisions), as events appended there to announce after the commit.
    */
-  onBlock: (block: LocalBlock, tx: Tx) => Promise<IntakeEvent[]>;
+  onBlock: (block: LocalBlock, tx: RecordTx) => Promise<IntakeEvent[]>;
 }
 
 export class LocalBlocks {
@@ -96,19 +96,24 @@ export class LocalBlocks {
    * carrier's open review: its tenders blocked, with their callbacks and events). Given the
    * caller's unit (`within`), a savepoint of it (then the caller announces `appended`).
    */
-  addBlock(query: CarrierQuery, actor: BlockActor, reason: string, within?: Tx): Promise<{ block: LocalBlock; appended: IntakeEvent[] }> {
-    const work = async (tx: Tx): Promise<{ block: LocalBlock; appended: IntakeEvent[] }> => {
+  addBlock(
+    query: CarrierQuery,
+    actor: BlockActor,
+    reason: string,
+    within?: RecordTx,
+  ): Promise<{ block: LocalBlock; appended: IntakeEvent[] }> {
+    const work = async (tx: RecordTx): Promise<{ block: LocalBlock; appended: IntakeEvent[] }> => {
       const block = this.add(query, actor.by, reason, actor.token_id);
       return { block, appended: await this.d.onBlock(block, tx) };
     };
-    return within ? within.savepoint(work) : this.d.store.unitOfWork(work);
+    return within ? within.savepoint(work) : recordOf(this.d.store).unitOfWork(work);
   }
 
   /**
    * Reject + block (the review desk): the screening's carrier onto the list, in the caller's
    * unit of work, by the score's DOT number when it has one. Already blocked: nothing to add.
    */
-  async addBlockFor(tx: Tx, s: Screening, actor: BlockActor, reason: string): Promise<IntakeEvent[]> {
+  async addBlockFor(tx: RecordTx, s: Screening, actor: BlockActor, reason: string): Promise<IntakeEvent[]> {
     try {
       return (await this.addBlock(blockQueryOf(s), actor, reason, tx)).appended;
     } catch (e) {
@@ -137,7 +142,7 @@ export class LocalBlocks {
    */
   lift(query: CarrierQuery, by: string, tokenId: string | null = null, note: string | null = null): Promise<LocalBlock> {
     // The read and the lift in one unit: nothing lifts it between them.
-    return this.d.store.unitOfWork(async () => this.#lift(query, by, tokenId, note));
+    return recordOf(this.d.store).unitOfWork(async () => this.#lift(query, by, tokenId, note));
   }
 
   #lift(query: CarrierQuery, by: string, tokenId: string | null, note: string | null): LocalBlock {

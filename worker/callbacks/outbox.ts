@@ -1,8 +1,10 @@
+import { recordOf } from '../store/index.js';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { newCallbackId } from '../store/ids.js';
 import { outboxOf, type CallbackRow } from '../store/outbox-repo.js';
 import { StoreArgumentError } from '../store/store-error.js';
-import type { ListPage, Store, Tx } from '../store/types.js';
+import type { ListPage, Store } from '../store/types.js';
+import type { RecordTx } from '../store/index.js';
 import { listJob } from '../store/list-reads.js';
 import type { DeliveryFailure } from './callback-transport.js';
 import { destinationOf } from './destination-of.js';
@@ -16,7 +18,7 @@ export { destinationOf };
  *
  * To owe a callback, call inside your unit of work:
  *
- *   await store.unitOfWork(async (tx) => {
+ *   await recordOf(store).unitOfWork(async (tx) => {
  *     ...your writes...
  *     writeCallback(store, { kind: 'decision.changed', url, deliveryId: `${decisionId}:decision.changed`,
  *                            payload: { decision } }, tx);
@@ -113,7 +115,7 @@ function scheduleWake(store: Store): void {
  * before). Without `tx` (callers still inside a synchronous store.transaction) the senders are
  * woken on a later turn, after that transaction.
  */
-export function writeCallback(store: Store, c: NewCallback, tx?: Tx): { id: string; created: boolean } {
+export function writeCallback(store: Store, c: NewCallback, tx?: RecordTx): { id: string; created: boolean } {
   if (!c || typeof c.kind !== 'string' || c.kind === '') throw new StoreArgumentError('kind must be a non-empty string', 'kind');
   if (typeof c.url !== 'string' || c.url === '') throw new StoreArgumentError('url must be a non-empty string', 'url');
   if (typeof c.deliveryId !== 'string' || c.deliveryId === '')
@@ -140,7 +142,7 @@ export function writeCallback(store: Store, c: NewCallback, tx?: Tx): { id: stri
   return { id: outbox.byDelivery(c.deliveryId)!.id, created };
 }
 
-function wakeAfter(store: Store, tx: Tx | undefined): void {
+function wakeAfter(store: Store, tx: RecordTx | undefined): void {
   if (tx) tx.afterCommit(() => scheduleWake(store));
   else scheduleWake(store);
 }
@@ -234,7 +236,7 @@ export class CallbackSupersededError extends Error {
  */
 export function retryCallback(store: Store, id: string, now = new Date()): Promise<CallbackRecord> {
   const outbox = outboxOf(store);
-  return store.unitOfWork(async (tx) => {
+  return recordOf(store).unitOfWork(async (tx) => {
     const before = outbox.byId(id);
     if (!before) throw new CallbackNotFoundError(`no callback with id ${id}`);
     if (before.state === 'delivered')
@@ -259,7 +261,7 @@ export function retryCallback(store: Store, id: string, now = new Date()): Promi
 export function cancelCallback(store: Store, id: string, now = new Date()): Promise<CallbackRecord> {
   const outbox = outboxOf(store);
   // A unit of its own: never part of (and rolled back with) another that is open.
-  return store.unitOfWork(async (tx) => {
+  return recordOf(store).unitOfWork(async (tx) => {
     outbox.cancel(id, now.toISOString());
     const row = outbox.byId(id);
     if (!row) throw new CallbackNotFoundError(`no callback with id ${id}`);
@@ -272,7 +274,7 @@ export function cancelCallback(store: Store, id: string, now = new Date()): Prom
 
 /** Stop every delivery still owed to `url` (exactly that URL, as stored): how many were cancelled. */
 export function cancelCallbacksTo(store: Store, url: string, now = new Date()): Promise<number> {
-  return store.unitOfWork(async (tx) => {
+  return recordOf(store).unitOfWork(async (tx) => {
     const n = outboxOf(store).cancelTo(url, now.toISOString());
     if (n > 0) wakeAfter(store, tx);
     return n;

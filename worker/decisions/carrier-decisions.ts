@@ -23,7 +23,8 @@ import {
   type ReviewHeadRow,
 } from '../store/decisions-repo.js';
 import { listJob } from '../store/list-reads.js';
-import type { ListPage, Tx } from '../store/types.js';
+import type { ListPage } from '../store/types.js';
+import type { RecordTx } from '../store/index.js';
 import { basisChanges, basisOf, uncheckableApproval, type Basis } from '../../shared/basis.js';
 import { reviewCarrierKey } from '../store/review-carrier-key.js';
 
@@ -161,7 +162,7 @@ export class CarrierDecisions {
    * per unit, before any other carrier read: on PostgreSQL one statement takes them all in the one
    * global order (worker/store/pg/decisions-repo.ts); on SQLite nothing.
    */
-  async lockCarriers(_tx: Tx, about: readonly LockedScreening[], more: MoreCarrierLocks = {}): Promise<void> {
+  async lockCarriers(_tx: RecordTx, about: readonly LockedScreening[], more: MoreCarrierLocks = {}): Promise<void> {
     const set = carrierLockSet(this.o.env, about, more);
     // Without a score, an MC query is reviewed under the DOT the cache links it to (carrierKey).
     const linked = about.filter((s) => s.score === null).map((s) => this.carrierKey(s, null));
@@ -172,7 +173,7 @@ export class CarrierDecisions {
    * A fresh score from /v1 (a re-check, the cache refreshing, a watch re-screen): a standing
    * decision whose basis it does not match, or whose TTL has passed, ends here. Returns it.
    */
-  async observe(_tx: Tx, s: Pick<Screening, 'query'>, score: SvcScore): Promise<Decision | undefined> {
+  async observe(_tx: RecordTx, s: Pick<Screening, 'query'>, score: SvcScore): Promise<Decision | undefined> {
     const d = this.#st.standing(this.carrierKey(s, score));
     if (!d) return undefined;
     const why = this.#whyEnds(d, score);
@@ -184,7 +185,7 @@ export class CarrierDecisions {
    * settled at once (no review); otherwise it opens the carrier's review, or waits on the one
    * already open.
    */
-  async onHold(_tx: Tx, s: Screening, r: ScreeningResult): Promise<HoldOutcome> {
+  async onHold(_tx: RecordTx, s: Screening, r: ScreeningResult): Promise<HoldOutcome> {
     const key = this.carrierKey(s, r.score);
     const d = this.#st.standing(key);
     const ended: Decision[] = [];
@@ -234,7 +235,7 @@ export class CarrierDecisions {
 
   /** The screening was settled (a standing decision, or its review): say so on it. */
   async markSettled(
-    _tx: Tx,
+    _tx: RecordTx,
     screeningId: string,
     action: 'tender' | 'block',
     by: 'review' | 'standing_decision' | 'rescreen',
@@ -260,7 +261,7 @@ export class CarrierDecisions {
    * applied to the review closes it here, for the caller to commit and tell.
    */
   async resolve(
-    _tx: Tx,
+    _tx: RecordTx,
     reviewId: string,
     state: 'approved' | 'rejected',
     actor: Actor,
@@ -338,7 +339,7 @@ export class CarrierDecisions {
    * review (version + 1); a blocking score or a local block closes the review and blocks every
    * tender waiting on it. Undefined when there is no open review or nothing new.
    */
-  async onFacts(_tx: Tx, s: Pick<Screening, 'id' | 'query'>, r: ScreeningResult): Promise<FactsOutcome | undefined> {
+  async onFacts(_tx: RecordTx, s: Pick<Screening, 'id' | 'query'>, r: ScreeningResult): Promise<FactsOutcome | undefined> {
     const localBlock = r.error?.code === LOCAL_BLOCK_CODE;
     // A cache hit's score was shown when it was fetched: only /v1's answers and blocks are news.
     if (!localBlock && !(r.score && r.source === 'service')) return undefined;
@@ -361,7 +362,7 @@ export class CarrierDecisions {
    * any, is closed and every tender waiting on it blocked.
    */
   async onLocalBlock(
-    _tx: Tx,
+    _tx: RecordTx,
     block: {
       id: string;
       dot_number: string | null;
@@ -419,7 +420,7 @@ export class CarrierDecisions {
    * carrier's review now shows it, as a new version with a new basis (it had none), so a decision
    * on the version shown before is refused as stale.
    */
-  async showRescreenFacts(_tx: Tx, screeningId: string): Promise<string | undefined> {
+  async showRescreenFacts(_tx: RecordTx, screeningId: string): Promise<string | undefined> {
     const head = this.#headOf(screeningId);
     if (!head) return undefined;
     this.#st.showFacts(head.id, screeningId, true);
@@ -430,7 +431,7 @@ export class CarrierDecisions {
    * A re-screen after an outage came to block on a blocking score or a local block: the
    * carrier's review is closed, as for any blocking news, and every tender waiting on it blocked.
    */
-  async closeOnRescreen(_tx: Tx, screeningId: string, r: ScreeningResult): Promise<ClosedReview | undefined> {
+  async closeOnRescreen(_tx: RecordTx, screeningId: string, r: ScreeningResult): Promise<ClosedReview | undefined> {
     const head = this.#headOf(screeningId);
     if (!head) return undefined;
     if (r.error?.code === LOCAL_BLOCK_CODE) return this.#close(head, 'local_block', r.error.message, r.score ? screeningId : null);
@@ -446,7 +447,7 @@ export class CarrierDecisions {
    * carrier's review (they are not decided by this). Returns the closed item, or undefined
    * when there was none pending.
    */
-  async supersede(_tx: Tx, screeningId: string, note: string): Promise<Review | undefined> {
+  async supersede(_tx: RecordTx, screeningId: string, note: string): Promise<Review | undefined> {
     const own = this.#st.reviewOfScreening(screeningId);
     if (!own) return undefined;
     if (!this.#st.supersede(own.id, { by: SUPERSEDED_BY, at: this.o.now().toISOString(), note })) return undefined;
@@ -479,12 +480,12 @@ export class CarrierDecisions {
   }
 
   /** A person ends a standing decision: the next hold of the carrier opens a review. Returns it, ended. */
-  async revoke(_tx: Tx, id: string, actor: Actor, note: string | null): Promise<Decision> {
+  async revoke(_tx: RecordTx, id: string, actor: Actor, note: string | null): Promise<Decision> {
     return this.#endStanding(id, 'revoked', actor, note ?? 'revoked');
   }
 
   /** The sandbox's test helper: end a standing decision as if its TTL had run out. Returns it, ended. */
-  async lapse(_tx: Tx, id: string, actor: Actor, reason: string): Promise<Decision> {
+  async lapse(_tx: RecordTx, id: string, actor: Actor, reason: string): Promise<Decision> {
     return this.#endStanding(id, 'lapsed', actor, reason);
   }
 

@@ -1,3 +1,4 @@
+import { recordOf } from '../store/index.js';
 import { createHash } from 'node:crypto';
 import { idempotencyOf, type IdempotencyRepo } from '../store/idempotency-repo.js';
 import type { Store } from '../store/index.js';
@@ -56,7 +57,7 @@ export class IdempotencyKeys {
   /** Take the key for this request, or say what it already stands for. One transaction. */
   // Each in a unit of work of its own: never part of (and rolled back with) another one.
   claim(scope: string, key: string, hash: string): Promise<Claim> {
-    return this.store.unitOfWork(async () => this.#claim(scope, key, hash));
+    return recordOf(this.store).unitOfWork(async () => this.#claim(scope, key, hash));
   }
 
   #claim(scope: string, key: string, hash: string): Claim {
@@ -74,11 +75,11 @@ export class IdempotencyKeys {
 
   /** The request made `resourceId`: later requests with the key get it. */
   complete(scope: string, key: string, resourceId: string): Promise<void> {
-    return this.store.unitOfWork(async () => this.#keys.complete(scope, key, resourceId));
+    return recordOf(this.store).unitOfWork(async () => this.#keys.complete(scope, key, resourceId));
   }
 
   /** The request failed before it made anything (e.g. 503): the key is free again. */
   release(scope: string, key: string): Promise<void> {
-    return this.store.unitOfWork(async () => this.#keys.release(scope, key));
+    return recordOf(this.store).unitOfWork(async () => this.#keys.release(scope, key));
   }
 }

@@ -1,7 +1,7 @@
 import type { Decision, IntakeEvent, Review } from '../../shared/screening.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import type { Store, Tx } from '../store/index.js';
+import type { Store, RecordTx } from '../store/index.js';
 import type { ClosedReview } from './carrier-decisions.js';
 
 /**
@@ -10,7 +10,7 @@ import type { ClosedReview } from './carrier-decisions.js';
  * (the one that closed it); announce the events after the commit. Store writes only.
  */
 export function closedReviewNews(
-  tx: Tx,
+  tx: RecordTx,
   store: Store,
   events: Pick<SharedEventFeed, 'append'>,
   c: ClosedReview,
@@ -24,7 +24,7 @@ export function closedReviewNews(
  * (the outbox) and event, in the caller's transaction. Store writes only.
  */
 export async function resolvedReviewNews(
-  tx: Tx,
+  tx: RecordTx,
   store: Store,
   events: Pick<SharedEventFeed, 'append'>,
   review: Review,
@@ -47,7 +47,7 @@ export async function resolvedReviewNews(
  * appends them once. Announce them after the commit. Store writes only.
  */
 export async function endedDecisionNews(
-  tx: Tx,
+  tx: RecordTx,
   events: Pick<SharedEventFeed, 'append'>,
   ended: ReadonlyArray<Decision | undefined>,
 ): Promise<IntakeEvent[]> {

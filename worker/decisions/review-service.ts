@@ -2,7 +2,7 @@ import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { RedisUp } from '../redis-up.js';
-import { ReviewStaleError, type Store, type Tx } from '../store/index.js';
+import { ReviewStaleError, type Store, type RecordTx, recordOf } from '../store/index.js';
 import type { ListPage } from '../store/types.js';
 import type { Actor } from '../tokens/intake-tokens.js';
 import type { CarrierDecisions, DecisionFilter } from './carrier-decisions.js';
@@ -11,7 +11,7 @@ import { closedReviewNews, endedDecisionNews, resolvedReviewNews } from './revie
 /** What deciding a review needs of the local do-not-use list ("reject and block"). */
 export interface BlockOnReject {
   /** In the caller's unit of work (a savepoint of it). */
-  addBlockFor(tx: Tx, s: Screening, actor: Actor, reason: string): Promise<IntakeEvent[]>;
+  addBlockFor(tx: RecordTx, s: Screening, actor: Actor, reason: string): Promise<IntakeEvent[]>;
   /** The block addBlockFor would add for `s`: its names (each a carrier lock) and its DOT and MC numbers. */
   blockFor(s: Screening): { names: string[]; dot_number: string | null; mc_number: string | null };
 }
@@ -49,7 +49,7 @@ export class ReviewService {
     const { store, events, decisions, blocks, now } = this.d;
     // The decision's event and callback need Redis: without it, change nothing.
     await this.d.redisUp('the review was not changed');
-    const out = await store.unitOfWork(async (tx) => {
+    const out = await recordOf(store).unitOfWork(async (tx) => {
       // Reject and block locks the block's names, then its carrier's reviews (onLocalBlock): every
       // carrier lock of the unit first, in the one order, or a host blocking the carrier by hand
       // (names, then reviews) and this one (the review, then names) could each wait on the other.
@@ -76,7 +76,7 @@ export class ReviewService {
   }
 
   /** The carrier locks of a reject-and-block of review `id` (its own, and the review it waits on). */
-  async #lockRejectAndBlock(tx: Tx, id: string): Promise<void> {
+  async #lockRejectAndBlock(tx: RecordTx, id: string): Promise<void> {
     const { store, decisions, blocks } = this.d;
     const own = store.getReview(id);
     const head = own?.waits_on ? store.getReview(own.waits_on) : undefined;
@@ -115,9 +115,9 @@ export class ReviewService {
   }
 
   /** The ending and its `decision.<state>` event in one transaction, announced after the commit. */
-  async #endStanding(end: (tx: Tx) => Promise<Decision>): Promise<Decision> {
+  async #endStanding(end: (tx: RecordTx) => Promise<Decision>): Promise<Decision> {
     const { store, events } = this.d;
-    const { d, appended } = await store.unitOfWork(async (tx) => {
+    const { d, appended } = await recordOf(store).unitOfWork(async (tx) => {
       const d = await end(tx);
       return { d, appended: await endedDecisionNews(tx, events, [d]) };
     });

@@ -1,6 +1,7 @@
+import { recordOf } from '../store/index.js';
 import type { Redis } from 'ioredis';
 import type { IntakeEvent, IntakeEventName } from '../../shared/screening.js';
-import type { Store, Tx } from '../store/index.js';
+import type { Store, RecordTx } from '../store/index.js';
 import type { EventLogFilter, ListPage } from '../store/types.js';
 import type { EventFeed } from '../screener-types.js';
 import { compactEvent, expandEvent } from './event-refs.js';
@@ -47,7 +48,7 @@ export class SharedEventFeed implements EventFeed {
 
   /** An event of its own (no change commits with it): appended in a unit of work, then announced. */
   async publish(event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
-    const e = await this.store.unitOfWork((tx) => this.append(tx, event, data));
+    const e = await recordOf(this.store).unitOfWork((tx) => this.append(tx, event, data));
     await this.announce([e]);
     return e;
   }
@@ -56,7 +57,7 @@ export class SharedEventFeed implements EventFeed {
    * Write an event to the log without telling anyone yet: inside the unit of work `tx`, so the
    * event commits with what it reports. Call announce() after the commit.
    */
-  async append(_tx: Tx, event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
+  async append(_tx: RecordTx, event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
     // Stored as a reference to its screening (event-refs.ts); delivered here as given.
     const e = this.store.appendEvent(event, compactEvent(event, data));
     return { ...e, data: data ?? null };

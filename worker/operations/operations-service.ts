@@ -1,3 +1,4 @@
+import { recordOf } from '../store/index.js';
 import type { Logger } from 'pino';
 import type { DailyUsage, StatusReport } from '../../shared/screening.js';
 import { callbackCounts, oldestPendingCallbackAt } from '../callbacks/outbox.js';
@@ -97,7 +98,7 @@ export class OperationsService {
   async pause(): Promise<void> {
     const { store, queue, logger } = this.d;
     await this.#redisUp('the queue was not paused');
-    const was = await store.unitOfWork(async () => {
+    const was = await recordOf(store).unitOfWork(async () => {
       const was = queuePaused(store) === true;
       setQueuePaused(store, true, this.d.now());
       return was;
@@ -110,7 +111,7 @@ export class OperationsService {
   async resume(): Promise<void> {
     const { store, queue, logger } = this.d;
     await this.#redisUp('the queue was not resumed');
-    const was = await store.unitOfWork(async () => {
+    const was = await recordOf(store).unitOfWork(async () => {
       const was = queuePaused(store) === true;
       setQueuePaused(store, false, this.d.now());
       return was;

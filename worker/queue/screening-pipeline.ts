@@ -1,3 +1,4 @@
+import { recordOf } from '../store/index.js';
 import type { Logger } from 'pino';
 import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { Decision, IntakeEvent, Review, Screening, ScreeningError } from '../../shared/screening.js';
@@ -17,7 +18,7 @@ import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { observe } from '../metrics/metrics.js';
-import type { Env, NewScreening, ScreeningResult, Store, Tx } from '../store/index.js';
+import type { Env, NewScreening, ScreeningResult, Store, RecordTx } from '../store/index.js';
 import type { StoredChange } from '../store/watch-store.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, type LookupSharing, type QuotaAdmission, type ScoringProvider } from './scoring-provider.js';
 
@@ -70,7 +71,7 @@ export interface PipelineWatch {
    * The screening is final: watch membership and change detection, in the caller's transaction.
    * Idempotent. `named`: what tenderCarrier() gave for it, already written in its insert.
    */
-  record(tx: Tx, s: Screening, named?: TenderCarrier): Promise<StoredChange | undefined>;
+  record(tx: RecordTx, s: Screening, named?: TenderCarrier): Promise<StoredChange | undefined>;
   /** After the commit: tell the change's tenders. */
   announceChange(c: StoredChange): Promise<void>;
 }
@@ -119,10 +120,10 @@ export const RESCREEN_HOLD_REASONS: readonly string[] = ['scoring_unavailable', 
 export const MAX_ATTEMPTS_PER_SCREENING = 5;
 
 export class ScreeningPipeline {
-  readonly #commits: GroupCommit;
+  readonly #commits: GroupCommit<RecordTx>;
 
   constructor(private readonly d: PipelineDeps) {
-    this.#commits = new GroupCommit(d.store);
+    this.#commits = new GroupCommit(recordOf(d.store));
   }
 
   /** A fresh cached answer for this query, or undefined (a miss, or `refresh`). */
@@ -167,7 +168,7 @@ export class ScreeningPipeline {
       return { done: s };
     }
     // A unit of its own: a write outside one would join (and be rolled back with) an open unit.
-    await store.unitOfWork(async () => store.markActive(id));
+    await recordOf(store).unitOfWork(async () => store.markActive(id));
     // A local block wins before any /v1 call (no quota spent).
     const blocked = await this.d.blocks.apply(s.query);
     if (blocked) return { done: await this.finish(id, blocked) };
@@ -268,7 +269,7 @@ export class ScreeningPipeline {
     if (!r) {
       const { stopped, holdOff } = await this.d.provider.blocked();
       if (holdOff || stopped?.rescreenWaits) {
-        await store.unitOfWork(async () => store.markRescreened(id));
+        await recordOf(store).unitOfWork(async () => store.markRescreened(id));
         return 'held';
       }
       const outcome = await this.d.coalescer.run(
@@ -297,7 +298,7 @@ export class ScreeningPipeline {
       );
       r = await this.#resultOf(s.query, outcome);
     }
-    const rec = await store.unitOfWork((tx) => this.#recordRescreen(tx, s, r));
+    const rec = await recordOf(store).unitOfWork((tx) => this.#recordRescreen(tx, s, r));
     await Promise.all(bookkeeping);
     if (!rec.changed) {
       // Nothing changed for the TMS, but a standing decision may have ended.
@@ -311,7 +312,7 @@ export class ScreeningPipeline {
   }
 
   /** The writes of a re-screen, in the caller's unit of work; unchanged when nothing changed for the TMS. */
-  async #recordRescreen(tx: Tx, s: Screening, r: ScreeningResult): Promise<Recorded> {
+  async #recordRescreen(tx: RecordTx, s: Screening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
     // Every carrier lock this unit may take, first (its held score, the new one, its own review).
     await decisions.lockCarriers(tx, [
@@ -390,7 +391,7 @@ export class ScreeningPipeline {
 
   /** Record the result (once), open a review for a hold, tell SSE clients and the TMS. */
   async finish(id: string, r: ScreeningResult): Promise<Screening> {
-    return this.#announce(await this.d.store.unitOfWork((tx) => this.#record(tx, id, r)));
+    return this.#announce(await recordOf(this.d.store).unitOfWork((tx) => this.#record(tx, id, r)));
   }
 
   /**
@@ -417,7 +418,7 @@ export class ScreeningPipeline {
    * block was applied by the caller; a new screening is no watch re-screen, so a hold always
    * goes to the carrier's review.
    */
-  async #answerNow(tx: Tx, n: NewScreening, r: ScreeningResult): Promise<Recorded> {
+  async #answerNow(tx: RecordTx, n: NewScreening, r: ScreeningResult): Promise<Recorded> {
     const { store, decisions } = this.d;
     // Every carrier lock this piece may take, first: its review and watch keys; only when it goes
     // to the carrier's review (a hold, or a block closing one). A tendered hit takes no review lock
@@ -464,7 +465,7 @@ export class ScreeningPipeline {
   }
 
   /** Every write of a finished screening, in the caller's unit of work: review, record, watch list, events. */
-  async #record(tx: Tx, id: string, r: ScreeningResult): Promise<Recorded> {
+  async #record(tx: RecordTx, id: string, r: ScreeningResult): Promise<Recorded> {
     const { store, blocks, watch, decisions } = this.d;
     // Undefined only for an unknown id: completeScreening says so.
     const s0 = store.getScreening(id);
@@ -510,7 +511,7 @@ export class ScreeningPipeline {
 
   /** The writes every newly done screening owes, in the caller's unit of work: watch list, callback, events. */
   async #recordDone(
-    tx: Tx,
+    tx: RecordTx,
     screening: Screening,
     o: {
       createdReview?: Review | undefined;
@@ -572,11 +573,11 @@ export class ScreeningPipeline {
    * The screening is final, for the watch list; a failure here never undoes it (a savepoint of
    * the caller's unit, `within`, rolls back alone; without one, a unit of its own).
    */
-  async #watchRecord(s: Screening, tender?: TenderCarrier, within?: Tx): Promise<StoredChange | undefined> {
+  async #watchRecord(s: Screening, tender?: TenderCarrier, within?: RecordTx): Promise<StoredChange | undefined> {
     const { watch } = this.d;
-    const work = (tx: Tx): Promise<StoredChange | undefined> => watch.record(tx, s, tender);
+    const work = (tx: RecordTx): Promise<StoredChange | undefined> => watch.record(tx, s, tender);
     try {
-      return await (within ? within.savepoint(work) : this.d.store.unitOfWork(work));
+      return await (within ? within.savepoint(work) : recordOf(this.d.store).unitOfWork(work));
     } catch (e) {
       this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
       return undefined;
@@ -599,7 +600,7 @@ export class ScreeningPipeline {
     switch (a.kind) {
       case 'score': {
         const fetched = now();
-        const fetchId = await store.unitOfWork(async () => {
+        const fetchId = await recordOf(store).unitOfWork(async () => {
           const id = store.putScore(env, a.score, fetched, query);
           if (env === 'live') store.recordLookup(env, fetched);
           return id;
@@ -607,7 +608,7 @@ export class ScreeningPipeline {
         return { kind: 'score', at: at(), score: a.score, fetched_at: fetched.toISOString(), fetch_id: fetchId, attempts: a.attempts };
       }
       case 'not_found':
-        await store.unitOfWork(async () => store.putNotFound(env, query, a.error, now()));
+        await recordOf(store).unitOfWork(async () => store.putNotFound(env, query, a.error, now()));
         return { kind: 'not_found', at: at(), error: a.error, attempts: a.attempts };
       case 'failed':
         return { kind: 'failed', at: at(), cause: a.cause, error: a.error, attempts: a.attempts };

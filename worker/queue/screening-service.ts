@@ -1,3 +1,4 @@
+import { recordOf } from '../store/index.js';
 import { parseCarrierQuery } from '../../shared/carrier-id.js';
 import type { Screening, ScreeningRequest } from '../../shared/screening.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
@@ -44,7 +45,7 @@ export class ScreeningService {
     try {
       await queue.add(s.id, s.priority);
     } catch {
-      await store.unitOfWork(async () => store.discardScreening(s.id));
+      await recordOf(store).unitOfWork(async () => store.discardScreening(s.id));
       throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
     }
     return s;

@@ -1,3 +1,4 @@
+import { recordOf } from '../store/index.js';
 import type { Logger } from 'pino';
 import type { SvcUsage } from '../../shared/svc-contract.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
@@ -64,7 +65,7 @@ export class UsagePoll {
   /** In a unit of its own: a write outside one would join (and be rolled back with) an open unit. */
   #snapshot(u: SvcUsage): Promise<void> {
     const { store, env } = this.d;
-    return store.unitOfWork(async () =>
+    return recordOf(store).unitOfWork(async () =>
       store.putUsageSnapshot(env, {
         monthly_quota: u.monthly_quota,
         used: u.live_requests_used,

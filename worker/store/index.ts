@@ -14,6 +14,8 @@ export type {
   UsageSnapshot,
 } from './types.js';
 export { openStore } from './sqlite-store.js';
+export type { RecordStore, RecordTx } from './record.js';
+export { recordOf } from './sqlite-record.js';
 export {
   NotFoundError,
   ReviewConflictError,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CarrierChange } from '../../shared/screening.js';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { writeCallback } from '../callbacks/outbox.js';
-import type { Store, Tx } from '../store/index.js';
+import type { Store, RecordTx } from '../store/index.js';
 import type { StoredChange } from '../store/watch-store.js';
 
 /**
@@ -47,7 +47,7 @@ export function changeCallbackBody(j: ChangeCallbackJob): string {
 }
 
 /** Owe each URL its carrier.changed callback, in the transaction that stored the change. */
-export function oweChangeCallbacks(tx: Tx, store: Store, change: StoredChange, at: Date): number {
+export function oweChangeCallbacks(tx: RecordTx, store: Store, change: StoredChange, at: Date): number {
   const jobs = deliveriesOf(change);
   for (const j of jobs)
     writeCallback(store, { kind: CHANGE_EVENT, url: j.url, deliveryId: j.deliveryId, payload: { change: j.change }, at }, tx);

@@ -6,7 +6,7 @@ import { actionForScore } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
 import type { TenderCarrier, PipelineWatch } from '../queue/screening-pipeline.js';
-import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Store, type Tx } from '../store/index.js';
+import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Store, type RecordTx, recordOf } from '../store/index.js';
 import { openReaderPool, type Reader } from '../store/reader-pool.js';
 import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, resolveIds, type CarrierIds } from './carrier-key.js';
@@ -124,7 +124,7 @@ export class WatchService implements PipelineWatch {
    * (its carrier.changed event too) inside the caller's unit of work. Safe to call twice. The
    * change found, if any, goes to announceChange() once the unit has committed.
    */
-  async record(tx: Tx, s: Screening, named?: TenderCarrier): Promise<StoredChange | undefined> {
+  async record(tx: RecordTx, s: Screening, named?: TenderCarrier): Promise<StoredChange | undefined> {
     if (s.status !== 'done') return undefined;
     const now = this.d.now();
     const scoreIds = idsOfScore(s.score);
@@ -191,11 +191,11 @@ export class WatchService implements PipelineWatch {
     const nowIso = now.toISOString();
     const { store } = this.d;
     // Each step's writes in a unit of their own (no I/O inside one: the enqueue is between).
-    await store.unitOfWork(async () => this.#db.pruneExpired(nowIso));
+    await recordOf(store).unitOfWork(async () => this.#db.pruneExpired(nowIso));
     const quota = await this.d.gate.status();
     if (quota.livemode && quota.gate !== 'open')
       return { submitted: 0, screenings: [], skipped: quota.gate === 'closed' ? 'quota_closed' : 'quota_reserve' };
-    const due = await store.unitOfWork(async () =>
+    const due = await recordOf(store).unitOfWork(async () =>
       this.#db.claimDue(nowIso, maxPerTick(this.d.ratePerMinute, this.#tickMs), (key) => nextCheckAt(key, now)),
     );
     const screenings: string[] = [];
@@ -204,7 +204,7 @@ export class WatchService implements PipelineWatch {
       // Fetched from /v1 within the cache TTL (by a tender, say): nothing new to learn, no lookup
       // to pay. Its tender's screening already went through change detection; the claim above
       // has moved it to its next day.
-      const id = await store.unitOfWork(async () => {
+      const id = await recordOf(store).unitOfWork(async () => {
         const cached = this.d.cacheTtlMs ? store.getScore(this.d.env, queryOf(c)) : undefined;
         if (cached && now.getTime() - Date.parse(cached.fetched_at) < this.d.cacheTtlMs!) return undefined;
         const id = newScreeningId();
@@ -221,7 +221,7 @@ export class WatchService implements PipelineWatch {
         await this.d.enqueue(id, 'background');
         screenings.push(id);
       } catch (e) {
-        await store.unitOfWork(async () => {
+        await recordOf(store).unitOfWork(async () => {
           store.discardScreening(id);
           this.#db.releaseDue(c.carrierKey, nowIso);
         });
@@ -237,7 +237,7 @@ export class WatchService implements PipelineWatch {
 
   // Writes in a unit of work, reads with store.readCommitted: none lands inside another's unit.
   add(query: CarrierQuery, note: string | null): Promise<{ entry: WatchEntry; created: boolean }> {
-    return this.d.store.unitOfWork(async () => {
+    return recordOf(this.d.store).unitOfWork(async () => {
       const ids = this.#resolve(query);
       const key = keyOf(ids);
       const now = this.d.now();
@@ -247,7 +247,7 @@ export class WatchService implements PipelineWatch {
 
   /** Off the list; false when it was not on it. A later tender puts it back. */
   remove(query: CarrierQuery): Promise<boolean> {
-    return this.d.store.unitOfWork(async () => this.#db.removeEntry(keysOf(this.#resolve(query)), this.d.now().toISOString()));
+    return recordOf(this.d.store).unitOfWork(async () => this.#db.removeEntry(keysOf(this.#resolve(query)), this.d.now().toISOString()));
   }
 
   get(query: CarrierQuery): Promise<WatchEntry | undefined> {
@@ -276,7 +276,9 @@ export class WatchService implements PipelineWatch {
   /** `note`: why, as the dispatcher wrote it (at most 500 characters; blank is none). */
   async acknowledge(id: string, by: string, note: string | null = null): Promise<CarrierChange> {
     const c = publicChange(
-      await this.d.store.unitOfWork(async () => this.#db.acknowledgeChange(id, by, this.d.now().toISOString(), note?.trim() || null)),
+      await recordOf(this.d.store).unitOfWork(async () =>
+        this.#db.acknowledgeChange(id, by, this.d.now().toISOString(), note?.trim() || null),
+      ),
     );
     await this.d.events.publish('change.acknowledged', c);
     return c;
