@@ -181,7 +181,7 @@ export class ScreeningPipeline {
       }
       return { done: s };
     }
-    // A unit of its own: a write outside one would join (and be rolled back with) an open unit.
+    // Committed (a unit of its own) before the screening goes to the blocks, the cache or /v1.
     await store.unitOfWork((tx) => tx.screenings.markActive(id));
     // A local block wins before any /v1 call (no quota spent).
     const blocked = await this.d.blocks.apply(s.query);

@@ -61,7 +61,7 @@ export class UsagePoll {
     await this.d.service.environmentMatches();
   }
 
-  /** In a unit of its own: a write outside one would join (and be rolled back with) an open unit. */
+  /** The day's usage snapshot, in a unit of its own. */
   #snapshot(u: SvcUsage): Promise<void> {
     const { store, env } = this.d;
     return store.unitOfWork((tx) =>
