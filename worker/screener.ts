@@ -32,7 +32,7 @@ import { Pruner } from './retention/pruner.js';
 import { otherInstalls, redactUrl, redisConnection, redisWhere, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
-import { openStore, type Store } from './store/index.js';
+import { openStore, recordOf, type Store } from './store/index.js';
 import { DEFAULT_READER_THREADS, openReaderPool, type Reader } from './store/reader-pool.js';
 import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
@@ -254,7 +254,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
   });
   const events = new SharedEventFeed(store, blocking, `${keyPrefix}:events`);
   const queue = new ScreeningQueue(producer, prefix);
-  const usage = new UsagePoll({ env: environment, client, service, gate, store, events, logger });
+  const usage = new UsagePoll({ env: environment, client, service, gate, store: recordOf(store), events, logger });
 
   // ---- the services: callbacks, decisions, local blocks, the watch list ----
   const callbackPolicy = new DestinationPolicy({ allow: config.callbackAllow, intakeHost: config.intakeHost });
@@ -321,7 +321,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
   });
   const pipeline = new ScreeningPipeline({
     env: environment,
-    store,
+    store: recordOf(store),
     provider,
     gate,
     coalescer: new LookupCoalescer<LookupOutcome>(blocking, keyPrefix),
@@ -337,7 +337,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
   });
 
   // ---- recovery and upkeep: the passes a worker runs ----
-  const reconciler = new Reconciler(store, queue, pipeline, logger, 5_000, now);
+  const reconciler = new Reconciler(recordOf(store), queue, pipeline, logger, 5_000, now);
   const outageRescreen = new OutageRescreen({
     store,
     queue,
@@ -528,7 +528,7 @@ function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): P
   const { environment, ratePerMinute, now, logger, client, store, reader, producer, events, queue, gate, service, usage } = p;
   const { callbackPolicy, decisions, blocks, watch, pipeline, reconciler, outageRescreen } = p;
   const redisUp = redisUpCheck(producer);
-  const screenings = new ScreeningService({ store, events, queue, pipeline, redisUp });
+  const screenings = new ScreeningService({ store: recordOf(store), events, queue, pipeline, redisUp });
   const reviews = new ReviewService({ store, events, decisions, blocks, now, redisUp });
   const ops = new OperationsService({ environment, ratePerMinute, store, queue, gate, service, events, producer, now, logger });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Reconciler } from '../../worker/queue/reconciler.js';
 import type { ScreeningPipeline } from '../../worker/queue/screening-pipeline.js';
 import { ScreeningQueue } from '../../worker/queue/screening-queue.js';
-import { openStore, type Store } from '../../worker/store/index.js';
+import { openStore, recordOf, type Store } from '../../worker/store/index.js';
 import { until } from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
 import { tempDbPath } from '../helpers/temp-db.js';
@@ -76,7 +76,7 @@ describe('reconciler', () => {
     };
     try {
       const r = await new Reconciler(
-        store,
+        recordOf(store),
         queue,
         pipeline,
         pino({ level: 'silent' }),
@@ -88,7 +88,14 @@ describe('reconciler', () => {
       expect(await queue.states(ids)).toEqual(Array(1_200).fill('present'));
       // A second pass finds every job and queues nothing.
       expect(
-        await new Reconciler(store, queue, pipeline, pino({ level: 'silent' }), 5_000, () => new Date('2026-01-01T01:00:00.000Z')).run(),
+        await new Reconciler(
+          recordOf(store),
+          queue,
+          pipeline,
+          pino({ level: 'silent' }),
+          5_000,
+          () => new Date('2026-01-01T01:00:00.000Z'),
+        ).run(),
       ).toEqual({ requeued: 0, ended: 0 });
     } finally {
       await queue.queue.obliterate({ force: true });

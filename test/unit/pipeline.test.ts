@@ -196,7 +196,7 @@ function harness(env: Env = 'sandbox'): Harness {
   const coalescer = new FakeCoalescer();
   const pipeline = new ScreeningPipeline({
     env,
-    store,
+    store: recordOf(store),
     provider,
     gate,
     coalescer,

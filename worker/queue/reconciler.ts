@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Store } from '../store/index.js';
+import type { RecordStore } from '../store/index.js';
 import type { ScreeningPipeline } from './screening-pipeline.js';
 import type { ScreeningQueue } from './screening-queue.js';
 
@@ -13,7 +13,7 @@ const BATCH = 500;
 
 export class Reconciler {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<RecordStore, 'screenings'>,
     private readonly queue: ScreeningQueue,
     private readonly pipeline: ScreeningPipeline,
     private readonly logger: Logger,
@@ -32,7 +32,7 @@ export class Reconciler {
     let ended = 0;
     const cutoff = this.now().getTime() - this.graceMs;
     // Committed rows only: a screening of a unit of work still open is not the reconciler's yet.
-    const due = (await this.store.readCommitted(() => this.store.listUnfinished())).filter((s) => Date.parse(s.created_at) <= cutoff);
+    const due = (await this.store.screenings.listUnfinished()).filter((s) => Date.parse(s.created_at) <= cutoff);
     for (let i = 0; i < due.length; i += BATCH) {
       const batch = due.slice(i, i + BATCH);
       const states = await this.queue.states(batch.map((s) => s.id));

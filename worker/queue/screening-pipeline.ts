@@ -1,4 +1,3 @@
-import { recordOf } from '../store/index.js';
 import type { Logger } from 'pino';
 import { queryKey, type CarrierQuery } from '../../shared/carrier-id.js';
 import type { Decision, IntakeEvent, Review, Screening, ScreeningError } from '../../shared/screening.js';
@@ -18,7 +17,8 @@ import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { observe } from '../metrics/metrics.js';
-import type { Env, NewScreening, ScreeningResult, Store, RecordTx } from '../store/index.js';
+import type { Env, NewScreening, RecordStore, RecordTx, ScreeningResult, Store } from '../store/index.js';
+import type { RecordRepos } from '../store/record.js';
 import type { StoredChange } from '../store/watch-store.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, type LookupSharing, type QuotaAdmission, type ScoringProvider } from './scoring-provider.js';
 
@@ -86,7 +86,8 @@ type Recorded =
 
 export interface PipelineDeps {
   env: Env;
-  store: Store;
+  /** The record: its repositories outside a unit of work, a unit's handle (`tx`) inside one. */
+  store: RecordStore;
   /** Who scores a carrier (/v1: SvcScoringProvider), with its errors, service state and hold-off. */
   provider: ScoringProvider;
   /** The monthly quota: one lookup admitted or refused (QuotaGate). */
@@ -107,6 +108,16 @@ export interface PipelineDeps {
   decisions: CarrierDecisions;
 }
 
+/**
+ * The SQLite Store behind the record, for what still takes it inside a unit (oweScreeningCallback,
+ * closedReviewNews) until callbacks/ and decisions/ take the record too (issue 34). Delete then.
+ */
+function sqliteStoreOf(record: RecordStore): Store {
+  const store = (record as Partial<{ store: Store }>).store;
+  if (!store) throw new Error('the callbacks and review news still need a SQLite store');
+  return store;
+}
+
 /** `attempts`: /v1 requests this run made for the screening (0 when a cache or another's lookup answered). */
 export type ProcessResult = { done: Screening; attempts: number } | { rateLimited: number; attempts: number };
 
@@ -123,17 +134,20 @@ export class ScreeningPipeline {
   readonly #commits: GroupCommit<RecordTx>;
 
   constructor(private readonly d: PipelineDeps) {
-    this.#commits = new GroupCommit(recordOf(d.store));
+    this.#commits = new GroupCommit(d.store);
   }
 
-  /** A fresh cached answer for this query, or undefined (a miss, or `refresh`). */
-  async cachedResult(query: CarrierQuery): Promise<ScreeningResult | undefined> {
-    const { store, env, now } = this.d;
+  /**
+   * A fresh cached answer for this query, or undefined (a miss, or `refresh`). `repos`: a unit's
+   * handle when read inside one (accept's group commit), else the store's.
+   */
+  async cachedResult(query: CarrierQuery, repos: Pick<RecordRepos, 'scores'> = this.d.store): Promise<ScreeningResult | undefined> {
+    const { env, now } = this.d;
     const t = now().getTime();
-    const hit = store.getScore(env, query);
+    const hit = await repos.scores.getScore(env, query);
     if (hit && t - Date.parse(hit.fetched_at) < this.d.cacheTtlMs)
       return this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
-    const nf = store.getNotFound(env, query);
+    const nf = await repos.scores.getNotFound(env, query);
     if (nf && t - Date.parse(nf.fetched_at) < this.d.notFoundTtlMs) {
       const v = actionWithoutScore('carrier_not_found');
       return { action: v.action, hold_reason: v.hold_reason, source: 'cache', score: null, score_fetched_at: null, error: nf.error };
@@ -155,7 +169,7 @@ export class ScreeningPipeline {
 
   async #process(id: string, budget: number, spent: (n: number) => void): Promise<{ done: Screening } | { rateLimited: number }> {
     const { store } = this.d;
-    const s = await store.readCommitted(() => store.getScreening(id));
+    const s = await store.screenings.getScreening(id);
     if (!s) throw new Error(`screening ${id} is not in the store`);
     if (s.status === 'done') {
       // A re-run after a crash: the record (and the callback owed, in the same commit) is
@@ -167,8 +181,8 @@ export class ScreeningPipeline {
       }
       return { done: s };
     }
-    // A unit of its own: a write outside one would join (and be rolled back with) an open unit.
-    await recordOf(store).unitOfWork(async () => store.markActive(id));
+    // Committed (a unit of its own) before the screening goes to the blocks, the cache or /v1.
+    await store.unitOfWork((tx) => tx.screenings.markActive(id));
     // A local block wins before any /v1 call (no quota spent).
     const blocked = await this.d.blocks.apply(s.query);
     if (blocked) return { done: await this.finish(id, blocked) };
@@ -257,19 +271,19 @@ export class ScreeningPipeline {
    */
   async rescreen(id: string, notBefore: number): Promise<'settled' | 'held' | 'skipped'> {
     const { store, env } = this.d;
-    const s = await store.readCommitted(() => store.getScreening(id));
+    const s = await store.screenings.getScreening(id);
     if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? ''))
       return 'skipped';
     let r = await this.d.blocks.apply(s.query);
     if (!r) {
-      const hit = store.getScore(env, s.query);
+      const hit = await store.scores.getScore(env, s.query);
       if (hit && Date.parse(hit.fetched_at) >= notBefore) r = this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
     }
     const bookkeeping: Array<Promise<unknown>> = [];
     if (!r) {
       const { stopped, holdOff } = await this.d.provider.blocked();
       if (holdOff || stopped?.rescreenWaits) {
-        await recordOf(store).unitOfWork(async () => store.markRescreened(id));
+        await store.unitOfWork((tx) => tx.screenings.markRescreened(id));
         return 'held';
       }
       const outcome = await this.d.coalescer.run(
@@ -298,7 +312,7 @@ export class ScreeningPipeline {
       );
       r = await this.#resultOf(s.query, outcome);
     }
-    const rec = await recordOf(store).unitOfWork((tx) => this.#recordRescreen(tx, s, r));
+    const rec = await store.unitOfWork((tx) => this.#recordRescreen(tx, s, r));
     await Promise.all(bookkeeping);
     if (!rec.changed) {
       // Nothing changed for the TMS, but a standing decision may have ended.
@@ -313,7 +327,7 @@ export class ScreeningPipeline {
 
   /** The writes of a re-screen, in the caller's unit of work; unchanged when nothing changed for the TMS. */
   async #recordRescreen(tx: RecordTx, s: Screening, r: ScreeningResult): Promise<Recorded> {
-    const { store, decisions } = this.d;
+    const { decisions } = this.d;
     // Every carrier lock this unit may take, first (its held score, the new one, its own review).
     await decisions.lockCarriers(tx, [
       { id: s.id, query: s.query, score: r.score },
@@ -340,31 +354,31 @@ export class ScreeningPipeline {
     }
     if (r.action === 'hold' && (r.score === null || RESCREEN_HOLD_REASONS.includes(r.hold_reason ?? ''))) {
       // Still no usable answer: the next pass tries again.
-      store.markRescreened(s.id);
+      await tx.screenings.markRescreened(s.id);
       return unchanged();
     }
-    if (!store.rescreenResult(s.id, r)) return unchanged();
+    if (!(await tx.screenings.rescreenResult(s.id, r))) return unchanged();
     const appended: IntakeEvent[] = [];
     if (r.action === 'hold') {
       // A person must look after all: the card stays, and now shows the score as a new version.
       const shown = await decisions.showRescreenFacts(tx, s.id);
       if (shown) appended.push(await this.d.events.append(tx, 'review.updated', reviewRef(shown)));
       appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
-      return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
+      return { screening: (await tx.screenings.getScreening(s.id))!, changed: true, change: undefined, appended };
     }
     const action = r.action as 'tender' | 'block';
     // Blocking news closes the carrier's review and blocks every tender on it, this one too.
     const closed = action === 'block' ? await decisions.closeOnRescreen(tx, s.id, r) : undefined;
     if (closed) {
-      appended.push(...(await closedReviewNews(tx, store, this.d.events, closed, this.d.now())));
+      appended.push(...(await closedReviewNews(tx, sqliteStoreOf(this.d.store), this.d.events, closed, this.d.now())));
       appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
-      return { screening: store.getScreening(s.id)!, changed: true, change: undefined, appended };
+      return { screening: (await tx.screenings.getScreening(s.id))!, changed: true, change: undefined, appended };
     }
     await decisions.markSettled(tx, s.id, action, 'rescreen', standing ?? null);
     const review = await decisions.supersede(tx, s.id, `re-screened after ${s.hold_reason}: ${action}`);
-    const screening = store.getScreening(s.id)!;
+    const screening = (await tx.screenings.getScreening(s.id))!;
     // The TMS learns the new action as it learns a decided review: review.resolved.
-    oweScreeningCallback(tx, store, screening, 'review.resolved', this.d.now());
+    oweScreeningCallback(tx, sqliteStoreOf(this.d.store), screening, 'review.resolved', this.d.now());
     if (review) appended.push(await this.d.events.append(tx, 'review.resolved', { ...review, screening }));
     appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
     appended.push(await this.d.events.append(tx, 'screening.completed', screening));
@@ -376,14 +390,13 @@ export class ScreeningPipeline {
    * already links to one, so a DOT and an MC query of the same carrier make one lookup.
    */
   async #lookupKey(query: CarrierQuery): Promise<string> {
-    const linked = 'mc_number' in query ? this.d.store.getScore(this.d.env, query)?.score.carrier.dot_number : undefined;
+    const linked = 'mc_number' in query ? (await this.d.store.scores.getScore(this.d.env, query))?.score.carrier.dot_number : undefined;
     return `${this.d.env}:${linked ? queryKey({ dot_number: linked }) : queryKey(query)}`;
   }
 
   /** The job can run no more (e.g. failed for good): end the screening on what we have. */
   async giveUp(id: string, why: string): Promise<Screening | undefined> {
-    const { store } = this.d;
-    const s = await store.readCommitted(() => store.getScreening(id));
+    const s = await this.d.store.screenings.getScreening(id);
     if (!s || s.status === 'done') return s;
     const error: ScreeningError = { code: 'processing_failed', message: why, request_id: null };
     return this.finish(id, await this.#fallback(s.query, 'scoring_unavailable', error));
@@ -391,7 +404,7 @@ export class ScreeningPipeline {
 
   /** Record the result (once), open a review for a hold, tell SSE clients and the TMS. */
   async finish(id: string, r: ScreeningResult): Promise<Screening> {
-    return this.#announce(await recordOf(this.d.store).unitOfWork((tx) => this.#record(tx, id, r)));
+    return this.#announce(await this.d.store.unitOfWork((tx) => this.#record(tx, id, r)));
   }
 
   /**
@@ -402,10 +415,10 @@ export class ScreeningPipeline {
    */
   async accept(n: NewScreening): Promise<{ done: true; screening: Screening } | { done: false; screening: Screening }> {
     const out = await this.#commits.run(async (tx): Promise<{ recorded: Recorded } | { queued: Screening }> => {
-      const cached = n.refresh ? undefined : await this.cachedResult(n.query);
+      const cached = n.refresh ? undefined : await this.cachedResult(n.query, tx);
       // A block in force wins over the cached answer, and answers a carrier without one.
       const r = (await this.d.blocks.apply(n.query, cached)) ?? cached;
-      return r ? { recorded: await this.#answerNow(tx, n, r) } : { queued: this.d.store.insertScreening(n) };
+      return r ? { recorded: await this.#answerNow(tx, n, r) } : { queued: await tx.screenings.insertScreening(n) };
     });
     if ('queued' in out) return { done: false, screening: out.queued };
     return { done: true, screening: await this.#announce(out.recorded) };
@@ -419,7 +432,7 @@ export class ScreeningPipeline {
    * goes to the carrier's review.
    */
   async #answerNow(tx: RecordTx, n: NewScreening, r: ScreeningResult): Promise<Recorded> {
-    const { store, decisions } = this.d;
+    const { decisions } = this.d;
     // Every carrier lock this piece may take, first: its review and watch keys; only when it goes
     // to the carrier's review (a hold, or a block closing one). A tendered hit takes no review lock
     // and a watch lock only when it writes: locking every hit would cost PostgreSQL a round trip and
@@ -447,28 +460,28 @@ export class ScreeningPipeline {
       carrier_key: tender?.key ?? null,
     };
     if (!holdOpensReview(n, r)) {
-      const done = store.insertScreening(row, r);
+      const done = await tx.screenings.insertScreening(row, r);
       // A local block is news for the carrier's open review (closed); a cache hit's score is not.
       return this.#recordDone(tx, done, r.action === 'hold' ? {} : { facts: await decisions.onFacts(tx, done, r) }, tender);
     }
     // Written held, then the carrier's review opened or joined (it refers to the screening).
-    const held = store.insertScreening(row, r);
+    const held = await tx.screenings.insertScreening(row, r);
     const o = await decisions.onHold(tx, held, r);
     if (o.kind === 'settled') {
       // A standing decision answers it: as it is written (rare; read back).
       await decisions.markSettled(tx, held.id, o.result.action as 'tender' | 'block', 'standing_decision', o.decision);
-      return this.#recordDone(tx, store.getScreening(held.id)!, { ended: o.ended }, tender);
+      return this.#recordDone(tx, (await tx.screenings.getScreening(held.id))!, { ended: o.ended }, tender);
     }
     // Its own review item, just written: pending, undecided (what a read of it would give).
     held.review = { id: o.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
-    return this.#recordDone(tx, held, { ...(await this.#reviewNews(o)), ended: o.ended }, tender);
+    return this.#recordDone(tx, held, { ...(await this.#reviewNews(tx, o)), ended: o.ended }, tender);
   }
 
   /** Every write of a finished screening, in the caller's unit of work: review, record, watch list, events. */
   async #record(tx: RecordTx, id: string, r: ScreeningResult): Promise<Recorded> {
-    const { store, blocks, watch, decisions } = this.d;
+    const { blocks, watch, decisions } = this.d;
     // Undefined only for an unknown id: completeScreening says so.
-    const s0 = store.getScreening(id);
+    const s0 = await tx.screenings.getScreening(id);
     // Every carrier lock this unit may take, first: its review and watch keys (worker/store/pg/decisions-repo.ts).
     if (s0)
       await decisions.lockCarriers(tx, [{ id, query: s0.query, score: r.score }], {
@@ -489,24 +502,24 @@ export class ScreeningPipeline {
         standing = o.decision;
       } else review = o;
     }
-    let { screening, changed } = store.completeScreening(id, r);
+    let { screening, changed } = await tx.screenings.completeScreening(id, r);
     if (!changed) return { screening, changed, appended: await endedDecisionNews(tx, this.d.events, ended) };
     if (standing && (r.action === 'tender' || r.action === 'block')) {
       await decisions.markSettled(tx, id, r.action, 'standing_decision', standing);
-      screening = store.getScreening(id)!;
+      screening = (await tx.screenings.getScreening(id))!;
     }
     // A newer score (or a block) is shown on the carrier's open review, or closes it (docs/decisions.md).
     const facts = await decisions.onFacts(tx, screening, r);
-    return this.#recordDone(tx, screening, { ...(review ? await this.#reviewNews(review) : {}), facts, ended });
+    return this.#recordDone(tx, screening, { ...(review ? await this.#reviewNews(tx, review) : {}), facts, ended });
   }
 
   /**
    * What a hold did to its carrier's review, for its events: a new review as a read of it gives
    * it (read once its tender is finished), or the id of the one it joined.
    */
-  async #reviewNews(o: ReviewOutcome): Promise<{ createdReview?: Review | undefined; joinedReview?: string | undefined }> {
+  async #reviewNews(tx: RecordTx, o: ReviewOutcome): Promise<{ createdReview?: Review | undefined; joinedReview?: string | undefined }> {
     if (!o.created) return {};
-    return o.joined ? { joinedReview: o.reviewId } : { createdReview: this.d.store.getReview(o.reviewId) };
+    return o.joined ? { joinedReview: o.reviewId } : { createdReview: await tx.reviews.getReview(o.reviewId) };
   }
 
   /** The writes every newly done screening owes, in the caller's unit of work: watch list, callback, events. */
@@ -525,7 +538,7 @@ export class ScreeningPipeline {
     // The watch list, before screening.completed.
     const change = await this.#watchRecord(screening, tender, tx);
     // The TMS's callback is owed in the same commit as the result it reports.
-    oweScreeningCallback(tx, store, screening, 'screening.completed', this.d.now());
+    oweScreeningCallback(tx, sqliteStoreOf(store), screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
     if (o.createdReview) appended.push(await events.append(tx, 'review.created', { ...o.createdReview, screening }));
     // Another tender now waits on the carrier's open review: the review, with it listed.
@@ -534,7 +547,7 @@ export class ScreeningPipeline {
     // Newer facts on the carrier's open review: a new version; a closing blocks its tenders, each with its callback.
     if (o.facts?.kind === 'updated' && o.facts.reviewId !== o.joinedReview)
       appended.push(await events.append(tx, 'review.updated', reviewRef(o.facts.reviewId)));
-    if (o.facts?.kind === 'closed') appended.push(...(await closedReviewNews(tx, store, events, o.facts, this.d.now())));
+    if (o.facts?.kind === 'closed') appended.push(...(await closedReviewNews(tx, sqliteStoreOf(store), events, o.facts, this.d.now())));
     // Standing decisions this screening ended (the CarrierDecisions calls above returned them).
     if (o.ended) appended.push(...(await endedDecisionNews(tx, events, o.ended)));
     appended.push(await events.append(tx, 'screening.completed', screening));
@@ -577,7 +590,7 @@ export class ScreeningPipeline {
     const { watch } = this.d;
     const work = (tx: RecordTx): Promise<StoredChange | undefined> => watch.record(tx, s, tender);
     try {
-      return await (within ? within.savepoint(work) : recordOf(this.d.store).unitOfWork(work));
+      return await (within ? within.savepoint(work) : this.d.store.unitOfWork(work));
     } catch (e) {
       this.d.logger.warn({ err: String(e), screening: s.id }, 'watch list update failed');
       return undefined;
@@ -600,15 +613,15 @@ export class ScreeningPipeline {
     switch (a.kind) {
       case 'score': {
         const fetched = now();
-        const fetchId = await recordOf(store).unitOfWork(async () => {
-          const id = store.putScore(env, a.score, fetched, query);
-          if (env === 'live') store.recordLookup(env, fetched);
+        const fetchId = await store.unitOfWork(async (tx) => {
+          const id = await tx.scores.putScore(env, a.score, fetched, query);
+          if (env === 'live') await tx.usage.recordLookup(env, fetched);
           return id;
         });
         return { kind: 'score', at: at(), score: a.score, fetched_at: fetched.toISOString(), fetch_id: fetchId, attempts: a.attempts };
       }
       case 'not_found':
-        await recordOf(store).unitOfWork(async () => store.putNotFound(env, query, a.error, now()));
+        await store.unitOfWork((tx) => tx.scores.putNotFound(env, query, a.error, now()));
         return { kind: 'not_found', at: at(), error: a.error, attempts: a.attempts };
       case 'failed':
         return { kind: 'failed', at: at(), cause: a.cause, error: a.error, attempts: a.attempts };
@@ -637,7 +650,7 @@ export class ScreeningPipeline {
 
   /** No fresh answer: a cached score up to SCREEN_STALE_IF_ERROR old, else hold saying why. */
   async #fallback(query: CarrierQuery, cause: Exclude<NoScoreCause, 'carrier_not_found'>, error: ScreeningError): Promise<ScreeningResult> {
-    const stale = this.d.store.getScore(this.d.env, query);
+    const stale = await this.d.store.scores.getScore(this.d.env, query);
     if (cause !== 'service_error' && stale && this.d.now().getTime() - Date.parse(stale.fetched_at) <= this.d.staleIfErrorMs) {
       // A stale score may block or hold, never tender by itself (shared/tender-rules.ts).
       const v = actionForStaleScore(stale.score, cause);

@@ -1,10 +1,9 @@
-import { recordOf } from '../store/index.js';
 import { parseCarrierQuery } from '../../shared/carrier-id.js';
 import type { Screening, ScreeningRequest } from '../../shared/screening.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { RedisUp } from '../redis-up.js';
 import { UnavailableError } from '../screener-types.js';
-import type { Store } from '../store/index.js';
+import type { RecordStore } from '../store/index.js';
 import type { ScreeningPipeline } from './screening-pipeline.js';
 import type { ScreeningQueue } from './screening-queue.js';
 
@@ -15,7 +14,7 @@ import type { ScreeningQueue } from './screening-queue.js';
 export class ScreeningService {
   constructor(
     private readonly d: {
-      store: Store;
+      store: Pick<RecordStore, 'screenings' | 'unitOfWork'>;
       events: Pick<SharedEventFeed, 'subscribe'>;
       queue: Pick<ScreeningQueue, 'add'>;
       pipeline: Pick<ScreeningPipeline, 'accept'>;
@@ -45,7 +44,7 @@ export class ScreeningService {
     try {
       await queue.add(s.id, s.priority);
     } catch {
-      await recordOf(store).unitOfWork(async () => store.discardScreening(s.id));
+      await store.unitOfWork((tx) => tx.screenings.discardScreening(s.id));
       throw new UnavailableError('the queue (Redis) is unavailable: nothing was accepted, try again');
     }
     return s;
@@ -53,7 +52,7 @@ export class ScreeningService {
 
   async waitFor(id: string, ms: number): Promise<Screening> {
     const { store, events } = this.d;
-    const read = (): Promise<Screening | undefined> => store.readCommitted(() => store.getScreening(id));
+    const read = (): Promise<Screening | undefined> => store.screenings.getScreening(id);
     const current = await read();
     if (!current) throw new Error(`no screening ${id}`);
     if (current.status === 'done' || ms <= 0) return current;
@@ -91,7 +90,6 @@ export class ScreeningService {
 
   /** Committed rows only: waits for an open unit of work. */
   get(id: string): Promise<Screening | undefined> {
-    const { store } = this.d;
-    return store.readCommitted(() => store.getScreening(id));
+    return this.d.store.screenings.getScreening(id);
   }
 }

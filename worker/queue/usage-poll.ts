@@ -1,8 +1,7 @@
-import { recordOf } from '../store/index.js';
 import type { Logger } from 'pino';
 import type { SvcUsage } from '../../shared/svc-contract.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import type { Env, Store } from '../store/index.js';
+import type { Env, RecordStore } from '../store/index.js';
 import { environmentMismatch, type SvcClient } from '../svc/index.js';
 import type { QuotaGate } from './quota-gate.js';
 import type { ServiceState } from './service-state.js';
@@ -18,7 +17,7 @@ export interface UsagePollDeps {
   client: SvcClient;
   service: ServiceState;
   gate: QuotaGate;
-  store: Store;
+  store: Pick<RecordStore, 'unitOfWork'>;
   events: Pick<SharedEventFeed, 'publish'>;
   logger: Logger;
 }
@@ -62,11 +61,11 @@ export class UsagePoll {
     await this.d.service.environmentMatches();
   }
 
-  /** In a unit of its own: a write outside one would join (and be rolled back with) an open unit. */
+  /** The day's usage snapshot, in a unit of its own. */
   #snapshot(u: SvcUsage): Promise<void> {
     const { store, env } = this.d;
-    return recordOf(store).unitOfWork(async () =>
-      store.putUsageSnapshot(env, {
+    return store.unitOfWork((tx) =>
+      tx.usage.putUsageSnapshot(env, {
         monthly_quota: u.monthly_quota,
         used: u.live_requests_used,
         remaining: u.remaining,
