@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { AsyncRepo } from './async-repo.js';
 import { auditRowsOf } from './audit-rows.js';
 import { decisionListsOf, decisionsOf } from './decisions-repo.js';
@@ -17,6 +18,8 @@ import type {
 } from './record.js';
 import { rescreenHoldsOf } from './rescreen-holds-repo.js';
 import { retentionOf } from './retention-repo.js';
+import { toStoreError } from './sqlite-errors.js';
+import { connectionOf } from './sqlite-store.js';
 import { StoreArgumentError } from './store-error.js';
 import { tokensOf } from './tokens-repo.js';
 import type { Store, Tx } from './types.js';
@@ -160,7 +163,8 @@ class SqliteRepos implements RecordRepos {
   watch(watchDays: number): RecordWatchStore {
     return this.#once(`watch:${watchDays}`, () => {
       const sync = openWatchStore(this.store, { watchDays });
-      return Object.freeze({ ...asyncRepo(sync, this.run), observe: (o: RecordObservation) => observe(sync, o, this.run) });
+      const trial = undoneOnThrow(this.store);
+      return Object.freeze({ ...asyncRepo(sync, this.run), observe: (o: RecordObservation) => observe(sync, o, this.run, trial) });
     });
   }
   rescreenHolds(retryMs: number, limit: number) {
@@ -168,28 +172,74 @@ class SqliteRepos implements RecordRepos {
   }
 }
 
+type Trial = <T>(fn: () => T) => T;
+
+/**
+ * `fn`, its writes undone when it throws. Outside a unit the watch store's observe has a
+ * transaction of its own, which does that; inside one it joins the unit's, so it takes a
+ * savepoint here. Not `store.transaction`: in a unit without savepoints that runs inline, and
+ * its throw would roll the whole unit back.
+ */
+function undoneOnThrow(store: Store): Trial {
+  const db = connectionOf(store);
+  let st: { savepoint: Database.Statement; rollbackTo: Database.Statement; release: Database.Statement } | undefined;
+  const control = (s: Database.Statement) => {
+    try {
+      s.run();
+    } catch (e) {
+      throw toStoreError(e, store.path);
+    }
+  };
+  return (fn) => {
+    if (!db.inTransaction) return fn();
+    st ??= {
+      savepoint: db.prepare('SAVEPOINT observe_try'),
+      rollbackTo: db.prepare('ROLLBACK TO observe_try'),
+      release: db.prepare('RELEASE observe_try'),
+    };
+    control(st.savepoint);
+    let value;
+    try {
+      value = fn();
+    } catch (e) {
+      // SQLite may have rolled the whole transaction back (SQLITE_FULL): the unit fails on its own.
+      if (db.inTransaction) {
+        control(st.rollbackTo);
+        control(st.release);
+      }
+      throw e;
+    }
+    control(st.release);
+    return value;
+  };
+}
+
 /**
  * WatchStore.observe with findings that may answer a Promise. SQLite's observe asks for them in
  * the middle of its transaction, synchronously: when they answer a Promise, that try is rolled
- * back, the findings awaited, and observe run again with them. Inside a unit nothing else writes
- * between the two (the unit holds the store's mutex); outside one, the second try reads afresh
- * and takes the findings only for the same `before`.
+ * back (inside a unit, to a savepoint: else the entry would keep the new state, and the second
+ * try would find the snapshot seen already and record no change), the findings awaited, and
+ * observe run again with them. Inside a unit nothing else writes between the two (the unit holds
+ * the store's mutex); outside one, the second try reads afresh and takes the findings only for
+ * the same `before`.
  */
-async function observe(w: WatchStore, o: RecordObservation, run: Run) {
+async function observe(w: WatchStore, o: RecordObservation, run: Run, trial: Trial) {
   const { findings } = o;
   if (!findings) return run(() => w.observe({ ...o, findings: undefined }));
   let pending: { before: string; value: Promise<ChangeFindings | undefined> } | undefined;
   try {
     return await run(() =>
-      w.observe({
-        ...o,
-        findings: (before, after) => {
-          const r = findings(before, after);
-          if (!(r instanceof Promise)) return r;
-          pending = { before: JSON.stringify(before), value: r };
-          throw FINDINGS_PENDING;
-        },
-      }),
+      trial(() =>
+        w.observe({
+          ...o,
+          findings: (before, after) => {
+            const r = findings(before, after);
+            if (!(r instanceof Promise)) return r;
+            pending = { before: JSON.stringify(before), value: r };
+            throw FINDINGS_PENDING;
+          },
+        }),
+      ),
     );
   } catch (e) {
     if (e !== FINDINGS_PENDING || !pending) throw e;
