@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { iso } from './arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import { auditRowsOf } from './audit-rows.js';
 import { decisionListsOf, decisionsOf } from './decisions-repo.js';
@@ -84,11 +85,32 @@ class SqliteRepos implements RecordRepos {
     return this.#once('events', () => {
       const { store } = this;
       const log = pick(store, ['appendEvent', 'eventsSince', 'pageEvents', 'lastEventId']);
+      const db = connectionOf(store);
+      let setAt: Database.Statement<[string, number]> | undefined;
+      // The Store's appendEvent stamps its clock's now: an event's own `at` is written after it.
+      const stamp = (id: number, at: string) => {
+        try {
+          (setAt ??= db.prepare<[string, number]>('UPDATE events SET created_at = ? WHERE id = ?')).run(at, id);
+        } catch (e) {
+          throw toStoreError(e, store.path);
+        }
+      };
       return Object.freeze({
         ...asyncRepo(log, this.run),
-        // One transaction: the ids are consecutive (SQLite has one writer).
+        // One transaction: the ids are consecutive (SQLite has one writer). An empty batch takes no lock.
         appendEvents: (batch: ReadonlyArray<{ event: string; data: unknown; at?: Date }>) =>
-          this.run(() => store.transaction(() => batch.map((e) => store.appendEvent(e.event, e.data)))),
+          this.run(() => {
+            if (batch.length === 0) return [];
+            const ats = batch.map((e) => (e.at === undefined ? undefined : iso(e.at, 'at')));
+            return store.transaction(() =>
+              batch.map((e, i) => {
+                const written = store.appendEvent(e.event, e.data);
+                const at = ats[i];
+                if (at !== undefined) stamp(written.id, at);
+                return written;
+              }),
+            );
+          }),
       });
     });
   }
