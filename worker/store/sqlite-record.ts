@@ -104,20 +104,22 @@ function eventLogOf(store: Store) {
 /** The sender's synchronous pieces: its repository, and the batch claim. */
 function callbackSendsOfStore(store: Store) {
   const sends = callbackSendsOf(store);
-  // One writer: `due` then `claim` in one go, nobody else claiming between them.
-  const claimDue = (...[nowMs, nowIso, leaseMs, skip, limit, room]: Parameters<RecordCallbackSends['claimDue']>) => {
-    const taken = new Map<string, number>();
-    const out: CallbackRow[] = [];
-    for (const r of sends.due(nowMs, skip, limit)) {
-      const n = taken.get(r.destination) ?? 0;
-      if (room && n >= (room.of[r.destination] ?? room.others)) continue;
-      const c = sends.claim(r.id, nowMs, nowIso, leaseMs);
-      if (!c) continue;
-      out.push(c);
-      taken.set(r.destination, n + 1);
-    }
-    return out;
-  };
+  // `due` then `claim` in one transaction: one commit for the batch (not one per row), and no
+  // other process on the file claims between them (claim would pass over its rows anyway).
+  const claimDue = (...[nowMs, nowIso, leaseMs, skip, limit, room]: Parameters<RecordCallbackSends['claimDue']>) =>
+    store.transaction(() => {
+      const taken = new Map<string, number>();
+      const out: CallbackRow[] = [];
+      for (const r of sends.due(nowMs, skip, limit)) {
+        const n = taken.get(r.destination) ?? 0;
+        if (room && n >= (room.of[r.destination] ?? room.others)) continue;
+        const c = sends.claim(r.id, nowMs, nowIso, leaseMs);
+        if (!c) continue;
+        out.push(c);
+        taken.set(r.destination, n + 1);
+      }
+      return out;
+    });
   return { sends, claimDue };
 }
 
