@@ -280,6 +280,16 @@ describe.each([
       expect(() => kept!.afterCommit(() => undefined)).toThrow(expect.objectContaining({ code: 'tx_finished' }));
     });
 
+    it('a unit, a savepoint or a unit without savepoints of something not a function: StoreArgumentError', async () => {
+      const notFn = 'not a function' as unknown as (tx: RecordTx) => Promise<void>;
+      const refused = { name: 'StoreArgumentError', param: 'fn' };
+      await expect(s.unitOfWork(notFn)).rejects.toMatchObject(refused);
+      await expect(s.unitOfWorkWithoutSavepoints(notFn)).rejects.toMatchObject(refused);
+      await s.unitOfWork(async (tx) => {
+        await expect(tx.savepoint(notFn)).rejects.toMatchObject(refused);
+      });
+    });
+
     for (const ending of ['commits', 'rolls back'] as const) {
       it(`a store-level read started while a unit is open never sees its uncommitted row (the unit ${ending})`, async () => {
         const inserted = gate();

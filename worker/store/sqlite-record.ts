@@ -333,6 +333,9 @@ function pick<S extends object, K extends keyof S>(source: S, keys: readonly K[]
   return out;
 }
 
+/** The Store checks its own `fn`, but is handed the wrapper around this one: checked here, as PostgreSQL's record does. */
+const notAFunction = () => Promise.reject(new StoreArgumentError('fn must be a function', 'fn'));
+
 class SqliteRecordTx extends SqliteRepos implements RecordTx {
   #ended = false;
 
@@ -366,6 +369,7 @@ class SqliteRecordTx extends SqliteRepos implements RecordTx {
 
   savepoint<T>(fn: (tx: RecordTx) => Promise<T>): Promise<T> {
     if (this.#ended) return Promise.reject(txFinished('savepoint'));
+    if (typeof fn !== 'function') return notAFunction();
     return this.inner.savepoint((t) => SqliteRecordTx.within(this.store, this.sources, t, fn));
   }
 }
@@ -384,10 +388,12 @@ class SqliteRecord extends SqliteRepos implements RecordStore {
   }
 
   unitOfWork<T>(fn: (tx: RecordTx) => Promise<T>): Promise<T> {
+    if (typeof fn !== 'function') return notAFunction();
     return this.store.unitOfWork((t) => SqliteRecordTx.within(this.store, this.sources, t, fn));
   }
 
   unitOfWorkWithoutSavepoints<T>(fn: (tx: RecordTx) => Promise<T>): Promise<{ value: T } | undefined> {
+    if (typeof fn !== 'function') return notAFunction();
     return this.store.unitOfWorkWithoutSavepoints((t) => SqliteRecordTx.within(this.store, this.sources, t, fn));
   }
 
