@@ -290,6 +290,31 @@ describe.each([
       });
     });
 
+    it('a store-level write made while a unit is open is its own: kept when the unit rolls back', async () => {
+      const inserted = gate();
+      const release = gate();
+      const unit = s.unitOfWork(async (tx) => {
+        await tx.outbox.insert(newRow('cb_inside'));
+        inserted.open();
+        await release.promise; // only microtasks meanwhile (SQLite's I/O guard)
+        throw new Error('rolled back');
+      });
+      await inserted.promise;
+      const outside = s.outbox.insert(newRow('cb_outside'));
+      if (!b.readsWaitForUnits) expect(await outside).toBe(true);
+      release.open();
+      await expect(unit).rejects.toThrow('rolled back');
+      expect(await outside).toBe(true);
+      expect(await s.outbox.byId('cb_outside')).toMatchObject({ state: 'pending' });
+      expect(await s.outbox.byId('cb_inside')).toBeUndefined();
+    });
+
+    it('once the store is closed, its calls and units reject with store_closed', async () => {
+      await s.close();
+      await expect(s.screenings.getScreening('scr_x')).rejects.toMatchObject({ name: 'StoreError', code: 'store_closed' });
+      await expect(s.unitOfWork(async () => undefined)).rejects.toMatchObject({ name: 'StoreError', code: 'store_closed' });
+    });
+
     for (const ending of ['commits', 'rolls back'] as const) {
       it(`a store-level read started while a unit is open never sees its uncommitted row (the unit ${ending})`, async () => {
         const inserted = gate();
