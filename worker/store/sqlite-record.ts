@@ -1,3 +1,5 @@
+import type Database from 'better-sqlite3';
+import { iso } from './arg-checks.js';
 import type { AsyncRepo } from './async-repo.js';
 import { auditRowsOf } from './audit-rows.js';
 import { decisionListsOf, decisionsOf } from './decisions-repo.js';
@@ -17,8 +19,11 @@ import type {
 } from './record.js';
 import { rescreenHoldsOf } from './rescreen-holds-repo.js';
 import { retentionOf } from './retention-repo.js';
+import { toStoreError } from './sqlite-errors.js';
+import { connectionOf } from './sqlite-store.js';
 import { StoreArgumentError } from './store-error.js';
 import { tokensOf } from './tokens-repo.js';
+import { txFinished } from './unit-of-work-common.js';
 import type { Store, Tx } from './types.js';
 import { openWatchStore, type WatchStore } from './watch-store.js';
 import type { ChangeFindings } from '../../shared/screening.js';
@@ -33,16 +38,28 @@ import type { ChangeFindings } from '../../shared/screening.js';
 
 type Run = <T>(fn: () => T) => Promise<T>;
 
+/** A repository's method names, own and inherited (it may be a frozen object or a class instance): found once per repository. */
+const methodNames = new WeakMap<object, string[]>();
+function methodsOf(repo: object): string[] {
+  let names = methodNames.get(repo);
+  if (names) return names;
+  names = [];
+  for (let o: object | null = repo; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      if (name === 'constructor' || names.includes(name)) continue;
+      if (typeof (repo as Record<string, unknown>)[name] === 'function') names.push(name);
+    }
+  }
+  methodNames.set(repo, names);
+  return names;
+}
+
 /** `repo`'s methods answering a Promise, each call made through `run` (a throw becomes a rejection). */
 function asyncRepo<R extends object>(repo: R, run: Run): AsyncRepo<R> {
   const out: Record<string, unknown> = {};
-  // Own and prototype methods alike (a repository may be a frozen object or a class instance).
-  for (let o: object | null = repo; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
-    for (const name of Object.getOwnPropertyNames(o)) {
-      if (name === 'constructor' || name in out) continue;
-      const v = (repo as Record<string, unknown>)[name];
-      if (typeof v === 'function') out[name] = (...a: unknown[]) => run(() => (v as (...a: unknown[]) => unknown).apply(repo, a));
-    }
+  for (const name of methodsOf(repo)) {
+    const v = (repo as Record<string, (...a: unknown[]) => unknown>)[name]!;
+    out[name] = (...a: unknown[]) => run(() => v.apply(repo, a));
   }
   return Object.freeze(out) as AsyncRepo<R>;
 }
@@ -53,22 +70,92 @@ const NO_LOCK: PruneLock = Object.freeze({ release: async () => {} });
 /** A retry marker: observe's findings answered a Promise, so observe runs again once it settled. */
 const FINDINGS_PENDING = Symbol('findings pending');
 
-class SqliteRepos implements RecordRepos {
+type EventBatch = ReadonlyArray<{ event: string; data: unknown; at?: Date }>;
+
+/** The event log's synchronous pieces: the Store's four methods, and the batch append. */
+function eventLogOf(store: Store) {
+  const log = pick(store, ['appendEvent', 'eventsSince', 'pageEvents', 'lastEventId']);
+  const db = connectionOf(store);
+  let setAt: Database.Statement<[string, number]> | undefined;
+  // The Store's appendEvent stamps its clock's now: an event's own `at` is written after it.
+  const stamp = (id: number, at: string) => {
+    try {
+      (setAt ??= db.prepare<[string, number]>('UPDATE events SET created_at = ? WHERE id = ?')).run(at, id);
+    } catch (e) {
+      throw toStoreError(e, store.path);
+    }
+  };
+  // One transaction: the ids are consecutive (SQLite has one writer). An empty batch takes no lock.
+  const appendEvents = (batch: EventBatch) => {
+    if (batch.length === 0) return [];
+    const ats = batch.map((e) => (e.at === undefined ? undefined : iso(e.at, 'at')));
+    return store.transaction(() =>
+      batch.map((e, i) => {
+        const written = store.appendEvent(e.event, e.data);
+        const at = ats[i];
+        if (at !== undefined) stamp(written.id, at);
+        return written;
+      }),
+    );
+  };
+  return { log, appendEvents };
+}
+
+/** The sender's synchronous pieces: its repository, and the batch claim. */
+function callbackSendsOfStore(store: Store) {
+  const sends = callbackSendsOf(store);
+  // `due` then `claim` in one transaction: one commit for the batch (not one per row), and no
+  // other process on the file claims between them (claim would pass over its rows anyway).
+  const claimDue = (...[nowMs, nowIso, leaseMs, skip, limit, room]: Parameters<RecordCallbackSends['claimDue']>) =>
+    store.transaction(() => {
+      const taken = new Map<string, number>();
+      const out: CallbackRow[] = [];
+      for (const r of sends.due(nowMs, skip, limit)) {
+        const n = taken.get(r.destination) ?? 0;
+        if (room && n >= (room.of[r.destination] ?? room.others)) continue;
+        const c = sends.claim(r.id, nowMs, nowIso, leaseMs);
+        if (!c) continue;
+        out.push(c);
+        taken.set(r.destination, n + 1);
+      }
+      return out;
+    });
+  return { sends, claimDue };
+}
+
+/**
+ * The repositories, on the store or on a unit's handle. The synchronous repositories under them
+ * are built once per store (`sources`, shared by the store and every handle); each instance
+ * wraps them with its own `run`, so a handle's calls fail once its unit has ended, as
+ * PostgreSQL's do.
+ */
+abstract class SqliteRepos implements RecordRepos {
+  readonly #made = new Map<string, unknown>();
+  /** `run` as a value, for the wrappers. */
+  readonly #run: Run = (fn) => this.run(fn);
+
   constructor(
     readonly store: Store,
-    readonly run: Run,
-    /** What this instance built: shared by every unit's handle of one store (they run alike). */
-    readonly made = new Map<string, unknown>(),
+    readonly sources: Map<string, unknown>,
   ) {}
 
+  /** One call of a repository: on the store after any open unit; on a unit's handle at once, while the unit lasts. */
+  protected abstract run<T>(fn: () => T): Promise<T>;
+
   #once<R>(key: string, build: () => R): R {
-    let r = this.made.get(key) as R | undefined;
-    if (r === undefined) this.made.set(key, (r = build()));
+    let r = this.#made.get(key) as R | undefined;
+    if (r === undefined) this.#made.set(key, (r = build()));
+    return r;
+  }
+
+  #source<R>(key: string, build: () => R): R {
+    let r = this.sources.get(key) as R | undefined;
+    if (r === undefined) this.sources.set(key, (r = build()));
     return r;
   }
 
   #of<R extends object>(key: string, repo: () => R): AsyncRepo<R> {
-    return this.#once(key, () => asyncRepo(repo(), this.run));
+    return this.#once(key, () => asyncRepo(this.#source(key, repo), this.#run));
   }
 
   get scores() {
@@ -79,14 +166,8 @@ class SqliteRepos implements RecordRepos {
   }
   get events(): RecordEventLog {
     return this.#once('events', () => {
-      const { store } = this;
-      const log = pick(store, ['appendEvent', 'eventsSince', 'pageEvents', 'lastEventId']);
-      return Object.freeze({
-        ...asyncRepo(log, this.run),
-        // One transaction: the ids are consecutive (SQLite has one writer).
-        appendEvents: (batch: ReadonlyArray<{ event: string; data: unknown; at?: Date }>) =>
-          this.run(() => store.transaction(() => batch.map((e) => store.appendEvent(e.event, e.data)))),
-      });
+      const { log, appendEvents } = this.#source('events', () => eventLogOf(this.store));
+      return Object.freeze({ ...asyncRepo(log, this.#run), appendEvents: (batch: EventBatch) => this.run(() => appendEvents(batch)) });
     });
   }
   get screenings() {
@@ -130,37 +211,35 @@ class SqliteRepos implements RecordRepos {
   }
   get callbackSends(): RecordCallbackSends {
     return this.#once('callbackSends', () => {
-      const sends = callbackSendsOf(this.store);
-      // One writer: `due` then `claim` in one go, nobody else claiming between them.
-      const claimDue: RecordCallbackSends['claimDue'] = (nowMs, nowIso, leaseMs, skip, limit, room) =>
-        this.run(() => {
-          const taken = new Map<string, number>();
-          const out: CallbackRow[] = [];
-          for (const r of sends.due(nowMs, skip, limit)) {
-            const n = taken.get(r.destination) ?? 0;
-            if (room && n >= (room.of[r.destination] ?? room.others)) continue;
-            const c = sends.claim(r.id, nowMs, nowIso, leaseMs);
-            if (!c) continue;
-            out.push(c);
-            taken.set(r.destination, n + 1);
-          }
-          return out;
-        });
-      return Object.freeze({ ...asyncRepo(sends, this.run), claimDue });
+      const { sends, claimDue } = this.#source('callbackSends', () => callbackSendsOfStore(this.store));
+      return Object.freeze({
+        ...asyncRepo(sends, this.#run),
+        claimDue: (...a: Parameters<RecordCallbackSends['claimDue']>) => this.run(() => claimDue(...a)),
+      });
     });
   }
   get retention() {
     return this.#once('retention', () =>
-      Object.freeze({ ...asyncRepo(retentionOf(this.store), this.run), tryPruneLock: async () => NO_LOCK }),
+      Object.freeze({
+        ...asyncRepo(
+          this.#source('retention', () => retentionOf(this.store)),
+          this.#run,
+        ),
+        tryPruneLock: async () => NO_LOCK,
+      }),
     );
   }
   get auditRows() {
     return this.#of('auditRows', () => auditRowsOf(this.store));
   }
   watch(watchDays: number): RecordWatchStore {
-    return this.#once(`watch:${watchDays}`, () => {
-      const sync = openWatchStore(this.store, { watchDays });
-      return Object.freeze({ ...asyncRepo(sync, this.run), observe: (o: RecordObservation) => observe(sync, o, this.run) });
+    const key = `watch:${watchDays}`;
+    return this.#once(key, () => {
+      const { sync, trial } = this.#source(key, () => ({
+        sync: openWatchStore(this.store, { watchDays }),
+        trial: undoneOnThrow(this.store),
+      }));
+      return Object.freeze({ ...asyncRepo(sync, this.#run), observe: (o: RecordObservation) => observe(sync, o, this.#run, trial) });
     });
   }
   rescreenHolds(retryMs: number, limit: number) {
@@ -168,28 +247,74 @@ class SqliteRepos implements RecordRepos {
   }
 }
 
+type Trial = <T>(fn: () => T) => T;
+
+/**
+ * `fn`, its writes undone when it throws. Outside a unit the watch store's observe has a
+ * transaction of its own, which does that; inside one it joins the unit's, so it takes a
+ * savepoint here. Not `store.transaction`: in a unit without savepoints that runs inline, and
+ * its throw would roll the whole unit back.
+ */
+function undoneOnThrow(store: Store): Trial {
+  const db = connectionOf(store);
+  let st: { savepoint: Database.Statement; rollbackTo: Database.Statement; release: Database.Statement } | undefined;
+  const control = (s: Database.Statement) => {
+    try {
+      s.run();
+    } catch (e) {
+      throw toStoreError(e, store.path);
+    }
+  };
+  return (fn) => {
+    if (!db.inTransaction) return fn();
+    st ??= {
+      savepoint: db.prepare('SAVEPOINT observe_try'),
+      rollbackTo: db.prepare('ROLLBACK TO observe_try'),
+      release: db.prepare('RELEASE observe_try'),
+    };
+    control(st.savepoint);
+    let value;
+    try {
+      value = fn();
+    } catch (e) {
+      // SQLite may have rolled the whole transaction back (SQLITE_FULL): the unit fails on its own.
+      if (db.inTransaction) {
+        control(st.rollbackTo);
+        control(st.release);
+      }
+      throw e;
+    }
+    control(st.release);
+    return value;
+  };
+}
+
 /**
  * WatchStore.observe with findings that may answer a Promise. SQLite's observe asks for them in
  * the middle of its transaction, synchronously: when they answer a Promise, that try is rolled
- * back, the findings awaited, and observe run again with them. Inside a unit nothing else writes
- * between the two (the unit holds the store's mutex); outside one, the second try reads afresh
- * and takes the findings only for the same `before`.
+ * back (inside a unit, to a savepoint: else the entry would keep the new state, and the second
+ * try would find the snapshot seen already and record no change), the findings awaited, and
+ * observe run again with them. Inside a unit nothing else writes between the two (the unit holds
+ * the store's mutex); outside one, the second try reads afresh and takes the findings only for
+ * the same `before`.
  */
-async function observe(w: WatchStore, o: RecordObservation, run: Run) {
+async function observe(w: WatchStore, o: RecordObservation, run: Run, trial: Trial) {
   const { findings } = o;
   if (!findings) return run(() => w.observe({ ...o, findings: undefined }));
   let pending: { before: string; value: Promise<ChangeFindings | undefined> } | undefined;
   try {
     return await run(() =>
-      w.observe({
-        ...o,
-        findings: (before, after) => {
-          const r = findings(before, after);
-          if (!(r instanceof Promise)) return r;
-          pending = { before: JSON.stringify(before), value: r };
-          throw FINDINGS_PENDING;
-        },
-      }),
+      trial(() =>
+        w.observe({
+          ...o,
+          findings: (before, after) => {
+            const r = findings(before, after);
+            if (!(r instanceof Promise)) return r;
+            pending = { before: JSON.stringify(before), value: r };
+            throw FINDINGS_PENDING;
+          },
+        }),
+      ),
     );
   } catch (e) {
     if (e !== FINDINGS_PENDING || !pending) throw e;
@@ -208,15 +333,34 @@ function pick<S extends object, K extends keyof S>(source: S, keys: readonly K[]
   return out;
 }
 
-const direct: Run = async (fn) => fn();
+/** The Store checks its own `fn`, but is handed the wrapper around this one: checked here, as PostgreSQL's record does. */
+const notAFunction = () => Promise.reject(new StoreArgumentError('fn must be a function', 'fn'));
 
 class SqliteRecordTx extends SqliteRepos implements RecordTx {
-  constructor(
+  #ended = false;
+
+  private constructor(
     store: Store,
+    sources: Map<string, unknown>,
     readonly inner: Tx,
-    made: Map<string, unknown>,
   ) {
-    super(store, direct, made);
+    super(store, sources);
+  }
+
+  /** `fn` with a handle on `inner` (a unit or a savepoint of one) that ends when `fn` settles, as `inner` does. */
+  static async within<T>(store: Store, sources: Map<string, unknown>, inner: Tx, fn: (tx: RecordTx) => Promise<T>): Promise<T> {
+    const tx = new SqliteRecordTx(store, sources, inner);
+    try {
+      return await fn(tx);
+    } finally {
+      tx.#ended = true;
+    }
+  }
+
+  /** At once: the store's connection is in this unit's transaction. Not once the unit has ended (it would run outside it, or in another unit). */
+  protected async run<T>(fn: () => T): Promise<T> {
+    if (this.#ended) throw txFinished('a statement');
+    return fn();
   }
 
   afterCommit(fn: () => void): void {
@@ -224,16 +368,19 @@ class SqliteRecordTx extends SqliteRepos implements RecordTx {
   }
 
   savepoint<T>(fn: (tx: RecordTx) => Promise<T>): Promise<T> {
-    return this.inner.savepoint((t) => fn(new SqliteRecordTx(this.store, t, this.made)));
+    if (this.#ended) return Promise.reject(txFinished('savepoint'));
+    if (typeof fn !== 'function') return notAFunction();
+    return this.inner.savepoint((t) => SqliteRecordTx.within(this.store, this.sources, t, fn));
   }
 }
 
 class SqliteRecord extends SqliteRepos implements RecordStore {
-  /** The repositories every unit's handle shares. */
-  readonly #inUnit = new Map<string, unknown>();
-
   constructor(store: Store) {
-    super(store, (fn) => store.readCommitted(fn));
+    super(store, new Map());
+  }
+
+  protected run<T>(fn: () => T): Promise<T> {
+    return this.store.readCommitted(fn);
   }
 
   get where(): string {
@@ -241,11 +388,13 @@ class SqliteRecord extends SqliteRepos implements RecordStore {
   }
 
   unitOfWork<T>(fn: (tx: RecordTx) => Promise<T>): Promise<T> {
-    return this.store.unitOfWork((t) => fn(new SqliteRecordTx(this.store, t, this.#inUnit)));
+    if (typeof fn !== 'function') return notAFunction();
+    return this.store.unitOfWork((t) => SqliteRecordTx.within(this.store, this.sources, t, fn));
   }
 
   unitOfWorkWithoutSavepoints<T>(fn: (tx: RecordTx) => Promise<T>): Promise<{ value: T } | undefined> {
-    return this.store.unitOfWorkWithoutSavepoints((t) => fn(new SqliteRecordTx(this.store, t, this.#inUnit)));
+    if (typeof fn !== 'function') return notAFunction();
+    return this.store.unitOfWorkWithoutSavepoints((t) => SqliteRecordTx.within(this.store, this.sources, t, fn));
   }
 
   close(): void {
