@@ -504,7 +504,13 @@ export class CarrierDecisions {
   }
 
   /** End a standing decision; the ended decision (undefined when it no longer stood), for the caller's event. */
-  async #end(tx: RecordTx, d: DecisionRow, state: 'lapsed' | 'revoked', actor: Actor | null, reason: string): Promise<Decision | undefined> {
+  async #end(
+    tx: RecordTx,
+    d: DecisionRow,
+    state: 'lapsed' | 'revoked',
+    actor: Actor | null,
+    reason: string,
+  ): Promise<Decision | undefined> {
     const e = { state, at: this.o.now().toISOString(), by: actor?.by ?? null, token_id: actor?.token_id ?? null, reason };
     if (!(await tx.decisions.end(d.id, e))) return undefined;
     return decisionOf((await tx.decisions.get(d.id))!);
