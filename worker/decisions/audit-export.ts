@@ -49,18 +49,24 @@ const PAGE = 1_000;
 /**
  * The export as text chunks, a page each (the header first), read by keyset through the record's
  * audit rows (either backend); the next page is read only when the last chunk was taken.
+ * `pageSize`: rows a page (tests page small).
  */
-export async function* auditCsvText(repos: Pick<RecordRepos, 'auditRows'>, from: string, to: string): AsyncGenerator<string> {
+export async function* auditCsvText(
+  repos: Pick<RecordRepos, 'auditRows'>,
+  from: string,
+  to: string,
+  pageSize = PAGE,
+): AsyncGenerator<string> {
   // A page is read whole, so the connection is never held between pages.
   // Rows created exactly at `from` have created_at = from and rowid > 0: included.
   let after: [string, number] = [from, 0];
   for (let header = true; ; header = false) {
-    const rows = await repos.auditRows.page(after, to, PAGE);
+    const rows = await repos.auditRows.page(after, to, pageSize);
     // A cell starting with = + - @ (a tender id, a name, a note, the service's legal_name) is
     // prefixed with ' so a spreadsheet shows it as text instead of running it as a formula.
     const text = stringify(rows, { header, columns: [...AUDIT_COLUMNS], escape_formulas: true });
     if (text !== '') yield text;
-    if (rows.length < PAGE) return;
+    if (rows.length < pageSize) return;
     const last = rows[rows.length - 1]!;
     after = [last.k_created, last.k_rowid];
   }
