@@ -260,12 +260,12 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
   const callbackPolicy = new DestinationPolicy({ allow: config.callbackAllow, intakeHost: config.intakeHost });
   const callbacks = opts.callbacks?.({ store, logger, policy: callbackPolicy });
   const decisions: CarrierDecisions = new CarrierDecisions({
-    store,
+    store: recordOf(store),
     env: environment,
     ttlMs: config.decisionTtlMs,
     now,
     // Read only once the local blocks below exist (a decision comes long after start).
-    blockOf: (q, score): Promise<LocalBlock | undefined> => blocks.find(q, score),
+    blockOf: (_tx, q, score): Promise<LocalBlock | undefined> => blocks.find(q, score),
   });
   const blocks: LocalBlocks = new LocalBlocks({
     store,
@@ -529,7 +529,7 @@ function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): P
   const { callbackPolicy, decisions, blocks, watch, pipeline, reconciler, outageRescreen } = p;
   const redisUp = redisUpCheck(producer);
   const screenings = new ScreeningService({ store: recordOf(store), events, queue, pipeline, redisUp });
-  const reviews = new ReviewService({ store, events, decisions, blocks, now, redisUp });
+  const reviews = new ReviewService({ store: recordOf(store), callbackStore: store, events, decisions, blocks, now, redisUp });
   const ops = new OperationsService({ environment, ratePerMinute, store, queue, gate, service, events, producer, now, logger });
 
   const screener = {

@@ -100,7 +100,7 @@ export async function buildYear3(path: string, n: number, log: (s: string) => vo
   const watch = openWatchStore(store, { watchDays: WATCH_DAYS });
   // Reviews as production opens them (one open review per carrier). No standing decision is
   // written (the desk decides through store.resolveReview), so none settles a hold.
-  const decisions = new CarrierDecisions({ store, env: 'live', ttlMs: 30 * DAY_MS, now: () => clock });
+  const decisions = new CarrierDecisions({ store: recordOf(store), env: 'live', ttlMs: 30 * DAY_MS, now: () => clock });
   const markDelivered = db.prepare<[number, string, string, string]>(
     "UPDATE callback_outbox SET state = 'delivered', last_status = ?, last_error = NULL, delivered_at = ?, updated_at = ?, attempts = 1 WHERE id = ?",
   );

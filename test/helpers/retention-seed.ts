@@ -32,7 +32,7 @@ export async function seedRetentionRows(
     refresh: false,
     callback_url: 'http://127.0.0.1:9/hook',
   });
-  const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * 86_400_000, now: () => at });
+  const decisions = new CarrierDecisions({ store: recordOf(store), env: 'sandbox', ttlMs: 30 * 86_400_000, now: () => at });
   const opened = await recordOf(store).unitOfWork((tx) => decisions.onHold(tx, a, hold));
   if (opened.kind !== 'review') throw new Error('a standing decision settled the seed');
   const { reviewId } = opened;

@@ -2,12 +2,13 @@
  * The audit export reads on its own read-only connection in a thread (issue 35): a year's
  * export never holds the connection and event loop that answer tenders. Shown by what it sees:
  * a write the store's own connection has not committed is not in the CSV (the store's
- * connection would see it), and the export still streams every committed row in order.
+ * connection would see it), and the export still streams every committed row in order. Given a
+ * record instead (a backend without reader threads), the same pages are read on this thread.
  */
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect, it } from 'vitest';
 import { auditCsv } from '../../worker/decisions/audit-export.js';
-import { openStore, type Store } from '../../worker/store/index.js';
+import { openStore, recordOf, type Store } from '../../worker/store/index.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
@@ -50,4 +51,18 @@ it('reads on another connection than the store: an uncommitted write is not expo
   } finally {
     conn.exec('ROLLBACK');
   }
+});
+
+it('a record without reader threads (auditCsv given a RecordStore) exports the same bytes on this thread', async () => {
+  const db = tempDbPath();
+  cleanup = db.cleanup;
+  store = openStore(db.path);
+  const ins = connectionOf(store)
+    .prepare(`INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, created_at, completed_at)
+    VALUES (?, ?, 'done', 'dot_number', '1000003', 'tender', 'tender', ?, ?)`);
+  const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+  for (let i = 0; i < 1_500; i++) ins.run(`scr_${String(i).padStart(5, '0')}`, i % 7 ? `LOAD-${i}` : `=LOAD-${i}`, at(i), at(i));
+  const threaded = await text(auditCsv(store, at(0), at(10_000)));
+  expect(threaded.split('\n').length).toBeGreaterThan(1_500);
+  expect(await text(auditCsv(recordOf(store), at(0), at(10_000)))).toBe(threaded);
 });

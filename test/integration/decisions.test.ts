@@ -140,7 +140,7 @@ describe('one review per carrier; a decision that stands', () => {
 describe("a change of the score's basis lapses the decision", () => {
   it('a fresh score with another grade ends it, and the reopened review says what changed', async () => {
     const store = stack.screener.store;
-    const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * DAY, now: () => new Date(clock) });
+    const decisions = new CarrierDecisions({ store: recordOf(store), env: 'sandbox', ttlMs: 30 * DAY, now: () => new Date(clock) });
     // Approve the review T-6 opened: the decision stands on grade D.
     const [open] = await pending();
     await call('POST', `/reviews/${open!.id}/approve`, { by: 'Dana Dispatcher' });
@@ -189,7 +189,7 @@ describe('Idempotency-Key', () => {
     try {
       // Keys are per token: this one was sent with INTAKE_TOKEN.
       const scope = 'intake_token POST /screenings';
-      expect(await new IdempotencyKeys(fresh).claim(scope, 'tms-req-0001', requestHash(scope, body))).toEqual({
+      expect(await new IdempotencyKeys(recordOf(fresh)).claim(scope, 'tms-req-0001', requestHash(scope, body))).toEqual({
         kind: 'replay',
         resourceId: first.json.id,
       });

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pageCallbacks } from '../../worker/callbacks/outbox.js';
 import { CarrierDecisions, pageDecisions } from '../../worker/decisions/carrier-decisions.js';
-import { openStore, StoreArgumentError, type ListPage, type Store } from '../../worker/store/index.js';
+import { openStore, recordOf, StoreArgumentError, type ListPage, type Store } from '../../worker/store/index.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { localBlocksOf, type LocalBlocksRepo } from '../../worker/store/local-blocks-repo.js';
 import { openWatchStore, type WatchStore } from '../../worker/store/watch-store.js';
@@ -39,7 +39,7 @@ function fixture(): Fixture {
   const file = tempDbPath();
   const store = openStore(file.path, { now: () => NOW });
   const watch = openWatchStore(store, { watchDays: 30 });
-  const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 86_400_000, now: () => NOW });
+  const decisions = new CarrierDecisions({ store: recordOf(store), env: 'sandbox', ttlMs: 86_400_000, now: () => NOW });
   cleanups.push(() => {
     store.close();
     file.cleanup();
@@ -54,7 +54,7 @@ interface ListCase {
   add(f: Fixture, m: number): string;
   /** Add a row that is not in this list (another state, a tender's own review…). */
   other?(f: Fixture, m: number): void;
-  page(f: Fixture, p: ListPage): Page<{ id: string }>;
+  page(f: Fixture, p: ListPage): Page<{ id: string }> | Promise<Page<{ id: string }>>;
   /** Newest first (DESC) or oldest first (ASC) by the minute given to add. */
   direction: 'ASC' | 'DESC';
   /** The table a plan must never scan. */
@@ -167,7 +167,7 @@ const CASES: ListCase[] = [
   {
     name: 'GET /decisions',
     add: (f, m) => decision(f, f.seq % 2 ? 'standing' : 'revoked', m),
-    page: (f, p) => pageDecisions(f.store, {}, p),
+    page: (f, p) => pageDecisions(recordOf(f.store), {}, p),
     direction: 'DESC',
     table: /^SCAN decisions\b/,
   },
@@ -175,7 +175,7 @@ const CASES: ListCase[] = [
     name: 'GET /decisions?state=standing',
     add: (f, m) => decision(f, 'standing', m),
     other: (f, m) => void decision(f, 'lapsed', m),
-    page: (f, p) => pageDecisions(f.store, { state: 'standing' }, p),
+    page: (f, p) => pageDecisions(recordOf(f.store), { state: 'standing' }, p),
     direction: 'DESC',
     table: /^SCAN decisions\b/,
   },
@@ -183,7 +183,7 @@ const CASES: ListCase[] = [
     name: 'GET /decisions?state=ended',
     add: (f, m) => endedDecision(f, f.seq % 2 ? 'lapsed' : 'revoked', m),
     other: (f, m) => void decision(f, 'standing', m),
-    page: (f, p) => pageDecisions(f.store, { state: 'ended' }, p),
+    page: (f, p) => pageDecisions(recordOf(f.store), { state: 'ended' }, p),
     direction: 'DESC',
     table: /^SCAN decisions\b/,
   },
@@ -191,7 +191,7 @@ const CASES: ListCase[] = [
     name: 'GET /decisions?dot_number=',
     add: (f, m) => decision(f, 'lapsed', m, '1000007'),
     other: (f, m) => void decision(f, 'lapsed', m, '1000008'),
-    page: (f, p) => pageDecisions(f.store, { dot_number: '01000007' }, p),
+    page: (f, p) => pageDecisions(recordOf(f.store), { dot_number: '01000007' }, p),
     direction: 'DESC',
     table: /^SCAN decisions\b/,
   },
@@ -270,22 +270,22 @@ const CASES: ListCase[] = [
 ];
 
 /** Every page forwards from the start; `between` runs after each page. */
-function walk(f: Fixture, c: ListCase, limit: number, between: () => void = () => {}): string[] {
+async function walk(f: Fixture, c: ListCase, limit: number, between: () => void = () => {}): Promise<string[]> {
   const seen: string[] = [];
-  let p: Page<{ id: string }> = c.page(f, { limit });
+  let p: Page<{ id: string }> = await c.page(f, { limit });
   for (;;) {
     seen.push(...p.data.map((x) => x.id));
     between();
     if (!p.has_more) return seen;
-    p = c.page(f, { limit, starting_after: seen[seen.length - 1]! });
+    p = await c.page(f, { limit, starting_after: seen[seen.length - 1]! });
   }
 }
 
 /** Every page backwards from just after the last id. */
-function walkBack(f: Fixture, c: ListCase, limit: number, last: string): string[] {
+async function walkBack(f: Fixture, c: ListCase, limit: number, last: string): Promise<string[]> {
   const seen: string[] = [last];
   for (;;) {
-    const p = c.page(f, { limit, ending_before: seen[0]! });
+    const p = await c.page(f, { limit, ending_before: seen[0]! });
     seen.unshift(...p.data.map((x) => x.id));
     if (!p.has_more) return seen;
   }
@@ -305,18 +305,18 @@ describe.each(CASES)('$name', (c) => {
     return made.map((x) => x.id);
   }
 
-  it('pages in the list order, every row once, while rows are added between pages; back by ending_before', () => {
+  it('pages in the list order, every row once, while rows are added between pages; back by ending_before', async () => {
     const f = fixture();
     const expected = filled(f, 17);
     // First page alone, then whole walks at several page sizes.
-    expect(c.page(f, { limit: 5 }).data.map((x) => x.id)).toEqual(expected.slice(0, 5));
-    for (const limit of [1, 4, 17, 100]) expect(walk(f, c, limit)).toEqual(expected);
+    expect((await c.page(f, { limit: 5 })).data.map((x) => x.id)).toEqual(expected.slice(0, 5));
+    for (const limit of [1, 4, 17, 100]) expect(await walk(f, c, limit)).toEqual(expected);
 
     // Rows added between pages: at the head of a newest-first list (never seen by a walk that
     // started before them), at the tail of an oldest-first one (seen once, at the end).
     const added: string[] = [];
     let k = 0;
-    const seen = walk(f, c, 4, () => {
+    const seen = await walk(f, c, 4, () => {
       added.push(c.add(f, c.direction === 'DESC' ? 500 + k : 500 + k));
       k++;
     });
@@ -328,17 +328,17 @@ describe.each(CASES)('$name', (c) => {
     }
 
     // Back from the last row, in pages: the same list.
-    const all = walk(f, c, 100);
-    expect(walkBack(f, c, 3, all[all.length - 1]!)).toEqual(all);
+    const all = await walk(f, c, 100);
+    expect(await walkBack(f, c, 3, all[all.length - 1]!)).toEqual(all);
   });
 
-  it('a cursor that is not in the list (with these filters) is refused, naming the parameter', () => {
+  it('a cursor that is not in the list (with these filters) is refused, naming the parameter', async () => {
     const f = fixture();
     filled(f, 3);
     for (const param of ['starting_after', 'ending_before'] as const) {
-      const err = (() => {
+      const err = await (async () => {
         try {
-          c.page(f, { limit: 2, [param]: 'nope_1' });
+          await c.page(f, { limit: 2, [param]: 'nope_1' });
         } catch (e) {
           return e;
         }
@@ -349,7 +349,7 @@ describe.each(CASES)('$name', (c) => {
     }
   });
 
-  it('reads an index in the list order: no scan of the table, no sort of its rows', () => {
+  it('reads an index in the list order: no scan of the table, no sort of its rows', async () => {
     const f = fixture();
     const ids = filled(f, 6);
     const plans: Array<{ sql: string; plan: string }> = [];
@@ -362,9 +362,9 @@ describe.each(CASES)('$name', (c) => {
       return prepare(sql);
     }) as typeof f.db.prepare;
     try {
-      c.page(f, { limit: 2 });
-      c.page(f, { limit: 2, starting_after: ids[2]! });
-      c.page(f, { limit: 2, ending_before: ids[3]! });
+      await c.page(f, { limit: 2 });
+      await c.page(f, { limit: 2, starting_after: ids[2]! });
+      await c.page(f, { limit: 2, ending_before: ids[3]! });
     } finally {
       (f.db as { prepare: typeof f.db.prepare }).prepare = prepare;
     }

@@ -5,11 +5,10 @@
  * for byte (worker/decisions/audit-export.ts's paging and csv-stringify options), for fixed rows
  * and for any JSON a score, a standing decision or a load may hold.
  */
-import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_COLUMNS } from '../../worker/decisions/audit-export.js';
+import { AUDIT_COLUMNS, auditCsvText } from '../../worker/decisions/audit-export.js';
 import { auditRowsOf, type AuditRow, type AuditRowsRepo } from '../../worker/store/audit-rows.js';
 import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { auditPage, jsonExtract, pgAuditRowsOf } from '../../worker/store/pg/audit-rows.js';
@@ -86,16 +85,11 @@ async function allRows(repo: AsyncRepo<AuditRowsRepo>, from: string, to: string,
   }
 }
 
-/** The CSV as auditCsvChunks writes it: a page at a time, the header with the first. */
+/** The CSV as the export writes it (auditCsvText): a page at a time, the header with the first. */
 async function csvOf(repo: AsyncRepo<AuditRowsRepo>, from: string, to: string, limit: number): Promise<string> {
   let out = '';
-  let after: [string, number] = [from, 0];
-  for (let header = true; ; header = false) {
-    const rows = await repo.page(after, to, limit);
-    out += stringify(rows, { header, columns: [...AUDIT_COLUMNS], escape_formulas: true });
-    if (rows.length < limit) return out;
-    after = [rows.at(-1)!.k_created, rows.at(-1)!.k_rowid];
-  }
+  for await (const chunk of auditCsvText({ auditRows: repo }, from, to, limit)) out += chunk;
+  return out;
 }
 
 afterAll(async () => {

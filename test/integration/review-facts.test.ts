@@ -211,7 +211,7 @@ describe('the group-commit rule: a batched piece may run twice', () => {
     expect(t1.action).toBe('hold');
     const store = stack.screener.store;
     stack.screener.blocks.add({ dot_number: TWICE }, 'Old Tool', 'blocked elsewhere');
-    const decisions = new CarrierDecisions({ store, env: 'live', ttlMs: 86_400_000, now: clock.now });
+    const decisions = new CarrierDecisions({ store: recordOf(store), env: 'live', ttlMs: 86_400_000, now: clock.now });
     const blockedHit = { id: 'scr_twice', query: { dot_number: TWICE } };
     const r = {
       action: 'block' as const,

@@ -365,7 +365,7 @@ describe('reviews', () => {
    * review before it completes the screening).
    */
   async function heldWithReview(dot = '1000003', completed = true): Promise<{ screening: Screening; review: Review }> {
-    const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * 24 * 3_600_000, now: () => clock });
+    const decisions = new CarrierDecisions({ store: recordOf(store), env: 'sandbox', ttlMs: 30 * 24 * 3_600_000, now: () => clock });
     const s = newScreening({ query: { dot_number: dot } });
     const hold = { ...HOLD, score: sampleScore({ carrier: { ...sampleScore().carrier, dot_number: dot, mc_number: null } }) };
     const o = await recordOf(store).unitOfWork((tx) => decisions.onHold(tx, s, hold));

@@ -236,7 +236,8 @@ describe('several processes on one file', () => {
     } as const;
     // The review opened as the pipeline opens it (CarrierDecisions, in the store's transaction);
     // the other instance sees it there and opens no second one.
-    const decisionsOn = (store: Store) => new CarrierDecisions({ store, env: 'live', ttlMs: 3_600_000, now: () => new Date() });
+    const decisionsOn = (store: Store) =>
+      new CarrierDecisions({ store: recordOf(store), env: 'live', ttlMs: 3_600_000, now: () => new Date() });
     const opened = await recordOf(b).unitOfWork((tx) => decisionsOn(b).onHold(tx, s, hold));
     expect(opened).toMatchObject({ kind: 'review', created: true, joined: false });
     const again = await recordOf(a).unitOfWork((tx) => decisionsOn(a).onHold(tx, s, hold));

@@ -188,7 +188,13 @@ function harness(env: Env = 'sandbox'): Harness {
   };
   const blocks = new LocalBlocks({ store, env, now, events, onBlock: async () => [] });
   const watch = new FakeWatch();
-  const decisions = new CarrierDecisions({ store, env, ttlMs: 30 * 24 * HOUR, now, blockOf: (q, s) => blocks.find(q, s) });
+  const decisions = new CarrierDecisions({
+    store: recordOf(store),
+    env,
+    ttlMs: 30 * 24 * HOUR,
+    now,
+    blockOf: (_tx, q, s) => blocks.find(q, s),
+  });
   const logs: Array<{ level: number; msg: string }> = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as { level: number; msg: string }) });
   const provider = new FakeProvider();

@@ -9,22 +9,16 @@ import {
   StoreArgumentError,
   newDecisionId,
   newReviewId,
+  recordOf,
   type Env,
+  type RecordStore,
+  type RecordTx,
   type ScreeningResult,
-  type Store,
 } from '../store/index.js';
-import {
-  decisionListsOf,
-  decisionsOf,
-  type DecisionRow,
-  type DecisionRowFilter,
-  type CarrierLockSet,
-  type DecisionsRepo,
-  type ReviewHeadRow,
-} from '../store/decisions-repo.js';
+import type { DecisionRow, DecisionRowFilter, CarrierLockSet, ReviewHeadRow } from '../store/decisions-repo.js';
 import { listJob } from '../store/list-reads.js';
+import type { RecordRepos } from '../store/record.js';
 import type { ListPage } from '../store/types.js';
-import type { RecordTx } from '../store/index.js';
 import { basisChanges, basisOf, uncheckableApproval, type Basis } from '../../shared/basis.js';
 import { reviewCarrierKey } from '../store/review-carrier-key.js';
 
@@ -38,8 +32,9 @@ import { reviewCarrierKey } from '../store/review-carrier-key.js';
  * - an open review shows the carrier's newest facts under a version; a decision names the
  *   version it saw and is refused when the facts changed since (onFacts, resolve); a blocking
  *   score or a local block closes the review and blocks its tenders at once.
- * Every method runs inside the caller's unit of work; its SQL is the store's
- * (worker/store/decisions-repo.ts), whose writes join that unit.
+ * Every method that changes something runs inside the caller's unit of work, on its handle
+ * (`tx.decisions`: the SQL of worker/store/decisions-repo.ts and its PostgreSQL twin); only the
+ * reads of get, list and page are the store's own (committed rows).
  * Carrier locks (PostgreSQL; nothing on SQLite's one writer): the caller takes every lock its unit
  * may need first, in one call (`lockCarriers`), before any other carrier read; the methods' own
  * lock reads are then re-entrant. Taking them as each key is looked under would lock a carrier's
@@ -61,13 +56,21 @@ export interface DecisionFilter {
 }
 
 export interface CarrierDecisionsOptions {
-  store: Store;
+  /** The record's reads outside a unit of work (get, list, page); the rest runs on the caller's unit. */
+  store: Pick<RecordStore, 'decisions' | 'decisionLists'>;
   env: Env;
   /** SCREEN_DECISION_TTL. */
   ttlMs: number;
   now: () => Date;
-  /** The carrier's active local block, if any (worker/watch): a decision is never taken past one. */
-  blockOf?: (query: CarrierQuery, score: SvcScore | null) => Promise<{ id: string; reason: string; blocked_by: string } | undefined>;
+  /**
+   * The carrier's active local block, if any (worker/blocks): a decision is never taken past one.
+   * Asked inside resolve's unit of work: read it through `tx`, never the store's repositories.
+   */
+  blockOf?: (
+    tx: RecordTx,
+    query: CarrierQuery,
+    score: SvcScore | null,
+  ) => Promise<{ id: string; reason: string; blocked_by: string } | undefined>;
 }
 
 /**
@@ -138,19 +141,16 @@ export function carrierLockSet(env: Env, about: readonly LockedScreening[], more
 }
 
 export class CarrierDecisions {
-  readonly #st: DecisionsRepo;
-
-  constructor(private readonly o: CarrierDecisionsOptions) {
-    this.#st = decisionsOf(o.store);
-  }
+  constructor(private readonly o: CarrierDecisionsOptions) {}
 
   /**
    * The carrier a screening is about, per environment: its DOT number once a score names it, or
    * once the cache links an MC number to one (so an MC-keyed hold without a score joins the
-   * review its carrier's DOT already has, instead of opening a second).
+   * review its carrier's DOT already has, instead of opening a second). `repos`: the unit's
+   * handle (the cache read only for an MC query without a score).
    */
-  carrierKey(s: Pick<Screening, 'query'>, score: SvcScore | null): string {
-    const named = score ?? ('mc_number' in s.query ? this.o.store.getScore(this.o.env, s.query)?.score : undefined);
+  async carrierKey(repos: Pick<RecordRepos, 'scores'>, s: Pick<Screening, 'query'>, score: SvcScore | null): Promise<string> {
+    const named = score ?? ('mc_number' in s.query ? (await repos.scores.getScore(this.o.env, s.query))?.score : undefined);
     return reviewCarrierKey(this.o.env, s.query, named?.carrier.dot_number);
   }
 
@@ -162,22 +162,23 @@ export class CarrierDecisions {
    * per unit, before any other carrier read: on PostgreSQL one statement takes them all in the one
    * global order (worker/store/pg/decisions-repo.ts); on SQLite nothing.
    */
-  async lockCarriers(_tx: RecordTx, about: readonly LockedScreening[], more: MoreCarrierLocks = {}): Promise<void> {
+  async lockCarriers(tx: RecordTx, about: readonly LockedScreening[], more: MoreCarrierLocks = {}): Promise<void> {
     const set = carrierLockSet(this.o.env, about, more);
     // Without a score, an MC query is reviewed under the DOT the cache links it to (carrierKey).
-    const linked = about.filter((s) => s.score === null).map((s) => this.carrierKey(s, null));
-    await this.#st.lockCarriers({ ...set, review: [...new Set([...set.review!, ...linked])] });
+    const linked: string[] = [];
+    for (const s of about) if (s.score === null) linked.push(await this.carrierKey(tx, s, null));
+    await tx.decisions.lockCarriers({ ...set, review: [...new Set([...set.review!, ...linked])] });
   }
 
   /**
    * A fresh score from /v1 (a re-check, the cache refreshing, a watch re-screen): a standing
    * decision whose basis it does not match, or whose TTL has passed, ends here. Returns it.
    */
-  async observe(_tx: RecordTx, s: Pick<Screening, 'query'>, score: SvcScore): Promise<Decision | undefined> {
-    const d = this.#st.standing(this.carrierKey(s, score));
+  async observe(tx: RecordTx, s: Pick<Screening, 'query'>, score: SvcScore): Promise<Decision | undefined> {
+    const d = await tx.decisions.standing(await this.carrierKey(tx, s, score));
     if (!d) return undefined;
     const why = this.#whyEnds(d, score);
-    return why ? this.#end(d, 'lapsed', null, why.join('; ')) : undefined;
+    return why ? this.#end(tx, d, 'lapsed', null, why.join('; ')) : undefined;
   }
 
   /**
@@ -185,9 +186,10 @@ export class CarrierDecisions {
    * settled at once (no review); otherwise it opens the carrier's review, or waits on the one
    * already open.
    */
-  async onHold(_tx: RecordTx, s: Screening, r: ScreeningResult): Promise<HoldOutcome> {
-    const key = this.carrierKey(s, r.score);
-    const d = this.#st.standing(key);
+  async onHold(tx: RecordTx, s: Screening, r: ScreeningResult): Promise<HoldOutcome> {
+    const st = tx.decisions;
+    const key = await this.carrierKey(tx, s, r.score);
+    const d = await st.standing(key);
     const ended: Decision[] = [];
     if (d && r.score) {
       const why = this.#whyEnds(d, r.score);
@@ -195,13 +197,13 @@ export class CarrierDecisions {
         const action = d.decision === 'approved' ? 'tender' : 'block';
         return { kind: 'settled', result: { ...r, action }, decision: refOf(d), ended };
       }
-      const lapsed = this.#end(d, 'lapsed', null, why.join('; '));
+      const lapsed = await this.#end(tx, d, 'lapsed', null, why.join('; '));
       if (lapsed) ended.push(lapsed);
     }
-    const openId = this.#st.openReviewId(key);
+    const openId = await st.openReviewId(key);
     let previous: string | null = null;
     if (openId === undefined) {
-      const last = this.#st.lastEnded(key);
+      const last = await st.lastEnded(key);
       if (last) {
         // What ended it: the basis changes of a lapse, or who revoked it and why.
         const revoked = last.state === 'revoked';
@@ -217,7 +219,7 @@ export class CarrierDecisions {
       }
     }
     const id = newReviewId();
-    const created = this.#st.insertReview({
+    const created = await st.insertReview({
       id,
       screening_id: s.id,
       hold_reason: r.hold_reason ?? 'manual_review',
@@ -227,7 +229,7 @@ export class CarrierDecisions {
       previous_decision: previous,
     });
     // Written just now, or there already (a re-run): read only then.
-    const own = created ? { id, parent_id: openId ?? null } : this.#st.reviewOfScreening(s.id)!;
+    const own = created ? { id, parent_id: openId ?? null } : (await st.reviewOfScreening(s.id))!;
     const joined = own.parent_id !== null;
     const reviewId = own.parent_id ?? own.id;
     return { kind: 'review', reviewId, created, joined, ownId: own.id, ended };
@@ -235,22 +237,13 @@ export class CarrierDecisions {
 
   /** The screening was settled (a standing decision, or its review): say so on it. */
   async markSettled(
-    _tx: RecordTx,
+    tx: RecordTx,
     screeningId: string,
     action: 'tender' | 'block',
     by: 'review' | 'standing_decision' | 'rescreen',
     decision: StandingDecisionRef | null,
   ): Promise<void> {
-    this.#settle(screeningId, action, by, decision);
-  }
-
-  #settle(
-    screeningId: string,
-    action: 'tender' | 'block',
-    by: 'review' | 'standing_decision' | 'rescreen',
-    decision: StandingDecisionRef | null,
-  ): void {
-    this.#st.settle(screeningId, action, by, decision ? JSON.stringify(decision) : null);
+    await tx.decisions.settle(screeningId, action, by, decision ? JSON.stringify(decision) : null);
   }
 
   /**
@@ -261,19 +254,20 @@ export class CarrierDecisions {
    * applied to the review closes it here, for the caller to commit and tell.
    */
   async resolve(
-    _tx: RecordTx,
+    tx: RecordTx,
     reviewId: string,
     state: 'approved' | 'rejected',
     actor: Actor,
     note: string | null,
     seenVersion?: number,
   ): Promise<ResolveOutcome> {
+    const st = tx.decisions;
     // Its carrier's lock before any read: the review's (and so its head's) carrier_key.
-    await this.#st.lockCarriers({ reviews: [reviewId] });
-    const head = this.#st.reviewHead(reviewId);
+    await st.lockCarriers({ reviews: [reviewId] });
+    const head = await st.reviewHead(reviewId);
     if (!head) throw new NotFoundError(`no review with id ${reviewId}`);
     const primaryId = head.parent_id ?? head.id;
-    const p = head.parent_id === null ? head : (this.#st.reviewHead(primaryId) ?? head);
+    const p = head.parent_id === null ? head : ((await st.reviewHead(primaryId)) ?? head);
     const seen = seenVersion ?? 1;
     if (seen > p.version)
       throw new StoreArgumentError(`review_version ${seen} is newer than the review (version ${p.version})`, 'review_version');
@@ -283,10 +277,11 @@ export class CarrierDecisions {
       throw new ReviewConflictError(`review ${primaryId} is already closed (${p.closed_by})`, primaryId);
     }
     if (p.state === 'pending') {
-      const facts = this.o.store.getScreening(p.facts_screening_id ?? p.screening_id);
-      const block = await this.o.blockOf?.(facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
+      const facts = await tx.screenings.getScreening(p.facts_screening_id ?? p.screening_id);
+      const block = await this.o.blockOf?.(tx, facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
       if (block) {
-        const closed = this.#close(
+        const closed = await this.#close(
+          tx,
           p,
           'local_block',
           `on the local do-not-use list: ${block.reason} (${block.id}, blocked by ${block.blocked_by})`,
@@ -297,24 +292,24 @@ export class CarrierDecisions {
       if (seen < p.basis_since)
         return { kind: 'stale', reason: `the carrier's facts changed since version ${seen} (now version ${p.version})` };
     }
-    const waiting = this.#st.waiting(primaryId);
+    const waiting = await st.waiting(primaryId);
     // Settles the carrier's own review item and screening (a conflict if already decided).
-    const primary = this.o.store.resolveReview(primaryId, state, actor.by, note, actor.token_id);
+    const primary = await tx.reviews.resolveReview(primaryId, state, actor.by, note, actor.token_id);
     const decidedAt = primary.decided_at ?? this.o.now().toISOString();
-    this.#st.resolveWaiting(primaryId, { state, decided_by: actor.by, decided_at: decidedAt, note, token_id: actor.token_id });
+    await st.resolveWaiting(primaryId, { state, decided_by: actor.by, decided_at: decidedAt, note, token_id: actor.token_id });
     const action = state === 'approved' ? 'tender' : 'block';
     const settled = [primary.screening_id, ...waiting.map((w) => w.screening_id)];
-    for (const id of settled) this.#settle(id, action, 'review', null);
+    for (const id of settled) await st.settle(id, action, 'review', null);
 
     // The decision stands for the carrier while the basis of the facts decided on holds.
     const score = primary.latest.score ?? primary.screening.score;
     const ended: Decision[] = [];
     if (score) {
-      const key = head.carrier_key ?? this.carrierKey(primary.screening, score);
-      const old = this.#st.standing(key);
-      const replaced = old ? this.#end(old, 'lapsed', actor, 'replaced by a newer decision') : undefined;
+      const key = head.carrier_key ?? (await this.carrierKey(tx, primary.screening, score));
+      const old = await st.standing(key);
+      const replaced = old ? await this.#end(tx, old, 'lapsed', actor, 'replaced by a newer decision') : undefined;
       if (replaced) ended.push(replaced);
-      this.#st.insert({
+      await st.insert({
         id: newDecisionId(),
         carrier_key: key,
         dot_number: canonicalDot(score.carrier.dot_number),
@@ -330,7 +325,7 @@ export class CarrierDecisions {
         token_id: actor.token_id,
       });
     }
-    return { kind: 'resolved', review: this.o.store.getReview(primaryId)!, settled, ended };
+    return { kind: 'resolved', review: (await tx.reviews.getReview(primaryId))!, settled, ended };
   }
 
   /**
@@ -339,21 +334,21 @@ export class CarrierDecisions {
    * review (version + 1); a blocking score or a local block closes the review and blocks every
    * tender waiting on it. Undefined when there is no open review or nothing new.
    */
-  async onFacts(_tx: RecordTx, s: Pick<Screening, 'id' | 'query'>, r: ScreeningResult): Promise<FactsOutcome | undefined> {
+  async onFacts(tx: RecordTx, s: Pick<Screening, 'id' | 'query'>, r: ScreeningResult): Promise<FactsOutcome | undefined> {
     const localBlock = r.error?.code === LOCAL_BLOCK_CODE;
     // A cache hit's score was shown when it was fetched: only /v1's answers and blocks are news.
     if (!localBlock && !(r.score && r.source === 'service')) return undefined;
-    const p = this.#openReviewOf(s.query, r.score);
+    const p = await this.#openReviewOf(tx, s.query, r.score);
     if (!p || p.screening_id === s.id || p.facts_screening_id === s.id) return undefined;
-    const facts = this.o.store.getScreening(p.facts_screening_id ?? p.screening_id);
+    const facts = await tx.screenings.getScreening(p.facts_screening_id ?? p.screening_id);
     const newer =
       r.score !== null && (!facts?.score_fetched_at || (r.score_fetched_at !== null && r.score_fetched_at > facts.score_fetched_at));
-    if (localBlock) return { kind: 'closed', ...this.#close(p, 'local_block', r.error!.message, newer ? s.id : null) };
+    if (localBlock) return { kind: 'closed', ...(await this.#close(tx, p, 'local_block', r.error!.message, newer ? s.id : null)) };
     if (!newer || !r.score) return undefined;
     const verdict = actionForScore(r.score);
-    if (verdict.action === 'block') return { kind: 'closed', ...this.#close(p, 'blocking_score', blockingWhy(r.score), s.id) };
+    if (verdict.action === 'block') return { kind: 'closed', ...(await this.#close(tx, p, 'blocking_score', blockingWhy(r.score), s.id)) };
     const changed = !facts?.score || basisChanges(basisOf(facts.score), basisOf(r.score)).length > 0;
-    this.#st.showFacts(p.id, s.id, changed);
+    await tx.decisions.showFacts(p.id, s.id, changed);
     return { kind: 'updated', reviewId: p.id };
   }
 
@@ -362,7 +357,7 @@ export class CarrierDecisions {
    * any, is closed and every tender waiting on it blocked.
    */
   async onLocalBlock(
-    _tx: RecordTx,
+    tx: RecordTx,
     block: {
       id: string;
       dot_number: string | null;
@@ -375,11 +370,12 @@ export class CarrierDecisions {
     if (block.dot_number) queries.push({ dot_number: block.dot_number });
     if (block.mc_number) queries.push({ mc_number: block.mc_number });
     // After the block's own locks (namespace block, before review): every key at once.
-    await this.#st.lockCarriers({ review: queries.flatMap((q) => reviewLookupKeys(this.o.env, q, null)) });
+    await tx.decisions.lockCarriers({ review: queries.flatMap((q) => reviewLookupKeys(this.o.env, q, null)) });
     for (const q of queries) {
-      const p = this.#openReviewOf(q, null);
+      const p = await this.#openReviewOf(tx, q, null);
       if (p)
         return this.#close(
+          tx,
           p,
           'local_block',
           `on the local do-not-use list: ${block.reason} (${block.id}, blocked by ${block.blocked_by})`,
@@ -390,28 +386,29 @@ export class CarrierDecisions {
   }
 
   /** The carrier's open review: by the key a screening of it is reviewed under, or its DOT or MC number. */
-  #openReviewOf(query: CarrierQuery, score: SvcScore | null): ReviewHeadRow | undefined {
+  async #openReviewOf(tx: RecordTx, query: CarrierQuery, score: SvcScore | null): Promise<ReviewHeadRow | undefined> {
     // Each openReviewId locks its key: re-entrant once the unit has taken lockCarriers.
     for (const key of reviewLookupKeys(this.o.env, query, score)) {
-      const openId = this.#st.openReviewId(key);
-      if (openId !== undefined) return this.#st.reviewHead(openId);
+      const openId = await tx.decisions.openReviewId(key);
+      if (openId !== undefined) return tx.decisions.reviewHead(openId);
     }
     return undefined;
   }
 
   /** Close an open review and its waiting items: every tender on it becomes `block`. */
-  #close(p: ReviewHeadRow, by: ReviewClosedBy, reason: string, factsScreeningId: string | null): ClosedReview {
-    const settled = this.#st.pendingOn(p.id);
-    this.#st.close(p.id, { by, reason, at: this.o.now().toISOString(), factsScreeningId });
-    for (const id of settled) this.#settle(id, 'block', 'review', null);
+  async #close(tx: RecordTx, p: ReviewHeadRow, by: ReviewClosedBy, reason: string, factsScreeningId: string | null): Promise<ClosedReview> {
+    const st = tx.decisions;
+    const settled = await st.pendingOn(p.id);
+    await st.close(p.id, { by, reason, at: this.o.now().toISOString(), factsScreeningId });
+    for (const id of settled) await st.settle(id, 'block', 'review', null);
     return { reviewId: p.id, closedBy: by, settled };
   }
 
   /** The pending carrier review a screening's item belongs to (its own, or the one it waits on). */
-  #headOf(screeningId: string): ReviewHeadRow | undefined {
-    const own = this.#st.reviewOfScreening(screeningId);
+  async #headOf(tx: RecordTx, screeningId: string): Promise<ReviewHeadRow | undefined> {
+    const own = await tx.decisions.reviewOfScreening(screeningId);
     if (!own) return undefined;
-    const head = this.#st.reviewHead(own.parent_id ?? own.id);
+    const head = await tx.decisions.reviewHead(own.parent_id ?? own.id);
     return head?.state === 'pending' ? head : undefined;
   }
 
@@ -420,10 +417,10 @@ export class CarrierDecisions {
    * carrier's review now shows it, as a new version with a new basis (it had none), so a decision
    * on the version shown before is refused as stale.
    */
-  async showRescreenFacts(_tx: RecordTx, screeningId: string): Promise<string | undefined> {
-    const head = this.#headOf(screeningId);
+  async showRescreenFacts(tx: RecordTx, screeningId: string): Promise<string | undefined> {
+    const head = await this.#headOf(tx, screeningId);
     if (!head) return undefined;
-    this.#st.showFacts(head.id, screeningId, true);
+    await tx.decisions.showFacts(head.id, screeningId, true);
     return head.id;
   }
 
@@ -431,12 +428,12 @@ export class CarrierDecisions {
    * A re-screen after an outage came to block on a blocking score or a local block: the
    * carrier's review is closed, as for any blocking news, and every tender waiting on it blocked.
    */
-  async closeOnRescreen(_tx: RecordTx, screeningId: string, r: ScreeningResult): Promise<ClosedReview | undefined> {
-    const head = this.#headOf(screeningId);
+  async closeOnRescreen(tx: RecordTx, screeningId: string, r: ScreeningResult): Promise<ClosedReview | undefined> {
+    const head = await this.#headOf(tx, screeningId);
     if (!head) return undefined;
-    if (r.error?.code === LOCAL_BLOCK_CODE) return this.#close(head, 'local_block', r.error.message, r.score ? screeningId : null);
+    if (r.error?.code === LOCAL_BLOCK_CODE) return this.#close(tx, head, 'local_block', r.error.message, r.score ? screeningId : null);
     if (r.score && actionForScore(r.score).action === 'block')
-      return this.#close(head, 'blocking_score', blockingWhy(r.score), screeningId);
+      return this.#close(tx, head, 'blocking_score', blockingWhy(r.score), screeningId);
     return undefined;
   }
 
@@ -447,58 +444,53 @@ export class CarrierDecisions {
    * carrier's review (they are not decided by this). Returns the closed item, or undefined
    * when there was none pending.
    */
-  async supersede(_tx: RecordTx, screeningId: string, note: string): Promise<Review | undefined> {
-    const own = this.#st.reviewOfScreening(screeningId);
+  async supersede(tx: RecordTx, screeningId: string, note: string): Promise<Review | undefined> {
+    const st = tx.decisions;
+    const own = await st.reviewOfScreening(screeningId);
     if (!own) return undefined;
-    if (!this.#st.supersede(own.id, { by: SUPERSEDED_BY, at: this.o.now().toISOString(), note })) return undefined;
+    if (!(await st.supersede(own.id, { by: SUPERSEDED_BY, at: this.o.now().toISOString(), note }))) return undefined;
     if (own.parent_id === null) {
-      const next = this.#st.firstWaiting(own.id);
-      if (next !== undefined) this.#st.promote(next, own.id);
+      const next = await st.firstWaiting(own.id);
+      if (next !== undefined) await st.promote(next, own.id);
     }
-    return this.o.store.getReview(own.id);
+    return tx.reviews.getReview(own.id);
   }
 
-  // The reads below are made outside a unit of work: committed rows only (store.readCommitted).
-  get(id: string): Promise<Decision | undefined> {
-    return this.o.store.readCommitted(() => {
-      const row = this.#st.get(id);
-      return row ? decisionOf(row) : undefined;
-    });
+  // The reads below are made outside a unit of work, on the store's repositories: committed rows only.
+  async get(id: string): Promise<Decision | undefined> {
+    const row = await this.o.store.decisions.get(id);
+    return row ? decisionOf(row) : undefined;
   }
 
-  list(f: DecisionFilter = {}): Promise<Decision[]> {
-    return this.o.store.readCommitted(() =>
-      decisionListsOf(this.o.store)
-        .list(rowFilter(f), f.limit ?? 100)
-        .map(decisionOf),
-    );
+  async list(f: DecisionFilter = {}): Promise<Decision[]> {
+    return (await this.o.store.decisionLists.list(rowFilter(f), f.limit ?? 100)).map(decisionOf);
   }
 
   /** One page of GET /decisions (pageDecisions, below). */
   page(f: Omit<DecisionFilter, 'limit'>, p: ListPage): Promise<{ data: Decision[]; has_more: boolean }> {
-    return this.o.store.readCommitted(() => pageDecisions(this.o.store, f, p));
+    return pageDecisions(this.o.store, f, p);
   }
 
   /** A person ends a standing decision: the next hold of the carrier opens a review. Returns it, ended. */
-  async revoke(_tx: RecordTx, id: string, actor: Actor, note: string | null): Promise<Decision> {
-    return this.#endStanding(id, 'revoked', actor, note ?? 'revoked');
+  async revoke(tx: RecordTx, id: string, actor: Actor, note: string | null): Promise<Decision> {
+    return this.#endStanding(tx, id, 'revoked', actor, note ?? 'revoked');
   }
 
   /** The sandbox's test helper: end a standing decision as if its TTL had run out. Returns it, ended. */
-  async lapse(_tx: RecordTx, id: string, actor: Actor, reason: string): Promise<Decision> {
-    return this.#endStanding(id, 'lapsed', actor, reason);
+  async lapse(tx: RecordTx, id: string, actor: Actor, reason: string): Promise<Decision> {
+    return this.#endStanding(tx, id, 'lapsed', actor, reason);
   }
 
   /**
    * End the standing decision `id` for a person (revoke) or the sandbox (lapse): NotFoundError
    * when there is none, ReviewConflictError when it no longer stands (decision_conflict).
    */
-  #endStanding(id: string, state: 'lapsed' | 'revoked', actor: Actor, reason: string): Decision {
-    const row = this.#st.get(id);
+  async #endStanding(tx: RecordTx, id: string, state: 'lapsed' | 'revoked', actor: Actor, reason: string): Promise<Decision> {
+    const row = await tx.decisions.get(id);
     if (!row) throw new NotFoundError(`no decision ${id}`);
     if (row.state !== 'standing')
       throw new ReviewConflictError(`decision ${id} is already ${row.state}${row.ended_by ? ` by ${row.ended_by}` : ''}`, id);
-    return this.#end(row, state, actor, reason)!;
+    return (await this.#end(tx, row, state, actor, reason))!;
   }
 
   /** Why a standing decision no longer holds for this score: expired, or the basis changed. */
@@ -512,10 +504,16 @@ export class CarrierDecisions {
   }
 
   /** End a standing decision; the ended decision (undefined when it no longer stood), for the caller's event. */
-  #end(d: DecisionRow, state: 'lapsed' | 'revoked', actor: Actor | null, reason: string): Decision | undefined {
-    if (!this.#st.end(d.id, { state, at: this.o.now().toISOString(), by: actor?.by ?? null, token_id: actor?.token_id ?? null, reason }))
-      return undefined;
-    return decisionOf(this.#st.get(d.id)!);
+  async #end(
+    tx: RecordTx,
+    d: DecisionRow,
+    state: 'lapsed' | 'revoked',
+    actor: Actor | null,
+    reason: string,
+  ): Promise<Decision | undefined> {
+    const e = { state, at: this.o.now().toISOString(), by: actor?.by ?? null, token_id: actor?.token_id ?? null, reason };
+    if (!(await tx.decisions.end(d.id, e))) return undefined;
+    return decisionOf((await tx.decisions.get(d.id))!);
   }
 }
 
@@ -565,16 +563,24 @@ function rowFilter(f: Omit<DecisionFilter, 'limit'>): DecisionRowFilter {
 
 /**
  * One page of GET /decisions by keyset, newest first; `ended` (lapsed or revoked) latest end
- * first (the SQL and its indexes: decisionListsOf, worker/store/decisions-repo.ts).
+ * first (the SQL and its indexes: decisionListsOf, worker/store/decisions-repo.ts), read through
+ * the record's `decisionLists` (committed rows).
  */
-export function pageDecisions(store: Store, f: Omit<DecisionFilter, 'limit'>, p: ListPage): { data: Decision[]; has_more: boolean } {
-  const { rows, has_more } = decisionListsOf(store).page(rowFilter(f), p);
+export async function pageDecisions(
+  repos: Pick<RecordRepos, 'decisionLists'>,
+  f: Omit<DecisionFilter, 'limit'>,
+  p: ListPage,
+): Promise<{ data: Decision[]; has_more: boolean }> {
+  const { rows, has_more } = await repos.decisionLists.page(rowFilter(f), p);
   return { data: rows.map(decisionOf), has_more };
 }
 
-/** GET /decisions as a reader-pool job: the page and its JSON are made in a reader thread (list-reads.ts). */
+/**
+ * GET /decisions as a reader-pool job: the page and its JSON are made in a reader thread
+ * (list-reads.ts), through the record over the thread's read-only SQLite store.
+ */
 export const decisionsPage = listJob(
   import.meta.url,
   'decisionsPage',
-  (store, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(store, a.filter, a.page),
+  (store, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(recordOf(store), a.filter, a.page),
 );

@@ -1,10 +1,8 @@
-import { recordOf } from '../store/index.js';
 import { createHash } from 'node:crypto';
-import { idempotencyOf, type IdempotencyRepo } from '../store/idempotency-repo.js';
-import type { Store } from '../store/index.js';
+import type { RecordStore } from '../store/index.js';
 
 /**
- * Idempotency-Key, Stripe's semantics, kept in SQLite so a restart keeps them:
+ * Idempotency-Key, Stripe's semantics, kept in the store so a restart keeps them:
  * - the same key with the same request within 24 h gives the original result (the same
  *   screening or review; the answer carries `Idempotent-Replayed: true`);
  * - the same key with another request is 409 `idempotency_conflict`;
@@ -39,14 +37,10 @@ function canonicalJson(v: unknown): string {
 }
 
 export class IdempotencyKeys {
-  readonly #keys: IdempotencyRepo;
-
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<RecordStore, 'idempotency'>,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.#keys = idempotencyOf(store);
-  }
+  ) {}
 
   /** Check the key's shape; throws IdempotencyKeyError saying what is wrong. */
   static check(key: string): string {
@@ -54,14 +48,13 @@ export class IdempotencyKeys {
     return key;
   }
 
-  /** Take the key for this request, or say what it already stands for. One transaction. */
-  // Each in a unit of work of its own: never part of (and rolled back with) another one.
+  /**
+   * Take the key for this request, or say what it already stands for: one transaction of its own
+   * (the store's, never part of and rolled back with another unit of work). `decide` may run twice
+   * (PostgreSQL: insert, or read the row another host took), so it only reads the clock.
+   */
   claim(scope: string, key: string, hash: string): Promise<Claim> {
-    return recordOf(this.store).unitOfWork(async () => this.#claim(scope, key, hash));
-  }
-
-  #claim(scope: string, key: string, hash: string): Claim {
-    return this.#keys.claim<Claim>(scope, key, (row) => {
+    return this.store.idempotency.claim<Claim>(scope, key, (row) => {
       const t = this.now().getTime();
       const live = row && t - Date.parse(row.created_at) < IDEMPOTENCY_WINDOW_MS;
       if (row && live) {
@@ -73,13 +66,14 @@ export class IdempotencyKeys {
     });
   }
 
+  // complete and release: one statement each, committed by itself (the store's, outside any unit).
   /** The request made `resourceId`: later requests with the key get it. */
   complete(scope: string, key: string, resourceId: string): Promise<void> {
-    return recordOf(this.store).unitOfWork(async () => this.#keys.complete(scope, key, resourceId));
+    return this.store.idempotency.complete(scope, key, resourceId);
   }
 
   /** The request failed before it made anything (e.g. 503): the key is free again. */
   release(scope: string, key: string): Promise<void> {
-    return recordOf(this.store).unitOfWork(async () => this.#keys.release(scope, key));
+    return this.store.idempotency.release(scope, key);
   }
 }

@@ -1,22 +1,26 @@
 import type { Decision, IntakeEvent, Review } from '../../shared/screening.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import type { Store, RecordTx } from '../store/index.js';
+import type { RecordTx } from '../store/index.js';
 import type { ClosedReview } from './carrier-decisions.js';
+
+/** What the outbox's wake-up is keyed by (oweScreeningCallback's store): only passed on to it. */
+export type CallbackStore = Parameters<typeof oweScreeningCallback>[1];
 
 /**
  * What a review closed without a person owes (docs/decisions.md): every tender it blocked gets
  * its `review.resolved` callback (the outbox) and event, written in the caller's transaction
- * (the one that closed it); announce the events after the commit. Store writes only.
+ * (the one that closed it); announce the events after the commit. Store work only, through `tx`
+ * (`store` only keys the outbox's wake-up).
  */
-export function closedReviewNews(
+export async function closedReviewNews(
   tx: RecordTx,
-  store: Store,
+  store: CallbackStore,
   events: Pick<SharedEventFeed, 'append'>,
   c: ClosedReview,
   now: Date,
 ): Promise<IntakeEvent[]> {
-  return resolvedReviewNews(tx, store, events, store.getReview(c.reviewId)!, c.settled, now);
+  return resolvedReviewNews(tx, store, events, (await tx.reviews.getReview(c.reviewId))!, c.settled, now);
 }
 
 /**
@@ -25,7 +29,7 @@ export function closedReviewNews(
  */
 export async function resolvedReviewNews(
   tx: RecordTx,
-  store: Store,
+  store: CallbackStore,
   events: Pick<SharedEventFeed, 'append'>,
   review: Review,
   settled: readonly string[],
@@ -33,7 +37,7 @@ export async function resolvedReviewNews(
 ): Promise<IntakeEvent[]> {
   const out: IntakeEvent[] = [];
   for (const id of settled) {
-    const s = store.getScreening(id)!;
+    const s = (await tx.screenings.getScreening(id))!;
     oweScreeningCallback(tx, store, s, 'review.resolved', now);
     out.push(await events.append(tx, 'review.resolved', { ...review, screening: s }));
   }

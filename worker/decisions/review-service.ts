@@ -2,11 +2,11 @@ import type { CarrierQuery } from '../../shared/carrier-id.js';
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { RedisUp } from '../redis-up.js';
-import { ReviewStaleError, type Store, type RecordTx, recordOf } from '../store/index.js';
+import { ReviewStaleError, type RecordStore, type RecordTx } from '../store/index.js';
 import type { ListPage } from '../store/types.js';
 import type { Actor } from '../tokens/intake-tokens.js';
 import type { CarrierDecisions, DecisionFilter } from './carrier-decisions.js';
-import { closedReviewNews, endedDecisionNews, resolvedReviewNews } from './review-news.js';
+import { closedReviewNews, endedDecisionNews, resolvedReviewNews, type CallbackStore } from './review-news.js';
 
 /** What deciding a review needs of the local do-not-use list ("reject and block"). */
 export interface BlockOnReject {
@@ -18,14 +18,17 @@ export interface BlockOnReject {
 
 /**
  * A person's decisions: a review approved or rejected, a standing decision read or ended. Each
- * change, the callbacks it owes and its events commit in one `store.unitOfWork`; the events are
+ * change, the callbacks it owes and its events commit in one `store.unitOfWork`, whose work goes
+ * through its handle only (a store read inside would wait for the unit, or miss its rows); the events are
  * announced after the commit (ARCHITECTURE.md, "The unit of work"). The rules are
  * CarrierDecisions'; this is the unit of work around them.
  */
 export class ReviewService {
   constructor(
     private readonly d: {
-      store: Store;
+      store: RecordStore;
+      /** What the outbox's wake-up is keyed by (review-news.ts): the SQLite Store the callbacks room still takes. */
+      callbackStore: CallbackStore;
       events: Pick<SharedEventFeed, 'append' | 'announce'>;
       decisions: CarrierDecisions;
       blocks: BlockOnReject;
@@ -46,22 +49,22 @@ export class ReviewService {
     note: string | null,
     o: { block?: boolean; version?: number } = {},
   ): Promise<Review> {
-    const { store, events, decisions, blocks, now } = this.d;
+    const { store, callbackStore, events, decisions, blocks, now } = this.d;
     // The decision's event and callback need Redis: without it, change nothing.
     await this.d.redisUp('the review was not changed');
-    const out = await recordOf(store).unitOfWork(async (tx) => {
+    const out = await store.unitOfWork(async (tx) => {
       // Reject and block locks the block's names, then its carrier's reviews (onLocalBlock): every
       // carrier lock of the unit first, in the one order, or a host blocking the carrier by hand
       // (names, then reviews) and this one (the review, then names) could each wait on the other.
       if (o.block && decision === 'reject') await this.#lockRejectAndBlock(tx, id);
       const r = await decisions.resolve(tx, id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
       // Refused: a local block found only now closed the review (committed, and told, before the 409).
-      if (r.kind === 'stale') return { ...r, appended: r.closed ? await closedReviewNews(tx, store, events, r.closed, now()) : [] };
+      if (r.kind === 'stale') return { ...r, appended: r.closed ? await closedReviewNews(tx, callbackStore, events, r.closed, now()) : [] };
       const appended =
         o.block && decision === 'reject'
           ? await blocks.addBlockFor(tx, r.review.screening, actor, note ?? `rejected in review ${r.review.id}`)
           : [];
-      appended.push(...(await resolvedReviewNews(tx, store, events, r.review, r.settled, now())));
+      appended.push(...(await resolvedReviewNews(tx, callbackStore, events, r.review, r.settled, now())));
       // A decision this one replaced has lapsed: its event commits with the ending.
       appended.push(...(await endedDecisionNews(tx, events, r.ended)));
       return { ...r, appended };
@@ -70,16 +73,16 @@ export class ReviewService {
     if (out.kind === 'stale')
       throw new ReviewStaleError(
         `the carrier's facts changed since you saw the review: ${out.reason}; look again`,
-        await store.readCommitted(() => store.getReview(id)!),
+        (await store.reviews.getReview(id))!,
       );
     return out.review;
   }
 
   /** The carrier locks of a reject-and-block of review `id` (its own, and the review it waits on). */
   async #lockRejectAndBlock(tx: RecordTx, id: string): Promise<void> {
-    const { store, decisions, blocks } = this.d;
-    const own = store.getReview(id);
-    const head = own?.waits_on ? store.getReview(own.waits_on) : undefined;
+    const { decisions, blocks } = this.d;
+    const own = await tx.reviews.getReview(id);
+    const head = own?.waits_on ? await tx.reviews.getReview(own.waits_on) : undefined;
     const found = [own, head].flatMap((r) => (r ? [blocks.blockFor(r.screening)] : []));
     const queries: CarrierQuery[] = found.flatMap((b) => [
       ...(b.dot_number ? [{ dot_number: b.dot_number }] : []),
@@ -117,7 +120,7 @@ export class ReviewService {
   /** The ending and its `decision.<state>` event in one transaction, announced after the commit. */
   async #endStanding(end: (tx: RecordTx) => Promise<Decision>): Promise<Decision> {
     const { store, events } = this.d;
-    const { d, appended } = await recordOf(store).unitOfWork(async (tx) => {
+    const { d, appended } = await store.unitOfWork(async (tx) => {
       const d = await end(tx);
       return { d, appended: await endedDecisionNews(tx, events, [d]) };
     });

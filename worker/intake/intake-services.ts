@@ -6,7 +6,7 @@ import { decisionsPage, type DecisionFilter } from '../decisions/carrier-decisio
 import { eventLogJob } from '../events/event-log-page.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import type { Screener } from '../screener-types.js';
-import type { ListPage, ReviewListState, Store } from '../store/index.js';
+import { recordOf, type ListPage, type ReviewListState, type Store } from '../store/index.js';
 import type { EventLogFilter } from '../store/types.js';
 import { reviewsPage, screeningsPage } from '../store/list-reads.js';
 import type { ScreeningFilter, ScreeningPage } from '../store/screening-search.js';
@@ -81,11 +81,12 @@ function blocksOf(screener: Screener): LocalBlocks | null {
 
 export function intakeServices(screener: Screener): IntakeServices {
   const { store, reader } = screener;
+  const record = recordOf(store);
   return {
     screener,
-    idempotencyKeys: new IdempotencyKeys(store),
-    // Reads outside a unit of work: committed rows only (they wait for an open unit).
-    reviewReads: { get: (id) => store.readCommitted(() => store.getReview(id)) },
+    idempotencyKeys: new IdempotencyKeys(record),
+    // Reads outside a unit of work: the record's store-level reads see committed rows only.
+    reviewReads: { get: (id) => record.reviews.getReview(id) },
     callbackOutbox: {
       get: (id) => store.readCommitted(() => getCallback(store, id)),
       retry: (...a) => retryCallback(store, ...a),

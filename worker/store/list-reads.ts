@@ -17,9 +17,23 @@ import type { ListPage, ReviewListState, Store } from './types.js';
 /** A list page as the API answers it (intake/paging.ts): `object` first, then the page's own fields. */
 export type ListBody<P> = { object: 'list' } & P;
 
-/** A read job whose answer is a list page, enveloped as the API sends it. */
-export function listJob<A, P extends object>(module: string, name: string, page: (store: Store, args: A) => P): ReadJob<A, ListBody<P>> {
-  return readJob(module, name, (store, args: A) => ({ object: 'list' as const, ...page(store, args) }));
+/** A read job whose answer is a list page, enveloped as the API sends it (a page read through the record answers a Promise). */
+export function listJob<A, P extends object>(
+  module: string,
+  name: string,
+  page: (store: Store, args: A) => Promise<P>,
+): ReadJob<A, Promise<ListBody<P>>>;
+export function listJob<A, P extends object>(module: string, name: string, page: (store: Store, args: A) => P): ReadJob<A, ListBody<P>>;
+export function listJob<A, P extends object>(
+  module: string,
+  name: string,
+  page: (store: Store, args: A) => P | Promise<P>,
+): ReadJob<A, ListBody<P> | Promise<ListBody<P>>> {
+  const envelope = (p: P): ListBody<P> => ({ object: 'list' as const, ...p });
+  return readJob(module, name, (store, args: A) => {
+    const p = page(store, args);
+    return p instanceof Promise ? p.then(envelope) : envelope(p);
+  });
 }
 
 /** GET /screenings. */

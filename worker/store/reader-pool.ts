@@ -10,7 +10,9 @@ import type { Store } from './types.js';
  *
  * A read is a job: a function of a read-only Store, exported from the module that owns its SQL
  * (`readJob(import.meta.url, 'name', fn)`), so the thread runs the same code as the main thread
- * would, never a copy. The thread imports that module by its URL and calls the function.
+ * would, never a copy. The thread imports that module by its URL and calls the function. A job
+ * may answer a Promise (a stream job: an async iterable), as one reading through the record
+ * (`recordOf(store)`, record.ts) does.
  * - `read(job, args)`: one answer; args and answer cross by structured clone.
  * - `readJson(job, args)`: the answer's JSON text, made in the thread (JSON.stringify of what the
  *   job returns) and handed over as bytes (transferred, not copied): a list page's response body.
@@ -34,12 +36,15 @@ export interface ReadJob<A, R> {
   readonly run: (store: Store, args: A) => R;
 }
 
+/** Text chunks in order, as a stream job gives them. */
+export type Chunks = Iterable<string> | AsyncIterable<string>;
+
 export interface StreamJob<A> {
   readonly kind: 'stream';
   readonly module: string;
   readonly name: string;
   /** Text chunks in order (each a page or so); runs on a read-only store. */
-  readonly run: (store: Store, args: A) => Iterable<string>;
+  readonly run: (store: Store, args: A) => Chunks;
 }
 
 /** A read a thread can run: export the returned value as `name` from the module at `module`. */
@@ -47,14 +52,14 @@ export function readJob<A, R>(module: string, name: string, run: (store: Store, 
   return { kind: 'read', module, name, run };
 }
 
-export function streamJob<A>(module: string, name: string, run: (store: Store, args: A) => Iterable<string>): StreamJob<A> {
+export function streamJob<A>(module: string, name: string, run: (store: Store, args: A) => Chunks): StreamJob<A> {
   return { kind: 'stream', module, name, run };
 }
 
 export interface Reader {
   /** Threads (0: jobs run on the main connection, as for an in-memory store). */
   readonly threads: number;
-  read<A, R>(job: ReadJob<A, R>, args: A): Promise<R>;
+  read<A, R>(job: ReadJob<A, R>, args: A): Promise<Awaited<R>>;
   /** JSON.stringify of the job's answer, as UTF-8 bytes (a response body as it is sent). */
   readJson<A>(job: ReadJob<A, unknown>, args: A): Promise<Buffer>;
   stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer>;
@@ -203,9 +208,9 @@ export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Read
 
   return {
     threads: size,
-    async read<A, R>(job: ReadJob<A, R>, args: A): Promise<R> {
+    async read<A, R>(job: ReadJob<A, R>, args: A): Promise<Awaited<R>> {
       const a = await pick().ask(nextId++, { op: 'read', module: job.module, name: job.name, args });
-      return a.value as R;
+      return a.value as Awaited<R>;
     },
     async readJson<A>(job: ReadJob<A, unknown>, args: A): Promise<Buffer> {
       const a = await pick().ask(nextId++, { op: 'json', module: job.module, name: job.name, args });
@@ -260,16 +265,16 @@ export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Read
 function mainThreadReader(store: Store): Reader {
   return {
     threads: 0,
-    async read<A, R>(job: ReadJob<A, R>, args: A): Promise<R> {
-      return job.run(store, args);
+    async read<A, R>(job: ReadJob<A, R>, args: A): Promise<Awaited<R>> {
+      return await job.run(store, args);
     },
     async readJson<A>(job: ReadJob<A, unknown>, args: A): Promise<Buffer> {
-      return Buffer.from(JSON.stringify(job.run(store, args)));
+      return Buffer.from(JSON.stringify(await job.run(store, args)));
     },
     stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer> {
       return {
         async *[Symbol.asyncIterator]() {
-          for (const chunk of job.run(store, args)) {
+          for await (const chunk of job.run(store, args)) {
             yield Buffer.from(chunk);
             await new Promise<void>((resolve) => setImmediate(resolve));
           }

@@ -41,7 +41,7 @@ try {
   /* the first job opens it again and answers with the error */
 }
 const modules = new Map<string, Promise<Record<string, unknown>>>();
-const streams = new Map<number, Iterator<string>>();
+const streams = new Map<number, Iterator<string> | AsyncIterator<string>>();
 const encoder = new TextEncoder();
 
 async function jobOf(module: string, name: string): Promise<ReadJob<unknown, unknown> | StreamJob<unknown>> {
@@ -65,7 +65,7 @@ type Msg =
   | { id: number; op: 'next'; stream: number; module?: string; name?: string; args?: unknown }
   | { op: 'cancel'; stream: number };
 
-// Messages are handled in order: a job's module loads once, then every job runs synchronously.
+// Messages are handled in order, each to its end (a job that answers a Promise is awaited): a job's module loads once.
 let chain: Promise<void> = Promise.resolve();
 port.on('message', (m: Msg) => {
   chain = chain.then(() => handle(m));
@@ -73,30 +73,31 @@ port.on('message', (m: Msg) => {
 
 async function handle(m: Msg): Promise<void> {
   if (m.op === 'cancel') {
-    streams.get(m.stream)?.return?.();
+    await streams.get(m.stream)?.return?.();
     streams.delete(m.stream);
     return;
   }
   try {
     if (m.op === 'read') {
       const job = await jobOf(m.module, m.name);
-      port.postMessage({ id: m.id, ok: true, value: job.run(open(), m.args) });
+      port.postMessage({ id: m.id, ok: true, value: await job.run(open(), m.args) });
       return;
     }
     if (m.op === 'json') {
       // The response body, made here: the main thread only hands these bytes to the socket.
       const job = await jobOf(m.module, m.name);
-      const body = encoder.encode(JSON.stringify(job.run(open(), m.args)));
+      const body = encoder.encode(JSON.stringify(await job.run(open(), m.args)));
       port.postMessage({ id: m.id, ok: true, chunk: body }, [body.buffer]);
       return;
     }
     let it = streams.get(m.stream);
     if (!it) {
       const job = await jobOf(m.module!, m.name!);
-      it = (job.run(open(), m.args) as Iterable<string>)[Symbol.iterator]();
+      const chunks = (job as StreamJob<unknown>).run(open(), m.args);
+      it = Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
       streams.set(m.stream, it);
     }
-    const r = it.next();
+    const r = await it.next();
     if (r.done) {
       streams.delete(m.stream);
       port.postMessage({ id: m.id, ok: true, chunk: null });
