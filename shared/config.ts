@@ -1,4 +1,5 @@
-import { isPostgresUrl } from './database-url.js';
+import { dirname } from 'node:path';
+import { isPostgresUrl, redactedUrl } from './database-url.js';
 import { parseCallbackAllow, type CallbackAllow } from './callback-allow.js';
 
 /**
@@ -14,7 +15,10 @@ export interface Config {
   redisUrl: string;
   /** True when REDIS_URL was given (then we never start a private redis-server). */
   redisUrlGiven: boolean;
-  dbPath: string;
+  /** SCREEN_DB: where the record is, a SQLite file or a PostgreSQL URL (show it with `recordWhere`: a URL may carry a password). */
+  db: RecordLocation;
+  /** SCREEN_DATA_DIR: the worker's own files (intake-token, callback-secret, the bundled Redis's dir); default: the SQLite file's directory, or ./data. */
+  dataDir: string;
   cacheTtlMs: number;
   staleIfErrorMs: number;
   /** SCREEN_RESCREEN_WITHIN: holds of an outage are screened again on recovery only for tenders younger than this (default 2h). */
@@ -52,6 +56,14 @@ export interface Config {
   retentionMs: number;
   /** SCREEN_DECISION_TTL: how long a dispatcher's decision stands while the score's basis is unchanged (default 30d). */
   decisionTtlMs: number;
+}
+
+/** Where the record is: the embedded SQLite file, or a PostgreSQL database (docs/design/postgres.md). */
+export type RecordLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/** The record's location as it may be printed: a URL without its password. */
+export function recordWhere(db: RecordLocation): string {
+  return db.kind === 'sqlite' ? db.path : redactedUrl(db.url);
 }
 
 export interface IntakeLimits {
@@ -155,6 +167,43 @@ function parseUrl(text: string, variable: string): string {
   return text.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
+/** A scheme before `://`: a URL, not a path. */
+const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+
+/**
+ * SCREEN_DB: a `postgres://` / `postgresql://` URL, or else the path of a SQLite file. A value
+ * is never echoed whole in an error: a URL may carry a password.
+ */
+function parseRecordLocation(text: string): RecordLocation {
+  if (isPostgresUrl(text)) {
+    // No host is libpq's default (a local socket): only a URL that does not parse is refused.
+    if (!URL.canParse(text))
+      throw new ConfigError('is not a valid PostgreSQL URL (postgres://user:password@host:5432/database; value not shown)', 'SCREEN_DB');
+    return { kind: 'postgres', url: text };
+  }
+  const scheme = URL_SCHEME.exec(text);
+  if (scheme)
+    throw new ConfigError(
+      `is a ${scheme[1]}: URL (value not shown); give the path of a SQLite file, or a postgres:// URL for a PostgreSQL record`,
+      'SCREEN_DB',
+    );
+  if (/[\\/]$/.test(text) || /(^|[\\/])\.{1,2}$/.test(text))
+    throw new ConfigError(
+      `"${text}" is a directory; give the SQLite file in it (e.g. ${text.replace(/[\\/]+$/, '')}/carrier-screen.db)`,
+      'SCREEN_DB',
+    );
+  return { kind: 'sqlite', path: text };
+}
+
+/** SCREEN_DATA_DIR: a directory path; unset, the SQLite file's directory, or ./data beside a PostgreSQL record. */
+function parseDataDir(text: string | undefined, db: RecordLocation): string {
+  if (text === undefined) return db.kind === 'sqlite' ? dirname(db.path) : './data';
+  const scheme = URL_SCHEME.exec(text);
+  if (scheme)
+    throw new ConfigError(`is a ${scheme[1]}: URL (value not shown); give a directory path for the worker's own files`, 'SCREEN_DATA_DIR');
+  return text;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const v = (name: string): string | undefined => {
     const value = env[name];
@@ -197,11 +246,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (e) {
     throw new ConfigError((e as Error).message, 'CALLBACK_ALLOW');
   }
-  const dbPath = v('SCREEN_DB') ?? './data/carrier-screen.db';
-  // The PostgreSQL backend is being built (docs/design/postgres.md); until it is whole, a URL is
-  // refused here rather than taken for a file name.
-  if (isPostgresUrl(dbPath))
-    throw new ConfigError('is a PostgreSQL URL; this version keeps its record in a SQLite file: give its path', 'SCREEN_DB');
+  const db = parseRecordLocation(v('SCREEN_DB') ?? './data/carrier-screen.db');
+  const dataDir = parseDataDir(v('SCREEN_DATA_DIR'), db);
   const watchDays = Number(v('SCREEN_WATCH_DAYS') ?? '14');
   if (!Number.isInteger(watchDays) || watchDays < 0) throw new ConfigError('must be a whole number of days', 'SCREEN_WATCH_DAYS');
   return {
@@ -209,7 +255,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     svcBaseUrl: baseUrl === undefined ? undefined : parseUrl(baseUrl, 'SVC_BASE_URL'),
     redisUrl: v('REDIS_URL') ?? 'redis://127.0.0.1:6379',
     redisUrlGiven: v('REDIS_URL') !== undefined,
-    dbPath,
+    db,
+    dataDir,
     cacheTtlMs: parseDuration(v('SCREEN_CACHE_TTL') ?? '4h', 'SCREEN_CACHE_TTL'),
     staleIfErrorMs: parseDuration(v('SCREEN_STALE_IF_ERROR') ?? '6h', 'SCREEN_STALE_IF_ERROR'),
     rescreenWithinMs: parseDuration(v('SCREEN_RESCREEN_WITHIN') ?? '2h', 'SCREEN_RESCREEN_WITHIN'),

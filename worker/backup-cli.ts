@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Config } from '../shared/config.js';
+import { recordWhere, type Config } from '../shared/config.js';
 import { SECRET_FILES, copySecretFile, type SecretFile } from './intake/token-file.js';
 import { checkCopy, usedBytes, vacuumInto } from './store/database-files.js';
 import { createPrivateFile, makeDatabasePrivate } from './store/private-files.js';
@@ -35,7 +35,7 @@ export function secretBeside(backup: string, name: SecretFile): string {
 export async function runBackup(config: Config, target: string, o: BackupOptions = {}): Promise<number> {
   const out = o.out ?? ((s: string) => process.stdout.write(s));
   const progress = o.progress === undefined ? (process.stderr.isTTY ? (s: string) => process.stderr.write(s) : null) : o.progress;
-  const source = resolve(config.dbPath);
+  const source = resolve(sqliteToCopy(config, 'backup'));
   const file = resolve(target);
   if (file === source) throw new Error('the backup file must not be the database itself');
   if (existsSync(file) && !o.force) throw new Error(`${file} exists: choose another name, or pass --force to replace it`);
@@ -124,9 +124,27 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The SQLite file that backup and restore copy. A PostgreSQL record is PostgreSQL's to copy
+ * (pg_dump, pg_restore): refused, saying so and what of the data dir goes with it.
+ */
+export function sqliteToCopy(config: Pick<Config, 'db' | 'dataDir'>, command: 'backup' | 'restore'): string {
+  if (config.db.kind === 'sqlite') return config.db.path;
+  const where = recordWhere(config.db);
+  const dir = resolve(config.dataDir);
+  const files = `the worker's own files in SCREEN_DATA_DIR (${dir}): ${SECRET_FILES.join(' and ')} (mode 0600; a value set in the environment instead, INTAKE_TOKEN or CALLBACK_SECRET, stays with the env file)`;
+  throw new Error(
+    command === 'backup'
+      ? `SCREEN_DB is a PostgreSQL URL (${where}): carrier-screen backup copies a SQLite file. Back the PostgreSQL record up with pg_dump ` +
+          `(e.g. pg_dump --format=custom --file=<file> <database>), and copy ${files} beside it`
+      : `SCREEN_DB is a PostgreSQL URL (${where}): carrier-screen restore puts back a SQLite file. Restore the PostgreSQL record with pg_restore ` +
+          `into an empty database with every start and worker stopped (e.g. pg_restore --dbname=<database> <file>), and put back ${files}`,
+  );
+}
+
 /** Copy the secret files beside the backup; what was copied, or where the secret lives instead. */
 function copySecrets(config: Config, backup: string): string[] {
-  const dataDir = dirname(resolve(config.dbPath));
+  const dataDir = resolve(config.dataDir);
   const fromEnv: Record<SecretFile, string | undefined> = { 'intake-token': config.intakeToken, 'callback-secret': config.callbackSecret };
   const variable: Record<SecretFile, string> = { 'intake-token': 'INTAKE_TOKEN', 'callback-secret': 'CALLBACK_SECRET' };
   const lines: string[] = [];

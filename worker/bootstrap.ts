@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../shared/config.js';
@@ -67,7 +67,7 @@ export async function ensureRedis(config: Config, logger: Logger): Promise<{ url
         '  macOS:         brew install redis\n' +
         '  or point REDIS_URL at a running Redis.',
     );
-  const dir = resolve(dirname(config.dbPath), 'redis');
+  const dir = resolve(config.dataDir, 'redis');
   ensurePrivateDir(dir);
   const port = Number(new URL(config.redisUrl).port || 6379);
   const child = spawn(

@@ -55,6 +55,9 @@ function settings(o: { existingDb: boolean }): Config {
 
 async function setup(log: Logger, o: { existingDb: boolean }): Promise<{ config: Config; cleanup: Array<() => unknown> }> {
   let config = settings(o);
+  // A record this version cannot open is refused before a Redis or an emulator is started for it.
+  const { recordFile } = await import('./open-record.js');
+  recordFile(config);
   const cleanup: Array<() => unknown> = [];
   const redis = await ensureRedis(config, log);
   if (redis.stop) cleanup.push(redis.stop);
@@ -198,7 +201,7 @@ program
   .option('--url <url>', 'intake URL (default INTAKE_URL, else http(s)://INTAKE_HOST:INTAKE_PORT; a custom CA via NODE_EXTRA_CA_CERTS)')
   .option('--json', 'print the raw status JSON')
   .action(async (o: { url?: string; json?: boolean }) => {
-    // The token file lives beside the database: without INTAKE_TOKEN, the database must be where we look.
+    // The token file lives in the data dir, beside a SQLite database by default: without INTAKE_TOKEN, it must be where we look.
     const config = settings({ existingDb: false });
     if (config.intakeToken === undefined) requireDatabase(config);
     const { readIntakeToken } = await import('./start.js');

@@ -47,10 +47,12 @@ export function loadEnvFiles(env: NodeJS.ProcessEnv = process.env): string[] {
 /**
  * Stop with a clear message when the database is not there: every command but `start` (and
  * `restore`, which puts one there) works on an existing install. A relative SCREEN_DB (or the
- * default ./data) run from another directory would otherwise make a new, empty one.
+ * default ./data) run from another directory would otherwise make a new, empty one. A
+ * PostgreSQL record is not a file to look for: opening it says whether it is there.
  */
 export function requireDatabase(config: Config, env: NodeJS.ProcessEnv = process.env): void {
-  const path = resolve(config.dbPath);
+  if (config.db.kind !== 'sqlite') return;
+  const path = resolve(config.db.path);
   if (existsSync(path)) return;
   const given = env.SCREEN_DB?.trim();
   const why = given

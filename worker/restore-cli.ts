@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../shared/config.js';
-import { fsyncFile, secretBeside } from './backup-cli.js';
+import { fsyncFile, secretBeside, sqliteToCopy } from './backup-cli.js';
 import { SECRET_FILES, copySecretFile } from './intake/token-file.js';
 import { lockExclusive, readBackupFacts, type ExclusiveLock } from './store/database-files.js';
 import { latestVersion } from './store/migrations.js';
@@ -30,13 +30,15 @@ export class RestoreRefusedError extends Error {
 }
 
 export function runRestore(config: Config, from: string, out: Out = (s) => process.stdout.write(s)): number {
+  const target = resolve(sqliteToCopy(config, 'restore'));
   const backup = resolve(from);
-  const target = resolve(config.dbPath);
   if (backup === target) throw new RestoreRefusedError('the backup file is the database itself');
   if (!existsSync(backup)) throw new RestoreRefusedError(`no backup at ${backup}`);
   const figures = checkBackup(backup);
-  const dataDir = dirname(target);
-  // A new host's data directory: 0700 like the one `start` makes (it will hold the token and secret).
+  const dbDir = dirname(target);
+  const dataDir = resolve(config.dataDir);
+  // A new host's directories: 0700 like the ones `start` makes (the data dir will hold the token and secret).
+  ensurePrivateDir(dbDir);
   ensurePrivateDir(dataDir);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const replaced: string[] = [];
@@ -54,7 +56,7 @@ export function runRestore(config: Config, from: string, out: Out = (s) => proce
       // A -shm left by a killed process belongs to the old file; the new one has no WAL yet.
       for (const side of ['-wal', '-shm']) rmSync(`${target}${side}`, { force: true });
       renameSync(tmp, target);
-      fsyncFile(dataDir);
+      fsyncFile(dbDir);
     } catch (e) {
       rmSync(tmp, { force: true });
       throw e;

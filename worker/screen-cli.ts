@@ -5,7 +5,6 @@ import type { CarrierQuery } from '../shared/carrier-id.js';
 import { readRoster } from './roster.js';
 import type { Config } from '../shared/config.js';
 import type { Screening } from '../shared/screening.js';
-import { dirname } from 'node:path';
 import { ensureService } from './bootstrap.js';
 import { createCallbacks } from './callbacks/index.js';
 import { ensureSecret } from './intake/token-file.js';
@@ -46,7 +45,7 @@ function describe(s: Screening): string {
 export async function runScreen(config: Config, log: Logger, o: ScreenOptions): Promise<number> {
   const svc = await ensureService(config, log);
   // This process works the shared queue, so it delivers callbacks too (any process's).
-  const callbackSecret = config.callbackSecret ?? ensureSecret(dirname(config.dbPath), 'callback-secret');
+  const callbackSecret = config.callbackSecret ?? ensureSecret(config.dataDir, 'callback-secret');
   const screener = await createScreener(config, {
     svc,
     logger: log,

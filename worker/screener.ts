@@ -32,7 +32,8 @@ import { Pruner } from './retention/pruner.js';
 import { otherInstalls, redactUrl, redisConnection, redisWhere, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
-import { openStore, recordOf, type Store } from './store/index.js';
+import { recordOf, type Store } from './store/index.js';
+import { openRecord } from './open-record.js';
 import { DEFAULT_READER_THREADS, openReaderPool, type Reader } from './store/reader-pool.js';
 import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
@@ -197,7 +198,7 @@ export async function openScreenerResources(config: Config, opts: ScreenerOption
     logger.warn({ err: e.message }, '/v1 unreachable at start: serving the cache, holding misses');
   }
 
-  const store = openStore(config.dbPath, {
+  const store = openRecord(config, {
     now,
     backgroundCheckpoints: true,
     log: logger,

@@ -1,6 +1,6 @@
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { ConfigError, type Config } from '../shared/config.js';
+import { ConfigError, recordWhere, type Config } from '../shared/config.js';
 import { ensureService } from './bootstrap.js';
 import { createCallbacks } from './callbacks/index.js';
 import { startIntake } from './intake/server.js';
@@ -15,7 +15,7 @@ import { mayUse } from './tokens/roles.js';
 
 /** The intake token a local client (status, tray) should use, or undefined. */
 export function readIntakeToken(config: Config): string | undefined {
-  return config.intakeToken ?? readSecret(dirname(config.dbPath), 'intake-token');
+  return config.intakeToken ?? readSecret(config.dataDir, 'intake-token');
 }
 
 /**
@@ -24,14 +24,14 @@ export function readIntakeToken(config: Config): string | undefined {
  */
 export async function runStart(config: Config, log: Logger, o: { withIntake: boolean; tls?: IntakeTls }): Promise<() => Promise<void>> {
   const svc = await ensureService(config, log);
-  const dataDir = dirname(config.dbPath);
+  const dataDir = config.dataDir;
   const callbackSecret = config.callbackSecret ?? ensureSecret(dataDir, 'callback-secret');
   const screener = await createScreener(config, {
     svc,
     logger: log,
     callbacks: (deps) => createCallbacks({ ...deps, secret: callbackSecret }),
   });
-  log.info({ environment: screener.environment, db: config.dbPath }, 'screening worker running');
+  log.info({ environment: screener.environment, db: recordWhere(config.db) }, 'screening worker running');
 
   // A `worker` has no intake to serve /metrics: SCREEN_METRICS_PORT gives it a port of its own.
   let metrics: MetricsServer | undefined;
@@ -46,7 +46,8 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
           const caller = await who(a);
           return caller !== undefined && mayUse(caller.role, 'metrics');
         },
-        text: () => metricsText(() => screener.status(), { dataDir, ages: () => screener.ages() }),
+        // Free space where the record's file is, as the intake's /metrics says (worker/intake/server.ts).
+        text: () => metricsText(() => screener.status(), { dataDir: dirname(resolve(screener.store.path)), ages: () => screener.ages() }),
       });
     } catch (e) {
       // Taken or not ours to bind: a setting to fix (exit 2), said in one line.

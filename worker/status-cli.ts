@@ -61,7 +61,7 @@ async function answer<T>(base: string, path: string, call: () => Promise<{ data?
   }
   if (r.response.status === 401)
     throw new CliError(
-      'the worker refused the intake token (401). Use the token from INTAKE_TOKEN or the intake-token file beside the database.',
+      'the worker refused the intake token (401). Use the token from INTAKE_TOKEN or the intake-token file in the data dir (SCREEN_DATA_DIR; beside the database by default).',
       2,
     );
   if (r.data === undefined || r.response.status !== 200) {
@@ -158,7 +158,7 @@ export async function runStatus(o: StatusOptions): Promise<number> {
     }
     if (!o.token)
       throw new CliError(
-        'no intake token: set INTAKE_TOKEN, or run `npx carrier-screen start` once (it writes intake-token beside the database)',
+        'no intake token: set INTAKE_TOKEN, or run `npx carrier-screen start` once (it writes intake-token in the data dir, SCREEN_DATA_DIR: beside the database by default)',
         2,
       );
     const api = intakeClient(o.url, o.token, timeoutMs);

@@ -42,7 +42,7 @@ describe('the API key stays in the worker', () => {
     }
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('')).not.toContain(KEY);
-    const dir = join(config.dbPath, '..');
+    const dir = config.dataDir;
     for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).includes(KEY), f).toBe(false);
     config.cleanup();
   });

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalMc } from '../../shared/carrier-id.js';
 import type { WatchEntry } from '../../shared/screening.js';
+import { recordFile } from '../../worker/open-record.js';
 import { openStore } from '../../worker/store/index.js';
 import { latestVersion, MIGRATIONS } from '../../worker/store/migrations.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
@@ -72,7 +73,7 @@ describe("a carrier's tenders on the watch list", () => {
           .sort()
           .at(-1),
       );
-      expect(new Set(tendersOf(ctx.config.dbPath, `dot:${dot}`))).toEqual(new Set(mine.map((h) => h.id)));
+      expect(new Set(tendersOf(recordFile(ctx.config), `dot:${dot}`))).toEqual(new Set(mine.map((h) => h.id)));
     }
     expect(hits.filter((h) => h.action === 'hold')).toHaveLength(20);
     // One entry per carrier, whatever the number of tenders.
@@ -145,7 +146,7 @@ describe("a carrier's tenders on the watch list", () => {
       refresh: false,
     });
     expect(bg.status).toBe('done');
-    expect(tendersOf(ctx.config.dbPath, 'dot:1000004')).toEqual([]);
+    expect(tendersOf(recordFile(ctx.config), 'dot:1000004')).toEqual([]);
     expect(await screener.watch.get({ dot_number: '1000004' })).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ConfigError, loadConfig, parseDuration, parseReserve, reserveCount } from '../../shared/config.js';
+import { ConfigError, loadConfig, parseDuration, parseReserve, recordWhere, reserveCount } from '../../shared/config.js';
+import { redactedUrl } from '../../shared/database-url.js';
 import { InvalidIdentifierError, normalizeDot, normalizeMc, parseCarrierQuery, queryKey } from '../../shared/carrier-id.js';
 import { readRoster } from '../../worker/roster.js';
 
@@ -8,7 +9,8 @@ describe('configuration', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
-    expect(c.dbPath).toBe('./data/carrier-screen.db');
+    expect(c.db).toEqual({ kind: 'sqlite', path: './data/carrier-screen.db' });
+    expect(c.dataDir).toBe('./data');
     expect(c.cacheTtlMs).toBe(4 * 3_600_000);
     // "A few hours" (the /v1 document): at most 6h (DESIGN.md).
     expect(c.staleIfErrorMs).toBe(6 * 3_600_000);
@@ -26,7 +28,12 @@ describe('configuration', () => {
     [{ SCREEN_QUOTA_RESERVE: '120%' }, 'SCREEN_QUOTA_RESERVE'],
     [{ INTAKE_PORT: '99999' }, 'INTAKE_PORT'],
     [{ SVC_API_KEY: 'svc_test_abc', SVC_BASE_URL: 'ftp://x' }, 'SVC_BASE_URL'],
-    [{ SVC_API_KEY: 'svc_test_abc', SVC_BASE_URL: 'http://x', SCREEN_DB: 'postgres://cs:pw@db.example/screen' }, 'SCREEN_DB'],
+    [{ SCREEN_DB: 'postgres://cs:s3cret@db.example:notaport/screen' }, 'SCREEN_DB'],
+    [{ SCREEN_DB: 'mysql://cs:s3cret@db.example/screen' }, 'SCREEN_DB'],
+    [{ SCREEN_DB: '/var/lib/carrier-screen/' }, 'SCREEN_DB'],
+    [{ SCREEN_DB: './data/..' }, 'SCREEN_DB'],
+    [{ SCREEN_DATA_DIR: 'postgres://cs:s3cret@db.example/screen' }, 'SCREEN_DATA_DIR'],
+    [{ SCREEN_DATA_DIR: 's3://cs:s3cret@bucket/data' }, 'SCREEN_DATA_DIR'],
   ])('%o is refused naming %s, without echoing a key', (env, variable) => {
     let err: unknown;
     try {
@@ -38,7 +45,42 @@ describe('configuration', () => {
     expect((err as ConfigError).variable).toBe(variable);
     if (env.SVC_API_KEY) expect((err as Error).message).not.toContain(env.SVC_API_KEY);
     // A database URL may carry a password.
-    if (env.SCREEN_DB) expect((err as Error).message).not.toContain(env.SCREEN_DB);
+    expect((err as Error).message).not.toContain('s3cret');
+  });
+
+  describe("where the record is (SCREEN_DB) and the worker's own files (SCREEN_DATA_DIR)", () => {
+    it('a SQLite path: the data dir is its directory unless SCREEN_DATA_DIR names another', () => {
+      expect(loadConfig({ SCREEN_DB: '/var/lib/cs/screen.db' })).toMatchObject({
+        db: { kind: 'sqlite', path: '/var/lib/cs/screen.db' },
+        dataDir: '/var/lib/cs',
+      });
+      expect(loadConfig({ SCREEN_DB: 'screen.db' }).dataDir).toBe('.');
+      expect(loadConfig({ SCREEN_DB: '/var/lib/cs/screen.db', SCREEN_DATA_DIR: ' /srv/cs-files ' })).toMatchObject({
+        db: { kind: 'sqlite', path: '/var/lib/cs/screen.db' },
+        dataDir: '/srv/cs-files',
+      });
+      // Blank is unset, as for every variable.
+      expect(loadConfig({ SCREEN_DB: '/var/lib/cs/screen.db', SCREEN_DATA_DIR: '  ' }).dataDir).toBe('/var/lib/cs');
+    });
+
+    it.each([
+      'postgres://cs:s3cret@db.example:5432/screen',
+      'postgresql://cs:s3cret@db.example/screen?sslmode=require',
+      'POSTGRES:///screen',
+    ])('a PostgreSQL URL (%s) is taken; the data dir is ./data unless SCREEN_DATA_DIR names one', (url) => {
+      expect(loadConfig({ SCREEN_DB: url })).toMatchObject({ db: { kind: 'postgres', url }, dataDir: './data' });
+      expect(loadConfig({ SCREEN_DB: url, SCREEN_DATA_DIR: '/var/lib/cs' }).dataDir).toBe('/var/lib/cs');
+    });
+
+    it('a PostgreSQL URL is shown without its password, in the user part or a parameter', () => {
+      const shown = recordWhere(loadConfig({ SCREEN_DB: 'postgres://cs:s3cret@db.example/screen?password=s3cret&sslmode=require' }).db);
+      expect(shown).toBe('postgres://cs:***@db.example/screen?password=***&sslmode=require');
+      expect(recordWhere(loadConfig({ SCREEN_DB: 'postgres://db.example/screen' }).db)).toBe('postgres://db.example/screen');
+      expect(recordWhere(loadConfig({ SCREEN_DB: './data/x.db' }).db)).toBe('./data/x.db');
+      // The store's errors use the same rule.
+      expect(redactedUrl('postgres://cs:s3cret@db.example/screen')).toBe('postgres://cs:***@db.example/screen');
+      expect(redactedUrl('postgres://cs:s3cret@db.example:port/screen')).not.toContain('s3cret');
+    });
   });
 
   it('durations and reserves', () => {

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { ensurePrivateDir } from '../store/private-files.js';
 
 /**
- * Secrets kept beside the database (the intake token, the callback HMAC key): generated on
- * first start, mode 0600, reused after. Callers use the environment value instead when set
- * (INTAKE_TOKEN / CALLBACK_SECRET).
+ * Secrets kept in the data dir, SCREEN_DATA_DIR (beside the SQLite database by default): the
+ * intake token, the callback HMAC key. Generated on first start, mode 0600, reused after.
+ * Callers use the environment value instead when set (INTAKE_TOKEN / CALLBACK_SECRET).
  */
 
-/** The secret files beside the database; a backup copies them and a restore puts them back. */
+/** The secret files of the data dir; a backup copies them and a restore puts them back. */
 export const SECRET_FILES = ['intake-token', 'callback-secret'] as const;
 export type SecretFile = (typeof SECRET_FILES)[number];
 

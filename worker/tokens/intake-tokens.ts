@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Config } from '../../shared/config.js';
 import { randomBase32 } from '../store/ids.js';
 import { tokensOf, type TokensRepo } from '../store/tokens-repo.js';
@@ -7,9 +7,9 @@ import type { Store } from '../store/types.js';
 import { isRole, type Role } from './roles.js';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 
-/** Where the admin token lives unless INTAKE_TOKEN is set: beside the database (start writes it). */
-export function tokenPath(config: Pick<Config, 'dbPath'>): string {
-  return resolve(dirname(config.dbPath), 'intake-token');
+/** Where the admin token lives unless INTAKE_TOKEN is set: in the data dir, SCREEN_DATA_DIR (start writes it). */
+export function tokenPath(config: Pick<Config, 'dataDir'>): string {
+  return resolve(config.dataDir, 'intake-token');
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Config } from '../../shared/config.js';
-import { openStore } from '../store/index.js';
+import { openRecord } from '../open-record.js';
 import { IntakeTokens, TokenArgumentError, tokenPath } from './intake-tokens.js';
 import { isRole } from './roles.js';
 
@@ -11,7 +11,7 @@ import { isRole } from './roles.js';
 type Out = (s: string) => void;
 
 function withTokens<T>(config: Config, fn: (t: IntakeTokens) => T): T {
-  const store = openStore(config.dbPath);
+  const store = openRecord(config);
   try {
     return fn(new IntakeTokens(store));
   } finally {

@@ -53,13 +53,5 @@ export function toPgStoreError(err: unknown, where: string): unknown {
   return new StoreError(code, `PostgreSQL record ${where}: ${WHAT[code]}${detail ? ` (${detail})` : ''}`, detail);
 }
 
-/** A database URL as it may be shown: its password replaced. */
-export function redactedUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://(unparseable URL)';
-  }
-}
+/** The one redaction rule for a database URL (shared/database-url.ts), where the store's errors find it. */
+export { redactedUrl } from '../../../shared/database-url.js';
