@@ -34,8 +34,12 @@ export class SharedEventFeed implements EventFeed {
     private readonly pub: Redis,
     private readonly channel: string,
   ) {
-    // Events from here on are new: read where the log ends now (a failed read is tried again by the next delivery).
-    this.#serially(async () => void (await this.#start())).catch(() => {});
+    // Events from here on are new: where the log ends now, asked at once (before a unit opened
+    // next commits one). A failed read is tried again by the next delivery (#start).
+    const end = store.events.lastEventId();
+    this.#serially(async () => {
+      this.#delivered ??= await end;
+    }).catch(() => {});
   }
 
   async #start(): Promise<number> {
