@@ -145,7 +145,14 @@ export class CallbackSender {
       if (free <= 0) break;
       const { skip, room } = this.#destinations.room(nowMs);
       // The store keeps state and last_error as text; they are the outbox's words (outbox.ts).
-      const rows = (await sends.claimDue(nowMs, now.toISOString(), lease, skip, free, room)) as OutboxRow[];
+      let rows: OutboxRow[];
+      try {
+        rows = (await sends.claimDue(nowMs, now.toISOString(), lease, skip, free, room)) as OutboxRow[];
+      } catch (e) {
+        // Closed meanwhile (a shutdown): nothing more is claimed. Anything else is the pass's failure.
+        if (!(await sends.isOpen().catch(() => false))) break;
+        throw e;
+      }
       for (const row of rows) {
         this.#destinations.started(row.destination);
         claimed.push(row);
