@@ -83,10 +83,10 @@ export type OutboxRow = Omit<CallbackRow, 'state' | 'last_error'> & { state: Cal
 /** The store keeps state and last_error as text; only the outbox and the sender write them, in these words. */
 const asOutboxRow = (r: CallbackRow): OutboxRow => r as OutboxRow;
 
-// ---- wake-up: senders of this process, per store ----
+// ---- wake-up: senders of this process, per store (the record: recordOf gives one per SQLite store) ----
 
-const listeners = new WeakMap<object, Set<() => void>>();
-const wakeScheduled = new WeakSet<object>();
+const listeners = new WeakMap<RecordStore, Set<() => void>>();
+const wakeScheduled = new WeakSet<RecordStore>();
 
 /** Call `fn` after each transaction that wrote a callback row on this store. */
 export function onCallbackWritten(store: RecordStore, fn: () => void): () => void {

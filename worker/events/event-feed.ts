@@ -101,8 +101,10 @@ export class SharedEventFeed implements EventFeed {
     // and nobody here waits a Redis round trip for it. The newest id says "read up to here", so
     // one PUBLISH covers every event since the last: at most one per PUBLISH_GAP_MS, however
     // many screenings finished (under load, a PUBLISH per group commit was 5 % of a hit's CPU).
+    const newest = appended.at(-1)?.id ?? this.#delivered;
+    if (newest === undefined) return; // the log could not be read: the others' polls catch up
     const first = this.#toPublish === undefined;
-    this.#toPublish = String(appended.at(-1)?.id ?? this.#delivered);
+    this.#toPublish = String(newest);
     if (!first) return;
     const send = (): void => {
       const id = this.#toPublish;
