@@ -127,15 +127,15 @@ beforeAll(async () => {
     callbackBackoffMs: 50,
     emulator: { datedChanges: DATED, monthlyQuota: 10_000 },
   });
-  const tokens = new IntakeTokens(stack.screener.store, clock.now);
+  const tokens = new IntakeTokens(recordOf(stack.screener.store), clock.now);
   ({
     token: desk,
     record: { id: deskId },
-  } = tokens.create('desk', 'Dana Desk'));
+  } = await tokens.create('desk', 'Dana Desk'));
   ({
     token: admin,
     record: { id: adminId },
-  } = tokens.create('admin', 'Ops Admin'));
+  } = await tokens.create('admin', 'Ops Admin'));
 });
 afterAll(async () => {
   await stack?.close();
@@ -227,7 +227,7 @@ describe('the group-commit rule: a batched piece may run twice', () => {
       runs++;
       const out = await decisions.onFacts(tx, blockedHit, r);
       return out?.kind === 'closed'
-        ? (await closedReviewNews(tx, store, stack.screener.events as SharedEventFeed, out, clock.now())).map((e) => e.id)
+        ? (await closedReviewNews(tx, recordOf(store), stack.screener.events as SharedEventFeed, out, clock.now())).map((e) => e.id)
         : [];
     });
     const failing = commits.run(() => {

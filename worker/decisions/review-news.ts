@@ -1,11 +1,8 @@
 import type { Decision, IntakeEvent, Review } from '../../shared/screening.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import type { RecordTx } from '../store/index.js';
+import type { RecordStore, RecordTx } from '../store/index.js';
 import type { ClosedReview } from './carrier-decisions.js';
-
-/** What the outbox's wake-up is keyed by (oweScreeningCallback's store): only passed on to it. */
-export type CallbackStore = Parameters<typeof oweScreeningCallback>[1];
 
 /**
  * What a review closed without a person owes (docs/decisions.md): every tender it blocked gets
@@ -15,7 +12,7 @@ export type CallbackStore = Parameters<typeof oweScreeningCallback>[1];
  */
 export async function closedReviewNews(
   tx: RecordTx,
-  store: CallbackStore,
+  store: RecordStore,
   events: Pick<SharedEventFeed, 'append'>,
   c: ClosedReview,
   now: Date,
@@ -29,7 +26,7 @@ export async function closedReviewNews(
  */
 export async function resolvedReviewNews(
   tx: RecordTx,
-  store: CallbackStore,
+  store: RecordStore,
   events: Pick<SharedEventFeed, 'append'>,
   review: Review,
   settled: readonly string[],
@@ -38,7 +35,7 @@ export async function resolvedReviewNews(
   const out: IntakeEvent[] = [];
   for (const id of settled) {
     const s = (await tx.screenings.getScreening(id))!;
-    oweScreeningCallback(tx, store, s, 'review.resolved', now);
+    await oweScreeningCallback(tx, store, s, 'review.resolved', now);
     out.push(await events.append(tx, 'review.resolved', { ...review, screening: s }));
   }
   return out;

@@ -6,7 +6,7 @@ import { ReviewStaleError, type RecordStore, type RecordTx } from '../store/inde
 import type { ListPage } from '../store/types.js';
 import type { Actor } from '../tokens/intake-tokens.js';
 import type { CarrierDecisions, DecisionFilter } from './carrier-decisions.js';
-import { closedReviewNews, endedDecisionNews, resolvedReviewNews, type CallbackStore } from './review-news.js';
+import { closedReviewNews, endedDecisionNews, resolvedReviewNews } from './review-news.js';
 
 /** What deciding a review needs of the local do-not-use list ("reject and block"). */
 export interface BlockOnReject {
@@ -27,8 +27,6 @@ export class ReviewService {
   constructor(
     private readonly d: {
       store: RecordStore;
-      /** What the outbox's wake-up is keyed by (review-news.ts): the SQLite Store the callbacks room still takes. */
-      callbackStore: CallbackStore;
       events: Pick<SharedEventFeed, 'append' | 'announce'>;
       decisions: CarrierDecisions;
       blocks: BlockOnReject;
@@ -49,7 +47,7 @@ export class ReviewService {
     note: string | null,
     o: { block?: boolean; version?: number } = {},
   ): Promise<Review> {
-    const { store, callbackStore, events, decisions, blocks, now } = this.d;
+    const { store, events, decisions, blocks, now } = this.d;
     // The decision's event and callback need Redis: without it, change nothing.
     await this.d.redisUp('the review was not changed');
     const out = await store.unitOfWork(async (tx) => {
@@ -59,12 +57,12 @@ export class ReviewService {
       if (o.block && decision === 'reject') await this.#lockRejectAndBlock(tx, id);
       const r = await decisions.resolve(tx, id, decision === 'approve' ? 'approved' : 'rejected', actor, note, o.version);
       // Refused: a local block found only now closed the review (committed, and told, before the 409).
-      if (r.kind === 'stale') return { ...r, appended: r.closed ? await closedReviewNews(tx, callbackStore, events, r.closed, now()) : [] };
+      if (r.kind === 'stale') return { ...r, appended: r.closed ? await closedReviewNews(tx, store, events, r.closed, now()) : [] };
       const appended =
         o.block && decision === 'reject'
           ? await blocks.addBlockFor(tx, r.review.screening, actor, note ?? `rejected in review ${r.review.id}`)
           : [];
-      appended.push(...(await resolvedReviewNews(tx, callbackStore, events, r.review, r.settled, now())));
+      appended.push(...(await resolvedReviewNews(tx, store, events, r.review, r.settled, now())));
       // A decision this one replaced has lapsed: its event commits with the ending.
       appended.push(...(await endedDecisionNews(tx, events, r.ended)));
       return { ...r, appended };

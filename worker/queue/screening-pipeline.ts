@@ -17,7 +17,7 @@ import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { observe } from '../metrics/metrics.js';
-import type { Env, NewScreening, RecordStore, RecordTx, ScreeningResult, Store } from '../store/index.js';
+import type { Env, NewScreening, RecordStore, RecordTx, ScreeningResult } from '../store/index.js';
 import type { RecordRepos } from '../store/record.js';
 import type { StoredChange } from '../store/watch-store.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, type LookupSharing, type QuotaAdmission, type ScoringProvider } from './scoring-provider.js';
@@ -106,16 +106,6 @@ export interface PipelineDeps {
   logger: Logger;
   /** Standing carrier decisions: one review per carrier, decisions that stand (worker/decisions/). */
   decisions: CarrierDecisions;
-}
-
-/**
- * The SQLite Store behind the record, for what still takes it inside a unit (oweScreeningCallback,
- * closedReviewNews) until callbacks/ and decisions/ take the record too (issue 34). Delete then.
- */
-function sqliteStoreOf(record: RecordStore): Store {
-  const store = (record as Partial<{ store: Store }>).store;
-  if (!store) throw new Error('the callbacks and review news still need a SQLite store');
-  return store;
 }
 
 /** `attempts`: /v1 requests this run made for the screening (0 when a cache or another's lookup answered). */
@@ -370,7 +360,7 @@ export class ScreeningPipeline {
     // Blocking news closes the carrier's review and blocks every tender on it, this one too.
     const closed = action === 'block' ? await decisions.closeOnRescreen(tx, s.id, r) : undefined;
     if (closed) {
-      appended.push(...(await closedReviewNews(tx, sqliteStoreOf(this.d.store), this.d.events, closed, this.d.now())));
+      appended.push(...(await closedReviewNews(tx, this.d.store, this.d.events, closed, this.d.now())));
       appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
       return { screening: (await tx.screenings.getScreening(s.id))!, changed: true, change: undefined, appended };
     }
@@ -378,7 +368,7 @@ export class ScreeningPipeline {
     const review = await decisions.supersede(tx, s.id, `re-screened after ${s.hold_reason}: ${action}`);
     const screening = (await tx.screenings.getScreening(s.id))!;
     // The TMS learns the new action as it learns a decided review: review.resolved.
-    oweScreeningCallback(tx, sqliteStoreOf(this.d.store), screening, 'review.resolved', this.d.now());
+    await oweScreeningCallback(tx, this.d.store, screening, 'review.resolved', this.d.now());
     if (review) appended.push(await this.d.events.append(tx, 'review.resolved', { ...review, screening }));
     appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
     appended.push(await this.d.events.append(tx, 'screening.completed', screening));
@@ -538,7 +528,7 @@ export class ScreeningPipeline {
     // The watch list, before screening.completed.
     const change = await this.#watchRecord(screening, tender, tx);
     // The TMS's callback is owed in the same commit as the result it reports.
-    oweScreeningCallback(tx, sqliteStoreOf(store), screening, 'screening.completed', this.d.now());
+    await oweScreeningCallback(tx, store, screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
     if (o.createdReview) appended.push(await events.append(tx, 'review.created', { ...o.createdReview, screening }));
     // Another tender now waits on the carrier's open review: the review, with it listed.
@@ -547,7 +537,7 @@ export class ScreeningPipeline {
     // Newer facts on the carrier's open review: a new version; a closing blocks its tenders, each with its callback.
     if (o.facts?.kind === 'updated' && o.facts.reviewId !== o.joinedReview)
       appended.push(await events.append(tx, 'review.updated', reviewRef(o.facts.reviewId)));
-    if (o.facts?.kind === 'closed') appended.push(...(await closedReviewNews(tx, sqliteStoreOf(store), events, o.facts, this.d.now())));
+    if (o.facts?.kind === 'closed') appended.push(...(await closedReviewNews(tx, store, events, o.facts, this.d.now())));
     // Standing decisions this screening ended (the CarrierDecisions calls above returned them).
     if (o.ended) appended.push(...(await endedDecisionNews(tx, events, o.ended)));
     appended.push(await events.append(tx, 'screening.completed', screening));

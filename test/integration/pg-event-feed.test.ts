@@ -1,0 +1,42 @@
+/**
+ * The shared event feed (worker/events/event-feed.ts) on PostgreSQL: events appended in a unit
+ * of work are heard in id order, replayed from the log, paged, and an event that names what it
+ * reports (a review by reference) is read back from the store when delivered.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { IntakeEvent } from '../../shared/screening.js';
+import { SharedEventFeed } from '../../worker/events/event-feed.js';
+import { reviewRef } from '../../worker/events/event-refs.js';
+import { pgTestStore } from '../helpers/pg-db.js';
+
+let t: Awaited<ReturnType<typeof pgTestStore>>;
+beforeAll(async () => {
+  t = await pgTestStore();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+it('events are heard in id order, replayed and paged from the log; a reference is read when delivered', async () => {
+  await t.store.unitOfWork((tx) => tx.events.appendEvent('quota.changed', { before: true }));
+  const feed = new SharedEventFeed(t.store, { publish: async () => 0 } as never, 'test');
+  const heard: IntakeEvent[] = [];
+  feed.subscribe((e) => heard.push(e));
+  const first = await feed.publish('quota.changed', { n: 1 });
+  const appended = await t.store.unitOfWork(async (tx) => [
+    await feed.append(tx, 'quota.changed', { n: 2 }),
+    await feed.append(tx, 'review.updated', reviewRef('rev_gone')),
+  ]);
+  await feed.announce(appended);
+  const gone = { object: 'review', id: 'rev_gone', pruned: true };
+  // The event before the feed started is not news; the rest in order, the reference read.
+  expect(heard.map((e) => [e.id, e.data])).toEqual([
+    [first.id, { n: 1 }],
+    [first.id + 1, { n: 2 }],
+    [first.id + 2, gone],
+  ]);
+  expect(await feed.lastId()).toBe(first.id + 2);
+  expect((await feed.since(first.id)).map((e) => e.data)).toEqual([{ n: 2 }, gone]);
+  expect((await feed.page({}, { limit: 2 })).data.map((e) => e.data)).toEqual([gone, { n: 2 }]);
+  await feed.close();
+});
