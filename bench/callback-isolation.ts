@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { CallbackSender, DestinationPolicy, writeCallback } from '../worker/callbacks/index.js';
-import { openStore } from '../worker/store/index.js';
+import { openStore, recordOf } from '../worker/store/index.js';
 import { percentile } from './percentiles.js';
 
 function arg(name: string, fallback: number): number {
@@ -47,17 +47,18 @@ async function main(): Promise<void> {
     });
   });
   const sender = new CallbackSender({
-    store,
+    store: recordOf(store),
     secret: 'bench',
     logger: pino({ level: 'silent' }),
     policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
   });
   sender.start();
-  hung.forEach((h, i) => writeCallback(store, { kind: 'screening.completed', url: `${h.url}/hung`, deliveryId: `hung-${i}`, payload: {} }));
+  for (const [i, h] of hung.entries())
+    await writeCallback(recordOf(store), { kind: 'screening.completed', url: `${h.url}/hung`, deliveryId: `hung-${i}`, payload: {} });
   for (let i = 0; i < healthyCount; i++) {
     const id = `ok-${i}`;
     owedAt.set(id, performance.now());
-    writeCallback(store, { kind: 'screening.completed', url: `${healthy.url}/ok`, deliveryId: id, payload: {} });
+    await writeCallback(recordOf(store), { kind: 'screening.completed', url: `${healthy.url}/ok`, deliveryId: id, payload: {} });
     await new Promise((r) => setTimeout(r, 50)); // owed over a second, while the hung ones hold on
   }
   await allArrived;

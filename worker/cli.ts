@@ -258,7 +258,7 @@ token
   .action(async (o: { role: string; name?: string }) => {
     const config = settings({ existingDb: true });
     const { runTokenCreate } = await import('./tokens/token-cli.js');
-    process.exit(runTokenCreate(config, o));
+    process.exit(await runTokenCreate(config, o));
   });
 token
   .command('list')
@@ -267,7 +267,7 @@ token
   .action(async (o: { json?: boolean }) => {
     const config = settings({ existingDb: true });
     const { runTokenList } = await import('./tokens/token-cli.js');
-    process.exit(runTokenList(config, o));
+    process.exit(await runTokenList(config, o));
   });
 token
   .command('revoke')
@@ -276,7 +276,7 @@ token
   .action(async (id: string) => {
     const config = settings({ existingDb: true });
     const { runTokenRevoke } = await import('./tokens/token-cli.js');
-    process.exit(runTokenRevoke(config, id));
+    process.exit(await runTokenRevoke(config, id));
   });
 
 program

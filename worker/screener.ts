@@ -26,13 +26,14 @@ import { ReviewService } from './decisions/review-service.js';
 import { OperationsService } from './operations/operations-service.js';
 import { redisUpCheck } from './redis-up.js';
 import { queuePaused } from './recovery/operator-state.js';
+import { probeSqliteWrite } from './health/sqlite-write-probe.js';
 import { OutageRescreen } from './recovery/outage-rescreen.js';
 import { RedisRebuild } from './recovery/redis-rebuild.js';
 import { Pruner } from './retention/pruner.js';
 import { otherInstalls, redactUrl, redisConnection, redisWhere, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
-import { openStore, type Store } from './store/index.js';
+import { openStore, recordOf, type RecordStore, type Store } from './store/index.js';
 import { DEFAULT_READER_THREADS, openReaderPool, type Reader } from './store/reader-pool.js';
 import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
@@ -65,7 +66,7 @@ export interface ScreenerOptions {
    * Builds this process's callback outbox sender once the store exists (worker/callbacks). Any
    * process with a sender delivers whatever callbacks any process owed.
    */
-  callbacks?: (deps: { store: Store; logger: Logger; policy: DestinationPolicy }) => { startWorker?(): void; close(): Promise<void> };
+  callbacks?: (deps: { store: RecordStore; logger: Logger; policy: DestinationPolicy }) => { startWorker?(): void; close(): Promise<void> };
   /** Client tuning for tests (e.g. a short time-out against a hanging emulator). */
   svcTimeoutMs?: number;
   /** Override the wait between /v1 retries (tests). */
@@ -252,13 +253,13 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     else if (t.kind === 'key_rejected') logger.warn({ err: t.detail }, '/v1 refused the API key: live lookups stopped (check SVC_API_KEY)');
     else logger.warn('/v1 accepts the API key again');
   });
-  const events = new SharedEventFeed(store, blocking, `${keyPrefix}:events`);
+  const events = new SharedEventFeed(recordOf(store), blocking, `${keyPrefix}:events`);
   const queue = new ScreeningQueue(producer, prefix);
   const usage = new UsagePoll({ env: environment, client, service, gate, store, events, logger });
 
   // ---- the services: callbacks, decisions, local blocks, the watch list ----
   const callbackPolicy = new DestinationPolicy({ allow: config.callbackAllow, intakeHost: config.intakeHost });
-  const callbacks = opts.callbacks?.({ store, logger, policy: callbackPolicy });
+  const callbacks = opts.callbacks?.({ store: recordOf(store), logger, policy: callbackPolicy });
   const decisions: CarrierDecisions = new CarrierDecisions({
     store,
     env: environment,
@@ -339,7 +340,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
   // ---- recovery and upkeep: the passes a worker runs ----
   const reconciler = new Reconciler(store, queue, pipeline, logger, 5_000, now);
   const outageRescreen = new OutageRescreen({
-    store,
+    store: recordOf(store),
     queue,
     service,
     gate,
@@ -349,7 +350,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     logger,
   });
   const pruner = new Pruner({
-    store,
+    store: recordOf(store),
     policy: { eventsMs: config.eventsRetentionMs, recordsMs: config.retentionMs, notFoundMs: NOT_FOUND_TTL_MS },
     logger,
     now,
@@ -363,7 +364,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
       {
         name: 'queue pause',
         run: async () => {
-          const paused = await store.readCommitted(() => queuePaused(store));
+          const paused = await queuePaused(recordOf(store));
           if (paused === true) await queue.pause();
           else if (paused === false) await queue.resume();
         },
@@ -530,7 +531,20 @@ function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): P
   const redisUp = redisUpCheck(producer);
   const screenings = new ScreeningService({ store, events, queue, pipeline, redisUp });
   const reviews = new ReviewService({ store, events, decisions, blocks, now, redisUp });
-  const ops = new OperationsService({ environment, ratePerMinute, store, queue, gate, service, events, producer, now, logger });
+  const ops = new OperationsService({
+    environment,
+    ratePerMinute,
+    store: recordOf(store),
+    // With no unit of work open: the probe's write commits by itself, never inside another's.
+    writeProbe: () => store.readCommitted(() => probeSqliteWrite(store)),
+    queue,
+    gate,
+    service,
+    events,
+    producer,
+    now,
+    logger,
+  });
 
   const screener = {
     environment,

@@ -11,6 +11,7 @@ import { authenticator } from './intake/auth.js';
 import { metricsText } from './metrics/metrics.js';
 import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 import { IntakeTokens, tokenPath } from './tokens/intake-tokens.js';
+import { recordOf } from './store/index.js';
 import { mayUse } from './tokens/roles.js';
 
 /** The intake token a local client (status, tray) should use, or undefined. */
@@ -36,7 +37,7 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
   // A `worker` has no intake to serve /metrics: SCREEN_METRICS_PORT gives it a port of its own.
   let metrics: MetricsServer | undefined;
   if (config.metricsPort !== undefined) {
-    const tokens = new IntakeTokens(screener.store);
+    const tokens = new IntakeTokens(recordOf(screener.store));
     const who = authenticator(readIntakeToken(config), tokens);
     try {
       metrics = await startMetricsServer({

@@ -234,7 +234,7 @@ export async function buildYear3(path: string, n: number, log: (s: string) => vo
             if (recent) {
               store.appendEvent('carrier.changed', change);
               counts.events!++;
-              counts.callbacks! += oweChangeCallbacks(tx, store, change, clock);
+              counts.callbacks! += await oweChangeCallbacks(tx, recordOf(store), change, clock);
               // Delivered a moment later, as the screening's own callback below.
               const t = new Date(at + 200).toISOString();
               markChangesDelivered.run(t, t);
@@ -267,8 +267,8 @@ export async function buildYear3(path: string, n: number, log: (s: string) => vo
           counts.events!++;
         }
         if (withCallback && (recent || rnd() < 0.002)) {
-          const cb = writeCallback(
-            store,
+          const cb = await writeCallback(
+            recordOf(store),
             {
               kind: 'screening.completed',
               url: CALLBACK_URL,

@@ -20,6 +20,7 @@ import { summarize } from '../percentiles.js';
 import { peakRssMiB, threadCpuSeconds } from '../proc-stats.js';
 import { warmCache } from '../scenarios/cache-hit.js';
 import type { Year3Meta } from './build.js';
+import { recordOf } from '../../worker/store/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -265,7 +266,7 @@ export async function measureYear3(
   // Retention a year later: the oldest year of screenings goes (3-year record).
   const store = openStore(db);
   const pruner = new Pruner({
-    store,
+    store: recordOf(store),
     policy: { eventsMs: 7 * DAY_MS, recordsMs: 3 * 365 * DAY_MS, notFoundMs: DAY_MS },
     logger: pino({ level: 'silent' }),
     now: () => new Date(Date.parse(to) + 365 * DAY_MS),

@@ -48,14 +48,14 @@ export async function seedRetentionRows(
   });
   await recordOf(store).unitOfWork((tx) => decisions.onHold(tx, b, hold));
   store.completeScreening(b.id, hold);
-  const delivered = writeCallback(store, {
+  const delivered = await writeCallback(recordOf(store), {
     kind: 'screening.completed',
     url: 'http://127.0.0.1:9/hook',
     deliveryId: `${a.id}:screening.completed`,
     payload: {},
     at,
   });
-  const dead = writeCallback(store, {
+  const dead = await writeCallback(recordOf(store), {
     kind: 'review.resolved',
     url: 'http://127.0.0.1:9/hook',
     deliveryId: `${a.id}:review.resolved:approved`,

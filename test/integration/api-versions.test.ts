@@ -7,6 +7,7 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { tempDbPath } from '../helpers/temp-db.js';
+import { recordOf } from '../../worker/store/index.js';
 
 /**
  * Dated API versions pinned per token (docs/api.md "Versioning"), against the real stack: a token
@@ -23,7 +24,7 @@ let callbackUrl: string;
 
 beforeAll(async () => {
   stack = await startStack({ mode: 'sandbox' });
-  tokens = new IntakeTokens(stack.screener.store);
+  tokens = new IntakeTokens(recordOf(stack.screener.store));
   const { createServer } = await import('node:http');
   server = createServer((req, res) => {
     let raw = '';
@@ -53,9 +54,9 @@ async function get(path: string, token: string, headers: Record<string, string> 
 
 describe('API versions', () => {
   it('a token is pinned to the newest version when made, and its requests are answered in its pin', async () => {
-    const { token, record } = tokens.create('tms', 'TMS');
+    const { token, record } = await tokens.create('tms', 'TMS');
     expect(record.api_version).toBe(LATEST_API_VERSION);
-    expect(tokens.list().find((t) => t.id === record.id)!.api_version).toBe(LATEST_API_VERSION);
+    expect((await tokens.list()).find((t) => t.id === record.id)!.api_version).toBe(LATEST_API_VERSION);
     expect((await get('/status', token)).version).toBe(LATEST_API_VERSION);
     // The pin is read from the token's row: with one version served today, a stand-in date for an
     // older one shows that an unpinned request gets the row's, not the newest.

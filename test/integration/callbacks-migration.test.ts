@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CallbackSender, DestinationPolicy, writeCallback } from '../../worker/callbacks/index.js';
-import { migrate, MIGRATIONS, openStore } from '../../worker/store/index.js';
+import { migrate, MIGRATIONS, openStore, recordOf } from '../../worker/store/index.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
 /**
@@ -175,14 +175,14 @@ describe('migration 19', () => {
     // receiver, legacy rows and a new row together (before 19: one per spelling).
     const store = openStore(db.path);
     const sender = new CallbackSender({
-      store,
+      store: recordOf(store),
       secret: 's',
       logger: pino({ level: 'silent' }),
       policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
       destinations: { perDestination: 1, failuresToOpen: 2, coolDownMs: 3_600_000 },
     });
     try {
-      writeCallback(store, { kind: 'k', url: `${origin}/new`, deliveryId: 'new-1', payload: {} });
+      await writeCallback(recordOf(store), { kind: 'k', url: `${origin}/new`, deliveryId: 'new-1', payload: {} });
       expect(await sender.drainOnce()).toBe(1);
       expect(await sender.drainOnce()).toBe(1);
       // Two failures opened the receiver's one breaker: none of its rows goes now, whatever its spelling.

@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Screening } from '../../shared/screening.js';
 import { CallbackSender, DestinationPolicy, getCallback, getCallbackByDelivery, writeCallback } from '../../worker/callbacks/index.js';
-import { openStore } from '../../worker/store/index.js';
+import { openStore, recordOf } from '../../worker/store/index.js';
 import { manualClock } from '../helpers/emulator.js';
 import { until } from '../helpers/processes.js';
 import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
@@ -191,14 +191,20 @@ describe('a callback_url aimed inward reaches nothing', () => {
 
   it('a name that resolves to a forbidden address is refused when sent (the real lookup path), and the row says so as a category', async () => {
     // Written straight to the outbox, as if the intake had let it through (e.g. DNS answered otherwise then).
-    const rows = [
-      `http://localhost:${target.port}/rebound`,
-      `http://0x7f000001:${target.port}/raw`,
-      `http://[::ffff:127.0.0.1]:${target.port}/mapped`,
-    ].map((url, i) => writeCallback(wide.screener.store, { kind: 'screening.completed', url, deliveryId: `rebind-${i}`, payload: {} }).id);
+    const rows = await Promise.all(
+      [
+        `http://localhost:${target.port}/rebound`,
+        `http://0x7f000001:${target.port}/raw`,
+        `http://[::ffff:127.0.0.1]:${target.port}/mapped`,
+      ].map(
+        async (url, i) =>
+          (await writeCallback(recordOf(wide.screener.store), { kind: 'screening.completed', url, deliveryId: `rebind-${i}`, payload: {} }))
+            .id,
+      ),
+    );
     for (const id of rows) {
-      const row = await until(`row ${id} settled`, 20_000, () => {
-        const r = getCallback(wide.screener.store, id);
+      const row = await until(`row ${id} settled`, 20_000, async () => {
+        const r = await getCallback(recordOf(wide.screener.store), id);
         return r?.state !== 'pending' && r;
       });
       expect(row).toMatchObject({ state: 'dead', last_error: 'refused_by_policy', last_status: null, attempts: 1 });
@@ -210,14 +216,14 @@ describe('a callback_url aimed inward reaches nothing', () => {
     const closed = await countingListener();
     const port = closed.port;
     await closed.close(); // nothing listens there now: ECONNREFUSED
-    const { id } = writeCallback(listed.screener.store, {
+    const { id } = await writeCallback(recordOf(listed.screener.store), {
       kind: 'screening.completed',
       url: `http://localhost:${port}/`,
       deliveryId: 'refused-port',
       payload: {},
     });
-    const row = await until('an attempt made', 20_000, () => {
-      const r = getCallback(listed.screener.store, id);
+    const row = await until('an attempt made', 20_000, async () => {
+      const r = await getCallback(recordOf(listed.screener.store), id);
       return r && r.attempts >= 1 && r.last_error !== null && r;
     });
     expect(row.last_error).toBe('unreachable');
@@ -234,7 +240,7 @@ describe('destinations do not wait on each other', () => {
     const db = tempDbPath();
     const store = openStore(db.path);
     const sender = new CallbackSender({
-      store,
+      store: recordOf(store),
       secret: 's',
       logger: log,
       policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
@@ -244,9 +250,19 @@ describe('destinations do not wait on each other', () => {
     try {
       // The hung receiver's rows are owed first: a batch of the oldest would be mostly theirs.
       for (let i = 0; i < 6; i++)
-        writeCallback(store, { kind: 'screening.completed', url: `${hung.url}/h${i}`, deliveryId: `hung-${i}`, payload: { i } });
+        await writeCallback(recordOf(store), {
+          kind: 'screening.completed',
+          url: `${hung.url}/h${i}`,
+          deliveryId: `hung-${i}`,
+          payload: { i },
+        });
       for (let i = 0; i < 20; i++)
-        writeCallback(store, { kind: 'screening.completed', url: `${healthy.url}/ok${i}`, deliveryId: `ok-${i}`, payload: { i } });
+        await writeCallback(recordOf(store), {
+          kind: 'screening.completed',
+          url: `${healthy.url}/ok${i}`,
+          deliveryId: `ok-${i}`,
+          payload: { i },
+        });
       sender.start();
       await until('every healthy callback', 30_000, () => healthy.arrivals.length >= 20);
       expect(healthy.arrivals).toHaveLength(20);
@@ -268,7 +284,7 @@ describe('destinations do not wait on each other', () => {
     const clock = manualClock('2026-05-01T00:00:00.000Z');
     const store = openStore(db.path, { now: clock.now });
     const sender = new CallbackSender({
-      store,
+      store: recordOf(store),
       secret: 's',
       logger: log,
       policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
@@ -278,14 +294,20 @@ describe('destinations do not wait on each other', () => {
     });
     try {
       for (let i = 0; i < 10; i++)
-        writeCallback(store, { kind: 'k', url: `${failing.url}/${i}`, deliveryId: `fail-${i}`, payload: {}, at: clock.now() });
+        await writeCallback(recordOf(store), {
+          kind: 'k',
+          url: `${failing.url}/${i}`,
+          deliveryId: `fail-${i}`,
+          payload: {},
+          at: clock.now(),
+        });
       // Two passes of two attempts: four failures in a row open the breaker.
       expect(await sender.drainOnce()).toBe(2);
       clock.advance(10);
       expect(await sender.drainOnce()).toBe(2);
       clock.advance(10);
       for (let i = 0; i < 3; i++)
-        writeCallback(store, { kind: 'k', url: `${fine.url}/${i}`, deliveryId: `fine-${i}`, payload: {}, at: clock.now() });
+        await writeCallback(recordOf(store), { kind: 'k', url: `${fine.url}/${i}`, deliveryId: `fine-${i}`, payload: {}, at: clock.now() });
       // Open: only the other destination's rows go, though the failing one's are due too.
       expect(await sender.drainOnce()).toBe(2);
       expect(await sender.drainOnce()).toBe(1);
@@ -312,18 +334,18 @@ describe('failure categories', () => {
     const db = tempDbPath();
     const store = openStore(db.path);
     const sender = new CallbackSender({
-      store,
+      store: recordOf(store),
       secret: 's',
       logger: log,
       policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
       timeoutMs: 300,
     });
     try {
-      const a = writeCallback(store, { kind: 'k', url: `${hung.url}/slow`, deliveryId: 'slow', payload: {} }).id;
-      const b = writeCallback(store, { kind: 'k', url: `${busy.url}/busy`, deliveryId: 'busy', payload: {} }).id;
+      const a = (await writeCallback(recordOf(store), { kind: 'k', url: `${hung.url}/slow`, deliveryId: 'slow', payload: {} })).id;
+      const b = (await writeCallback(recordOf(store), { kind: 'k', url: `${busy.url}/busy`, deliveryId: 'busy', payload: {} })).id;
       expect(await sender.drainOnce()).toBe(2);
-      expect(getCallback(store, a)).toMatchObject({ state: 'pending', last_error: 'timeout', last_status: null });
-      expect(getCallback(store, b)).toMatchObject({ state: 'pending', last_error: 'http_status', last_status: 503 });
+      expect(await getCallback(recordOf(store), a)).toMatchObject({ state: 'pending', last_error: 'timeout', last_status: null });
+      expect(await getCallback(recordOf(store), b)).toMatchObject({ state: 'pending', last_error: 'http_status', last_status: 503 });
     } finally {
       await sender.close(100);
       store.close();
@@ -347,9 +369,19 @@ describe('cancelling deliveries', () => {
     const rx = await receiver((a) => (hold && a.path === '/dead-end' ? 'hold' : 204));
     try {
       const url = `${rx.url}/dead-end`;
-      const ids = Array.from(
-        { length: 5 },
-        (_, i) => writeCallback(stack.screener.store, { kind: 'screening.completed', url, deliveryId: `gone-${i}`, payload: {} }).id,
+      const ids = await Promise.all(
+        Array.from(
+          { length: 5 },
+          async (_, i) =>
+            (
+              await writeCallback(recordOf(stack.screener.store), {
+                kind: 'screening.completed',
+                url,
+                deliveryId: `gone-${i}`,
+                payload: {},
+              })
+            ).id,
+        ),
       );
       await until('two on the wire', 20_000, () => rx.held.length === 2);
       const r = await api(stack, 'POST', '/callbacks/cancel', { url });
@@ -359,15 +391,19 @@ describe('cancelling deliveries', () => {
       for (const res of rx.held) res.writeHead(204).end();
       // A marker to the same destination owed after: sent only after the slots free up, so
       // anything still claimable would have gone before it.
-      writeCallback(stack.screener.store, {
+      await writeCallback(recordOf(stack.screener.store), {
         kind: 'screening.completed',
         url: `${rx.url}/marker`,
         deliveryId: 'after-cancel',
         payload: {},
       });
-      await until('the marker delivered', 20_000, () => getCallbackByDelivery(stack.screener.store, 'after-cancel')?.state === 'delivered');
+      await until(
+        'the marker delivered',
+        20_000,
+        async () => (await getCallbackByDelivery(recordOf(stack.screener.store), 'after-cancel'))?.state === 'delivered',
+      );
       expect(rx.arrivals.filter((a) => a.path === '/dead-end')).toHaveLength(2);
-      for (const id of ids) expect(getCallback(stack.screener.store, id)).toMatchObject({ state: 'cancelled' });
+      for (const id of ids) expect(await getCallback(recordOf(stack.screener.store), id)).toMatchObject({ state: 'cancelled' });
       const listed = (await api(stack, 'GET', '/callbacks?state=cancelled')).json.data.map((c: { id: string }) => c.id);
       expect(listed).toEqual(expect.arrayContaining(ids));
       expect((await api(stack, 'POST', '/callbacks/cancel', { url: 'not a url' })).json.error).toMatchObject({
@@ -383,13 +419,17 @@ describe('cancelling deliveries', () => {
     let up = false;
     const rx = await receiver(() => (up ? 204 : 503));
     try {
-      const { id } = writeCallback(stack.screener.store, {
+      const { id } = await writeCallback(recordOf(stack.screener.store), {
         kind: 'screening.completed',
         url: `${rx.url}/one`,
         deliveryId: 'cancel-one',
         payload: {},
       });
-      await until('a failed attempt', 20_000, () => getCallback(stack.screener.store, id)!.last_error === 'http_status');
+      await until(
+        'a failed attempt',
+        20_000,
+        async () => (await getCallback(recordOf(stack.screener.store), id))!.last_error === 'http_status',
+      );
       const c = await api(stack, 'POST', `/callbacks/${id}/cancel`);
       expect(c.status).toBe(200);
       expect(c.json).toMatchObject({ id, state: 'cancelled', last_error: 'http_status', last_status: 503 });
@@ -397,7 +437,11 @@ describe('cancelling deliveries', () => {
       expect((await api(stack, 'POST', `/callbacks/${id}/cancel`)).json.state).toBe('cancelled');
       up = true;
       expect((await api(stack, 'POST', `/callbacks/${id}/retry`)).json.state).toBe('pending');
-      await until('delivered after the retry', 20_000, () => getCallback(stack.screener.store, id)!.state === 'delivered');
+      await until(
+        'delivered after the retry',
+        20_000,
+        async () => (await getCallback(recordOf(stack.screener.store), id))!.state === 'delivered',
+      );
       const again = await api(stack, 'POST', `/callbacks/${id}/cancel`);
       expect([again.status, again.json.error.code]).toEqual([409, 'callback_delivered']);
       expect((await api(stack, 'POST', '/callbacks/cb_aaaaaaaaaaaaaaaaaaaaaaaaaa/cancel')).status).toBe(404);
@@ -456,7 +500,7 @@ describe('ordering the TMS can trust', () => {
       const now = (await api(stack, 'GET', `/screenings/${held.id}`)).json as Screening;
       expect(now.version).toBe(acked[1]!.body.version);
       // The rows name the screening and version; the older one cannot be retried after the newer.
-      const completed = getCallbackByDelivery(stack.screener.store, `${held.id}:screening.completed`)!;
+      const completed = (await getCallbackByDelivery(recordOf(stack.screener.store), `${held.id}:screening.completed`))!;
       expect(completed).toMatchObject({ screening_id: held.id, version: acked[0]!.body.version, state: 'delivered' });
     } finally {
       await rx.close();
@@ -468,28 +512,32 @@ describe('ordering the TMS can trust', () => {
     const fine = await receiver();
     try {
       const store = stack.screener.store;
-      const older = writeCallback(store, {
-        kind: 'screening.completed',
-        url: `${failing.url}/a`,
-        deliveryId: 'ord-old',
-        payload: {},
-        order: { subject: 'scr_ord', version: 3 },
-      }).id;
-      const newer = writeCallback(store, {
-        kind: 'review.resolved',
-        url: `${fine.url}/b`,
-        deliveryId: 'ord-new',
-        payload: {},
-        order: { subject: 'scr_ord', version: 5 },
-      }).id;
-      await until('the older one failed twice', 20_000, () => getCallback(store, older)!.attempts >= 2);
-      expect(getCallback(store, newer)).toMatchObject({ state: 'pending', attempts: 0 });
+      const older = (
+        await writeCallback(recordOf(store), {
+          kind: 'screening.completed',
+          url: `${failing.url}/a`,
+          deliveryId: 'ord-old',
+          payload: {},
+          order: { subject: 'scr_ord', version: 3 },
+        })
+      ).id;
+      const newer = (
+        await writeCallback(recordOf(store), {
+          kind: 'review.resolved',
+          url: `${fine.url}/b`,
+          deliveryId: 'ord-new',
+          payload: {},
+          order: { subject: 'scr_ord', version: 5 },
+        })
+      ).id;
+      await until('the older one failed twice', 20_000, async () => (await getCallback(recordOf(store), older))!.attempts >= 2);
+      expect(await getCallback(recordOf(store), newer)).toMatchObject({ state: 'pending', attempts: 0 });
       expect(fine.arrivals).toHaveLength(0);
       expect((await api(stack, 'POST', `/callbacks/${older}/cancel`)).json.state).toBe('cancelled');
-      await until('the newer one delivered', 20_000, () => getCallback(store, newer)!.state === 'delivered');
+      await until('the newer one delivered', 20_000, async () => (await getCallback(recordOf(store), newer))!.state === 'delivered');
       const retry = await api(stack, 'POST', `/callbacks/${older}/retry`);
       expect([retry.status, retry.json.error.code, retry.json.error.resource_id]).toEqual([409, 'callback_superseded', newer]);
-      expect(getCallback(store, older)!.state).toBe('cancelled');
+      expect((await getCallback(recordOf(store), older))!.state).toBe('cancelled');
     } finally {
       await Promise.all([failing.close(), fine.close()]);
     }
@@ -505,7 +553,7 @@ describe('the retry window of a callback that waited its turn', () => {
     const store = openStore(db.path, { now: clock.now });
     const day = 24 * 3_600_000;
     const sender = new CallbackSender({
-      store,
+      store: recordOf(store),
       secret: 's',
       logger: log,
       policy: new DestinationPolicy({ allow: undefined, intakeHost: '127.0.0.1' }),
@@ -515,35 +563,44 @@ describe('the retry window of a callback that waited its turn', () => {
       deadAfterMs: day,
     });
     try {
-      const older = writeCallback(store, {
-        kind: 'screening.completed',
-        url: `${rx.url}/tms`,
-        deliveryId: 'wait-old',
-        payload: {},
-        order: { subject: 'scr_wait', version: 1 },
-        at: clock.now(),
-      }).id;
-      const newer = writeCallback(store, {
-        kind: 'review.resolved',
-        url: `${rx.url}/tms`,
-        deliveryId: 'wait-new',
-        payload: {},
-        order: { subject: 'scr_wait', version: 2 },
-        at: clock.now(),
-      }).id;
+      const older = (
+        await writeCallback(recordOf(store), {
+          kind: 'screening.completed',
+          url: `${rx.url}/tms`,
+          deliveryId: 'wait-old',
+          payload: {},
+          order: { subject: 'scr_wait', version: 1 },
+          at: clock.now(),
+        })
+      ).id;
+      const newer = (
+        await writeCallback(recordOf(store), {
+          kind: 'review.resolved',
+          url: `${rx.url}/tms`,
+          deliveryId: 'wait-new',
+          payload: {},
+          order: { subject: 'scr_wait', version: 2 },
+          at: clock.now(),
+        })
+      ).id;
       // The older one fails for a whole day and dies; the newer one waits behind it all along.
       expect(await sender.drainOnce()).toBe(1);
       clock.advance(day);
       expect(await sender.drainOnce()).toBe(1);
-      expect(getCallback(store, older)).toMatchObject({ state: 'dead', attempts: 2 });
-      expect(getCallback(store, newer)).toMatchObject({ state: 'pending', attempts: 0 });
+      expect(await getCallback(recordOf(store), older)).toMatchObject({ state: 'dead', attempts: 2 });
+      expect(await getCallback(recordOf(store), newer)).toMatchObject({ state: 'pending', attempts: 0 });
       // Its turn: the first attempt fails too, and it is retried (not dead after one try).
       expect(await sender.drainOnce()).toBe(1);
-      expect(getCallback(store, newer)).toMatchObject({ state: 'pending', attempts: 1, last_error: 'http_status', last_status: 503 });
+      expect(await getCallback(recordOf(store), newer)).toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        last_error: 'http_status',
+        last_status: 503,
+      });
       up = true;
       clock.advance(1_000);
       expect(await sender.drainOnce()).toBe(1);
-      expect(getCallback(store, newer)).toMatchObject({ state: 'delivered', attempts: 2 });
+      expect(await getCallback(recordOf(store), newer)).toMatchObject({ state: 'delivered', attempts: 2 });
       expect(rx.arrivals.map((a) => [a.body.delivery_id, a.status])).toEqual([
         ['wait-old', 503],
         ['wait-old', 503],
@@ -551,12 +608,14 @@ describe('the retry window of a callback that waited its turn', () => {
         ['wait-new', 204],
       ]);
       // Its window still ends a day after its first attempt.
-      const late = writeCallback(store, { kind: 'k', url: `${rx.url}/late`, deliveryId: 'late', payload: {}, at: clock.now() }).id;
+      const late = (
+        await writeCallback(recordOf(store), { kind: 'k', url: `${rx.url}/late`, deliveryId: 'late', payload: {}, at: clock.now() })
+      ).id;
       up = false;
       expect(await sender.drainOnce()).toBe(1);
       clock.advance(day);
       expect(await sender.drainOnce()).toBe(1);
-      expect(getCallback(store, late)).toMatchObject({ state: 'dead', attempts: 2 });
+      expect(await getCallback(recordOf(store), late)).toMatchObject({ state: 'dead', attempts: 2 });
     } finally {
       await sender.close(100);
       store.close();

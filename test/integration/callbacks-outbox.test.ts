@@ -16,7 +16,7 @@ import {
   verifyCallback,
   writeCallback,
 } from '../../worker/callbacks/index.js';
-import { openStore, type Store } from '../../worker/store/index.js';
+import { openStore, recordOf, type RecordTx, type Store } from '../../worker/store/index.js';
 import { manualClock } from '../helpers/emulator.js';
 import { until } from '../helpers/processes.js';
 import { tempDbPath } from '../helpers/temp-db.js';
@@ -65,48 +65,52 @@ afterEach(() => {
   db.cleanup();
 });
 
-const owe = (id: string, path = '/hook', s: Store = store) =>
-  writeCallback(s, { kind: 'screening.completed', url: `${base}${path}`, deliveryId: id, payload: { screening: { id } }, at: clock.now() });
+const owe = (id: string, path = '/hook', s: Store = store, tx?: RecordTx) =>
+  writeCallback(
+    recordOf(s),
+    { kind: 'screening.completed', url: `${base}${path}`, deliveryId: id, payload: { screening: { id } }, at: clock.now() },
+    tx,
+  );
 
 describe('writing to the outbox', () => {
-  it('a row stands or falls with the transaction it was written in', () => {
-    expect(() =>
-      store.transaction(() => {
-        owe('d-rolled-back');
+  it('a row stands or falls with the transaction it was written in', async () => {
+    await expect(
+      recordOf(store).unitOfWork(async (tx) => {
+        await owe('d-rolled-back', '/hook', store, tx);
         throw new Error('the change failed');
       }),
-    ).toThrow('the change failed');
-    store.transaction(() => owe('d-committed'));
-    expect(callbackCounts(store)).toEqual({ pending: 1, delivered: 0, dead: 0, cancelled: 0 });
+    ).rejects.toThrow('the change failed');
+    await recordOf(store).unitOfWork((tx) => owe('d-committed', '/hook', store, tx));
+    expect(await callbackCounts(recordOf(store))).toEqual({ pending: 1, delivered: 0, dead: 0, cancelled: 0 });
     // As GET /callbacks?state=pending reads it (its reader job, here on the store's own connection).
     expect(callbacksPage.run(store, { state: 'pending', page: { limit: 50 } }).data.map((c) => c.delivery_id)).toEqual(['d-committed']);
   });
 
-  it('one row per delivery id: owing the same event again is a no-op', () => {
-    const a = owe('d-same');
-    const b = owe('d-same');
+  it('one row per delivery id: owing the same event again is a no-op', async () => {
+    const a = await owe('d-same');
+    const b = await owe('d-same');
     expect(a.created).toBe(true);
     expect(b).toEqual({ id: a.id, created: false });
-    expect(callbackCounts(store).pending).toBe(1);
+    expect((await callbackCounts(recordOf(store))).pending).toBe(1);
   });
 
-  it('refuses bad input with the parameter named, writing nothing', () => {
-    expect(() => writeCallback(store, { kind: '', url: base, deliveryId: 'x', payload: {} })).toThrow(
+  it('refuses bad input with the parameter named, writing nothing', async () => {
+    expect(() => writeCallback(recordOf(store), { kind: '', url: base, deliveryId: 'x', payload: {} })).toThrow(
       expect.objectContaining({ param: 'kind' }),
     );
-    expect(() => writeCallback(store, { kind: 'k', url: base, deliveryId: '', payload: {} })).toThrow(
+    expect(() => writeCallback(recordOf(store), { kind: 'k', url: base, deliveryId: '', payload: {} })).toThrow(
       expect.objectContaining({ param: 'deliveryId' }),
     );
-    expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 0, cancelled: 0 });
+    expect(await callbackCounts(recordOf(store))).toEqual({ pending: 0, delivered: 0, dead: 0, cancelled: 0 });
   });
 });
 
 describe('the sender', () => {
   const sender = (o: Partial<ConstructorParameters<typeof CallbackSender>[0]> = {}, s: Store = store) =>
-    new CallbackSender({ store: s, secret: SECRET, logger: log, policy, now: clock.now, backoffMs: 1_000, ...o });
+    new CallbackSender({ store: recordOf(s), secret: SECRET, logger: log, policy, now: clock.now, backoffMs: 1_000, ...o });
 
   it('delivers signed, with the delivery id and event headers, and records it', async () => {
-    const { id } = owe('d-1');
+    const { id } = await owe('d-1');
     expect(await sender().drainOnce()).toBe(1);
     expect(received).toHaveLength(1);
     const r = received[0]!;
@@ -120,7 +124,7 @@ describe('the sender', () => {
       api_version: LATEST_API_VERSION,
       screening: { id: 'd-1' },
     });
-    expect(getCallback(store, id)).toMatchObject({
+    expect(await getCallback(recordOf(store), id)).toMatchObject({
       state: 'delivered',
       attempts: 1,
       last_status: 204,
@@ -131,21 +135,26 @@ describe('the sender', () => {
 
   it('backs off after a failure, same body each attempt, then delivers', async () => {
     script = [500, 503];
-    const { id } = owe('d-retry');
+    const { id } = await owe('d-retry');
     const s = sender();
     expect(await s.drainOnce()).toBe(1);
-    expect(getCallback(store, id)).toMatchObject({ state: 'pending', attempts: 1, last_status: 500, last_error: 'http_status' });
+    expect(await getCallback(recordOf(store), id)).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      last_status: 500,
+      last_error: 'http_status',
+    });
     expect(await s.drainOnce()).toBe(0); // not due yet
     clock.advance(retryDelayMs(1, 1_000));
     expect(await s.drainOnce()).toBe(1);
     clock.advance(retryDelayMs(2, 1_000));
     expect(await s.drainOnce()).toBe(1);
-    expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 3 });
+    expect(await getCallback(recordOf(store), id)).toMatchObject({ state: 'delivered', attempts: 3 });
     expect(new Set(received.map((r) => r.raw)).size).toBe(1);
   });
 
   it('keeps trying for the retry window (24 h by default), then dead; a retry by hand sends it again', async () => {
-    const { id } = owe('d-dead');
+    const { id } = await owe('d-dead');
     const s = sender({
       fetch: async () => {
         throw new Error('connect ECONNREFUSED');
@@ -153,29 +162,29 @@ describe('the sender', () => {
     });
     let attempts = 0;
     // Follow the schedule: every attempt when due, until the row leaves pending.
-    while (getCallback(store, id)!.state === 'pending') {
+    while ((await getCallback(recordOf(store), id))!.state === 'pending') {
       expect(await s.drainOnce()).toBe(1);
       attempts++;
-      const next = getCallback(store, id)!.next_attempt_at;
+      const next = (await getCallback(recordOf(store), id))!.next_attempt_at;
       if (next) clock.set(next);
     }
-    const row = getCallback(store, id)!;
+    const row = (await getCallback(recordOf(store), id))!;
     // A category, never the raw error (it would tell callers which ports are open).
     expect(row).toMatchObject({ state: 'dead', last_error: 'unreachable', next_attempt_at: null });
     expect(Date.parse(row.updated_at) - Date.parse('2026-05-01T00:00:00.000Z')).toBeGreaterThanOrEqual(24 * 3_600_000);
     expect(attempts).toBeGreaterThan(20); // hourly at the end, not a handful
-    expect(callbackCounts(store)).toEqual({ pending: 0, delivered: 0, dead: 1, cancelled: 0 });
+    expect(await callbackCounts(recordOf(store))).toEqual({ pending: 0, delivered: 0, dead: 1, cancelled: 0 });
 
-    const again = await retryCallback(store, id, clock.now());
+    const again = await retryCallback(recordOf(store), id, clock.now());
     expect(again).toMatchObject({ state: 'pending', attempts: 0 });
     expect(await sender().drainOnce()).toBe(1);
-    expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 1 });
-    await expect(retryCallback(store, id)).rejects.toThrow(CallbackDeliveredError);
-    await expect(retryCallback(store, 'cb_nope')).rejects.toThrow(CallbackNotFoundError);
+    expect(await getCallback(recordOf(store), id)).toMatchObject({ state: 'delivered', attempts: 1 });
+    await expect(retryCallback(recordOf(store), id)).rejects.toThrow(CallbackDeliveredError);
+    await expect(retryCallback(recordOf(store), 'cb_nope')).rejects.toThrow(CallbackNotFoundError);
   });
 
   it('a URL that can never be sent to is dead at once', async () => {
-    const { id } = writeCallback(store, {
+    const { id } = await writeCallback(recordOf(store), {
       kind: 'screening.completed',
       url: 'ftp://example.test/x',
       deliveryId: 'd-ftp',
@@ -183,29 +192,29 @@ describe('the sender', () => {
       at: clock.now(),
     });
     await sender().drainOnce();
-    expect(getCallback(store, id)).toMatchObject({ state: 'dead', last_error: 'refused_by_policy' });
+    expect(await getCallback(recordOf(store), id)).toMatchObject({ state: 'dead', last_error: 'refused_by_policy' });
     expect(received).toHaveLength(0);
   });
 
   it('a claim is a lease: a process that died mid-attempt leaves the row due again after it', async () => {
-    const { id } = owe('d-lease');
+    const { id } = await owe('d-lease');
     const stuck = sender({ fetch: () => new Promise<number>(() => {}), timeoutMs: 1_000 });
     void stuck.drainOnce(); // claims, then never finishes (as if SIGKILLed)
-    await until('claimed', 10_000, () => getCallback(store, id)!.attempts === 1);
+    await until('claimed', 10_000, async () => (await getCallback(recordOf(store), id))!.attempts === 1);
     const other = sender();
     expect(await other.drainOnce()).toBe(0);
     clock.advance(31_000 + 1_000);
     expect(await other.drainOnce()).toBe(1);
-    expect(getCallback(store, id)).toMatchObject({ state: 'delivered', attempts: 2 });
+    expect(await getCallback(recordOf(store), id)).toMatchObject({ state: 'delivered', attempts: 2 });
   });
 
   it('two processes on one database: each delivery sent once', async () => {
     const second = openStore(db.path, { now: clock.now });
     try {
-      for (let i = 0; i < 40; i++) owe(`d-many-${i}`);
+      for (let i = 0; i < 40; i++) await owe(`d-many-${i}`);
       const a = sender({ concurrency: 4 });
       const b = sender({ concurrency: 4 }, second);
-      while (callbackCounts(store).pending > 0) await Promise.all([a.drainOnce(), b.drainOnce()]);
+      while ((await callbackCounts(recordOf(store))).pending > 0) await Promise.all([a.drainOnce(), b.drainOnce()]);
       expect(received).toHaveLength(40);
       expect(new Set(received.map((r) => r.headers['x-carrier-screen-delivery'])).size).toBe(40);
     } finally {
@@ -214,11 +223,11 @@ describe('the sender', () => {
   });
 
   it('a running sender wakes when a transaction owes a callback (no poll needed)', async () => {
-    const s = new CallbackSender({ store, secret: SECRET, logger: log, policy, pollMs: 3_600_000 });
+    const s = new CallbackSender({ store: recordOf(store), secret: SECRET, logger: log, policy, pollMs: 3_600_000 });
     s.start();
     try {
       await new Promise((r) => setTimeout(r, 50)); // its first pass found nothing and sleeps for an hour
-      store.transaction(() => owe('d-wake'));
+      await recordOf(store).unitOfWork((tx) => owe('d-wake', '/hook', store, tx));
       await until('delivered', 20_000, () => received.length === 1);
     } finally {
       await s.close();
@@ -231,9 +240,14 @@ describe('stopping the sender', () => {
     const db2 = tempDbPath();
     const s2 = openStore(db2.path);
     try {
-      const { id } = writeCallback(s2, { kind: 'screening.completed', url: `${base}/hang`, deliveryId: 'd-hang', payload: {} });
+      const { id } = await writeCallback(recordOf(s2), {
+        kind: 'screening.completed',
+        url: `${base}/hang`,
+        deliveryId: 'd-hang',
+        payload: {},
+      });
       const hanging = new CallbackSender({
-        store: s2,
+        store: recordOf(s2),
         secret: SECRET,
         logger: log,
         policy,
@@ -241,9 +255,9 @@ describe('stopping the sender', () => {
         timeoutMs: 3_600_000,
       });
       hanging.start();
-      await until('claimed', 10_000, () => getCallback(s2, id)!.attempts === 1);
+      await until('claimed', 10_000, async () => (await getCallback(recordOf(s2), id))!.attempts === 1);
       await hanging.close(200); // resolves (the attempt itself never does)
-      expect(getCallback(s2, id)).toMatchObject({ state: 'pending', attempts: 1 });
+      expect(await getCallback(recordOf(s2), id)).toMatchObject({ state: 'pending', attempts: 1 });
     } finally {
       s2.close();
       db2.cleanup();

@@ -12,6 +12,7 @@ import { startIntake, type RunningIntake } from '../../worker/intake/server.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { recordOf } from '../../worker/store/index.js';
 
 let stack: Stack;
 let tms: string;
@@ -52,10 +53,10 @@ const screeningCount = (): number =>
 
 beforeAll(async () => {
   stack = await startStack();
-  const tokens = new IntakeTokens(stack.screener.store);
-  tms = tokens.create('tms', 'TMS').token;
-  tms2 = tokens.create('tms', 'Other TMS').token;
-  desk = tokens.create('desk', 'Dana Desk').token;
+  const tokens = new IntakeTokens(recordOf(stack.screener.store));
+  tms = (await tokens.create('tms', 'TMS')).token;
+  tms2 = (await tokens.create('tms', 'Other TMS')).token;
+  desk = (await tokens.create('desk', 'Dana Desk')).token;
 });
 afterAll(async () => {
   await stack?.close();

@@ -11,6 +11,7 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import type { Role } from '../../worker/tokens/roles.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { recordOf } from '../../worker/store/index.js';
 
 let stack: Stack;
 let tokens: IntakeTokens;
@@ -34,9 +35,9 @@ async function call(token: string, method: string, path: string, body?: unknown)
 
 beforeAll(async () => {
   stack = await startStack();
-  tokens = new IntakeTokens(stack.screener.store);
+  tokens = new IntakeTokens(recordOf(stack.screener.store));
   for (const role of ['metrics', 'tms', 'desk', 'admin'] as const)
-    secret[role] = tokens.create(role, role === 'desk' ? 'Dana Desk' : `${role} token`).token;
+    secret[role] = (await tokens.create(role, role === 'desk' ? 'Dana Desk' : `${role} token`)).token;
 });
 afterAll(async () => {
   await stack?.close();
@@ -143,13 +144,13 @@ describe('who did it, and revoking', () => {
     expect(held.json.action).toBe('hold');
     const approved = (await call(secret.desk, 'POST', `/reviews/${held.json.review.id}/approve`, {})).json as Review;
     expect(approved.decided_by).toBe('Dana Desk');
-    const deskId = tokens.list().find((t) => t.name === 'Dana Desk')!.id;
+    const deskId = (await tokens.list()).find((t) => t.name === 'Dana Desk')!.id;
     expect(approved.token_id).toBe(deskId);
     // A desk token's `by` is ignored: the credential says who it is.
     const block = await call(secret.desk, 'POST', '/blocks', { dot_number: '1000005', by: 'Eli', reason: 'named in the body' });
     expect([block.json.blocked_by, block.json.token_id]).toEqual(['Dana Desk', deskId]);
     // An admin token acts for the person named, recorded with its own id.
-    const adminId = tokens.list().find((t) => t.name === 'admin token')!.id;
+    const adminId = (await tokens.list()).find((t) => t.name === 'admin token')!.id;
     const lifted = await call(secret.admin, 'POST', '/blocks/1000005/lift', { by: 'Eli' });
     expect([lifted.json.lifted_by, lifted.json.lifted_token_id]).toEqual(['Eli', adminId]);
     // INTAKE_TOKEN has no name: `by` is required.
@@ -158,7 +159,7 @@ describe('who did it, and revoking', () => {
   });
 
   it('GET /me says who the token is: its id, name and role (no name for INTAKE_TOKEN)', async () => {
-    const record = tokens.list().find((t) => t.name === 'Dana Desk')!;
+    const record = (await tokens.list()).find((t) => t.name === 'Dana Desk')!;
     expect((await call(secret.desk, 'GET', '/me')).json).toEqual({
       object: 'caller',
       token_id: record.id,
@@ -173,9 +174,9 @@ describe('who did it, and revoking', () => {
   });
 
   it('a revoked token is refused from the next request; the database keeps only hashes', async () => {
-    const { token, record } = tokens.create('tms', 'short-lived');
+    const { token, record } = await tokens.create('tms', 'short-lived');
     expect((await call(token, 'GET', '/status')).status).toBe(200);
-    expect(tokens.revoke(record.id)).toBe(true);
+    expect(await tokens.revoke(record.id)).toBe(true);
     expect((await call(token, 'GET', '/status')).status).toBe(401);
     const rows = connectionOf(stack.screener.store).prepare('SELECT * FROM intake_tokens').all() as Array<Record<string, unknown>>;
     expect(JSON.stringify(rows)).not.toContain(token);

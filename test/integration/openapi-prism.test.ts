@@ -14,6 +14,7 @@ import type { Screening } from '../../shared/screening.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { freePort } from '../helpers/free-port.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { recordOf } from '../../worker/store/index.js';
 
 export const PRISM = '@stoplight/prism-cli@5.14.2';
 
@@ -26,9 +27,9 @@ const tokens: Record<'tms' | 'desk', string> = { tms: '', desk: '' };
 
 beforeAll(async () => {
   stack = await startStack({ mode: 'sandbox' });
-  const t = new IntakeTokens(stack.screener.store);
-  tokens.tms = t.create('tms', 'TMS').token;
-  tokens.desk = t.create('desk', 'Dana Desk').token;
+  const t = new IntakeTokens(recordOf(stack.screener.store));
+  tokens.tms = (await t.create('tms', 'TMS')).token;
+  tokens.desk = (await t.create('desk', 'Dana Desk')).token;
   dir = mkdtempSync(join(tmpdir(), 'openapi-prism-'));
   writeFileSync(join(dir, 'openapi.json'), await (await fetch(`${stack.intakeUrl}/openapi.json`)).text());
   const port = await freePort();

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeEvent } from '../../shared/screening.js';
 import { cancelCallback, getCallback, getCallbackByDelivery, writeCallback } from '../../worker/callbacks/index.js';
 import { SharedEventFeed } from '../../worker/events/event-feed.js';
-import { openStore, type Store } from '../../worker/store/index.js';
+import { openStore, recordOf, type RecordTx, type Store } from '../../worker/store/index.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
@@ -29,9 +29,9 @@ function setUp(): Store {
 }
 
 /** Open a unit that writes `inside`, waits a few microtasks (a store call's worth), runs `outside` meanwhile, then throws. */
-async function rolledBackAround<T>(s: Store, inside: () => void, outside: () => T): Promise<T> {
-  const unit = s.unitOfWork(async () => {
-    inside();
+async function rolledBackAround<T>(s: Store, inside: (tx: RecordTx) => unknown, outside: () => T): Promise<T> {
+  const unit = recordOf(s).unitOfWork(async (tx) => {
+    await inside(tx);
     await Promise.resolve();
     await Promise.resolve();
     throw new Error('rolled back');
@@ -45,34 +45,41 @@ async function rolledBackAround<T>(s: Store, inside: () => void, outside: () => 
 describe('a call outside a unit of work, while one is open', () => {
   it('a token lookup: its touch (last_used_at) is not rolled back with the unit', async () => {
     const s = setUp();
-    const tokens = new IntakeTokens(s);
-    const { token, record } = tokens.create('tms', 'Tess TMS');
+    const tokens = new IntakeTokens(recordOf(s));
+    const { token, record } = await tokens.create('tms', 'Tess TMS');
     const lookup = await rolledBackAround(
       s,
-      () => writeCallback(s, { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }),
+      (tx) =>
+        writeCallback(recordOf(s), { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
       () => tokens.lookup(token),
     );
     expect(await lookup).toMatchObject({ role: 'tms', token_id: record.id });
-    expect(tokens.list()[0]!.last_used_at).not.toBeNull();
+    expect((await tokens.list())[0]!.last_used_at).not.toBeNull();
     // The unit's own write is gone.
-    expect(getCallbackByDelivery(s, 'inside')).toBeUndefined();
+    expect(await getCallbackByDelivery(recordOf(s), 'inside')).toBeUndefined();
   });
 
   it('a callback cancelled meanwhile stays cancelled', async () => {
     const s = setUp();
-    const { id } = writeCallback(s, { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'd1', payload: {} });
+    const { id } = await writeCallback(recordOf(s), {
+      kind: 'screening.completed',
+      url: 'http://127.0.0.1:9/cb',
+      deliveryId: 'd1',
+      payload: {},
+    });
     const cancel = await rolledBackAround(
       s,
-      () => writeCallback(s, { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }),
-      () => cancelCallback(s, id),
+      (tx) =>
+        writeCallback(recordOf(s), { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
+      () => cancelCallback(recordOf(s), id),
     );
     expect(await cancel).toMatchObject({ id, state: 'cancelled' });
-    expect(getCallback(s, id)).toMatchObject({ state: 'cancelled' });
+    expect(await getCallback(recordOf(s), id)).toMatchObject({ state: 'cancelled' });
   });
 
   it("the event feed's reads never see the unit's event (nor hand out its id)", async () => {
     const s = setUp();
-    const feed = new SharedEventFeed(s, { publish: async () => 0 } as never, 'test');
+    const feed = new SharedEventFeed(recordOf(s), { publish: async () => 0 } as never, 'test');
     const heard: IntakeEvent[] = [];
     feed.subscribe((e) => heard.push(e));
     await feed.publish('quota.changed', { n: 1 });

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getCallback } from '../../worker/callbacks/index.js';
 import { Pruner } from '../../worker/retention/pruner.js';
-import { openStore, type Store } from '../../worker/store/index.js';
+import { openStore, type Store, recordOf } from '../../worker/store/index.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { manualClock } from '../helpers/emulator.js';
 import { seedRetentionRows } from '../helpers/retention-seed.js';
@@ -63,13 +63,13 @@ describe('retention', () => {
     store.putNotFound('sandbox', { dot_number: '7999999' }, { code: 'carrier_not_found', message: 'x', request_id: null });
     const pagesBefore = raw.pragma('page_count', { simple: true }) as number;
 
-    const report = await new Pruner({ store, policy, logger: log, now: clock.now, batch: 7 }).run();
+    const report = await new Pruner({ store: recordOf(store), policy, logger: log, now: clock.now, batch: 7 }).run();
 
     // The old set is gone: screenings (reviews with them), callbacks, watch history, lifted block.
     expect(store.getScreening(old.decided)).toBeUndefined();
     expect(store.getReview(old.review)).toBeUndefined();
-    expect(getCallback(store, old.delivered)).toBeUndefined();
-    expect(getCallback(store, old.dead)).toBeUndefined();
+    expect(await getCallback(recordOf(store), old.delivered)).toBeUndefined();
+    expect(await getCallback(recordOf(store), old.dead)).toBeUndefined();
     expect(count(store, "SELECT COUNT(*) AS n FROM local_blocks WHERE id = 'blk_old'")).toBe(0);
     // …but a review still pending keeps its screening, and an active block stays.
     expect(store.getScreening(old.pendingReview)).toBeDefined();
@@ -78,9 +78,9 @@ describe('retention', () => {
     // The record within three years is kept whole: the decided review and who decided.
     expect(store.getScreening(mid.decided)).toMatchObject({ action: 'tender', review: { state: 'approved', decided_by: 'dana' } });
     expect(store.getReview(mid.review)).toMatchObject({ state: 'approved' });
-    expect(getCallback(store, mid.dead)).toMatchObject({ state: 'dead' });
+    expect(await getCallback(recordOf(store), mid.dead)).toMatchObject({ state: 'dead' });
     // Delivered callbacks and events go after seven days; the event ids never go backwards.
-    expect(getCallback(store, mid.delivered)).toBeUndefined();
+    expect(await getCallback(recordOf(store), mid.delivered)).toBeUndefined();
     expect(store.eventsSince(0).map((e) => e.id)).toEqual([recent.id]);
     expect(store.lastEventId()).toBe(recent.id);
     // Not-found answers past their cache time go; a fresh one stays.
@@ -106,9 +106,9 @@ describe('retention', () => {
     const clock = manualClock('2024-06-01T00:00:00.000Z');
     store = openStore(db.path, { now: clock.now });
     const s = await seedRetentionRows(store, 'now', clock.now());
-    const pruner = new Pruner({ store, policy, logger: log, now: clock.now });
+    const pruner = new Pruner({ store: recordOf(store), policy, logger: log, now: clock.now });
     expect(await pruner.run()).toEqual({});
     expect(store.getScreening(s.decided)).toBeDefined();
-    expect(getCallback(store, s.delivered)).toBeDefined();
+    expect(await getCallback(recordOf(store), s.delivered)).toBeDefined();
   });
 });

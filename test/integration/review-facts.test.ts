@@ -127,15 +127,15 @@ beforeAll(async () => {
     callbackBackoffMs: 50,
     emulator: { datedChanges: DATED, monthlyQuota: 10_000 },
   });
-  const tokens = new IntakeTokens(stack.screener.store, clock.now);
+  const tokens = new IntakeTokens(recordOf(stack.screener.store), clock.now);
   ({
     token: desk,
     record: { id: deskId },
-  } = tokens.create('desk', 'Dana Desk'));
+  } = await tokens.create('desk', 'Dana Desk'));
   ({
     token: admin,
     record: { id: adminId },
-  } = tokens.create('admin', 'Ops Admin'));
+  } = await tokens.create('admin', 'Ops Admin'));
 });
 afterAll(async () => {
   await stack?.close();

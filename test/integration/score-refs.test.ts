@@ -14,6 +14,7 @@ import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { integrityOf } from '../helpers/integrity.js';
+import { recordOf } from '../../worker/store/index.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -72,7 +73,7 @@ describe('scores stored once per fetch', () => {
     const referenced = (db.prepare('SELECT score_fetch_id AS id FROM screenings WHERE tender_id = ?').get('REF-1') as { id: number }).id;
     db.prepare("UPDATE score_fetches SET fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").run(referenced);
     const policy = { eventsMs: 86_400_000, recordsMs: 100 * 365 * 86_400_000, notFoundMs: 86_400_000 };
-    const report = await new Pruner({ store: stack.screener.store, policy, logger: pino({ level: 'silent' }) }).run();
+    const report = await new Pruner({ store: recordOf(stack.screener.store), policy, logger: pino({ level: 'silent' }) }).run();
     expect(report['unreferenced score fetches']).toBe(1);
     const left = (db.prepare('SELECT id FROM score_fetches WHERE id IN (?, ?)').all(orphan, referenced) as Array<{ id: number }>).map(
       (r) => r.id,

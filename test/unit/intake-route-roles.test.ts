@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { buildIntake } from '../../worker/intake/server.js';
 import type { IntakeApp } from '../../worker/intake/intake-app.js';
 import type { Screener } from '../../worker/screener-types.js';
-import { openStore, type Store } from '../../worker/store/index.js';
+import { openStore, type Store, recordOf } from '../../worker/store/index.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { isRole } from '../../worker/tokens/roles.js';
 
@@ -70,9 +70,9 @@ describe('intake route roles', () => {
   it('the auth hook checks the role of a HEAD request as of its GET', async () => {
     const a = intake();
     await a.ready();
-    const tokens = new IntakeTokens(store!);
-    const metrics = tokens.create('metrics', 'prometheus').token;
-    const tms = tokens.create('tms', 'a tms').token;
+    const tokens = new IntakeTokens(recordOf(store!));
+    const metrics = (await tokens.create('metrics', 'prometheus')).token;
+    const tms = (await tokens.create('tms', 'a tms')).token;
     for (const method of ['GET', 'HEAD'] as const) {
       const refused = await a.inject({ method, url: '/me', headers: { authorization: `Bearer ${metrics}` } });
       expect(refused.statusCode, `${method} /me with a metrics token`).toBe(403);

@@ -180,7 +180,7 @@ function harness(env: Env = 'sandbox'): Harness {
   const now = (): Date => new Date(clock.t);
   const store = openStore(':memory:', { now });
   open.push(store);
-  const feed = new SharedEventFeed(store, { publish: async () => 0 } as never, 'test');
+  const feed = new SharedEventFeed(recordOf(store), { publish: async () => 0 } as never, 'test');
   const announced: string[] = [];
   const events = {
     append: feed.append.bind(feed),

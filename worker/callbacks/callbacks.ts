@@ -1,6 +1,6 @@
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import type { Screening } from '../../shared/screening.js';
-import type { Store, RecordTx } from '../store/index.js';
+import type { RecordStore, RecordTx } from '../store/index.js';
 import { writeCallback } from './outbox.js';
 import { CallbackSender, type SenderOptions } from './sender.js';
 
@@ -29,9 +29,15 @@ export function callbackBody(kind: CallbackKind, delivery: string, screening: Sc
  * callback_url. The screening is sent as it is now, with its version (`version` on the body and
  * on the screening): a retry sends the same body, and no older state follows a newer one.
  */
-export function oweScreeningCallback(tx: RecordTx, store: Store, screening: Screening, kind: CallbackKind, at?: Date): void {
+export async function oweScreeningCallback(
+  tx: RecordTx,
+  store: RecordStore,
+  screening: Screening,
+  kind: CallbackKind,
+  at?: Date,
+): Promise<void> {
   if (!screening.callback_url) return;
-  writeCallback(
+  await writeCallback(
     store,
     {
       kind,

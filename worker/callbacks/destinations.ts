@@ -88,6 +88,28 @@ export class Destinations {
     return [...this.#d.keys()].filter((k) => !this.mayStart(k, nowMs));
   }
 
+  /**
+   * How many attempts may start now, per destination: `room.of[d]` for those this process
+   * knows, `room.others` for any other (a claim's `room`, worker/store/record.ts); `skip` those
+   * with none (the claim leaves their rows out).
+   */
+  room(nowMs: number): { skip: string[]; room: { of: Record<string, number>; others: number } } {
+    const skip: string[] = [];
+    const of: Record<string, number> = {};
+    for (const [k, d] of this.#d) {
+      // Half-open: one probe, once nothing is on the wire; else the slots left.
+      const n =
+        d.failures >= this.limits.failuresToOpen
+          ? nowMs < d.openUntil || d.inFlight > 0
+            ? 0
+            : 1
+          : this.limits.perDestination - d.inFlight;
+      of[k] = Math.max(0, n);
+      if (of[k] === 0) skip.push(k);
+    }
+    return { skip, room: { of, others: this.limits.perDestination } };
+  }
+
   /** Is the breaker of `dest` open now (for log lines)? */
   isOpen(dest: string, nowMs: number): boolean {
     const d = this.#d.get(dest);

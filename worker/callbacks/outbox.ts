@@ -1,10 +1,10 @@
-import { recordOf } from '../store/index.js';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { newCallbackId } from '../store/ids.js';
-import { outboxOf, type CallbackRow } from '../store/outbox-repo.js';
+import { outboxOf, type CallbackRow, type NewCallbackRow } from '../store/outbox-repo.js';
 import { StoreArgumentError } from '../store/store-error.js';
 import type { ListPage, Store } from '../store/types.js';
-import type { RecordTx } from '../store/index.js';
+import type { RecordStore, RecordTx } from '../store/index.js';
+import type { RecordRepos } from '../store/record.js';
 import { listJob } from '../store/list-reads.js';
 import type { DeliveryFailure } from './callback-transport.js';
 import { destinationOf } from './destination-of.js';
@@ -12,15 +12,15 @@ import { destinationOf } from './destination-of.js';
 export { destinationOf };
 
 /**
- * The callback outbox: every callback owed to a TMS is a row, written in the SAME SQLite
- * transaction as the change it reports, so a commit and its callback stand or fall together
+ * The callback outbox: every callback owed to a TMS is a row, written in the SAME unit of work
+ * as the change it reports, so a commit and its callback stand or fall together
  * (a crash, a Redis flush or a down receiver loses nothing). The sender (sender.ts) drains it.
  *
  * To owe a callback, call inside your unit of work:
  *
- *   await recordOf(store).unitOfWork(async (tx) => {
+ *   await store.unitOfWork(async (tx) => {
  *     ...your writes...
- *     writeCallback(store, { kind: 'decision.changed', url, deliveryId: `${decisionId}:decision.changed`,
+ *     await writeCallback(store, { kind: 'decision.changed', url, deliveryId: `${decisionId}:decision.changed`,
  *                            payload: { decision } }, tx);
  *   });
  *
@@ -32,7 +32,8 @@ export { destinationOf };
  * A row that carries a state of a screening names it (`order`): rows of one screening are sent
  * in version order, never an older state after a newer one.
  *
- * The SQL is the store's (worker/store/outbox-repo.ts, `outboxOf`); the rules are here.
+ * The SQL is the store's (the record's `outbox`: worker/store/outbox-repo.ts, its PostgreSQL twin
+ * pg/outbox-repo.ts); the rules are here.
  */
 
 /** The one list of a callback's states: the type, the API's enum (intake/components.ts) and the checks below read it. */
@@ -82,13 +83,13 @@ export type OutboxRow = Omit<CallbackRow, 'state' | 'last_error'> & { state: Cal
 /** The store keeps state and last_error as text; only the outbox and the sender write them, in these words. */
 const asOutboxRow = (r: CallbackRow): OutboxRow => r as OutboxRow;
 
-// ---- wake-up: senders of this process, per store (one store, one connection) ----
+// ---- wake-up: senders of this process, per store ----
 
-const listeners = new WeakMap<Store, Set<() => void>>();
-const wakeScheduled = new WeakSet<Store>();
+const listeners = new WeakMap<object, Set<() => void>>();
+const wakeScheduled = new WeakSet<object>();
 
 /** Call `fn` after each transaction that wrote a callback row on this store. */
-export function onCallbackWritten(store: Store, fn: () => void): () => void {
+export function onCallbackWritten(store: RecordStore, fn: () => void): () => void {
   let set = listeners.get(store);
   if (!set) listeners.set(store, (set = new Set()));
   set.add(fn);
@@ -100,7 +101,7 @@ export function onCallbackWritten(store: Store, fn: () => void): () => void {
  * only through `tx.afterCommit`: it must not run before the COMMIT. Outside one (a single
  * statement, committed as it ran) directly.
  */
-function scheduleWake(store: Store): void {
+function scheduleWake(store: RecordStore): void {
   if (wakeScheduled.has(store) || !listeners.get(store)?.size) return;
   wakeScheduled.add(store);
   setImmediate(() => {
@@ -110,12 +111,12 @@ function scheduleWake(store: Store): void {
 }
 
 /**
- * Owe one callback: insert its outbox row (call inside the unit of work of the change it
- * reports, `tx`). Returns the row's id and whether it is new (false: this delivery id was owed
- * before). Without `tx` (callers still inside a synchronous store.transaction) the senders are
- * woken on a later turn, after that transaction.
+ * Owe one callback: insert its outbox row, through `tx`, the unit of work of the change it
+ * reports. Answers the row's id and whether it is new (false: this delivery id was owed before).
+ * Without `tx` the row is written by itself (tests, tools), and the senders are woken at once.
+ * A bad argument throws at the call, before anything is written.
  */
-export function writeCallback(store: Store, c: NewCallback, tx?: RecordTx): { id: string; created: boolean } {
+export function writeCallback(store: RecordStore, c: NewCallback, tx?: RecordTx): Promise<{ id: string; created: boolean }> {
   if (!c || typeof c.kind !== 'string' || c.kind === '') throw new StoreArgumentError('kind must be a non-empty string', 'kind');
   if (typeof c.url !== 'string' || c.url === '') throw new StoreArgumentError('url must be a non-empty string', 'url');
   if (typeof c.deliveryId !== 'string' || c.deliveryId === '')
@@ -125,8 +126,7 @@ export function writeCallback(store: Store, c: NewCallback, tx?: RecordTx): { id
     throw new StoreArgumentError('order must be { subject: string, version: integer }', 'order');
   const at = c.at ?? new Date();
   const body = JSON.stringify({ event: c.kind, delivery_id: c.deliveryId, api_version: LATEST_API_VERSION, ...c.payload });
-  const outbox = outboxOf(store);
-  const created = outbox.insert({
+  return insertCallback(store, tx, {
     id: newCallbackId(),
     delivery_id: c.deliveryId,
     kind: c.kind,
@@ -138,25 +138,38 @@ export function writeCallback(store: Store, c: NewCallback, tx?: RecordTx): { id
     atMs: at.getTime(),
     at: at.toISOString(),
   });
-  if (created) wakeAfter(store, tx);
-  return { id: outbox.byDelivery(c.deliveryId)!.id, created };
 }
 
-function wakeAfter(store: Store, tx: RecordTx | undefined): void {
+async function insertCallback(
+  store: RecordStore,
+  tx: RecordTx | undefined,
+  row: NewCallbackRow,
+): Promise<{ id: string; created: boolean }> {
+  const outbox = (tx ?? store).outbox;
+  const created = await outbox.insert(row);
+  if (created) {
+    wakeAfter(store, tx);
+    return { id: row.id, created };
+  }
+  // Owed before: the row that was (one more read only then, not on every new callback).
+  return { id: (await outbox.byDelivery(row.delivery_id))!.id, created };
+}
+
+function wakeAfter(store: RecordStore, tx: RecordTx | undefined): void {
   if (tx) tx.afterCommit(() => scheduleWake(store));
   else scheduleWake(store);
 }
 
-/** How many outbox rows are in each state (the metrics and /status read this). */
-export function callbackCounts(store: Store): Record<CallbackState, number> {
+/** How many outbox rows are in each state (the metrics and /status read this), through `repos` (the store, or a unit's handle). */
+export async function callbackCounts(repos: Pick<RecordRepos, 'outbox'>): Promise<Record<CallbackState, number>> {
   const counts: Record<CallbackState, number> = { pending: 0, delivered: 0, dead: 0, cancelled: 0 };
-  for (const { state, n } of outboxOf(store).counts()) counts[state as CallbackState] = n;
+  for (const { state, n } of await repos.outbox.counts()) counts[state as CallbackState] = n;
   return counts;
 }
 
 /** When the oldest callback still owed (pending) was owed, or null: how long TMSs have gone without (the metrics). */
-export function oldestPendingCallbackAt(store: Store): string | null {
-  return outboxOf(store).oldestPendingAt();
+export function oldestPendingCallbackAt(repos: Pick<RecordRepos, 'outbox'>): Promise<string | null> {
+  return repos.outbox.oldestPendingAt();
 }
 
 export function toCallbackRecord(r: OutboxRow): CallbackRecord {
@@ -180,19 +193,20 @@ export function toCallbackRecord(r: OutboxRow): CallbackRecord {
   };
 }
 
-export function getCallback(store: Store, id: string): CallbackRecord | undefined {
-  const r = outboxOf(store).byId(id);
+export async function getCallback(repos: Pick<RecordRepos, 'outbox'>, id: string): Promise<CallbackRecord | undefined> {
+  const r = await repos.outbox.byId(id);
   return r ? toCallbackRecord(asOutboxRow(r)) : undefined;
 }
 
-export function getCallbackByDelivery(store: Store, deliveryId: string): CallbackRecord | undefined {
-  const r = outboxOf(store).byDelivery(deliveryId);
+export async function getCallbackByDelivery(repos: Pick<RecordRepos, 'outbox'>, deliveryId: string): Promise<CallbackRecord | undefined> {
+  const r = await repos.outbox.byDelivery(deliveryId);
   return r ? toCallbackRecord(asOutboxRow(r)) : undefined;
 }
 
 /**
  * One page of GET /callbacks by keyset, most recently changed first: one state on
- * callback_outbox_by_state, `all` on callback_outbox_by_updated.
+ * callback_outbox_by_state, `all` on callback_outbox_by_updated. On the synchronous SQLite
+ * store: the body of the reader thread's job below (a read-only connection of its own).
  */
 export function pageCallbacks(store: Store, state: CallbackState | 'all', p: ListPage): { data: CallbackRecord[]; has_more: boolean } {
   if (state !== 'all' && !CALLBACK_STATES.includes(state))
@@ -234,22 +248,21 @@ export class CallbackSupersededError extends Error {
  * `pending`; a pending row's next attempt is brought forward. A delivered row is not sent again
  * (409), nor one whose screening has a newer state delivered or owed (409: it would arrive after it).
  */
-export function retryCallback(store: Store, id: string, now = new Date()): Promise<CallbackRecord> {
-  const outbox = outboxOf(store);
-  return recordOf(store).unitOfWork(async (tx) => {
-    const before = outbox.byId(id);
+export function retryCallback(store: RecordStore, id: string, now = new Date()): Promise<CallbackRecord> {
+  return store.unitOfWork(async (tx) => {
+    const before = await tx.outbox.byId(id);
     if (!before) throw new CallbackNotFoundError(`no callback with id ${id}`);
     if (before.state === 'delivered')
       throw new CallbackDeliveredError(`callback ${id} was delivered at ${before.delivered_at}; it is not sent again`);
-    const newer = outbox.newerOwed(id);
+    const newer = await tx.outbox.newerOwed(id);
     if (newer !== undefined && before.state !== 'pending')
       throw new CallbackSupersededError(
         `callback ${id} carries an older state of screening ${before.subject} than callback ${newer}; it is not sent after it`,
         newer,
       );
-    outbox.retry(id, now.getTime(), now.toISOString());
+    await tx.outbox.retry(id, now.getTime(), now.toISOString());
     wakeAfter(store, tx);
-    return toCallbackRecord(asOutboxRow(outbox.byId(id)!));
+    return toCallbackRecord(asOutboxRow((await tx.outbox.byId(id))!));
   });
 }
 
@@ -258,12 +271,11 @@ export function retryCallback(store: Store, id: string, now = new Date()): Promi
  * already on the wire may still arrive). Cancelling a cancelled row returns it as it is; a
  * delivered one is a 409. POST /callbacks/:id/retry sends a cancelled row after all.
  */
-export function cancelCallback(store: Store, id: string, now = new Date()): Promise<CallbackRecord> {
-  const outbox = outboxOf(store);
+export function cancelCallback(store: RecordStore, id: string, now = new Date()): Promise<CallbackRecord> {
   // A unit of its own: never part of (and rolled back with) another that is open.
-  return recordOf(store).unitOfWork(async (tx) => {
-    outbox.cancel(id, now.toISOString());
-    const row = outbox.byId(id);
+  return store.unitOfWork(async (tx) => {
+    await tx.outbox.cancel(id, now.toISOString());
+    const row = await tx.outbox.byId(id);
     if (!row) throw new CallbackNotFoundError(`no callback with id ${id}`);
     if (row.state === 'delivered')
       throw new CallbackDeliveredError(`callback ${id} was delivered at ${row.delivered_at}; there is nothing to cancel`);
@@ -273,9 +285,9 @@ export function cancelCallback(store: Store, id: string, now = new Date()): Prom
 }
 
 /** Stop every delivery still owed to `url` (exactly that URL, as stored): how many were cancelled. */
-export function cancelCallbacksTo(store: Store, url: string, now = new Date()): Promise<number> {
-  return recordOf(store).unitOfWork(async (tx) => {
-    const n = outboxOf(store).cancelTo(url, now.toISOString());
+export function cancelCallbacksTo(store: RecordStore, url: string, now = new Date()): Promise<number> {
+  return store.unitOfWork(async (tx) => {
+    const n = await tx.outbox.cancelTo(url, now.toISOString());
     if (n > 0) wakeAfter(store, tx);
     return n;
   });

@@ -2,8 +2,7 @@ import { API_VERSIONS, API_VERSION_HEADER } from '../../shared/api-versions.js';
 import { exponentialBackoffMs } from '../../shared/backoff.js';
 import { observe } from '../metrics/metrics.js';
 import type { Logger } from 'pino';
-import { callbackSendsOf, type CallbackSendsRepo } from '../store/outbox-repo.js';
-import type { Store } from '../store/types.js';
+import type { RecordStore, RecordTx } from '../store/index.js';
 import { failureOf, policyTransport, type CallbackTransport, type DeliveryFailure } from './callback-transport.js';
 import type { DestinationPolicy } from './destination-policy.js';
 import { DEFAULT_DESTINATION_LIMITS, Destinations, type DestinationLimits } from './destinations.js';
@@ -26,7 +25,7 @@ import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signCallback } from '.
 export type { CallbackTransport } from './callback-transport.js';
 
 export interface SenderOptions {
-  store: Store;
+  store: RecordStore;
   secret: string;
   logger: Logger;
   /** Where callbacks may go (CALLBACK_ALLOW; checked at send time on every resolved address). */
@@ -78,7 +77,6 @@ function unsendable(url: string): boolean {
 type Outcome = { ok: true; status: number } | { ok: false; status: number | null; failure: DeliveryFailure; final: boolean };
 
 export class CallbackSender {
-  readonly #rows: CallbackSendsRepo;
   readonly #log: Logger;
   readonly #send: CallbackTransport;
   readonly #closeTransport: () => Promise<void>;
@@ -96,7 +94,6 @@ export class CallbackSender {
   #unsubscribe: (() => void) | undefined;
 
   constructor(private readonly o: SenderOptions) {
-    this.#rows = callbackSendsOf(o.store);
     this.#log = o.logger.child({ module: 'callbacks' });
     const limits = { ...DEFAULT_DESTINATION_LIMITS, ...o.destinations };
     this.#destinations = new Destinations(limits);
@@ -130,39 +127,31 @@ export class CallbackSender {
 
   /**
    * Claim what is due and may start now: free slots of this process, per destination, oldest
-   * due first; a destination whose slots are full (or whose breaker is open) is left out of the
-   * next query, so its backlog never crowds out the others. Each claimed row is counted on its
-   * destination until its attempt ends.
+   * due first, in one claim (record.ts `claimDue`). A destination whose slots are full (or whose
+   * breaker is open) is left out of the claim, so its backlog never crowds out the others; one
+   * that fills up in a round takes no more, and the next round leaves it out (its rows may have
+   * hidden others'). Each claimed row is counted on its destination until its attempt ends.
    */
-  #claim(): OutboxRow[] {
-    if (!this.#rows.isOpen()) return [];
+  async #claim(): Promise<OutboxRow[]> {
+    const sends = this.o.store.callbackSends;
+    if (!(await sends.isOpen())) return [];
     const now = this.#now();
     const nowMs = now.getTime();
     // Lease: long enough for the attempt to time out; a dead process's claim runs out.
     const lease = nowMs + this.#timeoutMs + 30_000;
     const claimed: OutboxRow[] = [];
-    const skip = new Set(this.#destinations.busy(nowMs));
     for (let round = 0; round < 20; round++) {
       const free = this.#concurrency - this.#inFlight.size - claimed.length;
       if (free <= 0) break;
-      const rows = this.#rows.due(nowMs, [...skip], Math.max(free * 2, 16));
-      if (rows.length === 0) break;
-      const skipped = skip.size;
-      for (const r of rows) {
-        if (this.#inFlight.size + claimed.length >= this.#concurrency) break;
-        if (skip.has(r.destination)) continue;
-        if (!this.#destinations.mayStart(r.destination, nowMs)) {
-          skip.add(r.destination);
-          continue;
-        }
-        // The store keeps state and last_error as text; they are the outbox's words (outbox.ts).
-        const row = this.#rows.claim(r.id, nowMs, now.toISOString(), lease) as OutboxRow | undefined;
-        if (!row) continue; // another process took it
+      const { skip, room } = this.#destinations.room(nowMs);
+      // The store keeps state and last_error as text; they are the outbox's words (outbox.ts).
+      const rows = (await sends.claimDue(nowMs, now.toISOString(), lease, skip, free, room)) as OutboxRow[];
+      for (const row of rows) {
         this.#destinations.started(row.destination);
         claimed.push(row);
       }
-      // Another round only when this one found destinations to leave out (their rows may hide others').
-      if (skip.size === skipped) break;
+      // Another round only when a destination filled up in this one (its rows beyond its room took places in the batch).
+      if (rows.length === 0 || this.#destinations.busy(nowMs).every((d) => skip.includes(d))) break;
     }
     return claimed;
   }
@@ -179,7 +168,7 @@ export class CallbackSender {
 
   /** One pass: claim what is due and wait for those attempts; returns how many rows were attempted. */
   async drainOnce(): Promise<number> {
-    const rows = this.#claim();
+    const rows = await this.#claim();
     await Promise.all(rows.map((r) => this.#dispatch(r)));
     return rows.length;
   }
@@ -189,7 +178,7 @@ export class CallbackSender {
       this.#woken = false;
       try {
         // Started, not awaited: each attempt wakes the loop when it ends.
-        for (const r of this.#claim()) void this.#dispatch(r);
+        for (const r of await this.#claim()) void this.#dispatch(r);
       } catch (e) {
         this.#log.warn({ err: String(e) }, 'callback outbox pass failed');
       }
@@ -209,7 +198,7 @@ export class CallbackSender {
 
   async #attempt(r: OutboxRow): Promise<void> {
     if (unsendable(r.url)) {
-      this.#finish(r, { ok: false, status: null, failure: 'refused_by_policy', final: true });
+      await this.#finish(r, { ok: false, status: null, failure: 'refused_by_policy', final: true });
       return;
     }
     // Signed at each attempt: a retry hours later still passes the receiver's time tolerance.
@@ -236,26 +225,25 @@ export class CallbackSender {
       this.#log.debug({ delivery: r.delivery_id, to: r.destination, err: (e as Error).message }, 'callback attempt failed');
       out = { ok: false, status: null, failure, final: failure === 'refused_by_policy' };
     }
-    this.#finish(r, out);
+    await this.#finish(r, out);
   }
 
-  #finish(r: OutboxRow, out: Outcome): void {
+  async #finish(r: OutboxRow, out: Outcome): Promise<void> {
     const now = this.#now();
     const to = r.destination;
     // A refusal says nothing about the receiver: it does not count towards its breaker.
     if (!out.ok && out.failure === 'refused_by_policy') this.#destinations.released(to);
     else this.#destinations.finished(to, out.ok, now.getTime());
-    if (!this.#rows.isOpen()) return;
     const nowIso = now.toISOString();
     if (out.ok) {
-      this.#rows.delivered(r.id, out.status, nowIso);
+      if (!(await this.#record((tx) => tx.callbackSends.delivered(r.id, out.status, nowIso)))) return;
       this.#log.info({ delivery: r.delivery_id, to, attempt: r.attempts }, 'callback delivered');
       observe.callback('delivered');
       return;
     }
     const deadAfter = this.o.deadAfterMs ?? DEFAULT_DEAD_AFTER_MS;
     if (out.final || now.getTime() - r.retry_since >= deadAfter) {
-      this.#rows.dead(r.id, out.status, out.failure, nowIso);
+      if (!(await this.#record((tx) => tx.callbackSends.dead(r.id, out.status, out.failure, nowIso)))) return;
       this.#log.error(
         { delivery: r.delivery_id, to, attempt: r.attempts, failure: out.failure, callback: r.id },
         'callback dead: retry it with POST /callbacks/:id/retry',
@@ -264,7 +252,7 @@ export class CallbackSender {
       return;
     }
     const next = now.getTime() + retryDelayMs(r.attempts, this.o.backoffMs, this.o.maxBackoffMs);
-    this.#rows.failed(r.id, out.status, out.failure, next, nowIso);
+    if (!(await this.#record((tx) => tx.callbackSends.failed(r.id, out.status, out.failure, next, nowIso)))) return;
     const breaker = this.#destinations.isOpen(to, now.getTime()) ? '; its destination is backed off' : '';
     // The first failure is news; the retries after it are routine (the row and the metrics count them).
     this.#log[r.attempts <= 1 ? 'warn' : 'debug'](
@@ -272,6 +260,22 @@ export class CallbackSender {
       `callback failed; will retry${breaker}`,
     );
     observe.callback('retry');
+  }
+
+  /**
+   * Write an attempt's outcome on its row, in a unit of work: false when the store was closed
+   * (a shutdown while the attempt was on the wire: the row stays claimed and is sent again).
+   */
+  async #record(write: (tx: RecordTx) => Promise<void>): Promise<boolean> {
+    const sends = this.o.store.callbackSends;
+    if (!(await sends.isOpen())) return false;
+    try {
+      await this.o.store.unitOfWork(write);
+      return true;
+    } catch (e) {
+      if (!(await sends.isOpen().catch(() => false))) return false;
+      throw e;
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Decision, IntakeEvent, Review } from '../../shared/screening.js';
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import type { Store, RecordTx } from '../store/index.js';
+import { recordOf, type Store, type RecordTx } from '../store/index.js';
 import type { ClosedReview } from './carrier-decisions.js';
 
 /**
@@ -34,7 +34,7 @@ export async function resolvedReviewNews(
   const out: IntakeEvent[] = [];
   for (const id of settled) {
     const s = store.getScreening(id)!;
-    oweScreeningCallback(tx, store, s, 'review.resolved', now);
+    await oweScreeningCallback(tx, recordOf(store), s, 'review.resolved', now);
     out.push(await events.append(tx, 'review.resolved', { ...review, screening: s }));
   }
   return out;

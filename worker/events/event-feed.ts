@@ -1,7 +1,6 @@
-import { recordOf } from '../store/index.js';
 import type { Redis } from 'ioredis';
-import type { IntakeEvent, IntakeEventName } from '../../shared/screening.js';
-import type { Store, RecordTx } from '../store/index.js';
+import type { IntakeEvent, IntakeEventName, Screening } from '../../shared/screening.js';
+import type { RecordStore, RecordTx } from '../store/index.js';
 import type { EventLogFilter, ListPage } from '../store/types.js';
 import type { EventFeed } from '../screener-types.js';
 import { compactEvent, expandEvent } from './event-refs.js';
@@ -10,14 +9,19 @@ import { compactEvent, expandEvent } from './event-refs.js';
 const PUBLISH_GAP_MS = 20;
 
 /**
- * Events shared by every process: each event is appended to SQLite (so a client that
- * reconnects with Last-Event-ID can replay what it missed) and announced on a Redis channel
- * (so every process's subscribers wake up). Subscribers always read from SQLite in id order,
- * so a lost pub/sub message only delays delivery until the next one or the next poll.
+ * Events shared by every process: each event is appended to the record's event log (so a
+ * client that reconnects with Last-Event-ID can replay what it missed) and announced on a Redis
+ * channel (so every process's subscribers wake up). Subscribers always read from the log in id
+ * order, so a lost pub/sub message only delays delivery until the next one or the next poll.
+ * Deliveries here run one after another (#serially): an event's data may need a store read
+ * (event-refs.ts), and listeners still hear the events in id order.
  */
 export class SharedEventFeed implements EventFeed {
   readonly #listeners = new Set<(e: IntakeEvent) => void>();
-  #delivered: number;
+  /** The newest id delivered; undefined until the log's last id at start was read. */
+  #delivered: number | undefined;
+  /** The deliveries, one after another. */
+  #chain: Promise<void> = Promise.resolve();
   #sub: Redis | undefined;
   #poll: NodeJS.Timeout | undefined;
   /** The newest id to tell other processes about; at most one PUBLISH per PUBLISH_GAP_MS. */
@@ -26,11 +30,28 @@ export class SharedEventFeed implements EventFeed {
   #draining = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: RecordStore,
     private readonly pub: Redis,
     private readonly channel: string,
   ) {
-    this.#delivered = store.lastEventId();
+    // Events from here on are new: where the log ends now, asked at once (before a unit opened
+    // next commits one). A failed read is tried again by the next delivery (#start).
+    const end = store.events.lastEventId();
+    this.#serially(async () => {
+      this.#delivered ??= await end;
+    }).catch(() => {});
+  }
+
+  async #start(): Promise<number> {
+    this.#delivered ??= await this.store.events.lastEventId();
+    return this.#delivered;
+  }
+
+  /** Run `fn` after every delivery before it. */
+  #serially(fn: () => Promise<void>): Promise<void> {
+    const p = this.#chain.then(fn);
+    this.#chain = p.catch(() => {});
+    return p;
   }
 
   /** Start listening for other processes' events (`sub` becomes a subscriber connection). */
@@ -38,7 +59,7 @@ export class SharedEventFeed implements EventFeed {
     this.#sub = sub;
     // Our own events were delivered when published: only read the store for newer ones.
     sub.on('message', (_channel: string, id: string) => {
-      if (Number(id) > this.#delivered) this.#drain();
+      if (this.#delivered === undefined || Number(id) > this.#delivered) this.#drain();
     });
     await sub.subscribe(this.channel).catch(() => {});
     // A safety net for a missed pub/sub message (e.g. during a Redis restart).
@@ -48,7 +69,7 @@ export class SharedEventFeed implements EventFeed {
 
   /** An event of its own (no change commits with it): appended in a unit of work, then announced. */
   async publish(event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
-    const e = await recordOf(this.store).unitOfWork((tx) => this.append(tx, event, data));
+    const e = await this.store.unitOfWork((tx) => this.append(tx, event, data));
     await this.announce([e]);
     return e;
   }
@@ -57,20 +78,25 @@ export class SharedEventFeed implements EventFeed {
    * Write an event to the log without telling anyone yet: inside the unit of work `tx`, so the
    * event commits with what it reports. Call announce() after the commit.
    */
-  async append(_tx: RecordTx, event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
+  async append(tx: RecordTx, event: IntakeEventName, data: unknown): Promise<IntakeEvent> {
     // Stored as a reference to its screening (event-refs.ts); delivered here as given.
-    const e = this.store.appendEvent(event, compactEvent(event, data));
+    const e = await tx.events.appendEvent(event, compactEvent(event, data));
     return { ...e, data: data ?? null };
   }
 
   /** Deliver what was appended (here, and to other processes through Redis), oldest first. */
   async announce(appended: IntakeEvent[] = []): Promise<void> {
-    if (appended.length > 0 && appended.every((e, i) => e.id === this.#delivered + 1 + i)) {
-      // The next events in order, already in hand: no need to read them back from the log.
-      for (const e of appended) this.#deliver(e);
-    } else {
-      this.#drain();
-    }
+    await this.#serially(async () => {
+      const delivered = await this.#start();
+      if (appended.length > 0 && appended.every((e, i) => e.id === delivered + 1 + i)) {
+        // The next events in order, already in hand: no need to read them back from the log.
+        for (const e of appended) await this.#deliver(e);
+      } else {
+        await this.#drainNow();
+      }
+    }).catch(() => {
+      // The store is closing or briefly unreadable: the next wake-up or poll catches up.
+    });
     // Not awaited: other processes are only woken early (their poll catches up on a lost message),
     // and nobody here waits a Redis round trip for it. The newest id says "read up to here", so
     // one PUBLISH covers every event since the last: at most one per PUBLISH_GAP_MS, however
@@ -94,61 +120,87 @@ export class SharedEventFeed implements EventFeed {
     return () => this.#listeners.delete(listener);
   }
 
-  // Reads outside a unit of work wait for an open one (store.readCommitted): an event of a
-  // unit that then rolls back is never read, nor its id handed out.
+  // The store's reads: committed rows only (on SQLite they wait for an open unit of work), so an
+  // event of a unit that then rolls back is never read, nor its id handed out.
   since(lastId: number, limit?: number): Promise<IntakeEvent[]> {
-    return this.store.readCommitted(() => this.#read(lastId, limit));
+    return this.#read(lastId, limit);
   }
 
-  page(filter: EventLogFilter, p: ListPage): Promise<{ data: Array<IntakeEvent & { created_at: string }>; has_more: boolean }> {
-    return this.store.readCommitted(() => {
-      const { data, has_more } = this.store.pageEvents(filter, p);
-      return { data: data.map((e) => ({ ...e, data: this.#expand(e.event, e.data) })), has_more };
-    });
+  async page(filter: EventLogFilter, p: ListPage): Promise<{ data: Array<IntakeEvent & { created_at: string }>; has_more: boolean }> {
+    const { data, has_more } = await this.store.events.pageEvents(filter, p);
+    return { data: await Promise.all(data.map(async (e) => ({ ...e, data: await this.#expand(e.event, e.data) }))), has_more };
   }
 
-  #read(lastId: number, limit?: number): IntakeEvent[] {
-    return this.store.eventsSince(lastId, limit).map((e) => ({ ...e, data: this.#expand(e.event, e.data) }));
+  async #read(lastId: number, limit?: number): Promise<IntakeEvent[]> {
+    const events = await this.store.events.eventsSince(lastId, limit);
+    return Promise.all(events.map(async (e) => ({ ...e, data: await this.#expand(e.event, e.data) })));
   }
 
+  /**
+   * The event's data as published (expandEvent), reading what it names from the store. At once
+   * when it names nothing (most events delivered as appended): a first pass with no reads
+   * collects the ids it asks for.
+   */
   #expand(event: string, data: unknown): unknown {
+    const screenings: string[] = [];
+    const reviews: string[] = [];
+    const unread = expandEvent(
+      event,
+      data,
+      (id) => void screenings.push(id),
+      (id) => void reviews.push(id),
+    );
+    if (screenings.length === 0 && reviews.length === 0) return unread;
+    return this.#expandRead(event, data, screenings, reviews);
+  }
+
+  async #expandRead(event: string, data: unknown, screeningIds: string[], reviewIds: string[]): Promise<unknown> {
+    const [screenings, reviews] = await Promise.all([
+      Promise.all(screeningIds.map(async (id) => [id, await this.store.screenings.getScreening(id)] as const)),
+      Promise.all(reviewIds.map(async (id) => [id, await this.store.reviews.getReview(id)] as const)),
+    ]);
+    const s = new Map<string, Screening | undefined>(screenings);
+    const r = new Map<string, unknown>(reviews);
     return expandEvent(
       event,
       data,
-      (id) => this.store.getScreening(id),
-      (id) => this.store.getReview(id),
+      (id) => s.get(id),
+      (id) => r.get(id),
     );
   }
 
   lastId(): Promise<number> {
-    return this.store.readCommitted(() => this.store.lastEventId());
+    return this.store.events.lastEventId();
   }
 
-  /** Deliver what the log holds past #delivered: committed events only, once no unit of work is open. */
+  /** Deliver what the log holds past #delivered (a wake-up from Redis or the poll): after the deliveries under way. */
   #drain(): void {
     if (this.#draining) return;
     this.#draining = true;
-    // At once when no unit is open (a microtask later otherwise): reads from #delivered as it is then.
-    this.store
-      .readCommitted(() => {
-        this.#draining = false; // a wake-up from here on reads again
-        for (;;) {
-          const batch = this.#read(this.#delivered, 500);
-          if (batch.length === 0) return;
-          for (const e of batch) this.#deliver(e);
-        }
-      })
-      .catch(() => {
-        // The store is closing or briefly unreadable: the next wake-up or poll catches up.
-        this.#draining = false;
-      });
+    this.#serially(() => {
+      this.#draining = false; // a wake-up from here on reads again
+      return this.#drainNow();
+    }).catch(() => {
+      // The store is closing or briefly unreadable: the next wake-up or poll catches up.
+      this.#draining = false;
+    });
   }
 
-  #deliver(e: IntakeEvent): void {
+  /** Deliver the committed events past #delivered, oldest first (inside #serially only). */
+  async #drainNow(): Promise<void> {
+    for (;;) {
+      const batch = await this.#read(await this.#start(), 500);
+      if (batch.length === 0) return;
+      for (const e of batch) await this.#deliver(e);
+    }
+  }
+
+  async #deliver(e: IntakeEvent): Promise<void> {
     this.#delivered = e.id;
     if (this.#listeners.size === 0) return;
     // An event appended by reference (review.updated) is read here, once, for whoever listens.
-    const data = this.#expand(e.event, e.data);
+    const expanded = this.#expand(e.event, e.data);
+    const data = expanded instanceof Promise ? await expanded : expanded;
     if (data !== e.data) e = { ...e, data };
     for (const l of this.#listeners) {
       try {

@@ -6,7 +6,7 @@ import { decisionsPage, type DecisionFilter } from '../decisions/carrier-decisio
 import { eventLogJob } from '../events/event-log-page.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import type { Screener } from '../screener-types.js';
-import type { ListPage, ReviewListState, Store } from '../store/index.js';
+import { recordOf, type ListPage, type RecordStore, type ReviewListState } from '../store/index.js';
 import type { EventLogFilter } from '../store/types.js';
 import { reviewsPage, screeningsPage } from '../store/list-reads.js';
 import type { ScreeningFilter, ScreeningPage } from '../store/screening-search.js';
@@ -22,7 +22,7 @@ import type { WatchService } from '../watch/index.js';
 
 export type { ScreeningFilter };
 
-type Bound<F> = F extends (store: Store, ...rest: infer A) => infer R ? (...rest: A) => R : never;
+type Bound<F> = F extends (store: RecordStore, ...rest: infer A) => infer R ? (...rest: A) => R : never;
 
 /** GET /reviews/:id (GET /reviews: listBodies.reviews). */
 export interface ReviewReads {
@@ -31,7 +31,7 @@ export interface ReviewReads {
 
 /** The callback outbox as the /callbacks routes use it (worker/callbacks/outbox.ts); GET /callbacks: listBodies.callbacks. */
 export interface CallbackOutbox {
-  get(id: string): Promise<ReturnType<typeof getCallback>>;
+  get(id: string): ReturnType<typeof getCallback>;
   retry: Bound<typeof retryCallback>;
   cancel: Bound<typeof cancelCallback>;
   cancelTo: Bound<typeof cancelCallbacksTo>;
@@ -81,16 +81,17 @@ function blocksOf(screener: Screener): LocalBlocks | null {
 
 export function intakeServices(screener: Screener): IntakeServices {
   const { store, reader } = screener;
+  const record = recordOf(store);
   return {
     screener,
     idempotencyKeys: new IdempotencyKeys(store),
     // Reads outside a unit of work: committed rows only (they wait for an open unit).
     reviewReads: { get: (id) => store.readCommitted(() => store.getReview(id)) },
     callbackOutbox: {
-      get: (id) => store.readCommitted(() => getCallback(store, id)),
-      retry: (...a) => retryCallback(store, ...a),
-      cancel: (...a) => cancelCallback(store, ...a),
-      cancelTo: (...a) => cancelCallbacksTo(store, ...a),
+      get: (id) => getCallback(record, id),
+      retry: (...a) => retryCallback(record, ...a),
+      cancel: (...a) => cancelCallback(record, ...a),
+      cancelTo: (...a) => cancelCallbacksTo(record, ...a),
     },
     auditExport: { csv: (from, to) => auditCsv(reader, from, to) },
     listBodies: {

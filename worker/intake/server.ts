@@ -10,6 +10,7 @@ import { pino, type Logger } from 'pino';
 import type { Screener } from '../screener-types.js';
 import { authenticator } from './auth.js';
 import { IntakeTokens, type Caller } from '../tokens/intake-tokens.js';
+import { recordOf } from '../store/index.js';
 import type { IntakeApp } from './intake-app.js';
 import { mayUse } from '../tokens/roles.js';
 import type { EventStream } from './event-stream.js';
@@ -133,7 +134,7 @@ function clientErrorAnswerer(log: Logger): (err: Error & { code?: string }, sock
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
   const services = intakeServices(screener);
-  const tokens = new IntakeTokens(screener.store);
+  const tokens = new IntakeTokens(recordOf(screener.store));
   const authenticate = authenticator(o.token, tokens);
   // For the free-bytes gauge: the file system the database grows on (':memory:' in some tests).
   const dataDir = dirname(resolve(screener.store.path));
@@ -310,12 +311,13 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
   const revocationCheck = setInterval(() => {
     const ids = new Set([...streams.values()].filter((id): id is string => id !== null));
     if (ids.size === 0) return;
-    try {
-      const gone = new Set([...ids].filter((id) => !tokens.isActive(id)));
+    void (async () => {
+      const gone = new Set<string>();
+      for (const id of ids) if (!(await tokens.isActive(id))) gone.add(id);
       for (const [s, id] of streams) if (id !== null && gone.has(id)) s.close();
-    } catch (err) {
+    })().catch((err: unknown) => {
       logger.warn({ err }, 'could not check the open event streams for revoked tokens');
-    }
+    });
   }, o.revocationCheckMs ?? 2_000);
   revocationCheck.unref();
 

@@ -1,9 +1,7 @@
-import { recordOf } from '../store/index.js';
 import type { Logger } from 'pino';
 import type { DailyUsage, StatusReport } from '../../shared/screening.js';
 import { callbackCounts, oldestPendingCallbackAt } from '../callbacks/outbox.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import { probeSqliteWrite } from '../health/sqlite-write-probe.js';
 import { monthOf } from '../queue/month.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
 import type { ScreeningQueue } from '../queue/screening-queue.js';
@@ -12,7 +10,7 @@ import { queuePaused, queuePausedSince, setQueuePaused } from '../recovery/opera
 import { redisUpCheck, type RedisUp } from '../redis-up.js';
 import type { Ages } from '../metrics/metrics.js';
 import { UnavailableError } from '../screener-types.js';
-import type { Store } from '../store/index.js';
+import type { RecordStore } from '../store/index.js';
 
 /** What `/healthz` reports (docs/operations.md). */
 export interface HealthReport {
@@ -37,7 +35,12 @@ export class OperationsService {
       environment: 'sandbox' | 'live';
       /** The rate limit the key check read, until /v1 says otherwise. */
       ratePerMinute: number;
-      store: Store;
+      store: RecordStore;
+      /**
+       * The store's write probe (a real committed write, and whether writes were refused lately),
+       * run with no unit of work open: SQLite's is worker/health/sqlite-write-probe.ts.
+       */
+      writeProbe: () => Promise<{ writable: boolean }>;
       queue: Pick<ScreeningQueue, 'counts' | 'pause' | 'resume'>;
       gate: Pick<QuotaGate, 'status'>;
       service: Pick<ServiceState, 'report'>;
@@ -56,13 +59,13 @@ export class OperationsService {
     const [q, quota, svcState] = await Promise.all([queue.counts(), gate.status(), service.report()]).catch(() => {
       throw new UnavailableError('the queue (Redis) is unavailable: the status cannot be read, try again');
     });
-    const [reviews, callbacks] = await store.readCommitted(
-      () =>
-        [
-          { pending: store.countPendingReviews(), oldest_pending_at: store.listReviews('pending', 1)[0]?.created_at ?? null },
-          callbackCounts(store),
-        ] as const,
-    );
+    // Committed rows only (the store's reads); the counts need not agree with each other.
+    const [pending, oldest, callbacks] = await Promise.all([
+      store.reviews.countPendingReviews(),
+      store.reviews.listReviews('pending', 1),
+      callbackCounts(store),
+    ]);
+    const reviews = { pending, oldest_pending_at: oldest[0]?.created_at ?? null };
     return {
       object: 'status',
       environment,
@@ -76,31 +79,30 @@ export class OperationsService {
   }
 
   /** When the oldest owed callback, the operator's pause and the oldest queued screening began (SQLite only; the metrics). */
-  ages(): Promise<Ages> {
+  async ages(): Promise<Ages> {
     const { store } = this.d;
-    return store.readCommitted(() => ({
-      oldest_pending_callback_at: oldestPendingCallbackAt(store),
-      queue_paused_since: queuePausedSince(store),
-      oldest_queued_at: store.oldestQueuedAt(),
-    }));
+    const [callback, paused, queued] = await Promise.all([
+      oldestPendingCallbackAt(store),
+      queuePausedSince(store),
+      store.screenings.oldestQueuedAt(),
+    ]);
+    return { oldest_pending_callback_at: callback, queue_paused_since: paused, oldest_queued_at: queued };
   }
 
-  dailyUsage(): Promise<DailyUsage> {
+  async dailyUsage(): Promise<DailyUsage> {
     const { environment, store } = this.d;
     const month = monthOf(this.d.now());
-    return store.readCommitted(() => {
-      const snap = store.latestUsageSnapshot(environment);
-      return { object: 'usage_daily', month, monthly_quota: snap?.monthly_quota ?? null, days: store.dailyLookups(environment, month) };
-    });
+    const [snap, days] = await Promise.all([store.usage.latestUsageSnapshot(environment), store.usage.dailyLookups(environment, month)]);
+    return { object: 'usage_daily', month, monthly_quota: snap?.monthly_quota ?? null, days };
   }
 
   /** Intake keeps accepting; workers stop calling /v1. */
   async pause(): Promise<void> {
     const { store, queue, logger } = this.d;
     await this.#redisUp('the queue was not paused');
-    const was = await recordOf(store).unitOfWork(async () => {
-      const was = queuePaused(store) === true;
-      setQueuePaused(store, true, this.d.now());
+    const was = await store.unitOfWork(async (tx) => {
+      const was = (await queuePaused(tx)) === true;
+      await setQueuePaused(tx, true, this.d.now());
       return was;
     });
     await queue.pause();
@@ -111,9 +113,9 @@ export class OperationsService {
   async resume(): Promise<void> {
     const { store, queue, logger } = this.d;
     await this.#redisUp('the queue was not resumed');
-    const was = await recordOf(store).unitOfWork(async () => {
-      const was = queuePaused(store) === true;
-      setQueuePaused(store, false, this.d.now());
+    const was = await store.unitOfWork(async (tx) => {
+      const was = (await queuePaused(tx)) === true;
+      await setQueuePaused(tx, false, this.d.now());
       return was;
     });
     await queue.resume();
@@ -122,21 +124,17 @@ export class OperationsService {
   }
 
   async health(): Promise<HealthReport> {
-    const { store, service, producer } = this.d;
+    const { store, service, producer, writeProbe } = this.d;
     const redisOk = await producer.ping().then(
       () => true,
       () => false,
     );
-    // With no unit of work open: the probe's write commits by itself, never inside another's.
-    const { sqliteOk, writable } = await store.readCommitted(() => {
-      try {
-        store.lastEventId();
-      } catch {
-        return { sqliteOk: false, writable: false };
-      }
-      // Reads working says nothing about writes (a full disk): probe them too.
-      return { sqliteOk: true, writable: probeSqliteWrite(store).writable };
-    });
+    const sqliteOk = await store.events.lastEventId().then(
+      () => true,
+      () => false,
+    );
+    // Reads working says nothing about writes (a full disk): probe them too.
+    const writable = sqliteOk && (await writeProbe()).writable;
     // A hold-off (Retry-After) means no /v1 calls: degraded, like an unreachable service.
     const sv = redisOk ? (await service.report()).service : undefined;
     // A refused key answers every call, but with no score: as good as unreachable.

@@ -364,7 +364,7 @@ export class ScreeningPipeline {
     const review = await decisions.supersede(tx, s.id, `re-screened after ${s.hold_reason}: ${action}`);
     const screening = store.getScreening(s.id)!;
     // The TMS learns the new action as it learns a decided review: review.resolved.
-    oweScreeningCallback(tx, store, screening, 'review.resolved', this.d.now());
+    await oweScreeningCallback(tx, recordOf(store), screening, 'review.resolved', this.d.now());
     if (review) appended.push(await this.d.events.append(tx, 'review.resolved', { ...review, screening }));
     appended.push(...(await endedDecisionNews(tx, this.d.events, ended)));
     appended.push(await this.d.events.append(tx, 'screening.completed', screening));
@@ -525,7 +525,7 @@ export class ScreeningPipeline {
     // The watch list, before screening.completed.
     const change = await this.#watchRecord(screening, tender, tx);
     // The TMS's callback is owed in the same commit as the result it reports.
-    oweScreeningCallback(tx, store, screening, 'screening.completed', this.d.now());
+    await oweScreeningCallback(tx, recordOf(store), screening, 'screening.completed', this.d.now());
     const appended: IntakeEvent[] = [];
     if (o.createdReview) appended.push(await events.append(tx, 'review.created', { ...o.createdReview, screening }));
     // Another tender now waits on the carrier's open review: the review, with it listed.

@@ -2,8 +2,7 @@ import type { Logger } from 'pino';
 import type { QuotaGate } from '../queue/quota-gate.js';
 import type { ScreeningQueue } from '../queue/screening-queue.js';
 import type { ServiceState } from '../queue/service-state.js';
-import { rescreenHoldsOf, type RescreenHoldsRepo } from '../store/rescreen-holds-repo.js';
-import type { Store } from '../store/index.js';
+import type { RecordStore } from '../store/index.js';
 
 /**
  * Holds made while /v1 was down or the quota closed (`scoring_unavailable`, `quota_exhausted`,
@@ -13,8 +12,8 @@ import type { Store } from '../store/index.js';
  * gate not closed), every such hold younger than SCREEN_RESCREEN_WITHIN whose review still
  * waits is put on the screenings queue as a `rescreen` job (job id per screening: several
  * processes queue it once), behind new tenders. The queue's limiter and the rate gate pace
- * them; ScreeningPipeline.rescreen makes one lookup per carrier. SQLite is the record of what
- * waits, Redis the work list: a pass after Redis lost its data queues them again.
+ * them; ScreeningPipeline.rescreen makes one lookup per carrier. The record (SQLite or
+ * PostgreSQL) says what waits, Redis the work list: a pass after Redis lost its data queues them again.
  */
 
 /**
@@ -27,7 +26,7 @@ export const RESCREEN_RETRY_MS = 60_000;
 const BATCH = 500;
 
 export interface OutageRescreenOptions {
-  store: Store;
+  store: Pick<RecordStore, 'rescreenHolds'>;
   queue: ScreeningQueue;
   service: ServiceState;
   gate: QuotaGate;
@@ -39,22 +38,18 @@ export interface OutageRescreenOptions {
   logger: Logger;
 }
 
-const dueHoldsOf = rescreenHoldsOf(RESCREEN_RETRY_MS, BATCH);
-
 export class OutageRescreen {
-  readonly #holds: RescreenHoldsRepo;
+  readonly #holds: ReturnType<RecordStore['rescreenHolds']>;
 
   constructor(private readonly o: OutageRescreenOptions) {
-    this.#holds = dueHoldsOf(o.store);
+    this.#holds = o.store.rescreenHolds(RESCREEN_RETRY_MS, BATCH);
   }
 
   /** One pass: how many holds were queued for a re-screen (0 while /v1 or the quota is still out). */
   async run(): Promise<{ queued: number }> {
     const t = this.o.now().getTime();
-    // Committed holds only (a unit of work still open may yet roll its hold back).
-    const due = await this.o.store.readCommitted(() =>
-      this.#holds.due(new Date(t - this.o.withinMs).toISOString(), new Date(t).toISOString()),
-    );
+    // The store's read: committed holds only (a unit of work still open may yet roll its hold back).
+    const due = await this.#holds.due(new Date(t - this.o.withinMs).toISOString(), new Date(t).toISOString());
     if (due.length === 0) return { queued: 0 };
     const usable = await this.#usable();
     // Down to the reserve: only tender-time holds may spend quota; background ones wait for room.

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { PRUNE_TASKS, retentionOf, type PruneTask, type RetentionRepo } from '../store/retention-repo.js';
-import type { Store } from '../store/types.js';
+import type { RecordStore } from '../store/index.js';
+import { PRUNE_TASKS, type PruneTask } from '../store/retention-repo.js';
 
 /**
  * Retention (docs/operations.md → Retention): what the worker keeps and for how long.
@@ -10,7 +10,8 @@ import type { Store } from '../store/types.js';
  * - not-found answers once past their cache time.
  * Rows go in small batches, each its own short transaction with a pause between, so no
  * pruning pass holds the write lock long enough to delay a screening. Freed pages are given
- * back to the file system with an incremental vacuum (new databases; see openStore).
+ * back to the file system with an incremental vacuum (SQLite, new databases; see openStore).
+ * One host prunes at a time (the record's prune lock; a SQLite file needs none).
  * Other modules add their own tables with `extraTasks` (e.g. decisions, audit, idempotency keys).
  */
 
@@ -27,7 +28,7 @@ export interface RetentionPolicy {
 export type { PruneTask } from '../store/retention-repo.js';
 
 export interface PrunerOptions {
-  store: Store;
+  store: Pick<RecordStore, 'retention'>;
   policy: RetentionPolicy;
   logger: Logger;
   now?: () => Date;
@@ -43,12 +44,10 @@ export type PruneReport = Record<string, number>;
 const pause = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 export class Pruner {
-  readonly #rows: RetentionRepo;
   readonly #tasks: readonly PruneTask[];
   #running: Promise<PruneReport> | undefined;
 
   constructor(private readonly o: PrunerOptions) {
-    this.#rows = retentionOf(o.store);
     this.#tasks = [...PRUNE_TASKS, ...(o.extraTasks ?? [])];
   }
 
@@ -61,6 +60,20 @@ export class Pruner {
   }
 
   async #run(): Promise<PruneReport> {
+    const lock = await this.o.store.retention.tryPruneLock();
+    if (!lock) {
+      this.o.logger.debug('retention: another host is pruning; this pass is skipped');
+      return {};
+    }
+    try {
+      return await this.#pass();
+    } finally {
+      await lock.release();
+    }
+  }
+
+  async #pass(): Promise<PruneReport> {
+    const rows = this.o.store.retention;
     const now = (this.o.now ?? (() => new Date()))().getTime();
     const limit = this.o.batch ?? 500;
     const report: PruneReport = {};
@@ -68,8 +81,8 @@ export class Pruner {
       const cutoff = new Date(now - this.o.policy[t.keep]).toISOString();
       let total = 0;
       for (;;) {
-        if (!this.#rows.isOpen()) return report;
-        const n = this.#rows.pruneBatch(t, cutoff, limit);
+        if (!(await rows.isOpen())) return report;
+        const n = await rows.pruneBatch(t, cutoff, limit);
         total += n;
         if (n < limit) break;
         await pause(); // let screenings take the write lock between batches
@@ -77,9 +90,9 @@ export class Pruner {
       if (total > 0) report[t.name] = total;
     }
     if (Object.keys(report).length > 0) {
-      const before = this.#rows.freePages();
-      this.#rows.vacuum(this.o.vacuumPages ?? 2_000);
-      this.o.logger.info({ pruned: report, pages_returned: before - this.#rows.freePages() }, 'retention: old rows pruned');
+      const before = await rows.freePages();
+      await rows.vacuum(this.o.vacuumPages ?? 2_000);
+      this.o.logger.info({ pruned: report, pages_returned: before - (await rows.freePages()) }, 'retention: old rows pruned');
     }
     return report;
   }

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import type { Config } from '../../shared/config.js';
 import { randomBase32 } from '../store/ids.js';
-import { tokensOf, type TokensRepo } from '../store/tokens-repo.js';
-import type { Store } from '../store/types.js';
+import type { RecordRepos } from '../store/record.js';
 import { isRole, type Role } from './roles.js';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 
@@ -13,7 +12,7 @@ export function tokenPath(config: Pick<Config, 'dbPath'>): string {
 }
 
 /**
- * Scoped intake tokens, kept in SQLite as hashes. A token is `cs_<role>_<40 random base32>`;
+ * Scoped intake tokens, kept in the record as hashes. A token is `cs_<role>_<40 random base32>`;
  * it is shown once when created and never again (the hash is all that is kept).
  */
 
@@ -61,17 +60,18 @@ export class TokenArgumentError extends RangeError {
 }
 
 export class IntakeTokens {
-  readonly #st: TokensRepo;
+  readonly #st: RecordRepos['tokens'];
 
+  /** `store`: the record's store (never a unit's handle: each call commits by itself). */
   constructor(
-    private readonly store: Store,
+    store: Pick<RecordRepos, 'tokens'>,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.#st = tokensOf(store);
+    this.#st = store.tokens;
   }
 
-  /** A new token: the secret (shown once) and its record. */
-  create(role: Role, name: string): { token: string; record: TokenRecord } {
+  /** A new token: the secret (shown once) and its record. A bad role or name throws at the call. */
+  create(role: Role, name: string): Promise<{ token: string; record: TokenRecord }> {
     if (!isRole(role)) throw new TokenArgumentError(`role must be metrics, tms, desk or admin, got ${JSON.stringify(role)}`);
     const n = name.trim();
     if (n === '' || n.length > 100) throw new TokenArgumentError('name must be 1 to 100 characters');
@@ -81,8 +81,16 @@ export class IntakeTokens {
     const prefix = token.slice(0, role.length + 8);
     const at = this.now().toISOString();
     // Pinned to the newest version: a later version never changes what this token's requests get.
-    this.#st.insert({ id, name: n, role, hash: hashToken(token), prefix, created_at: at, api_version: LATEST_API_VERSION });
-    return {
+    const inserted = this.#st.insert({
+      id,
+      name: n,
+      role,
+      hash: hashToken(token),
+      prefix,
+      created_at: at,
+      api_version: LATEST_API_VERSION,
+    });
+    return inserted.then(() => ({
       token,
       record: {
         object: 'intake_token',
@@ -95,43 +103,35 @@ export class IntakeTokens {
         last_used_at: null,
         api_version: LATEST_API_VERSION,
       },
-    };
+    }));
   }
 
-  list(): TokenRecord[] {
-    return this.#st.list().map((r) => ({ object: 'intake_token', ...r, role: r.role as Role }));
+  async list(): Promise<TokenRecord[]> {
+    return (await this.#st.list()).map((r) => ({ object: 'intake_token', ...r, role: r.role as Role }));
   }
 
   /** Revoke by id or prefix; false when no active token matched. */
-  revoke(idOrPrefix: string): boolean {
+  revoke(idOrPrefix: string): Promise<boolean> {
     return this.#st.revoke(idOrPrefix, this.now().toISOString());
   }
 
   /** False once the token is revoked (e.g. by `carrier-screen token revoke` in another process). */
-  isActive(id: string): boolean {
+  isActive(id: string): Promise<boolean> {
     return this.#st.isActive(id);
   }
 
   /**
-   * The caller a bearer token names, or undefined. Run with no unit of work open
-   * (store.readCommitted; at once when none is): the read sees committed tokens only, and the
+   * The caller a bearer token names, or undefined. The store's statements, outside any unit of
+   * work (on SQLite they wait for an open one): the read sees committed tokens only, and the
    * touch, one statement, commits by itself rather than joining a unit (and its rollback).
    */
-  lookup(token: string): Promise<Caller | undefined> {
-    if (!token.startsWith('cs_')) return Promise.resolve(undefined);
-    const hash = hashToken(token);
-    return this.store.readCommitted(() => this.#lookup(hash));
-  }
-
-  #lookup(hash: string): Caller | undefined {
-    const row = this.#st.byHash(hash);
+  async lookup(token: string): Promise<Caller | undefined> {
+    if (!token.startsWith('cs_')) return undefined;
+    const row = await this.#st.byHash(hashToken(token));
     if (!row) return undefined;
     const now = this.now();
-    try {
-      this.#st.touch(row.id, now.toISOString(), new Date(now.getTime() - 60_000).toISOString());
-    } catch {
-      /* a full disk must not refuse a read: last_used_at is a convenience */
-    }
+    // A failed touch is dropped: a full disk must not refuse a read (last_used_at is a convenience).
+    await this.#st.touch(row.id, now.toISOString(), new Date(now.getTime() - 60_000).toISOString()).catch(() => {});
     return { role: row.role as Role, name: row.name, token_id: row.id, api_version: row.api_version };
   }
 }

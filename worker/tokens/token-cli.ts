@@ -1,5 +1,5 @@
 import type { Config } from '../../shared/config.js';
-import { openStore } from '../store/index.js';
+import { openStore, recordOf } from '../store/index.js';
 import { IntakeTokens, TokenArgumentError, tokenPath } from './intake-tokens.js';
 import { isRole } from './roles.js';
 
@@ -10,26 +10,30 @@ import { isRole } from './roles.js';
 
 type Out = (s: string) => void;
 
-function withTokens<T>(config: Config, fn: (t: IntakeTokens) => T): T {
+async function withTokens<T>(config: Config, fn: (t: IntakeTokens) => Promise<T>): Promise<T> {
   const store = openStore(config.dbPath);
   try {
-    return fn(new IntakeTokens(store));
+    return await fn(new IntakeTokens(recordOf(store)));
   } finally {
     store.close();
   }
 }
 
-export function runTokenCreate(config: Config, o: { role: string; name?: string }, out: Out = (s) => process.stdout.write(s)): number {
+export async function runTokenCreate(
+  config: Config,
+  o: { role: string; name?: string },
+  out: Out = (s) => process.stdout.write(s),
+): Promise<number> {
   if (!isRole(o.role)) throw new TokenArgumentError(`--role must be metrics, tms, desk or admin, got ${JSON.stringify(o.role)}`);
   const role = o.role;
-  const { token, record } = withTokens(config, (t) => t.create(role, o.name ?? `${role} token`));
+  const { token, record } = await withTokens(config, (t) => t.create(role, o.name ?? `${role} token`));
   out(`${token}\n`);
   process.stderr.write(`created ${record.id} (${record.role}, "${record.name}"): the token above is shown only now; keep it secret\n`);
   return 0;
 }
 
-export function runTokenList(config: Config, o: { json?: boolean }, out: Out = (s) => process.stdout.write(s)): number {
-  const list = withTokens(config, (t) => t.list());
+export async function runTokenList(config: Config, o: { json?: boolean }, out: Out = (s) => process.stdout.write(s)): Promise<number> {
+  const list = await withTokens(config, (t) => t.list());
   if (o.json) {
     out(`${JSON.stringify({ object: 'list', data: list }, null, 2)}\n`);
     return 0;
@@ -45,8 +49,8 @@ export function runTokenList(config: Config, o: { json?: boolean }, out: Out = (
   return 0;
 }
 
-export function runTokenRevoke(config: Config, idOrPrefix: string, out: Out = (s) => process.stdout.write(s)): number {
-  if (!withTokens(config, (t) => t.revoke(idOrPrefix.replace(/…$/, '')))) {
+export async function runTokenRevoke(config: Config, idOrPrefix: string, out: Out = (s) => process.stdout.write(s)): Promise<number> {
+  if (!(await withTokens(config, (t) => t.revoke(idOrPrefix.replace(/…$/, ''))))) {
     process.stderr.write(`carrier-screen token revoke: no active token ${idOrPrefix}\n`);
     return 2;
   }

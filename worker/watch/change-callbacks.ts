@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CarrierChange } from '../../shared/screening.js';
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { writeCallback } from '../callbacks/outbox.js';
-import type { Store, RecordTx } from '../store/index.js';
+import type { RecordStore, RecordTx } from '../store/index.js';
 import type { StoredChange } from '../store/watch-store.js';
 
 /**
@@ -47,9 +47,9 @@ export function changeCallbackBody(j: ChangeCallbackJob): string {
 }
 
 /** Owe each URL its carrier.changed callback, in the transaction that stored the change. */
-export function oweChangeCallbacks(tx: RecordTx, store: Store, change: StoredChange, at: Date): number {
+export async function oweChangeCallbacks(tx: RecordTx, store: RecordStore, change: StoredChange, at: Date): Promise<number> {
   const jobs = deliveriesOf(change);
   for (const j of jobs)
-    writeCallback(store, { kind: CHANGE_EVENT, url: j.url, deliveryId: j.deliveryId, payload: { change: j.change }, at }, tx);
+    await writeCallback(store, { kind: CHANGE_EVENT, url: j.url, deliveryId: j.deliveryId, payload: { change: j.change }, at }, tx);
   return jobs.length;
 }

@@ -159,7 +159,7 @@ export class WatchService implements PipelineWatch {
     });
     if (change) {
       await this.d.events.append(tx, 'carrier.changed', publicChange(change));
-      oweChangeCallbacks(tx, this.d.store, change, now);
+      await oweChangeCallbacks(tx, recordOf(this.d.store), change, now);
     }
     return change;
   }
