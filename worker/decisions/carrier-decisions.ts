@@ -66,8 +66,12 @@ export interface CarrierDecisionsOptions {
   /** SCREEN_DECISION_TTL. */
   ttlMs: number;
   now: () => Date;
-  /** The carrier's active local block, if any (worker/watch): a decision is never taken past one. */
-  blockOf?: (query: CarrierQuery, score: SvcScore | null) => Promise<{ id: string; reason: string; blocked_by: string } | undefined>;
+  /** The carrier's active local block, if any, as the unit `tx` sees it (worker/blocks): a decision is never taken past one. */
+  blockOf?: (
+    tx: RecordTx,
+    query: CarrierQuery,
+    score: SvcScore | null,
+  ) => Promise<{ id: string; reason: string; blocked_by: string } | undefined>;
 }
 
 /**
@@ -284,7 +288,7 @@ export class CarrierDecisions {
     }
     if (p.state === 'pending') {
       const facts = this.o.store.getScreening(p.facts_screening_id ?? p.screening_id);
-      const block = await this.o.blockOf?.(facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
+      const block = await this.o.blockOf?.(_tx, facts?.query ?? { dot_number: '0' }, facts?.score ?? null);
       if (block) {
         const closed = this.#close(
           p,
