@@ -267,10 +267,10 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     ttlMs: config.decisionTtlMs,
     now,
     // Read only once the local blocks below exist (a decision comes long after start).
-    blockOf: (_tx, q, score): Promise<LocalBlock | undefined> => blocks.find(q, score),
+    blockOf: (tx, q, score): Promise<LocalBlock | undefined> => blocks.find(tx, q, score),
   });
   const blocks: LocalBlocks = new LocalBlocks({
-    store,
+    store: recordOf(store),
     env: environment,
     now,
     events,
@@ -283,7 +283,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
   });
   const watch: WatchService = new WatchService({
     env: environment,
-    store,
+    store: recordOf(store),
     reader,
     events,
     gate,

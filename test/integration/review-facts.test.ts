@@ -195,7 +195,7 @@ describe('a local block ends the open review at once', () => {
     const t1 = await tender(LATE, 'L-1');
     expect(t1.action).toBe('hold');
     // Only the block row, as a block made before this release would be: the review stays open.
-    stack.screener.blocks.add({ dot_number: LATE }, 'Old Tool', 'blocked elsewhere');
+    await stack.screener.blocks.add({ dot_number: LATE }, 'Old Tool', 'blocked elsewhere');
     expect((await review(t1.review!.id)).state).toBe('pending');
     const t2 = await tender(LATE, 'L-2');
     expect([t2.action, t2.source, t2.error?.code]).toEqual(['block', 'cache', 'local_block']);
@@ -210,7 +210,7 @@ describe('the group-commit rule: a batched piece may run twice', () => {
     const t1 = await tender(TWICE, 'G-1');
     expect(t1.action).toBe('hold');
     const store = stack.screener.store;
-    stack.screener.blocks.add({ dot_number: TWICE }, 'Old Tool', 'blocked elsewhere');
+    await stack.screener.blocks.add({ dot_number: TWICE }, 'Old Tool', 'blocked elsewhere');
     const decisions = new CarrierDecisions({ store: recordOf(store), env: 'live', ttlMs: 86_400_000, now: clock.now });
     const blockedHit = { id: 'scr_twice', query: { dot_number: TWICE } };
     const r = {

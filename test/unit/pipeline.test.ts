@@ -18,7 +18,8 @@ import { SharedEventFeed } from '../../worker/events/event-feed.js';
 import type { Admission } from '../../worker/queue/quota-gate.js';
 import type { LookupSharing, ProviderAnswer, ProviderStop, ScoringProvider } from '../../worker/queue/scoring-provider.js';
 import { ScreeningPipeline, type LookupOutcome, type TenderCarrier, type PipelineWatch } from '../../worker/queue/screening-pipeline.js';
-import { openStore, type Env, type Store, type Tx } from '../../worker/store/index.js';
+import { openStore, type Env, type RecordTx, type Store, type Tx } from '../../worker/store/index.js';
+import { openReaderPool } from '../../worker/store/reader-pool.js';
 import type { StoredChange } from '../../worker/store/watch-store.js';
 import { LocalBlocks } from '../../worker/blocks/local-blocks.js';
 
@@ -129,15 +130,15 @@ class FakeWatch implements PipelineWatch {
   readonly noReview = new Set<string>();
   readonly failRecord = new Set<string>();
   readonly changes = new Map<string, StoredChange>();
-  async tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): Promise<TenderCarrier | undefined> {
+  async tenderCarrier(_tx: RecordTx, s: Parameters<PipelineWatch['tenderCarrier']>[1]): Promise<TenderCarrier | undefined> {
     if (s.status !== 'done' || s.priority !== 'tender') return undefined;
     const dot = s.score?.carrier.dot_number ?? ('dot_number' in s.query ? s.query.dot_number : null);
     return dot ? { key: `dot:${dot}`, dot_number: dot, mc_number: null } : undefined;
   }
-  lockKeys(): string[] {
+  async lockKeys(): Promise<string[]> {
     return [];
   }
-  async wantsReview(s: Screening): Promise<boolean> {
+  async wantsReview(_tx: RecordTx, s: Screening): Promise<boolean> {
     return !this.noReview.has(s.id);
   }
   async record(_tx: Tx, s: Screening): Promise<StoredChange | undefined> {
@@ -186,14 +187,21 @@ function harness(env: Env = 'sandbox'): Harness {
     append: feed.append.bind(feed),
     announce: async (a: Array<{ event: string }> = []): Promise<void> => void announced.push(...a.map((e) => e.event)),
   };
-  const blocks = new LocalBlocks({ store, env, now, events, onBlock: async () => [] });
+  const blocks = new LocalBlocks({
+    store: recordOf(store),
+    env,
+    now,
+    events,
+    reader: openReaderPool(store, { size: 0 }),
+    onBlock: async () => [],
+  });
   const watch = new FakeWatch();
   const decisions = new CarrierDecisions({
     store: recordOf(store),
     env,
     ttlMs: 30 * 24 * HOUR,
     now,
-    blockOf: (_tx, q, s) => blocks.find(q, s),
+    blockOf: (tx, q, s) => blocks.find(tx, q, s),
   });
   const logs: Array<{ level: number; msg: string }> = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as { level: number; msg: string }) });
@@ -306,7 +314,7 @@ describe('score → action (shared/tender-rules.ts), from a fresh lookup', () =>
 describe('answered before any lookup', () => {
   it('a locally blocked carrier is blocked, and the provider is not asked', async () => {
     const h = harness();
-    h.blocks.add({ dot_number: '1000001' }, 'desk@example', 'double brokering');
+    await h.blocks.add({ dot_number: '1000001' }, 'desk@example', 'double brokering');
     const s = await done(h, h.queued('1000001'));
     expect(s).toMatchObject({ action: 'block', source: 'none', error: { code: 'local_block' } });
     expect(h.provider.calls).toEqual([]);
@@ -641,7 +649,7 @@ describe('the watch list (hooks)', () => {
 
   it('a block added after the answer still wins when the screening is recorded (an MC query naming a blocked DOT)', async () => {
     const h = harness();
-    h.blocks.add({ dot_number: '1000001' }, 'desk@example', 'fraud');
+    await h.blocks.add({ dot_number: '1000001' }, 'desk@example', 'fraud');
     h.provider.answer('1000001', scoreAnswer(score('1000001')));
     // The query names only the MC number, and nothing links it yet: the lookup runs, then the score's DOT is blocked.
     const s = await done(h, h.queued('1000001', { mc: true }));
@@ -670,7 +678,7 @@ describe("accept: the intake's fast path", () => {
 
   it('a locally blocked carrier is answered at once, with no cached score needed', async () => {
     const h = harness();
-    h.blocks.add({ dot_number: '1000003' }, 'desk@example', 'fraud');
+    await h.blocks.add({ dot_number: '1000003' }, 'desk@example', 'fraud');
     expect(await h.pipeline.accept(req('1000003'))).toMatchObject({
       done: true,
       screening: { action: 'block', error: { code: 'local_block' } },
@@ -681,7 +689,7 @@ describe("accept: the intake's fast path", () => {
     const h = harness();
     h.store.putScore(h.env, score('1000004', { decision: 'review' }), new Date(T0), { dot_number: '1000004' });
     const held = await h.pipeline.accept(req('1000004'));
-    h.blocks.add({ dot_number: '1000004' }, 'desk@example', 'fraud');
+    await h.blocks.add({ dot_number: '1000004' }, 'desk@example', 'fraud');
     expect(await h.pipeline.accept(req('1000004'))).toMatchObject({ done: true, screening: { action: 'block' } });
     expect(h.store.getScreening(held.screening.id)).toMatchObject({ action: 'block' });
     expect(h.store.getReview(held.screening.review!.id)?.state).toBe('closed');
@@ -810,7 +818,7 @@ describe('rescreen: a hold for want of a score, screened again after an outage',
   it('a local block settles it without a lookup', async () => {
     const h = harness();
     const s = await heldForOutage(h, '1000001');
-    h.blocks.add({ dot_number: '1000001' }, 'desk@example', 'fraud');
+    await h.blocks.add({ dot_number: '1000001' }, 'desk@example', 'fraud');
     expect(await h.pipeline.rescreen(s.id, T0)).toBe('settled');
     expect(h.store.getScreening(s.id)?.action).toBe('block');
     expect(h.provider.calls.length).toBe(1);

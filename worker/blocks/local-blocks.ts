@@ -3,11 +3,11 @@ import type { IntakeEvent, LocalBlock, Screening } from '../../shared/screening.
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { LOCAL_BLOCK_CODE, actionForLocalBlock } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
-import { NotFoundError, type Env, type ListPage, type ScreeningResult, type Store, type RecordTx, recordOf } from '../store/index.js';
+import { NotFoundError, type Env, type ListPage, type ScreeningResult, type RecordStore, type RecordTx } from '../store/index.js';
 import { WatchConflictError } from '../store/store-error.js';
 import { blockLockNames } from '../store/block-rows.js';
-import { localBlocksOf, type LocalBlocksRepo } from '../store/local-blocks-repo.js';
-import { openReaderPool, type Reader } from '../store/reader-pool.js';
+import type { Reader } from '../store/reader-pool.js';
+import type { RecordRepos } from '../store/record.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, resolveIds } from '../watch/carrier-key.js';
 import { blocksPage } from './block-reads.js';
 
@@ -16,7 +16,12 @@ import { blocksPage } from './block-reads.js';
  * service's answer. The pipeline checks it before any /v1 call (no quota spent) and again when a
  * score arrives (an MC lookup may only then reveal a blocked DOT number); the intake adds, lifts
  * and lists blocks. Lifting is recorded, never deleted. Its SQL: store/local-blocks-repo.ts.
+ * A read that may run inside a unit of work takes the repositories to read (`on`): the unit's
+ * handle there, the store outside one.
  */
+
+/** What a block's reads need: the blocks, and the score cache that knows a carrier's other number. */
+export type BlockReads = Pick<RecordRepos, 'blocks' | 'scores'>;
 
 /** Who puts a carrier on the list: a person's name and the credential used (null: none). */
 export interface BlockActor {
@@ -25,12 +30,12 @@ export interface BlockActor {
 }
 
 export interface LocalBlocksDeps {
-  store: Store;
+  store: Pick<RecordStore, 'blocks' | 'scores' | 'unitOfWork'>;
   env: Env;
   now: () => Date;
   events: Pick<SharedEventFeed, 'announce'>;
-  /** Where GET /blocks pages are read and their JSON made; default: on the store's own connection. */
-  reader?: Reader;
+  /** Where GET /blocks pages are read and their JSON made (SQLite's reader pool: block-reads.ts). */
+  reader: Reader;
   /**
    * A carrier was just put on the do-not-use list, in the block's transaction: what else that
    * ends (its open review, worker/decisions), as events appended there to announce after the commit.
@@ -39,30 +44,15 @@ export interface LocalBlocksDeps {
 }
 
 export class LocalBlocks {
-  readonly #db: LocalBlocksRepo;
-  readonly #reader: Reader;
+  constructor(private readonly d: LocalBlocksDeps) {}
 
-  constructor(private readonly d: LocalBlocksDeps) {
-    this.#db = localBlocksOf(d.store); // its writes join the caller's transactions
-    this.#reader = d.reader ?? openReaderPool(d.store, { size: 0 });
-  }
-
-  /** The active block for this query (or the score's carrier), if any. Inside a unit of work (it sees the unit's rows). */
-  async find(query: CarrierQuery, score?: SvcScore | null): Promise<LocalBlock | undefined> {
-    return this.#find(query, score);
-  }
-
-  /** find, outside a unit of work: committed blocks only (store.readCommitted). */
-  findCommitted(query: CarrierQuery): Promise<LocalBlock | undefined> {
-    return this.d.store.readCommitted(() => this.#find(query));
-  }
-
-  #find(query: CarrierQuery, score?: SvcScore | null): LocalBlock | undefined {
-    if (!this.#db.hasActiveBlocks()) return undefined; // the common case, on every screening
-    const byQuery = this.#db.activeBlock(this.#resolve(query));
+  /** The active block for this query (or the score's carrier), if any, as `on` sees it (a unit's handle sees its rows). */
+  async find(on: BlockReads, query: CarrierQuery, score?: SvcScore | null): Promise<LocalBlock | undefined> {
+    if (!(await on.blocks.hasActiveBlocks())) return undefined; // the common case, on every screening
+    const byQuery = await on.blocks.activeBlock(await this.#resolve(on, query));
     if (byQuery || !score) return byQuery;
     const c = score.carrier;
-    return this.#db.activeBlock({
+    return on.blocks.activeBlock({
       dot_number: typeof c?.dot_number === 'string' ? canonicalDot(c.dot_number) : null,
       mc_number: typeof c?.mc_number === 'string' && c.mc_number !== '' ? canonicalMc(c.mc_number) : null,
     });
@@ -72,8 +62,8 @@ export class LocalBlocks {
    * The result a blocked carrier ends with: `r` (the service's answer, kept for the record)
    * turned into a block, or a block without a score when nothing was asked. Undefined: not blocked.
    */
-  async apply(query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined> {
-    const block = await this.find(query, r?.score);
+  async apply(on: BlockReads, query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined> {
+    const block = await this.find(on, query, r?.score);
     if (!block) return undefined;
     const v = actionForLocalBlock();
     const error = {
@@ -85,10 +75,19 @@ export class LocalBlocks {
     return { action: v.action, hold_reason: v.hold_reason, source: 'none', score: null, score_fetched_at: null, error };
   }
 
-  /** Only the block: addBlock also ends what a block ends (the carrier's open review). */
-  add(query: CarrierQuery, by: string, reason: string, tokenId: string | null = null): LocalBlock {
-    const ids = this.#resolve(query);
-    return this.#db.addBlock({ carrierKey: keyOf(ids), ...ids, reason, by, at: this.d.now().toISOString(), token_id: tokenId });
+  /** Find, outside a unit of work: committed blocks only. */
+  findCommitted(query: CarrierQuery): Promise<LocalBlock | undefined> {
+    return this.find(this.d.store, query);
+  }
+
+  /** Only the block, in a unit of its own: addBlock also ends what a block ends (the carrier's open review). */
+  add(query: CarrierQuery, by: string, reason: string, tokenId: string | null = null): Promise<LocalBlock> {
+    return this.d.store.unitOfWork((tx) => this.#add(tx, query, by, reason, tokenId));
+  }
+
+  async #add(tx: RecordTx, query: CarrierQuery, by: string, reason: string, tokenId: string | null): Promise<LocalBlock> {
+    const ids = await this.#resolve(tx, query);
+    return tx.blocks.addBlock({ carrierKey: keyOf(ids), ...ids, reason, by, at: this.d.now().toISOString(), token_id: tokenId });
   }
 
   /**
@@ -103,10 +102,10 @@ export class LocalBlocks {
     within?: RecordTx,
   ): Promise<{ block: LocalBlock; appended: IntakeEvent[] }> {
     const work = async (tx: RecordTx): Promise<{ block: LocalBlock; appended: IntakeEvent[] }> => {
-      const block = this.add(query, actor.by, reason, actor.token_id);
+      const block = await this.#add(tx, query, actor.by, reason, actor.token_id);
       return { block, appended: await this.d.onBlock(block, tx) };
     };
-    return within ? within.savepoint(work) : recordOf(this.d.store).unitOfWork(work);
+    return within ? within.savepoint(work) : this.d.store.unitOfWork(work);
   }
 
   /**
@@ -122,9 +121,9 @@ export class LocalBlocks {
     }
   }
 
-  /** The block addBlockFor(s) would add: its names (each a carrier lock on PostgreSQL) and numbers, for the caller's up-front locks. */
-  blockFor(s: Screening): { names: string[]; dot_number: string | null; mc_number: string | null } {
-    const ids = this.#resolve(blockQueryOf(s));
+  /** The block addBlockFor(tx, s) would add: its names (each a carrier lock on PostgreSQL) and numbers, for the caller's up-front locks. */
+  async blockFor(tx: RecordTx, s: Screening): Promise<{ names: string[]; dot_number: string | null; mc_number: string | null }> {
+    const ids = await this.#resolve(tx, blockQueryOf(s));
     return { names: blockLockNames({ carrierKey: keyOf(ids), ...ids }), ...ids };
   }
 
@@ -142,14 +141,14 @@ export class LocalBlocks {
    */
   lift(query: CarrierQuery, by: string, tokenId: string | null = null, note: string | null = null): Promise<LocalBlock> {
     // The read and the lift in one unit: nothing lifts it between them.
-    return recordOf(this.d.store).unitOfWork(async () => this.#lift(query, by, tokenId, note));
+    return this.d.store.unitOfWork((tx) => this.#lift(tx, query, by, tokenId, note));
   }
 
-  #lift(query: CarrierQuery, by: string, tokenId: string | null, note: string | null): LocalBlock {
-    const ids = this.#resolve(query);
-    const block = this.#db.activeBlock(ids);
+  async #lift(tx: RecordTx, query: CarrierQuery, by: string, tokenId: string | null, note: string | null): Promise<LocalBlock> {
+    const ids = await this.#resolve(tx, query);
+    const block = await tx.blocks.activeBlock(ids);
     if (!block) {
-      const lifted = this.#db.lastLiftedBlock(ids);
+      const lifted = await tx.blocks.lastLiftedBlock(ids);
       if (lifted)
         throw new WatchConflictError(
           'block_conflict',
@@ -158,16 +157,16 @@ export class LocalBlocks {
         );
       throw new NotFoundError('the carrier has no active local block');
     }
-    return this.#db.liftBlock(block.id, by, this.d.now().toISOString(), tokenId, note);
+    return tx.blocks.liftBlock(block.id, by, this.d.now().toISOString(), tokenId, note);
   }
 
   /** GET /blocks's body: one page by keyset, read and made JSON by the reader (block-reads.ts). */
   pageJson(state: 'active' | 'lifted' | undefined, p: ListPage, dot?: string): Promise<Buffer> {
-    return this.#reader.readJson(blocksPage, { state, page: p, ...(dot === undefined ? {} : { dot }) });
+    return this.d.reader.readJson(blocksPage, { state, page: p, ...(dot === undefined ? {} : { dot }) });
   }
 
-  #resolve(query: CarrierQuery): ReturnType<typeof resolveIds> {
-    return resolveIds(this.d.store, this.d.env, idsOfQuery(query));
+  #resolve(on: Pick<RecordRepos, 'scores'>, query: CarrierQuery): ReturnType<typeof resolveIds> {
+    return resolveIds(on.scores, this.d.env, idsOfQuery(query));
   }
 }
 

@@ -12,8 +12,8 @@ import { closedReviewNews, endedDecisionNews, resolvedReviewNews } from './revie
 export interface BlockOnReject {
   /** In the caller's unit of work (a savepoint of it). */
   addBlockFor(tx: RecordTx, s: Screening, actor: Actor, reason: string): Promise<IntakeEvent[]>;
-  /** The block addBlockFor would add for `s`: its names (each a carrier lock) and its DOT and MC numbers. */
-  blockFor(s: Screening): { names: string[]; dot_number: string | null; mc_number: string | null };
+  /** The block addBlockFor would add for `s`: its names (each a carrier lock) and its DOT and MC numbers. In the caller's unit. */
+  blockFor(tx: RecordTx, s: Screening): Promise<{ names: string[]; dot_number: string | null; mc_number: string | null }>;
 }
 
 /**
@@ -81,7 +81,9 @@ export class ReviewService {
     const { decisions, blocks } = this.d;
     const own = await tx.reviews.getReview(id);
     const head = own?.waits_on ? await tx.reviews.getReview(own.waits_on) : undefined;
-    const found = [own, head].flatMap((r) => (r ? [blocks.blockFor(r.screening)] : []));
+    // One after another: a unit's statements run in turn on its one connection.
+    const found: Array<Awaited<ReturnType<BlockOnReject['blockFor']>>> = [];
+    for (const r of [own, head]) if (r) found.push(await blocks.blockFor(tx, r.screening));
     const queries: CarrierQuery[] = found.flatMap((b) => [
       ...(b.dot_number ? [{ dot_number: b.dot_number }] : []),
       ...(b.mc_number ? [{ mc_number: b.mc_number }] : []),

@@ -50,8 +50,8 @@ export interface TenderCarrier {
 
 /** What the pipeline needs of the local do-not-use list (worker/blocks/local-blocks.ts, LocalBlocks). */
 export interface LocalBlockRule {
-  /** The carrier is locally blocked: the block result (`r`, the service's answer, turned into one). */
-  apply(query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined>;
+  /** The carrier is locally blocked (as `on` sees it: a unit's handle, or the store): the block result (`r`, the service's answer, turned into one). */
+  apply(on: Pick<RecordRepos, 'blocks' | 'scores'>, query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined>;
 }
 
 /**
@@ -61,12 +61,13 @@ export interface LocalBlockRule {
 export interface PipelineWatch {
   /** The carrier a done tender screening puts on the watch list (its screening's carrier_key), if any. */
   tenderCarrier(
+    tx: RecordTx,
     s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined },
   ): Promise<TenderCarrier | undefined>;
   /** The watch keys record() may lock for this screening (taken up front with the unit's other carrier locks). */
-  lockKeys(s: Pick<Screening, 'query' | 'score'>): string[];
+  lockKeys(tx: RecordTx, s: Pick<Screening, 'query' | 'score'>): Promise<string[]>;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
-  wantsReview(s: Screening, r: ScreeningResult): Promise<boolean>;
+  wantsReview(tx: RecordTx, s: Screening, r: ScreeningResult): Promise<boolean>;
   /**
    * The screening is final: watch membership and change detection, in the caller's transaction.
    * Idempotent. `named`: what tenderCarrier() gave for it, already written in its insert.
@@ -174,7 +175,7 @@ export class ScreeningPipeline {
     // Committed (a unit of its own) before the screening goes to the blocks, the cache or /v1.
     await store.unitOfWork((tx) => tx.screenings.markActive(id));
     // A local block wins before any /v1 call (no quota spent).
-    const blocked = await this.d.blocks.apply(s.query);
+    const blocked = await this.d.blocks.apply(store, s.query);
     if (blocked) return { done: await this.finish(id, blocked) };
     const cached = s.refresh ? undefined : await this.cachedResult(s.query);
     if (cached) return { done: await this.finish(id, cached) };
@@ -264,7 +265,7 @@ export class ScreeningPipeline {
     const s = await store.screenings.getScreening(id);
     if (!s || s.status !== 'done' || s.action !== 'hold' || s.settled_by !== null || !RESCREEN_HOLD_REASONS.includes(s.hold_reason ?? ''))
       return 'skipped';
-    let r = await this.d.blocks.apply(s.query);
+    let r = await this.d.blocks.apply(store, s.query);
     if (!r) {
       const hit = await store.scores.getScore(env, s.query);
       if (hit && Date.parse(hit.fetched_at) >= notBefore) r = this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
@@ -324,7 +325,7 @@ export class ScreeningPipeline {
       { query: s.query, score: s.score },
     ]);
     // Checked again against the score: an MC query may only now name a blocked DOT number.
-    r = (await this.d.blocks.apply(s.query, r)) ?? r;
+    r = (await this.d.blocks.apply(tx, s.query, r)) ?? r;
     // Standing decisions this re-screen ends: their events go in this transaction, whatever it comes to.
     const ended: Array<Decision | undefined> = r.score && r.source === 'service' ? [await decisions.observe(tx, s, r.score)] : [];
     const unchanged = async (): Promise<Recorded> => ({
@@ -407,7 +408,7 @@ export class ScreeningPipeline {
     const out = await this.#commits.run(async (tx): Promise<{ recorded: Recorded } | { queued: Screening }> => {
       const cached = n.refresh ? undefined : await this.cachedResult(n.query, tx);
       // A block in force wins over the cached answer, and answers a carrier without one.
-      const r = (await this.d.blocks.apply(n.query, cached)) ?? cached;
+      const r = (await this.d.blocks.apply(tx, n.query, cached)) ?? cached;
       return r ? { recorded: await this.#answerNow(tx, n, r) } : { queued: await tx.screenings.insertScreening(n) };
     });
     if ('queued' in out) return { done: false, screening: out.queued };
@@ -429,10 +430,10 @@ export class ScreeningPipeline {
     // make one carrier's hits on several hosts wait for each other's COMMIT.
     if (holdOpensReview(n, r) || r.error?.code === LOCAL_BLOCK_CODE)
       await decisions.lockCarriers(tx, [{ id: n.id, query: n.query, score: r.score }], {
-        watch: this.d.watch.lockKeys({ query: n.query, score: r.score }),
+        watch: await this.d.watch.lockKeys(tx, { query: n.query, score: r.score }),
       });
     // Object literals, not spreads: a spread into a literal takes V8's slow path (~6 % of a hit).
-    const tender = await this.d.watch.tenderCarrier({
+    const tender = await this.d.watch.tenderCarrier(tx, {
       status: 'done',
       priority: n.priority,
       error: r.error,
@@ -475,16 +476,16 @@ export class ScreeningPipeline {
     // Every carrier lock this unit may take, first: its review and watch keys (worker/store/pg/decisions-repo.ts).
     if (s0)
       await decisions.lockCarriers(tx, [{ id, query: s0.query, score: r.score }], {
-        watch: watch.lockKeys({ query: s0.query, score: r.score }),
+        watch: await watch.lockKeys(tx, { query: s0.query, score: r.score }),
       });
     // A local block wins over the service's answer; watch re-screens rarely open reviews.
-    if (s0) r = (await blocks.apply(s0.query, r)) ?? r;
+    if (s0) r = (await blocks.apply(tx, s0.query, r)) ?? r;
     let review: ReviewOutcome | undefined;
     let standing = undefined;
     // A fresh score with another basis ends the carrier's standing decision (docs/decisions.md);
     // its event goes in this transaction.
     const ended: Array<Decision | undefined> = s0 && r.score && r.source === 'service' ? [await decisions.observe(tx, s0, r.score)] : [];
-    if (s0 && holdOpensReview(s0, r) && (await watch.wantsReview(s0, r))) {
+    if (s0 && holdOpensReview(s0, r) && (await watch.wantsReview(tx, s0, r))) {
       const o = await decisions.onHold(tx, s0, r);
       ended.push(...o.ended);
       if (o.kind === 'settled') {

@@ -1,5 +1,6 @@
 import { canonicalDot, canonicalMc, type CarrierQuery } from '../../shared/carrier-id.js';
-import type { Env, Store } from '../store/types.js';
+import type { RecordRepos } from '../store/record.js';
+import type { Env } from '../store/types.js';
 
 /**
  * One key per carrier for the watch list, changes and local blocks (worker/blocks/ uses them too): `dot:<n>` with leading
@@ -45,11 +46,14 @@ export function queryOf(ids: CarrierIds): CarrierQuery {
   throw new RangeError('a carrier needs a dot_number or an mc_number');
 }
 
-/** Both ids when the score cache knows the other one (MC ↔ DOT). */
-export function resolveIds(store: Store, env: Env, ids: CarrierIds): CarrierIds {
+/**
+ * Both ids when the score cache knows the other one (MC ↔ DOT). `scores`: the unit's handle
+ * inside a unit of work, the store's outside one.
+ */
+export async function resolveIds(scores: Pick<RecordRepos['scores'], 'getScore'>, env: Env, ids: CarrierIds): Promise<CarrierIds> {
   if (ids.dot_number && ids.mc_number) return ids;
   const q: CarrierQuery = ids.dot_number ? { dot_number: ids.dot_number } : { mc_number: ids.mc_number! };
-  const cached = store.getScore(env, q)?.score.carrier;
+  const cached = (await scores.getScore(env, q))?.score.carrier;
   return {
     dot_number: ids.dot_number ?? (typeof cached?.dot_number === 'string' ? canonicalDot(cached.dot_number) : null),
     mc_number: ids.mc_number ?? (typeof cached?.mc_number === 'string' && cached.mc_number !== '' ? canonicalMc(cached.mc_number) : null),

@@ -6,9 +6,10 @@ import { actionForScore } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
 import type { TenderCarrier, PipelineWatch } from '../queue/screening-pipeline.js';
-import { newScreeningId, type Env, type ListPage, type ScreeningResult, type Store, type RecordTx, recordOf } from '../store/index.js';
-import { openReaderPool, type Reader } from '../store/reader-pool.js';
-import { openWatchStore, type StoredChange, type WatchStore } from '../store/watch-store.js';
+import { newScreeningId, type Env, type ListPage, type ScreeningResult, type RecordStore, type RecordTx } from '../store/index.js';
+import type { Reader } from '../store/reader-pool.js';
+import type { RecordRepos, RecordWatchStore } from '../store/record.js';
+import type { StoredChange } from '../store/watch-store.js';
 import { canonicalDot, canonicalMc, idsOfQuery, keyOf, keysOf, queryOf, resolveIds, type CarrierIds } from './carrier-key.js';
 import { oweChangeCallbacks } from './change-callbacks.js';
 import { detectChanges, diffFindings, snapshotOf } from './change-detector.js';
@@ -20,6 +21,8 @@ import { DEFAULT_TICK_MS, WatchScheduler } from './watch-scheduler.js';
  * The watch list, its daily re-screen and change alerts (docs/watchlist.md). The screening
  * pipeline asks it what PipelineWatch says (membership, review, record); the intake calls the
  * rest. The local do-not-use list is a screening rule of its own: worker/blocks/.
+ * What the pipeline asks inside its unit of work takes that unit's handle (`tx`); the intake's
+ * writes open a unit of their own, its reads are the store's (committed rows only).
  */
 
 export interface WatchOptions {
@@ -29,7 +32,7 @@ export interface WatchOptions {
 
 export interface WatchServiceDeps extends WatchOptions {
   env: Env;
-  store: Store;
+  store: RecordStore;
   events: SharedEventFeed;
   gate: QuotaGate;
   connection: Redis;
@@ -38,8 +41,8 @@ export interface WatchServiceDeps extends WatchOptions {
   now: () => Date;
   /** SCREEN_WATCH_DAYS: how long after its last tender a carrier stays watched. */
   watchDays: number;
-  /** Where the list pages are read and their JSON made (GET /watchlist, /changes); default: on the store's own connection. */
-  reader?: Reader;
+  /** Where the list pages are read and their JSON made (GET /watchlist, /changes: SQLite's reader pool, watch-reads.ts). */
+  reader: Reader;
   /** The account's rate limit; a tick uses at most a share of it. */
   ratePerMinute: number;
   /** Put a screening on the queue "screenings". */
@@ -63,15 +66,11 @@ function idsOfScore(score: Screening['score']): CarrierIds | undefined {
 }
 
 export class WatchService implements PipelineWatch {
-  readonly #db: WatchStore;
-  readonly #reader: Reader;
   readonly #scheduler: WatchScheduler;
   readonly #tickMs: number;
   readonly #log: Logger;
 
   constructor(private readonly d: WatchServiceDeps) {
-    this.#db = openWatchStore(d.store, { watchDays: d.watchDays }); // its writes join the pipeline's transactions
-    this.#reader = d.reader ?? openReaderPool(d.store, { size: 0 });
     this.#log = d.logger.child({ module: 'watch' });
     this.#tickMs = d.tickMs ?? DEFAULT_TICK_MS;
     this.#scheduler = new WatchScheduler(d.connection, d.prefix, this.#tickMs, () => this.tick(), d.logger);
@@ -98,24 +97,25 @@ export class WatchService implements PipelineWatch {
    * newly became hold (a change a person must look at). A re-screen held for want of a
    * score (quota reserve, outage) or still held as at its tender puts nothing on the desk.
    */
-  async wantsReview(s: Screening, r: ScreeningResult): Promise<boolean> {
-    if (!this.#db.isWatchScreening(s.id)) return true;
+  async wantsReview(tx: RecordTx, s: Screening, r: ScreeningResult): Promise<boolean> {
+    const w = this.#watch(tx);
+    if (!(await w.isWatchScreening(s.id))) return true;
     if (!r.score) return false;
     const ids = idsOfScore(r.score);
-    const before = ids ? this.#db.lastState(keysOf(ids)) : undefined;
+    const before = ids ? await w.lastState(keysOf(ids)) : undefined;
     return before !== undefined && before.action !== 'hold' && actionForScore(r.score).action === 'hold';
   }
 
   /** Every watch key record() may lock for this screening: its tender's key and the score's keys. */
-  lockKeys(s: Pick<Screening, 'query' | 'score'>): string[] {
-    return keysOf(idsOfScore(s.score) ?? this.#resolve(s.query));
+  async lockKeys(tx: RecordTx, s: Pick<Screening, 'query' | 'score'>): Promise<string[]> {
+    return keysOf(idsOfScore(s.score) ?? (await this.#resolve(tx, s.query)));
   }
 
-  /** The carrier a tender screening puts on the list; undefined when it puts none there. */
-  async tenderCarrier(s: Parameters<PipelineWatch['tenderCarrier']>[0]): Promise<TenderCarrier | undefined> {
+  /** The carrier a tender screening puts on the list; undefined when it puts none there. In the caller's unit (`tx`). */
+  async tenderCarrier(tx: RecordTx, s: Parameters<PipelineWatch['tenderCarrier']>[1]): Promise<TenderCarrier | undefined> {
     if (s.status !== 'done' || s.priority !== 'tender' || s.error?.code === 'carrier_not_found') return undefined;
-    if (s.id !== undefined && this.#db.isWatchScreening(s.id)) return undefined;
-    const ids: CarrierIds = idsOfScore(s.score) ?? this.#resolve(s.query);
+    if (s.id !== undefined && (await this.#watch(tx).isWatchScreening(s.id))) return undefined;
+    const ids: CarrierIds = idsOfScore(s.score) ?? (await this.#resolve(tx, s.query));
     return { key: keyOf(ids), dot_number: ids.dot_number, mc_number: ids.mc_number };
   }
 
@@ -128,10 +128,11 @@ export class WatchService implements PipelineWatch {
     if (s.status !== 'done') return undefined;
     const now = this.d.now();
     const scoreIds = idsOfScore(s.score);
-    const tender = named ?? (await this.tenderCarrier(s));
+    const w = this.#watch(tx);
+    const tender = named ?? (await this.tenderCarrier(tx, s));
     if (tender) {
       const { key } = tender;
-      this.#db.recordTender({
+      await w.recordTender({
         carrierKey: key,
         dot_number: tender.dot_number,
         mc_number: tender.mc_number,
@@ -144,7 +145,7 @@ export class WatchService implements PipelineWatch {
     }
     const snapshot = snapshotOf(s);
     if (!snapshot || !scoreIds) return undefined;
-    const change = this.#db.observe({
+    const change = await w.observe({
       keys: keysOf(scoreIds),
       // Named, not spread: a spread into a literal takes V8's slow path on every hit.
       dot_number: scoreIds.dot_number,
@@ -155,11 +156,11 @@ export class WatchService implements PipelineWatch {
       tendersSince: new Date(now.getTime() - this.d.watchDays * DAY_MS).toISOString(),
       detect: detectChanges,
       // Read only when a change is found: the old score from the screening that gave it.
-      findings: (before) => diffFindings(this.d.store.getScreening(before.screening_id)?.score, s.score),
+      findings: async (before) => diffFindings((await tx.screenings.getScreening(before.screening_id))?.score, s.score),
     });
     if (change) {
       await this.d.events.append(tx, 'carrier.changed', publicChange(change));
-      await oweChangeCallbacks(tx, recordOf(this.d.store), change, now);
+      await oweChangeCallbacks(tx, this.d.store, change, now);
     }
     return change;
   }
@@ -191,12 +192,12 @@ export class WatchService implements PipelineWatch {
     const nowIso = now.toISOString();
     const { store } = this.d;
     // Each step's writes in a unit of their own (no I/O inside one: the enqueue is between).
-    await recordOf(store).unitOfWork(async () => this.#db.pruneExpired(nowIso));
+    await store.unitOfWork((tx) => this.#watch(tx).pruneExpired(nowIso));
     const quota = await this.d.gate.status();
     if (quota.livemode && quota.gate !== 'open')
       return { submitted: 0, screenings: [], skipped: quota.gate === 'closed' ? 'quota_closed' : 'quota_reserve' };
-    const due = await recordOf(store).unitOfWork(async () =>
-      this.#db.claimDue(nowIso, maxPerTick(this.d.ratePerMinute, this.#tickMs), (key) => nextCheckAt(key, now)),
+    const due = await store.unitOfWork((tx) =>
+      this.#watch(tx).claimDue(nowIso, maxPerTick(this.d.ratePerMinute, this.#tickMs), (key) => nextCheckAt(key, now)),
     );
     const screenings: string[] = [];
     let fresh = 0;
@@ -204,13 +205,20 @@ export class WatchService implements PipelineWatch {
       // Fetched from /v1 within the cache TTL (by a tender, say): nothing new to learn, no lookup
       // to pay. Its tender's screening already went through change detection; the claim above
       // has moved it to its next day.
-      const id = await recordOf(store).unitOfWork(async () => {
-        const cached = this.d.cacheTtlMs ? store.getScore(this.d.env, queryOf(c)) : undefined;
+      const id = await store.unitOfWork(async (tx) => {
+        const cached = this.d.cacheTtlMs ? await tx.scores.getScore(this.d.env, queryOf(c)) : undefined;
         if (cached && now.getTime() - Date.parse(cached.fetched_at) < this.d.cacheTtlMs!) return undefined;
         const id = newScreeningId();
         // Marked before it exists, so the pipeline always knows it is a watch re-screen.
-        this.#db.markWatchScreening(id, c.carrierKey, nowIso);
-        store.insertScreening({ id, query: queryOf(c), tender_id: null, priority: 'background', refresh: true, callback_url: null });
+        await this.#watch(tx).markWatchScreening(id, c.carrierKey, nowIso);
+        await tx.screenings.insertScreening({
+          id,
+          query: queryOf(c),
+          tender_id: null,
+          priority: 'background',
+          refresh: true,
+          callback_url: null,
+        });
         return id;
       });
       if (id === undefined) {
@@ -221,9 +229,9 @@ export class WatchService implements PipelineWatch {
         await this.d.enqueue(id, 'background');
         screenings.push(id);
       } catch (e) {
-        await recordOf(store).unitOfWork(async () => {
-          store.discardScreening(id);
-          this.#db.releaseDue(c.carrierKey, nowIso);
+        await store.unitOfWork(async (tx) => {
+          await tx.screenings.discardScreening(id);
+          await this.#watch(tx).releaseDue(c.carrierKey, nowIso);
         });
         this.#log.warn({ err: String(e) }, 'watch re-screen could not be queued; it is retried next tick');
         break;
@@ -235,50 +243,54 @@ export class WatchService implements PipelineWatch {
 
   // ---- the watch list (intake) ----
 
-  // Writes in a unit of work, reads with store.readCommitted: none lands inside another's unit.
+  // Writes in a unit of work, reads on the store (committed rows): none lands inside another's unit.
   add(query: CarrierQuery, note: string | null): Promise<{ entry: WatchEntry; created: boolean }> {
-    return recordOf(this.d.store).unitOfWork(async () => {
-      const ids = this.#resolve(query);
+    return this.d.store.unitOfWork(async (tx) => {
+      const ids = await this.#resolve(tx, query);
       const key = keyOf(ids);
       const now = this.d.now();
-      return this.#db.addManual({ carrierKey: key, ...ids, note, at: now.toISOString(), nextCheckAt: nextCheckAt(key, now) });
+      return this.#watch(tx).addManual({ carrierKey: key, ...ids, note, at: now.toISOString(), nextCheckAt: nextCheckAt(key, now) });
     });
   }
 
   /** Off the list; false when it was not on it. A later tender puts it back. */
   remove(query: CarrierQuery): Promise<boolean> {
-    return recordOf(this.d.store).unitOfWork(async () => this.#db.removeEntry(keysOf(this.#resolve(query)), this.d.now().toISOString()));
+    return this.d.store.unitOfWork(async (tx) =>
+      this.#watch(tx).removeEntry(keysOf(await this.#resolve(tx, query)), this.d.now().toISOString()),
+    );
   }
 
-  get(query: CarrierQuery): Promise<WatchEntry | undefined> {
-    return this.d.store.readCommitted(() => this.#db.getEntry(keysOf(this.#resolve(query)), this.d.now().toISOString()));
+  async get(query: CarrierQuery): Promise<WatchEntry | undefined> {
+    const { store } = this.d;
+    return this.#watch(store).getEntry(keysOf(await this.#resolve(store, query)), this.d.now().toISOString());
   }
 
   // ---- changes (intake, the tray's Changes list) ----
 
   /** GET /watchlist's body: one page, soonest re-screen first, by keyset; read and made JSON by the reader (watch-reads.ts). */
   pageJson(p: ListPage): Promise<Buffer> {
-    return this.#reader.readJson(watchPage, { now: this.d.now().toISOString(), watchDays: this.d.watchDays, page: p });
+    return this.d.reader.readJson(watchPage, { now: this.d.now().toISOString(), watchDays: this.d.watchDays, page: p });
   }
 
   /** GET /changes's body: one page, newest first, by keyset; read and made JSON by the reader. */
   changesPageJson(state: 'new' | 'acknowledged' | undefined, p: ListPage, filter?: { since?: string; dot?: string }): Promise<Buffer> {
-    return this.#reader.readJson(changesPage, { state, page: p, ...(filter === undefined ? {} : { filter }), watchDays: this.d.watchDays });
+    return this.d.reader.readJson(changesPage, {
+      state,
+      page: p,
+      ...(filter === undefined ? {} : { filter }),
+      watchDays: this.d.watchDays,
+    });
   }
 
-  getChange(id: string): Promise<CarrierChange | undefined> {
-    return this.d.store.readCommitted(() => {
-      const c = this.#db.getChange(id);
-      return c ? publicChange(c) : undefined;
-    });
+  async getChange(id: string): Promise<CarrierChange | undefined> {
+    const c = await this.#watch(this.d.store).getChange(id);
+    return c ? publicChange(c) : undefined;
   }
 
   /** `note`: why, as the dispatcher wrote it (at most 500 characters; blank is none). */
   async acknowledge(id: string, by: string, note: string | null = null): Promise<CarrierChange> {
     const c = publicChange(
-      await recordOf(this.d.store).unitOfWork(async () =>
-        this.#db.acknowledgeChange(id, by, this.d.now().toISOString(), note?.trim() || null),
-      ),
+      await this.d.store.unitOfWork((tx) => this.#watch(tx).acknowledgeChange(id, by, this.d.now().toISOString(), note?.trim() || null)),
     );
     await this.d.events.publish('change.acknowledged', c);
     return c;
@@ -288,8 +300,13 @@ export class WatchService implements PipelineWatch {
     await this.#scheduler.close();
   }
 
-  /** Both ids when the score cache knows the other one (MC ↔ DOT). */
-  #resolve(query: CarrierQuery): CarrierIds {
-    return resolveIds(this.d.store, this.d.env, idsOfQuery(query));
+  /** The watch store for SCREEN_WATCH_DAYS on `on`: a unit's handle, or the store outside one. */
+  #watch(on: RecordRepos): RecordWatchStore {
+    return on.watch(this.d.watchDays);
+  }
+
+  /** Both ids when the score cache knows the other one (MC ↔ DOT), as `on` sees it. */
+  #resolve(on: Pick<RecordRepos, 'scores'>, query: CarrierQuery): Promise<CarrierIds> {
+    return resolveIds(on.scores, this.d.env, idsOfQuery(query));
   }
 }
