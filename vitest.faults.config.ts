@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/faults/**/*.fast.test.ts', 'test/faults/**/*.slow.ftest.ts'],
-    globalSetup: ['test/helpers/global-redis.ts', 'test/faults/support/global-build.ts'],
+    globalSetup: ['test/helpers/global-redis.ts', 'test/helpers/global-pg.ts', 'test/faults/support/global-build.ts'],
     // Each scenario bounds its own waits; these are the outer limits.
     testTimeout: 240_000,
     hookTimeout: 120_000,
