@@ -73,6 +73,12 @@ const STORE_MESSAGES: Partial<Record<StoreError['code'], string>> = {
   sqlite_corrupt: 'the screening database file is corrupt',
   store_closed: 'the screening database is closed (shutting down)',
   reader_failed: 'a read of the screening database failed (its reader thread ended); try again',
+  // PostgreSQL: the primary gone (a failover under way), a lock time-out, a full disk, a standby.
+  db_unavailable: 'the screening database server cannot be reached; try again shortly',
+  db_busy: 'the screening database is busy; try again shortly',
+  db_full: 'the screening database server is out of disk space; nothing can be recorded until space is freed',
+  db_readonly: 'the screening database is read-only (a standby); nothing can be recorded until it points at the primary',
+  db_ioerr: 'the screening database server had an I/O error',
 };
 
 /**
