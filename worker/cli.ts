@@ -38,8 +38,11 @@ function fail(e: unknown): never {
     pathError
   ) {
     process.stderr.write(`carrier-screen: ${e.message}\n`);
-    // 2: fix something first (the unit does not restart on it); a Redis that may come up in a moment is 1 (restarted).
-    process.exit(e instanceof RedisMissingError && e.transient ? 1 : 2);
+    // 2: fix something first (the unit does not restart on it); a Redis or a database server that
+    // may come up in a moment is 1 (restarted).
+    const transient =
+      (e instanceof RedisMissingError && e.transient) || (storeError && (e as { code?: unknown }).code === 'db_unavailable');
+    process.exit(transient ? 1 : 2);
   }
   process.stderr.write(`carrier-screen: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
@@ -55,9 +58,9 @@ function settings(o: { existingDb: boolean }): Config {
 
 async function setup(log: Logger, o: { existingDb: boolean }): Promise<{ config: Config; cleanup: Array<() => unknown> }> {
   let config = settings(o);
-  // A record this version cannot open is refused before a Redis or an emulator is started for it.
-  const { recordFile } = await import('./open-record.js');
-  recordFile(config);
+  // A record this process cannot open is refused before a Redis or an emulator is started for it.
+  const { checkRecordOpens } = await import('./open-record.js');
+  await checkRecordOpens(config, log);
   const cleanup: Array<() => unknown> = [];
   const redis = await ensureRedis(config, log);
   if (redis.stop) cleanup.push(redis.stop);

@@ -1,25 +1,114 @@
-import { ConfigError, recordWhere, type Config } from '../shared/config.js';
-import { openStore, type OpenStoreOptions, type Store } from './store/index.js';
+import { dirname, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { recordWhere, type Config } from '../shared/config.js';
+import { probePgWrite } from './health/pg-write-probe.js';
+import { probeSqliteWrite, type WriteProbe } from './health/sqlite-write-probe.js';
+import { openStore, recordOf, type RecordStore } from './store/index.js';
+import { openPgStore } from './store/pg/pg-store.js';
+import { DEFAULT_READER_THREADS, openReaderPool, type Reader } from './store/reader-pool.js';
+import { inProcessReader } from './store/record-reader.js';
 
 /**
  * Where every command opens the worker's record (SCREEN_DB): `start`, `worker`, `screen` and
- * `token`. The configuration takes a PostgreSQL URL, but the product does not open one yet
- * (docs/design/postgres.md, issue 34): wiring it in replaces these two functions, and nothing
- * else opens the record.
+ * `token`. The one place outside worker/store/ that knows which backend is open: a SQLite file
+ * (its reader threads, its write probe, its checkpointer) or a PostgreSQL database (a pool; reads
+ * in this process; the server's write probe). Everything else takes the WorkerRecord it answers.
+ *
+ * Nothing here assumes one process per database: several `start`s and `worker`s may open one
+ * PostgreSQL database (its migration runs under an advisory lock), as they may one SQLite file.
  */
 
-/** The record's SQLite file; a PostgreSQL URL is refused, naming SCREEN_DB (before anything is started for it). */
-export function recordFile(config: Pick<Config, 'db'>): string {
-  if (config.db.kind === 'postgres')
-    throw new ConfigError(
-      `is a PostgreSQL URL (${recordWhere(config.db)}): this version opens its record only in a SQLite file; ` +
-        'the PostgreSQL record is not wired in yet (docs/design/postgres.md): give the path of a SQLite file',
-      'SCREEN_DB',
-    );
-  return config.db.path;
+export type { WriteProbe } from './health/sqlite-write-probe.js';
+
+/** The record as a worker process holds it, whichever backend it is on. */
+export interface WorkerRecord {
+  /** What every product module takes. */
+  readonly record: RecordStore;
+  /** List pages, the carrier search, the audit export: off the tender path (threads on SQLite). */
+  readonly reader: Reader;
+  /** What messages name: the SQLite file, or the database URL without its password. */
+  readonly where: string;
+  /**
+   * The directory whose free space /metrics shows: the SQLite file's (the database grows there);
+   * on PostgreSQL, whose database grows on its server, this process's own files' (SCREEN_DATA_DIR).
+   */
+  readonly dataDir: string;
+  /** /healthz's write probe: a real committed write, and whether a store write was refused lately. */
+  writeProbe(): Promise<WriteProbe>;
+  /** The reader, then the store. */
+  close(): Promise<void>;
 }
 
-/** The worker's record, opened where SCREEN_DB says. */
-export function openRecord(config: Pick<Config, 'db'>, opts: OpenStoreOptions = {}): Store {
-  return openStore(recordFile(config), opts);
+export interface OpenRecordOptions {
+  /** The clock for every timestamp the store writes (tests pin it). */
+  now?: () => Date;
+  /** The worker's logger: each schema step this open applies (at warn), a long one's progress, what the store did by itself. */
+  log?: Pick<Logger, 'info' | 'warn'>;
+  /** A long-running worker: SQLite's WAL is checkpointed from a background thread, not inside a commit. */
+  backgroundCheckpoints?: boolean;
+  /** SQLite's reader threads (default 2; 0: on the main connection) and how many start now. */
+  readers?: { size?: number; warm?: number };
+}
+
+/** The worker's record, opened where SCREEN_DB says (migrated to the newest schema). */
+export async function openRecord(config: Pick<Config, 'db' | 'dataDir'>, opts: OpenRecordOptions = {}): Promise<WorkerRecord> {
+  const { now, log } = opts;
+  // At warn: a schema change is a lifecycle event an operator at LOG_LEVEL=warn should see.
+  const onMigration = log
+    ? (m: { version: number; name: string; ms: number }) =>
+        log.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`)
+    : undefined;
+  if (config.db.kind === 'postgres') {
+    const store = await openPgStore(config.db.url, {
+      applicationName: 'carrier-screen',
+      ...(now ? { now } : {}),
+      ...(log ? { log } : {}),
+      ...(onMigration ? { onMigration } : {}),
+    });
+    return {
+      record: store,
+      reader: inProcessReader(store),
+      where: store.where,
+      dataDir: resolve(config.dataDir),
+      writeProbe: () => probePgWrite(store),
+      close: () => store.close(),
+    };
+  }
+  const store = openStore(config.db.path, {
+    ...(now ? { now } : {}),
+    ...(log ? { log } : {}),
+    ...(onMigration ? { onMigration } : {}),
+    ...(opts.backgroundCheckpoints ? { backgroundCheckpoints: true } : {}),
+  });
+  let reader: Reader;
+  try {
+    reader = openReaderPool(store, { size: opts.readers?.size ?? DEFAULT_READER_THREADS, warm: opts.readers?.warm ?? 0 });
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  return {
+    record: recordOf(store),
+    reader,
+    where: recordWhere(config.db),
+    dataDir: dirname(resolve(store.path)),
+    // With no unit of work open: the probe's write commits by itself, never inside another's.
+    writeProbe: () => store.readCommitted(() => probeSqliteWrite(store)),
+    close: async () => {
+      await reader.close();
+      store.close();
+    },
+  };
+}
+
+/**
+ * Refuse a record this process cannot open before a Redis or an emulator is started for it (the
+ * commands that start them call this first). A PostgreSQL database is opened, brought to the
+ * newest schema and closed again: an unreachable server, a missing database or a refused login
+ * stops the command here, in one line. A SQLite file is left to the command, which may make it.
+ */
+export async function checkRecordOpens(config: Pick<Config, 'db' | 'dataDir'>, log?: Pick<Logger, 'info' | 'warn'>): Promise<void> {
+  if (config.db.kind !== 'postgres') return;
+  const opened = await openRecord(config, log ? { log } : {});
+  await opened.close();
 }

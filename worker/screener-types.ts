@@ -1,7 +1,7 @@
 import type { DailyUsage, Decision, IntakeEvent, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
 import type { DestinationPolicy } from './callbacks/destination-policy.js';
 import type { DecisionFilter } from './decisions/carrier-decisions.js';
-import type { Store } from './store/index.js';
+import type { RecordStore } from './store/index.js';
 import type { Ages } from './metrics/metrics.js';
 import type { Reader } from './store/reader-pool.js';
 import type { EventLogFilter, ListPage } from './store/types.js';
@@ -13,7 +13,10 @@ import type { Actor } from './tokens/intake-tokens.js';
  */
 export interface Screener {
   readonly environment: 'sandbox' | 'live';
-  readonly store: Store;
+  /** The record, on whichever backend SCREEN_DB names (worker/open-record.ts). */
+  readonly store: RecordStore;
+  /** Where /metrics reads free space: the SQLite file's directory, or this process's own files' (PostgreSQL). */
+  readonly dataDir: string;
   /** Heavy reads (list pages, search, the audit export) in threads on read-only connections, off the tender path. */
   readonly reader: Reader;
   /** Where callbacks may go (CALLBACK_ALLOW, INTAKE_HOST): the intake refuses a callback_url outside it. */

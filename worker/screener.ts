@@ -26,16 +26,15 @@ import { ReviewService } from './decisions/review-service.js';
 import { OperationsService } from './operations/operations-service.js';
 import { redisUpCheck } from './redis-up.js';
 import { queuePaused } from './recovery/operator-state.js';
-import { probeSqliteWrite } from './health/sqlite-write-probe.js';
 import { OutageRescreen } from './recovery/outage-rescreen.js';
 import { RedisRebuild } from './recovery/redis-rebuild.js';
 import { Pruner } from './retention/pruner.js';
 import { otherInstalls, redactUrl, redisConnection, redisWhere, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
-import { recordOf, type RecordStore, type Store } from './store/index.js';
-import { openRecord } from './open-record.js';
-import { DEFAULT_READER_THREADS, openReaderPool, type Reader } from './store/reader-pool.js';
+import type { RecordStore } from './store/index.js';
+import { openRecord, type WorkerRecord } from './open-record.js';
+import { DEFAULT_READER_THREADS } from './store/reader-pool.js';
 import type { ListPage } from './store/types.js';
 import { KeyCheckError, SvcClient, verifyKey } from './svc/index.js';
 import { createSandboxHelpers } from './sandbox-helpers.js';
@@ -99,7 +98,8 @@ type KeyCheck = Awaited<ReturnType<typeof verifyKey>>;
 /**
  * What a screener runs on, opened before its graph is built: the /v1 client and what the
  * start-up key check learned (the one call needed to know the environment and the rate limit),
- * the SQLite store (migrated) and its reader pool, and the three Redis connections, ready.
+ * the record (migrated, where SCREEN_DB says: open-record.ts) with its reader, and the three Redis
+ * connections, ready.
  */
 export interface ScreenerResources {
   client: SvcClient;
@@ -109,8 +109,7 @@ export interface ScreenerResources {
   keyCheck: KeyCheck | undefined;
   /** Where the client waits before each request: the rate gate, once buildScreener has made it. */
   rateGate: { current?: RateGate };
-  store: Store;
-  reader: Reader;
+  record: WorkerRecord;
   producer: Redis;
   blocking: Redis;
   subscriber: Redis;
@@ -199,16 +198,19 @@ export async function openScreenerResources(config: Config, opts: ScreenerOption
     logger.warn({ err: e.message }, '/v1 unreachable at start: serving the cache, holding misses');
   }
 
-  const store = openRecord(config, {
-    now,
-    backgroundCheckpoints: true,
-    log: logger,
-    // At warn: a schema change is a lifecycle event an operator at LOG_LEVEL=warn should see.
-    onMigration: (m) =>
-      logger.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`),
-  });
-  // One thread ready from the start, more as reads overlap; closed after everything else, just before the store.
-  const reader = openReaderPool(store, { size: config.readerThreads ?? DEFAULT_READER_THREADS, warm: 1 });
+  let record: WorkerRecord;
+  try {
+    record = await openRecord(config, {
+      now,
+      backgroundCheckpoints: true,
+      log: logger,
+      // SQLite's reader threads: one ready from the start, more as reads overlap.
+      readers: { size: config.readerThreads ?? DEFAULT_READER_THREADS, warm: 1 },
+    });
+  } catch (e) {
+    await client.close();
+    throw e;
+  }
   const producer = redisConnection(config.redisUrl, 'failFast');
   const blocking = redisConnection(config.redisUrl, 'blocking');
   const subscriber = redisConnection(config.redisUrl, 'blocking');
@@ -218,12 +220,11 @@ export async function openScreenerResources(config: Config, opts: ScreenerOption
     producer.disconnect();
     blocking.disconnect();
     subscriber.disconnect();
-    await reader.close();
-    store.close();
+    await record.close();
     await client.close();
     throw new UnavailableError(`Redis is not reachable at ${redactUrl(config.redisUrl)}`);
   }
-  return { client, environment, ratePerMinute, keyCheck, rateGate, store, reader, producer, blocking, subscriber, now, logger };
+  return { client, environment, ratePerMinute, keyCheck, rateGate, record, producer, blocking, subscriber, now, logger };
 }
 
 /**
@@ -233,7 +234,9 @@ export async function openScreenerResources(config: Config, opts: ScreenerOption
  * work, close() stops it and closes the resources.
  */
 export function buildScreener(config: Config, res: ScreenerResources, opts: ScreenerOptions = {}): BuiltScreener {
-  const { client, environment, ratePerMinute, store, reader, producer, blocking, subscriber, now, logger } = res;
+  const { client, environment, ratePerMinute, producer, blocking, subscriber, now, logger } = res;
+  // The record and its reader, on whichever backend SCREEN_DB names: nothing here knows which.
+  const { record: store, reader } = res.record;
   const prefix = config.redisPrefix;
   const keyPrefix = `${prefix}:${environment}`;
 
@@ -254,15 +257,15 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     else if (t.kind === 'key_rejected') logger.warn({ err: t.detail }, '/v1 refused the API key: live lookups stopped (check SVC_API_KEY)');
     else logger.warn('/v1 accepts the API key again');
   });
-  const events = new SharedEventFeed(recordOf(store), blocking, `${keyPrefix}:events`);
+  const events = new SharedEventFeed(store, blocking, `${keyPrefix}:events`);
   const queue = new ScreeningQueue(producer, prefix);
-  const usage = new UsagePoll({ env: environment, client, service, gate, store: recordOf(store), events, logger });
+  const usage = new UsagePoll({ env: environment, client, service, gate, store, events, logger });
 
   // ---- the services: callbacks, decisions, local blocks, the watch list ----
   const callbackPolicy = new DestinationPolicy({ allow: config.callbackAllow, intakeHost: config.intakeHost });
-  const callbacks = opts.callbacks?.({ store: recordOf(store), logger, policy: callbackPolicy });
+  const callbacks = opts.callbacks?.({ store, logger, policy: callbackPolicy });
   const decisions: CarrierDecisions = new CarrierDecisions({
-    store: recordOf(store),
+    store,
     env: environment,
     ttlMs: config.decisionTtlMs,
     now,
@@ -270,7 +273,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     blockOf: (tx, q, score): Promise<LocalBlock | undefined> => blocks.find(tx, q, score),
   });
   const blocks: LocalBlocks = new LocalBlocks({
-    store: recordOf(store),
+    store,
     env: environment,
     now,
     events,
@@ -278,12 +281,12 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     // A carrier put on the do-not-use list: its open review closes in the same commit.
     onBlock: async (block, tx): Promise<IntakeEvent[]> => {
       const closed = await decisions.onLocalBlock(tx, block);
-      return closed ? closedReviewNews(tx, recordOf(store), events, closed, now()) : [];
+      return closed ? closedReviewNews(tx, store, events, closed, now()) : [];
     },
   });
   const watch: WatchService = new WatchService({
     env: environment,
-    store: recordOf(store),
+    store,
     reader,
     events,
     gate,
@@ -323,7 +326,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
   });
   const pipeline = new ScreeningPipeline({
     env: environment,
-    store: recordOf(store),
+    store,
     provider,
     gate,
     coalescer: new LookupCoalescer<LookupOutcome>(blocking, keyPrefix),
@@ -339,9 +342,9 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
   });
 
   // ---- recovery and upkeep: the passes a worker runs ----
-  const reconciler = new Reconciler(recordOf(store), queue, pipeline, logger, 5_000, now);
+  const reconciler = new Reconciler(store, queue, pipeline, logger, 5_000, now);
   const outageRescreen = new OutageRescreen({
-    store: recordOf(store),
+    store,
     queue,
     service,
     gate,
@@ -351,13 +354,13 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     logger,
   });
   const pruner = new Pruner({
-    store: recordOf(store),
+    store,
     policy: { eventsMs: config.eventsRetentionMs, recordsMs: config.retentionMs, notFoundMs: NOT_FOUND_TTL_MS },
     logger,
     now,
   });
   // After Redis lost its data: the operator's pause, the watch clock, the quota gate, then the
-  // screenings, all from SQLite and /v1 (worker/recovery/redis-rebuild.ts).
+  // screenings, all from the record and /v1 (worker/recovery/redis-rebuild.ts).
   const rebuild = new RedisRebuild(
     producer,
     `${keyPrefix}:redis-state`,
@@ -365,7 +368,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
       {
         name: 'queue pause',
         run: async () => {
-          const paused = await queuePaused(recordOf(store));
+          const paused = await queuePaused(store);
           if (paused === true) await queue.pause();
           else if (paused === false) await queue.resume();
         },
@@ -442,7 +445,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     // Catch up at once on what a previous run left behind.
     void reconciler.run().catch((e: unknown) => logger.warn({ err: String(e) }, 'reconciler failed'));
     // Redis is back (maybe empty, after a restart without persistence): queue again at once what
-    // SQLite accepted, and once more when the screenings accepted just before the outage are
+    // the record accepted, and once more when the screenings accepted just before the outage are
     // past the reconciler's grace period, rather than waiting for the next periodic pass.
     producer.on('ready', () => {
       logger.info('Redis connection is back: reconciling');
@@ -466,8 +469,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     producer.disconnect();
     blocking.disconnect();
     subscriber.disconnect(); // the event feed's, when start() did not get that far
-    await reader.close();
-    store.close();
+    await res.record.close(); // the reader, then the store: after everything that uses them
   }
 
   return screenerOf(
@@ -477,8 +479,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
       now,
       logger,
       client,
-      store,
-      reader,
+      record: res.record,
       producer,
       events,
       queue,
@@ -504,8 +505,7 @@ interface ScreenerParts {
   now: () => Date;
   logger: Logger;
   client: SvcClient;
-  store: Store;
-  reader: Reader;
+  record: WorkerRecord;
   producer: Redis;
   events: SharedEventFeed;
   queue: ScreeningQueue;
@@ -527,17 +527,17 @@ interface ScreenerParts {
  * the graph; the logic is in the services, not here.
  */
 function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): Promise<void> }): BuiltScreener {
-  const { environment, ratePerMinute, now, logger, client, store, reader, producer, events, queue, gate, service, usage } = p;
+  const { environment, ratePerMinute, now, logger, client, record, producer, events, queue, gate, service, usage } = p;
+  const { record: store, reader } = record;
   const { callbackPolicy, decisions, blocks, watch, pipeline, reconciler, outageRescreen } = p;
   const redisUp = redisUpCheck(producer);
-  const screenings = new ScreeningService({ store: recordOf(store), events, queue, pipeline, redisUp });
-  const reviews = new ReviewService({ store: recordOf(store), events, decisions, blocks, now, redisUp });
+  const screenings = new ScreeningService({ store, events, queue, pipeline, redisUp });
+  const reviews = new ReviewService({ store, events, decisions, blocks, now, redisUp });
   const ops = new OperationsService({
     environment,
     ratePerMinute,
-    store: recordOf(store),
-    // With no unit of work open: the probe's write commits by itself, never inside another's.
-    writeProbe: () => store.readCommitted(() => probeSqliteWrite(store)),
+    store,
+    writeProbe: () => record.writeProbe(),
     queue,
     gate,
     service,
@@ -552,6 +552,7 @@ function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): P
     callbackPolicy,
     store,
     reader,
+    dataDir: record.dataDir,
     events,
     watch,
     blocks,

@@ -1,4 +1,3 @@
-import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { ConfigError, recordWhere, type Config } from '../shared/config.js';
 import { ensureService } from './bootstrap.js';
@@ -11,7 +10,6 @@ import { authenticator } from './intake/auth.js';
 import { metricsText } from './metrics/metrics.js';
 import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
 import { IntakeTokens, tokenPath } from './tokens/intake-tokens.js';
-import { recordOf } from './store/index.js';
 import { mayUse } from './tokens/roles.js';
 
 /** The intake token a local client (status, tray) should use, or undefined. */
@@ -37,7 +35,7 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
   // A `worker` has no intake to serve /metrics: SCREEN_METRICS_PORT gives it a port of its own.
   let metrics: MetricsServer | undefined;
   if (config.metricsPort !== undefined) {
-    const tokens = new IntakeTokens(recordOf(screener.store));
+    const tokens = new IntakeTokens(screener.store);
     const who = authenticator(readIntakeToken(config), tokens);
     try {
       metrics = await startMetricsServer({
@@ -47,8 +45,8 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
           const caller = await who(a);
           return caller !== undefined && mayUse(caller.role, 'metrics');
         },
-        // Free space where the record's file is, as the intake's /metrics says (worker/intake/server.ts).
-        text: () => metricsText(() => screener.status(), { dataDir: dirname(resolve(screener.store.path)), ages: () => screener.ages() }),
+        // Free space where the intake's /metrics reads it (worker/intake/server.ts): no file of the record on PostgreSQL.
+        text: () => metricsText(() => screener.status(), { dataDir: screener.dataDir, ages: () => screener.ages() }),
       });
     } catch (e) {
       // Taken or not ours to bind: a setting to fix (exit 2), said in one line.

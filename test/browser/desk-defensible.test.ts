@@ -8,7 +8,6 @@ import { actionForScore } from '../../shared/tender-rules.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { hasChromium, shootBothSizes, withBrowserStack } from '../helpers/browser-stack.js';
-import { recordOf } from '../../worker/store/index.js';
 
 /**
  * Decisions a broker can defend (issue 25), at the desk, in real headless Chromium against the
@@ -27,7 +26,7 @@ describe.skipIf(!hasChromium)('the desk decides as its token, one carrier at a t
   let deskToken: string;
   let deskTokenId: string;
   beforeAll(async () => {
-    const made = await new IntakeTokens(recordOf(rig.stack.screener.store)).create('desk', 'Dana Desk');
+    const made = await new IntakeTokens(rig.stack.screener.store).create('desk', 'Dana Desk');
     deskToken = made.token;
     deskTokenId = made.record.id;
   });

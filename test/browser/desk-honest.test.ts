@@ -7,7 +7,6 @@ import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { artifacts, hasChromium, SIZES, shootBothSizes, withBrowserStack } from '../helpers/browser-stack.js';
 import { stackApi } from '../helpers/dashboard.js';
 import type { Stack } from '../helpers/stack.js';
-import { recordOf } from '../../worker/store/index.js';
 
 /**
  * Issue 30, the desk a dispatcher would pick, in real headless Chromium against the real stack:
@@ -330,7 +329,7 @@ describe.skipIf(!hasChromium)('desk states that never lie, triage and the do-not
   });
 
   it('a desk token sees no admin action; when it is revoked the desk says what to do', async () => {
-    const tokens = new IntakeTokens(recordOf(rig.stack.screener.store));
+    const tokens = new IntakeTokens(rig.stack.screener.store);
     const desk = await tokens.create('desk', 'Dana Desk');
     const { page } = await rig.open({ token: desk.token });
     await page.locator('#signed-in', { hasText: 'Dana Desk' }).waitFor();

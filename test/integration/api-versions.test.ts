@@ -7,7 +7,7 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { tempDbPath } from '../helpers/temp-db.js';
-import { recordOf } from '../../worker/store/index.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 
 /**
  * Dated API versions pinned per token (docs/api.md "Versioning"), against the real stack: a token
@@ -24,7 +24,7 @@ let callbackUrl: string;
 
 beforeAll(async () => {
   stack = await startStack({ mode: 'sandbox' });
-  tokens = new IntakeTokens(recordOf(stack.screener.store));
+  tokens = new IntakeTokens(stack.screener.store);
   const { createServer } = await import('node:http');
   server = createServer((req, res) => {
     let raw = '';
@@ -60,7 +60,9 @@ describe('API versions', () => {
     expect((await get('/status', token)).version).toBe(LATEST_API_VERSION);
     // The pin is read from the token's row: with one version served today, a stand-in date for an
     // older one shows that an unpinned request gets the row's, not the newest.
-    connectionOf(stack.screener.store).prepare('UPDATE intake_tokens SET api_version = ? WHERE id = ?').run('2026-01-01', record.id);
+    connectionOf(sqliteStoreOf(stack.screener.store))
+      .prepare('UPDATE intake_tokens SET api_version = ? WHERE id = ?')
+      .run('2026-01-01', record.id);
     expect((await get('/status', token)).version).toBe('2026-01-01');
     // A request's own header wins; an unknown one is refused, naming the header.
     expect((await get('/status', token, { 'carrier-screen-version': LATEST_API_VERSION })).version).toBe(LATEST_API_VERSION);

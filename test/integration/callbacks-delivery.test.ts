@@ -6,7 +6,6 @@ import type { Screening } from '../../shared/screening.js';
 import { getCallbackByDelivery, verifyCallback } from '../../worker/callbacks/index.js';
 import { until as pollUntil } from '../helpers/processes.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { recordOf } from '../../worker/store/index.js';
 
 /** A real receiver on a free port: records every request, answers from a script. */
 interface Received {
@@ -123,11 +122,11 @@ describe('signed callbacks to a real receiver', () => {
     await until(() => received.some((r) => JSON.parse(r.raw).screening.id === marker.id));
     // The receiver has it; the row says so once the sender recorded the answer.
     const row = await pollUntil('the marker row delivered', 30_000, async () => {
-      const r = await getCallbackByDelivery(recordOf(stack.screener.store), `${marker.id}:screening.completed`);
+      const r = await getCallbackByDelivery(stack.screener.store, `${marker.id}:screening.completed`);
       return r?.state === 'delivered' && r;
     });
     expect(row).toMatchObject({ state: 'delivered', attempts: 1, last_status: 204 });
-    expect(await getCallbackByDelivery(recordOf(stack.screener.store), `${s.id}:screening.completed`)).toBeUndefined();
+    expect(await getCallbackByDelivery(stack.screener.store, `${s.id}:screening.completed`)).toBeUndefined();
     expect(received.filter((r) => JSON.parse(r.raw).screening.id === s.id)).toHaveLength(0);
   });
 
@@ -135,7 +134,7 @@ describe('signed callbacks to a real receiver', () => {
     const s = (await post('/screenings?wait=10', { dot_number: '1000005', callback_url: `${receiverUrl}/down/hook` })) as Screening;
     const delivery = `${s.id}:screening.completed`;
     const dead = await pollUntil('the callback dead', 60_000, async () => {
-      const r = await getCallbackByDelivery(recordOf(stack.screener.store), delivery);
+      const r = await getCallbackByDelivery(stack.screener.store, delivery);
       return r?.state === 'dead' && r;
     });
     expect(dead.attempts).toBeGreaterThanOrEqual(2);
@@ -153,7 +152,7 @@ describe('signed callbacks to a real receiver', () => {
     await pollUntil(
       'delivered after the retry',
       30_000,
-      async () => (await getCallbackByDelivery(recordOf(stack.screener.store), delivery))?.state === 'delivered',
+      async () => (await getCallbackByDelivery(stack.screener.store, delivery))?.state === 'delivered',
     );
     const got = received.filter((r) => r.headers['x-carrier-screen-delivery'] === delivery);
     expect(got.at(-1)!.verified).toBe(true);

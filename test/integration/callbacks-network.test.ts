@@ -198,13 +198,12 @@ describe('a callback_url aimed inward reaches nothing', () => {
         `http://[::ffff:127.0.0.1]:${target.port}/mapped`,
       ].map(
         async (url, i) =>
-          (await writeCallback(recordOf(wide.screener.store), { kind: 'screening.completed', url, deliveryId: `rebind-${i}`, payload: {} }))
-            .id,
+          (await writeCallback(wide.screener.store, { kind: 'screening.completed', url, deliveryId: `rebind-${i}`, payload: {} })).id,
       ),
     );
     for (const id of rows) {
       const row = await until(`row ${id} settled`, 20_000, async () => {
-        const r = await getCallback(recordOf(wide.screener.store), id);
+        const r = await getCallback(wide.screener.store, id);
         return r?.state !== 'pending' && r;
       });
       expect(row).toMatchObject({ state: 'dead', last_error: 'refused_by_policy', last_status: null, attempts: 1 });
@@ -216,14 +215,14 @@ describe('a callback_url aimed inward reaches nothing', () => {
     const closed = await countingListener();
     const port = closed.port;
     await closed.close(); // nothing listens there now: ECONNREFUSED
-    const { id } = await writeCallback(recordOf(listed.screener.store), {
+    const { id } = await writeCallback(listed.screener.store, {
       kind: 'screening.completed',
       url: `http://localhost:${port}/`,
       deliveryId: 'refused-port',
       payload: {},
     });
     const row = await until('an attempt made', 20_000, async () => {
-      const r = await getCallback(recordOf(listed.screener.store), id);
+      const r = await getCallback(listed.screener.store, id);
       return r && r.attempts >= 1 && r.last_error !== null && r;
     });
     expect(row.last_error).toBe('unreachable');
@@ -374,7 +373,7 @@ describe('cancelling deliveries', () => {
           { length: 5 },
           async (_, i) =>
             (
-              await writeCallback(recordOf(stack.screener.store), {
+              await writeCallback(stack.screener.store, {
                 kind: 'screening.completed',
                 url,
                 deliveryId: `gone-${i}`,
@@ -391,7 +390,7 @@ describe('cancelling deliveries', () => {
       for (const res of rx.held) res.writeHead(204).end();
       // A marker to the same destination owed after: sent only after the slots free up, so
       // anything still claimable would have gone before it.
-      await writeCallback(recordOf(stack.screener.store), {
+      await writeCallback(stack.screener.store, {
         kind: 'screening.completed',
         url: `${rx.url}/marker`,
         deliveryId: 'after-cancel',
@@ -400,10 +399,10 @@ describe('cancelling deliveries', () => {
       await until(
         'the marker delivered',
         20_000,
-        async () => (await getCallbackByDelivery(recordOf(stack.screener.store), 'after-cancel'))?.state === 'delivered',
+        async () => (await getCallbackByDelivery(stack.screener.store, 'after-cancel'))?.state === 'delivered',
       );
       expect(rx.arrivals.filter((a) => a.path === '/dead-end')).toHaveLength(2);
-      for (const id of ids) expect(await getCallback(recordOf(stack.screener.store), id)).toMatchObject({ state: 'cancelled' });
+      for (const id of ids) expect(await getCallback(stack.screener.store, id)).toMatchObject({ state: 'cancelled' });
       const listed = (await api(stack, 'GET', '/callbacks?state=cancelled')).json.data.map((c: { id: string }) => c.id);
       expect(listed).toEqual(expect.arrayContaining(ids));
       expect((await api(stack, 'POST', '/callbacks/cancel', { url: 'not a url' })).json.error).toMatchObject({
@@ -419,17 +418,13 @@ describe('cancelling deliveries', () => {
     let up = false;
     const rx = await receiver(() => (up ? 204 : 503));
     try {
-      const { id } = await writeCallback(recordOf(stack.screener.store), {
+      const { id } = await writeCallback(stack.screener.store, {
         kind: 'screening.completed',
         url: `${rx.url}/one`,
         deliveryId: 'cancel-one',
         payload: {},
       });
-      await until(
-        'a failed attempt',
-        20_000,
-        async () => (await getCallback(recordOf(stack.screener.store), id))!.last_error === 'http_status',
-      );
+      await until('a failed attempt', 20_000, async () => (await getCallback(stack.screener.store, id))!.last_error === 'http_status');
       const c = await api(stack, 'POST', `/callbacks/${id}/cancel`);
       expect(c.status).toBe(200);
       expect(c.json).toMatchObject({ id, state: 'cancelled', last_error: 'http_status', last_status: 503 });
@@ -437,11 +432,7 @@ describe('cancelling deliveries', () => {
       expect((await api(stack, 'POST', `/callbacks/${id}/cancel`)).json.state).toBe('cancelled');
       up = true;
       expect((await api(stack, 'POST', `/callbacks/${id}/retry`)).json.state).toBe('pending');
-      await until(
-        'delivered after the retry',
-        20_000,
-        async () => (await getCallback(recordOf(stack.screener.store), id))!.state === 'delivered',
-      );
+      await until('delivered after the retry', 20_000, async () => (await getCallback(stack.screener.store, id))!.state === 'delivered');
       const again = await api(stack, 'POST', `/callbacks/${id}/cancel`);
       expect([again.status, again.json.error.code]).toEqual([409, 'callback_delivered']);
       expect((await api(stack, 'POST', '/callbacks/cb_aaaaaaaaaaaaaaaaaaaaaaaaaa/cancel')).status).toBe(404);
@@ -500,7 +491,7 @@ describe('ordering the TMS can trust', () => {
       const now = (await api(stack, 'GET', `/screenings/${held.id}`)).json as Screening;
       expect(now.version).toBe(acked[1]!.body.version);
       // The rows name the screening and version; the older one cannot be retried after the newer.
-      const completed = (await getCallbackByDelivery(recordOf(stack.screener.store), `${held.id}:screening.completed`))!;
+      const completed = (await getCallbackByDelivery(stack.screener.store, `${held.id}:screening.completed`))!;
       expect(completed).toMatchObject({ screening_id: held.id, version: acked[0]!.body.version, state: 'delivered' });
     } finally {
       await rx.close();
@@ -513,7 +504,7 @@ describe('ordering the TMS can trust', () => {
     try {
       const store = stack.screener.store;
       const older = (
-        await writeCallback(recordOf(store), {
+        await writeCallback(store, {
           kind: 'screening.completed',
           url: `${failing.url}/a`,
           deliveryId: 'ord-old',
@@ -522,7 +513,7 @@ describe('ordering the TMS can trust', () => {
         })
       ).id;
       const newer = (
-        await writeCallback(recordOf(store), {
+        await writeCallback(store, {
           kind: 'review.resolved',
           url: `${fine.url}/b`,
           deliveryId: 'ord-new',
@@ -530,14 +521,14 @@ describe('ordering the TMS can trust', () => {
           order: { subject: 'scr_ord', version: 5 },
         })
       ).id;
-      await until('the older one failed twice', 20_000, async () => (await getCallback(recordOf(store), older))!.attempts >= 2);
-      expect(await getCallback(recordOf(store), newer)).toMatchObject({ state: 'pending', attempts: 0 });
+      await until('the older one failed twice', 20_000, async () => (await getCallback(store, older))!.attempts >= 2);
+      expect(await getCallback(store, newer)).toMatchObject({ state: 'pending', attempts: 0 });
       expect(fine.arrivals).toHaveLength(0);
       expect((await api(stack, 'POST', `/callbacks/${older}/cancel`)).json.state).toBe('cancelled');
-      await until('the newer one delivered', 20_000, async () => (await getCallback(recordOf(store), newer))!.state === 'delivered');
+      await until('the newer one delivered', 20_000, async () => (await getCallback(store, newer))!.state === 'delivered');
       const retry = await api(stack, 'POST', `/callbacks/${older}/retry`);
       expect([retry.status, retry.json.error.code, retry.json.error.resource_id]).toEqual([409, 'callback_superseded', newer]);
-      expect((await getCallback(recordOf(store), older))!.state).toBe('cancelled');
+      expect((await getCallback(store, older))!.state).toBe('cancelled');
     } finally {
       await Promise.all([failing.close(), fine.close()]);
     }

@@ -15,6 +15,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 const HOUR = 3_600_000;
@@ -55,7 +56,7 @@ describe('a decision ended in a piece that fails leaves no event behind', () => 
 
     clock += 2 * HOUR;
     // The event log refuses the review.created the hold writes after ending the decision.
-    const db = connectionOf(stack.screener.store);
+    const db = connectionOf(sqliteStoreOf(stack.screener.store));
     db.exec(
       "CREATE TEMP TRIGGER refuse_review_created BEFORE INSERT ON events WHEN NEW.event = 'review.created' BEGIN SELECT RAISE(ABORT, 'the event log refused the write'); END",
     );

@@ -140,16 +140,16 @@ describe('one review per carrier; a decision that stands', () => {
 describe("a change of the score's basis lapses the decision", () => {
   it('a fresh score with another grade ends it, and the reopened review says what changed', async () => {
     const store = stack.screener.store;
-    const decisions = new CarrierDecisions({ store: recordOf(store), env: 'sandbox', ttlMs: 30 * DAY, now: () => new Date(clock) });
+    const decisions = new CarrierDecisions({ store, env: 'sandbox', ttlMs: 30 * DAY, now: () => new Date(clock) });
     // Approve the review T-6 opened: the decision stands on grade D.
     const [open] = await pending();
     await call('POST', `/reviews/${open!.id}/approve`, { by: 'Dana Dispatcher' });
     const standing = await decisions.list({ state: 'standing' });
     expect(standing).toHaveLength(1);
     // The same carrier's score, a grade better (what a re-check or the watch list brings in).
-    const score = structuredClone(store.getScore('sandbox', { dot_number: '1000003' })!.score);
+    const score = structuredClone((await store.scores.getScore('sandbox', { dot_number: '1000003' }))!.score);
     score.grade = 'C';
-    const lapsed = await recordOf(store).unitOfWork((tx) => decisions.observe(tx, { query: { dot_number: '1000003' } }, score));
+    const lapsed = await store.unitOfWork((tx) => decisions.observe(tx, { query: { dot_number: '1000003' } }, score));
     expect(lapsed).toMatchObject({ id: standing[0]!.id, state: 'lapsed', end_reason: 'grade D → C' });
     // The next hold opens a review showing the lapsed decision and the change.
     const t7 = await screen('T-7');
@@ -270,10 +270,10 @@ describe('a broader basis: severity, flags, data_confidence (docs/decisions.md, 
 
     // /v1's next answer for the carrier: the same check, now critical (everything else the same).
     const store = stack.screener.store;
-    const escalated = structuredClone(store.getScore('sandbox', { dot_number: '1000003' })!.score);
+    const escalated = structuredClone((await store.scores.getScore('sandbox', { dot_number: '1000003' }))!.score);
     expect(escalated.reasons[0]!.severity).toBe('medium');
     escalated.reasons[0]!.severity = 'critical';
-    store.putScore('sandbox', escalated, new Date(clock), { dot_number: '1000003' });
+    await store.scores.putScore('sandbox', escalated, new Date(clock), { dot_number: '1000003' });
 
     const next = await screen('T-sev-3');
     expect([next.action, next.settled_by]).toEqual(['hold', null]);

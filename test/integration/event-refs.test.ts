@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Review, Screening } from '../../shared/screening.js';
 import { compactEvent, expandEvent } from '../../worker/events/event-refs.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /** Events refer to their screening: small rows in SQLite, whole screenings to readers. */
@@ -21,7 +22,9 @@ describe('events refer to their screening', () => {
     const s = await stack.screener.screen({ dot_number: '1000003', tender_id: 'EV-1' }, { waitMs: 10_000 });
     off();
     expect(s.score).not.toBeNull();
-    const rows = connectionOf(stack.screener.store).prepare('SELECT event, data FROM events WHERE data LIKE ?').all(`%${s.id}%`) as Array<{
+    const rows = connectionOf(sqliteStoreOf(stack.screener.store))
+      .prepare('SELECT event, data FROM events WHERE data LIKE ?')
+      .all(`%${s.id}%`) as Array<{
       event: string;
       data: string;
     }>;

@@ -7,6 +7,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
@@ -32,7 +33,7 @@ describe('/healthz and a store that cannot write', () => {
     // No background writes while the disk is full: a finished lookup's UPDATE may still fit in the
     // file's free pages, and a write that succeeds rightly counts as "writable again".
     expect((await call('POST', '/queue/pause')).status).toBe(200);
-    const db = connectionOf(stack.screener.store);
+    const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const pages = db.pragma('page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${pages}`);
     let refused: Awaited<ReturnType<typeof call>> | undefined;

@@ -12,7 +12,7 @@ import { startIntake, type RunningIntake } from '../../worker/intake/server.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { recordOf } from '../../worker/store/index.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 
 let stack: Stack;
 let tms: string;
@@ -49,11 +49,11 @@ async function call(
 }
 
 const screeningCount = (): number =>
-  (connectionOf(stack.screener.store).prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
+  (connectionOf(sqliteStoreOf(stack.screener.store)).prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
 
 beforeAll(async () => {
   stack = await startStack();
-  const tokens = new IntakeTokens(recordOf(stack.screener.store));
+  const tokens = new IntakeTokens(stack.screener.store);
   tms = (await tokens.create('tms', 'TMS')).token;
   tms2 = (await tokens.create('tms', 'Other TMS')).token;
   desk = (await tokens.create('desk', 'Dana Desk')).token;
@@ -79,7 +79,7 @@ describe('roles on the route', () => {
 
 describe('the audit CSV', () => {
   it('escapes cells that start with = + - @ (tender_id, by, note, legal_name): a CSV reader sees them as text', async () => {
-    const db = connectionOf(stack.screener.store);
+    const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const at = '2026-03-01T00:00:00.000Z';
     const score = JSON.stringify({
       carrier: { dot_number: '3000001', mc_number: null, legal_name: '@SUM(A1:A9)' },

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
@@ -29,7 +30,7 @@ describe('Redis down', () => {
 
   it('POST /screenings is 503 unavailable and keeps nothing; /healthz is 503 naming Redis', async () => {
     const screenings = (): number =>
-      (connectionOf(stack.screener.store).prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
+      (connectionOf(sqliteStoreOf(stack.screener.store)).prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
     const before = screenings();
     await redis.kill();
     const r = await call(stack, 'POST', '/screenings', { dot_number: '1000001' });

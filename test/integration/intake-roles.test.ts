@@ -11,7 +11,7 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import type { Role } from '../../worker/tokens/roles.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { recordOf } from '../../worker/store/index.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 
 let stack: Stack;
 let tokens: IntakeTokens;
@@ -35,7 +35,7 @@ async function call(token: string, method: string, path: string, body?: unknown)
 
 beforeAll(async () => {
   stack = await startStack();
-  tokens = new IntakeTokens(recordOf(stack.screener.store));
+  tokens = new IntakeTokens(stack.screener.store);
   for (const role of ['metrics', 'tms', 'desk', 'admin'] as const)
     secret[role] = (await tokens.create(role, role === 'desk' ? 'Dana Desk' : `${role} token`)).token;
 });
@@ -178,7 +178,9 @@ describe('who did it, and revoking', () => {
     expect((await call(token, 'GET', '/status')).status).toBe(200);
     expect(await tokens.revoke(record.id)).toBe(true);
     expect((await call(token, 'GET', '/status')).status).toBe(401);
-    const rows = connectionOf(stack.screener.store).prepare('SELECT * FROM intake_tokens').all() as Array<Record<string, unknown>>;
+    const rows = connectionOf(sqliteStoreOf(stack.screener.store)).prepare('SELECT * FROM intake_tokens').all() as Array<
+      Record<string, unknown>
+    >;
     expect(JSON.stringify(rows)).not.toContain(token);
     expect(rows.find((r) => r.id === record.id)).toMatchObject({
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),

@@ -432,12 +432,12 @@ describe('one carrier, one review', () => {
     }
     const byDot = await ctx.screener.screen({ query: { dot_number: dot }, tender_id: 'T-dot' }, { waitMs: 30_000 });
     expect([byDot.action, byDot.source]).toEqual(['hold', 'service']);
-    expect(ctx.screener.store.countPendingReviews()).toBe(1);
+    expect(await ctx.screener.store.reviews.countPendingReviews()).toBe(1);
     const byMc = await ctx.screener.screen({ query: { mc_number: mc }, tender_id: 'T-mc', refresh: true }, { waitMs: 30_000 });
     expect([byMc.action, byMc.hold_reason, byMc.score]).toEqual(['hold', 'quota_exhausted', null]);
-    expect(ctx.screener.store.countPendingReviews()).toBe(1);
+    expect(await ctx.screener.store.reviews.countPendingReviews()).toBe(1);
     expect(byMc.review?.id).not.toBe(byDot.review?.id); // its own item, waiting on the carrier's review
-    expect(ctx.screener.store.getReview(byDot.review!.id)).toBeDefined();
+    expect(await ctx.screener.store.reviews.getReview(byDot.review!.id)).toBeDefined();
   });
 
   it('a DOT and an MC query of one carrier, linked by the cache, share one lookup', async () => {

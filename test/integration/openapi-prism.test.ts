@@ -14,7 +14,6 @@ import type { Screening } from '../../shared/screening.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { freePort } from '../helpers/free-port.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { recordOf } from '../../worker/store/index.js';
 
 export const PRISM = '@stoplight/prism-cli@5.14.2';
 
@@ -27,7 +26,7 @@ const tokens: Record<'tms' | 'desk', string> = { tms: '', desk: '' };
 
 beforeAll(async () => {
   stack = await startStack({ mode: 'sandbox' });
-  const t = new IntakeTokens(recordOf(stack.screener.store));
+  const t = new IntakeTokens(stack.screener.store);
   tokens.tms = (await t.create('tms', 'TMS')).token;
   tokens.desk = (await t.create('desk', 'Dana Desk')).token;
   dir = mkdtempSync(join(tmpdir(), 'openapi-prism-'));

@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import { DEMO_KEYS, liveCarrier, scoreBody, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { createScreener } from '../../worker/screener.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 import { testConfig } from '../helpers/screener.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { Review, Screening } from '../../shared/screening.js';
@@ -145,7 +146,7 @@ describe('holds of a closed quota are screened again when the quota returns', ()
       ]);
       expect(['Q-3', 'Q-4']).toContain(b.screening.tender_id);
     }
-    expect(live.screener.store.countPendingReviews()).toBe(0);
+    expect(await live.screener.store.reviews.countPendingReviews()).toBe(0);
   });
 });
 
@@ -193,7 +194,7 @@ describe('a carrier /v1 keeps failing', () => {
     let c = Date.now();
     const s = await startStack({ now: () => new Date(c) });
     try {
-      const db = connectionOf(s.screener.store);
+      const db = connectionOf(sqliteStoreOf(s.screener.store));
       const rescreenedAt = (id: string): string | null =>
         (db.prepare('SELECT rescreened_at FROM screenings WHERE id = ?').get(id) as { rescreened_at: string | null }).rescreened_at;
       // The sandbox's simulated outage: 503 for this carrier, whatever else answers.

@@ -1,20 +1,27 @@
 /**
  * Where the record is (SCREEN_DB) and where the worker's own files are (SCREEN_DATA_DIR), as the
- * real command line (dist/worker/cli.js) takes them. A PostgreSQL URL is accepted by the
- * configuration but not opened by this version: every command that would open the record says
- * so in one line naming SCREEN_DB (exit 2), without the URL's password; backup and restore point
- * to pg_dump / pg_restore and the data dir's files. On SQLite, backup and restore carry the token
- * and secret files from and to SCREEN_DATA_DIR when it is not the database's directory.
+ * real command line (dist/worker/cli.js) takes them. A PostgreSQL record that cannot be opened
+ * (here: a database that does not exist) stops every command that opens it in one line naming it
+ * without the URL's password (exit 2), before anything is started for it; backup and restore
+ * point to pg_dump / pg_restore and the data dir's files. (A PostgreSQL record that opens:
+ * pg-start.test.ts.) On SQLite, backup and restore carry the token and secret files from and to
+ * SCREEN_DATA_DIR when it is not the database's directory.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openStore } from '../../worker/store/index.js';
+import { PG_ADMIN_URL } from '../helpers/pg-db.js';
 import { ensureBuilt, mkdirTemp, spawnCli } from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
 
 const PASSWORD = 's3cret-pw';
 const URL_WITH_PASSWORD = `postgres://cs:${PASSWORD}@127.0.0.1:5432/carrier_screen`;
+/** The test server, as the postgres role with a password (trust ignores it), and a database nobody made. */
+const MISSING = new URL(PG_ADMIN_URL);
+MISSING.password = PASSWORD;
+MISSING.pathname = `/cs_missing_${process.pid}`;
+const MISSING_SHOWN = MISSING.toString().replace(`:${PASSWORD}@`, ':***@');
 let dir: string;
 
 beforeAll(async () => {
@@ -37,7 +44,7 @@ async function run(args: string[], env: Record<string, string | undefined>) {
 
 const mode = (path: string): number => statSync(path).mode & 0o777;
 
-describe('SCREEN_DB=postgres://… (taken by the configuration, not opened by this version)', () => {
+describe('SCREEN_DB=postgres://… that cannot be opened, backup and restore', () => {
   const dataDir = (): string => join(dir, 'pg-data');
 
   it('backup refuses, pointing to pg_dump and the token and secret files of SCREEN_DATA_DIR; nothing is written', async () => {
@@ -71,16 +78,21 @@ describe('SCREEN_DB=postgres://… (taken by the configuration, not opened by th
   });
 
   it.each([[['token', 'list']], [['token', 'create', '--role', 'tms']], [['worker']], [['start']], [['screen', '--dot', '1000001']]])(
-    '%j refuses in one line naming SCREEN_DB, before starting anything for it',
+    '%j on a database that does not exist refuses in one line naming it, before starting anything for it',
     async (args) => {
-      const r = await run(args, { SCREEN_DB: URL_WITH_PASSWORD, SCREEN_DATA_DIR: dataDir(), INTAKE_PORT: '0' });
+      const r = await run(args, { SCREEN_DB: MISSING.toString(), SCREEN_DATA_DIR: dataDir(), INTAKE_PORT: '0', SVC_API_KEY: undefined });
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(
-        /^carrier-screen: SCREEN_DB: is a PostgreSQL URL \(postgres:\/\/cs:\*\*\*@127\.0\.0\.1:5432\/carrier_screen\): /m,
-      );
-      expect(r.err).toContain('not wired in yet');
+      expect(
+        r.err
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('carrier-screen: ')),
+      ).toEqual([
+        `carrier-screen: PostgreSQL record ${MISSING_SHOWN}: the database does not exist (create it, UTF8, and give its name in the URL) (3D000)`,
+      ]);
       expect(r.err + r.out).not.toContain(PASSWORD);
       expect(r.out).not.toContain('carrier-screen is running');
+      expect(r.err).not.toContain('emulator');
       // No token, secret or Redis directory made for a record that is not opened.
       expect(existsSync(dataDir())).toBe(false);
     },

@@ -6,7 +6,6 @@ import { WATCH_QUEUE, WATCH_SCHEDULER_ID } from '../../worker/watch/watch-schedu
 import { until } from '../helpers/processes.js';
 import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { recordOf } from '../../worker/store/index.js';
 
 /** Redis loses its data (FLUSHALL on a Redis this test started): the worker's state comes back. */
 
@@ -24,9 +23,9 @@ afterAll(async () => {
 describe('Redis rebuilt from SQLite', () => {
   it("the operator's pause (kept in SQLite), the watch clock and the quota gate come back after FLUSHALL", async () => {
     const { screener } = stack;
-    expect(await queuePaused(recordOf(screener.store))).toBeUndefined(); // nobody said yet: Redis is left as it is
+    expect(await queuePaused(screener.store)).toBeUndefined(); // nobody said yet: Redis is left as it is
     await screener.pause();
-    expect(await queuePaused(recordOf(screener.store))).toBe(true);
+    expect(await queuePaused(screener.store)).toBe(true);
     const before = await screener.status();
     expect(before.queue.paused).toBe(true);
     expect(before.quota.monthly_quota).not.toBeNull();
@@ -49,7 +48,7 @@ describe('Redis rebuilt from SQLite', () => {
 
       // Resumed: SQLite says so, and a second flush leaves the queue running.
       await screener.resume();
-      expect(await queuePaused(recordOf(screener.store))).toBe(false);
+      expect(await queuePaused(screener.store)).toBe(false);
       await r.flushall();
       await until(
         'the rebuild after the second flush',

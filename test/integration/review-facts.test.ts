@@ -1,4 +1,4 @@
-import { recordOf } from '../../worker/store/index.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 /**
  * Approve what you saw (docs/decisions.md, issue 25): a review carries a version of the facts it
  * shows; an approve or reject names the version its maker saw and is refused 409 review_stale
@@ -127,7 +127,7 @@ beforeAll(async () => {
     callbackBackoffMs: 50,
     emulator: { datedChanges: DATED, monthlyQuota: 10_000 },
   });
-  const tokens = new IntakeTokens(recordOf(stack.screener.store), clock.now);
+  const tokens = new IntakeTokens(stack.screener.store, clock.now);
   ({
     token: desk,
     record: { id: deskId },
@@ -211,7 +211,7 @@ describe('the group-commit rule: a batched piece may run twice', () => {
     expect(t1.action).toBe('hold');
     const store = stack.screener.store;
     await stack.screener.blocks.add({ dot_number: TWICE }, 'Old Tool', 'blocked elsewhere');
-    const decisions = new CarrierDecisions({ store: recordOf(store), env: 'live', ttlMs: 86_400_000, now: clock.now });
+    const decisions = new CarrierDecisions({ store, env: 'live', ttlMs: 86_400_000, now: clock.now });
     const blockedHit = { id: 'scr_twice', query: { dot_number: TWICE } };
     const r = {
       action: 'block' as const,
@@ -222,12 +222,12 @@ describe('the group-commit rule: a batched piece may run twice', () => {
       error: { code: 'local_block', message: 'on the local do-not-use list: blocked elsewhere', request_id: null },
     };
     let runs = 0;
-    const commits = new GroupCommit(recordOf(store));
+    const commits = new GroupCommit(store);
     const piece = commits.run(async (tx) => {
       runs++;
       const out = await decisions.onFacts(tx, blockedHit, r);
       return out?.kind === 'closed'
-        ? (await closedReviewNews(tx, recordOf(store), stack.screener.events as SharedEventFeed, out, clock.now())).map((e) => e.id)
+        ? (await closedReviewNews(tx, store, stack.screener.events as SharedEventFeed, out, clock.now())).map((e) => e.id)
         : [];
     });
     const failing = commits.run(() => {
@@ -237,7 +237,7 @@ describe('the group-commit rule: a batched piece may run twice', () => {
     expect([runs, sibling.status]).toEqual([2, 'rejected']);
     expect(events.status === 'fulfilled' && events.value).toHaveLength(1);
     expect(await review(t1.review!.id)).toMatchObject({ state: 'closed', closed_by: 'local_block', version: 2 });
-    const db = connectionOf(store);
+    const db = connectionOf(sqliteStoreOf(store));
     expect(db.prepare('SELECT COUNT(*) AS n FROM callback_outbox WHERE delivery_id = ?').get(`${t1.id}:review.resolved:closed`)).toEqual({
       n: 1,
     });

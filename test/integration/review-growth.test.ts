@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Review } from '../../shared/screening.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
@@ -30,7 +31,7 @@ async function screen(tender: string): Promise<{ action: string }> {
 describe('tenders joining an open review', () => {
   it('store a constant-size review.updated event each, and the event reads back whole', async () => {
     for (let i = 0; i < 60; i++) expect((await screen(`WEEKEND-${i}`)).action).toBe('hold');
-    const db = connectionOf(stack.screener.store);
+    const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const sizes = (
       db.prepare("SELECT length(data) AS n FROM events WHERE event = 'review.updated' ORDER BY id").all() as Array<{ n: number }>
     ).map((r) => r.n);

@@ -3,7 +3,6 @@ import type { CarrierChange, Decision, Screening } from '../../shared/screening.
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { startCallbackListener, type CallbackListener } from '../helpers/callback-listener.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { recordOf } from '../../worker/store/index.js';
 
 /**
  * The sandbox test helpers (docs/api.md), over real HTTP against the real stack and the real
@@ -20,7 +19,7 @@ let desk: string;
 
 beforeAll(async () => {
   [sandbox, live, listener] = await Promise.all([startStack({ mode: 'sandbox' }), startStack({ mode: 'live' }), startCallbackListener()]);
-  desk = (await new IntakeTokens(recordOf(sandbox.screener.store)).create('desk', 'Dana Desk')).token;
+  desk = (await new IntakeTokens(sandbox.screener.store).create('desk', 'Dana Desk')).token;
 }, 120_000);
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { connectionOf, openStore } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { integrityOf } from '../helpers/integrity.js';
-import { recordOf } from '../../worker/store/index.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -38,7 +38,7 @@ describe('scores stored once per fetch', () => {
     const first = await screen('1000001', 'REF-1');
     const hits = [await screen('1000001', 'REF-2'), await screen('1000001', 'REF-3')];
     expect([first.source, ...hits.map((h) => h.source)]).toEqual(['service', 'cache', 'cache']);
-    const db = connectionOf(stack.screener.store);
+    const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const rows = db
       .prepare('SELECT id, score, score_fetch_id FROM screenings WHERE tender_id LIKE ? ORDER BY rowid')
       .all('REF-%') as Array<{ id: string; score: string | null; score_fetch_id: number | null }>;
@@ -52,19 +52,19 @@ describe('scores stored once per fetch', () => {
     expect(((await read.body.json()) as Screening).score).toEqual(first.score);
   });
 
-  it("a cache entry keeps no copy of its fetch's body, and a hit still reads the whole score", () => {
-    const db = connectionOf(stack.screener.store);
+  it("a cache entry keeps no copy of its fetch's body, and a hit still reads the whole score", async () => {
+    const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const entry = db.prepare("SELECT body, fetch_id FROM score_cache WHERE dot_number = '1000001'").get() as {
       body: string;
       fetch_id: number;
     };
     expect(entry.body).toBe('');
     const fetched = db.prepare('SELECT body FROM score_fetches WHERE id = ?').get(entry.fetch_id) as { body: string };
-    expect(stack.screener.store.getScore('sandbox', { dot_number: '1000001' })!.score).toEqual(JSON.parse(fetched.body));
+    expect((await stack.screener.store.scores.getScore('sandbox', { dot_number: '1000001' }))!.score).toEqual(JSON.parse(fetched.body));
   });
 
   it('prunes a fetch nobody refers to, keeps the ones screenings or the cache refer to', async () => {
-    const db = connectionOf(stack.screener.store);
+    const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const orphan = Number(
       db
         .prepare("INSERT INTO score_fetches (env, dot_number, body, fetched_at) VALUES ('sandbox', '1', '{}', '2020-01-01T00:00:00.000Z')")
@@ -73,7 +73,7 @@ describe('scores stored once per fetch', () => {
     const referenced = (db.prepare('SELECT score_fetch_id AS id FROM screenings WHERE tender_id = ?').get('REF-1') as { id: number }).id;
     db.prepare("UPDATE score_fetches SET fetched_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").run(referenced);
     const policy = { eventsMs: 86_400_000, recordsMs: 100 * 365 * 86_400_000, notFoundMs: 86_400_000 };
-    const report = await new Pruner({ store: recordOf(stack.screener.store), policy, logger: pino({ level: 'silent' }) }).run();
+    const report = await new Pruner({ store: stack.screener.store, policy, logger: pino({ level: 'silent' }) }).run();
     expect(report['unreferenced score fetches']).toBe(1);
     const left = (db.prepare('SELECT id FROM score_fetches WHERE id IN (?, ?)').all(orphan, referenced) as Array<{ id: number }>).map(
       (r) => r.id,

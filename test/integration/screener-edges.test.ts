@@ -52,7 +52,7 @@ describe('error codes the spec does not name', () => {
     const s = await c.screener.screen({ query: { dot_number: dot! } }, { waitMs: 30_000 });
     expect([s.status, s.action, s.hold_reason, s.error?.code]).toEqual(['done', 'hold', 'service_error', 'no_such_route']);
     expect(requests(c)).toBe(1);
-    expect(c.screener.store.getNotFound('live', { dot_number: dot! })).toBeUndefined();
+    expect(await c.screener.store.scores.getNotFound('live', { dot_number: dot! })).toBeUndefined();
     // Not cached as "not found": a re-check asks again, and is held again, not blocked.
     const again = await c.screener.screen({ query: { dot_number: dot! }, refresh: true }, { waitMs: 30_000 });
     expect([again.action, again.hold_reason]).toEqual(['hold', 'service_error']);
@@ -229,7 +229,7 @@ describe("the key's environment, checked on every answer", () => {
     await behindProxy(state, async (c) => {
       const s = await c.screener.screen({ query: { dot_number: '1000001' } }, { waitMs: 30_000 });
       expect([s.action, s.hold_reason, s.error?.code]).toEqual(['hold', 'service_error', 'environment_mismatch']);
-      expect(c.screener.store.getScore('sandbox', { dot_number: '1000001' })).toBeUndefined();
+      expect(await c.screener.store.scores.getScore('sandbox', { dot_number: '1000001' })).toBeUndefined();
       expect((await c.screener.status()).service.environment_mismatch).toMatch(/expected sandbox/);
       const next = await c.screener.screen({ query: { dot_number: '1000004' } }, { waitMs: 30_000 });
       expect(next.error?.code).toBe('environment_mismatch');

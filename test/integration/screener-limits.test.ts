@@ -123,11 +123,11 @@ describe('monthly quota', () => {
       expect(ctx.emulator.stats().scoreRequests).toBe(before);
       // No load waits on a roster screening without a score: no review item, no desk card.
       expect([bg.action, bg.review]).toEqual(['hold', null]);
-      expect(ctx.screener.store.listReviews('pending')).toEqual([]);
+      expect(await ctx.screener.store.reviews.listReviews('pending')).toEqual([]);
       // A background screening for a tender does go to a person.
       const forLoad = await ctx.screener.screen({ dot_number: c!, priority: 'background', tender_id: 'LOAD-BG-1' }, { waitMs: 20_000 });
       expect([forLoad.hold_reason, forLoad.review?.state]).toEqual(['quota_reserved', 'pending']);
-      expect(ctx.screener.store.listReviews('pending').map((r) => r.screening_id)).toEqual([forLoad.id]);
+      expect((await ctx.screener.store.reviews.listReviews('pending')).map((r) => r.screening_id)).toEqual([forLoad.id]);
       const tender = await ctx.screener.screen({ dot_number: c!, priority: 'tender' }, { waitMs: 20_000 });
       expect(tender.source).toBe('service');
     } finally {

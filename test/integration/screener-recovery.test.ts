@@ -35,15 +35,14 @@ describe('reconciler', () => {
       expect(r.requeued).toBeLessThanOrEqual(5);
       const done = await Promise.all(ids.map((id) => worker.waitFor(id, 20_000)));
       expect(done.map((s) => s.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
-      expect(worker.store.listUnfinished()).toHaveLength(0);
+      expect(await worker.store.screenings.listUnfinished()).toHaveLength(0);
       // Exactly one review per held screening, not one per pass.
       const held = done
         .filter((s) => s.action === 'hold')
         .map((s) => s.id)
         .sort();
       expect(held).toContain(ids[2]); // 1000003 is held for review
-      const reviewed = worker.store
-        .listReviews('pending')
+      const reviewed = (await worker.store.reviews.listReviews('pending'))
         .filter((rv) => ids.includes(rv.screening_id))
         .map((rv) => rv.screening_id);
       expect(reviewed.sort()).toEqual(held);

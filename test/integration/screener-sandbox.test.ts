@@ -25,7 +25,7 @@ describe('screening core against the sandbox emulator', () => {
   it('a hold opens exactly one pending review', async () => {
     const s = await ctx.screener.screen({ dot_number: '1000003', refresh: true }, { waitMs: 20_000 });
     // One review per carrier: this tender is on exactly one pending review (its own, or the carrier's it waits on).
-    const reviews = ctx.screener.store.listReviews('pending').filter((r) => r.tenders.some((t) => t.screening_id === s.id));
+    const reviews = (await ctx.screener.store.reviews.listReviews('pending')).filter((r) => r.tenders.some((t) => t.screening_id === s.id));
     expect(reviews).toHaveLength(1);
     expect(reviews[0]!.hold_reason).toBe('manual_review');
   });

@@ -9,7 +9,7 @@ import { callbackCounts, verifyCallback } from '../../worker/callbacks/index.js'
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { manualClock } from '../helpers/emulator.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { recordOf } from '../../worker/store/index.js';
+import { sqliteStoreOf } from '../../worker/store/index.js';
 
 /**
  * The watch list end to end: tenders put carriers on it, the daily re-screen sees the
@@ -231,7 +231,7 @@ describe('watch list and change alerts', () => {
     const delivered = (await call('GET', '/callbacks?state=delivered&limit=100')).json.data as Array<{ event: string }>;
     const owed = delivered.filter((c) => c.event === 'carrier.changed');
     expect(owed).toHaveLength(3);
-    expect(await callbackCounts(recordOf(stack.screener.store))).toMatchObject({ pending: 0, dead: 0 });
+    expect(await callbackCounts(stack.screener.store)).toMatchObject({ pending: 0, dead: 0 });
     expect(changeCallbacks()).toHaveLength(3);
     // Re-screens do not extend the watch window: still 14 days after the last tender.
     const entry = ((await call('GET', '/watchlist')).json.data as WatchEntry[]).find((e) => e.dot_number === STEADY)!;
@@ -264,7 +264,7 @@ describe('watch list and change alerts', () => {
 
   it('a change stored before migration 29 reads back: no findings, no note, tenders without an action', async () => {
     const [c] = (await call('GET', '/changes?state=new')).json.data as CarrierChange[];
-    const db = connectionOf(stack.screener.store);
+    const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const old = (
       JSON.parse((db.prepare('SELECT tenders FROM carrier_changes WHERE id = ?').get(c!.id) as { tenders: string }).tenders) as Array<
         Record<string, unknown>

@@ -43,7 +43,7 @@ describe('watch re-screens and the quota reserve', () => {
 
     clock.set('2026-05-06T12:00:00.000Z');
     const before = stack.emulator.stats().scoreRequests;
-    const reviewsBefore = stack.screener.store.countPendingReviews();
+    const reviewsBefore = await stack.screener.store.reviews.countPendingReviews();
     const t = await stack.screener.watch.tick();
     expect(t.submitted).toBe(3);
     const done = await Promise.all(t.screenings.map((id) => stack.screener.waitFor(id, 30_000)));
@@ -56,7 +56,7 @@ describe('watch re-screens and the quota reserve', () => {
       expect(s.hold_reason).toBe('quota_reserved');
       expect(s.review).toBeNull();
     }
-    expect(stack.screener.store.countPendingReviews()).toBe(reviewsBefore);
+    expect(await stack.screener.store.reviews.countPendingReviews()).toBe(reviewsBefore);
   });
 
   it('at the reserve a tick starts nothing, while a tender still spends the reserve', async () => {

@@ -2,8 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalMc } from '../../shared/carrier-id.js';
 import type { WatchEntry } from '../../shared/screening.js';
-import { recordFile } from '../../worker/open-record.js';
-import { openStore } from '../../worker/store/index.js';
+import { openStore, sqliteStoreOf } from '../../worker/store/index.js';
 import { latestVersion, MIGRATIONS } from '../../worker/store/migrations.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { withScreener } from '../helpers/screener.js';
@@ -73,7 +72,7 @@ describe("a carrier's tenders on the watch list", () => {
           .sort()
           .at(-1),
       );
-      expect(new Set(tendersOf(recordFile(ctx.config), `dot:${dot}`))).toEqual(new Set(mine.map((h) => h.id)));
+      expect(new Set(tendersOf(sqliteStoreOf(screener.store).path, `dot:${dot}`))).toEqual(new Set(mine.map((h) => h.id)));
     }
     expect(hits.filter((h) => h.action === 'hold')).toHaveLength(20);
     // One entry per carrier, whatever the number of tenders.
@@ -87,7 +86,7 @@ describe("a carrier's tenders on the watch list", () => {
     const mc = first.score?.carrier.mc_number;
     expect(typeof mc).toBe('string');
     // An entry made while only the MC was known (added by hand before any score named it).
-    const conn = connectionOf(screener.store);
+    const conn = connectionOf(sqliteStoreOf(screener.store));
     conn
       .prepare(
         "INSERT INTO watch_entries (carrier_key, mc_number, note, manual, added_at, next_check_at) VALUES (?, ?, 'added by MC', 1, ?, ?)",
@@ -146,7 +145,7 @@ describe("a carrier's tenders on the watch list", () => {
       refresh: false,
     });
     expect(bg.status).toBe('done');
-    expect(tendersOf(recordFile(ctx.config), 'dot:1000004')).toEqual([]);
+    expect(tendersOf(sqliteStoreOf(screener.store).path, 'dot:1000004')).toEqual([]);
     expect(await screener.watch.get({ dot_number: '1000004' })).toBeUndefined();
   });
 });

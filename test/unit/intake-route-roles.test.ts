@@ -21,7 +21,7 @@ let app: IntakeApp | undefined;
 function intake(): IntakeApp {
   store = openStore(':memory:');
   // Registering routes asks nothing of the screener but its store (and whether it has a watch list).
-  const screener = { store, environment: 'sandbox' } as unknown as Screener;
+  const screener = { store: recordOf(store), environment: 'sandbox', dataDir: '.' } as unknown as Screener;
   app = buildIntake({ screener, token: TOKEN, logger: pino({ level: 'silent' }), limits: { ratePerMinute: 0 } });
   return app;
 }

@@ -6,7 +6,7 @@ import { decisionsPage, type DecisionFilter } from '../decisions/carrier-decisio
 import { eventLogJob } from '../events/event-log-page.js';
 import { IdempotencyKeys } from '../decisions/idempotency.js';
 import type { Screener } from '../screener-types.js';
-import { recordOf, type ListPage, type RecordStore, type ReviewListState } from '../store/index.js';
+import type { ListPage, RecordStore, ReviewListState } from '../store/index.js';
 import type { EventLogFilter } from '../store/types.js';
 import { reviewsPage, screeningsPage } from '../store/list-reads.js';
 import type { ScreeningFilter, ScreeningPage } from '../store/screening-search.js';
@@ -80,8 +80,7 @@ function blocksOf(screener: Screener): LocalBlocks | null {
 }
 
 export function intakeServices(screener: Screener): IntakeServices {
-  const { store, reader } = screener;
-  const record = recordOf(store);
+  const { store: record, reader } = screener;
   return {
     screener,
     idempotencyKeys: new IdempotencyKeys(record),

@@ -5,12 +5,11 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type
 import { randomBytesPooled } from '../../shared/random-pool.js';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { Screener } from '../screener-types.js';
 import { authenticator } from './auth.js';
 import { IntakeTokens, type Caller } from '../tokens/intake-tokens.js';
-import { recordOf } from '../store/index.js';
 import type { IntakeApp } from './intake-app.js';
 import { mayUse } from '../tokens/roles.js';
 import type { EventStream } from './event-stream.js';
@@ -134,10 +133,10 @@ function clientErrorAnswerer(log: Logger): (err: Error & { code?: string }, sock
 export function buildIntake(o: IntakeOptions): IntakeApp {
   const { screener } = o;
   const services = intakeServices(screener);
-  const tokens = new IntakeTokens(recordOf(screener.store));
+  const tokens = new IntakeTokens(screener.store);
   const authenticate = authenticator(o.token, tokens);
-  // For the free-bytes gauge: the file system the database grows on (':memory:' in some tests).
-  const dataDir = dirname(resolve(screener.store.path));
+  // For the free-bytes gauge (worker/open-record.ts says which directory).
+  const { dataDir } = screener;
   const uiDir = resolve(o.uiDir ?? 'dist/electron/renderer');
   const baseLogger = o.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const logger = baseLogger.child({ module: 'intake' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });

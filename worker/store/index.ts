@@ -15,7 +15,7 @@ export type {
 } from './types.js';
 export { openStore } from './sqlite-store.js';
 export type { RecordStore, RecordTx } from './record.js';
-export { recordOf } from './sqlite-record.js';
+export { recordOf, sqliteStoreOf } from './sqlite-record.js';
 export {
   NotFoundError,
   ReviewConflictError,

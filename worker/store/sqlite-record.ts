@@ -411,3 +411,12 @@ export function recordOf(store: Store): RecordStore {
   if (!r) records.set(store, (r = new SqliteRecord(store)));
   return r;
 }
+
+/**
+ * The SQLite store under a record recordOf made: for what reads the file's own rows (tests, tools),
+ * never for product code, which takes the record. A StoreArgumentError for any other record.
+ */
+export function sqliteStoreOf(record: RecordStore): Store {
+  if (!(record instanceof SqliteRecord)) throw new StoreArgumentError('not a SQLite record (recordOf)', 'record');
+  return record.store;
+}

@@ -1,22 +1,23 @@
 import type { Config } from '../../shared/config.js';
 import { openRecord } from '../open-record.js';
-import { recordOf } from '../store/index.js';
 import { IntakeTokens, TokenArgumentError, tokenPath } from './intake-tokens.js';
 import { isRole } from './roles.js';
 
 /**
- * `carrier-screen token create|list|revoke`: scoped intake tokens in the worker's SQLite
- * database. The token is printed once, on create; only its hash is kept.
+ * `carrier-screen token create|list|revoke`: scoped intake tokens in the worker's record
+ * (SCREEN_DB: a SQLite file or a PostgreSQL database). The token is printed once, on create;
+ * only its hash is kept.
  */
 
 type Out = (s: string) => void;
 
 async function withTokens<T>(config: Config, fn: (t: IntakeTokens) => Promise<T>): Promise<T> {
-  const store = openRecord(config);
+  // No reader threads: a token command only reads and writes a row or two.
+  const opened = await openRecord(config, { readers: { size: 0 } });
   try {
-    return await fn(new IntakeTokens(recordOf(store)));
+    return await fn(new IntakeTokens(opened.record));
   } finally {
-    store.close();
+    await opened.close();
   }
 }
 

@@ -14,6 +14,17 @@ const WHAT: Record<PgStoreErrorCode, string> = {
   db_error: 'the database reported an error',
 };
 
+/**
+ * What an operator fixes when the server refuses the connection itself (SQLSTATE → words): said
+ * instead of the code's general words. The server's own message is not shown: it may quote data.
+ */
+const REFUSED_AT_CONNECT: Readonly<Record<string, string>> = {
+  '3D000': 'the database does not exist (create it, UTF8, and give its name in the URL)',
+  '28000': 'the server refused the login (no such role, or pg_hba.conf does not let it in)',
+  '28P01': 'the server refused the password',
+  '42501': 'the role lacks a privilege the record needs (CONNECT, or CREATE on the schema)',
+};
+
 /** Classify a failed statement or connection by its SQLSTATE, or its socket error. */
 export function pgErrorCode(err: unknown): PgStoreErrorCode {
   if (err instanceof pg.DatabaseError && typeof err.code === 'string') {
@@ -50,7 +61,8 @@ export function toPgStoreError(err: unknown, where: string): unknown {
   if (!driver) return err;
   const code = pgErrorCode(err);
   const detail = err instanceof pg.DatabaseError ? (err.code ?? null) : ((err as NodeJS.ErrnoException).code ?? null);
-  return new StoreError(code, `PostgreSQL record ${where}: ${WHAT[code]}${detail ? ` (${detail})` : ''}`, detail);
+  const what = (detail !== null && REFUSED_AT_CONNECT[detail]) || WHAT[code];
+  return new StoreError(code, `PostgreSQL record ${where}: ${what}${detail ? ` (${detail})` : ''}`, detail);
 }
 
 /** The one redaction rule for a database URL (shared/database-url.ts), where the store's errors find it. */
