@@ -18,8 +18,8 @@
  * run 1..n with no gap, and a listener that followed A and then B (Last-Event-ID) saw every one.
  * The figures are printed.
  *
- * Until `start` opens a PostgreSQL record (worker/open-record.ts refuses a URL), the scenario is
- * skipped, saying so. SCREEN_HOSTLOSS_DB=sqlite runs the same scenario on one SQLite file that
+ * Where `start` refuses a PostgreSQL record (a build before issue 34's wiring in
+ * worker/open-record.ts), the scenario is skipped, saying so. SCREEN_HOSTLOSS_DB=sqlite runs the same scenario on one SQLite file that
  * both processes share (two processes on one machine), which needs nothing new.
  */
 import { randomBytes } from 'node:crypto';
