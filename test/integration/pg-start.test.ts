@@ -4,8 +4,8 @@
  * takes screenings (a miss that calls /v1, a cache hit, a held carrier decided through the
  * reviews API, a callback to a real listener), lists them through its reader (GET /screenings,
  * /reviews, /event-log), and starts again on the same database with everything still there.
- * `screen`, `token create` and `token list` work on the same database, and the URL's password
- * never appears in any output. No SQLite file is made: the data dir holds only the worker's own files.
+ * `screen`, `token create` and `token list` work on the same database (and refuse it while it is
+ * empty: only `start` makes the record), and the URL's password never appears in any output. No SQLite file is made: the data dir holds only the worker's own files.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import pg from 'pg';
@@ -116,6 +116,23 @@ describe('carrier-screen start with SCREEN_DB=postgres://…', () => {
   let hit: Screening;
   let held: Screening;
   let decided: Review;
+
+  it('on the empty database, worker, screen and token refuse in one line: only start makes the record', async () => {
+    for (const args of [['worker'], ['screen', '--dot', '1000001'], ['token', 'list'], ['token', 'create', '--role', 'tms']]) {
+      const r = await run(args);
+      expect(
+        [
+          r.code,
+          r.err
+            .trim()
+            .split('\n')
+            .filter((l) => l.startsWith('carrier-screen: ')),
+        ],
+        args.join(' '),
+      ).toEqual([2, [expect.stringContaining('the database holds no carrier-screen record yet; only `carrier-screen start` makes one')]]);
+    }
+    expect(await sql("SELECT 1 FROM pg_tables WHERE schemaname = 'public'")).toEqual([]);
+  }, 60_000);
 
   it('takes screenings: a miss that calls /v1, a cache hit, a held carrier decided by a person, callbacks', async () => {
     const p = await start();

@@ -53,6 +53,11 @@ export interface PgStoreLog extends MigrationLog {
 export interface OpenPgStoreOptions {
   /** The clock for every timestamp the store writes (tests pin it). */
   now?: () => Date;
+  /**
+   * Open only a database that already holds the record (a schema made by an earlier open): an
+   * empty one is refused (StoreError 'db_error', detail 'no_record') and left as it was.
+   */
+  existing?: boolean;
   /** Connections at most (pg's default is 10). */
   max?: number;
   /** Shown in pg_stat_activity. */
@@ -584,12 +589,24 @@ export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): P
   });
   try {
     await checkEncoding(pool, where);
+    if (opts.existing) await checkHoldsRecord(pool, where);
     await migratePg(pool, { onMigration: opts.onMigration });
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw toPgStoreError(err, where);
   }
   return new PgStoreImpl(pool, where, opts.now ?? (() => new Date()), log);
+}
+
+/** An empty database (no schema_migrations): refused, for an open that must not make the record. */
+async function checkHoldsRecord(pool: pg.Pool, where: string): Promise<void> {
+  const { rows } = await pool.query<{ made: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS made");
+  if (rows[0]?.made !== true)
+    throw new StoreError(
+      'db_error',
+      `PostgreSQL record ${where}: the database holds no carrier-screen record yet; only \`carrier-screen start\` makes one (is SCREEN_DB the service's database?)`,
+      'no_record',
+    );
 }
 
 /**
