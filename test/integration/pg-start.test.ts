@@ -4,7 +4,7 @@
  * takes screenings (a miss that calls /v1, a cache hit, a held carrier decided through the
  * reviews API, a callback to a real listener), lists them through its reader (GET /screenings,
  * /reviews, /event-log), and starts again on the same database with everything still there.
- * `screen`, `token create` and `token list` work on the same database (and refuse it while it is
+ * A `worker`, `screen`, `token create` and `token list` work on the same database (and refuse it while it is
  * empty: only `start` makes the record), and the URL's password never appears in any output. No SQLite file is made: the data dir holds only the worker's own files.
  */
 import { readdirSync, rmSync } from 'node:fs';
@@ -16,7 +16,16 @@ import type { Review, Screening } from '../../shared/screening.js';
 import { startCallbackListener, type CallbackListener } from '../helpers/callback-listener.js';
 import { keyOf, withEmulator } from '../helpers/emulator.js';
 import { pgTestDatabase, type PgTestDatabase } from '../helpers/pg-db.js';
-import { ensureBuilt, mkdirTemp, spawnCli, startIntakeProcess, until, type StartedIntake, type WorkerEnv } from '../helpers/processes.js';
+import {
+  ensureBuilt,
+  mkdirTemp,
+  spawnCli,
+  startIntakeProcess,
+  startWorkerProcess,
+  until,
+  type StartedIntake,
+  type WorkerEnv,
+} from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
 import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
 
@@ -225,6 +234,20 @@ describe('carrier-screen start with SCREEN_DB=postgres://…', () => {
     expect(s).toMatchObject({ status: 'done', source: 'cache', tender_id: 'PG-CLI' });
     expect(emulator.stats().scoreRequests).toBe(before);
     expect((await call('GET', `/screenings/${s.id}`)).json).toMatchObject({ id: s.id, tender_id: 'PG-CLI' });
+  }, 60_000);
+
+  it('a worker process runs on the same database beside it and stops cleanly', async () => {
+    const w = await startWorkerProcess(env, { readyMs: 60_000 });
+    try {
+      expect(w.stderr()).toContain('postgres://postgres:***@');
+      // Work still gets done with two processes taking jobs from the one queue.
+      const s = await call('POST', '/screenings?wait=10', { dot_number: '1000001', tender_id: 'PG-W', refresh: true });
+      expect(s.json).toMatchObject({ status: 'done', source: 'service' });
+    } finally {
+      const exit = await w.stop();
+      outputs.push(w.stdout(), w.stderr());
+      expect(exit.code, w.stderr()).toBe(0);
+    }
   }, 60_000);
 
   it('token create and token list work on the same database; the running service takes the new token', async () => {
