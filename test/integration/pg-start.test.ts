@@ -3,7 +3,8 @@
  * (dist/worker/cli.js): real Redis, the real emulator over HTTP, a test database of its own. It
  * takes screenings (a miss that calls /v1, a cache hit, a held carrier decided through the
  * reviews API, a callback to a real listener), lists them through its reader (GET /screenings,
- * /reviews, /event-log), and starts again on the same database with everything still there.
+ * /reviews, /event-log, /callbacks, /decisions, the watch and block lists, /audit.csv; /metrics),
+ * and starts again on the same database with everything still there.
  * A `worker`, `screen`, `token create` and `token list` work on the same database (and refuse it while it is
  * empty: only `start` makes the record), and the URL's password never appears in any output. No SQLite file is made: the data dir holds only the worker's own files.
  */
@@ -97,6 +98,12 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown, token 
   });
   const text = await res.body.text();
   return { status: res.statusCode, json: text ? (JSON.parse(text) as any) : undefined };
+}
+
+/** GET `path`'s status and body as text (CSV, the metrics). */
+async function getText(path: string): Promise<{ status: number; text: string }> {
+  const res = await request(svc!.url + path, { headers: { authorization: `Bearer ${TOKEN}` } });
+  return { status: res.statusCode, text: await res.body.text() };
 }
 
 /** Run a command to its end; its exit code and output (kept for the password check). */
@@ -207,6 +214,20 @@ describe('carrier-screen start with SCREEN_DB=postgres://…', () => {
     expect(log.status, JSON.stringify(log.json)).toBe(200);
     const events = (log.json.data as Array<{ event: string }>).map((e) => e.event);
     expect(events).toEqual(expect.arrayContaining(['screening.completed', 'review.created', 'review.resolved']));
+    // The other lists and the audit export, through the same reader.
+    const callbacks = await call('GET', '/callbacks?state=all');
+    expect(callbacks.status, JSON.stringify(callbacks.json)).toBe(200);
+    expect((callbacks.json.data as Array<{ state: string }>).map((c) => c.state)).toEqual(['delivered', 'delivered', 'delivered']);
+    const decisions = await call('GET', '/decisions');
+    expect(decisions.status, JSON.stringify(decisions.json)).toBe(200);
+    expect(decisions.json.data).toEqual([expect.objectContaining({ decision: 'approved', state: 'standing' })]);
+    for (const path of ['/watchlist', '/changes', '/blocks?state=all']) expect((await call('GET', path)).status, path).toBe(200);
+    const csv = await getText(`/audit.csv?from=2000-01-01&to=${new Date(Date.now() + 60_000).toISOString()}`);
+    expect(csv.status, csv.text).toBe(200);
+    for (const s of [miss, hit, held]) expect(csv.text).toContain(s.id);
+    const metrics = await getText('/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(/^carrier_screen_data_dir_free_bytes \d/m);
   });
 
   it('starts again on the same database with everything still there', async () => {
