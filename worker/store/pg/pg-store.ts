@@ -2,17 +2,15 @@ import pg from 'pg';
 import type { QueryConfig, QueryResultRow } from 'pg';
 import type { NestingTx, UnitsOfWork } from '../group-commit.js';
 import type { MigrationLog } from '../batched-step.js';
-import type { ScreeningFilter, ScreeningPage } from '../screening-search-sql.js';
 import { StoreArgumentError, StoreError } from '../store-error.js';
 import type { Tx } from '../types.js';
-import type { RecordStore, RecordTx } from '../record.js';
+import type { RecordLists, RecordStore, RecordTx } from '../record.js';
 import { runAfterCommit, txFinished } from '../unit-of-work-common.js';
 import { pgAuditRowsOf } from './audit-rows.js';
 import { pgDecisionListsOf, pgDecisionsOf } from './decisions-repo.js';
 import { pgEventLogOf } from './event-log-repo.js';
 import { poolExecutor, type PgExecutor } from './executor.js';
 import { pgIdempotencyOf } from './idempotency-repo.js';
-import { pgReviewsPage, pgScreeningsPage } from './list-reads.js';
 import { pgLocalBlocksOf } from './local-blocks-repo.js';
 import { pgOperatorStateOf } from './operator-state-repo.js';
 import { pgCallbackSendsOf, pgOutboxOf } from './outbox-repo.js';
@@ -65,13 +63,6 @@ export interface OpenPgStoreOptions {
   log?: PgStoreLog;
 }
 
-/** GET /screenings and GET /reviews bodies, and the carrier search (list-reads.ts, screening-search.ts). */
-export interface PgLists {
-  searchScreenings(f: ScreeningFilter, p: ScreeningPage): ReturnType<typeof pgSearchScreenings>;
-  screeningsPage(a: Parameters<typeof pgScreeningsPage>[1]): ReturnType<typeof pgScreeningsPage>;
-  reviewsPage(a: Parameters<typeof pgReviewsPage>[1]): ReturnType<typeof pgReviewsPage>;
-}
-
 /** Every repository twin, on the pool (the store) or on a unit's client (its tx). Names as SQLite's `xxxOf(store)`. */
 export interface PgRepos {
   readonly scores: ReturnType<typeof pgScoreCacheOf>;
@@ -79,7 +70,8 @@ export interface PgRepos {
   readonly events: ReturnType<typeof pgEventLogOf>;
   readonly screenings: ReturnType<typeof pgScreeningsOf>;
   readonly reviews: ReturnType<typeof pgReviewsOf>;
-  readonly lists: PgLists;
+  /** The screening search (record.ts). */
+  readonly lists: RecordLists;
   readonly tokens: ReturnType<typeof pgTokensOf>;
   readonly operatorState: ReturnType<typeof pgOperatorStateOf>;
   readonly idempotency: ReturnType<typeof pgIdempotencyOf>;
@@ -182,11 +174,9 @@ class Repos implements PgRepos {
   get reviews() {
     return this.#once('reviews', () => pgReviewsOf(this.x, this.ctx));
   }
-  get lists(): PgLists {
+  get lists(): RecordLists {
     return this.#once('lists', () => ({
       searchScreenings: (f, p) => pgSearchScreenings(this.x, f, p, this.ctx),
-      screeningsPage: (a) => pgScreeningsPage(this.x, a, this.ctx),
-      reviewsPage: (a) => pgReviewsPage(this.x, a, this.ctx),
     }));
   }
   get tokens() {
