@@ -60,7 +60,7 @@ async function setup(log: Logger, o: { existingDb: boolean }): Promise<{ config:
   let config = settings(o);
   // A record this process cannot open is refused before a Redis or an emulator is started for it.
   const { checkRecordOpens } = await import('./open-record.js');
-  await checkRecordOpens(config, log);
+  await checkRecordOpens(config, { log, existing: o.existingDb });
   const cleanup: Array<() => unknown> = [];
   const redis = await ensureRedis(config, log);
   if (redis.stop) cleanup.push(redis.stop);

@@ -46,6 +46,11 @@ export interface OpenRecordOptions {
   log?: Pick<Logger, 'info' | 'warn'>;
   /** A long-running worker: SQLite's WAL is checkpointed from a background thread, not inside a commit. */
   backgroundCheckpoints?: boolean;
+  /**
+   * Open only a record that exists: a PostgreSQL database without one is refused, not made (a
+   * command other than `start`; a missing SQLite file is refused before, by requireDatabase).
+   */
+  existing?: boolean;
   /** SQLite's reader threads (default 2; 0: on the main connection) and how many start now. */
   readers?: { size?: number; warm?: number };
 }
@@ -61,6 +66,7 @@ export async function openRecord(config: Pick<Config, 'db' | 'dataDir'>, opts: O
   if (config.db.kind === 'postgres') {
     const store = await openPgStore(config.db.url, {
       applicationName: 'carrier-screen',
+      ...(opts.existing ? { existing: true } : {}),
       ...(now ? { now } : {}),
       ...(log ? { log } : {}),
       ...(onMigration ? { onMigration } : {}),
@@ -105,10 +111,14 @@ export async function openRecord(config: Pick<Config, 'db' | 'dataDir'>, opts: O
  * Refuse a record this process cannot open before a Redis or an emulator is started for it (the
  * commands that start them call this first). A PostgreSQL database is opened, brought to the
  * newest schema and closed again: an unreachable server, a missing database or a refused login
- * stops the command here, in one line. A SQLite file is left to the command, which may make it.
+ * stops the command here, in one line; with `existing` (every command but `start`), so does a
+ * database that holds no record yet. A SQLite file is left to the command (requireDatabase).
  */
-export async function checkRecordOpens(config: Pick<Config, 'db' | 'dataDir'>, log?: Pick<Logger, 'info' | 'warn'>): Promise<void> {
+export async function checkRecordOpens(
+  config: Pick<Config, 'db' | 'dataDir'>,
+  o: { log?: Pick<Logger, 'info' | 'warn'>; existing: boolean },
+): Promise<void> {
   if (config.db.kind !== 'postgres') return;
-  const opened = await openRecord(config, log ? { log } : {});
+  const opened = await openRecord(config, { ...(o.log ? { log: o.log } : {}), existing: o.existing });
   await opened.close();
 }

@@ -83,7 +83,9 @@ describe('writing to the outbox', () => {
     await recordOf(store).unitOfWork((tx) => owe('d-committed', '/hook', store, tx));
     expect(await callbackCounts(recordOf(store))).toEqual({ pending: 1, delivered: 0, dead: 0, cancelled: 0 });
     // As GET /callbacks?state=pending reads it (its reader job, here on the store's own connection).
-    expect(callbacksPage.run(store, { state: 'pending', page: { limit: 50 } }).data.map((c) => c.delivery_id)).toEqual(['d-committed']);
+    expect((await callbacksPage.run(store, { state: 'pending', page: { limit: 50 } })).data.map((c) => c.delivery_id)).toEqual([
+      'd-committed',
+    ]);
   });
 
   it('one row per delivery id: owing the same event again is a no-op', async () => {

@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksPage } from '../../worker/blocks/block-reads.js';
 import { changesPage, watchPage } from '../../worker/watch/watch-reads.js';
-import { openStore, sqliteStoreOf } from '../../worker/store/index.js';
+import { openStore } from '../../worker/store/index.js';
 import { openReaderPool } from '../../worker/store/reader-pool.js';
 import { reviewsPage, screeningsPage } from '../../worker/store/list-reads.js';
 import { callbacksPage } from '../../worker/callbacks/index.js';
@@ -51,7 +51,7 @@ describe('list bodies made in a reader thread', () => {
     expect((await call('POST', '/blocks', { dot_number: '1000009', by: 'Dana', reason: 'list json' })).status).toBe(201);
 
     const s = stack.screener;
-    const store = sqliteStoreOf(s.store);
+    const store = s.store;
     const limit = 2;
     // SCREEN_WATCH_DAYS as startStack leaves it (the default).
     const watchDays = 14;

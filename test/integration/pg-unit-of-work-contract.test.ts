@@ -402,15 +402,21 @@ describe('unit of work on PostgreSQL only', () => {
         return name;
       });
     expect(await Promise.all([unit('x', 'lock_a', 'lock_b'), unit('y', 'lock_b', 'lock_a')])).toEqual(['x', 'y']);
-    expect(runs).toHaveLength(3);
+    // Usually one victim and three runs. The victim's retry may win the row the survivor was
+    // woken for and deadlock again (seen on a loaded machine): every deadlock is one more run,
+    // counted and logged, and each unit still commits once.
+    const deadlocks = runs.length - 2;
+    expect(deadlocks).toBeGreaterThanOrEqual(1);
     expect(runs.slice(0, 2).sort()).toEqual(['x', 'y']);
     expect(told.sort()).toEqual(['x', 'y']);
-    expect(store.retries()).toEqual({ deadlock: 1, serialization: 0 });
-    expect(warned).toEqual([
-      { obj: expect.objectContaining({ attempt: 1, code: '40P01' }) as object, msg: expect.stringMatching(/deadlock/) as string },
-    ]);
-    // Whoever ran again ran last, after the other's COMMIT: both rows are its.
-    const last = runs[2]!;
+    expect(store.retries()).toEqual({ deadlock: deadlocks, serialization: 0 });
+    expect(warned).toHaveLength(deadlocks);
+    expect(warned[0]).toEqual({
+      obj: expect.objectContaining({ attempt: 1, code: '40P01' }) as object,
+      msg: expect.stringMatching(/deadlock/) as string,
+    });
+    // Whoever ran last ran after the other's COMMIT: both rows are its.
+    const last = runs.at(-1)!;
     expect(await store.operatorState.get('lock_a')).toMatchObject({ value: last });
     expect(await store.operatorState.get('lock_b')).toMatchObject({ value: last });
   });

@@ -52,7 +52,7 @@ function score(
 }
 
 /** The pending callbacks, as GET /callbacks?state=pending reads them (its reader job, on the store's own connection). */
-const pendingCallbacks = (store: Store) => callbacksPage.run(store, { state: 'pending', page: { limit: 50 } }).data;
+const pendingCallbacks = async (store: Store) => (await callbacksPage.run(store, { state: 'pending', page: { limit: 50 } })).data;
 
 const err = (code: string) => ({ code, message: `${code} from the fake`, request_id: `req_${code}` });
 type Answer = ProviderAnswer & { attempts: number };
@@ -281,7 +281,7 @@ describe('score → action (shared/tender-rules.ts), from a fresh lookup', () =>
     expect(h.provider.calls).toEqual([{ query: { dot_number: '1000001' }, maxAttempts: 5 }]);
     // The score is cached for the next screening; the TMS is owed its callback in the same commit.
     expect(h.store.getScore(h.env, { dot_number: '1000001' })?.score.decision).toBe(over?.decision ?? 'approved');
-    expect(pendingCallbacks(h.store).map((c) => [c.event, c.screening_id])).toEqual([['screening.completed', id]]);
+    expect((await pendingCallbacks(h.store)).map((c) => [c.event, c.screening_id])).toEqual([['screening.completed', id]]);
     expect(h.announced.at(-1)).toBe('screening.completed');
     expect(h.reviews().length).toBe(action === 'hold' ? 1 : 0);
     expect(h.watch.recorded).toEqual([id]);
@@ -597,11 +597,11 @@ describe('reviews and standing decisions (worker/decisions/)', () => {
     expect(b.action).toBe('block');
     expect(h.store.getScreening(a.id)).toMatchObject({ action: 'block', settled_by: 'review' });
     expect(h.events()).toEqual(['review.created', 'screening.completed', 'review.resolved', 'screening.completed']);
-    expect(
-      pendingCallbacks(h.store)
-        .map((c) => c.event)
-        .sort(),
-    ).toEqual(['review.resolved', 'screening.completed', 'screening.completed']);
+    expect((await pendingCallbacks(h.store)).map((c) => c.event).sort()).toEqual([
+      'review.resolved',
+      'screening.completed',
+      'screening.completed',
+    ]);
   });
 
   it('a newer score that still needs a person shows on the open review (review.updated)', async () => {
@@ -746,7 +746,7 @@ describe('finish: once', () => {
     expect(again).toMatchObject({ action: 'tender', version: s.version });
     expect(h.events()).toEqual(['screening.completed']);
     expect(h.announced).toEqual(['screening.completed']);
-    expect(pendingCallbacks(h.store).length).toBe(1);
+    expect((await pendingCallbacks(h.store)).length).toBe(1);
     expect(h.logs.filter((l) => l.msg === 'screening done').length).toBe(1);
   });
 
@@ -769,7 +769,7 @@ describe('finish: once', () => {
     ]);
     expect(h.store.countPendingReviews()).toBe(1);
     expect(h.events()).toEqual(['review.created', 'screening.completed']);
-    expect(pendingCallbacks(h.store).length).toBe(1);
+    expect((await pendingCallbacks(h.store)).length).toBe(1);
   });
 });
 
@@ -794,7 +794,7 @@ describe('rescreen: a hold for want of a score, screened again after an outage',
     expect(await h.pipeline.rescreen(s.id, T0)).toBe('settled');
     expect(h.store.getScreening(s.id)).toMatchObject({ action: 'tender', settled_by: 'rescreen' });
     expect(h.store.getReview(s.review!.id)?.state).toBe('superseded');
-    expect(pendingCallbacks(h.store).map((c) => c.event)).toContain('review.resolved');
+    expect((await pendingCallbacks(h.store)).map((c) => c.event)).toContain('review.resolved');
     // Two requests at most per re-screen; a fresh score is shared for good.
     expect(h.provider.calls.at(-1)?.maxAttempts).toBe(2);
     expect(h.coalescer.shared.at(-1)).toBe(Number.POSITIVE_INFINITY);

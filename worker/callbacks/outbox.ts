@@ -1,8 +1,8 @@
 import { LATEST_API_VERSION } from '../../shared/api-versions.js';
 import { newCallbackId } from '../store/ids.js';
-import { outboxOf, type CallbackRow, type NewCallbackRow } from '../store/outbox-repo.js';
+import type { CallbackRow, NewCallbackRow } from '../store/outbox-repo.js';
 import { StoreArgumentError } from '../store/store-error.js';
-import type { ListPage, Store } from '../store/types.js';
+import type { ListPage } from '../store/types.js';
 import type { RecordStore, RecordTx } from '../store/index.js';
 import type { RecordRepos } from '../store/record.js';
 import { listJob } from '../store/list-reads.js';
@@ -205,19 +205,23 @@ export async function getCallbackByDelivery(repos: Pick<RecordRepos, 'outbox'>, 
 
 /**
  * One page of GET /callbacks by keyset, most recently changed first: one state on
- * callback_outbox_by_state, `all` on callback_outbox_by_updated. On the synchronous SQLite
- * store: the body of the reader thread's job below (a read-only connection of its own).
+ * callback_outbox_by_state, `all` on callback_outbox_by_updated; read through the record's
+ * `outbox` (committed rows).
  */
-export function pageCallbacks(store: Store, state: CallbackState | 'all', p: ListPage): { data: CallbackRecord[]; has_more: boolean } {
+export async function pageCallbacks(
+  repos: Pick<RecordRepos, 'outbox'>,
+  state: CallbackState | 'all',
+  p: ListPage,
+): Promise<{ data: CallbackRecord[]; has_more: boolean }> {
   if (state !== 'all' && !CALLBACK_STATES.includes(state))
     throw new StoreArgumentError(`state must be one of ${CALLBACK_STATES.join(', ')} or all`, 'state');
-  const { rows, has_more } = outboxOf(store).page(state === 'all' ? undefined : state, p);
+  const { rows, has_more } = await repos.outbox.page(state === 'all' ? undefined : state, p);
   return { data: rows.map((r) => toCallbackRecord(asOutboxRow(r))), has_more };
 }
 
-/** pageCallbacks as a reader-pool job (GET /callbacks): run on a read-only connection in a thread. */
-export const callbacksPage = listJob(import.meta.url, 'callbacksPage', (store, a: { state: CallbackState | 'all'; page: ListPage }) =>
-  pageCallbacks(store, a.state, a.page),
+/** pageCallbacks as a reader job (GET /callbacks): on SQLite run on a read-only connection in a thread. */
+export const callbacksPage = listJob(import.meta.url, 'callbacksPage', (record, a: { state: CallbackState | 'all'; page: ListPage }) =>
+  pageCallbacks(record, a.state, a.page),
 );
 
 export class CallbackNotFoundError extends Error {

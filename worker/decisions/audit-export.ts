@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { recordOf, type RecordStore, type Store } from '../store/index.js';
+import type { RecordStore, Store } from '../store/index.js';
 import type { RecordRepos } from '../store/record.js';
 import { openReaderPool, streamJob, type Reader } from '../store/reader-pool.js';
 
@@ -73,13 +73,13 @@ export async function* auditCsvText(
 }
 
 /**
- * auditCsvText on a read-only SQLite store: run by a reader-pool thread
+ * auditCsvText as a reader stream job: on SQLite run by a reader-pool thread
  * (worker/store/reader-pool.ts), so the reads and the CSV formatting never hold the event loop
  * that answers tenders; the thread is asked for the next chunk only when the socket has taken
- * the last one.
+ * the last one. On PostgreSQL run on the record itself (record-reader.ts).
  */
-export const auditCsvChunks = streamJob(import.meta.url, 'auditCsvChunks', (store: Store, a: { from: string; to: string }) =>
-  auditCsvText(recordOf(store), a.from, a.to),
+export const auditCsvChunks = streamJob(import.meta.url, 'auditCsvChunks', (record, a: { from: string; to: string }) =>
+  auditCsvText(record, a.from, a.to),
 );
 
 /**

@@ -9,7 +9,6 @@ import {
   StoreArgumentError,
   newDecisionId,
   newReviewId,
-  recordOf,
   type Env,
   type RecordStore,
   type RecordTx,
@@ -576,11 +575,11 @@ export async function pageDecisions(
 }
 
 /**
- * GET /decisions as a reader-pool job: the page and its JSON are made in a reader thread
- * (list-reads.ts), through the record over the thread's read-only SQLite store.
+ * GET /decisions as a reader job: the page read through the record (either backend; on SQLite
+ * the page and its JSON are made in a reader thread: list-reads.ts).
  */
 export const decisionsPage = listJob(
   import.meta.url,
   'decisionsPage',
-  (store, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(recordOf(store), a.filter, a.page),
+  (record, a: { filter: Omit<DecisionFilter, 'limit'>; page: ListPage }) => pageDecisions(record, a.filter, a.page),
 );

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import type { IntakeEvent, IntakeEventName, Screening } from '../../shared/screening.js';
+import type { IntakeEvent, IntakeEventName } from '../../shared/screening.js';
 import type { RecordStore, RecordTx } from '../store/index.js';
 import type { EventLogFilter, ListPage } from '../store/types.js';
 import type { EventFeed } from '../screener-types.js';
-import { compactEvent, expandEvent } from './event-refs.js';
+import { compactEvent, expandEventFrom } from './event-refs.js';
 
 /** Other processes hear of new events at most this late (their SSE clients, waits on a screening). */
 const PUBLISH_GAP_MS = 20;
@@ -138,37 +138,9 @@ export class SharedEventFeed implements EventFeed {
     return Promise.all(events.map(async (e) => ({ ...e, data: await this.#expand(e.event, e.data) })));
   }
 
-  /**
-   * The event's data as published (expandEvent), reading what it names from the store. At once
-   * when it names nothing (most events delivered as appended): a first pass with no reads
-   * collects the ids it asks for.
-   */
+  /** The event's data as published, reading what it names from the record (event-refs.ts). */
   #expand(event: string, data: unknown): unknown {
-    const screenings: string[] = [];
-    const reviews: string[] = [];
-    const unread = expandEvent(
-      event,
-      data,
-      (id) => void screenings.push(id),
-      (id) => void reviews.push(id),
-    );
-    if (screenings.length === 0 && reviews.length === 0) return unread;
-    return this.#expandRead(event, data, screenings, reviews);
-  }
-
-  async #expandRead(event: string, data: unknown, screeningIds: string[], reviewIds: string[]): Promise<unknown> {
-    const [screenings, reviews] = await Promise.all([
-      Promise.all(screeningIds.map(async (id) => [id, await this.store.screenings.getScreening(id)] as const)),
-      Promise.all(reviewIds.map(async (id) => [id, await this.store.reviews.getReview(id)] as const)),
-    ]);
-    const s = new Map<string, Screening | undefined>(screenings);
-    const r = new Map<string, unknown>(reviews);
-    return expandEvent(
-      event,
-      data,
-      (id) => s.get(id),
-      (id) => r.get(id),
-    );
+    return expandEventFrom(this.store, event, data);
   }
 
   lastId(): Promise<number> {

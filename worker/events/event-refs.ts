@@ -1,4 +1,5 @@
 import type { Screening } from '../../shared/screening.js';
+import type { RecordRepos } from '../store/record.js';
 
 /**
  * Events refer to their screening instead of copying it: the log row of a
@@ -58,4 +59,35 @@ export function expandEvent(
     rest.latest = { ...facts, score: from?.score ?? null };
   }
   return { ...rest, screening };
+}
+
+/**
+ * expandEvent reading what the event names through the record. At once when it names nothing
+ * (most events, delivered as appended: no Promise); else a first pass with no reads collects the
+ * ids it asks for, which are read together.
+ */
+export function expandEventFrom(repos: Pick<RecordRepos, 'screenings' | 'reviews'>, event: string, data: unknown): unknown {
+  const screeningIds: string[] = [];
+  const reviewIds: string[] = [];
+  const unread = expandEvent(
+    event,
+    data,
+    (id) => void screeningIds.push(id),
+    (id) => void reviewIds.push(id),
+  );
+  if (screeningIds.length === 0 && reviewIds.length === 0) return unread;
+  return (async () => {
+    const [screenings, reviews] = await Promise.all([
+      Promise.all(screeningIds.map(async (id) => [id, await repos.screenings.getScreening(id)] as const)),
+      Promise.all(reviewIds.map(async (id) => [id, await repos.reviews.getReview(id)] as const)),
+    ]);
+    const s = new Map<string, Screening | undefined>(screenings);
+    const r = new Map<string, unknown>(reviews);
+    return expandEvent(
+      event,
+      data,
+      (id) => s.get(id),
+      (id) => r.get(id),
+    );
+  })();
 }

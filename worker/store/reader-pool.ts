@@ -1,6 +1,11 @@
 import { Worker } from 'node:worker_threads';
+import type { ReadJob, Reader, StreamJob } from './read-jobs.js';
+import { inProcessReader } from './record-reader.js';
+import { recordOf } from './sqlite-record.js';
 import { StoreArgumentError, StoreError, NotFoundError } from './store-error.js';
 import type { Store } from './types.js';
+
+export { readJob, streamJob, type Chunks, type JobSource, type ReadJob, type Reader, type StreamJob } from './read-jobs.js';
 
 /**
  * Heavy reads off the tender path (issue 35). better-sqlite3 is synchronous and `start` answers
@@ -8,11 +13,11 @@ import type { Store } from './types.js';
  * cache hit. The reader pool runs reads in `worker_threads`, each thread with its own read-only
  * connection to the same file (WAL: readers never wait for the writer, nor it for them).
  *
- * A read is a job: a function of a read-only Store, exported from the module that owns its SQL
- * (`readJob(import.meta.url, 'name', fn)`), so the thread runs the same code as the main thread
- * would, never a copy. The thread imports that module by its URL and calls the function. A job
- * may answer a Promise (a stream job: an async iterable), as one reading through the record
- * (`recordOf(store)`, record.ts) does.
+ * A read is a job (read-jobs.ts): a function of the record, exported from the module that owns
+ * it (`readJob(import.meta.url, 'name', fn)`), so the thread runs the same code as the main thread
+ * would, never a copy. The thread imports that module by its URL and calls the function on the
+ * record over its read-only store (`recordOf`: no unit of work is ever open there, so each read
+ * runs at once). PostgreSQL runs the same jobs on the main thread (record-reader.ts).
  * - `read(job, args)`: one answer; args and answer cross by structured clone.
  * - `readJson(job, args)`: the answer's JSON text, made in the thread (JSON.stringify of what the
  *   job returns) and handed over as bytes (transferred, not copied): a list page's response body.
@@ -24,48 +29,10 @@ import type { Store } from './types.js';
  * shared COMMIT), and each read on the thread begins its own read transaction when it runs, so a
  * read asked after an acknowledged write sees it.
  *
- * An in-memory store has no file to share: jobs run on the main connection (the same code).
+ * An in-memory store has no file to share: jobs run on the main connection, through its record
+ * (record-reader.ts: the same code).
  * A thread that dies fails its requests with StoreError 'reader_failed' (503) and is replaced.
  */
-
-export interface ReadJob<A, R> {
-  readonly kind: 'read';
-  /** import.meta.url of the module exporting the job under `name`. */
-  readonly module: string;
-  readonly name: string;
-  readonly run: (store: Store, args: A) => R;
-}
-
-/** Text chunks in order, as a stream job gives them. */
-export type Chunks = Iterable<string> | AsyncIterable<string>;
-
-export interface StreamJob<A> {
-  readonly kind: 'stream';
-  readonly module: string;
-  readonly name: string;
-  /** Text chunks in order (each a page or so); runs on a read-only store. */
-  readonly run: (store: Store, args: A) => Chunks;
-}
-
-/** A read a thread can run: export the returned value as `name` from the module at `module`. */
-export function readJob<A, R>(module: string, name: string, run: (store: Store, args: A) => R): ReadJob<A, R> {
-  return { kind: 'read', module, name, run };
-}
-
-export function streamJob<A>(module: string, name: string, run: (store: Store, args: A) => Chunks): StreamJob<A> {
-  return { kind: 'stream', module, name, run };
-}
-
-export interface Reader {
-  /** Threads (0: jobs run on the main connection, as for an in-memory store). */
-  readonly threads: number;
-  read<A, R>(job: ReadJob<A, R>, args: A): Promise<Awaited<R>>;
-  /** JSON.stringify of the job's answer, as UTF-8 bytes (a response body as it is sent). */
-  readJson<A>(job: ReadJob<A, unknown>, args: A): Promise<Buffer>;
-  stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer>;
-  /** Ends every thread; requests still open fail with StoreError 'store_closed'. */
-  close(): Promise<void>;
-}
 
 export interface ReaderPoolOptions {
   /** Threads (default 2); 0 runs every job on the main connection. */
@@ -181,7 +148,7 @@ export function preloadsOf(execArgv: readonly string[]): string[] {
 export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Reader {
   const size = opts.size ?? DEFAULT_READER_THREADS;
   if (!Number.isInteger(size) || size < 0) throw new StoreArgumentError('reader threads must be a whole number of at least 0', 'size');
-  if (store.path === ':memory:' || size === 0) return mainThreadReader(store);
+  if (store.path === ':memory:' || size === 0) return inProcessReader(recordOf(store));
 
   const threads: Array<ReaderThread | undefined> = new Array(size).fill(undefined);
   let nextId = 1;
@@ -258,29 +225,5 @@ export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Read
         }),
       );
     },
-  };
-}
-
-/** Jobs on the store's own connection, yielding to the event loop between chunks. */
-function mainThreadReader(store: Store): Reader {
-  return {
-    threads: 0,
-    async read<A, R>(job: ReadJob<A, R>, args: A): Promise<Awaited<R>> {
-      return await job.run(store, args);
-    },
-    async readJson<A>(job: ReadJob<A, unknown>, args: A): Promise<Buffer> {
-      return Buffer.from(JSON.stringify(await job.run(store, args)));
-    },
-    stream<A>(job: StreamJob<A>, args: A): AsyncIterable<Buffer> {
-      return {
-        async *[Symbol.asyncIterator]() {
-          for await (const chunk of job.run(store, args)) {
-            yield Buffer.from(chunk);
-            await new Promise<void>((resolve) => setImmediate(resolve));
-          }
-        },
-      };
-    },
-    async close(): Promise<void> {},
   };
 }

@@ -3,13 +3,17 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { NotFoundError, StoreArgumentError, StoreError } from './store-error.js';
 import { connectionOf, openStore } from './sqlite-store.js';
-import type { ReadJob, StreamJob } from './reader-pool.js';
+import type { ReadJob, StreamJob } from './read-jobs.js';
+import type { RecordStore } from './record.js';
+import { recordOf } from './sqlite-record.js';
 import type { Store } from './types.js';
 
 /**
  * One thread of the reader pool (reader-pool.ts): its own read-only connection to the store's
  * file, opened at the first job; runs the jobs the main thread names (a module URL and an
- * export), one message at a time. A stream job's generator is kept between its chunks.
+ * export), one message at a time, on the record over that connection (`recordOf`: no unit of
+ * work is ever open here, so each of its reads runs at once). A stream job's generator is kept
+ * between its chunks.
  */
 
 const { path } = workerData as { path: string };
@@ -34,6 +38,8 @@ function open(): Store {
   }
   return store;
 }
+/** The jobs' record: the read-only store's. */
+const record = (): RecordStore => recordOf(open());
 // Opened at once (a warm thread is ready for its first read); a failure here is told at the first job.
 try {
   open();
@@ -80,20 +86,20 @@ async function handle(m: Msg): Promise<void> {
   try {
     if (m.op === 'read') {
       const job = await jobOf(m.module, m.name);
-      port.postMessage({ id: m.id, ok: true, value: await job.run(open(), m.args) });
+      port.postMessage({ id: m.id, ok: true, value: await job.run(record(), m.args) });
       return;
     }
     if (m.op === 'json') {
       // The response body, made here: the main thread only hands these bytes to the socket.
       const job = await jobOf(m.module, m.name);
-      const body = encoder.encode(JSON.stringify(await job.run(open(), m.args)));
+      const body = encoder.encode(JSON.stringify(await job.run(record(), m.args)));
       port.postMessage({ id: m.id, ok: true, chunk: body }, [body.buffer]);
       return;
     }
     let it = streams.get(m.stream);
     if (!it) {
       const job = await jobOf(m.module!, m.name!);
-      const chunks = (job as StreamJob<unknown>).run(open(), m.args);
+      const chunks = (job as StreamJob<unknown>).run(record(), m.args);
       it = Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
       streams.set(m.stream, it);
     }

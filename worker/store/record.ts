@@ -9,7 +9,8 @@ import type { RescreenHoldsRepo } from './rescreen-holds-repo.js';
 import type { RetentionRepo } from './retention-repo.js';
 import type { EventLogRepo, ReviewsRepo, ScoreCacheRepo, ScreeningsRepo, UsageRepo } from './screening-repos.js';
 import type { TokensRepo } from './tokens-repo.js';
-import type { CarrierSnapshot, ChangeFindings, IntakeEvent } from '../../shared/screening.js';
+import type { CarrierSnapshot, ChangeFindings, IntakeEvent, Screening } from '../../shared/screening.js';
+import type { ScreeningFilter, ScreeningPage } from './screening-search-sql.js';
 import type { Tx } from './types.js';
 import type { Observation, StoredChange, WatchStore } from './watch-store.js';
 
@@ -85,6 +86,14 @@ export interface RecordCallbackSends extends AsyncRepo<CallbackSendsRepo> {
   ): Promise<CallbackRow[]>;
 }
 
+/**
+ * GET /screenings's search (screening-search-sql.ts: its filters, keyset order and reads; run
+ * by SQLite's screening-search.ts and PostgreSQL's pg/screening-search.ts).
+ */
+export interface RecordLists {
+  searchScreenings(f: ScreeningFilter, p: ScreeningPage): Promise<{ data: Screening[]; has_more: boolean }>;
+}
+
 /** Every repository, on the store or on a unit of work's handle. */
 export interface RecordRepos {
   readonly scores: AsyncRepo<ScoreCacheRepo>;
@@ -92,6 +101,7 @@ export interface RecordRepos {
   readonly events: RecordEventLog;
   readonly screenings: AsyncRepo<ScreeningsRepo>;
   readonly reviews: AsyncRepo<ReviewsRepo>;
+  readonly lists: RecordLists;
   readonly tokens: AsyncRepo<TokensRepo>;
   readonly operatorState: AsyncRepo<OperatorStateRepo>;
   readonly idempotency: RecordIdempotency;

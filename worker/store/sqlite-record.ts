@@ -11,6 +11,7 @@ import type {
   PruneLock,
   RecordCallbackSends,
   RecordEventLog,
+  RecordLists,
   RecordObservation,
   RecordRepos,
   RecordStore,
@@ -20,7 +21,8 @@ import type {
 import { rescreenHoldsOf } from './rescreen-holds-repo.js';
 import { retentionOf } from './retention-repo.js';
 import { toStoreError } from './sqlite-errors.js';
-import { connectionOf } from './sqlite-store.js';
+import { searchScreenings } from './screening-search.js';
+import { connectionOf, guardCall } from './sqlite-store.js';
 import { StoreArgumentError } from './store-error.js';
 import { tokensOf } from './tokens-repo.js';
 import { txFinished } from './unit-of-work-common.js';
@@ -187,6 +189,13 @@ abstract class SqliteRepos implements RecordRepos {
   }
   get reviews() {
     return this.#of('reviews', () => pick(this.store, ['getReview', 'listReviews', 'pageReviews', 'resolveReview', 'countPendingReviews']));
+  }
+  get lists() {
+    return this.#of('lists', () => {
+      const db = connectionOf(this.store);
+      // On the connection itself, guarded as a Store method is (its errors as StoreErrors).
+      return { searchScreenings: (...a: Parameters<RecordLists['searchScreenings']>) => guardCall(db, () => searchScreenings(db, ...a)) };
+    });
   }
   get tokens() {
     return this.#of('tokens', () => tokensOf(this.store));

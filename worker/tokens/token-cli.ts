@@ -12,8 +12,8 @@ import { isRole } from './roles.js';
 type Out = (s: string) => void;
 
 async function withTokens<T>(config: Config, fn: (t: IntakeTokens) => Promise<T>): Promise<T> {
-  // No reader threads: a token command only reads and writes a row or two.
-  const opened = await openRecord(config, { readers: { size: 0 } });
+  // No reader threads: a token command only reads and writes a row or two. Never makes the record.
+  const opened = await openRecord(config, { readers: { size: 0 }, existing: true });
   try {
     return await fn(new IntakeTokens(opened.record));
   } finally {

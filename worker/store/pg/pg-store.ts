@@ -2,17 +2,15 @@ import pg from 'pg';
 import type { QueryConfig, QueryResultRow } from 'pg';
 import type { NestingTx, UnitsOfWork } from '../group-commit.js';
 import type { MigrationLog } from '../batched-step.js';
-import type { ScreeningFilter, ScreeningPage } from '../screening-search-sql.js';
 import { StoreArgumentError, StoreError } from '../store-error.js';
 import type { Tx } from '../types.js';
-import type { RecordStore, RecordTx } from '../record.js';
+import type { RecordLists, RecordStore, RecordTx } from '../record.js';
 import { runAfterCommit, txFinished } from '../unit-of-work-common.js';
 import { pgAuditRowsOf } from './audit-rows.js';
 import { pgDecisionListsOf, pgDecisionsOf } from './decisions-repo.js';
 import { pgEventLogOf } from './event-log-repo.js';
 import { poolExecutor, type PgExecutor } from './executor.js';
 import { pgIdempotencyOf } from './idempotency-repo.js';
-import { pgReviewsPage, pgScreeningsPage } from './list-reads.js';
 import { pgLocalBlocksOf } from './local-blocks-repo.js';
 import { pgOperatorStateOf } from './operator-state-repo.js';
 import { pgCallbackSendsOf, pgOutboxOf } from './outbox-repo.js';
@@ -55,6 +53,11 @@ export interface PgStoreLog extends MigrationLog {
 export interface OpenPgStoreOptions {
   /** The clock for every timestamp the store writes (tests pin it). */
   now?: () => Date;
+  /**
+   * Open only a database that already holds the record (a schema made by an earlier open): an
+   * empty one is refused (StoreError 'db_error', detail 'no_record') and left as it was.
+   */
+  existing?: boolean;
   /** Connections at most (pg's default is 10). */
   max?: number;
   /** Shown in pg_stat_activity. */
@@ -65,13 +68,6 @@ export interface OpenPgStoreOptions {
   log?: PgStoreLog;
 }
 
-/** GET /screenings and GET /reviews bodies, and the carrier search (list-reads.ts, screening-search.ts). */
-export interface PgLists {
-  searchScreenings(f: ScreeningFilter, p: ScreeningPage): ReturnType<typeof pgSearchScreenings>;
-  screeningsPage(a: Parameters<typeof pgScreeningsPage>[1]): ReturnType<typeof pgScreeningsPage>;
-  reviewsPage(a: Parameters<typeof pgReviewsPage>[1]): ReturnType<typeof pgReviewsPage>;
-}
-
 /** Every repository twin, on the pool (the store) or on a unit's client (its tx). Names as SQLite's `xxxOf(store)`. */
 export interface PgRepos {
   readonly scores: ReturnType<typeof pgScoreCacheOf>;
@@ -79,7 +75,8 @@ export interface PgRepos {
   readonly events: ReturnType<typeof pgEventLogOf>;
   readonly screenings: ReturnType<typeof pgScreeningsOf>;
   readonly reviews: ReturnType<typeof pgReviewsOf>;
-  readonly lists: PgLists;
+  /** The screening search (record.ts). */
+  readonly lists: RecordLists;
   readonly tokens: ReturnType<typeof pgTokensOf>;
   readonly operatorState: ReturnType<typeof pgOperatorStateOf>;
   readonly idempotency: ReturnType<typeof pgIdempotencyOf>;
@@ -182,11 +179,9 @@ class Repos implements PgRepos {
   get reviews() {
     return this.#once('reviews', () => pgReviewsOf(this.x, this.ctx));
   }
-  get lists(): PgLists {
+  get lists(): RecordLists {
     return this.#once('lists', () => ({
       searchScreenings: (f, p) => pgSearchScreenings(this.x, f, p, this.ctx),
-      screeningsPage: (a) => pgScreeningsPage(this.x, a, this.ctx),
-      reviewsPage: (a) => pgReviewsPage(this.x, a, this.ctx),
     }));
   }
   get tokens() {
@@ -594,12 +589,24 @@ export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): P
   });
   try {
     await checkEncoding(pool, where);
+    if (opts.existing) await checkHoldsRecord(pool, where);
     await migratePg(pool, { onMigration: opts.onMigration });
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw toPgStoreError(err, where);
   }
   return new PgStoreImpl(pool, where, opts.now ?? (() => new Date()), log);
+}
+
+/** An empty database (no schema_migrations): refused, for an open that must not make the record. */
+async function checkHoldsRecord(pool: pg.Pool, where: string): Promise<void> {
+  const { rows } = await pool.query<{ made: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS made");
+  if (rows[0]?.made !== true)
+    throw new StoreError(
+      'db_error',
+      `PostgreSQL record ${where}: the database holds no carrier-screen record yet; only \`carrier-screen start\` makes one (is SCREEN_DB the service's database?)`,
+      'no_record',
+    );
 }
 
 /**
