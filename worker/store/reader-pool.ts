@@ -71,11 +71,16 @@ class ReaderThread {
   readonly pending = new Map<number, Pending>();
   #streams = 0;
   ended = false;
+  /** Settles once the thread has loaded its modules and opened the file, or has ended. */
+  readonly started: Promise<void>;
 
   constructor(path: string, onEnd: (t: ReaderThread, why: Error) => void) {
     // Not unref'd: a pool left open keeps its process alive, so a shutdown that forgets it shows.
     this.worker = startThread(path);
-    this.worker.on('message', (a: Answer) => {
+    let started!: () => void;
+    this.started = new Promise((resolve) => (started = resolve));
+    this.worker.on('message', (a: Answer | { started: true }) => {
+      if ('started' in a) return void started();
       const p = this.pending.get(a.id);
       if (!p) return;
       this.pending.delete(a.id);
@@ -83,6 +88,7 @@ class ReaderThread {
       else p.reject(fromSent(a.error));
     });
     const end = (why: Error): void => {
+      started();
       if (this.ended) return;
       this.ended = true;
       for (const p of this.pending.values()) p.reject(why);
@@ -221,6 +227,8 @@ export function openReaderPool(store: Store, opts: ReaderPoolOptions = {}): Read
           for (const p of t.pending.values()) p.reject(new StoreError('store_closed', 'the reader pool is closed'));
           t.pending.clear();
           t.ended = true;
+          // Never while it is still loading (see reader-thread.ts); a thread stuck there is ended after 10 s.
+          await Promise.race([t.started, new Promise((r) => setTimeout(r, 10_000).unref())]);
           await t.worker.terminate();
         }),
       );

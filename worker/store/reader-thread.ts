@@ -46,6 +46,9 @@ try {
 } catch {
   /* the first job opens it again and answers with the error */
 }
+// Loaded: the pool may end this thread from now on (ended while it still loads better-sqlite3's
+// native module, Node aborts the whole process: "napi_get_last_error_info").
+port.postMessage({ started: true });
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 const streams = new Map<number, Iterator<string> | AsyncIterator<string>>();
 const encoder = new TextEncoder();
