@@ -1,20 +1,13 @@
 /**
  * The callback outbox's repositories on both backends: the same cases through the interfaces
- * (`outboxOf`/`callbackSendsOf` on SQLite, `pgOutboxOf`/`pgCallbackSendsOf` on PostgreSQL), then
+ * (the record's `outbox`/`callbackSends` on SQLite, `pgOutboxOf`/`pgCallbackSendsOf` on PostgreSQL), then
  * what only several hosts on one PostgreSQL ask of the claims: a row claimed once, none skipped,
  * a screening's states in order, a host never waiting on another's claim.
  */
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../worker/store/index.js';
-import {
-  callbackSendsOf,
-  outboxOf,
-  type CallbackRow,
-  type CallbackSendsRepo,
-  type NewCallbackRow,
-  type OutboxRepo,
-} from '../../worker/store/outbox-repo.js';
+import { openStore, recordOf, type Store } from '../../worker/store/index.js';
+import { type CallbackRow, type CallbackSendsRepo, type NewCallbackRow, type OutboxRepo } from '../../worker/store/outbox-repo.js';
 import type { AsyncRepo } from '../../worker/store/async-repo.js';
 import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js';
 import { pgCallbackSendsOf, pgOutboxOf, type PgCallbackSendsRepo } from '../../worker/store/pg/outbox-repo.js';
@@ -34,37 +27,15 @@ interface Backend {
   close(): Promise<void>;
 }
 
-/** A synchronous repository's answers as promises. */
-function asAsync<R extends object>(r: R): AsyncRepo<R> {
-  return new Proxy(r, {
-    get: (t, k) => {
-      const v = Reflect.get(t, k) as unknown;
-      // async: a throw becomes a rejection, as a PostgreSQL repository's is.
-      return typeof v === 'function' ? async (...a: unknown[]) => (v as (...a: unknown[]) => unknown).apply(t, a) : v;
-    },
-  }) as unknown as AsyncRepo<R>;
-}
-
 async function sqliteBackend(): Promise<Backend> {
   const file = tempDbPath();
   const store: Store = openStore(file.path);
-  const sends = callbackSendsOf(store);
+  // The record's repositories: the product's own async face of SQLite, claimDue included.
+  const record = recordOf(store);
   return {
-    outbox: asAsync(outboxOf(store)),
-    sends: asAsync(sends),
-    claimDue: async (nowMs, nowIso, leaseMs, skip, limit, room) => {
-      const taken = new Map<string, number>();
-      const out: CallbackRow[] = [];
-      for (const r of sends.due(nowMs, skip, limit)) {
-        const n = taken.get(r.destination) ?? 0;
-        if (room && n >= (room.of[r.destination] ?? room.others)) continue;
-        const c = sends.claim(r.id, nowMs, nowIso, leaseMs);
-        if (!c) continue;
-        out.push(c);
-        taken.set(r.destination, n + 1);
-      }
-      return out;
-    },
+    outbox: record.outbox,
+    sends: record.callbackSends,
+    claimDue: (...a) => record.callbackSends.claimDue(...a),
     reset: async () => void connectionOf(store).exec('DELETE FROM callback_outbox'),
     close: async () => {
       store.close();
