@@ -315,6 +315,12 @@ describe.each([
       await expect(s.unitOfWork(async () => undefined)).rejects.toMatchObject({ name: 'StoreError', code: 'store_closed' });
     });
 
+    it('isOpen of the sender and of retention answers true, then false once the store is closed (their passes stop quietly)', async () => {
+      expect([await s.callbackSends.isOpen(), await s.retention.isOpen()]).toEqual([true, true]);
+      await s.close();
+      expect([await s.callbackSends.isOpen(), await s.retention.isOpen()]).toEqual([false, false]);
+    });
+
     for (const ending of ['commits', 'rolls back'] as const) {
       it(`a store-level read started while a unit is open never sees its uncommitted row (the unit ${ending})`, async () => {
         const inserted = gate();

@@ -223,20 +223,19 @@ abstract class SqliteRepos implements RecordRepos {
       const { sends, claimDue } = this.#source('callbackSends', () => callbackSendsOfStore(this.store));
       return Object.freeze({
         ...asyncRepo(sends, this.#run),
+        // Asked to stop quietly at shutdown: answered even once the store is closed (the store's
+        // calls then reject), as PostgreSQL's is.
+        isOpen: async () => sends.isOpen(),
         claimDue: (...a: Parameters<RecordCallbackSends['claimDue']>) => this.run(() => claimDue(...a)),
       });
     });
   }
   get retention() {
-    return this.#once('retention', () =>
-      Object.freeze({
-        ...asyncRepo(
-          this.#source('retention', () => retentionOf(this.store)),
-          this.#run,
-        ),
-        tryPruneLock: async () => NO_LOCK,
-      }),
-    );
+    return this.#once('retention', () => {
+      const sync = this.#source('retention', () => retentionOf(this.store));
+      // isOpen: answered once the store is closed too (a pass in progress stops quietly).
+      return Object.freeze({ ...asyncRepo(sync, this.#run), isOpen: async () => sync.isOpen(), tryPruneLock: async () => NO_LOCK });
+    });
   }
   get auditRows() {
     return this.#of('auditRows', () => auditRowsOf(this.store));
