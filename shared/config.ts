@@ -187,6 +187,13 @@ function parseRecordLocation(text: string): RecordLocation {
       `is a ${scheme[1]}: URL (value not shown); give the path of a SQLite file, or a postgres:// URL for a PostgreSQL record`,
       'SCREEN_DB',
     );
+  // A libpq key=value string ("host=db dbname=cs password=…") would become a file of that name,
+  // its password shown wherever the file is named.
+  if (/(^|\s)(host|hostaddr|dbname|user|password|port|sslmode)\s*=/i.test(text))
+    throw new ConfigError(
+      'looks like a PostgreSQL key=value connection string (value not shown); give it as a URL: postgres://user:password@host:5432/database',
+      'SCREEN_DB',
+    );
   if (/[\\/]$/.test(text) || /(^|[\\/])\.{1,2}$/.test(text))
     throw new ConfigError(
       `"${text}" is a directory; give the SQLite file in it (e.g. ${text.replace(/[\\/]+$/, '')}/carrier-screen.db)`,

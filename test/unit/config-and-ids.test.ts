@@ -32,6 +32,7 @@ describe('configuration', () => {
     [{ SCREEN_DB: 'mysql://cs:s3cret@db.example/screen' }, 'SCREEN_DB'],
     [{ SCREEN_DB: '/var/lib/carrier-screen/' }, 'SCREEN_DB'],
     [{ SCREEN_DB: './data/..' }, 'SCREEN_DB'],
+    [{ SCREEN_DB: 'host=db.example dbname=screen user=cs password=s3cret' }, 'SCREEN_DB'],
     [{ SCREEN_DATA_DIR: 'postgres://cs:s3cret@db.example/screen' }, 'SCREEN_DATA_DIR'],
     [{ SCREEN_DATA_DIR: 's3://cs:s3cret@bucket/data' }, 'SCREEN_DATA_DIR'],
   ])('%o is refused naming %s, without echoing a key', (env, variable) => {
