@@ -80,7 +80,10 @@ export class CpuMeter {
   stop(): Record<string, number> {
     const wall = (performance.now() - this.#t0) / 1000;
     const shares = Object.fromEntries(Object.entries(this.#pids).map(([k, pid]) => [k, (cpuSeconds(pid) - this.#cpu0[k]!) / wall]));
-    const ours = Object.values(shares).reduce((a, b) => a + b, 0);
+    // A process gone meanwhile (a pool's idle connection closed) is NaN; what it used counts as others'.
+    const ours = Object.values(shares)
+      .filter((x) => Number.isFinite(x))
+      .reduce((a, b) => a + b, 0);
     return { ...shares, others: Math.max(0, (machineBusySeconds() - this.#machine0) / wall - ours) };
   }
 }

@@ -38,7 +38,8 @@ function sourceHooks(): string[] {
 export function forkRpc(modulePath: string, o: { env?: NodeJS.ProcessEnv; execArgv?: string[]; name: string }): ChildRpc {
   const child: ChildProcess = fork(modulePath, [], {
     env: o.env ?? process.env,
-    execArgv: o.execArgv ?? sourceHooks(),
+    // The sources' preload whatever else is asked (a worker's --cpu-prof), so a test can fork the worker too.
+    execArgv: [...sourceHooks(), ...(o.execArgv ?? [])],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -36,6 +36,7 @@ const DOTS = {
   twoEconomy: 5_000_000,
   twoDrain: 6_000_000,
   pg: 7_000_000,
+  pgTwoEconomy: 8_000_000,
 };
 const DRAIN_RATE = { limit: 100, windowMs: 1000 };
 const HOT_CARRIERS = 200;
@@ -79,7 +80,7 @@ function parseOptions(argv: string[]): Parsed {
     .option('--hits <n>', '--year3 --ab: cache hits per measurement (default 200)', wholeNumber('--hits', 10, 10_000))
     .option(
       '--pg',
-      'the PostgreSQL scenario instead (issue 34): durable floors and the cache hit sequence on PostgreSQL at SCREEN_BENCH_PG_URL; skipped when none answers',
+      'the PostgreSQL scenario instead (issue 34): durable floors, the worker process and the cache hit sequences on PostgreSQL at SCREEN_BENCH_PG_URL, beside SQLite; skipped when none answers',
     )
     .option('--data-dir <dir>', '--year3: where built databases are kept and reused (default bench/data, or BENCH_DATA_DIR)')
     .showHelpAfterError();
@@ -158,10 +159,18 @@ async function runPg(opts: BenchOptions, out: string): Promise<void> {
     void h.close().finally(() => process.exit(130));
   });
   try {
-    await h.start({ redis: false });
+    // Redis for the worker processes (the product on each backend).
+    await h.start();
     const r = await runPgScenario(
       h,
-      { adminUrl: BENCH_PG_URL, dots: HOT_CARRIERS, firstDot: DOTS.pg, repeats: opts.repeats, poolMax: 10 },
+      {
+        adminUrl: BENCH_PG_URL,
+        dots: HOT_CARRIERS,
+        firstDot: DOTS.pg,
+        repeats: opts.repeats,
+        poolMax: 10,
+        twoWorkers: { fromDot: DOTS.pgTwoEconomy },
+      },
       log,
     );
     if ('skipped' in r) {

@@ -46,10 +46,12 @@ const ECONOMY_RATE: DrainRate = { limit: 120, windowMs: WINDOW_MS, offsetMs: OFF
 const DRAIN_RATE: DrainRate = { limit: 100, windowMs: WINDOW_MS, offsetMs: OFFSET_MS };
 const LATENCY_MS = 20;
 
-/** Two worker processes sharing one Redis prefix and one database. */
-async function startPair(h: Harness, name: string, svcBaseUrl: string): Promise<[WorkerHandle, WorkerHandle]> {
+/** Two worker processes sharing one Redis prefix and one database (`db`: a PostgreSQL URL; default a SQLite file). */
+async function startPair(h: Harness, name: string, svcBaseUrl: string, db?: string): Promise<[WorkerHandle, WorkerHandle]> {
   const shared = {
-    SCREEN_DB: join(h.dir, `${name}.db`),
+    SCREEN_DB: db ?? join(h.dir, `${name}.db`),
+    // The worker's own files; on PostgreSQL there is no SQLite file's directory to default to.
+    ...(db ? { SCREEN_DATA_DIR: join(h.dir, name) } : {}),
     SCREEN_REDIS_PREFIX: `bench-${name}-${randomBytes(4).toString('hex')}`,
     SCREEN_RATE_WINDOW: `${WINDOW_MS / 1000}s`,
   };
@@ -70,13 +72,18 @@ function emulatorLimitedTo(ratePerMinute: number): ReturnType<typeof startProbed
   });
 }
 
-export async function runTwoWorkers(h: Harness, dots: { economy: number; drain: number }): Promise<TwoWorkersResult> {
-  const stream = zipfTenderStream({ size: h.opts.stream, carriers: 3000, s: 1.1, seed: 20_261_126, fromDot: dots.economy });
-  h.log(`two workers: economy, ${stream.dots.length} tenders (${stream.distinct} distinct) split between two processes`);
+/**
+ * The economy half: a Zipf stream split tender by tender between two workers on one database
+ * (`o.db`: a PostgreSQL URL, as the `--pg` scenario passes; default a SQLite file in the temp dir).
+ */
+export async function runTwoWorkerEconomy(h: Harness, fromDot: number, o: { db?: string; name?: string } = {}): Promise<TwoWorkersEconomy> {
+  const name = o.name ?? 'two-economy';
+  const stream = zipfTenderStream({ size: h.opts.stream, carriers: 3000, s: 1.1, seed: 20_261_126, fromDot });
+  h.log(`${name}: economy, ${stream.dots.length} tenders (${stream.distinct} distinct) split between two processes`);
   const emuE = await emulatorLimitedTo(ECONOMY_RATE.limit);
   let economy: TwoWorkersEconomy;
   try {
-    const pair = await startPair(h, 'two-economy', emuE.baseUrl);
+    const pair = await startPair(h, name, emuE.baseUrl, o.db);
     try {
       emuE.reset();
       const t0 = performance.now();
@@ -117,9 +124,13 @@ export async function runTwoWorkers(h: Harness, dots: { economy: number; drain: 
     await emuE.close();
   }
   h.log(
-    `two workers: economy ${economy.lookups} lookups for ${economy.distinct} carriers, ${economy.rateLimited} × 429, ${economy.wallS.toFixed(1)} s`,
+    `${name}: economy ${economy.lookups} lookups for ${economy.distinct} carriers, ${economy.rateLimited} × 429, ${economy.wallS.toFixed(1)} s`,
   );
+  return economy;
+}
 
+export async function runTwoWorkers(h: Harness, dots: { economy: number; drain: number }): Promise<TwoWorkersResult> {
+  const economy = await runTwoWorkerEconomy(h, dots.economy);
   const emuD = await emulatorLimitedTo(DRAIN_RATE.limit);
   let drain: DrainRun;
   try {
