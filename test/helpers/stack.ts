@@ -7,7 +7,7 @@ import { createCallbacks } from '../../worker/callbacks/index.js';
 import { startIntake } from '../../worker/intake/server.js';
 import { createScreener } from '../../worker/screener.js';
 import { uniquePrefix } from './redis-prefix.js';
-import { tempDbPath } from './temp-db.js';
+import { testRecord } from './test-db.js';
 
 export type StackScreener = Awaited<ReturnType<typeof createScreener>>;
 
@@ -18,7 +18,13 @@ export interface Stack {
   callbackSecret: string;
   screener: StackScreener;
   emulator: RunningEmulator;
+  /**
+   * The SQLite file. Under SCREEN_TEST_DB=postgres there is none: reading it throws (mark such a
+   * case sqliteOnly, test-db.ts).
+   */
   dbPath: string;
+  /** SCREEN_DB: the SQLite file, or the PostgreSQL test database's URL. */
+  screenDb: string;
   /** The BullMQ/Redis key prefix of this stack (unique per call). */
   prefix: string;
   /** Stop the intake API only (the worker goes on): for a desk that must show "worker unreachable". */
@@ -49,33 +55,44 @@ export interface StackOptions {
   redisUrl?: string;
   /** The intake's door limits; by default no rate limit (property tests send thousands a minute). */
   limits?: Partial<IntakeLimits>;
-  /** Open this SQLite file (e.g. one written as an older version wrote it) instead of a new one; the test removes it. */
+  /**
+   * Open this SQLite file (e.g. one written as an older version wrote it) instead of a new one; the
+   * test removes it. On SQLite whatever SCREEN_TEST_DB says.
+   */
   dbPath?: string;
 }
 
 /**
  * The whole worker for tests, all real: the emulator on a free port, our Redis with a unique
- * key prefix, a SQLite file in a temp dir, the screening core with its queue worker and the
+ * key prefix, a SQLite file in a temp dir (a PostgreSQL test database under SCREEN_TEST_DB=postgres), the screening core with its queue worker and the
  * callback sender, and the intake API on a free port. close() stops it all and removes the file.
  */
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const mode = opts.mode ?? opts.emulator?.mode ?? 'sandbox';
   const emulator = await startEmulator({ ...opts.emulator, mode, port: 0, ...(opts.now ? { now: opts.now } : {}) });
-  const db = opts.dbPath ? { path: opts.dbPath, cleanup: () => {} } : tempDbPath();
+  let db;
+  try {
+    db = opts.dbPath
+      ? { screenDb: opts.dbPath, env: { SCREEN_DB: opts.dbPath }, sqlitePath: opts.dbPath, cleanup: () => Promise.resolve() }
+      : await testRecord();
+  } catch (e) {
+    await emulator.close();
+    throw e;
+  }
   const prefix = uniquePrefix('stack');
   const token = randomBytes(24).toString('base64url');
   const callbackSecret = randomBytes(24).toString('base64url');
   const logger = opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const config = loadConfig({
-    REDIS_URL: opts.redisUrl ?? inject('redisUrl'),
-    SCREEN_DB: db.path,
-    SCREEN_REDIS_PREFIX: prefix,
-    INTAKE_TOKEN: token,
-    CALLBACK_SECRET: callbackSecret,
-    ...opts.env,
-  });
   let screener: StackScreener | undefined;
   try {
+    const config = loadConfig({
+      REDIS_URL: opts.redisUrl ?? inject('redisUrl'),
+      ...db.env,
+      SCREEN_REDIS_PREFIX: prefix,
+      INTAKE_TOKEN: token,
+      CALLBACK_SECRET: callbackSecret,
+      ...opts.env,
+    });
     screener = await createScreener(config, {
       svc: { baseUrl: emulator.baseUrl, apiKey: mode === 'live' ? DEMO_KEYS.live : DEMO_KEYS.sandbox },
       runWorker: true,
@@ -93,6 +110,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         }),
     });
     const s = screener;
+    const sqlitePath = db.sqlitePath;
     const intakeAt = (port: number) =>
       startIntake({
         screener: s,
@@ -113,7 +131,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       callbackSecret,
       screener: s,
       emulator,
-      dbPath: db.path,
+      get dbPath(): string {
+        if (sqlitePath === undefined) throw new Error('stack.dbPath: there is no SQLite file under SCREEN_TEST_DB=postgres (sqliteOnly)');
+        return sqlitePath;
+      },
+      screenDb: db.screenDb,
       prefix,
       async stopIntake() {
         await intake?.close();
@@ -127,13 +149,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         await intake?.close();
         await s.close();
         await emulator.close();
-        db.cleanup();
+        await db.cleanup();
       },
     };
   } catch (e) {
     await screener?.close().catch(() => {});
     await emulator.close();
-    db.cleanup();
+    await db.cleanup();
     throw e;
   }
 }

@@ -8,6 +8,7 @@ import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 /**
  * Dated API versions pinned per token (docs/api.md "Versioning"), against the real stack: a token
@@ -53,7 +54,7 @@ async function get(path: string, token: string, headers: Record<string, string> 
 }
 
 describe('API versions', () => {
-  it('a token is pinned to the newest version when made, and its requests are answered in its pin', async () => {
+  itSqlite('a token is pinned to the newest version when made, and its requests are answered in its pin', async () => {
     const { token, record } = await tokens.create('tms', 'TMS');
     expect(record.api_version).toBe(LATEST_API_VERSION);
     expect((await tokens.list()).find((t) => t.id === record.id)!.api_version).toBe(LATEST_API_VERSION);

@@ -12,11 +12,12 @@
  * Real Redis, SQLite, emulator and HTTP.
  */
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { describeSqlite } from '../helpers/test-db.js';
 
 const HOUR = 3_600_000;
 let clock = Date.now();
@@ -44,7 +45,8 @@ const screen = (dot: string, tender: string) => call('POST', '/screenings?wait=2
 const logged = async (event: string): Promise<IntakeEvent[]> =>
   (await stack.screener.events.since(0, 10_000)).filter((e) => e.event === event);
 
-describe('a decision ended in a piece that fails leaves no event behind', () => {
+// The second case goes on from the decision the first lapsed.
+describeSqlite('a decision ended in a piece that fails leaves no event behind', () => {
   it('rolled back and run again: no phantom or doubled decision.lapsed; the real lapse is told once', async () => {
     // A standing approval of carrier 1000003 (its sandbox score needs a person).
     const first = await screen('1000003', 'T-1');

@@ -14,6 +14,7 @@ import { verifyCallback } from '../../worker/callbacks/index.js';
 import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
 import { until } from '../helpers/processes.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 const DAY = 86_400_000;
 let clock = Date.now();
@@ -169,7 +170,7 @@ describe('Idempotency-Key', () => {
     return { status: res.statusCode, replayed: res.headers['idempotent-replayed'], json: (await res.body.json()) as any };
   }
 
-  it('a TMS retrying POST /screenings with its key gets the same screening, not a second one; another body is 409', async () => {
+  itSqlite('a TMS retrying POST /screenings with its key gets the same screening, not a second one; another body is 409', async () => {
     const body = { dot_number: '1000005', tender_id: 'LOAD-9', callback_url: `${receiverUrl}/tms` };
     const first = await post('/screenings?wait=10', body, 'tms-req-0001');
     const again = await post(

@@ -4,6 +4,7 @@ import { compactEvent, expandEvent } from '../../worker/events/event-refs.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 /** Events refer to their screening: small rows in SQLite, whole screenings to readers. */
 
@@ -16,7 +17,7 @@ afterAll(async () => {
 });
 
 describe('events refer to their screening', () => {
-  it('a screening.completed row holds a reference; replay and live delivery give the whole screening', async () => {
+  itSqlite('a screening.completed row holds a reference; replay and live delivery give the whole screening', async () => {
     const live: unknown[] = [];
     const off = stack.screener.events.subscribe((e) => live.push(e));
     const s = await stack.screener.screen({ dot_number: '1000003', tender_id: 'EV-1' }, { waitMs: 10_000 });

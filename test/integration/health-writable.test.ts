@@ -5,10 +5,11 @@
  * (what a full disk gives the store), then lifting the cap.
  */
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -28,7 +29,7 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
 }
 
 describe('/healthz and a store that cannot write', () => {
-  it('is 503 storage_unavailable while writes are refused, and 200 ok once one succeeds', async () => {
+  itSqlite('is 503 storage_unavailable while writes are refused, and 200 ok once one succeeds', async () => {
     expect((await call('GET', '/healthz')).json).toMatchObject({ status: 'ok', sqlite_writable: true });
     // No background writes while the disk is full: a finished lookup's UPDATE may still fit in the
     // file's free pages, and a write that succeeds rightly counts as "writable again".

@@ -13,6 +13,7 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
+import { countRows, itSqlite } from '../helpers/test-db.js';
 
 let stack: Stack;
 let tms: string;
@@ -48,8 +49,7 @@ async function call(
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
-const screeningCount = (): number =>
-  (connectionOf(sqliteStoreOf(stack.screener.store)).prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
+const screeningCount = (): Promise<number> => countRows(stack.screenDb, 'screenings');
 
 beforeAll(async () => {
   stack = await startStack();
@@ -78,7 +78,7 @@ describe('roles on the route', () => {
 });
 
 describe('the audit CSV', () => {
-  it('escapes cells that start with = + - @ (tender_id, by, note, legal_name): a CSV reader sees them as text', async () => {
+  itSqlite('escapes cells that start with = + - @ (tender_id, by, note, legal_name): a CSV reader sees them as text', async () => {
     const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const at = '2026-03-01T00:00:00.000Z';
     const score = JSON.stringify({
@@ -143,11 +143,11 @@ describe('Idempotency-Key', () => {
     };
     const first = await call(stack.intakeUrl, tms, 'POST', '/screenings/batch', { body, headers: { 'idempotency-key': key } });
     expect(first.status).toBe(207);
-    const before = screeningCount();
+    const before = await screeningCount();
     const replay = await call(stack.intakeUrl, tms, 'POST', '/screenings/batch', { body, headers: { 'idempotency-key': key } });
     expect(replay.status).toBe(207);
     expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect(screeningCount()).toBe(before);
+    expect(await screeningCount()).toBe(before);
     const ids = (r: Answer) => r.json.data.map((d: any) => d.screening?.id ?? d.error?.code);
     expect(ids(replay)).toEqual(ids(first));
     expect(replay.json.data[1]).toMatchObject({
@@ -161,13 +161,13 @@ describe('Idempotency-Key', () => {
     });
     expect(other.status).toBe(409);
     expect(other.json.error).toMatchObject({ code: 'idempotency_conflict', param: 'Idempotency-Key' });
-    expect(screeningCount()).toBe(before);
+    expect(await screeningCount()).toBe(before);
   });
 });
 
 describe('refresh: true', () => {
   it('is reserved to desk and admin tokens: 403 naming refresh for a tms token, alone or in a batch', async () => {
-    const before = screeningCount();
+    const before = await screeningCount();
     const one = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: '1000001', refresh: true } });
     expect(one.status).toBe(403);
     expect(one.json.error).toMatchObject({ code: 'forbidden', param: 'refresh' });
@@ -175,7 +175,7 @@ describe('refresh: true', () => {
       body: { screenings: [{ dot_number: '1000001', refresh: true }] },
     });
     expect(batch.json.data[0]).toMatchObject({ status: 403, error: { code: 'forbidden', param: 'screenings[0].refresh' } });
-    expect(screeningCount()).toBe(before);
+    expect(await screeningCount()).toBe(before);
     const byDesk = await call(stack.intakeUrl, desk, 'POST', '/screenings', { body: { dot_number: '1000001', refresh: true } });
     expect([200, 202]).toContain(byDesk.status);
   });
@@ -183,7 +183,7 @@ describe('refresh: true', () => {
 
 describe('cheap checks first', () => {
   it('a tms token asking for refresh with a refused callback_url is told about refresh: the callback_url check (a DNS lookup for a name) comes last', async () => {
-    const before = screeningCount();
+    const before = await screeningCount();
     const callback_url = 'http://169.254.169.254/latest/meta-data/';
     const one = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: '1000001', refresh: true, callback_url } });
     expect([one.status, one.json.error?.code, one.json.error?.param]).toEqual([403, 'forbidden', 'refresh']);
@@ -197,7 +197,7 @@ describe('cheap checks first', () => {
     const url = await call(stack.intakeUrl, tms, 'POST', '/screenings', { body: { dot_number: '1000001', callback_url } });
     expect([url.status, url.json.error?.param]).toEqual([400, 'callback_url']);
     expect(url.json.error.message).toMatch(/its host is a link-local, metadata, unspecified or multicast address/);
-    expect(screeningCount()).toBe(before);
+    expect(await screeningCount()).toBe(before);
   });
 });
 

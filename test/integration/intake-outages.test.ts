@@ -1,10 +1,9 @@
 import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionOf } from '../../worker/store/sqlite-store.js';
-import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { countRows, itSqlite } from '../helpers/test-db.js';
 
 async function call(stack: Stack, method: 'GET' | 'POST', path: string, body?: unknown) {
   const res = await request(stack.intakeUrl + path, {
@@ -29,15 +28,14 @@ describe('Redis down', () => {
   });
 
   it('POST /screenings is 503 unavailable and keeps nothing; /healthz is 503 naming Redis', async () => {
-    const screenings = (): number =>
-      (connectionOf(sqliteStoreOf(stack.screener.store)).prepare('SELECT COUNT(*) AS n FROM screenings').get() as { n: number }).n;
-    const before = screenings();
+    const screenings = (): Promise<number> => countRows(stack.screenDb, 'screenings');
+    const before = await screenings();
     await redis.kill();
     const r = await call(stack, 'POST', '/screenings', { dot_number: '1000001' });
     expect(r.status).toBe(503);
     expect(r.json.error.code).toBe('unavailable');
     expect(r.json.error.message).toMatch(/Redis/);
-    expect(screenings()).toBe(before);
+    expect(await screenings()).toBe(before);
 
     const h = await request(`${stack.intakeUrl}/healthz`);
     const body = (await h.body.json()) as any;
@@ -56,7 +54,7 @@ describe('SQLite not writable', () => {
     await stack?.close();
   });
 
-  it('a database locked by another process is 503 storage_unavailable with a clear message, not a 500', async () => {
+  itSqlite('a database locked by another process is 503 storage_unavailable with a clear message, not a 500', async () => {
     // Root ignores file modes, so a real lock is the dependable way to refuse a write here.
     const other = new Database(stack.dbPath);
     other.exec('BEGIN EXCLUSIVE');

@@ -12,6 +12,7 @@ import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
 import type { Role } from '../../worker/tokens/roles.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 let stack: Stack;
 let tokens: IntakeTokens;
@@ -173,7 +174,7 @@ describe('who did it, and revoking', () => {
     expect([bad.status, bad.json.error.code]).toEqual([400, 'invalid_request']);
   });
 
-  it('a revoked token is refused from the next request; the database keeps only hashes', async () => {
+  itSqlite('a revoked token is refused from the next request; the database keeps only hashes', async () => {
     const { token, record } = await tokens.create('tms', 'short-lived');
     expect((await call(token, 'GET', '/status')).status).toBe(200);
     expect(await tokens.revoke(record.id)).toBe(true);

@@ -187,8 +187,8 @@ describe('a wrong base URL at start', () => {
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const config = testConfig();
-      cleanup.push(async () => config.cleanup());
+      const config = await testConfig();
+      cleanup.push(() => config.cleanup());
       const e = await caught(
         createScreener(config, { svc: { baseUrl: url, apiKey: 'svc_live_abc123' }, logger: pino({ level: 'silent' }) }),
       );

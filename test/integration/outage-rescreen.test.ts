@@ -18,6 +18,7 @@ import type { Review, Screening } from '../../shared/screening.js';
 import { startCallbackListener, type CallbackListener } from '../helpers/callback-listener.js';
 import { until } from '../helpers/processes.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 const HOUR = 3_600_000;
 let clock = Date.now();
@@ -155,7 +156,7 @@ describe('across processes', () => {
     let pclock = Date.now();
     const pnow = (): Date => new Date(pclock);
     const first = await startEmulator({ port: 0, now: pnow });
-    const config = testConfig();
+    const config = await testConfig();
     const common = {
       svc: { baseUrl: first.baseUrl, apiKey: DEMO_KEYS.sandbox },
       logger: pino({ level: 'silent' }),
@@ -184,13 +185,13 @@ describe('across processes', () => {
       await worker.close();
       await intake.close();
       await again?.close();
-      config.cleanup();
+      await config.cleanup();
     }
   });
 });
 
 describe('a carrier /v1 keeps failing', () => {
-  it('is tried again with growing waits (1, 2, 4… minutes), at most two requests a try', async () => {
+  itSqlite('is tried again with growing waits (1, 2, 4… minutes), at most two requests a try', async () => {
     let c = Date.now();
     const s = await startStack({ now: () => new Date(c) });
     try {

@@ -5,11 +5,12 @@
  * read whole when someone reads the event.
  */
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Review } from '../../shared/screening.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ async function screen(tender: string): Promise<{ action: string }> {
 }
 
 describe('tenders joining an open review', () => {
-  it('store a constant-size review.updated event each, and the event reads back whole', async () => {
+  itSqlite('store a constant-size review.updated event each, and the event reads back whole', async () => {
     for (let i = 0; i < 60; i++) expect((await screen(`WEEKEND-${i}`)).action).toBe('hold');
     const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const sizes = (

@@ -15,6 +15,7 @@ import { tempDbPath } from '../helpers/temp-db.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { integrityOf } from '../helpers/integrity.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -34,7 +35,7 @@ async function screen(dot: string, tender: string): Promise<Screening> {
 }
 
 describe('scores stored once per fetch', () => {
-  it('a lookup and the cache hits after it refer to one stored score, and read back whole', async () => {
+  itSqlite('a lookup and the cache hits after it refer to one stored score, and read back whole', async () => {
     const first = await screen('1000001', 'REF-1');
     const hits = [await screen('1000001', 'REF-2'), await screen('1000001', 'REF-3')];
     expect([first.source, ...hits.map((h) => h.source)]).toEqual(['service', 'cache', 'cache']);
@@ -52,7 +53,7 @@ describe('scores stored once per fetch', () => {
     expect(((await read.body.json()) as Screening).score).toEqual(first.score);
   });
 
-  it("a cache entry keeps no copy of its fetch's body, and a hit still reads the whole score", async () => {
+  itSqlite("a cache entry keeps no copy of its fetch's body, and a hit still reads the whole score", async () => {
     const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const entry = db.prepare("SELECT body, fetch_id FROM score_cache WHERE dot_number = '1000001'").get() as {
       body: string;
@@ -63,7 +64,7 @@ describe('scores stored once per fetch', () => {
     expect((await stack.screener.store.scores.getScore('sandbox', { dot_number: '1000001' }))!.score).toEqual(JSON.parse(fetched.body));
   });
 
-  it('prunes a fetch nobody refers to, keeps the ones screenings or the cache refer to', async () => {
+  itSqlite('prunes a fetch nobody refers to, keeps the ones screenings or the cache refer to', async () => {
     const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const orphan = Number(
       db

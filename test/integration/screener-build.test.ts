@@ -13,7 +13,7 @@ import { testConfig } from '../helpers/screener.js';
 describe('buildScreener, then start()', () => {
   it('takes no job until started, then finishes what waited', async () => {
     const emulator = await startEmulator({ port: 0 });
-    const config = testConfig();
+    const config = await testConfig();
     const opts = { svc: { baseUrl: emulator.baseUrl, apiKey: DEMO_KEYS.sandbox }, logger: pino({ level: 'silent' }) };
     const resources = await openScreenerResources(config, opts);
     const screener = buildScreener(config, resources, opts);
@@ -34,7 +34,7 @@ describe('buildScreener, then start()', () => {
     } finally {
       await screener.close();
       await emulator.close();
-      config.cleanup();
+      await config.cleanup();
     }
   });
 });

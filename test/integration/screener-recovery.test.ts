@@ -10,7 +10,7 @@ import { testConfig } from '../helpers/screener.js';
 describe('reconciler', () => {
   it('re-queues screenings SQLite accepted whose jobs are gone, and all end done', async () => {
     const emulator = await startEmulator({ port: 0 });
-    const config = testConfig();
+    const config = await testConfig();
     let clock = new Date();
     const now = (): Date => clock;
     const common = { svc: { baseUrl: emulator.baseUrl, apiKey: DEMO_KEYS.sandbox }, logger: pino({ level: 'silent' }), now };
@@ -50,7 +50,7 @@ describe('reconciler', () => {
       await worker.close();
       await intake.close();
       await emulator.close();
-      config.cleanup();
+      await config.cleanup();
     }
   });
 });

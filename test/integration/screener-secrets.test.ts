@@ -17,7 +17,7 @@ describe('the API key stays in the worker', () => {
       port: 0,
       accounts: [{ id: 'acct_secret', name: 'Secret Co', keys: [KEY] }],
     });
-    const config = testConfig();
+    const config = await testConfig();
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk, _enc, cb) {
@@ -44,12 +44,12 @@ describe('the API key stays in the worker', () => {
     expect(lines.join('')).not.toContain(KEY);
     const dir = config.dataDir;
     for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).includes(KEY), f).toBe(false);
-    config.cleanup();
+    await config.cleanup();
   });
 
   it('a live key against the sandbox refuses to start, saying why, without the key', async () => {
     const emulator = await startEmulator({ port: 0, accounts: [{ id: 'acct_l', name: 'L', keys: [LIVE_KEY] }] });
-    const config = testConfig();
+    const config = await testConfig();
     try {
       const err = await createScreener(config, {
         svc: { baseUrl: emulator.baseUrl, apiKey: LIVE_KEY },
@@ -64,7 +64,7 @@ describe('the API key stays in the worker', () => {
       expect(String((err as Error).stack)).not.toContain(LIVE_KEY);
     } finally {
       await emulator.close();
-      config.cleanup();
+      await config.cleanup();
     }
   });
 });

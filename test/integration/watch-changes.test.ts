@@ -10,6 +10,7 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { manualClock } from '../helpers/emulator.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 /**
  * The watch list end to end: tenders put carriers on it, the daily re-screen sees the
@@ -262,7 +263,7 @@ describe('watch list and change alerts', () => {
     expect((await stack.screener.events.since(0)).filter((e) => e.event === 'change.acknowledged')).toHaveLength(1);
   });
 
-  it('a change stored before migration 29 reads back: no findings, no note, tenders without an action', async () => {
+  itSqlite('a change stored before migration 29 reads back: no findings, no note, tenders without an action', async () => {
     const [c] = (await call('GET', '/changes?state=new')).json.data as CarrierChange[];
     const db = connectionOf(sqliteStoreOf(stack.screener.store));
     const old = (

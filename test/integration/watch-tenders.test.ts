@@ -8,6 +8,7 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { withScreener } from '../helpers/screener.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 import { integrityOf } from '../helpers/integrity.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 /**
  * A carrier's tenders are its screenings (screenings.carrier_key, migration 13): a tender,
@@ -39,7 +40,7 @@ const tendersOf = (dbPath: string, key: string): string[] => {
 };
 
 describe("a carrier's tenders on the watch list", () => {
-  it('every tender answered from the cache is on the list when its answer is, held carriers too', async () => {
+  itSqlite('every tender answered from the cache is on the list when its answer is, held carriers too', async () => {
     ctx = await withScreener();
     const { screener } = ctx;
     // 1000001 tenders, 1000003 is held for review (emulator catalogue).
@@ -79,7 +80,7 @@ describe("a carrier's tenders on the watch list", () => {
     expect((await watched(screener)).filter((e) => e.dot_number === '1000001')).toHaveLength(1);
   });
 
-  it("a cache hit of a fetch already on record still folds in an entry kept under the carrier's MC", async () => {
+  itSqlite("a cache hit of a fetch already on record still folds in an entry kept under the carrier's MC", async () => {
     ctx = await withScreener();
     const { screener } = ctx;
     const first = await screener.screen({ dot_number: '1000001', tender_id: 'M-1' });
@@ -134,7 +135,7 @@ describe("a carrier's tenders on the watch list", () => {
     expect((await watched(screener)).map((e) => e.dot_number)).toEqual(['1000004']);
   });
 
-  it('a background screening or a not-found carrier puts nobody on the list', async () => {
+  itSqlite('a background screening or a not-found carrier puts nobody on the list', async () => {
     ctx = await withScreener();
     const { screener } = ctx;
     const bg = await screener.screen({

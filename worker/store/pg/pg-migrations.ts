@@ -54,7 +54,8 @@ export async function migratePg(
           new Date().toISOString(),
         ]);
         await client.query('COMMIT');
-        opts.onMigration?.({ version: next.version, name: next.name, ms: performance.now() - started });
+        // Whole ms, as SQLite's steps say it: the worker's line reads "applied in 12 ms", not 12.3456 ms.
+        opts.onMigration?.({ version: next.version, name: next.name, ms: Math.round(performance.now() - started) });
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw err;
