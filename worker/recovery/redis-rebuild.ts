@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 
 /**
  * Redis is the work list, SQLite the record: when Redis loses its data (a restart without
- * persistence, a failover, FLUSHALL) whatever it held is rebuilt from SQLite and /v1 by
+ * persistence, a failover, FLUSHALL) whatever it held is rebuilt from the record (SQLite or PostgreSQL) and /v1 by
  * itself. A marker key says "this Redis has our state"; when it is missing, every step runs
  * (each is idempotent, and several processes may run them at once), then the marker is set.
  * A FLUSHALL on a live connection fires no reconnect, so the marker is checked periodically
@@ -47,7 +47,7 @@ export class RedisRebuild {
 
   async #check(): Promise<boolean> {
     if ((await this.redis.exists(this.markerKey)) === 1) return false;
-    this.logger.warn('Redis holds none of our state (first start, restart without persistence or flush): rebuilding it from SQLite');
+    this.logger.warn('Redis holds none of our state (first start, restart without persistence or flush): rebuilding it from the record');
     for (const step of this.steps) {
       try {
         await step.run();
