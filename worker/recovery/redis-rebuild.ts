@@ -2,9 +2,9 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /**
- * Redis is the work list, SQLite the record: when Redis loses its data (a restart without
- * persistence, a failover, FLUSHALL) whatever it held is rebuilt from the record (SQLite or PostgreSQL) and /v1 by
- * itself. A marker key says "this Redis has our state"; when it is missing, every step runs
+ * Redis is the work list, the record (SQLite or PostgreSQL) is the record: when Redis loses its
+ * data (a restart without persistence, a failover, FLUSHALL) whatever it held is rebuilt from the
+ * record and /v1 by itself. A marker key says "this Redis has our state"; when it is missing, every step runs
  * (each is idempotent, and several processes may run them at once), then the marker is set.
  * A FLUSHALL on a live connection fires no reconnect, so the marker is checked periodically
  * as well as when the connection comes back.
