@@ -11,9 +11,8 @@ import type { Screening } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
 import { IdempotencyKeys } from '../../worker/decisions/idempotency.js';
-import { openStore, recordOf, ReviewConflictError, type RecordStore, type ScreeningResult } from '../../worker/store/index.js';
-import { pgTestStore } from '../helpers/pg-db.js';
-import { tempDbPath } from '../helpers/temp-db.js';
+import { ReviewConflictError, type RecordStore, type ScreeningResult } from '../../worker/store/index.js';
+import { RECORD_BACKENDS } from '../helpers/record-backends.js';
 
 const DOT = '1000003';
 const DAY = 86_400_000;
@@ -49,36 +48,7 @@ const held = (s: SvcScore): ScreeningResult => ({
   error: null,
 });
 
-interface Backend {
-  name: string;
-  open(): Promise<{ record: RecordStore; close(): Promise<void> }>;
-}
-
-const BACKENDS: Backend[] = [
-  {
-    name: 'SQLite',
-    open: async () => {
-      const file = tempDbPath();
-      const store = openStore(file.path);
-      return {
-        record: recordOf(store),
-        close: async () => {
-          store.close();
-          file.cleanup();
-        },
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    open: async () => {
-      const t = await pgTestStore();
-      return { record: t.store, close: () => t.close() };
-    },
-  },
-];
-
-describe.each(BACKENDS)('CarrierDecisions on $name', (backend) => {
+describe.each(RECORD_BACKENDS)('CarrierDecisions on $name', (backend) => {
   let record: RecordStore;
   let close: () => Promise<void>;
   let clock = Date.UTC(2026, 0, 1);
@@ -169,7 +139,7 @@ describe.each(BACKENDS)('CarrierDecisions on $name', (backend) => {
   });
 });
 
-describe.each(BACKENDS)('IdempotencyKeys on $name', (backend) => {
+describe.each(RECORD_BACKENDS)('IdempotencyKeys on $name', (backend) => {
   let record: RecordStore;
   let close: () => Promise<void>;
   let clock = Date.UTC(2026, 0, 1);

@@ -14,14 +14,13 @@ import type { SvcScore } from '../../shared/svc-contract.js';
 import { LocalBlocks } from '../../worker/blocks/local-blocks.js';
 import { SharedEventFeed } from '../../worker/events/event-feed.js';
 import { QuotaGate } from '../../worker/queue/quota-gate.js';
-import { NotFoundError, openStore, recordOf, type RecordStore, type ScreeningResult } from '../../worker/store/index.js';
+import { NotFoundError, type RecordStore, type ScreeningResult } from '../../worker/store/index.js';
 import type { Reader } from '../../worker/store/reader-pool.js';
 import { WatchConflictError } from '../../worker/store/store-error.js';
 import { changeDeliveryId } from '../../worker/watch/change-callbacks.js';
 import { WatchService } from '../../worker/watch/watch-service.js';
-import { pgTestStore } from '../helpers/pg-db.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
-import { tempDbPath } from '../helpers/temp-db.js';
+import { RECORD_BACKENDS } from '../helpers/record-backends.js';
 
 const DAY = 86_400_000;
 const ENV = 'sandbox';
@@ -86,36 +85,7 @@ const noReader: Reader = {
   close: async () => {},
 };
 
-interface Backend {
-  name: string;
-  open(): Promise<{ record: RecordStore; close(): Promise<void> }>;
-}
-
-const BACKENDS: Backend[] = [
-  {
-    name: 'SQLite',
-    open: async () => {
-      const file = tempDbPath();
-      const store = openStore(file.path);
-      return {
-        record: recordOf(store),
-        close: async () => {
-          store.close();
-          file.cleanup();
-        },
-      };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    open: async () => {
-      const t = await pgTestStore();
-      return { record: t.store, close: () => t.close() };
-    },
-  },
-];
-
-describe.each(BACKENDS)('local blocks and the watch list on $name', (backend) => {
+describe.each(RECORD_BACKENDS)('local blocks and the watch list on $name', (backend) => {
   let record: RecordStore;
   let close: () => Promise<void>;
   let redis: Redis;
