@@ -2,62 +2,120 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 /**
- * The PostgreSQL pass of the test matrix (issue 34; `npm run test:pg`, after `npm test` in .ci/run):
- * the backend-neutral integration tests again, each stack on a PostgreSQL test database of its own
- * (SCREEN_TEST_DB=postgres, test/helpers/test-db.ts). Their SQLite-only cases skip, saying so.
- * A file is listed once it is green here. Left out: files wholly SQLite-only (decision-events,
- * health-writable, review-growth), files that build no stack (watch-detector, watch-emulator), and
- * intake-outages (its Redis-down stack does not close on PostgreSQL: the queue worker's close waits).
+ * The PostgreSQL pass of the test matrix (issue 34; `npm run test:pg`, the end of `npm test`):
+ * every integration test and every fast fault scenario again, each stack on a PostgreSQL test
+ * database of its own (SCREEN_TEST_DB=postgres, test/helpers/test-db.ts). A case that by nature
+ * works on the SQLite file skips there, saying so (itSqlite/describeSqlite). The slow fault
+ * scenarios take the same variable: `npm run faults:pg`.
+ *
+ * A file is left out of this pass only for one of the reasons below, named beside it.
  */
-export const PG_PASS = [
-  'test/integration/api-versions.test.ts',
-  'test/integration/callbacks-delivery.test.ts',
-  'test/integration/callbacks-network.test.ts',
-  'test/integration/decisions.test.ts',
-  'test/integration/event-log.test.ts',
-  'test/integration/event-refs.test.ts',
-  'test/integration/healthz-key.test.ts',
-  'test/integration/intake-auth-ui.test.ts',
-  'test/integration/intake-bad-input.test.ts',
-  'test/integration/intake-batch.test.ts',
-  'test/integration/intake-client.test.ts',
-  'test/integration/intake-door.test.ts',
-  'test/integration/intake-events.test.ts',
-  'test/integration/intake-headers.test.ts',
-  'test/integration/intake-load.test.ts',
-  'test/integration/intake-paging.test.ts',
-  'test/integration/intake-request-ids.test.ts',
-  'test/integration/intake-roles.test.ts',
-  'test/integration/intake-screenings.test.ts',
-  'test/integration/intake-secrets.test.ts',
-  'test/integration/intake-status-cli.test.ts',
-  'test/integration/list-json.test.ts',
-  'test/integration/log-joins.test.ts',
-  'test/integration/lookup-economy.test.ts',
-  'test/integration/metrics-ages.test.ts',
-  'test/integration/outage-rescreen.test.ts',
-  'test/integration/redis-rebuild.test.ts',
-  'test/integration/review-facts.test.ts',
-  'test/integration/sandbox-helpers.test.ts',
-  'test/integration/score-refs.test.ts',
-  'test/integration/screener-build.test.ts',
-  'test/integration/screener-edges.test.ts',
-  'test/integration/screener-limits.test.ts',
-  'test/integration/screener-recovery.test.ts',
-  'test/integration/screener-sandbox.test.ts',
-  'test/integration/screener-secrets.test.ts',
-  'test/integration/stale-fallback.test.ts',
-  'test/integration/watch-blocks.test.ts',
-  'test/integration/watch-changes.test.ts',
-  'test/integration/watch-fresh.test.ts',
-  'test/integration/watch-quota.test.ts',
-  'test/integration/watch-routes.test.ts',
-  'test/integration/watch-scheduler.test.ts',
-  'test/integration/watch-tenders.test.ts',
-];
+const NO_RECORD = 'opens no record: the same run on either backend';
+const BOTH_IN_ONE_PASS = 'runs SQLite and PostgreSQL side by side itself, in the first pass';
+const SQLITE_FILE = 'by nature about the SQLite file (its migrations, its backup, its pragmas)';
+/** Not yet green on PostgreSQL: the work list of issue 34's step 3. Empty when it is done. */
+const PENDING = 'not yet run on PostgreSQL';
 
-// Not mergeConfig: it would add this list to the base's include (test/**) rather than replace it.
+export const NOT_ON_PG: Record<string, string> = {
+  // No record.
+  'test/integration/emulator-cli.test.ts': NO_RECORD,
+  'test/integration/emulator-errors.test.ts': NO_RECORD,
+  'test/integration/emulator-faults.test.ts': NO_RECORD,
+  'test/integration/emulator-headers.test.ts': NO_RECORD,
+  'test/integration/emulator-limits.test.ts': NO_RECORD,
+  'test/integration/emulator-live.test.ts': NO_RECORD,
+  'test/integration/emulator-sandbox.test.ts': NO_RECORD,
+  'test/integration/lookup-coalescer.test.ts': NO_RECORD,
+  'test/integration/rate-gate.test.ts': NO_RECORD,
+  'test/integration/svc-client.test.ts': NO_RECORD,
+  'test/integration/svc-client-edge.test.ts': NO_RECORD,
+  'test/integration/watch-detector.test.ts': NO_RECORD,
+  'test/integration/watch-emulator.test.ts': NO_RECORD,
+  'test/integration/ops-alerts.test.ts': NO_RECORD,
+  'test/integration/ops-unit.test.ts': NO_RECORD,
+  'test/integration/ops-nginx-two-hosts.test.ts': NO_RECORD,
+  'test/integration/tray-packaging.test.ts': NO_RECORD,
+  // Both backends already, in the first pass.
+  'test/integration/record-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-audit-rows-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-callback-sender.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-carrier-decisions-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-carrier-locks.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-decisions-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-event-feed.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-event-log-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-foundation.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-http-errors.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-open-record.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-outbox-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-pruner.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-reader-jobs-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-retention-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-schema.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-score-cache-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-screening-search-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-screenings-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-small-repos-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-start.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-unit-of-work-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-watch-blocks-record.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-watch-store-contract.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/bench-pg.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/ops-pg-backup.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/record-location-cli.test.ts': BOTH_IN_ONE_PASS,
+  // The SQLite file itself.
+  'test/integration/backup-restore.test.ts': SQLITE_FILE,
+  'test/integration/callbacks-migration.test.ts': SQLITE_FILE,
+  'test/integration/load-migration.test.ts': SQLITE_FILE,
+  'test/integration/outage-rescreen-migration.test.ts': SQLITE_FILE,
+  'test/integration/review-carrier-migration.test.ts': SQLITE_FILE,
+  'test/integration/review-facts-migration.test.ts': SQLITE_FILE,
+  'test/integration/store-sqlite.test.ts': SQLITE_FILE,
+  // Pending.
+  'test/integration/audit-export.test.ts': PENDING,
+  'test/integration/audit-thread.test.ts': PENDING,
+  'test/integration/bench-year3-build.test.ts': PENDING,
+  'test/integration/callback-counts.test.ts': PENDING,
+  'test/integration/callbacks-outbox.test.ts': PENDING,
+  'test/integration/carrier-search.test.ts': PENDING,
+  'test/integration/cli-commands.test.ts': PENDING,
+  'test/integration/cli-version.test.ts': PENDING,
+  'test/integration/client-example.test.ts': PENDING,
+  'test/integration/decision-events.test.ts': PENDING,
+  'test/integration/group-commit.test.ts': PENDING,
+  'test/integration/health-writable.test.ts': PENDING,
+  'test/integration/intake-outages.test.ts': PENDING,
+  'test/integration/list-keyset.test.ts': PENDING,
+  'test/integration/openapi-doc.test.ts': PENDING,
+  'test/integration/openapi-lint.test.ts': PENDING,
+  'test/integration/openapi-prism.test.ts': PENDING,
+  'test/integration/openapi-second-generator.test.ts': PENDING,
+  'test/integration/ops-install-walk.test.ts': PENDING,
+  'test/integration/ops-prometheus.test.ts': PENDING,
+  'test/integration/outside-unit.test.ts': PENDING,
+  'test/integration/reader-pool.test.ts': PENDING,
+  'test/integration/reconciler-batch.test.ts': PENDING,
+  'test/integration/retention.test.ts': PENDING,
+  'test/integration/review-growth.test.ts': PENDING,
+  'test/integration/screening-search.test.ts': PENDING,
+  'test/integration/screenings-action-index.test.ts': PENDING,
+  'test/integration/store-data.test.ts': PENDING,
+  'test/integration/tray-tls.test.ts': PENDING,
+  'test/integration/unit-of-work.test.ts': PENDING,
+  'test/faults/access.fast.test.ts': PENDING,
+  'test/faults/bad-input.fast.test.ts': PENDING,
+  'test/faults/callback-policy.fast.test.ts': PENDING,
+  'test/faults/intake-door.fast.test.ts': PENDING,
+  'test/faults/secrets.fast.test.ts': PENDING,
+};
+
+// Not mergeConfig: it would add these lists to the base's include (test/**) rather than replace them.
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: PG_PASS, env: { ...base.test?.env, SCREEN_TEST_DB: 'postgres' } },
+  test: {
+    ...base.test,
+    include: ['test/integration/**/*.test.ts', 'test/faults/**/*.fast.test.ts'],
+    exclude: [...(base.test?.exclude ?? ['**/node_modules/**']), ...Object.keys(NOT_ON_PG)],
+    env: { ...base.test?.env, SCREEN_TEST_DB: 'postgres' },
+  },
 });
