@@ -13,8 +13,13 @@ export interface Config {
   /** Base URL without /v1. Unset: the bundled emulator. */
   svcBaseUrl: string | undefined;
   redisUrl: string;
-  /** True when REDIS_URL was given (then we never start a private redis-server). */
+  /** True when REDIS_URL (or REDIS_SENTINELS) was given: then we never start a private redis-server. */
   redisUrlGiven: boolean;
+  /**
+   * REDIS_SENTINELS and REDIS_SENTINEL_NAME: Redis found through Sentinel (docs/operations.md "Two
+   * hosts"); REDIS_URL then gives only the user, password and database number.
+   */
+  redisSentinel: RedisSentinel | undefined;
   /** SCREEN_DB: where the record is, a SQLite file or a PostgreSQL URL (show it with `recordWhere`: a URL may carry a password). */
   db: RecordLocation;
   /** SCREEN_DATA_DIR: the worker's own files (intake-token, callback-secret, the bundled Redis's dir); default: the SQLite file's directory, or ./data. */
@@ -56,6 +61,13 @@ export interface Config {
   retentionMs: number;
   /** SCREEN_DECISION_TTL: how long a dispatcher's decision stands while the score's basis is unchanged (default 30d). */
   decisionTtlMs: number;
+}
+
+/** Sentinels to ask for the current master of a monitored group. */
+export interface RedisSentinel {
+  sentinels: Array<{ host: string; port: number }>;
+  /** The master group's name, as in the sentinels' `sentinel monitor <name> …`. */
+  name: string;
 }
 
 /** Where the record is: the embedded SQLite file, or a PostgreSQL database (docs/design/postgres.md). */
@@ -153,6 +165,27 @@ function parseTimeout(text: string, variable: string): number {
   const ms = parseDuration(text, variable);
   if (ms < 1_000 || ms > 3_600_000) throw new ConfigError(`"${text}" is not from 1s to 1h`, variable);
   return ms;
+}
+
+/** REDIS_SENTINELS: `host:port` pairs, comma-separated; REDIS_SENTINEL_NAME must name the group. */
+function parseSentinels(list: string | undefined, name: string | undefined): RedisSentinel | undefined {
+  if (list === undefined) {
+    if (name !== undefined) throw new ConfigError('is set but REDIS_SENTINELS is not: give the sentinels to ask', 'REDIS_SENTINEL_NAME');
+    return undefined;
+  }
+  const sentinels = list.split(',').map((item) => {
+    const m = /^\s*([^\s:]+|\[[0-9a-fA-F:.]+\]):(\d{1,5})\s*$/.exec(item);
+    if (!m) throw new ConfigError(`"${item.trim()}" is not host:port (e.g. 10.0.0.5:26379,10.0.0.6:26379)`, 'REDIS_SENTINELS');
+    return { host: m[1]!.replace(/^\[|\]$/g, ''), port: parsePort(m[2]!, 'REDIS_SENTINELS') };
+  });
+  if (name === undefined || !/^[A-Za-z0-9._-]+$/.test(name))
+    throw new ConfigError(
+      name === undefined
+        ? 'is required with REDIS_SENTINELS: the master group the sentinels monitor (`sentinel monitor <name> …`)'
+        : `"${name}" is not a sentinel group name (letters, digits, . _ -)`,
+      'REDIS_SENTINEL_NAME',
+    );
+  return { sentinels, name };
 }
 
 function parseUrl(text: string, variable: string): string {
@@ -253,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (e) {
     throw new ConfigError((e as Error).message, 'CALLBACK_ALLOW');
   }
+  const redisSentinel = parseSentinels(v('REDIS_SENTINELS'), v('REDIS_SENTINEL_NAME'));
   const db = parseRecordLocation(v('SCREEN_DB') ?? './data/carrier-screen.db');
   const dataDir = parseDataDir(v('SCREEN_DATA_DIR'), db);
   const watchDays = Number(v('SCREEN_WATCH_DAYS') ?? '14');
@@ -261,7 +295,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     svcApiKey: key,
     svcBaseUrl: baseUrl === undefined ? undefined : parseUrl(baseUrl, 'SVC_BASE_URL'),
     redisUrl: v('REDIS_URL') ?? 'redis://127.0.0.1:6379',
-    redisUrlGiven: v('REDIS_URL') !== undefined,
+    redisUrlGiven: v('REDIS_URL') !== undefined || redisSentinel !== undefined,
+    redisSentinel,
     db,
     dataDir,
     cacheTtlMs: parseDuration(v('SCREEN_CACHE_TTL') ?? '4h', 'SCREEN_CACHE_TTL'),

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { Redis } from 'ioredis';
+import { newRedis, redisWhere, type RedisTarget } from './redis-connection.js';
 import type { Logger } from 'pino';
 import type { Config } from '../shared/config.js';
 import { ensurePrivateDir } from './store/private-files.js';
@@ -26,8 +26,8 @@ export async function ensureService(config: Config, logger: Logger): Promise<Ser
   return { baseUrl: emulator.baseUrl, apiKey: DEMO_KEYS.sandbox, emulator };
 }
 
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
+async function redisAnswers(target: RedisTarget): Promise<boolean> {
+  const probe = newRedis(target, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
   probe.on('error', () => {});
   try {
     await probe.connect();
@@ -56,7 +56,9 @@ export class RedisMissingError extends Error {
  * A REDIS_URL given by the operator is never replaced: if it does not answer, we say so.
  */
 export async function ensureRedis(config: Config, logger: Logger): Promise<{ url: string; stop?: () => void }> {
-  if (await redisAnswers(config.redisUrl)) return { url: config.redisUrl };
+  if (await redisAnswers(config)) return { url: config.redisUrl };
+  if (config.redisSentinel)
+    throw new RedisMissingError(`Redis does not answer through ${redisWhere(config)}: are the sentinels and a master up?`, true);
   if (config.redisUrlGiven) throw new RedisMissingError(`REDIS_URL does not answer: is Redis running there?`, true);
   const which = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
   const bin = which.stdout.trim();
@@ -77,7 +79,7 @@ export async function ensureRedis(config: Config, logger: Logger): Promise<{ url
   );
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await redisAnswers(url)) {
+    if (await redisAnswers({ redisUrl: url, redisSentinel: undefined })) {
       logger.info({ url, dir: join(dir) }, 'started a private redis-server (persistence in the data dir)');
       return { url, stop: () => child.kill('SIGTERM') };
     }

@@ -1,4 +1,28 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import type { Config } from '../shared/config.js';
+
+/** Where Redis is: REDIS_URL, or the master a group of sentinels names (REDIS_SENTINELS). */
+export type RedisTarget = Pick<Config, 'redisUrl' | 'redisSentinel'>;
+
+/**
+ * A new connection to the target. Through Sentinel, ioredis asks the sentinels for the group's
+ * master and, after a failover, for the new one; REDIS_URL gives only the credentials and database.
+ */
+export function newRedis(target: RedisTarget, opts: RedisOptions): Redis {
+  const s = target.redisSentinel;
+  if (!s) return new Redis(target.redisUrl, opts);
+  const u = new URL(target.redisUrl);
+  return new Redis({
+    ...opts,
+    sentinels: s.sentinels,
+    name: s.name,
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    db: Number(u.pathname.replace(/^\//, '') || 0),
+    // Sentinels all unreachable: ask again with the same backoff as a lost master (none: give up).
+    sentinelRetryStrategy: opts.retryStrategy ?? (() => null),
+  });
+}
 
 /**
  * Two kinds of Redis connection:
@@ -6,7 +30,7 @@ import { Redis, type RedisOptions } from 'ioredis';
  * - failFast: for producers (the intake) and reads, which must answer "unavailable" at once
  *   instead of hanging while Redis is down.
  */
-export function redisConnection(url: string, kind: 'blocking' | 'failFast'): Redis {
+export function redisConnection(target: RedisTarget, kind: 'blocking' | 'failFast'): Redis {
   const common: RedisOptions = {
     lazyConnect: false,
     connectTimeout: 2_000,
@@ -17,7 +41,7 @@ export function redisConnection(url: string, kind: 'blocking' | 'failFast'): Red
     kind === 'blocking'
       ? { ...common, maxRetriesPerRequest: null, enableReadyCheck: true }
       : { ...common, maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 2_000 };
-  const redis = new Redis(url, opts);
+  const redis = newRedis(target, opts);
   // Errors surface on commands; an unhandled 'error' event would crash the process.
   redis.on('error', () => {});
   return redis;
@@ -43,10 +67,12 @@ export async function waitReady(redis: Redis, ms: number): Promise<void> {
   });
 }
 
-/** host:port (and /db when not 0) of a Redis URL: never its user or password. */
-export function redisWhere(url: string): string {
+/** host:port (and /db when not 0) of a Redis URL, or the sentinels' group: never a user or password. */
+export function redisWhere(target: RedisTarget): string {
+  const s = target.redisSentinel;
+  if (s) return `sentinel group ${s.name} via ${s.sentinels.map((x) => `${x.host}:${x.port}`).join(',')}`;
   try {
-    const u = new URL(url);
+    const u = new URL(target.redisUrl);
     const db = u.pathname.replace(/^\//, '');
     return `${u.hostname}:${u.port || '6379'}${db && db !== '0' ? `/${db}` : ''}`;
   } catch {
@@ -69,15 +95,4 @@ export async function otherInstalls(redis: Redis, prefix: string): Promise<strin
     if (cursor === '0') break;
   }
   return [...found].sort();
-}
-
-/** A Redis URL with any password masked, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(invalid URL)';
-  }
 }

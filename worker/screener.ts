@@ -29,7 +29,7 @@ import { queuePaused } from './recovery/operator-state.js';
 import { OutageRescreen } from './recovery/outage-rescreen.js';
 import { RedisRebuild } from './recovery/redis-rebuild.js';
 import { Pruner } from './retention/pruner.js';
-import { otherInstalls, redactUrl, redisConnection, redisWhere, waitReady } from './redis-connection.js';
+import { otherInstalls, redisConnection, redisWhere, waitReady } from './redis-connection.js';
 import type { Screener } from './screener-types.js';
 import { UnavailableError } from './screener-types.js';
 import type { RecordStore } from './store/index.js';
@@ -211,9 +211,9 @@ export async function openScreenerResources(config: Config, opts: ScreenerOption
     await client.close();
     throw e;
   }
-  const producer = redisConnection(config.redisUrl, 'failFast');
-  const blocking = redisConnection(config.redisUrl, 'blocking');
-  const subscriber = redisConnection(config.redisUrl, 'blocking');
+  const producer = redisConnection(config, 'failFast');
+  const blocking = redisConnection(config, 'blocking');
+  const subscriber = redisConnection(config, 'blocking');
   try {
     await waitReady(producer, 5_000);
   } catch {
@@ -222,7 +222,7 @@ export async function openScreenerResources(config: Config, opts: ScreenerOption
     subscriber.disconnect();
     await record.close();
     await client.close();
-    throw new UnavailableError(`Redis is not reachable at ${redactUrl(config.redisUrl)}`);
+    throw new UnavailableError(`Redis is not reachable at ${redisWhere(config)}`);
   }
   return { client, environment, ratePerMinute, keyCheck, rateGate, record, producer, blocking, subscriber, now, logger };
 }
@@ -394,7 +394,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
     if (started) throw new Error('the screener was started already');
     started = true;
     // Which Redis and prefix: `npm start` on a machine with a Redis already at 6379 uses it quietly otherwise.
-    const redisAt = redisWhere(config.redisUrl);
+    const redisAt = redisWhere(config);
     logger.info({ redis: redisAt, prefix }, `Redis at ${redisAt}, key prefix ${prefix}`);
     void otherInstalls(producer, prefix).then(
       (others) => {

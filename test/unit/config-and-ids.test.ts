@@ -35,6 +35,11 @@ describe('configuration', () => {
     [{ SCREEN_DB: 'host=db.example dbname=screen user=cs password=s3cret' }, 'SCREEN_DB'],
     [{ SCREEN_DATA_DIR: 'postgres://cs:s3cret@db.example/screen' }, 'SCREEN_DATA_DIR'],
     [{ SCREEN_DATA_DIR: 's3://cs:s3cret@bucket/data' }, 'SCREEN_DATA_DIR'],
+    [{ REDIS_SENTINELS: '10.0.0.5:26379,10.0.0.6', REDIS_SENTINEL_NAME: 'cs' }, 'REDIS_SENTINELS'],
+    [{ REDIS_SENTINELS: '10.0.0.5:99999', REDIS_SENTINEL_NAME: 'cs' }, 'REDIS_SENTINELS'],
+    [{ REDIS_SENTINELS: '10.0.0.5:26379' }, 'REDIS_SENTINEL_NAME'],
+    [{ REDIS_SENTINELS: '10.0.0.5:26379', REDIS_SENTINEL_NAME: 'cs main' }, 'REDIS_SENTINEL_NAME'],
+    [{ REDIS_SENTINEL_NAME: 'cs' }, 'REDIS_SENTINEL_NAME'],
   ])('%o is refused naming %s, without echoing a key', (env, variable) => {
     let err: unknown;
     try {
@@ -47,6 +52,20 @@ describe('configuration', () => {
     if (env.SVC_API_KEY) expect((err as Error).message).not.toContain(env.SVC_API_KEY);
     // A database URL may carry a password.
     expect((err as Error).message).not.toContain('s3cret');
+  });
+
+  it('REDIS_SENTINELS: host:port pairs (IPv6 in brackets) and the group; never a private redis-server then', () => {
+    expect(loadConfig({ REDIS_SENTINELS: ' 10.0.0.5:26379, [fd00::7]:26380 ', REDIS_SENTINEL_NAME: 'carrier-screen' })).toMatchObject({
+      redisSentinel: {
+        sentinels: [
+          { host: '10.0.0.5', port: 26379 },
+          { host: 'fd00::7', port: 26380 },
+        ],
+        name: 'carrier-screen',
+      },
+      redisUrlGiven: true,
+    });
+    expect(loadConfig({}).redisSentinel).toBeUndefined();
   });
 
   describe("where the record is (SCREEN_DB) and the worker's own files (SCREEN_DATA_DIR)", () => {
