@@ -76,7 +76,9 @@ describe('audit export from the tray', () => {
       res.writeHead(200, { 'content-type': 'text/csv' });
       res.write('id\nscr_1\n'); // then nothing
     });
-    const bridge = new HttpBridge({ baseUrl: base, token: 't', idleTimeoutMs: 100 });
+    // The idle limit only has to be shorter than the stall (which never ends), not than a loaded
+    // machine's answer: 100 ms made the refusal itself look like an unreachable worker under load.
+    const bridge = new HttpBridge({ baseUrl: base, token: 't', idleTimeoutMs: 1_000 });
     const file = join(dir, 'a.csv');
     await expect(exportAuditCsv({ bridge, from: '2026-02-01', to: '2026-01-01', file })).rejects.toMatchObject({
       status: 400,
