@@ -3584,11 +3584,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503) */
+                        /** @description ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or the record refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or the record down: 503) */
                         status: string;
                         redis: boolean;
-                        sqlite: boolean;
-                        /** @description false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk */
+                        /** @description The record (SQLite or PostgreSQL) answers reads. */
+                        record: boolean;
+                        /** @description false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk, a read-only standby */
+                        record_writable: boolean;
+                        /** @description Which engine holds the record (SCREEN_DB). */
+                        record_backend: "sqlite" | "postgresql";
+                        /**
+                         * @deprecated
+                         * @description On SQLite only: the same as `record`, for probes written before PostgreSQL.
+                         */
+                        sqlite?: boolean;
+                        /**
+                         * @deprecated
+                         * @description On SQLite only: the same as `record_writable`, for probes written before PostgreSQL.
+                         */
                         sqlite_writable?: boolean;
                         svc: boolean;
                         /** @description true when /v1 refused the API key at the last call (svc is false then) */
@@ -3632,11 +3645,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503) */
+                        /** @description ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or the record refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or the record down: 503) */
                         status: string;
                         redis: boolean;
-                        sqlite: boolean;
-                        /** @description false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk */
+                        /** @description The record (SQLite or PostgreSQL) answers reads. */
+                        record: boolean;
+                        /** @description false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk, a read-only standby */
+                        record_writable: boolean;
+                        /** @description Which engine holds the record (SCREEN_DB). */
+                        record_backend: "sqlite" | "postgresql";
+                        /**
+                         * @deprecated
+                         * @description On SQLite only: the same as `record`, for probes written before PostgreSQL.
+                         */
+                        sqlite?: boolean;
+                        /**
+                         * @deprecated
+                         * @description On SQLite only: the same as `record_writable`, for probes written before PostgreSQL.
+                         */
                         sqlite_writable?: boolean;
                         svc: boolean;
                         /** @description true when /v1 refused the API key at the last call (svc is false then) */

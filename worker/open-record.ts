@@ -1,3 +1,4 @@
+import type { RecordBackendName } from './store/index.js';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { recordWhere, type Config } from '../shared/config.js';
@@ -28,6 +29,8 @@ export interface WorkerRecord {
   readonly reader: Reader;
   /** What messages name: the SQLite file, or the database URL without its password. */
   readonly where: string;
+  /** Which engine holds it: what /healthz names. */
+  readonly backend: RecordBackendName;
   /**
    * The directory whose free space /metrics shows: the SQLite file's (the database grows there);
    * on PostgreSQL, whose database grows on its server, this process's own files' (SCREEN_DATA_DIR).
@@ -75,6 +78,7 @@ export async function openRecord(config: Pick<Config, 'db' | 'dataDir'>, opts: O
       record: store,
       reader: inProcessReader(store),
       where: store.where,
+      backend: 'postgresql',
       dataDir: resolve(config.dataDir),
       writeProbe: () => probePgWrite(store),
       close: () => store.close(),
@@ -97,6 +101,7 @@ export async function openRecord(config: Pick<Config, 'db' | 'dataDir'>, opts: O
     record: recordOf(store),
     reader,
     where: recordWhere(config.db),
+    backend: 'sqlite',
     dataDir: dirname(resolve(store.path)),
     // With no unit of work open: the probe's write commits by itself, never inside another's.
     writeProbe: () => store.readCommitted(() => probeSqliteWrite(store)),

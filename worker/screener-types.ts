@@ -1,11 +1,23 @@
 import type { DailyUsage, Decision, IntakeEvent, Review, Screening, ScreeningRequest, StatusReport } from '../shared/screening.js';
 import type { DestinationPolicy } from './callbacks/destination-policy.js';
 import type { DecisionFilter } from './decisions/carrier-decisions.js';
-import type { RecordStore } from './store/index.js';
+import type { RecordBackendName, RecordStore } from './store/index.js';
 import type { Ages } from './metrics/metrics.js';
 import type { Reader } from './store/reader-pool.js';
 import type { EventLogFilter, ListPage } from './store/types.js';
 import type { Actor } from './tokens/intake-tokens.js';
+
+/** What `/healthz` reports (docs/operations.md). */
+export interface HealthReport {
+  redis: boolean;
+  /** The record answers reads. */
+  record: boolean;
+  /** A write probe committed, and no write was refused lately. */
+  record_writable: boolean;
+  record_backend: RecordBackendName;
+  svc: boolean;
+  svc_key_rejected: boolean;
+}
 
 /**
  * What the intake (and any producer in the same process) uses of the screening core.
@@ -13,6 +25,8 @@ import type { Actor } from './tokens/intake-tokens.js';
  */
 export interface Screener {
   readonly environment: 'sandbox' | 'live';
+  /** Which engine holds the record. */
+  readonly recordBackend: RecordBackendName;
   /** The record, on whichever backend SCREEN_DB names (worker/open-record.ts). */
   readonly store: RecordStore;
   /** Where /metrics reads free space: the SQLite file's directory, or this process's own files' (PostgreSQL). */
@@ -66,8 +80,8 @@ export interface Screener {
   pause(): Promise<void>;
   resume(): Promise<void>;
   readonly events: EventFeed;
-  /** sqlite: reads work; sqlite_writable: a write probe committed and no write was refused lately. */
-  health(): Promise<{ redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean; svc_key_rejected?: boolean }>;
+  /** record: reads work; record_writable: a write probe committed and no write was refused lately. */
+  health(): Promise<HealthReport>;
   close(): Promise<void>;
 }
 

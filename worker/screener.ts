@@ -538,6 +538,7 @@ function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): P
     ratePerMinute,
     store,
     writeProbe: () => record.writeProbe(),
+    backend: record.backend,
     queue,
     gate,
     service,
@@ -549,6 +550,7 @@ function screenerOf(p: ScreenerParts, life: { start(): Promise<void>; close(): P
 
   const screener = {
     environment,
+    recordBackend: record.backend,
     callbackPolicy,
     store,
     reader,

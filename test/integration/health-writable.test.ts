@@ -51,6 +51,9 @@ describe('/healthz and a store that cannot write', () => {
       expect(down.json).toMatchObject({
         status: 'degraded',
         redis: true,
+        record: true,
+        record_writable: false,
+        record_backend: 'sqlite',
         sqlite: true,
         sqlite_writable: false,
         error: { code: 'storage_unavailable' },

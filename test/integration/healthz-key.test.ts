@@ -22,6 +22,6 @@ describe('/healthz and a refused API key', () => {
     });
     const screening = (await res.body.json()) as { action: string; hold_reason: string };
     expect([res.statusCode, screening.action, screening.hold_reason]).toEqual([200, 'hold', 'service_error']);
-    expect(await health()).toMatchObject({ status: 'degraded', redis: true, sqlite: true, svc: false, svc_key_rejected: true });
+    expect(await health()).toMatchObject({ status: 'degraded', redis: true, record: true, svc: false, svc_key_rejected: true });
   });
 });

@@ -40,7 +40,7 @@ describe('Redis down', () => {
     const h = await request(`${stack.intakeUrl}/healthz`);
     const body = (await h.body.json()) as any;
     expect(h.statusCode).toBe(503);
-    expect(body).toMatchObject({ status: 'down', redis: false, sqlite: true });
+    expect(body).toMatchObject({ status: 'down', redis: false, record: true });
     expect(body.error.message).toMatch(/Redis/);
   });
 });

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IntakeErrorBody, Screening } from '../../shared/screening.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { onPostgres } from '../helpers/test-db.js';
 
 let stack: Stack;
 
@@ -133,11 +134,14 @@ describe('POST /screenings end to end (real worker, emulator, Redis, SQLite)', (
     const res = await request(`${stack.intakeUrl}/healthz`);
     const text = await res.body.text();
     expect(res.statusCode).toBe(200);
+    // The record's engine by name; the old sqlite fields only where they are true to it.
     expect(JSON.parse(text)).toEqual({
       status: 'ok',
       redis: true,
-      sqlite: true,
-      sqlite_writable: true,
+      record: true,
+      record_writable: true,
+      record_backend: onPostgres ? 'postgresql' : 'sqlite',
+      ...(onPostgres ? {} : { sqlite: true, sqlite_writable: true }),
       svc: true,
       svc_key_rejected: false,
     });

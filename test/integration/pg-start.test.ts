@@ -244,7 +244,7 @@ describe('carrier-screen start with SCREEN_DB=postgres://…', () => {
     const standing = (await call('POST', '/screenings?wait=10', { dot_number: '1000003', tender_id: 'PG-5' })).json as Screening;
     expect(standing).toMatchObject({ action: 'tender', settled_by: 'standing_decision' });
     expect(emulator.stats().scoreRequests).toBe(before);
-    expect((await call('GET', '/healthz')).json).toMatchObject({ status: 'ok', sqlite: true, sqlite_writable: true });
+    expect((await call('GET', '/healthz')).json).toMatchObject({ status: 'ok', record: true, record_writable: true });
   }, 120_000);
 
   it("screen runs on the same database: a hit from the service's cache, and its screening is the service's", async () => {

@@ -1,7 +1,10 @@
+import type { HealthReport } from '../screener-types.js';
 import type { IntakePlugin } from './intake-app.js';
 import { HealthSchema, NoQuery } from './schemas.js';
 
-/** GET /healthz: Redis, SQLite (and its writes), /v1; no token (a load balancer's probe). */
+/** GET /healthz: Redis, the record (and its writes), /v1; no token (a load balancer's probe). */
+
+const ENGINE = { sqlite: 'SQLite', postgresql: 'PostgreSQL' } as const;
 
 export const healthRoutes: IntakePlugin = async (r) => {
   const { screener } = r;
@@ -13,29 +16,43 @@ export const healthRoutes: IntakePlugin = async (r) => {
       schema: { summary: 'Health (no auth)', security: [], querystring: NoQuery, response: { 200: HealthSchema, 503: HealthSchema } },
     },
     async (req, reply) => {
-      let h: { redis: boolean; sqlite: boolean; sqlite_writable?: boolean; svc: boolean; svc_key_rejected?: boolean };
+      let h: HealthReport;
       try {
         h = await screener.health();
       } catch (err) {
         req.log.warn({ err }, 'health check failed');
-        h = { redis: false, sqlite: false, sqlite_writable: false, svc: false };
+        h = {
+          redis: false,
+          record: false,
+          record_writable: false,
+          record_backend: screener.recordBackend,
+          svc: false,
+          svc_key_rejected: false,
+        };
       }
+      const engine = ENGINE[h.record_backend];
+      // The fields of probes written before PostgreSQL: on SQLite only, where they are true to their name.
+      const body = h.record_backend === 'sqlite' ? { ...h, sqlite: h.record, sqlite_writable: h.record_writable } : h;
       // Writes refused (a full disk): reads are still served, new work is not. 503, so a load
       // balancer or orchestrator sends work elsewhere; 200 again once a write succeeds.
-      if (h.redis && h.sqlite && h.sqlite_writable === false)
+      if (h.redis && h.record && !h.record_writable)
         return reply.code(503).send({
           status: 'degraded',
-          ...h,
+          ...body,
           error: {
             code: 'storage_unavailable',
-            message: 'SQLite refuses writes (a full disk or a file-size limit): reads are served, new work is not accepted',
+            message: `${engine} refuses writes (${h.record_backend === 'sqlite' ? 'a full disk or a file-size limit' : 'a full disk, a read-only standby or missing privileges'}): reads are served, new work is not accepted`,
           },
         });
-      if (h.redis && h.sqlite) return { status: h.svc ? 'ok' : 'degraded', ...h };
-      const down = [h.redis ? null : 'Redis', h.sqlite ? null : 'SQLite'].filter(Boolean).join(' and ');
+      if (h.redis && h.record) return { status: h.svc ? 'ok' : 'degraded', ...body };
+      const down = [h.redis ? null : 'Redis', h.record ? null : engine].filter(Boolean).join(' and ');
       return reply
         .code(503)
-        .send({ status: 'down', ...h, error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` } });
+        .send({
+          status: 'down',
+          ...body,
+          error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` },
+        });
     },
   );
 };

@@ -205,14 +205,22 @@ export const ListOf = (item: { $ref: string }) =>
 export const HealthSchema = Type.Object({
   status: Type.String({
     description:
-      'ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or SQLite refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or SQLite down: 503)',
+      'ok; degraded (/v1 unreachable, refusing the API key or holding off after a long Retry-After, cache still served: 200; or the record refusing writes, e.g. a full disk: 503, reads still served); or down (Redis or the record down: 503)',
   }),
   redis: Type.Boolean(),
-  sqlite: Type.Boolean(),
+  record: Type.Boolean({ description: 'The record (SQLite or PostgreSQL) answers reads.' }),
+  record_writable: Type.Boolean({
+    description:
+      'false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk, a read-only standby',
+  }),
+  record_backend: Type.Union([Type.Literal('sqlite'), Type.Literal('postgresql')], {
+    description: 'Which engine holds the record (SCREEN_DB).',
+  }),
+  sqlite: Type.Optional(
+    Type.Boolean({ deprecated: true, description: 'On SQLite only: the same as `record`, for probes written before PostgreSQL.' }),
+  ),
   sqlite_writable: Type.Optional(
-    Type.Boolean({
-      description: 'false when a write probe failed, or a write was refused and none has succeeded since (at most a minute): a full disk',
-    }),
+    Type.Boolean({ deprecated: true, description: 'On SQLite only: the same as `record_writable`, for probes written before PostgreSQL.' }),
   ),
   svc: Type.Boolean(),
   svc_key_rejected: Type.Optional(Type.Boolean({ description: 'true when /v1 refused the API key at the last call (svc is false then)' })),

@@ -9,17 +9,8 @@ import type { ServiceState } from '../queue/service-state.js';
 import { queuePaused, queuePausedSince, setQueuePaused } from '../recovery/operator-state.js';
 import { redisUpCheck, type RedisUp } from '../redis-up.js';
 import type { Ages } from '../metrics/metrics.js';
-import { UnavailableError } from '../screener-types.js';
-import type { RecordStore } from '../store/index.js';
-
-/** What `/healthz` reports (docs/operations.md). */
-export interface HealthReport {
-  redis: boolean;
-  sqlite: boolean;
-  sqlite_writable: boolean;
-  svc: boolean;
-  svc_key_rejected: boolean;
-}
+import { UnavailableError, type HealthReport } from '../screener-types.js';
+import type { RecordBackendName, RecordStore } from '../store/index.js';
 
 /**
  * What an operator reads and controls: the status, the ages the metrics show, the daily usage,
@@ -41,6 +32,8 @@ export class OperationsService {
        * run with no unit of work open: SQLite's is worker/health/sqlite-write-probe.ts.
        */
       writeProbe: () => Promise<{ writable: boolean }>;
+      /** Which engine the record is on (/healthz says). */
+      backend: RecordBackendName;
       queue: Pick<ScreeningQueue, 'counts' | 'pause' | 'resume'>;
       gate: Pick<QuotaGate, 'status'>;
       service: Pick<ServiceState, 'report'>;
@@ -129,18 +122,25 @@ export class OperationsService {
       () => true,
       () => false,
     );
-    const sqliteOk = await store.events.lastEventId().then(
+    const recordOk = await store.events.lastEventId().then(
       () => true,
       () => false,
     );
     // Reads working says nothing about writes (a full disk): probe them too.
-    const writable = sqliteOk && (await writeProbe()).writable;
+    const writable = recordOk && (await writeProbe()).writable;
     // A hold-off (Retry-After) means no /v1 calls: degraded, like an unreachable service.
     const sv = redisOk ? (await service.report()).service : undefined;
     // A refused key answers every call, but with no score: as good as unreachable.
     const keyRejected = sv?.key_rejected === true;
     const svcOk = sv ? sv.reachable && !keyRejected && sv.hold_off_until === null : false;
-    return { redis: redisOk, sqlite: sqliteOk, sqlite_writable: writable, svc: svcOk, svc_key_rejected: keyRejected };
+    return {
+      redis: redisOk,
+      record: recordOk,
+      record_writable: writable,
+      record_backend: this.d.backend,
+      svc: svcOk,
+      svc_key_rejected: keyRejected,
+    };
   }
 
   async #queueChanged(): Promise<void> {

@@ -14,7 +14,7 @@ export type {
   UsageSnapshot,
 } from './types.js';
 export { openStore } from './sqlite-store.js';
-export type { RecordStore, RecordTx } from './record.js';
+export type { RecordBackendName, RecordStore, RecordTx } from './record.js';
 export { recordOf, sqliteStoreOf } from './sqlite-record.js';
 export {
   NotFoundError,

@@ -123,6 +123,9 @@ export interface RecordTx extends Tx, RecordRepos {
   savepoint<T>(fn: (tx: RecordTx) => Promise<T>): Promise<T>;
 }
 
+/** The engine under the record: what /healthz names. */
+export type RecordBackendName = 'sqlite' | 'postgresql';
+
 export interface RecordStore extends RecordRepos {
   /** What messages name: the SQLite file, or the database URL without its password. */
   readonly where: string;
