@@ -46,13 +46,11 @@ export const healthRoutes: IntakePlugin = async (r) => {
         });
       if (h.redis && h.record) return { status: h.svc ? 'ok' : 'degraded', ...body };
       const down = [h.redis ? null : 'Redis', h.record ? null : engine].filter(Boolean).join(' and ');
-      return reply
-        .code(503)
-        .send({
-          status: 'down',
-          ...body,
-          error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` },
-        });
+      return reply.code(503).send({
+        status: 'down',
+        ...body,
+        error: { code: 'unavailable', message: `${down} ${down.includes(' and ') ? 'are' : 'is'} down` },
+      });
     },
   );
 };
