@@ -92,7 +92,6 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/openapi-second-generator.test.ts': PENDING,
   'test/integration/ops-install-walk.test.ts': PENDING,
   'test/integration/ops-prometheus.test.ts': PENDING,
-  'test/integration/outside-unit.test.ts': PENDING,
   'test/integration/reader-pool.test.ts': PENDING,
   'test/integration/reconciler-batch.test.ts': PENDING,
   'test/integration/retention.test.ts': PENDING,
