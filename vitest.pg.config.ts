@@ -80,7 +80,6 @@ export const NOT_ON_PG: Record<string, string> = {
   // Pending.
   'test/integration/audit-export.test.ts': PENDING,
   'test/integration/bench-year3-build.test.ts': PENDING,
-  'test/integration/callbacks-outbox.test.ts': PENDING,
   'test/integration/cli-commands.test.ts': PENDING,
   'test/integration/cli-version.test.ts': PENDING,
   'test/integration/client-example.test.ts': PENDING,
