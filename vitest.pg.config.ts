@@ -78,7 +78,6 @@ export const NOT_ON_PG: Record<string, string> = {
   // SQLite's plans for ?action= (the pages themselves: pg-screening-search-contract).
   'test/integration/screenings-action-index.test.ts': SQLITE_FILE,
   // Pending.
-  'test/integration/audit-export.test.ts': PENDING,
   'test/integration/bench-year3-build.test.ts': PENDING,
   'test/integration/cli-commands.test.ts': PENDING,
   'test/integration/cli-version.test.ts': PENDING,
@@ -86,7 +85,6 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/decision-events.test.ts': PENDING,
   'test/integration/health-writable.test.ts': PENDING,
   'test/integration/intake-outages.test.ts': PENDING,
-  'test/integration/list-keyset.test.ts': PENDING,
   'test/integration/openapi-doc.test.ts': PENDING,
   'test/integration/openapi-lint.test.ts': PENDING,
   'test/integration/openapi-prism.test.ts': PENDING,
