@@ -80,6 +80,7 @@ beforeAll(async () => {
     SVC_API_KEY: DEMO_KEYS.sandbox,
     SVC_BASE_URL: emu.baseUrl,
     REDIS_URL: inject('redisUrl'),
+    SCREEN_DB: rec.screenDb,
     ...rec.env,
     SCREEN_REDIS_PREFIX: uniquePrefix('audit'),
     INTAKE_TOKEN: TOKEN,
