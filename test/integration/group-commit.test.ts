@@ -75,9 +75,7 @@ describe('group commit', () => {
     const { record, insert, rows, committed } = await setUp();
     const c = counted(record);
     const group = new GroupCommit(c);
-    const seen = await Promise.all(
-      [1, 2, 3, 4].map((n) => group.run(async (tx) => (await insert(tx, n), n)).then((v) => committed(v))),
-    );
+    const seen = await Promise.all([1, 2, 3, 4].map((n) => group.run(async (tx) => (await insert(tx, n), n)).then((v) => committed(v))));
     expect(seen).toEqual([true, true, true, true]);
     expect(await rows()).toEqual([1, 2, 3, 4]);
     expect(c.n).toEqual({ fast: 1, fastKept: 1, slow: 0, savepoints: 0 });
@@ -145,34 +143,37 @@ describe('group commit', () => {
     return { db, insert, rows };
   }
 
-  itSqlite('SQLite rolling the whole transaction back inside a caught nested one (a full disk): nothing kept, nothing twice, every caller rejected', async () => {
-    const { db, insert, rows } = sqliteTable();
-    const group = new GroupCommit<Tx>(store!);
-    const piece = (n: number) => () => {
-      insert.run(n);
-      try {
-        store!.transaction(() => {
-          // What SQLITE_FULL or an I/O error does to the whole transaction.
-          if (n === 2) {
-            db.exec('ROLLBACK');
-            throw new Error('disk full');
-          }
-        });
-      } catch {
-        // the caller carries on (as the pipeline does when its watch record fails)
-      }
-      insert.run(n * 10);
-      return n;
-    };
-    const settled = await Promise.allSettled([1, 2, 3].map((n) => group.run(piece(n))));
-    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    expect((settled[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'sqlite_error' });
-    expect(rows()).toEqual([]);
-    expect(db.inTransaction).toBe(false);
-    // The store works on.
-    await group.run(() => insert.run(7));
-    expect(rows()).toEqual([7]);
-  });
+  itSqlite(
+    'SQLite rolling the whole transaction back inside a caught nested one (a full disk): nothing kept, nothing twice, every caller rejected',
+    async () => {
+      const { db, insert, rows } = sqliteTable();
+      const group = new GroupCommit<Tx>(store!);
+      const piece = (n: number) => () => {
+        insert.run(n);
+        try {
+          store!.transaction(() => {
+            // What SQLITE_FULL or an I/O error does to the whole transaction.
+            if (n === 2) {
+              db.exec('ROLLBACK');
+              throw new Error('disk full');
+            }
+          });
+        } catch {
+          // the caller carries on (as the pipeline does when its watch record fails)
+        }
+        insert.run(n * 10);
+        return n;
+      };
+      const settled = await Promise.allSettled([1, 2, 3].map((n) => group.run(piece(n))));
+      expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect((settled[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'sqlite_error' });
+      expect(rows()).toEqual([]);
+      expect(db.inTransaction).toBe(false);
+      // The store works on.
+      await group.run(() => insert.run(7));
+      expect(rows()).toEqual([7]);
+    },
+  );
 
   itSqlite("cannot be nested (the SQLite store's synchronous transactions)", () => {
     sqliteTable();

@@ -47,8 +47,7 @@ describe('a call outside a unit of work, while one is open', () => {
     const { token, record } = await tokens.create('tms', 'Tess TMS');
     const lookup = await rolledBackAround(
       s,
-      (tx) =>
-        writeCallback(s, { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
+      (tx) => writeCallback(s, { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
       () => tokens.lookup(token),
     );
     expect(await lookup).toMatchObject({ role: 'tms', token_id: record.id });
@@ -67,8 +66,7 @@ describe('a call outside a unit of work, while one is open', () => {
     });
     const cancel = await rolledBackAround(
       s,
-      (tx) =>
-        writeCallback(s, { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
+      (tx) => writeCallback(s, { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
       () => cancelCallback(s, id),
     );
     expect(await cancel).toMatchObject({ id, state: 'cancelled' });
