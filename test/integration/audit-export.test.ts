@@ -1,33 +1,56 @@
 /**
  * A year of screenings exported from the real worker process: 100 000 rows streamed through
  * GET /audit.csv, read back by a CSV parser, while the process's peak memory stays flat
- * (it never holds the export whole). Real SQLite file, Redis, emulator, HTTP.
+ * (it never holds the export whole). The record of the pass (SCREEN_TEST_DB: a SQLite file, or a
+ * PostgreSQL database whose pages are read in the worker's own process), Redis, emulator, HTTP.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startEmulator, DEMO_KEYS, type RunningEmulator } from '../../emulator/index.js';
 import { openStore } from '../../worker/store/index.js';
+import { executorOf, openPgStore } from '../../worker/store/pg/pg-store.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
-import { ensureBuilt, mkdirTemp, startIntakeProcess, type StartedIntake } from '../helpers/processes.js';
+import { ensureBuilt, startIntakeProcess, type StartedIntake } from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
+import { testRecord, type TestRecord } from '../helpers/test-db.js';
 
 const N = 100_000;
 const TOKEN = 'audit-export-test-token-0123456789abcdef';
 let emu: RunningEmulator;
 let proc: StartedIntake;
+let rec: TestRecord | undefined;
 
 /** Peak resident memory of a process so far (VmHWM), in bytes. */
 const peakRss = (pid: number): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
-beforeAll(async () => {
-  await ensureBuilt();
-  const dir = mkdirTemp('cs-audit-');
-  const dbPath = join(dir, 'screen.db');
-  // A year of done screenings, written straight into the file the worker will open.
-  const store = openStore(dbPath);
+/** The legal name of seeded carrier i: quotes and a comma, so the CSV must quote it. */
+const legalName = (i: number) => `Hauler "${i}", Inc.`;
+
+/** A year of done screenings, written straight into the record the worker will open. */
+async function seed(r: TestRecord): Promise<void> {
+  if (r.sqlitePath === undefined) {
+    // PostgreSQL: the schema made by the store's open, then the rows in one statement (the same
+    // rows as SQLite's below; 100 000 single inserts would take minutes on a loaded machine).
+    const store = await openPgStore(r.screenDb, { max: 1, applicationName: 'carrier-screen-test' });
+    try {
+      await executorOf(store).query({
+        text: `INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, hold_reason, source, score, model_version, created_at, completed_at)
+          SELECT 'scr_seed' || lpad(i::text, 22, '0'), 'LOAD-' || i, 'done', 'dot_number', (2000000 + i)::text, 'tender', 'tender', NULL, 'cache',
+            json_build_object('carrier', json_build_object('dot_number', (2000000 + i)::text, 'mc_number', NULL, 'legal_name', 'Hauler "' || i || '", Inc.'),
+              'score', 80, 'grade', 'B', 'decision', 'approved')::text,
+            'carrier-risk-3.5', at, at
+          FROM generate_series(0, $1::int - 1) AS g (i),
+            LATERAL (SELECT to_char((timestamptz '2025-11-01T00:00:00Z' + i * interval '300 seconds') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at) t`,
+        values: [N],
+      });
+    } finally {
+      await store.close();
+    }
+    return;
+  }
+  const store = openStore(r.sqlitePath);
   const db = connectionOf(store);
   const ins =
     db.prepare(`INSERT INTO screenings (id, tender_id, status, query_kind, query_value, priority, action, hold_reason, source, score, model_version, created_at, completed_at)
@@ -37,7 +60,7 @@ beforeAll(async () => {
     for (let i = 0; i < N; i++) {
       const at = new Date(t0 + i * 300_000).toISOString();
       const score = JSON.stringify({
-        carrier: { dot_number: String(2_000_000 + i), mc_number: null, legal_name: `Hauler "${i}", Inc.` },
+        carrier: { dot_number: String(2_000_000 + i), mc_number: null, legal_name: legalName(i) },
         score: 80,
         grade: 'B',
         decision: 'approved',
@@ -46,12 +69,19 @@ beforeAll(async () => {
     }
   })();
   store.close();
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  rec = await testRecord();
+  await seed(rec);
   emu = await startEmulator({ port: 0 });
   proc = await startIntakeProcess({
     SVC_API_KEY: DEMO_KEYS.sandbox,
     SVC_BASE_URL: emu.baseUrl,
     REDIS_URL: inject('redisUrl'),
-    SCREEN_DB: dbPath,
+    SCREEN_DB: rec.screenDb,
+    ...rec.env,
     SCREEN_REDIS_PREFIX: uniquePrefix('audit'),
     INTAKE_TOKEN: TOKEN,
     // A heap too small to hold the export whole: buffering it would crash the worker (and fail
@@ -65,6 +95,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proc?.stop();
   await emu?.close();
+  await rec?.cleanup();
 });
 
 describe('GET /audit.csv over 100 000 screenings', () => {
@@ -88,7 +119,7 @@ describe('GET /audit.csv over 100 000 screenings', () => {
     );
     expect(rows).toBe(N);
     expect(ordered).toBe(true);
-    expect(first).toMatchObject({ tender_id: 'LOAD-0', legal_name: 'Hauler "0", Inc.', dot_number: '2000000', grade: 'B' });
+    expect(first).toMatchObject({ tender_id: 'LOAD-0', legal_name: legalName(0), dot_number: '2000000', grade: 'B' });
     // The CSV is ~15 MB; held whole (rows, strings, the body) it would be several times that.
     expect(grew).toBeLessThan(100 * 2 ** 20);
     expect(proc.alive()).toBe(true);

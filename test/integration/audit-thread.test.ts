@@ -4,13 +4,18 @@
  * a write the store's own connection has not committed is not in the CSV (the store's
  * connection would see it), and the export still streams every committed row in order. Given a
  * record instead (a backend without reader threads), the same pages are read on this thread.
+ * SQLite only by nature: its reader threads on the file. On PostgreSQL the export reads in
+ * process on the pool: pg-audit-rows-contract.test.ts "a write not yet committed is not exported"
+ * (this file's first case there) and pg-reader-jobs-contract.test.ts "GET /audit.csv" (the same
+ * bytes on both backends).
  */
 import { parse } from 'csv-parse/sync';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { auditCsv } from '../../worker/decisions/audit-export.js';
 import { openStore, recordOf, type Store } from '../../worker/store/index.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
+import { itSqlite } from '../helpers/test-db.js';
 
 let store: Store | undefined;
 let cleanup: (() => void) | undefined;
@@ -25,7 +30,7 @@ async function text(s: NodeJS.ReadableStream): Promise<string> {
   return out;
 }
 
-it('reads on another connection than the store: an uncommitted write is not exported; every committed row is, in order', async () => {
+itSqlite('reads on another connection than the store: an uncommitted write is not exported; every committed row is, in order', async () => {
   const db = tempDbPath();
   cleanup = db.cleanup;
   store = openStore(db.path);
@@ -53,7 +58,7 @@ it('reads on another connection than the store: an uncommitted write is not expo
   }
 });
 
-it('a record without reader threads (auditCsv given a RecordStore) exports the same bytes on this thread', async () => {
+itSqlite('a record without reader threads (auditCsv given a RecordStore) exports the same bytes on this thread', async () => {
   const db = tempDbPath();
   cleanup = db.cleanup;
   store = openStore(db.path);

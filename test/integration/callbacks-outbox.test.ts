@@ -16,12 +16,12 @@ import {
   verifyCallback,
   writeCallback,
 } from '../../worker/callbacks/index.js';
-import { openStore, recordOf, type RecordTx, type Store } from '../../worker/store/index.js';
+import type { RecordStore, RecordTx } from '../../worker/store/index.js';
 import { manualClock } from '../helpers/emulator.js';
 import { until } from '../helpers/processes.js';
-import { tempDbPath } from '../helpers/temp-db.js';
+import { openTestRecord, type OpenedTestRecord } from '../helpers/test-record-sql.js';
 
-/** The outbox on a real SQLite file, delivered over real HTTP to a real receiver. */
+/** The outbox on the record of the pass (SCREEN_TEST_DB), delivered over real HTTP to a real receiver. */
 
 const SECRET = 'outbox-test-secret';
 const log = pino({ level: 'silent' });
@@ -50,24 +50,23 @@ afterAll(async () => {
   await new Promise((r) => server?.close(r));
 });
 
-let db: ReturnType<typeof tempDbPath>;
-let store: Store;
+let opened: OpenedTestRecord;
+let record: RecordStore;
 const clock = manualClock('2026-05-01T00:00:00.000Z');
-beforeEach(() => {
-  db = tempDbPath();
-  store = openStore(db.path, { now: clock.now });
+beforeEach(async () => {
+  clock.set('2026-05-01T00:00:00.000Z');
+  opened = await openTestRecord({ now: clock.now });
+  record = opened.record;
   received.length = 0;
   script = [];
-  clock.set('2026-05-01T00:00:00.000Z');
 });
-afterEach(() => {
-  store.close();
-  db.cleanup();
+afterEach(async () => {
+  await opened.close();
 });
 
-const owe = (id: string, path = '/hook', s: Store = store, tx?: RecordTx) =>
+const owe = (id: string, path = '/hook', tx?: RecordTx) =>
   writeCallback(
-    recordOf(s),
+    record,
     { kind: 'screening.completed', url: `${base}${path}`, deliveryId: id, payload: { screening: { id } }, at: clock.now() },
     tx,
   );
@@ -75,15 +74,15 @@ const owe = (id: string, path = '/hook', s: Store = store, tx?: RecordTx) =>
 describe('writing to the outbox', () => {
   it('a row stands or falls with the transaction it was written in', async () => {
     await expect(
-      recordOf(store).unitOfWork(async (tx) => {
-        await owe('d-rolled-back', '/hook', store, tx);
+      record.unitOfWork(async (tx) => {
+        await owe('d-rolled-back', '/hook', tx);
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    await recordOf(store).unitOfWork((tx) => owe('d-committed', '/hook', store, tx));
-    expect(await callbackCounts(recordOf(store))).toEqual({ pending: 1, delivered: 0, dead: 0, cancelled: 0 });
-    // As GET /callbacks?state=pending reads it (its reader job, here on the store's own connection).
-    expect((await callbacksPage.run(store, { state: 'pending', page: { limit: 50 } })).data.map((c) => c.delivery_id)).toEqual([
+    await record.unitOfWork((tx) => owe('d-committed', '/hook', tx));
+    expect(await callbackCounts(record)).toEqual({ pending: 1, delivered: 0, dead: 0, cancelled: 0 });
+    // As GET /callbacks?state=pending reads it (its reader job, here on the record itself).
+    expect((await callbacksPage.run(record, { state: 'pending', page: { limit: 50 } })).data.map((c) => c.delivery_id)).toEqual([
       'd-committed',
     ]);
   });
@@ -93,23 +92,23 @@ describe('writing to the outbox', () => {
     const b = await owe('d-same');
     expect(a.created).toBe(true);
     expect(b).toEqual({ id: a.id, created: false });
-    expect((await callbackCounts(recordOf(store))).pending).toBe(1);
+    expect((await callbackCounts(record)).pending).toBe(1);
   });
 
   it('refuses bad input with the parameter named, writing nothing', async () => {
-    expect(() => writeCallback(recordOf(store), { kind: '', url: base, deliveryId: 'x', payload: {} })).toThrow(
+    expect(() => writeCallback(record, { kind: '', url: base, deliveryId: 'x', payload: {} })).toThrow(
       expect.objectContaining({ param: 'kind' }),
     );
-    expect(() => writeCallback(recordOf(store), { kind: 'k', url: base, deliveryId: '', payload: {} })).toThrow(
+    expect(() => writeCallback(record, { kind: 'k', url: base, deliveryId: '', payload: {} })).toThrow(
       expect.objectContaining({ param: 'deliveryId' }),
     );
-    expect(await callbackCounts(recordOf(store))).toEqual({ pending: 0, delivered: 0, dead: 0, cancelled: 0 });
+    expect(await callbackCounts(record)).toEqual({ pending: 0, delivered: 0, dead: 0, cancelled: 0 });
   });
 });
 
 describe('the sender', () => {
-  const sender = (o: Partial<ConstructorParameters<typeof CallbackSender>[0]> = {}, s: Store = store) =>
-    new CallbackSender({ store: recordOf(s), secret: SECRET, logger: log, policy, now: clock.now, backoffMs: 1_000, ...o });
+  const sender = (o: Partial<ConstructorParameters<typeof CallbackSender>[0]> = {}, s: RecordStore = record) =>
+    new CallbackSender({ store: s, secret: SECRET, logger: log, policy, now: clock.now, backoffMs: 1_000, ...o });
 
   it('delivers signed, with the delivery id and event headers, and records it', async () => {
     const { id } = await owe('d-1');
@@ -126,7 +125,7 @@ describe('the sender', () => {
       api_version: LATEST_API_VERSION,
       screening: { id: 'd-1' },
     });
-    expect(await getCallback(recordOf(store), id)).toMatchObject({
+    expect(await getCallback(record, id)).toMatchObject({
       state: 'delivered',
       attempts: 1,
       last_status: 204,
@@ -140,7 +139,7 @@ describe('the sender', () => {
     const { id } = await owe('d-retry');
     const s = sender();
     expect(await s.drainOnce()).toBe(1);
-    expect(await getCallback(recordOf(store), id)).toMatchObject({
+    expect(await getCallback(record, id)).toMatchObject({
       state: 'pending',
       attempts: 1,
       last_status: 500,
@@ -151,7 +150,7 @@ describe('the sender', () => {
     expect(await s.drainOnce()).toBe(1);
     clock.advance(retryDelayMs(2, 1_000));
     expect(await s.drainOnce()).toBe(1);
-    expect(await getCallback(recordOf(store), id)).toMatchObject({ state: 'delivered', attempts: 3 });
+    expect(await getCallback(record, id)).toMatchObject({ state: 'delivered', attempts: 3 });
     expect(new Set(received.map((r) => r.raw)).size).toBe(1);
   });
 
@@ -164,29 +163,29 @@ describe('the sender', () => {
     });
     let attempts = 0;
     // Follow the schedule: every attempt when due, until the row leaves pending.
-    while ((await getCallback(recordOf(store), id))!.state === 'pending') {
+    while ((await getCallback(record, id))!.state === 'pending') {
       expect(await s.drainOnce()).toBe(1);
       attempts++;
-      const next = (await getCallback(recordOf(store), id))!.next_attempt_at;
+      const next = (await getCallback(record, id))!.next_attempt_at;
       if (next) clock.set(next);
     }
-    const row = (await getCallback(recordOf(store), id))!;
+    const row = (await getCallback(record, id))!;
     // A category, never the raw error (it would tell callers which ports are open).
     expect(row).toMatchObject({ state: 'dead', last_error: 'unreachable', next_attempt_at: null });
     expect(Date.parse(row.updated_at) - Date.parse('2026-05-01T00:00:00.000Z')).toBeGreaterThanOrEqual(24 * 3_600_000);
     expect(attempts).toBeGreaterThan(20); // hourly at the end, not a handful
-    expect(await callbackCounts(recordOf(store))).toEqual({ pending: 0, delivered: 0, dead: 1, cancelled: 0 });
+    expect(await callbackCounts(record)).toEqual({ pending: 0, delivered: 0, dead: 1, cancelled: 0 });
 
-    const again = await retryCallback(recordOf(store), id, clock.now());
+    const again = await retryCallback(record, id, clock.now());
     expect(again).toMatchObject({ state: 'pending', attempts: 0 });
     expect(await sender().drainOnce()).toBe(1);
-    expect(await getCallback(recordOf(store), id)).toMatchObject({ state: 'delivered', attempts: 1 });
-    await expect(retryCallback(recordOf(store), id)).rejects.toThrow(CallbackDeliveredError);
-    await expect(retryCallback(recordOf(store), 'cb_nope')).rejects.toThrow(CallbackNotFoundError);
+    expect(await getCallback(record, id)).toMatchObject({ state: 'delivered', attempts: 1 });
+    await expect(retryCallback(record, id)).rejects.toThrow(CallbackDeliveredError);
+    await expect(retryCallback(record, 'cb_nope')).rejects.toThrow(CallbackNotFoundError);
   });
 
   it('a URL that can never be sent to is dead at once', async () => {
-    const { id } = await writeCallback(recordOf(store), {
+    const { id } = await writeCallback(record, {
       kind: 'screening.completed',
       url: 'ftp://example.test/x',
       deliveryId: 'd-ftp',
@@ -194,7 +193,7 @@ describe('the sender', () => {
       at: clock.now(),
     });
     await sender().drainOnce();
-    expect(await getCallback(recordOf(store), id)).toMatchObject({ state: 'dead', last_error: 'refused_by_policy' });
+    expect(await getCallback(record, id)).toMatchObject({ state: 'dead', last_error: 'refused_by_policy' });
     expect(received).toHaveLength(0);
   });
 
@@ -202,34 +201,34 @@ describe('the sender', () => {
     const { id } = await owe('d-lease');
     const stuck = sender({ fetch: () => new Promise<number>(() => {}), timeoutMs: 1_000 });
     void stuck.drainOnce(); // claims, then never finishes (as if SIGKILLed)
-    await until('claimed', 10_000, async () => (await getCallback(recordOf(store), id))!.attempts === 1);
+    await until('claimed', 10_000, async () => (await getCallback(record, id))!.attempts === 1);
     const other = sender();
     expect(await other.drainOnce()).toBe(0);
     clock.advance(31_000 + 1_000);
     expect(await other.drainOnce()).toBe(1);
-    expect(await getCallback(recordOf(store), id)).toMatchObject({ state: 'delivered', attempts: 2 });
+    expect(await getCallback(record, id)).toMatchObject({ state: 'delivered', attempts: 2 });
   });
 
   it('two processes on one database: each delivery sent once', async () => {
-    const second = openStore(db.path, { now: clock.now });
+    const second = await opened.another();
     try {
       for (let i = 0; i < 40; i++) await owe(`d-many-${i}`);
       const a = sender({ concurrency: 4 });
-      const b = sender({ concurrency: 4 }, second);
-      while ((await callbackCounts(recordOf(store))).pending > 0) await Promise.all([a.drainOnce(), b.drainOnce()]);
+      const b = sender({ concurrency: 4 }, second.record);
+      while ((await callbackCounts(record)).pending > 0) await Promise.all([a.drainOnce(), b.drainOnce()]);
       expect(received).toHaveLength(40);
       expect(new Set(received.map((r) => r.headers['x-carrier-screen-delivery'])).size).toBe(40);
     } finally {
-      second.close();
+      await second.close();
     }
   });
 
   it('a running sender wakes when a transaction owes a callback (no poll needed)', async () => {
-    const s = new CallbackSender({ store: recordOf(store), secret: SECRET, logger: log, policy, pollMs: 3_600_000 });
+    const s = new CallbackSender({ store: record, secret: SECRET, logger: log, policy, pollMs: 3_600_000 });
     s.start();
     try {
       await new Promise((r) => setTimeout(r, 50)); // its first pass found nothing and sleeps for an hour
-      await recordOf(store).unitOfWork((tx) => owe('d-wake', '/hook', store, tx));
+      await record.unitOfWork((tx) => owe('d-wake', '/hook', tx));
       await until('delivered', 20_000, () => received.length === 1);
     } finally {
       await s.close();
@@ -239,17 +238,17 @@ describe('the sender', () => {
 
 describe('stopping the sender', () => {
   it('does not wait out a receiver that never answers: the attempt stays claimed and is sent again later', async () => {
-    const db2 = tempDbPath();
-    const s2 = openStore(db2.path);
+    const other = await openTestRecord();
+    const s2 = other.record;
     try {
-      const { id } = await writeCallback(recordOf(s2), {
+      const { id } = await writeCallback(s2, {
         kind: 'screening.completed',
         url: `${base}/hang`,
         deliveryId: 'd-hang',
         payload: {},
       });
       const hanging = new CallbackSender({
-        store: recordOf(s2),
+        store: s2,
         secret: SECRET,
         logger: log,
         policy,
@@ -257,12 +256,11 @@ describe('stopping the sender', () => {
         timeoutMs: 3_600_000,
       });
       hanging.start();
-      await until('claimed', 10_000, async () => (await getCallback(recordOf(s2), id))!.attempts === 1);
+      await until('claimed', 10_000, async () => (await getCallback(s2, id))!.attempts === 1);
       await hanging.close(200); // resolves (the attempt itself never does)
-      expect(await getCallback(recordOf(s2), id)).toMatchObject({ state: 'pending', attempts: 1 });
+      expect(await getCallback(s2, id)).toMatchObject({ state: 'pending', attempts: 1 });
     } finally {
-      s2.close();
-      db2.cleanup();
+      await other.close();
     }
   });
 });

@@ -3,15 +3,20 @@
  * carrier_dot / carrier_mc when it is written (the number asked by, and the score's carrier);
  * migration 22 fills them for a database written before, in batches, resumable after a crash,
  * logging its progress and time; GET /screenings?dot_number=|mc_number= reads them through
- * their indexes, never parsing scores.
+ * their indexes, never parsing scores. SQLite only by nature: an old SQLite file migrated, and
+ * SQLite's query plans. What the search finds is pg-screening-search-contract.test.ts's "GET
+ * /screenings?dot_number=|mc_number=" case on both backends (the carrier columns a screening is
+ * written with: pg-screenings-contract.test.ts "sets the carrier columns"); PostgreSQL's plans
+ * are its "postgres only: each filter reads its index".
  */
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { SvcScore } from '../../shared/svc-contract.js';
 import { migrate, MIGRATIONS, openStore, type Migration, type Store } from '../../worker/store/index.js';
 import { searchScreenings } from '../../worker/store/screening-search.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { tempDbPath } from '../helpers/temp-db.js';
+import { describeSqlite } from '../helpers/test-db.js';
 
 const T = (i: number): string => new Date(Date.UTC(2026, 4, 1) + i * 60_000).toISOString();
 
@@ -93,7 +98,7 @@ const EXPECTED = {
   scr_queued: [null, 'MC999'],
 };
 
-describe('migration 22: the carrier columns of existing screenings', () => {
+describeSqlite('migration 22: the carrier columns of existing screenings', () => {
   it('fills every row in batches, logging progress and its time, then indexes the columns', () => {
     const raw = oldDatabase(23);
     const logs: Array<{ obj: Record<string, unknown>; msg: string }> = [];
@@ -176,7 +181,7 @@ describe('migration 22: the carrier columns of existing screenings', () => {
   });
 });
 
-describe('GET /screenings?dot_number=|mc_number= on the carrier columns', () => {
+describeSqlite("GET /screenings?dot_number=|mc_number= on the carrier columns (SQLite's plans)", () => {
   let store: Store;
   afterEach(() => store?.close());
 
@@ -185,52 +190,6 @@ describe('GET /screenings?dot_number=|mc_number= on the carrier columns', () => 
     store = openStore(db.path, { now: () => new Date(T(100)) });
     return connectionOf(store);
   }
-  const ids = (conn: Database.Database, f: { dot_number?: string; mc_number?: string }) =>
-    searchScreenings(conn, f, { limit: 50 }).data.map((s) => s.id);
-
-  it('finds screenings asked by the number or whose score names it, newest first; a carrier never seen has none', () => {
-    const conn = migrated();
-    expect(ids(conn, { dot_number: '1000003' })).toEqual(['scr_dot']);
-    expect(ids(conn, { mc_number: 'MC555' })).toEqual(['scr_dot']);
-    // Seen only through its score (asked by MC; the DOT is the score's, inline or by its fetch).
-    expect(ids(conn, { dot_number: '1000004' })).toEqual(['scr_mc_inline']);
-    expect(ids(conn, { dot_number: '1000006' })).toEqual(['scr_mc_fetch']);
-    expect(ids(conn, { mc_number: 'MC999' })).toEqual(['scr_queued']);
-    expect(ids(conn, { dot_number: '9999999' })).toEqual([]);
-    expect(ids(conn, { mc_number: 'MC4242' })).toEqual([]);
-
-    // Written now: a cache hit (finished at once, score by its fetch), and a queued screening by
-    // MC whose completion names its DOT.
-    const s = score('1000006', 'MC888');
-    const fid = store.putScore('sandbox', s)!;
-    store.insertScreening(
-      { query: { dot_number: '1000006' }, priority: 'tender', tender_id: null, refresh: false, callback_url: null },
-      { action: 'tender', hold_reason: null, source: 'cache', score: s, score_fetched_at: T(100), error: null, score_fetch_id: fid },
-    );
-    const queued = store.insertScreening({
-      query: { mc_number: 'MC31337' },
-      priority: 'tender',
-      tender_id: null,
-      refresh: false,
-      callback_url: null,
-    });
-    expect(ids(conn, { dot_number: '2000001' })).toEqual([]);
-    store.completeScreening(queued.id, {
-      action: 'tender',
-      hold_reason: null,
-      source: 'service',
-      score: score('02000001', 'MC31337'),
-      score_fetched_at: T(100),
-      error: null,
-    });
-    expect(ids(conn, { dot_number: '2000001' })).toEqual([queued.id]);
-    expect(ids(conn, { mc_number: 'MC31337' })).toEqual([queued.id]);
-    const six = ids(conn, { dot_number: '1000006' });
-    expect(six).toHaveLength(2);
-    expect(six[1]).toBe('scr_mc_fetch');
-    expect(ids(conn, { mc_number: 'MC888' })).toEqual(six);
-  });
-
   it('reads the carrier index, never a scan of screenings, on every page', () => {
     const conn = migrated();
     const plans: string[] = [];
@@ -262,7 +221,7 @@ describe('GET /screenings?dot_number=|mc_number= on the carrier columns', () => 
   });
 });
 
-describe('GET /screenings?status=queued|active', () => {
+describeSqlite('GET /screenings?status=queued|active', () => {
   it('reads the index of unfinished screenings, not the whole time index', () => {
     oldDatabase(5).close();
     const store = openStore(db.path, { now: () => new Date(T(100)) });

@@ -4,33 +4,31 @@
  * made in one of its gaps would run inside its transaction: a write would be rolled back with
  * it, a read would see its uncommitted rows. The product's calls outside a unit wait for it
  * (store.readCommitted, or a unit of their own). Each case holds a unit open across awaits of
- * resolved values, makes the outside call, then rolls the unit back.
+ * resolved values, makes the outside call, then rolls the unit back. On PostgreSQL a unit has a
+ * client of its own: the same cases hold there, on the record of the pass (TEST_BACKEND).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeEvent } from '../../shared/screening.js';
 import { cancelCallback, getCallback, getCallbackByDelivery, writeCallback } from '../../worker/callbacks/index.js';
 import { SharedEventFeed } from '../../worker/events/event-feed.js';
-import { openStore, recordOf, type RecordTx, type Store } from '../../worker/store/index.js';
+import type { RecordStore, RecordTx } from '../../worker/store/index.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
-import { tempDbPath } from '../helpers/temp-db.js';
+import { TEST_BACKEND } from '../helpers/record-backends.js';
 
-let store: Store | undefined;
-let tmp: ReturnType<typeof tempDbPath> | undefined;
-afterEach(() => {
-  store?.close();
-  tmp?.cleanup();
-  store = undefined;
+let opened: Awaited<ReturnType<typeof TEST_BACKEND.open>> | undefined;
+afterEach(async () => {
+  await opened?.close();
+  opened = undefined;
 });
 
-function setUp(): Store {
-  tmp = tempDbPath();
-  store = openStore(tmp.path);
-  return store;
+async function setUp(): Promise<RecordStore> {
+  opened = await TEST_BACKEND.open();
+  return opened.record;
 }
 
 /** Open a unit that writes `inside`, waits a few microtasks (a store call's worth), runs `outside` meanwhile, then throws. */
-async function rolledBackAround<T>(s: Store, inside: (tx: RecordTx) => unknown, outside: () => T): Promise<T> {
-  const unit = recordOf(s).unitOfWork(async (tx) => {
+async function rolledBackAround<T>(s: RecordStore, inside: (tx: RecordTx) => unknown, outside: () => T): Promise<T> {
+  const unit = s.unitOfWork(async (tx) => {
     await inside(tx);
     await Promise.resolve();
     await Promise.resolve();
@@ -44,24 +42,23 @@ async function rolledBackAround<T>(s: Store, inside: (tx: RecordTx) => unknown, 
 
 describe('a call outside a unit of work, while one is open', () => {
   it('a token lookup: its touch (last_used_at) is not rolled back with the unit', async () => {
-    const s = setUp();
-    const tokens = new IntakeTokens(recordOf(s));
+    const s = await setUp();
+    const tokens = new IntakeTokens(s);
     const { token, record } = await tokens.create('tms', 'Tess TMS');
     const lookup = await rolledBackAround(
       s,
-      (tx) =>
-        writeCallback(recordOf(s), { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
+      (tx) => writeCallback(s, { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
       () => tokens.lookup(token),
     );
     expect(await lookup).toMatchObject({ role: 'tms', token_id: record.id });
     expect((await tokens.list())[0]!.last_used_at).not.toBeNull();
     // The unit's own write is gone.
-    expect(await getCallbackByDelivery(recordOf(s), 'inside')).toBeUndefined();
+    expect(await getCallbackByDelivery(s, 'inside')).toBeUndefined();
   });
 
   it('a callback cancelled meanwhile stays cancelled', async () => {
-    const s = setUp();
-    const { id } = await writeCallback(recordOf(s), {
+    const s = await setUp();
+    const { id } = await writeCallback(s, {
       kind: 'screening.completed',
       url: 'http://127.0.0.1:9/cb',
       deliveryId: 'd1',
@@ -69,23 +66,22 @@ describe('a call outside a unit of work, while one is open', () => {
     });
     const cancel = await rolledBackAround(
       s,
-      (tx) =>
-        writeCallback(recordOf(s), { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
-      () => cancelCallback(recordOf(s), id),
+      (tx) => writeCallback(s, { kind: 'screening.completed', url: 'http://127.0.0.1:9/cb', deliveryId: 'inside', payload: {} }, tx),
+      () => cancelCallback(s, id),
     );
     expect(await cancel).toMatchObject({ id, state: 'cancelled' });
-    expect(await getCallback(recordOf(s), id)).toMatchObject({ state: 'cancelled' });
+    expect(await getCallback(s, id)).toMatchObject({ state: 'cancelled' });
   });
 
   it("the event feed's reads never see the unit's event (nor hand out its id)", async () => {
-    const s = setUp();
-    const feed = new SharedEventFeed(recordOf(s), { publish: async () => 0 } as never, 'test');
+    const s = await setUp();
+    const feed = new SharedEventFeed(s, { publish: async () => 0 } as never, 'test');
     const heard: IntakeEvent[] = [];
     feed.subscribe((e) => heard.push(e));
     await feed.publish('quota.changed', { n: 1 });
     const reads = await rolledBackAround(
       s,
-      () => s.appendEvent('quota.changed', { n: 2 }),
+      (tx) => tx.events.appendEvent('quota.changed', { n: 2 }),
       () => ({ since: feed.since(0), lastId: feed.lastId(), page: feed.page({}, { limit: 10 }) }),
     );
     expect((await reads.since).map((e) => e.data)).toEqual([{ n: 1 }]);
