@@ -75,6 +75,8 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/bench-year3-build.test.ts': SQLITE_FILE,
   // SQLite's query plans and partial index for ?updated_since; the search itself is pg-screening-search-contract's.
   'test/integration/screening-search.test.ts': SQLITE_FILE,
+  // SQLite's own unit of work (its mutex, I/O guard, store.transaction); the shared cases are pg-unit-of-work-contract's.
+  'test/integration/unit-of-work.test.ts': SQLITE_FILE,
   // Pending.
   'test/integration/audit-export.test.ts': PENDING,
   'test/integration/audit-thread.test.ts': PENDING,
@@ -100,9 +102,7 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/retention.test.ts': PENDING,
   'test/integration/review-growth.test.ts': PENDING,
   'test/integration/screenings-action-index.test.ts': PENDING,
-  'test/integration/store-data.test.ts': PENDING,
   'test/integration/tray-tls.test.ts': PENDING,
-  'test/integration/unit-of-work.test.ts': PENDING,
   'test/faults/access.fast.test.ts': PENDING,
   'test/faults/bad-input.fast.test.ts': PENDING,
   'test/faults/callback-policy.fast.test.ts': PENDING,
