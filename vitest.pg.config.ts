@@ -98,7 +98,6 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/ops-install-walk.test.ts': PENDING,
   'test/integration/ops-prometheus.test.ts': PENDING,
   'test/integration/outside-unit.test.ts': PENDING,
-  'test/integration/reader-pool.test.ts': PENDING,
   'test/integration/review-growth.test.ts': PENDING,
   'test/integration/screenings-action-index.test.ts': PENDING,
   'test/integration/tray-tls.test.ts': PENDING,
