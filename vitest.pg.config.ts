@@ -83,7 +83,6 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/callback-counts.test.ts': PENDING,
   'test/integration/callbacks-outbox.test.ts': PENDING,
   'test/integration/carrier-search.test.ts': PENDING,
-  'test/integration/cli-commands.test.ts': PENDING,
   'test/integration/client-example.test.ts': PENDING,
   'test/integration/decision-events.test.ts': PENDING,
   'test/integration/group-commit.test.ts': PENDING,
