@@ -63,6 +63,10 @@ export async function seedRetentionRows(
   });
   await record.callbackSends.delivered(delivered.id, 200, at.toISOString());
   await record.callbackSends.dead(dead.id, 500, 'http_status', at.toISOString());
-  await record.scores.putNotFound('sandbox', { dot_number: dot }, { code: 'carrier_not_found', message: 'no such carrier', request_id: null });
+  await record.scores.putNotFound(
+    'sandbox',
+    { dot_number: dot },
+    { code: 'carrier_not_found', message: 'no such carrier', request_id: null },
+  );
   return { decided: a.id, pendingReview: b.id, review: reviewId, delivered: delivered.id, dead: dead.id, dot };
 }

@@ -93,14 +93,7 @@ describe('reconciler', () => {
       expect(await queue.states(ids)).toEqual(Array(1_200).fill('present'));
       // A second pass finds every job and queues nothing.
       expect(
-        await new Reconciler(
-          store,
-          queue,
-          pipeline,
-          pino({ level: 'silent' }),
-          5_000,
-          () => new Date('2026-01-01T01:00:00.000Z'),
-        ).run(),
+        await new Reconciler(store, queue, pipeline, pino({ level: 'silent' }), 5_000, () => new Date('2026-01-01T01:00:00.000Z')).run(),
       ).toEqual({ requeued: 0, ended: 0 });
     } finally {
       await queue.queue.obliterate({ force: true });
