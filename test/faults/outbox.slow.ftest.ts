@@ -22,7 +22,7 @@ import { storeFigures } from './support/store-inspect.js';
 import { startSwitchableReceiver, type SwitchableReceiver } from './support/switchable-receiver.js';
 import { installation, type Installation } from './support/worker-stack.js';
 import { seedRetentionRows } from '../helpers/retention-seed.js';
-import { openStore } from '../../worker/store/index.js';
+import { openStore, recordOf } from '../../worker/store/index.js';
 
 let redis: OwnRedis;
 const cleanup: Array<() => Promise<unknown>> = [];
@@ -271,9 +271,9 @@ describe('retention', () => {
     const DAY = 86_400_000;
     let t = Date.now() - 4 * 365 * DAY;
     const seed = openStore(inst.dbPath, { now: () => new Date(t) });
-    const old = await seedRetentionRows(seed, 'old', new Date(t));
+    const old = await seedRetentionRows(recordOf(seed), 'old', new Date(t));
     t = Date.now() - 365 * DAY;
-    const kept = await seedRetentionRows(seed, 'kept', new Date(t));
+    const kept = await seedRetentionRows(recordOf(seed), 'kept', new Date(t));
     seed.close();
 
     await inst.start();

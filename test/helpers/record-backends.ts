@@ -6,16 +6,17 @@ import { onPostgres } from './test-db.js';
 /** A backend of the record, opened fresh for a test file: a temporary SQLite file, or a PostgreSQL test database. */
 export interface RecordBackend {
   name: 'SQLite' | 'PostgreSQL';
-  open(): Promise<{ record: RecordStore; close(): Promise<void> }>;
+  /** `now`: the clock of every timestamp the store writes (a test pins it). */
+  open(opts?: { now?: () => Date }): Promise<{ record: RecordStore; close(): Promise<void> }>;
 }
 
 /** Both backends, for `describe.each(RECORD_BACKENDS)('… on $name', …)`: the same cases on each. */
 export const RECORD_BACKENDS: readonly RecordBackend[] = [
   {
     name: 'SQLite',
-    open: async () => {
+    open: async (opts = {}) => {
       const file = tempDbPath();
-      const store = openStore(file.path);
+      const store = openStore(file.path, opts);
       return {
         record: recordOf(store),
         close: async () => {
@@ -27,8 +28,8 @@ export const RECORD_BACKENDS: readonly RecordBackend[] = [
   },
   {
     name: 'PostgreSQL',
-    open: async () => {
-      const t = await pgTestStore();
+    open: async (opts = {}) => {
+      const t = await pgTestStore(opts);
       return { record: t.store, close: () => t.close() };
     },
   },

@@ -1,7 +1,9 @@
 /**
  * Every command line the README documents, run as the real process (`node dist/worker/cli.js`):
- * `emulator --port --mode`, `start`, `worker`, `screen --dot / --mc / --file`, `status`.
- * Real Redis, a real SQLite file, the emulator over real HTTP.
+ * `emulator --port --mode`, `start`, `worker`, `screen --dot / --mc / --file`, `status`, `token`,
+ * `backup`. Real Redis, the record of this pass (a SQLite file, or a PostgreSQL database:
+ * test-db.ts), the emulator over real HTTP. `backup` copies a SQLite file (on PostgreSQL it
+ * refuses the URL: record-location-cli.test.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,7 +11,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_KEYS } from '../../emulator/index.js';
 import { freePort } from '../helpers/free-port.js';
-import { openStore } from '../../worker/store/index.js';
+import { loadConfig } from '../../shared/config.js';
+import { openRecord } from '../../worker/open-record.js';
 import {
   REPO_ROOT,
   ensureBuilt,
@@ -21,6 +24,7 @@ import {
   type WorkerEnv,
 } from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
+import { describeSqlite, testRecord, type TestRecord } from '../helpers/test-db.js';
 import { installedElectron } from '../../worker/tray-launcher.js';
 
 const TOKEN = 'cli-commands-test-token-0123456789abcdef';
@@ -29,6 +33,7 @@ let emulatorUrl: string;
 let intake: StartedIntake;
 let env: WorkerEnv;
 let dir: string;
+let record: TestRecord | undefined;
 
 /** Run a command to its end; its exit code and output. */
 async function run(args: string[], ms = 60_000): Promise<{ code: number | null; out: string; err: string }> {
@@ -46,6 +51,7 @@ async function run(args: string[], ms = 60_000): Promise<{ code: number | null; 
 beforeAll(async () => {
   await ensureBuilt();
   dir = mkdirTemp('cs-cli-');
+  record = await testRecord();
   const port = await freePort();
   // As the README writes it: `carrier-screen emulator --port 4010 --mode live` (here sandbox, then live below).
   emulator = spawnCli(['emulator', '--port', String(port), '--mode', 'sandbox'], { name: 'emulator' });
@@ -55,7 +61,8 @@ beforeAll(async () => {
     SVC_API_KEY: DEMO_KEYS.sandbox,
     SVC_BASE_URL: emulatorUrl,
     REDIS_URL: inject('redisUrl'),
-    SCREEN_DB: join(dir, 'screen.db'),
+    ...record.env,
+    SCREEN_DB: record.screenDb,
     SCREEN_REDIS_PREFIX: uniquePrefix(),
     INTAKE_TOKEN: TOKEN,
     INTAKE_PORT: String(await freePort()),
@@ -66,6 +73,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await intake?.stop();
   await emulator?.stop();
+  await record?.cleanup();
 });
 
 describe('carrier-screen emulator', () => {
@@ -137,7 +145,7 @@ describe('carrier-screen worker', () => {
   });
 });
 
-describe('carrier-screen backup', () => {
+describeSqlite('carrier-screen backup', () => {
   it('copies the live database (workers running) into a file that opens, passes its integrity check and holds the screenings', async () => {
     const file = join(dir, 'backup.db');
     const r = await run(['backup', file]);
@@ -195,20 +203,26 @@ describe('carrier-screen token', () => {
     expect([bad.code, bad.err]).toEqual([2, expect.stringContaining('--role must be metrics, tms, desk or admin')]);
   });
 
-  it('list with no scoped tokens says where the admin token comes from: INTAKE_TOKEN, or the file beside the database', async () => {
-    const fresh = join(mkdirTemp('cs-cli-tokens-'), 'screen.db');
-    openStore(fresh).close(); // a database with no scoped tokens
-    const listOn = async (e: WorkerEnv) => {
-      const p = spawnCli(['token', 'list'], { env: e });
-      const exit = await p.exited;
-      return { code: exit.code, out: p.stdout() || p.stderr() };
-    };
-    expect(await listOn({ ...env, SCREEN_DB: fresh })).toEqual({ code: 0, out: 'no scoped tokens (the admin token is INTAKE_TOKEN)\n' });
-    const { INTAKE_TOKEN: _, ...fromFile } = env;
-    expect(await listOn({ ...fromFile, SCREEN_DB: fresh } as WorkerEnv)).toEqual({
-      code: 0,
-      out: `no scoped tokens (the admin token is in ${join(dirname(fresh), 'intake-token')})\n`,
-    });
+  it('list with no scoped tokens says where the admin token comes from: INTAKE_TOKEN, or the file in the data dir (beside a SQLite file)', async () => {
+    const fresh = await testRecord();
+    try {
+      await (await openRecord(loadConfig({ ...env, ...fresh.env }))).close(); // a record with no scoped tokens
+      const listOn = async (e: WorkerEnv) => {
+        const p = spawnCli(['token', 'list'], { env: e });
+        const exit = await p.exited;
+        return { code: exit.code, out: p.stdout() || p.stderr() };
+      };
+      const freshEnv = { ...fresh.env, SCREEN_DB: fresh.screenDb };
+      expect(await listOn({ ...env, ...freshEnv })).toEqual({ code: 0, out: 'no scoped tokens (the admin token is INTAKE_TOKEN)\n' });
+      const { INTAKE_TOKEN: _, ...fromFile } = env;
+      const dataDir = fresh.env.SCREEN_DATA_DIR ?? dirname(fresh.screenDb);
+      expect(await listOn({ ...fromFile, ...freshEnv } as WorkerEnv)).toEqual({
+        code: 0,
+        out: `no scoped tokens (the admin token is in ${join(dataDir, 'intake-token')})\n`,
+      });
+    } finally {
+      await fresh.cleanup();
+    }
   });
 });
 

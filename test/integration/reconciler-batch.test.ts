@@ -5,24 +5,23 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Reconciler } from '../../worker/queue/reconciler.js';
 import type { ScreeningPipeline } from '../../worker/queue/screening-pipeline.js';
 import { ScreeningQueue } from '../../worker/queue/screening-queue.js';
-import { openStore, recordOf, type Store } from '../../worker/store/index.js';
+import type { RecordStore } from '../../worker/store/index.js';
 import { until } from '../helpers/processes.js';
+import { TEST_BACKEND } from '../helpers/record-backends.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
-import { tempDbPath } from '../helpers/temp-db.js';
 
-/** The reconciler against a real Redis and SQLite file: batched look-ups, whatever the backlog. */
+/** The reconciler against a real Redis and the record of this pass (SQLite or PostgreSQL): batched look-ups, whatever the backlog. */
 
 let redis: Redis;
-let db: ReturnType<typeof tempDbPath>;
-let store: Store;
-beforeAll(() => {
+let opened: Awaited<ReturnType<typeof TEST_BACKEND.open>> | undefined;
+let store: RecordStore;
+beforeAll(async () => {
   redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
-  db = tempDbPath();
-  store = openStore(db.path, { now: () => new Date('2026-01-01T00:00:00.000Z') });
+  opened = await TEST_BACKEND.open({ now: () => new Date('2026-01-01T00:00:00.000Z') });
+  store = opened.record;
 });
-afterAll(() => {
-  store?.close();
-  db?.cleanup();
+afterAll(async () => {
+  await opened?.close();
   redis?.disconnect();
 });
 
@@ -52,17 +51,23 @@ describe('reconciler', () => {
   it('a backlog of 1,200 unfinished screenings costs one look-up round trip per 500, not two per screening', async () => {
     const prefix = uniquePrefix('recon-batch');
     const queue = new ScreeningQueue(redis, prefix);
-    const ids: string[] = [];
-    for (let i = 0; i < 1_200; i++)
-      ids.push(
-        store.insertScreening({
-          query: { dot_number: String(1_000 + i) },
-          tender_id: null,
-          priority: 'background',
-          refresh: false,
-          callback_url: null,
-        }).id,
-      );
+    // One unit: 1,200 inserts in one commit.
+    const ids = await store.unitOfWork(async (tx) => {
+      const out: string[] = [];
+      for (let i = 0; i < 1_200; i++)
+        out.push(
+          (
+            await tx.screenings.insertScreening({
+              query: { dot_number: String(1_000 + i) },
+              tender_id: null,
+              priority: 'background',
+              refresh: false,
+              callback_url: null,
+            })
+          ).id,
+        );
+      return out;
+    });
     // Half still have their job; the rest lost it (Redis restarted empty).
     for (const id of ids.slice(0, 600)) await queue.add(id, 'background');
     const ended: string[] = [];
@@ -76,7 +81,7 @@ describe('reconciler', () => {
     };
     try {
       const r = await new Reconciler(
-        recordOf(store),
+        store,
         queue,
         pipeline,
         pino({ level: 'silent' }),
@@ -88,14 +93,7 @@ describe('reconciler', () => {
       expect(await queue.states(ids)).toEqual(Array(1_200).fill('present'));
       // A second pass finds every job and queues nothing.
       expect(
-        await new Reconciler(
-          recordOf(store),
-          queue,
-          pipeline,
-          pino({ level: 'silent' }),
-          5_000,
-          () => new Date('2026-01-01T01:00:00.000Z'),
-        ).run(),
+        await new Reconciler(store, queue, pipeline, pino({ level: 'silent' }), 5_000, () => new Date('2026-01-01T01:00:00.000Z')).run(),
       ).toEqual({ requeued: 0, ended: 0 });
     } finally {
       await queue.queue.obliterate({ force: true });

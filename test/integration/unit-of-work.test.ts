@@ -1,11 +1,15 @@
 /**
- * The asynchronous unit of work over SQLite (worker/store/unit-of-work.ts): one at a time per
- * store (the mutex), savepoints for nested units, afterCommit, `tx_finished` on a handle used
- * after its end, and the I/O guard (`tx_awaited_io`: tests run it strict). Real SQLite files.
+ * SQLite's own unit of work (worker/store/unit-of-work.ts): one at a time per store (the mutex),
+ * readCommitted waiting for it, the I/O guard (`tx_awaited_io`: tests run it strict), SQLite
+ * rolling the transaction back by itself; and under it the Store's synchronous store.transaction.
+ * Real SQLite files. SQLite by nature (vitest.pg.config.ts: SQLITE_FILE): what a unit does on
+ * either backend (commit, rollback, savepoints, afterCommit, tx_finished, group commit) is
+ * pg-unit-of-work-contract.test.ts's and record-contract.test.ts's, run on both.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../worker/store/group-commit.js';
-import { openStore, StoreError, type Store, type Tx } from '../../worker/store/index.js';
+import { openStore, StoreArgumentError, type Store } from '../../worker/store/index.js';
+import { localBlocksOf } from '../../worker/store/local-blocks-repo.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { unitGuard } from '../../worker/store/unit-of-work.js';
 import { tempDbPath } from '../helpers/temp-db.js';
@@ -44,82 +48,6 @@ function setUp() {
 }
 
 describe('unit of work', () => {
-  it('commits what it wrote and answers its value; a throw rolls all of it back and reaches the caller as it was', async () => {
-    const { s, insert, committed, storeAwait } = setUp();
-    const v = await s.unitOfWork(async () => {
-      insert.run(await storeAwait(1));
-      insert.run(await storeAwait(2));
-      return 'ok';
-    });
-    expect(v).toBe('ok');
-    expect(committed()).toEqual([1, 2]);
-    const boom = new Error('boom');
-    await expect(
-      s.unitOfWork(async () => {
-        insert.run(3);
-        await storeAwait(0);
-        throw boom;
-      }),
-    ).rejects.toBe(boom);
-    expect(committed()).toEqual([1, 2]);
-  });
-
-  it('a SQLite error inside leaves as a StoreError, and the store works on', async () => {
-    const { s, insert, committed } = setUp();
-    await expect(
-      s.unitOfWork(async () => {
-        insert.run(1);
-        insert.run(1); // the primary key again
-      }),
-    ).rejects.toMatchObject({ name: 'StoreError', code: 'sqlite_constraint' });
-    await s.unitOfWork(async () => void insert.run(2));
-    expect(committed()).toEqual([2]);
-  });
-
-  it('a savepoint that throws is rolled back alone; the unit goes on and commits the rest', async () => {
-    const { s, insert, committed, storeAwait } = setUp();
-    await s.unitOfWork(async (tx) => {
-      insert.run(1);
-      await expect(
-        tx.savepoint(async () => {
-          insert.run(await storeAwait(2));
-          throw new Error('nested fails');
-        }),
-      ).rejects.toThrow('nested fails');
-      await tx.savepoint(async (inner) => {
-        insert.run(3);
-        await inner.savepoint(async () => void insert.run(4));
-      });
-    });
-    expect(committed()).toEqual([1, 3, 4]);
-  });
-
-  it('one nested unit at a time', async () => {
-    const { s, storeAwait } = setUp();
-    await s.unitOfWork(async (tx) => {
-      const first = tx.savepoint(() => storeAwait(1));
-      await expect(tx.savepoint(() => storeAwait(2))).rejects.toThrow(/one nested unit at a time/);
-      await first;
-    });
-  });
-
-  it('a handle used after its unit ended throws tx_finished (a missing await)', async () => {
-    const { s } = setUp();
-    let kept: Tx | undefined;
-    let nestedKept: Tx | undefined;
-    await s.unitOfWork(async (tx) => {
-      kept = tx;
-      await tx.savepoint(async (sp) => {
-        nestedKept = sp;
-      });
-      // The savepoint has been released: its handle is finished, the unit's is not.
-      expect(() => nestedKept!.afterCommit(() => {})).toThrow(StoreError);
-      tx.afterCommit(() => {});
-    });
-    expect(() => kept!.afterCommit(() => {})).toThrow(expect.objectContaining({ code: 'tx_finished' }) as Error);
-    await expect(kept!.savepoint(async () => 1)).rejects.toMatchObject({ code: 'tx_finished' });
-  });
-
   it('units of one store run one at a time: a second waits for the first COMMIT, in arrival order', async () => {
     const { s, insert, storeAwait } = setUp();
     const log: string[] = [];
@@ -154,51 +82,6 @@ describe('unit of work', () => {
     expect(await read!).toBe(0);
     // No unit open: at once.
     expect(await s.readCommitted(count)).toBe(0);
-  });
-
-  it('afterCommit: after the outermost COMMIT, in order, once; never after a rollback or a rolled-back savepoint', async () => {
-    const { s, insert, committed } = setUp();
-    const calls: string[] = [];
-    await s.unitOfWork(async (tx) => {
-      insert.run(1);
-      tx.afterCommit(() => calls.push(`first sees ${committed().join(',')}`));
-      await tx.savepoint(async (sp) => {
-        sp.afterCommit(() => calls.push('kept savepoint'));
-      });
-      await tx
-        .savepoint(async (sp) => {
-          sp.afterCommit(() => calls.push('rolled-back savepoint'));
-          throw new Error('undone');
-        })
-        .catch(() => undefined);
-      expect(calls).toEqual([]);
-    });
-    expect(calls).toEqual(['first sees 1', 'kept savepoint']);
-    await s
-      .unitOfWork(async (tx) => {
-        tx.afterCommit(() => calls.push('rolled back'));
-        throw new Error('no');
-      })
-      .catch(() => undefined);
-    expect(calls).toEqual(['first sees 1', 'kept savepoint']);
-  });
-
-  it('afterCommit runs once the store is free: a callback may begin the next unit; one that throws stops no other', async () => {
-    const { s, insert, committed } = setUp();
-    let next: Promise<void> | undefined;
-    const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
-    await s.unitOfWork(async (tx) => {
-      insert.run(1);
-      tx.afterCommit(() => {
-        throw new Error('a buggy callback');
-      });
-      tx.afterCommit(() => {
-        next = s.unitOfWork(async () => void insert.run(2));
-      });
-    });
-    await next;
-    expect(committed()).toEqual([1, 2]);
-    expect((await warned).message).toMatch(/afterCommit callback threw: Error: a buggy callback/);
   });
 
   it('the I/O guard: a unit that awaits real I/O is rolled back with tx_awaited_io (tests are strict)', async () => {
@@ -296,46 +179,6 @@ describe('unit of work', () => {
 });
 
 describe('group commit with async pieces', () => {
-  it('async pieces share one unit, one after another, each answered after the COMMIT', async () => {
-    const { s, insert, committed, storeAwait } = setUp();
-    const group = new GroupCommit(s);
-    const log: string[] = [];
-    const piece = (n: number) => async (tx: Tx) => {
-      log.push(`${n} begins`);
-      insert.run(await storeAwait(n));
-      tx.afterCommit(() => log.push(`${n} committed`));
-      log.push(`${n} ends`);
-      return committed().includes(n); // not yet: the COMMIT is shared and comes after every piece
-    };
-    const out = await Promise.all([1, 2, 3].map((n) => group.run(piece(n))));
-    expect(out).toEqual([false, false, false]);
-    expect(committed()).toEqual([1, 2, 3]);
-    expect(log).toEqual(['1 begins', '1 ends', '2 begins', '2 ends', '3 begins', '3 ends', '1 committed', '2 committed', '3 committed']);
-  });
-
-  it('a failing async piece: the batch again with a savepoint per piece; only its caller rejected, its afterCommit dropped', async () => {
-    const { s, insert, committed, storeAwait } = setUp();
-    const group = new GroupCommit(s);
-    const runs: number[] = [];
-    const told: number[] = [];
-    const settled = await Promise.allSettled(
-      [1, 2, 3].map((n) =>
-        group.run(async (tx) => {
-          runs.push(n);
-          insert.run(await storeAwait(n));
-          tx.afterCommit(() => told.push(n));
-          if (n === 2) throw new Error('piece 2 fails');
-          return n;
-        }),
-      ),
-    );
-    expect(settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([1, 'piece 2 fails', 3]);
-    expect(committed()).toEqual([1, 3]);
-    // The first try stops at the failing piece; the second runs every piece.
-    expect(runs).toEqual([1, 2, 1, 2, 3]);
-    expect(told).toEqual([1, 3]);
-  });
-
   it('a piece that awaits I/O fails the whole batch (tx_awaited_io), nothing kept', async () => {
     const { s, insert, committed } = setUp();
     const group = new GroupCommit(s);
@@ -350,5 +193,73 @@ describe('group commit with async pieces', () => {
     expect(settled.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect((settled[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'tx_awaited_io' });
     expect(committed()).toEqual([]);
+  });
+});
+
+describe('the synchronous store.transaction (SQLite record units and batch writes are built on it)', () => {
+  const newScreening = (s: Store, dot: string) =>
+    s.insertScreening({ query: { dot_number: dot }, tender_id: null, priority: 'tender', refresh: false, callback_url: null });
+  const block = (dot: string) => ({
+    carrierKey: `dot:${dot}`,
+    dot_number: dot,
+    mc_number: null,
+    reason: 'test',
+    by: 'ann',
+    at: '2025-03-15T12:00:00.000Z',
+  });
+
+  it('commits every write inside together, a repository opened on the store (the local blocks) included', () => {
+    const { s } = setUp();
+    const blocks = localBlocksOf(s);
+    const screening = s.transaction(() => {
+      const screening = newScreening(s, '1000003');
+      s.appendEvent('screening.completed', { id: screening.id });
+      blocks.addBlock(block('1000003'));
+      return screening;
+    });
+    expect(s.getScreening(screening.id)?.status).toBe('queued');
+    expect(s.lastEventId()).toBe(1);
+    expect(blocks.activeBlock({ dot_number: '1000003', mc_number: null })?.reason).toBe('test');
+  });
+
+  it('rolls back every write inside when the function throws, and rethrows its error', () => {
+    const { s } = setUp();
+    const blocks = localBlocksOf(s);
+    let id = '';
+    expect(() =>
+      s.transaction(() => {
+        id = newScreening(s, '1000005').id;
+        s.appendEvent('screening.completed', { id });
+        blocks.addBlock(block('1000005'));
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(id).not.toBe('');
+    expect(s.getScreening(id)).toBeUndefined();
+    expect(s.lastEventId()).toBe(0);
+    expect(blocks.activeBlock({ dot_number: '1000005', mc_number: null })).toBeUndefined();
+  });
+
+  it('keeps the outer writes when an inner transaction fails and is caught (a savepoint)', () => {
+    const { s } = setUp();
+    const screening = s.transaction(() => {
+      const screening = newScreening(s, '1000003');
+      try {
+        s.transaction(() => {
+          s.appendEvent('review.created', { id: 'x' });
+          throw new Error('inner');
+        });
+      } catch {
+        /* a caught inner failure never undoes the outer writes */
+      }
+      return screening;
+    });
+    expect(s.getScreening(screening.id)?.id).toBe(screening.id);
+    expect(s.lastEventId()).toBe(0);
+  });
+
+  it('refuses something that is not a function', () => {
+    const { s } = setUp();
+    expect(() => s.transaction(42 as unknown as () => void)).toThrow(StoreArgumentError);
   });
 });
