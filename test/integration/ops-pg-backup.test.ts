@@ -2,13 +2,14 @@
  * docs/operations.md "Backups on PostgreSQL", run as written: its two shell blocks (pg_dump of the
  * record named by SCREEN_DB in the env file, then createdb and pg_restore into a new database)
  * against a record of this test's own, with the doc's paths and names pointed at the test's
- * (the env file, the backup directory, the restored database's name, the dump's date). The
- * restored record opens as the product opens it and holds what was written before the dump.
+ * (the env file, the backup directory, the restored database's name, the dump's date, the
+ * service's role: one of the test's own, not a superuser). The dump is mode 0600; the restored
+ * record opens as the product opens it, as that role, and holds what was written before the dump.
  * Skipped with one line when the PostgreSQL client tools are not installed, except in CI.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,16 +54,26 @@ describe('docs/operations.md "Backups on PostgreSQL", run as written', () => {
   let restored: PgStore | undefined;
   const dir = mkdirTemp('cs-pg-backup-');
   const restoredName = `${runPrefix()}${process.pid}_restored_${randomBytes(4).toString('hex')}`;
+  // The doc's carrier_screen: the role in SCREEN_DB, which owns its database and is no superuser.
+  const serviceRole = `${restoredName}_svc`;
   const admin = new URL(PG_ADMIN_URL);
 
   beforeAll(async () => {
-    if (hasTools()) seeded = await pgTestStore();
+    if (!hasTools()) return;
+    seeded = await pgTestStore();
+    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await c.connect();
+    await c.query(`CREATE ROLE ${serviceRole} LOGIN`).finally(() => c.end());
   });
   afterAll(async () => {
     await restored?.close();
     const c = new pg.Client({ connectionString: PG_ADMIN_URL });
     await c.connect().then(
-      () => c.query(`DROP DATABASE IF EXISTS ${restoredName} WITH (FORCE)`).finally(() => c.end()),
+      () =>
+        c
+          .query(`DROP DATABASE IF EXISTS ${restoredName} WITH (FORCE)`)
+          .then(() => c.query(`DROP ROLE IF EXISTS ${serviceRole}`))
+          .finally(() => c.end()),
       () => {}, // no server: nothing was made
     );
     await seeded?.close();
@@ -111,10 +122,12 @@ describe('docs/operations.md "Backups on PostgreSQL", run as written', () => {
         .replaceAll('/etc/carrier-screen/env', envFile)
         .replaceAll('/var/backups/carrier-screen', dir)
         .replaceAll('carrier_screen_restored', restoredName)
+        .replaceAll('=carrier_screen ', `=${serviceRole} `)
         // The restore names the day's dump: today's, here.
         .replace(/record-\d{4}-\d{2}-\d{2}\.dump/g, 'record-$(date +%F).dump');
     const run = (block: string): { status: number | null; out: string } => {
-      const r = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', rewrite(block)], {
+      // A root shell's usual umask, 022: the block itself must make the dump private.
+      const r = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', `umask 022\n${rewrite(block)}`], {
         cwd: dir,
         encoding: 'utf8',
         timeout: 60_000,
@@ -134,11 +147,17 @@ describe('docs/operations.md "Backups on PostgreSQL", run as written', () => {
     const dump = run(docBlock('### Backups on PostgreSQL', 1));
     expect(dump.status, dump.out).toBe(0);
     expect(dump.out).toContain('the dump reads back');
+    const dumps = readdirSync(dir).filter((f) => f.endsWith('.dump'));
+    expect(dumps).toHaveLength(1);
+    // The whole record: readable by its owner only, whatever the shell's umask.
+    expect(statSync(join(dir, dumps[0]!)).mode & 0o777).toBe(0o600);
     const restore = run(docBlock('### Backups on PostgreSQL', 2));
     expect(restore.status, restore.out).toBe(0);
 
     const url = new URL(db.url);
     url.pathname = `/${restoredName}`;
+    url.username = serviceRole;
+    url.password = '';
     restored = await openPgStore(url.toString(), { max: 2 });
     expect(await restored.screenings.getScreening(s.id)).toEqual(before);
     expect(await restored.events.lastEventId()).toBe(event!.id);
