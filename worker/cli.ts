@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from '../shared/config.js';
 import { InvalidIdentifierError, normalizeDot, normalizeMc } from '../shared/carrier-id.js';
 import { ensureRedis, RedisMissingError } from './bootstrap.js';
 import { loadEnvFiles, requireDatabase } from './env-files.js';
+import { ensureDataDir } from './store/private-files.js';
 import { BUILD_INFO } from './build-info.js';
 import { KeyCheckError } from './svc/index.js';
 import { UnavailableError } from './screener-types.js';
@@ -61,6 +62,7 @@ async function setup(log: Logger, o: { existingDb: boolean }): Promise<{ config:
   // A record this process cannot open is refused before a Redis or an emulator is started for it.
   const { checkRecordOpens } = await import('./open-record.js');
   await checkRecordOpens(config, { log, existing: o.existingDb });
+  ensureDataDir(config.dataDir);
   const cleanup: Array<() => unknown> = [];
   const redis = await ensureRedis(config, log);
   if (redis.stop) cleanup.push(redis.stop);

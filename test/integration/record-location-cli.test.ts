@@ -106,6 +106,21 @@ describe('SCREEN_DB=postgres://… that cannot be opened, backup and restore', (
   });
 });
 
+describe('a SCREEN_DATA_DIR the process cannot make', () => {
+  // Root may write anywhere: a directory under a regular file cannot be made by anyone (ENOTDIR).
+  it('start stops in one line naming SCREEN_DATA_DIR (exit 2: a restart cannot fix it), before anything is started', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const r = await run(['start'], { SCREEN_DB: join(dir, 'dd', 'screen.db'), SCREEN_DATA_DIR: join(file, 'data'), INTAKE_PORT: '0' });
+    expect(r.code).toBe(2);
+    const said = r.err.split('\n').filter((l) => l.startsWith('carrier-screen: '));
+    expect(said).toEqual([
+      `carrier-screen: SCREEN_DATA_DIR: ${join(file, 'data')} cannot be made or written by this user (ENOTDIR): give SCREEN_DATA_DIR a directory it owns, e.g. /var/lib/carrier-screen`,
+    ]);
+    expect(r.out).not.toMatch(/redis-server|emulator/);
+  });
+});
+
 describe('SQLite with SCREEN_DATA_DIR elsewhere', () => {
   it('token list names the admin token file in SCREEN_DATA_DIR', async () => {
     const db = join(dir, 'tokens', 'screen.db');

@@ -1,4 +1,6 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError } from '../../shared/config.js';
 
 /**
  * The data directory holds the screenings, the intake token and the callback key: only the
@@ -8,6 +10,24 @@ import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 /** Create `dir` (and missing parents) with mode 0700; an existing directory is left as it is. */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * The worker's own files' directory (SCREEN_DATA_DIR), made and found writable before anything is
+ * started: otherwise the first token or secret written there ends the process with a stack trace,
+ * and a service manager restarts it forever on a setting only a person can fix.
+ */
+export function ensureDataDir(dir: string): void {
+  try {
+    ensurePrivateDir(dir);
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    throw new ConfigError(
+      `${resolve(dir)} cannot be made or written by this user (${code}): give SCREEN_DATA_DIR a directory it owns, e.g. /var/lib/carrier-screen`,
+      'SCREEN_DATA_DIR',
+    );
+  }
 }
 
 /** Mode 0600 for `path` when it exists and is ours to change (a umask cannot add bits to it). */
