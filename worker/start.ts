@@ -74,6 +74,8 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
       ...(o.tls ? { tls: o.tls } : {}),
     });
     const where = config.intakeToken ? 'from INTAKE_TOKEN' : `in ${tokenPath(config)} (mode 0600)`;
+    // The token as the examples read it: the variable that gave it, or the file written for it (never the value).
+    const bearer = config.intakeToken ? '$INTAKE_TOKEN' : `$(cat ${tokenPath(config)})`;
     process.stdout.write(
       [
         '',
@@ -84,9 +86,9 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
         '',
         '  Screen a carrier (the sandbox carrier 1000003 is held for review):',
         `    curl -s -X POST "${intake.url}/screenings?wait=10" \\`,
-        `      -H "Authorization: Bearer $(cat ${tokenPath(config)})" \\`,
+        `      -H "Authorization: Bearer ${bearer}" \\`,
         `      -H "Content-Type: application/json" -d '{"dot_number":"1000003","tender_id":"T-1"}'`,
-        `    curl -s "${intake.url}/reviews?state=pending" -H "Authorization: Bearer $(cat ${tokenPath(config)})"`,
+        `    curl -s "${intake.url}/reviews?state=pending" -H "Authorization: Bearer ${bearer}"`,
         '',
         '  Ctrl-C stops it.',
         '',

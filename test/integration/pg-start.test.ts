@@ -152,6 +152,10 @@ describe('carrier-screen start with SCREEN_DB=postgres://…', () => {
 
   it('takes screenings: a miss that calls /v1, a cache hit, a held carrier decided by a person, callbacks', async () => {
     const p = await start();
+    // With INTAKE_TOKEN set no token file is written: the banner's examples read the variable.
+    expect(p.stdout()).toContain('token:       from INTAKE_TOKEN');
+    expect(p.stdout()).toContain('-H "Authorization: Bearer $INTAKE_TOKEN"');
+    expect(p.stdout()).not.toContain('intake-token)');
     // Its lines name the database without the password.
     const said = await p.waitForOutput(/screening worker running/);
     expect(said).toContain(`"db":"${db.url.replace('postgres://postgres@', 'postgres://postgres:***@')}"`);
