@@ -22,7 +22,8 @@ const REFUSED_AT_CONNECT: Readonly<Record<string, string>> = {
   '3D000': 'the database does not exist (create it, UTF8, and give its name in the URL)',
   '28000': 'the server refused the login (no such role, or pg_hba.conf does not let it in)',
   '28P01': 'the server refused the password',
-  '42501': 'the role lacks a privilege the record needs (CONNECT, or CREATE on the schema)',
+  '42501':
+    'the role lacks a privilege the record needs (CONNECT, CREATE on the schema, or rights on tables another role owns: restore with pg_restore --no-owner --role=<the service role>)',
 };
 
 /** Classify a failed statement or connection by its SQLSTATE, or its socket error. */
