@@ -1,7 +1,6 @@
 import { openStore, recordOf, type RecordStore } from '../../worker/store/index.js';
 import { pgTestStore } from './pg-db.js';
 import { tempDbPath } from './temp-db.js';
-import { onPostgres } from './test-db.js';
 
 /** A backend of the record, opened fresh for a test file: a temporary SQLite file, or a PostgreSQL test database. */
 export interface RecordBackend {
@@ -34,9 +33,3 @@ export const RECORD_BACKENDS: readonly RecordBackend[] = [
     },
   },
 ];
-
-/**
- * The backend SCREEN_TEST_DB names (test-db.ts): for a file that runs once per pass of the test
- * matrix, on SQLite in `npm test`'s first pass and on PostgreSQL in `npm run test:pg`.
- */
-export const TEST_BACKEND: RecordBackend = RECORD_BACKENDS.find((b) => b.name === (onPostgres ? 'PostgreSQL' : 'SQLite'))!;

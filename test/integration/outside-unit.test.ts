@@ -5,7 +5,7 @@
  * it, a read would see its uncommitted rows. The product's calls outside a unit wait for it
  * (store.readCommitted, or a unit of their own). Each case holds a unit open across awaits of
  * resolved values, makes the outside call, then rolls the unit back. On PostgreSQL a unit has a
- * client of its own: the same cases hold there, on the record of the pass (TEST_BACKEND).
+ * client of its own: the same cases hold there, on the record of the pass (openTestRecord, test/helpers/test-record-sql.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeEvent } from '../../shared/screening.js';
@@ -13,16 +13,16 @@ import { cancelCallback, getCallback, getCallbackByDelivery, writeCallback } fro
 import { SharedEventFeed } from '../../worker/events/event-feed.js';
 import type { RecordStore, RecordTx } from '../../worker/store/index.js';
 import { IntakeTokens } from '../../worker/tokens/intake-tokens.js';
-import { TEST_BACKEND } from '../helpers/record-backends.js';
+import { openTestRecord } from '../helpers/test-record-sql.js';
 
-let opened: Awaited<ReturnType<typeof TEST_BACKEND.open>> | undefined;
+let opened: Awaited<ReturnType<typeof openTestRecord>> | undefined;
 afterEach(async () => {
   await opened?.close();
   opened = undefined;
 });
 
 async function setUp(): Promise<RecordStore> {
-  opened = await TEST_BACKEND.open();
+  opened = await openTestRecord();
   return opened.record;
 }
 

@@ -7,17 +7,17 @@ import type { ScreeningPipeline } from '../../worker/queue/screening-pipeline.js
 import { ScreeningQueue } from '../../worker/queue/screening-queue.js';
 import type { RecordStore } from '../../worker/store/index.js';
 import { until } from '../helpers/processes.js';
-import { TEST_BACKEND } from '../helpers/record-backends.js';
+import { openTestRecord } from '../helpers/test-record-sql.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
 
 /** The reconciler against a real Redis and the record of this pass (SQLite or PostgreSQL): batched look-ups, whatever the backlog. */
 
 let redis: Redis;
-let opened: Awaited<ReturnType<typeof TEST_BACKEND.open>> | undefined;
+let opened: Awaited<ReturnType<typeof openTestRecord>> | undefined;
 let store: RecordStore;
 beforeAll(async () => {
   redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
-  opened = await TEST_BACKEND.open({ now: () => new Date('2026-01-01T00:00:00.000Z') });
+  opened = await openTestRecord({ now: () => new Date('2026-01-01T00:00:00.000Z') });
   store = opened.record;
 });
 afterAll(async () => {

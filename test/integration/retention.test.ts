@@ -6,7 +6,7 @@ import { openStore, recordOf, type RecordStore, type Store } from '../../worker/
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { manualClock } from '../helpers/emulator.js';
 import { integrityOf } from '../helpers/integrity.js';
-import { TEST_BACKEND } from '../helpers/record-backends.js';
+import { openTestRecord } from '../helpers/test-record-sql.js';
 import { seedRetentionRows } from '../helpers/retention-seed.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 import { itSqlite } from '../helpers/test-db.js';
@@ -29,7 +29,7 @@ afterEach(async () => {
 });
 
 async function recordAt(now: () => Date): Promise<RecordStore> {
-  const o = await TEST_BACKEND.open({ now });
+  const o = await openTestRecord({ now });
   opened = o;
   return o.record;
 }
