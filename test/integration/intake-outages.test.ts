@@ -45,6 +45,22 @@ describe('Redis down', () => {
   });
 });
 
+describe('Redis down at stop', () => {
+  let redis: OwnRedis;
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  // Hung here (till the test's timeout) while a queue worker's blocking connection was between two reconnect attempts.
+  it('the worker stops while Redis is down: close() ends, not waiting for a connection that is not coming back', async () => {
+    redis = await startRedis();
+    const stack = await startStack({ redisUrl: redis.url });
+    await redis.kill();
+    expect((await call(stack, 'POST', '/screenings', { dot_number: '1000001' })).status).toBe(503);
+    await stack.close();
+  });
+});
+
 describe('SQLite not writable', () => {
   let stack: Stack;
   beforeAll(async () => {
