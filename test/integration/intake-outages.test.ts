@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { countRows, itSqlite } from '../helpers/test-db.js';
+import { countRows, describeSqlite } from '../helpers/test-db.js';
 
 async function call(stack: Stack, method: 'GET' | 'POST', path: string, body?: unknown) {
   const res = await request(stack.intakeUrl + path, {
@@ -61,7 +61,7 @@ describe('Redis down at stop', () => {
   });
 });
 
-describe('SQLite not writable', () => {
+describeSqlite('SQLite not writable', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();
@@ -70,7 +70,7 @@ describe('SQLite not writable', () => {
     await stack?.close();
   });
 
-  itSqlite('a database locked by another process is 503 storage_unavailable with a clear message, not a 500', async () => {
+  it('a database locked by another process is 503 storage_unavailable with a clear message, not a 500', async () => {
     // Root ignores file modes, so a real lock is the dependable way to refuse a write here.
     const other = new Database(stack.dbPath);
     other.exec('BEGIN EXCLUSIVE');
