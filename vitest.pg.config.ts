@@ -95,7 +95,6 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/reader-pool.test.ts': PENDING,
   'test/integration/reconciler-batch.test.ts': PENDING,
   'test/integration/retention.test.ts': PENDING,
-  'test/integration/review-growth.test.ts': PENDING,
   'test/integration/screening-search.test.ts': PENDING,
   'test/integration/screenings-action-index.test.ts': PENDING,
   'test/integration/store-data.test.ts': PENDING,
