@@ -81,7 +81,6 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/cli-commands.test.ts': PENDING,
   'test/integration/cli-version.test.ts': PENDING,
   'test/integration/client-example.test.ts': PENDING,
-  'test/integration/decision-events.test.ts': PENDING,
   'test/integration/group-commit.test.ts': PENDING,
   'test/integration/health-writable.test.ts': PENDING,
   'test/integration/list-keyset.test.ts': PENDING,
