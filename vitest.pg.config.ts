@@ -82,7 +82,6 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/cli-version.test.ts': PENDING,
   'test/integration/client-example.test.ts': PENDING,
   'test/integration/group-commit.test.ts': PENDING,
-  'test/integration/health-writable.test.ts': PENDING,
   'test/integration/list-keyset.test.ts': PENDING,
   'test/integration/openapi-doc.test.ts': PENDING,
   'test/integration/openapi-lint.test.ts': PENDING,
