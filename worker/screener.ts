@@ -17,6 +17,7 @@ import { CarrierDecisions, type DecisionFilter } from './decisions/carrier-decis
 import { observe } from './metrics/metrics.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, ScreeningPipeline, type LookupOutcome } from './queue/screening-pipeline.js';
 import { ScreeningQueue } from './queue/screening-queue.js';
+import { closeQueueWorker } from './queue/close-worker.js';
 import { createScreeningWorker } from './queue/screening-worker.js';
 import { ServiceState } from './queue/service-state.js';
 import { SvcScoringProvider } from './queue/svc-scoring-provider.js';
@@ -460,7 +461,7 @@ export function buildScreener(config: Config, res: ScreenerResources, opts: Scre
   async function close(): Promise<void> {
     for (const t of timers) clearInterval(t);
     rebuild.stop();
-    await worker?.close();
+    if (worker) await closeQueueWorker(worker);
     await callbacks?.close();
     await watch.close();
     await queue.close().catch(() => {});

@@ -87,18 +87,29 @@ export const describeSqlite = sqliteOnly(describe);
  */
 export async function countRows(screenDb: string, table: string): Promise<number> {
   if (!/^[a-z_]+$/.test(table)) throw new Error(`countRows: ${table}`);
+  return (await selectRows<{ n: number }>(screenDb, `SELECT count(*) AS n FROM ${table}`))[0]!.n;
+}
+
+/**
+ * The rows of one SELECT that both backends understand, read on a connection of its own (SCREEN_DB:
+ * a SQLite file, read-only; or a PostgreSQL URL; bigint counts come back as numbers on both).
+ */
+export async function selectRows<T extends object>(screenDb: string, sql: string): Promise<T[]> {
   if (/^postgres(ql)?:\/\//.test(screenDb)) {
-    const c = new pg.Client({ connectionString: screenDb });
+    const c = new pg.Client({
+      connectionString: screenDb,
+      types: { getTypeParser: (oid, format) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) },
+    });
     await c.connect();
     try {
-      return (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+      return (await c.query(sql)).rows as T[];
     } finally {
       await c.end();
     }
   }
   const db = new Database(screenDb, { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return db.prepare(sql).all() as T[];
   } finally {
     db.close();
   }

@@ -3,21 +3,22 @@
  * worker/store/group-commit.ts: "a piece may run twice; it must do nothing but its store
  * writes"). A held cache hit whose carrier's decision has expired ends that decision inside the
  * group commit; when the piece then fails (here the event log refuses its review.created, a real
- * SQLite error from a trigger), the batch is rolled back and the piece run again in a savepoint,
+ * error of the database's, from a trigger), the batch is rolled back and the piece run again in a savepoint,
  * and fails again. Nothing may be left behind: the decision still stands and the event log has
  * no decision.lapsed, not even once another screening finishes. (With the old in-memory buffer,
  * both runs left the decision in it, and the next screening appended two decision.lapsed for a
  * decision that still stood.) Once the log takes writes again, the next hold ends it for real:
  * one decision.lapsed, with the ended decision as GET /decisions/:id gives it.
- * Real Redis, SQLite, emulator and HTTP.
+ * Real Redis, the record of the pass (SQLite or PostgreSQL), emulator and HTTP.
  */
 import { request } from 'undici';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
+import pg from 'pg';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { describeSqlite } from '../helpers/test-db.js';
+import { onPostgres } from '../helpers/test-db.js';
 
 const HOUR = 3_600_000;
 let clock = Date.now();
@@ -45,8 +46,40 @@ const screen = (dot: string, tender: string) => call('POST', '/screenings?wait=2
 const logged = async (event: string): Promise<IntakeEvent[]> =>
   (await stack.screener.events.since(0, 10_000)).filter((e) => e.event === event);
 
+/**
+ * The event log refuses review.created until the returned function is called: a trigger of the
+ * record's own, so the refusal is the database's real error (SQLite: a TEMP trigger on the stack's
+ * connection; PostgreSQL: a trigger on the test database, made and dropped on a connection of its own).
+ */
+async function refuseReviewCreated(): Promise<() => Promise<void>> {
+  if (!onPostgres) {
+    const db = connectionOf(sqliteStoreOf(stack.screener.store));
+    db.exec(
+      "CREATE TEMP TRIGGER refuse_review_created BEFORE INSERT ON events WHEN NEW.event = 'review.created' BEGIN SELECT RAISE(ABORT, 'the event log refused the write'); END",
+    );
+    return async () => {
+      db.exec('DROP TRIGGER refuse_review_created');
+    };
+  }
+  const sql = async (text: string): Promise<void> => {
+    const c = new pg.Client({ connectionString: stack.screenDb });
+    await c.connect();
+    try {
+      await c.query(text);
+    } finally {
+      await c.end();
+    }
+  };
+  await sql(`
+    CREATE FUNCTION refuse_review_created() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN RAISE EXCEPTION 'the event log refused the write'; END $$;
+    CREATE TRIGGER refuse_review_created BEFORE INSERT ON events
+      FOR EACH ROW WHEN (NEW.event = 'review.created') EXECUTE FUNCTION refuse_review_created();`);
+  return () => sql('DROP TRIGGER refuse_review_created ON events; DROP FUNCTION refuse_review_created()');
+}
+
 // The second case goes on from the decision the first lapsed.
-describeSqlite('a decision ended in a piece that fails leaves no event behind', () => {
+describe('a decision ended in a piece that fails leaves no event behind', () => {
   it('rolled back and run again: no phantom or doubled decision.lapsed; the real lapse is told once', async () => {
     // A standing approval of carrier 1000003 (its sandbox score needs a person).
     const first = await screen('1000003', 'T-1');
@@ -58,15 +91,12 @@ describeSqlite('a decision ended in a piece that fails leaves no event behind', 
 
     clock += 2 * HOUR;
     // The event log refuses the review.created the hold writes after ending the decision.
-    const db = connectionOf(sqliteStoreOf(stack.screener.store));
-    db.exec(
-      "CREATE TEMP TRIGGER refuse_review_created BEFORE INSERT ON events WHEN NEW.event = 'review.created' BEGIN SELECT RAISE(ABORT, 'the event log refused the write'); END",
-    );
+    const allow = await refuseReviewCreated();
     let refused: { status: number; json: any };
     try {
       refused = await screen('1000003', 'T-2');
     } finally {
-      db.exec('DROP TRIGGER refuse_review_created');
+      await allow();
     }
     expect(refused.status).toBe(500);
 

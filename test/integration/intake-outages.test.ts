@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { countRows, itSqlite } from '../helpers/test-db.js';
+import { countRows, describeSqlite } from '../helpers/test-db.js';
 
 async function call(stack: Stack, method: 'GET' | 'POST', path: string, body?: unknown) {
   const res = await request(stack.intakeUrl + path, {
@@ -45,7 +45,23 @@ describe('Redis down', () => {
   });
 });
 
-describe('SQLite not writable', () => {
+describe('Redis down at stop', () => {
+  let redis: OwnRedis;
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  // Hung here (till the test's timeout) while a queue worker's blocking connection was between two reconnect attempts.
+  it('the worker stops while Redis is down: close() ends, not waiting for a connection that is not coming back', async () => {
+    redis = await startRedis();
+    const stack = await startStack({ redisUrl: redis.url });
+    await redis.kill();
+    expect((await call(stack, 'POST', '/screenings', { dot_number: '1000001' })).status).toBe(503);
+    await stack.close();
+  });
+});
+
+describeSqlite('SQLite not writable', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();
@@ -54,7 +70,7 @@ describe('SQLite not writable', () => {
     await stack?.close();
   });
 
-  itSqlite('a database locked by another process is 503 storage_unavailable with a clear message, not a 500', async () => {
+  it('a database locked by another process is 503 storage_unavailable with a clear message, not a 500', async () => {
     // Root ignores file modes, so a real lock is the dependable way to refuse a write here.
     const other = new Database(stack.dbPath);
     other.exec('BEGIN EXCLUSIVE');

@@ -26,6 +26,7 @@ import {
   type WorkerEnv,
 } from '../helpers/processes.js';
 import { uniquePrefix } from '../helpers/redis-prefix.js';
+import { testRecord, type TestRecord } from '../helpers/test-db.js';
 
 const OPS = join(REPO_ROOT, 'ops');
 const has = (cmd: string): boolean => spawnSync(cmd, ['--version']).status === 0;
@@ -56,6 +57,7 @@ function derivedConfig(tokenFile: string, targets: string[]): string {
 }
 
 let env: WorkerEnv;
+let record: TestRecord;
 let workerProc: RunningProcess;
 let workerMetrics: string;
 let metricsToken: string;
@@ -65,11 +67,14 @@ describe('`start` and a `worker` with SCREEN_METRICS_PORT, scraped with a metric
     await ensureBuilt();
     dir = mkdirTemp('cs-prom-');
     emu = await startEmulator({ port: 0 });
+    // The record of this pass: a SQLite file, or a PostgreSQL test database `start` makes the schema in.
+    record = await testRecord();
     env = {
       SVC_API_KEY: DEMO_KEYS.sandbox,
       SVC_BASE_URL: emu.baseUrl,
       REDIS_URL: inject('redisUrl'),
-      SCREEN_DB: join(dir, 'screen.db'),
+      SCREEN_DB: record.screenDb,
+      ...record.env,
       SCREEN_REDIS_PREFIX: uniquePrefix('prom'),
     };
     worker = await startIntakeProcess({ ...env, INTAKE_TOKEN: TOKEN });
@@ -89,6 +94,7 @@ describe('`start` and a `worker` with SCREEN_METRICS_PORT, scraped with a metric
     await workerProc?.stop();
     await worker?.stop();
     await emu?.close();
+    await record?.cleanup();
   });
 
   it('a worker serves /metrics on its own port, to a token, and nothing else there', async () => {

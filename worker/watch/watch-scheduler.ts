@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { closeQueueWorker } from '../queue/close-worker.js';
 
 /**
  * The daily re-screen's clock: a BullMQ job scheduler on queue "watch" makes one "watch-tick"
@@ -58,7 +59,7 @@ export class WatchScheduler {
   }
 
   async close(): Promise<void> {
-    await this.#worker?.close();
+    if (this.#worker) await closeQueueWorker(this.#worker);
     await this.queue.close();
     this.#workerConnection?.disconnect();
   }
