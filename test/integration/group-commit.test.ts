@@ -149,6 +149,48 @@ describe('group commit', () => {
     expect(rows()).toEqual([7]);
   });
 
+  it("beforeCommit: the batch's last writes, given the values of the pieces kept, in batch order, committed with them", async () => {
+    const { insert, rows, committed } = setUp();
+    const calls: number[][] = [];
+    const group = new GroupCommit(store!, {
+      beforeCommit: async (_tx, values) => {
+        calls.push(values as number[]);
+        insert.run(1000 + (values as number[]).reduce((a, v) => a + v, 0));
+      },
+    });
+    const seen = await Promise.all([1, 2, 3].map((n) => group.run(() => (insert.run(n), n)).then(() => committed(1006))));
+    expect(seen).toEqual([true, true, true]);
+    expect(calls).toEqual([[1, 2, 3]]);
+    // A piece that fails: rolled back alone, and not among the values (the fast pass never got there).
+    const settled = await Promise.allSettled(
+      [4, 5, 6].map((n) =>
+        group.run(() => {
+          insert.run(n);
+          if (n === 5) throw new Error('piece 5 fails');
+          return n;
+        }),
+      ),
+    );
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(calls).toEqual([
+      [1, 2, 3],
+      [4, 6],
+    ]);
+    expect(rows()).toEqual([1, 2, 3, 4, 6, 1006, 1010]);
+    // When it throws, nothing of the batch is kept and every caller is rejected.
+    const failing = new GroupCommit(store!, {
+      beforeCommit: async () => {
+        throw new Error('last write fails');
+      },
+    });
+    const all = await Promise.allSettled([7, 8].map((n) => failing.run(() => (insert.run(n), n))));
+    expect(all.map((s) => (s.status === 'rejected' ? (s.reason as Error).message : s.value))).toEqual([
+      'last write fails',
+      'last write fails',
+    ]);
+    expect(rows()).toEqual([1, 2, 3, 4, 6, 1006, 1010]);
+  });
+
   it('cannot be nested', () => {
     setUp();
     expect(() => store!.transaction(() => store!.transactionWithoutSavepoints(() => 1))).toThrow(/cannot be nested/);
