@@ -3,7 +3,7 @@
  * interface only: SQLite's `recordOf(openStore(file))` (sqlite-record.ts) and PostgreSQL's
  * `openPgStore(url)` (pg/pg-store.ts). The same cases on each: a unit's writes through its handle
  * commit together or not at all, afterCommit, savepoints, a store-level read beside an open unit,
- * the event log's batch append, the sender's batch claim, the prune lock, the watch store's
+ * the event log's batch append, the hit facts read, the sender's batch claim, the prune lock, the watch store's
  * observe with findings that answer a Promise, and the unit without savepoints.
  *
  * Where the backends differ by design, a case says so through the Backend's flags, not by name:
@@ -12,6 +12,7 @@
  * file has one writer at a time, so its prune lock keeps nobody out.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SANDBOX_CARRIERS, scoreBody } from '../../emulator/index.js';
 import type { CarrierSnapshot, ChangeFindings, ChangeReason } from '../../shared/screening.js';
 import { openStore, recordOf, type RecordStore, type RecordTx } from '../../worker/store/index.js';
 import type { NewCallbackRow } from '../../worker/store/outbox-repo.js';
@@ -408,6 +409,44 @@ describe.each([
         }),
       ).rejects.toThrow('rolled back');
       expect((await s.events.eventsSince(before)).map((e) => (e.data as { tag: string }).tag).filter((t) => t === 'z')).toEqual([]);
+    });
+  });
+
+  describe('the hit facts read', () => {
+    it('answers getScore and hasActiveBlocks as one read, by DOT or MC, on the store and through a unit (its own rows seen)', async () => {
+      const profile = SANDBOX_CARRIERS.find((c) => c.carrier.mc_number)!;
+      const dot = profile.carrier.dot_number;
+      const mc = profile.carrier.mc_number!;
+      const other = SANDBOX_CARRIERS.find((c) => c.carrier.dot_number !== dot)!.carrier.dot_number;
+      const asGetScore = async (repos: RecordRepos, q: { dot_number: string } | { mc_number: string }) => ({
+        score: await repos.scores.getScore('sandbox', q),
+        anyActiveBlock: await repos.blocks.hasActiveBlocks(),
+      });
+      expect(await s.scores.hitFacts('sandbox', { dot_number: dot })).toEqual({ score: undefined, anyActiveBlock: false });
+      expect(await s.scores.hitFacts('sandbox', { mc_number: mc })).toEqual({ score: undefined, anyActiveBlock: false });
+      await s.scores.putScore('sandbox', scoreBody(profile, 'sandbox', new Date(T0)), new Date(T0));
+      for (const q of [{ dot_number: dot }, { mc_number: mc }]) {
+        const facts = await s.scores.hitFacts('sandbox', q);
+        expect(facts.score?.score.carrier.dot_number).toBe(dot);
+        expect(facts).toEqual(await asGetScore(s, q));
+      }
+      // A block of another carrier, added in a unit: the unit's read sees it, the store's only after the commit.
+      await s.unitOfWork(async (tx) => {
+        await tx.blocks.addBlock({
+          carrierKey: `dot:${other}`,
+          dot_number: other,
+          mc_number: null,
+          reason: 'test',
+          by: 'Dana',
+          at: iso(T0),
+          token_id: null,
+        });
+        const facts = await tx.scores.hitFacts('sandbox', { dot_number: dot });
+        expect(facts.anyActiveBlock).toBe(true);
+        expect(facts).toEqual(await asGetScore(tx, { dot_number: dot }));
+      });
+      expect((await s.scores.hitFacts('sandbox', { mc_number: mc })).anyActiveBlock).toBe(true);
+      expect(await s.scores.hitFacts('live', { dot_number: dot })).toEqual({ score: undefined, anyActiveBlock: true });
     });
   });
 

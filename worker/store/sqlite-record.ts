@@ -14,6 +14,7 @@ import type {
   RecordLists,
   RecordObservation,
   RecordRepos,
+  RecordScores,
   RecordStore,
   RecordTx,
   RecordWatchStore,
@@ -26,7 +27,8 @@ import { connectionOf, guardCall } from './sqlite-store.js';
 import { StoreArgumentError } from './store-error.js';
 import { tokensOf } from './tokens-repo.js';
 import { txFinished } from './unit-of-work-common.js';
-import type { Store, Tx } from './types.js';
+import type { Env, Store, Tx } from './types.js';
+import type { CarrierQuery } from '../../shared/carrier-id.js';
 import { openWatchStore, type WatchStore } from './watch-store.js';
 import type { ChangeFindings } from '../../shared/screening.js';
 
@@ -160,8 +162,19 @@ abstract class SqliteRepos implements RecordRepos {
     return this.#once(key, () => asyncRepo(this.#source(key, repo), this.#run));
   }
 
-  get scores() {
-    return this.#of('scores', () => pick(this.store, ['putScore', 'getScore', 'putNotFound', 'getNotFound']));
+  get scores(): RecordScores {
+    return this.#once('scores', () => {
+      const { cache, blocks } = this.#source('scores', () => ({
+        cache: pick(this.store, ['putScore', 'getScore', 'putNotFound', 'getNotFound']),
+        blocks: localBlocksOf(this.store),
+      }));
+      return Object.freeze({
+        ...asyncRepo(cache, this.#run),
+        // The two reads in one call (one turn of the mutex), in the unit or after any open one.
+        hitFacts: (env: Env, query: CarrierQuery) =>
+          this.run(() => ({ score: cache.getScore(env, query), anyActiveBlock: blocks.hasActiveBlocks() })),
+      });
+    });
   }
   get usage() {
     return this.#of('usage', () => pick(this.store, ['recordLookup', 'dailyLookups', 'putUsageSnapshot', 'latestUsageSnapshot']));
