@@ -568,6 +568,42 @@ describe.each([
       });
     }
 
+    it('tenderAndObserve: recordTender then observe in one call (a new carrier listed, its first state kept; later a change)', async () => {
+      const tenderOf = (id: string, at: string) => ({
+        carrierKey: `dot:${dot}`,
+        dot_number: dot,
+        mc_number: null,
+        screeningId: id,
+        tagged: true,
+        at,
+        nextCheckAt: () => t(1),
+      });
+      const both = (r: RecordRepos, id: string, at: string, action: 'tender' | 'block') =>
+        r.watch(WATCH_DAYS).tenderAndObserve(
+          tenderOf(id, at),
+          observation(dot, snap(id, at, action), () => FINDINGS),
+        );
+      // Not on the list yet: the tender lists it, and observe (which must see that) keeps its first state.
+      expect(await s.unitOfWork((tx) => both(tx, 'scr_1', t(0), 'tender'))).toBeUndefined();
+      expect(await s.watch(WATCH_DAYS).getEntry([`dot:${dot}`], t(0))).toMatchObject({
+        manual: false,
+        last_tender_at: t(0),
+        last_checked_at: t(0),
+        last: snap('scr_1', t(0), 'tender'),
+      });
+      // Already on the list (the tender writes nothing but its window): a changed state is a change.
+      const change = await s.unitOfWork((tx) => both(tx, 'scr_2', t(2), 'block'));
+      expect(change).toMatchObject({ reasons: ['action_changed'], screening_id: 'scr_2', findings: FINDINGS });
+      expect(await s.watch(WATCH_DAYS).getEntry([`dot:${dot}`], t(2))).toMatchObject({ last_checked_at: t(2) });
+      // The same fetch again (a cache hit), on the store: nothing new. Either half alone, or neither.
+      expect(await both(s, 'scr_2', t(2), 'block')).toBeUndefined();
+      expect(await s.watch(WATCH_DAYS).tenderAndObserve(tenderOf('scr_3', t(3)), undefined)).toBeUndefined();
+      expect(await s.watch(WATCH_DAYS).tenderAndObserve(undefined, observation(dot, snap('scr_4', t(4), 'tender')))).toMatchObject({
+        reasons: ['action_changed'],
+      });
+      expect(await s.watch(WATCH_DAYS).tenderAndObserve(undefined, undefined)).toBeUndefined();
+    });
+
     it('in a unit, findings that read through the unit (a Promise) see its rows', async () => {
       const { changed } = await watched(s);
       const change = await s.unitOfWork(async (tx) => {

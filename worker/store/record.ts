@@ -13,7 +13,7 @@ import type { CarrierSnapshot, ChangeFindings, IntakeEvent, Screening } from '..
 import type { ScreeningFilter, ScreeningPage } from './screening-search-sql.js';
 import type { CachedScore, Env, Tx } from './types.js';
 import type { CarrierQuery } from '../../shared/carrier-id.js';
-import type { Observation, StoredChange, WatchStore } from './watch-store.js';
+import type { Observation, StoredChange, TenderUse, WatchStore } from './watch-store.js';
 
 /**
  * The record as the product sees it, on either backend (docs/design/postgres.md, section 3): the
@@ -65,6 +65,11 @@ export interface RecordObservation extends Omit<Observation, 'findings'> {
 
 export type RecordWatchStore = Omit<AsyncRepo<WatchStore>, 'observe'> & {
   observe(o: RecordObservation): Promise<StoredChange | undefined>;
+  /**
+   * `recordTender(t)` then `observe(o)`, each when given, as one call (what a finished screening
+   * writes): on PostgreSQL their first reads are one statement, on SQLite the two calls.
+   */
+  tenderAndObserve(t: TenderUse | undefined, o: RecordObservation | undefined): Promise<StoredChange | undefined>;
 };
 
 /** The prune lock, held by this process until `release`. */

@@ -29,7 +29,7 @@ import { tokensOf } from './tokens-repo.js';
 import { txFinished } from './unit-of-work-common.js';
 import type { Env, Store, Tx } from './types.js';
 import type { CarrierQuery } from '../../shared/carrier-id.js';
-import { openWatchStore, type WatchStore } from './watch-store.js';
+import { openWatchStore, type TenderUse, type WatchStore } from './watch-store.js';
 import type { ChangeFindings } from '../../shared/screening.js';
 
 /**
@@ -260,7 +260,16 @@ abstract class SqliteRepos implements RecordRepos {
         sync: openWatchStore(this.store, { watchDays }),
         trial: undoneOnThrow(this.store),
       }));
-      return Object.freeze({ ...asyncRepo(sync, this.#run), observe: (o: RecordObservation) => observe(sync, o, this.#run, trial) });
+      const observeOf = (o: RecordObservation) => observe(sync, o, this.#run, trial);
+      return Object.freeze({
+        ...asyncRepo(sync, this.#run),
+        observe: observeOf,
+        // The two calls (each read costs SQLite no round trip).
+        tenderAndObserve: async (t: TenderUse | undefined, o: RecordObservation | undefined) => {
+          if (t) await this.run(() => sync.recordTender(t));
+          return o ? observeOf(o) : undefined;
+        },
+      });
     });
   }
   rescreenHolds(retryMs: number, limit: number) {
