@@ -143,6 +143,48 @@ describe('group commit', () => {
     return { db, insert, rows };
   }
 
+  it("beforeCommit: the batch's last writes, given the values of the pieces kept, in batch order, committed with them", async () => {
+    const { record, insert, rows, committed } = await setUp();
+    const calls: number[][] = [];
+    const group = new GroupCommit(record, {
+      beforeCommit: async (tx, values) => {
+        calls.push(values as number[]);
+        await insert(tx, 1000 + (values as number[]).reduce((a, v) => a + v, 0));
+      },
+    });
+    const seen = await Promise.all([1, 2, 3].map((n) => group.run(async (tx) => (await insert(tx, n), n)).then(() => committed(1006))));
+    expect(seen).toEqual([true, true, true]);
+    expect(calls).toEqual([[1, 2, 3]]);
+    // A piece that fails: rolled back alone, and not among the values (the fast pass never got there).
+    const settled = await Promise.allSettled(
+      [4, 5, 6].map((n) =>
+        group.run(async (tx) => {
+          await insert(tx, n);
+          if (n === 5) throw new Error('piece 5 fails');
+          return n;
+        }),
+      ),
+    );
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(calls).toEqual([
+      [1, 2, 3],
+      [4, 6],
+    ]);
+    expect(await rows()).toEqual([1, 2, 3, 4, 6, 1006, 1010]);
+    // When it throws, nothing of the batch is kept and every caller is rejected.
+    const failing = new GroupCommit(record, {
+      beforeCommit: async () => {
+        throw new Error('last write fails');
+      },
+    });
+    const all = await Promise.allSettled([7, 8].map((n) => failing.run(async (tx) => (await insert(tx, n), n))));
+    expect(all.map((s) => (s.status === 'rejected' ? (s.reason as Error).message : s.value))).toEqual([
+      'last write fails',
+      'last write fails',
+    ]);
+    expect(await rows()).toEqual([1, 2, 3, 4, 6, 1006, 1010]);
+  });
+
   itSqlite(
     'SQLite rolling the whole transaction back inside a caught nested one (a full disk): nothing kept, nothing twice, every caller rejected',
     async () => {

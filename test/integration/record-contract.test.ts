@@ -3,7 +3,7 @@
  * interface only: SQLite's `recordOf(openStore(file))` (sqlite-record.ts) and PostgreSQL's
  * `openPgStore(url)` (pg/pg-store.ts). The same cases on each: a unit's writes through its handle
  * commit together or not at all, afterCommit, savepoints, a store-level read beside an open unit,
- * the event log's batch append, the sender's batch claim, the prune lock, the watch store's
+ * the event log's batch append, the hit facts read, the sender's batch claim, the prune lock, the watch store's
  * observe with findings that answer a Promise, and the unit without savepoints.
  *
  * Where the backends differ by design, a case says so through the Backend's flags, not by name:
@@ -12,6 +12,7 @@
  * file has one writer at a time, so its prune lock keeps nobody out.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SANDBOX_CARRIERS, scoreBody } from '../../emulator/index.js';
 import type { CarrierSnapshot, ChangeFindings, ChangeReason } from '../../shared/screening.js';
 import { openStore, recordOf, type RecordStore, type RecordTx } from '../../worker/store/index.js';
 import type { NewCallbackRow } from '../../worker/store/outbox-repo.js';
@@ -411,6 +412,44 @@ describe.each([
     });
   });
 
+  describe('the hit facts read', () => {
+    it('answers getScore and hasActiveBlocks as one read, by DOT or MC, on the store and through a unit (its own rows seen)', async () => {
+      const profile = SANDBOX_CARRIERS.find((c) => c.carrier.mc_number)!;
+      const dot = profile.carrier.dot_number;
+      const mc = profile.carrier.mc_number!;
+      const other = SANDBOX_CARRIERS.find((c) => c.carrier.dot_number !== dot)!.carrier.dot_number;
+      const asGetScore = async (repos: RecordRepos, q: { dot_number: string } | { mc_number: string }) => ({
+        score: await repos.scores.getScore('sandbox', q),
+        anyActiveBlock: await repos.blocks.hasActiveBlocks(),
+      });
+      expect(await s.scores.hitFacts('sandbox', { dot_number: dot })).toEqual({ score: undefined, anyActiveBlock: false });
+      expect(await s.scores.hitFacts('sandbox', { mc_number: mc })).toEqual({ score: undefined, anyActiveBlock: false });
+      await s.scores.putScore('sandbox', scoreBody(profile, 'sandbox', new Date(T0)), new Date(T0));
+      for (const q of [{ dot_number: dot }, { mc_number: mc }]) {
+        const facts = await s.scores.hitFacts('sandbox', q);
+        expect(facts.score?.score.carrier.dot_number).toBe(dot);
+        expect(facts).toEqual(await asGetScore(s, q));
+      }
+      // A block of another carrier, added in a unit: the unit's read sees it, the store's only after the commit.
+      await s.unitOfWork(async (tx) => {
+        await tx.blocks.addBlock({
+          carrierKey: `dot:${other}`,
+          dot_number: other,
+          mc_number: null,
+          reason: 'test',
+          by: 'Dana',
+          at: iso(T0),
+          token_id: null,
+        });
+        const facts = await tx.scores.hitFacts('sandbox', { dot_number: dot });
+        expect(facts.anyActiveBlock).toBe(true);
+        expect(facts).toEqual(await asGetScore(tx, { dot_number: dot }));
+      });
+      expect((await s.scores.hitFacts('sandbox', { mc_number: mc })).anyActiveBlock).toBe(true);
+      expect(await s.scores.hitFacts('live', { dot_number: dot })).toEqual({ score: undefined, anyActiveBlock: true });
+    });
+  });
+
   describe("the callback sender's batch claim", () => {
     const now = T0 + 10;
     const claim = (r: RecordRepos, skip: readonly string[], limit: number, room?: { of: Record<string, number>; others: number }) =>
@@ -528,6 +567,42 @@ describe.each([
         expect(await s.watch(WATCH_DAYS).lastState([`dot:${dot}`])).toEqual(changed);
       });
     }
+
+    it('tenderAndObserve: recordTender then observe in one call (a new carrier listed, its first state kept; later a change)', async () => {
+      const tenderOf = (id: string, at: string) => ({
+        carrierKey: `dot:${dot}`,
+        dot_number: dot,
+        mc_number: null,
+        screeningId: id,
+        tagged: true,
+        at,
+        nextCheckAt: () => t(1),
+      });
+      const both = (r: RecordRepos, id: string, at: string, action: 'tender' | 'block') =>
+        r.watch(WATCH_DAYS).tenderAndObserve(
+          tenderOf(id, at),
+          observation(dot, snap(id, at, action), () => FINDINGS),
+        );
+      // Not on the list yet: the tender lists it, and observe (which must see that) keeps its first state.
+      expect(await s.unitOfWork((tx) => both(tx, 'scr_1', t(0), 'tender'))).toBeUndefined();
+      expect(await s.watch(WATCH_DAYS).getEntry([`dot:${dot}`], t(0))).toMatchObject({
+        manual: false,
+        last_tender_at: t(0),
+        last_checked_at: t(0),
+        last: snap('scr_1', t(0), 'tender'),
+      });
+      // Already on the list (the tender writes nothing but its window): a changed state is a change.
+      const change = await s.unitOfWork((tx) => both(tx, 'scr_2', t(2), 'block'));
+      expect(change).toMatchObject({ reasons: ['action_changed'], screening_id: 'scr_2', findings: FINDINGS });
+      expect(await s.watch(WATCH_DAYS).getEntry([`dot:${dot}`], t(2))).toMatchObject({ last_checked_at: t(2) });
+      // The same fetch again (a cache hit), on the store: nothing new. Either half alone, or neither.
+      expect(await both(s, 'scr_2', t(2), 'block')).toBeUndefined();
+      expect(await s.watch(WATCH_DAYS).tenderAndObserve(tenderOf('scr_3', t(3)), undefined)).toBeUndefined();
+      expect(await s.watch(WATCH_DAYS).tenderAndObserve(undefined, observation(dot, snap('scr_4', t(4), 'tender')))).toMatchObject({
+        reasons: ['action_changed'],
+      });
+      expect(await s.watch(WATCH_DAYS).tenderAndObserve(undefined, undefined)).toBeUndefined();
+    });
 
     it('in a unit, findings that read through the unit (a Promise) see its rows', async () => {
       const { changed } = await watched(s);

@@ -46,9 +46,12 @@ export interface LocalBlocksDeps {
 export class LocalBlocks {
   constructor(private readonly d: LocalBlocksDeps) {}
 
-  /** The active block for this query (or the score's carrier), if any, as `on` sees it (a unit's handle sees its rows). */
-  async find(on: BlockReads, query: CarrierQuery, score?: SvcScore | null): Promise<LocalBlock | undefined> {
-    if (!(await on.blocks.hasActiveBlocks())) return undefined; // the common case, on every screening
+  /**
+   * The active block for this query (or the score's carrier), if any, as `on` sees it (a unit's
+   * handle sees its rows). `anyActive`: `hasActiveBlocks` as the caller read it through `on`.
+   */
+  async find(on: BlockReads, query: CarrierQuery, score?: SvcScore | null, anyActive?: boolean): Promise<LocalBlock | undefined> {
+    if (!(anyActive ?? (await on.blocks.hasActiveBlocks()))) return undefined; // the common case, on every screening
     const byQuery = await on.blocks.activeBlock(await this.#resolve(on, query));
     if (byQuery || !score) return byQuery;
     const c = score.carrier;
@@ -62,8 +65,8 @@ export class LocalBlocks {
    * The result a blocked carrier ends with: `r` (the service's answer, kept for the record)
    * turned into a block, or a block without a score when nothing was asked. Undefined: not blocked.
    */
-  async apply(on: BlockReads, query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined> {
-    const block = await this.find(on, query, r?.score);
+  async apply(on: BlockReads, query: CarrierQuery, r?: ScreeningResult, anyActive?: boolean): Promise<ScreeningResult | undefined> {
+    const block = await this.find(on, query, r?.score, anyActive);
     if (!block) return undefined;
     const v = actionForLocalBlock();
     const error = {

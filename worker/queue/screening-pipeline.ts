@@ -13,11 +13,12 @@ import {
 import { oweScreeningCallback } from '../callbacks/callbacks.js';
 import type { CarrierDecisions, FactsOutcome, ReviewOutcome } from '../decisions/carrier-decisions.js';
 import { closedReviewNews, endedDecisionNews } from '../decisions/review-news.js';
+import { BatchEvents } from '../events/batch-events.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import { reviewRef } from '../events/event-refs.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { observe } from '../metrics/metrics.js';
-import type { Env, NewScreening, RecordStore, RecordTx, ScreeningResult } from '../store/index.js';
+import type { CachedScore, Env, NewScreening, RecordStore, RecordTx, ScreeningResult } from '../store/index.js';
 import type { RecordRepos } from '../store/record.js';
 import type { StoredChange } from '../store/watch-store.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, type LookupSharing, type QuotaAdmission, type ScoringProvider } from './scoring-provider.js';
@@ -50,8 +51,17 @@ export interface TenderCarrier {
 
 /** What the pipeline needs of the local do-not-use list (worker/blocks/local-blocks.ts, LocalBlocks). */
 export interface LocalBlockRule {
-  /** The carrier is locally blocked (as `on` sees it: a unit's handle, or the store): the block result (`r`, the service's answer, turned into one). */
-  apply(on: Pick<RecordRepos, 'blocks' | 'scores'>, query: CarrierQuery, r?: ScreeningResult): Promise<ScreeningResult | undefined>;
+  /**
+   * The carrier is locally blocked (as `on` sees it: a unit's handle, or the store): the block
+   * result (`r`, the service's answer, turned into one). `anyActive`: whether any block is in
+   * force, when the caller read it through `on` already (HitFacts).
+   */
+  apply(
+    on: Pick<RecordRepos, 'blocks' | 'scores'>,
+    query: CarrierQuery,
+    r?: ScreeningResult,
+    anyActive?: boolean,
+  ): Promise<ScreeningResult | undefined>;
 }
 
 /**
@@ -109,6 +119,9 @@ export interface PipelineDeps {
   decisions: CarrierDecisions;
 }
 
+/** What one accept piece did: queued, or answered (its events kept for the batch's append). */
+type Accepted = { recorded: Recorded; events?: BatchEvents } | { queued: Screening; events?: undefined };
+
 /** `attempts`: /v1 requests this run made for the screening (0 when a cache or another's lookup answered). */
 export type ProcessResult = { done: Screening; attempts: number } | { rateLimited: number; attempts: number };
 
@@ -125,17 +138,29 @@ export class ScreeningPipeline {
   readonly #commits: GroupCommit<RecordTx>;
 
   constructor(private readonly d: PipelineDeps) {
-    this.#commits = new GroupCommit(d.store);
+    // The batch's events in one statement, its last before the COMMIT (events/batch-events.ts).
+    this.#commits = new GroupCommit(d.store, {
+      beforeCommit: (tx, values) =>
+        BatchEvents.writeAll(
+          tx,
+          values.flatMap((v) => ((v as Accepted).events ? [(v as Accepted).events!] : [])),
+        ),
+    });
   }
 
   /**
    * A fresh cached answer for this query, or undefined (a miss, or `refresh`). `repos`: a unit's
-   * handle when read inside one (accept's group commit), else the store's.
+   * handle when read inside one (accept's group commit), else the store's. `read`: the cache
+   * entry, when the caller read it through `repos` already (HitFacts).
    */
-  async cachedResult(query: CarrierQuery, repos: Pick<RecordRepos, 'scores'> = this.d.store): Promise<ScreeningResult | undefined> {
+  async cachedResult(
+    query: CarrierQuery,
+    repos: Pick<RecordRepos, 'scores'> = this.d.store,
+    read?: { score: CachedScore | undefined },
+  ): Promise<ScreeningResult | undefined> {
     const { env, now } = this.d;
     const t = now().getTime();
-    const hit = await repos.scores.getScore(env, query);
+    const hit = read ? read.score : await repos.scores.getScore(env, query);
     if (hit && t - Date.parse(hit.fetched_at) < this.d.cacheTtlMs)
       return this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
     const nf = await repos.scores.getNotFound(env, query);
@@ -405,11 +430,16 @@ export class ScreeningPipeline {
    * transaction of its own per request.
    */
   async accept(n: NewScreening): Promise<{ done: true; screening: Screening } | { done: false; screening: Screening }> {
-    const out = await this.#commits.run(async (tx): Promise<{ recorded: Recorded } | { queued: Screening }> => {
-      const cached = n.refresh ? undefined : await this.cachedResult(n.query, tx);
+    const out = await this.#commits.run(async (tx): Promise<Accepted> => {
+      // The cache entry and whether any block is in force: one read (one round trip on PostgreSQL).
+      const facts = n.refresh ? undefined : await tx.scores.hitFacts(this.d.env, n.query);
+      const cached = facts && (await this.cachedResult(n.query, tx, facts));
       // A block in force wins over the cached answer, and answers a carrier without one.
-      const r = (await this.d.blocks.apply(tx, n.query, cached)) ?? cached;
-      return r ? { recorded: await this.#answerNow(tx, n, r) } : { queued: await tx.screenings.insertScreening(n) };
+      const r = (await this.d.blocks.apply(tx, n.query, cached, facts?.anyActiveBlock)) ?? cached;
+      if (!r) return { queued: await tx.screenings.insertScreening(n) };
+      // Its events are written with the batch's, last (their ids are known after the commit).
+      const events = new BatchEvents();
+      return { recorded: await this.#answerNow(tx, n, r, events), events };
     });
     if ('queued' in out) return { done: false, screening: out.queued };
     return { done: true, screening: await this.#announce(out.recorded) };
@@ -422,7 +452,7 @@ export class ScreeningPipeline {
    * block was applied by the caller; a new screening is no watch re-screen, so a hold always
    * goes to the carrier's review.
    */
-  async #answerNow(tx: RecordTx, n: NewScreening, r: ScreeningResult): Promise<Recorded> {
+  async #answerNow(tx: RecordTx, n: NewScreening, r: ScreeningResult, events: BatchEvents): Promise<Recorded> {
     const { decisions } = this.d;
     // Every carrier lock this piece may take, first: its review and watch keys; only when it goes
     // to the carrier's review (a hold, or a block closing one). A tendered hit takes no review lock
@@ -453,7 +483,7 @@ export class ScreeningPipeline {
     if (!holdOpensReview(n, r)) {
       const done = await tx.screenings.insertScreening(row, r);
       // A local block is news for the carrier's open review (closed); a cache hit's score is not.
-      return this.#recordDone(tx, done, r.action === 'hold' ? {} : { facts: await decisions.onFacts(tx, done, r) }, tender);
+      return this.#recordDone(tx, events, done, r.action === 'hold' ? {} : { facts: await decisions.onFacts(tx, done, r) }, tender);
     }
     // Written held, then the carrier's review opened or joined (it refers to the screening).
     const held = await tx.screenings.insertScreening(row, r);
@@ -461,11 +491,11 @@ export class ScreeningPipeline {
     if (o.kind === 'settled') {
       // A standing decision answers it: as it is written (rare; read back).
       await decisions.markSettled(tx, held.id, o.result.action as 'tender' | 'block', 'standing_decision', o.decision);
-      return this.#recordDone(tx, (await tx.screenings.getScreening(held.id))!, { ended: o.ended }, tender);
+      return this.#recordDone(tx, events, (await tx.screenings.getScreening(held.id))!, { ended: o.ended }, tender);
     }
     // Its own review item, just written: pending, undecided (what a read of it would give).
     held.review = { id: o.ownId, state: 'pending', decided_by: null, decided_at: null, note: null };
-    return this.#recordDone(tx, held, { ...(await this.#reviewNews(tx, o)), ended: o.ended }, tender);
+    return this.#recordDone(tx, events, held, { ...(await this.#reviewNews(tx, o)), ended: o.ended }, tender);
   }
 
   /** Every write of a finished screening, in the caller's unit of work: review, record, watch list, events. */
@@ -501,7 +531,7 @@ export class ScreeningPipeline {
     }
     // A newer score (or a block) is shown on the carrier's open review, or closes it (docs/decisions.md).
     const facts = await decisions.onFacts(tx, screening, r);
-    return this.#recordDone(tx, screening, { ...(review ? await this.#reviewNews(tx, review) : {}), facts, ended });
+    return this.#recordDone(tx, this.d.events, screening, { ...(review ? await this.#reviewNews(tx, review) : {}), facts, ended });
   }
 
   /**
@@ -513,9 +543,13 @@ export class ScreeningPipeline {
     return o.joined ? { joinedReview: o.reviewId } : { createdReview: await tx.reviews.getReview(o.reviewId) };
   }
 
-  /** The writes every newly done screening owes, in the caller's unit of work: watch list, callback, events. */
+  /**
+   * The writes every newly done screening owes, in the caller's unit of work: watch list, callback,
+   * events (through `events`: the feed, or a group-commit piece's BatchEvents).
+   */
   async #recordDone(
     tx: RecordTx,
+    events: Pick<SharedEventFeed, 'append'>,
     screening: Screening,
     o: {
       createdReview?: Review | undefined;
@@ -525,7 +559,7 @@ export class ScreeningPipeline {
     },
     tender?: TenderCarrier,
   ): Promise<Recorded> {
-    const { store, events } = this.d;
+    const { store } = this.d;
     // The watch list, before screening.completed.
     const change = await this.#watchRecord(screening, tender, tx);
     // The TMS's callback is owed in the same commit as the result it reports.

@@ -33,11 +33,23 @@ export interface UnitsOfWork<X extends NestingTx<X>> {
   unitOfWorkWithoutSavepoints<T>(fn: (tx: X) => Promise<T>): Promise<{ value: T } | undefined>;
 }
 
+export interface GroupCommitOptions<X> {
+  /**
+   * The batch's last statements, in its unit after every piece and before the COMMIT: given the
+   * values of the pieces that succeeded, in batch order (a piece rolled back is not among them).
+   * What it writes commits with the batch; when it throws, nothing of the batch is kept.
+   */
+  beforeCommit?: (tx: X, values: unknown[]) => Promise<void>;
+}
+
 export class GroupCommit<X extends NestingTx<X> = Tx> {
   #pending: Array<Pending<X>> = [];
   #scheduled = false;
 
-  constructor(private readonly store: UnitsOfWork<X>) {}
+  constructor(
+    private readonly store: UnitsOfWork<X>,
+    private readonly opts: GroupCommitOptions<X> = {},
+  ) {}
 
   /**
    * `work` is one piece: it gets the shared unit of work and may be async (over SQLite it awaits
@@ -64,6 +76,7 @@ export class GroupCommit<X extends NestingTx<X> = Tx> {
       const fast = await this.store.unitOfWorkWithoutSavepoints(async (tx) => {
         const values: unknown[] = [];
         for (const item of batch) values.push(await item.work(tx));
+        await this.opts.beforeCommit?.(tx, values);
         return values;
       });
       results = fast ? fast.value.map((value) => ({ ok: true as const, value })) : await this.#eachInSavepoint(batch);
@@ -90,6 +103,10 @@ export class GroupCommit<X extends NestingTx<X> = Tx> {
           results.push({ ok: false, error });
         }
       }
+      await this.opts.beforeCommit?.(
+        tx,
+        results.flatMap((r) => (r.ok ? [r.value] : [])),
+      );
       return results;
     });
   }

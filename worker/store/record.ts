@@ -11,8 +11,9 @@ import type { EventLogRepo, ReviewsRepo, ScoreCacheRepo, ScreeningsRepo, UsageRe
 import type { TokensRepo } from './tokens-repo.js';
 import type { CarrierSnapshot, ChangeFindings, IntakeEvent, Screening } from '../../shared/screening.js';
 import type { ScreeningFilter, ScreeningPage } from './screening-search-sql.js';
-import type { Tx } from './types.js';
-import type { Observation, StoredChange, WatchStore } from './watch-store.js';
+import type { CachedScore, Env, Tx } from './types.js';
+import type { CarrierQuery } from '../../shared/carrier-id.js';
+import type { Observation, StoredChange, TenderUse, WatchStore } from './watch-store.js';
 
 /**
  * The record as the product sees it, on either backend (docs/design/postgres.md, section 3): the
@@ -32,6 +33,22 @@ export interface RecordEventLog extends AsyncRepo<EventLogRepo> {
   appendEvents(batch: ReadonlyArray<{ event: string; data: unknown; at?: Date }>): Promise<IntakeEvent[]>;
 }
 
+/** What a cache hit reads first: the carrier's cache entry and whether any local block is in force. */
+export interface HitFacts {
+  score: CachedScore | undefined;
+  /** Some block in force (any carrier): the carrier's own is then looked up (worker/blocks). */
+  anyActiveBlock: boolean;
+}
+
+/** The score cache, with the read a new screening starts with. */
+export interface RecordScores extends AsyncRepo<ScoreCacheRepo> {
+  /**
+   * `getScore` and the blocks' `hasActiveBlocks`, as one read: on PostgreSQL one statement (one
+   * round trip, one snapshot), on SQLite the two reads in one call.
+   */
+  hitFacts(env: Env, query: CarrierQuery): Promise<HitFacts>;
+}
+
 /** AsyncRepo<IdempotencyRepo> with `claim` still generic (a mapped type reads a generic method as `unknown`). */
 export type RecordIdempotency = Omit<AsyncRepo<IdempotencyRepo>, 'claim'> & {
   claim<T>(
@@ -48,6 +65,11 @@ export interface RecordObservation extends Omit<Observation, 'findings'> {
 
 export type RecordWatchStore = Omit<AsyncRepo<WatchStore>, 'observe'> & {
   observe(o: RecordObservation): Promise<StoredChange | undefined>;
+  /**
+   * `recordTender(t)` then `observe(o)`, each when given, as one call (what a finished screening
+   * writes): on PostgreSQL their first reads are one statement, on SQLite the two calls.
+   */
+  tenderAndObserve(t: TenderUse | undefined, o: RecordObservation | undefined): Promise<StoredChange | undefined>;
 };
 
 /** The prune lock, held by this process until `release`. */
@@ -96,7 +118,7 @@ export interface RecordLists {
 
 /** Every repository, on the store or on a unit of work's handle. */
 export interface RecordRepos {
-  readonly scores: AsyncRepo<ScoreCacheRepo>;
+  readonly scores: RecordScores;
   readonly usage: AsyncRepo<UsageRepo>;
   readonly events: RecordEventLog;
   readonly screenings: AsyncRepo<ScreeningsRepo>;

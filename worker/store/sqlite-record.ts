@@ -14,6 +14,7 @@ import type {
   RecordLists,
   RecordObservation,
   RecordRepos,
+  RecordScores,
   RecordStore,
   RecordTx,
   RecordWatchStore,
@@ -26,8 +27,9 @@ import { connectionOf, guardCall } from './sqlite-store.js';
 import { StoreArgumentError } from './store-error.js';
 import { tokensOf } from './tokens-repo.js';
 import { txFinished } from './unit-of-work-common.js';
-import type { Store, Tx } from './types.js';
-import { openWatchStore, type WatchStore } from './watch-store.js';
+import type { Env, Store, Tx } from './types.js';
+import type { CarrierQuery } from '../../shared/carrier-id.js';
+import { openWatchStore, type TenderUse, type WatchStore } from './watch-store.js';
 import type { ChangeFindings } from '../../shared/screening.js';
 
 /**
@@ -160,8 +162,19 @@ abstract class SqliteRepos implements RecordRepos {
     return this.#once(key, () => asyncRepo(this.#source(key, repo), this.#run));
   }
 
-  get scores() {
-    return this.#of('scores', () => pick(this.store, ['putScore', 'getScore', 'putNotFound', 'getNotFound']));
+  get scores(): RecordScores {
+    return this.#once('scores', () => {
+      const { cache, blocks } = this.#source('scores', () => ({
+        cache: pick(this.store, ['putScore', 'getScore', 'putNotFound', 'getNotFound']),
+        blocks: localBlocksOf(this.store),
+      }));
+      return Object.freeze({
+        ...asyncRepo(cache, this.#run),
+        // The two reads in one call (one turn of the mutex), in the unit or after any open one.
+        hitFacts: (env: Env, query: CarrierQuery) =>
+          this.run(() => ({ score: cache.getScore(env, query), anyActiveBlock: blocks.hasActiveBlocks() })),
+      });
+    });
   }
   get usage() {
     return this.#of('usage', () => pick(this.store, ['recordLookup', 'dailyLookups', 'putUsageSnapshot', 'latestUsageSnapshot']));
@@ -247,7 +260,16 @@ abstract class SqliteRepos implements RecordRepos {
         sync: openWatchStore(this.store, { watchDays }),
         trial: undoneOnThrow(this.store),
       }));
-      return Object.freeze({ ...asyncRepo(sync, this.#run), observe: (o: RecordObservation) => observe(sync, o, this.#run, trial) });
+      const observeOf = (o: RecordObservation) => observe(sync, o, this.#run, trial);
+      return Object.freeze({
+        ...asyncRepo(sync, this.#run),
+        observe: observeOf,
+        // The two calls (each read costs SQLite no round trip).
+        tenderAndObserve: async (t: TenderUse | undefined, o: RecordObservation | undefined) => {
+          if (t) await this.run(() => sync.recordTender(t));
+          return o ? observeOf(o) : undefined;
+        },
+      });
     });
   }
   rescreenHolds(retryMs: number, limit: number) {

@@ -130,34 +130,35 @@ export class WatchService implements PipelineWatch {
     const scoreIds = idsOfScore(s.score);
     const w = this.#watch(tx);
     const tender = named ?? (await this.tenderCarrier(tx, s));
-    if (tender) {
-      const { key } = tender;
-      await w.recordTender({
-        carrierKey: key,
+    const snapshot = snapshotOf(s);
+    // Membership, then change detection, in one call (their first reads are one on PostgreSQL).
+    const change = await w.tenderAndObserve(
+      tender && {
+        carrierKey: tender.key,
         dot_number: tender.dot_number,
         mc_number: tender.mc_number,
         screeningId: s.id,
         // Its insert named the carrier: no UPDATE of the screening.
         tagged: named !== undefined,
         at: s.created_at,
-        nextCheckAt: () => nextCheckAt(key, now),
-      });
-    }
-    const snapshot = snapshotOf(s);
-    if (!snapshot || !scoreIds) return undefined;
-    const change = await w.observe({
-      keys: keysOf(scoreIds),
-      // Named, not spread: a spread into a literal takes V8's slow path on every hit.
-      dot_number: scoreIds.dot_number,
-      mc_number: scoreIds.mc_number,
-      legal_name: typeof s.score?.carrier.legal_name === 'string' ? s.score.carrier.legal_name : null,
-      snapshot,
-      at: now.toISOString(),
-      tendersSince: new Date(now.getTime() - this.d.watchDays * DAY_MS).toISOString(),
-      detect: detectChanges,
-      // Read only when a change is found: the old score from the screening that gave it.
-      findings: async (before) => diffFindings((await tx.screenings.getScreening(before.screening_id))?.score, s.score),
-    });
+        nextCheckAt: () => nextCheckAt(tender.key, now),
+      },
+      snapshot && scoreIds
+        ? {
+            keys: keysOf(scoreIds),
+            // Named, not spread: a spread into a literal takes V8's slow path on every hit.
+            dot_number: scoreIds.dot_number,
+            mc_number: scoreIds.mc_number,
+            legal_name: typeof s.score?.carrier.legal_name === 'string' ? s.score.carrier.legal_name : null,
+            snapshot,
+            at: now.toISOString(),
+            tendersSince: new Date(now.getTime() - this.d.watchDays * DAY_MS).toISOString(),
+            detect: detectChanges,
+            // Read only when a change is found: the old score from the screening that gave it.
+            findings: async (before) => diffFindings((await tx.screenings.getScreening(before.screening_id))?.score, s.score),
+          }
+        : undefined,
+    );
     if (change) {
       await this.d.events.append(tx, 'carrier.changed', publicChange(change));
       await oweChangeCallbacks(tx, this.d.store, change, now);

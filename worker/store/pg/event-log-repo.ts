@@ -19,7 +19,7 @@ import { statement, type Statement } from './sql.js';
  * goes backwards when old events are pruned (SQLite's AUTOINCREMENT).
  *
  * The lock serializes every appending transaction from its append to its COMMIT: append last in
- * the unit of work (the group commit will write its buffered events with `appendEvents` as its
+ * the unit of work (the group commit writes its batch's events with `appendEvents` as its
  * last statement), so the lock is held for one statement and the COMMIT. Appending early also
  * risks a deadlock (40P01): holding the head while waiting for a row that another unit of work
  * holds while it waits for the head.

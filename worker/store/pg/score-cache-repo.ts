@@ -3,13 +3,12 @@ import type { ScreeningError } from '../../../shared/screening.js';
 import { StoreArgumentError } from '../store-error.js';
 import type { CachedNotFound, CachedScore } from '../types.js';
 import { checkEnv, checkQuery, iso } from '../arg-checks.js';
-import type { AsyncRepo } from '../async-repo.js';
+import type { RecordScores } from '../record.js';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { statement } from './sql.js';
 
 export type { ScoreCacheRepo } from '../screening-repos.js';
-import type { ScoreCacheRepo } from '../screening-repos.js';
 
 export interface PgScoreCacheOptions {
   /** The clock for the timestamps it writes when the caller gives none. */
@@ -27,6 +26,7 @@ interface CacheEntryRow {
 }
 
 type Keyed = { env: string; dot: string };
+type HitRow = { [K in keyof CacheEntryRow]: CacheEntryRow[K] | null } & { any_block: boolean };
 
 // The fetch, stored once, and the entry referring to it (no copy of the body), in one statement:
 // the entry replaces one fetched earlier, never a newer one. Two hosts writing one carrier at once
@@ -73,6 +73,22 @@ const scoreByMc = statement<{ env: string; mc: string }>(
    JOIN score_cache c ON c.env = a.env AND c.dot_number = a.dot_number
    WHERE a.env = @env AND a.mc_number = @mc`,
 );
+// A new screening's first read, folded into one round trip: the entry (as scoreByDot/scoreByMc)
+// and whether any local block is in force (local-blocks-repo.ts's anyActiveBlock), in one
+// statement, so in one snapshot: no weaker than the two statements it replaces, each of which
+// READ COMMITTED gave a snapshot of its own.
+const ANY_ACTIVE_BLOCK = 'EXISTS (SELECT 1 FROM local_blocks WHERE lifted_at IS NULL) AS any_block';
+const hitByDot = statement<Keyed>(
+  'score_cache_hit_by_dot',
+  `SELECT c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body, ${ANY_ACTIVE_BLOCK}
+   FROM (SELECT 1) AS one LEFT JOIN score_cache c ON c.env = @env AND c.dot_number = @dot`,
+);
+const hitByMc = statement<{ env: string; mc: string }>(
+  'score_cache_hit_by_mc',
+  `SELECT c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body, ${ANY_ACTIVE_BLOCK}
+   FROM (SELECT 1) AS one LEFT JOIN (mc_alias a JOIN score_cache c ON c.env = a.env AND c.dot_number = a.dot_number)
+     ON a.env = @env AND a.mc_number = @mc`,
+);
 const putNotFound = statement<{ env: string; key: string; error: string; at: string }>(
   'score_cache_put_not_found',
   `INSERT INTO not_found_cache (env, query_key, error, fetched_at) VALUES (@env, @key, @error, @at)
@@ -85,10 +101,20 @@ const getNotFound = statement<{ env: string; key: string }>(
 
 const defaultMemos = new WeakMap<PgExecutor, ParsedFetches>();
 
-export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): AsyncRepo<ScoreCacheRepo> {
+export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): RecordScores {
   let scores = opts.scores ?? defaultMemos.get(x);
   if (!scores) defaultMemos.set(x, (scores = parsedFetches()));
   const { now } = opts;
+  const cachedOf = async (row: CacheEntryRow): Promise<CachedScore> => {
+    // A cache entry always holds a score: its fetch's, or (an older entry) its own body.
+    const scoreOf = await scores.scoresFor(x, [row.fetch_id]);
+    return {
+      score: scoreOf(row.fetch_id, row.body)!,
+      fetched_at: row.fetched_at,
+      model_version: row.model_version,
+      fetch_id: row.fetch_id,
+    };
+  };
 
   return {
     async putScore(env, score, fetchedAt, asked) {
@@ -133,15 +159,18 @@ export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): AsyncR
         'dot_number' in q
           ? await scoreByDot.get<CacheEntryRow>(x, { env, dot: canonicalDot(q.dot_number) })
           : await scoreByMc.get<CacheEntryRow>(x, { env, mc: canonicalMc(q.mc_number) });
-      if (!row) return undefined;
-      // A cache entry always holds a score: its fetch's, or (an older entry) its own body.
-      const scoreOf = await scores.scoresFor(x, [row.fetch_id]);
-      return {
-        score: scoreOf(row.fetch_id, row.body)!,
-        fetched_at: row.fetched_at,
-        model_version: row.model_version,
-        fetch_id: row.fetch_id,
-      };
+      return row && cachedOf(row);
+    },
+
+    async hitFacts(env, query) {
+      checkEnv(env);
+      const q = checkQuery(query);
+      const row =
+        'dot_number' in q
+          ? await hitByDot.get<HitRow>(x, { env, dot: canonicalDot(q.dot_number) })
+          : await hitByMc.get<HitRow>(x, { env, mc: canonicalMc(q.mc_number) });
+      // Always one row (the LEFT JOIN): fetched_at null when the carrier has no entry.
+      return { score: row!.fetched_at === null ? undefined : await cachedOf(row as CacheEntryRow), anyActiveBlock: row!.any_block };
     },
 
     async putNotFound(env, query, error, at) {

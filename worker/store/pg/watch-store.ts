@@ -45,6 +45,8 @@ export interface PgObservation extends Omit<Observation, 'findings'> {
 /** AsyncRepo<WatchStore>, its observe taking an async `findings` too (still a WatchStore's observe). */
 export type PgWatchStore = Omit<AsyncRepo<WatchStore>, 'observe'> & {
   observe(o: PgObservation): Promise<StoredChange | undefined>;
+  /** recordTender(t) then observe(o), each when given, as one call: their first reads are one statement. */
+  tenderAndObserve(t: TenderUse | undefined, o: PgObservation | undefined): Promise<StoredChange | undefined>;
 };
 
 export interface PgWatchStoreOptions {
@@ -99,6 +101,16 @@ const stateHead = statement<{ key: string; other: string | null }>(
   // string holds \u0000 or half a surrogate pair (a legal name from /v1 may), SQLite's do not.
   `SELECT last_state, EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = @other::text) AS other_waiting
    FROM watch_entries WHERE carrier_key = @key`,
+);
+// entryHead for recordTender and stateHead for observe, in one statement (tenderAndObserve).
+const heads = statement<{ tkey: string | null; key: string | null; other: string | null }>(
+  'watch_heads',
+  `SELECT t.carrier_key IS NOT NULL AS has_entry, t.manual, t.dot_number, t.mc_number, t.last_tender_at, t.added_at,
+     s.carrier_key IS NOT NULL AS has_state, s.last_state,
+     EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = @other::text) AS other_waiting
+   FROM (SELECT 1) AS one
+   LEFT JOIN watch_entries t ON t.carrier_key = @tkey::text
+   LEFT JOIN watch_entries s ON s.carrier_key = @key::text`,
 );
 const latestTenderBut = statement<{ key: string; self: string; added: string }>(
   'watch_latest_tender_but',
@@ -328,9 +340,10 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
 
   // Reads first, and a write only when something changes: for a carrier already on the list the
   // tender's one write is its screening's carrier_key, and no lock is taken.
-  const recordTenderBody = async (q: PgExecutor, t: TenderUse): Promise<void> => {
+  // `read`: the entry's head as tenderAndObserve read it, in this unit, before the tag (which writes screenings only).
+  const recordTenderBody = async (q: PgExecutor, t: TenderUse, read?: { row: HeadRow | undefined }): Promise<void> => {
     if (!t.tagged) await tagTender.run(q, { id: t.screeningId, key: t.carrierKey });
-    let row = await entryHead.get<HeadRow>(q, { key: t.carrierKey });
+    let row = read ? read.row : await entryHead.get<HeadRow>(q, { key: t.carrierKey });
     if (!tenderWrites(t, row)) return;
     // Something to write: decide again on what the host before us committed.
     await lock(q, [t.carrierKey]);
@@ -351,12 +364,15 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
       await setIds.run(q, { key: t.carrierKey, dot: t.dot_number, mc: t.mc_number });
   };
 
-  const observeBody = async (q: PgExecutor, ob: PgObservation): Promise<StoredChange | undefined> => {
+  type StateHead = { last_state: string | null; other_waiting: boolean };
+  // `read`: the state head as tenderAndObserve read it (see there why it may be read before recordTender's writes).
+  const observeBody = async (
+    q: PgExecutor,
+    ob: PgObservation,
+    read?: { head: StateHead | undefined },
+  ): Promise<StoredChange | undefined> => {
     // A cache hit: the fetch is on record already (committed) and no MC-keyed entry waits to be merged.
-    const head = await stateHead.get<{ last_state: string | null; other_waiting: boolean }>(q, {
-      key: ob.keys[0]!,
-      other: ob.keys[1] ?? null,
-    });
+    const head = read ? read.head : await stateHead.get<StateHead>(q, { key: ob.keys[0]!, other: ob.keys[1] ?? null });
     if (head && seen(head, ob.snapshot) && !head.other_waiting) return undefined;
     // From here on as SQLite's one writer: nobody else reads-then-writes this carrier until we commit.
     await lock(q, ob.keys);
@@ -403,8 +419,36 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
     return row ? toChange(row) : undefined;
   };
 
+  /**
+   * recordTender then observe with their first reads folded into one statement (one round trip
+   * for a finished screening, a cache hit's every time). The state head is read before
+   * recordTender's writes, and that changes nothing observe decides: recordTender never writes
+   * last_state, and writes an entry under the tender's key only, which is observe's first key
+   * (both are the score's carrier's: keyOf and keysOf of the same ids) and, when it was missing,
+   * was read as missing, which sends observe to its locked path, where it reads again. Nor is it
+   * weaker under READ COMMITTED than the two statements: observe's fast path already rests on a
+   * read taken before its COMMIT, and last_state only moves forward.
+   */
+  const tenderAndObserveBody = async (
+    q: PgExecutor,
+    [t, ob]: [TenderUse | undefined, PgObservation | undefined],
+  ): Promise<StoredChange | undefined> => {
+    if (!t || !ob || t.carrierKey !== ob.keys[0]) {
+      if (t) await recordTenderBody(q, t);
+      return ob ? observeBody(q, ob) : undefined;
+    }
+    const r = await heads.get<{ has_entry: boolean; has_state: boolean } & { [K in keyof HeadRow]: HeadRow[K] | null } & StateHead>(q, {
+      tkey: t.carrierKey,
+      key: ob.keys[0]!,
+      other: ob.keys[1] ?? null,
+    });
+    await recordTenderBody(q, t, { row: r!.has_entry ? (r as unknown as HeadRow) : undefined });
+    return observeBody(q, ob, { head: r!.has_state ? r! : undefined });
+  };
+
   const recordTenderTx = ownOrCallers(recordTenderBody);
   const observeTx = ownOrCallers(observeBody);
+  const tenderAndObserveTx = ownOrCallers(tenderAndObserveBody);
 
   return {
     recordTender: (t) => recordTenderTx(t),
@@ -478,6 +522,11 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
     async observe(ob) {
       checkKeys(ob.keys);
       return observeTx(ob);
+    },
+
+    async tenderAndObserve(t, ob) {
+      if (ob) checkKeys(ob.keys);
+      return tenderAndObserveTx([t, ob]);
     },
 
     async getChange(id) {
