@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The reliability and security fault suite (`npm run faults`): every scenario, against real
- * worker/intake processes built from dist/. The fast scenarios (*.fast.test.ts) also run in
- * `npm test`; the slow ones (*.slow.ftest.ts) only here.
+ * worker/intake processes built from dist/, on the record SCREEN_TEST_DB names (test-db.ts):
+ * SQLite, or PostgreSQL in `npm run faults:pg`. The fast scenarios (*.fast.test.ts) also run in
+ * `npm test` and `npm run test:pg`; the slow ones (*.slow.ftest.ts) only here.
  */
 export default defineConfig({
   test: {

@@ -91,11 +91,9 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/unit-of-work.test.ts': SQLITE_FILE,
   'test/integration/ops-install-walk.test.ts': DOC_WALK,
   // Pending.
-  'test/faults/access.fast.test.ts': PENDING,
+  // Runs, and finds a product bug: a tender_id holding \u0000 is stored by SQLite but is a 500 on
+  // PostgreSQL (text cannot hold NUL); the intake should refuse it on both (a 400 naming the field).
   'test/faults/bad-input.fast.test.ts': PENDING,
-  'test/faults/callback-policy.fast.test.ts': PENDING,
-  'test/faults/intake-door.fast.test.ts': PENDING,
-  'test/faults/secrets.fast.test.ts': PENDING,
 };
 
 // Not mergeConfig: it would add these lists to the base's include (test/**) rather than replace them.

@@ -32,7 +32,7 @@ let client: IntakeClient;
 beforeAll(async () => {
   await ensureBuilt();
   emu = await startRecordingEmulator({ mode: 'sandbox', ratePerMinute: 100_000 });
-  inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl') });
+  inst = await installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl') });
   ({ client } = await inst.start());
 }, 240_000); // room for a build of a stale dist/, or for waiting on another file's build
 
@@ -183,7 +183,7 @@ describe('where the intake listens', () => {
   it('binds another address only when INTAKE_HOST says so', async () => {
     // Plain HTTP on a wide address also needs INTAKE_INSECURE_HTTP=1 (a TLS proxy in front);
     // without it the start is refused (test/faults/intake-door.fast.test.ts).
-    const other = installation({
+    const other = await installation({
       svcBaseUrl: emu.baseUrl,
       svcKey: emu.key,
       redisUrl: inject('redisUrl'),

@@ -25,7 +25,7 @@ beforeAll(async () => {
   await ensureBuilt();
   emu = await startRecordingEmulator({ mode: 'sandbox', ratePerMinute: 1_000_000 });
   // warn: 20,000 request log lines would slow the run; errors (5xx) are still logged.
-  inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { LOG_LEVEL: 'warn' } });
+  inst = await installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { LOG_LEVEL: 'warn' } });
   await inst.start();
 }, 240_000); // room for a build of a stale dist/, or for waiting on another file's build
 
@@ -432,7 +432,7 @@ describe('10,000 fuzzed intake requests', () => {
     expect(inst.proc!.alive()).toBe(true);
     expect(inst.proc!.stderr()).not.toMatch(/"level":(50|60)/);
     // Whatever was accepted is a well-formed screening in the database.
-    const f = storeFigures(inst.dbPath);
+    const f = await storeFigures(inst.reader);
     expect(f.screenings).toBe((f.byStatus.queued ?? 0) + (f.byStatus.active ?? 0) + (f.byStatus.done ?? 0));
     expect(f.doneWithoutAction).toBe(0);
   });

@@ -23,7 +23,12 @@ beforeAll(async () => {
   await ensureBuilt();
   emu = await startRecordingEmulator({ mode: 'sandbox', ratePerMinute: 100_000 });
   // Only `localhost` by name: 127.0.0.1 and its other spellings are not listed.
-  inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { CALLBACK_ALLOW: 'localhost' } });
+  inst = await installation({
+    svcBaseUrl: emu.baseUrl,
+    svcKey: emu.key,
+    redisUrl: inject('redisUrl'),
+    env: { CALLBACK_ALLOW: 'localhost' },
+  });
   ({ client } = await inst.start());
   target = createTcpServer((c) => {
     connections++;

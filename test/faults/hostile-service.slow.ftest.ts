@@ -10,7 +10,7 @@ import { inject } from 'vitest';
 import { until } from '../helpers/processes.js';
 import { mapLimit } from './support/intake-client.js';
 import { startRecordingEmulator, type RecordingEmulator, type ScoreRequest } from './support/recording-emulator.js';
-import { screeningStates, storeFigures } from './support/store-inspect.js';
+import { doneCount, screeningStates, storeFigures } from './support/store-inspect.js';
 import { installation, type Installation } from './support/worker-stack.js';
 
 /** The worker's /v1 client: 10 s time-out, waits max(Retry-After, 1 s·2^(n−1) capped at 30 s) + jitter, five attempts. */
@@ -31,7 +31,7 @@ async function setUp(
   faults: NonNullable<Parameters<typeof startRecordingEmulator>[0]>['faults'],
 ): Promise<{ emu: RecordingEmulator; inst: Installation }> {
   const emu = await startRecordingEmulator({ mode: 'live', ratePerMinute: 1_000_000, monthlyQuota: 1_000_000, faults });
-  const inst = installation({
+  const inst = await installation({
     svcBaseUrl: emu.baseUrl,
     svcKey: emu.key,
     redisUrl: inject('redisUrl'),
@@ -98,10 +98,10 @@ describe('a hostile /v1 service', () => {
     const answers = await mapLimit(dots, 16, (dot) => inst.client!.screen({ dot_number: dot }));
     expect(answers.filter((a) => a.status !== 200 && a.status !== 202).map((a) => a.status)).toEqual([]);
     const ids = answers.map((a) => a.json.id as string);
-    await until('every screening to end', 180_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === ids.length || undefined, 250);
+    await until('every screening to end', 180_000, async () => (await doneCount(inst.reader)) === ids.length || undefined, 250);
 
-    const f = storeFigures(inst.dbPath);
-    const states = screeningStates(inst.dbPath);
+    const f = await storeFigures(inst.reader);
+    const states = await screeningStates(inst.reader);
     const reqs = emu.requests;
     const kinds = {
       requests: reqs.length,
@@ -142,14 +142,14 @@ describe('a hostile /v1 service', () => {
     const ended = await until(
       'every screening to end',
       90_000,
-      () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === ids.length || undefined,
+      async () => (await doneCount(inst.reader)) === ids.length || undefined,
       250,
     ).then(
       () => true,
       () => false,
     );
-    const f = storeFigures(inst.dbPath);
-    const states = screeningStates(inst.dbPath);
+    const f = await storeFigures(inst.reader);
+    const states = await screeningStates(inst.reader);
     const first429 = emu.requests.find(rateLimited);
     const after = first429 ? emu.requests.filter((r) => r.at > first429.answeredAt! + 250) : [];
     console.info(

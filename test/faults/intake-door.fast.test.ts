@@ -19,8 +19,8 @@ let emu: RecordingEmulator;
 let certs: TestCerts;
 const opened: Installation[] = [];
 
-function install(env: Record<string, string> = {}): Installation {
-  const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env });
+async function install(env: Record<string, string> = {}): Promise<Installation> {
+  const inst = await installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env });
   opened.push(inst);
   return inst;
 }
@@ -71,7 +71,7 @@ function closedByServer(socket: Socket): Promise<void> {
 describe('TLS in the worker', () => {
   let inst: Installation;
   beforeAll(async () => {
-    inst = install({ INTAKE_TLS_CERT: certs.certPath, INTAKE_TLS_KEY: certs.keyPath });
+    inst = await install({ INTAKE_TLS_CERT: certs.certPath, INTAKE_TLS_KEY: certs.keyPath });
     await inst.start();
   }, 120_000);
 
@@ -112,7 +112,8 @@ describe('TLS in the worker', () => {
       INTAKE_HOST: 'localhost',
       INTAKE_PORT: String(inst.proc!.port),
       INTAKE_TOKEN: inst.token,
-      SCREEN_DB: inst.dbPath,
+      SCREEN_DB: inst.screenDb,
+      SCREEN_DATA_DIR: inst.dataDir,
     };
     const trusted = spawnCli(['status', '--json'], { env: { ...env, NODE_EXTRA_CA_CERTS: certs.caPath } });
     expect((await trusted.exited).code).toBe(0);
@@ -128,7 +129,7 @@ describe('TLS in the worker', () => {
 
 describe('plain HTTP on a wide address', () => {
   it('is refused at start: exit 2 and one line naming INTAKE_HOST and the way out', async () => {
-    const inst = install({ INTAKE_HOST: '0.0.0.0' });
+    const inst = await install({ INTAKE_HOST: '0.0.0.0' });
     const p = spawnCli(['start'], { cwd: inst.dataDir, env: { ...inst.env, INTAKE_PORT: '0' } });
     // Today's code would serve instead: stop it after a while rather than wait for ever.
     const stopper = setTimeout(() => void p.kill(), 30_000);
@@ -144,7 +145,7 @@ describe('plain HTTP on a wide address', () => {
   });
 
   it('starts when INTAKE_INSECURE_HTTP=1 says a TLS proxy is in front', async () => {
-    const inst = install({ INTAKE_HOST: '0.0.0.0', INTAKE_INSECURE_HTTP: '1' });
+    const inst = await install({ INTAKE_HOST: '0.0.0.0', INTAKE_INSECURE_HTTP: '1' });
     const { client } = await inst.start();
     expect((await client.call('GET', '/healthz')).status).toBe(200);
   });
@@ -153,7 +154,7 @@ describe('plain HTTP on a wide address', () => {
 describe('limits at the door', () => {
   let inst: Installation;
   beforeAll(async () => {
-    inst = install({ INTAKE_HEADERS_TIMEOUT: '2s', INTAKE_REQUEST_TIMEOUT: '3s' });
+    inst = await install({ INTAKE_HEADERS_TIMEOUT: '2s', INTAKE_REQUEST_TIMEOUT: '3s' });
     await inst.start();
   }, 120_000);
 
@@ -202,7 +203,7 @@ describe('limits at the door', () => {
 
 describe('a revoked token', () => {
   it('has its open /events stream closed within seconds of `carrier-screen token revoke` in another process', async () => {
-    const inst = install();
+    const inst = await install();
     await inst.start();
     const env = { ...inst.env };
     const create = spawnCli(['token', 'create', '--role', 'tms', '--name', 'tms-door'], { env });
@@ -226,27 +227,33 @@ describe('a revoked token', () => {
 });
 
 describe('private files', () => {
-  it('with umask 000: data directory 0700; database, WAL, SHM, intake-token, callback-secret and a backup 0600', async () => {
+  it('with umask 000: data directory 0700; intake-token and callback-secret 0600; on SQLite the database, WAL, SHM and a backup 0600 too', async () => {
     const root = mkdirTemp('cs-modes-');
     const dataDir = join(root, 'var', 'data');
-    const dbPath = join(dataDir, 'carrier-screen.db');
     // The loosest umask there is: every mode below is the program's own doing.
     const umask0 = ['sh', '-c', 'umask 000; exec "$0" "$@"'];
-    const base = install();
-    const env = { ...base.env, SCREEN_DB: dbPath, INTAKE_TOKEN: undefined, CALLBACK_SECRET: undefined };
+    const base = await install();
+    const onSqlite = base.kind === 'sqlite';
+    // The data dir made by the worker itself: beside a SQLite file of its own, or SCREEN_DATA_DIR beside a PostgreSQL record.
+    const where = onSqlite ? { SCREEN_DB: join(dataDir, 'carrier-screen.db') } : { SCREEN_DATA_DIR: dataDir };
+    const env = { ...base.env, ...where, INTAKE_TOKEN: undefined, CALLBACK_SECRET: undefined };
     const proc = await startIntakeProcess(env, { cwd: root, wrapper: umask0 });
     try {
       const mode = (p: string): string => (statSync(p).mode & 0o777).toString(8);
       expect(mode(dataDir)).toBe('700');
       expect(mode(join(root, 'var'))).toBe('700');
-      for (const f of ['carrier-screen.db', 'carrier-screen.db-wal', 'carrier-screen.db-shm', 'intake-token', 'callback-secret']) {
+      const dbFiles = onSqlite ? ['carrier-screen.db', 'carrier-screen.db-wal', 'carrier-screen.db-shm'] : [];
+      for (const f of [...dbFiles, 'intake-token', 'callback-secret']) {
         expect(existsSync(join(dataDir, f)), f).toBe(true);
         expect(mode(join(dataDir, f)), f).toBe('600');
       }
-      const backup = join(root, 'backup.db');
-      const b = spawnCli(['backup', backup], { cwd: root, env: { ...env }, wrapper: umask0 });
-      expect((await b.exited).code).toBe(0);
-      expect(mode(backup)).toBe('600');
+      // `backup` copies a SQLite file; a PostgreSQL record is pg_dump's (it refuses a URL).
+      if (onSqlite) {
+        const backup = join(root, 'backup.db');
+        const b = spawnCli(['backup', backup], { cwd: root, env: { ...env }, wrapper: umask0 });
+        expect((await b.exited).code).toBe(0);
+        expect(mode(backup)).toBe('600');
+      }
     } finally {
       await proc.stop();
     }

@@ -1,6 +1,7 @@
 /**
  * Fault suite — nothing owed is lost (issue 12). Real `start` / `screen` processes, a real
- * Redis of the test's own (it is flushed), real SQLite files, a real callback endpoint:
+ * Redis of the test's own (it is flushed), the record of this pass (a SQLite file, or a
+ * PostgreSQL database under SCREEN_TEST_DB=postgres), a real callback endpoint:
  * - the endpoint down while screenings finish, Redis flushed, the endpoint back: every callback;
  * - the worker SIGKILLed while a review's callback is on the wire: delivered after the restart,
  *   acknowledged once per delivery id;
@@ -10,7 +11,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli, until } from '../helpers/processes.js';
@@ -18,11 +18,11 @@ import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
 import { WATCH_QUEUE, WATCH_SCHEDULER_ID } from '../../worker/watch/watch-scheduler.js';
 import { mapLimit } from './support/intake-client.js';
 import { startRecordingEmulator, type RecordingEmulator } from './support/recording-emulator.js';
-import { storeFigures } from './support/store-inspect.js';
+import { doneCount, outboxRows, storeFigures } from './support/store-inspect.js';
 import { startSwitchableReceiver, type SwitchableReceiver } from './support/switchable-receiver.js';
 import { installation, type Installation } from './support/worker-stack.js';
 import { seedRetentionRows } from '../helpers/retention-seed.js';
-import { openStore, recordOf } from '../../worker/store/index.js';
+import { openRecord } from '../../worker/open-record.js';
 
 let redis: OwnRedis;
 const cleanup: Array<() => Promise<unknown>> = [];
@@ -46,19 +46,6 @@ async function flushAll(): Promise<void> {
   }
 }
 
-function outboxRows(dbPath: string): Array<{ delivery_id: string; state: string; attempts: number }> {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT delivery_id, state, attempts FROM callback_outbox').all() as Array<{
-      delivery_id: string;
-      state: string;
-      attempts: number;
-    }>;
-  } finally {
-    db.close();
-  }
-}
-
 async function setup(o: {
   mode: 'sandbox' | 'live';
   latencyMs?: number;
@@ -71,7 +58,7 @@ async function setup(o: {
     ...(o.latencyMs ? { faults: { latencyMs: o.latencyMs } } : {}),
   });
   cleanup.push(() => emu.close());
-  const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: redis.url, env: { ...o.env } });
+  const inst = await installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: redis.url, env: { ...o.env } });
   cleanup.push(() => inst.close());
   const receiver = await startSwitchableReceiver(inst.callbackSecret);
   cleanup.push(() => receiver.close());
@@ -90,14 +77,14 @@ describe('callbacks survive a down endpoint and a Redis that lost its data', () 
     );
     expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 202)).toEqual([]);
     const ids = answers.map((a) => a.json.id as string);
-    await until('all 20 done', 60_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) >= 20 || undefined, 200);
+    await until('all 20 done', 60_000, async () => (await doneCount(inst.reader)) >= 20 || undefined, 200);
     // Every callback owed; the endpoint was tried and failed until its circuit breaker opened
     // (a destination that keeps failing is backed off as a whole, not tried row by row).
     await until(
       'every callback owed, the endpoint tried and backed off',
       60_000,
-      () => {
-        const rows = outboxRows(inst.dbPath);
+      async () => {
+        const rows = await outboxRows(inst.reader);
         return rows.length === 20 && rows.every((r) => r.state === 'pending') && rows.filter((r) => r.attempts >= 1).length >= 5;
       },
       250,
@@ -113,11 +100,11 @@ describe('callbacks survive a down endpoint and a Redis that lost its data', () 
       () => ids.every((id) => receiver.acknowledged().has(`${id}:screening.completed`)) || undefined,
       250,
     );
-    const rows = outboxRows(inst.dbPath);
+    const rows = await outboxRows(inst.reader);
     await until(
       'every outbox row delivered',
       30_000,
-      () => outboxRows(inst.dbPath).every((r) => r.state === 'delivered') || undefined,
+      async () => (await outboxRows(inst.reader)).every((r) => r.state === 'delivered') || undefined,
       250,
     );
     console.info(
@@ -171,7 +158,7 @@ describe('callbacks survive a down endpoint and a Redis that lost its data', () 
       review: { state: 'approved', decided_by: 'dana' },
     });
     expect(bodies.every((a) => a.signatureOk)).toBe(true);
-    expect(outboxRows(inst.dbPath).find((r) => r.delivery_id === delivery)).toMatchObject({ state: 'delivered' });
+    expect((await outboxRows(inst.reader)).find((r) => r.delivery_id === delivery)).toMatchObject({ state: 'delivered' });
   });
 });
 
@@ -188,7 +175,12 @@ describe('every process that works the queue delivers', () => {
     });
     cleanup.push(() => bulk.stop());
     // TMS screenings accepted meanwhile, on the shared queue the bulk process works too.
-    await until('the bulk process to have queued work', 60_000, () => (storeFigures(inst.dbPath).screenings ?? 0) >= 20 || undefined, 50);
+    await until(
+      'the bulk process to have queued work',
+      60_000,
+      async () => (await storeFigures(inst.reader)).screenings >= 20 || undefined,
+      50,
+    );
     const answers = await mapLimit(
       Array.from({ length: 20 }, (_, i) => String(6_900_000 + i * 17)),
       4,
@@ -215,7 +207,7 @@ describe('every process that works the queue delivers', () => {
   });
 });
 
-describe('Redis state rebuilt from SQLite', () => {
+describe('Redis state rebuilt from the record', () => {
   it("after FLUSHALL the operator's pause, the watch schedule and the quota gate come back by themselves", async () => {
     const { inst } = await setup({ mode: 'live' });
     const client = inst.client!;
@@ -261,7 +253,7 @@ describe('retention', () => {
   it('a real worker on a database seeded years back (an injected clock): old rows gone, the record within the period kept', async () => {
     const emu = await startRecordingEmulator({ mode: 'sandbox' });
     cleanup.push(() => emu.close());
-    const inst = installation({
+    const inst = await installation({
       svcBaseUrl: emu.baseUrl,
       svcKey: emu.key,
       redisUrl: redis.url,
@@ -270,29 +262,24 @@ describe('retention', () => {
     cleanup.push(() => inst.close());
     const DAY = 86_400_000;
     let t = Date.now() - 4 * 365 * DAY;
-    const seed = openStore(inst.dbPath, { now: () => new Date(t) });
-    const old = await seedRetentionRows(recordOf(seed), 'old', new Date(t));
+    // The record made and seeded before the worker's first start, at an injected clock (either backend).
+    const db = inst.sqlitePath ? { kind: 'sqlite' as const, path: inst.sqlitePath } : { kind: 'postgres' as const, url: inst.screenDb };
+    const seed = await openRecord({ db, dataDir: inst.dataDir }, { now: () => new Date(t), readers: { size: 0 } });
+    const old = await seedRetentionRows(seed.record, 'old', new Date(t));
     t = Date.now() - 365 * DAY;
-    const kept = await seedRetentionRows(recordOf(seed), 'kept', new Date(t));
-    seed.close();
+    const kept = await seedRetentionRows(seed.record, 'kept', new Date(t));
+    await seed.close();
 
     await inst.start();
-    const rows = (sql: string, ...args: unknown[]): number => {
-      const db = new Database(inst.dbPath, { readonly: true, fileMustExist: true });
-      try {
-        return (db.prepare(sql).get(...args) as { n: number }).n;
-      } finally {
-        db.close();
-      }
+    // The ids are ours (scr_…, rev_…, cb_…): quoted into the SQL, the same on both backends.
+    const rows = async (table: string, ...ids: string[]): Promise<number> => {
+      if (ids.some((id) => !/^\w+$/.test(id))) throw new Error(`rows: ${ids.join(' ')}`);
+      const where = ids.length ? ` WHERE id IN (${ids.map((id) => `'${id}'`).join(', ')})` : '';
+      return Number((await inst.reader.rows<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${table}${where}`))[0]!.n);
     };
-    await until(
-      'the old screenings pruned',
-      60_000,
-      () => rows('SELECT COUNT(*) AS n FROM screenings WHERE id = ?', old.decided) === 0 || undefined,
-      250,
-    );
-    expect(rows('SELECT COUNT(*) AS n FROM reviews WHERE id = ?', old.review)).toBe(0);
-    expect(rows('SELECT COUNT(*) AS n FROM callback_outbox WHERE id IN (?, ?)', old.delivered, old.dead)).toBe(0);
+    await until('the old screenings pruned', 60_000, async () => (await rows('screenings', old.decided)) === 0 || undefined, 250);
+    expect(await rows('reviews', old.review)).toBe(0);
+    expect(await rows('callback_outbox', old.delivered, old.dead)).toBe(0);
     // A year old: the screening, its decided review (who and when) and its dead callback stay;
     // its delivered callback and events (older than 7 days) are gone.
     const screening = await inst.client!.call('GET', `/screenings/${kept.decided}`);
@@ -302,11 +289,11 @@ describe('retention', () => {
       action: 'tender',
       review: { id: kept.review, state: 'approved', decided_by: 'dana' },
     });
-    expect(rows('SELECT COUNT(*) AS n FROM callback_outbox WHERE id = ?', kept.dead)).toBe(1);
-    expect(rows('SELECT COUNT(*) AS n FROM callback_outbox WHERE id = ?', kept.delivered)).toBe(0);
-    expect(rows('SELECT COUNT(*) AS n FROM events')).toBe(0);
+    expect(await rows('callback_outbox', kept.dead)).toBe(1);
+    expect(await rows('callback_outbox', kept.delivered)).toBe(0);
+    expect(await rows('events')).toBe(0);
     // A review still pending keeps even a four-year-old screening.
-    expect(rows('SELECT COUNT(*) AS n FROM screenings WHERE id = ?', old.pendingReview)).toBe(1);
+    expect(await rows('screenings', old.pendingReview)).toBe(1);
     expect(inst.logs()).toMatch(/retention: old rows pruned/);
   });
 });

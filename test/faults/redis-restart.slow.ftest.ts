@@ -11,7 +11,7 @@ import { startRedis, type OwnRedis } from '../helpers/redis-server.js';
 import { startCallbackReceiver, type CallbackReceiver } from './support/callback-receiver.js';
 import { mapLimit, NoAnswerError, type Answer } from './support/intake-client.js';
 import { startRecordingEmulator, type RecordingEmulator } from './support/recording-emulator.js';
-import { screeningStates, storeFigures } from './support/store-inspect.js';
+import { doneCount, screeningStates, storeFigures } from './support/store-inspect.js';
 import { installation, type Installation } from './support/worker-stack.js';
 
 const SCREENINGS = 200;
@@ -26,7 +26,7 @@ let redisDown = false;
 beforeAll(async () => {
   redis = await startRedis();
   emu = await startRecordingEmulator({ mode: 'live', ratePerMinute: 1_000_000, monthlyQuota: 1_000_000, faults: { latencyMs: 200 } });
-  inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: redis.url, env: { SCREEN_CONCURRENCY: '4' } });
+  inst = await installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: redis.url, env: { SCREEN_CONCURRENCY: '4' } });
   receiver = await startCallbackReceiver(inst.callbackSecret);
   await inst.start();
 });
@@ -48,13 +48,14 @@ describe('Redis restarted without persistence mid-run', () => {
     );
     expect(answers.filter((a) => a.status !== 202 && a.status !== 200).map((a) => a.status)).toEqual([]);
     const ids = answers.map((a) => a.json.id as string);
-    await until('some screenings to finish', 60_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) >= 20, 20);
-    const someDone = ids.find((id) => screeningStates(inst.dbPath).get(id)?.status === 'done')!;
+    await until('some screenings to finish', 60_000, async () => (await doneCount(inst.reader)) >= 20, 20);
+    const statesNow = await screeningStates(inst.reader);
+    const someDone = ids.find((id) => statesNow.get(id)?.status === 'done')!;
 
     // Redis goes away, data and all.
     await redis.kill();
     redisDown = true;
-    const beforeOutage = storeFigures(inst.dbPath).screenings;
+    const beforeOutage = (await storeFigures(inst.reader)).screenings;
     const during: Array<{ route: string; status: number | 'no answer'; code?: string }> = [];
     const probe = async (route: string, f: () => Promise<Answer>): Promise<void> => {
       try {
@@ -81,18 +82,13 @@ describe('Redis restarted without persistence mid-run', () => {
         );
       await new Promise((r) => setTimeout(r, 500));
     }
-    const afterOutage = storeFigures(inst.dbPath).screenings;
-    const notDoneAtOutage = SCREENINGS - (storeFigures(inst.dbPath).byStatus.done ?? 0);
+    const afterOutage = (await storeFigures(inst.reader)).screenings;
+    const notDoneAtOutage = SCREENINGS - (await doneCount(inst.reader));
 
     await redis.start();
     redisDown = false;
     const restartedAt = Date.now();
-    await until(
-      'every accepted screening to be done',
-      120_000,
-      () => (storeFigures(inst.dbPath).byStatus.done ?? 0) >= SCREENINGS || undefined,
-      250,
-    );
+    await until('every accepted screening to be done', 120_000, async () => (await doneCount(inst.reader)) >= SCREENINGS || undefined, 250);
     const healedMs = Date.now() - restartedAt;
     // New work is accepted and done once Redis is back.
     const fresh = await client.screen({ dot_number: '4999997' }, '?wait=20');
@@ -104,8 +100,8 @@ describe('Redis restarted without persistence mid-run', () => {
     ).catch(() => undefined);
     const missingCallbacks = ids.filter((id) => !receiver.counts().has(`${id}:screening.completed`));
 
-    const f = storeFigures(inst.dbPath);
-    const states = screeningStates(inst.dbPath);
+    const f = await storeFigures(inst.reader);
+    const states = await screeningStates(inst.reader);
     const lost = ids.filter((id) => states.get(id)?.status !== 'done');
     const fiveHundreds = during.filter((d) => d.status === 500 || (typeof d.status === 'number' && d.status > 503));
     const hangs = during.filter((d) => d.status === 'no answer');

@@ -2,7 +2,7 @@
  * Fault suite, scenario 6 — secrets. A full run of a real `carrier-screen start` process at
  * LOG_LEVEL=trace with a distinctive /v1 key (an emulator account of its own) and a generated
  * intake token, then a search of everything the run left or said: stdout and stderr, every
- * file in the data dir, the Redis keys, every intake answer (what the tray bridge gets),
+ * file in the data dir, every row of the record (a SQLite file or a PostgreSQL database), the Redis keys, every intake answer (what the tray bridge gets),
  * /status, /events, error bodies, and the callbacks. The API key appears nowhere; the token
  * and the callback secret only in their own files.
  */
@@ -15,6 +15,7 @@ import { ensureBuilt, spawnCli } from '../helpers/processes.js';
 import { startCallbackReceiver, type CallbackReceiver } from './support/callback-receiver.js';
 import type { Answer, IntakeClient } from './support/intake-client.js';
 import { startRecordingEmulator, type RecordingEmulator } from './support/recording-emulator.js';
+import { recordText } from './support/record-inspect.js';
 import { installation, type Installation } from './support/worker-stack.js';
 
 const KEY = 'svc_live_QXfaultSuiteKey8d1e0c55a7';
@@ -99,7 +100,7 @@ beforeAll(async () => {
     accounts: [{ id: 'acct_fault_secret', name: 'Fault Suite Freight', keys: [KEY] }],
   });
   // No INTAKE_TOKEN, no CALLBACK_SECRET: both are generated into the data dir, as in production.
-  inst = installation({
+  inst = await installation({
     svcBaseUrl: emu.baseUrl,
     svcKey: KEY,
     redisUrl: inject('redisUrl'),
@@ -192,9 +193,13 @@ describe('a full run leaves the API key nowhere and the token only where it is c
       ['/events', events],
       ['callbacks', receiver.deliveries.map((d) => JSON.stringify(d.headers) + d.body).join('\n')],
       ['Redis', await redisContents(inject('redisUrl'), inst.prefix)],
+      ['the record', await recordText(inst.reader)],
     ];
+    // On SQLite the data dir holds the database too: its bytes (free pages, WAL) are searched as well.
     const files = readdirSync(inst.dataDir);
-    expect(files).toEqual(expect.arrayContaining(['carrier-screen.db', 'intake-token', 'callback-secret']));
+    expect(files).toEqual(
+      expect.arrayContaining(['intake-token', 'callback-secret', ...(inst.kind === 'sqlite' ? ['carrier-screen.db'] : [])]),
+    );
     for (const f of files) places.push([`file ${f}`, readFileSync(join(inst.dataDir, f)).toString('latin1')]);
 
     for (const [where, content] of places) {
@@ -213,7 +218,8 @@ describe('a full run leaves the API key nowhere and the token only where it is c
         SVC_API_KEY: WRONG_KEY,
         SVC_BASE_URL: emu.baseUrl,
         REDIS_URL: inject('redisUrl'),
-        SCREEN_DB: join(inst.dataDir, 'other.db'),
+        SCREEN_DB: inst.screenDb,
+        SCREEN_DATA_DIR: inst.dataDir,
         SCREEN_REDIS_PREFIX: `${inst.prefix}-wrong`,
         INTAKE_TOKEN: 'tok-0123456789abcdef0123',
         INTAKE_PORT: '0',

@@ -6,16 +6,20 @@
  *   machine lets us mount one): the intake answers 503 JSON with a code, never crashes, and
  *   recovers by itself once there is room;
  * - a read-only database at start: a clear message and a non-zero exit, no stack trace.
+ * Each is about the SQLite file by nature (its WAL, its integrity_check, its file's size and
+ * mode): skipped on PostgreSQL, whose counterpart is pg-outage.slow.ftest.ts (the database
+ * refusing connections mid-stream).
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { CLI, mkdirTemp, spawnCli, until } from '../helpers/processes.js';
+import { describeSqlite } from '../helpers/test-db.js';
 import { mapLimit, type Answer } from './support/intake-client.js';
 import { startRecordingEmulator, type RecordingEmulator } from './support/recording-emulator.js';
-import { integrityProblems, screeningStates, storeFigures } from './support/store-inspect.js';
+import { doneCount, integrityProblems, screeningStates, storeFigures } from './support/store-inspect.js';
 import { installation } from './support/worker-stack.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -36,10 +40,10 @@ function expectStorageError(a: Answer, message: RegExp): void {
   expect(a.json.error.message).toMatch(message);
 }
 
-describe('SIGKILL during heavy writes', () => {
+describeSqlite('SIGKILL during heavy writes', () => {
   it('leaves a database that opens and passes integrity_check, every time; after the last restart all screenings end done', async () => {
     const emu = await emulator();
-    const inst = installation({
+    const inst = await installation({
       svcBaseUrl: emu.baseUrl,
       svcKey: emu.key,
       redisUrl: inject('redisUrl'),
@@ -58,23 +62,23 @@ describe('SIGKILL during heavy writes', () => {
       await proc.kill('SIGKILL');
       const answers = await submitting;
       for (const a of answers) if (a && (a.status === 200 || a.status === 202)) accepted.push(a.json.id);
-      const problems = integrityProblems(inst.dbPath);
-      const f = storeFigures(inst.dbPath);
+      const problems = integrityProblems(inst.sqlitePath!);
+      const f = await storeFigures(inst.reader);
       rounds.push(
         `round ${round + 1}: killed after ${delay} ms with ${f.screenings} screenings (${f.byStatus.done ?? 0} done), integrity ${problems.length === 0 ? 'ok' : problems.join('; ')}`,
       );
       expect(problems, `after kill ${round + 1}`).toEqual([]);
     }
     await inst.start();
-    const total = storeFigures(inst.dbPath).screenings;
+    const total = (await storeFigures(inst.reader)).screenings;
     await until(
       'every screening in the database to be done',
       150_000,
-      () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === total || undefined,
+      async () => (await doneCount(inst.reader)) === total || undefined,
       250,
     );
-    const f = storeFigures(inst.dbPath);
-    const states = screeningStates(inst.dbPath);
+    const f = await storeFigures(inst.reader);
+    const states = await screeningStates(inst.reader);
     console.info(
       `sqlite-kill: ${rounds.join('; ')}; accepted ${accepted.length}, in the database ${total}, done ${f.byStatus.done}, lost ${accepted.filter((id) => states.get(id)?.status !== 'done').length}`,
     );
@@ -83,7 +87,7 @@ describe('SIGKILL during heavy writes', () => {
     expect(f.doneWithoutAction).toBe(0);
     expect(f.duplicateReviews).toBe(0);
     await inst.proc!.stop();
-    expect(integrityProblems(inst.dbPath)).toEqual([]);
+    expect(integrityProblems(inst.sqlitePath!)).toEqual([]);
   });
 });
 
@@ -95,12 +99,17 @@ function tryMountTmpfs(dir: string, size: string): boolean {
   return spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]).status === 0;
 }
 
-describe('a full disk while the worker runs', () => {
+describeSqlite('a full disk while the worker runs', () => {
   it.runIf(hasPrlimit)(
     'writes refused by the file system (a file-size limit on the process), an Idempotency-Key on every request: 503 storage_unavailable, never 500, reads and replays still served, counted in /metrics, no crash',
     async () => {
       const emu = await emulator();
-      const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl'), env: { LOG_LEVEL: 'warn' } });
+      const inst = await installation({
+        svcBaseUrl: emu.baseUrl,
+        svcKey: emu.key,
+        redisUrl: inject('redisUrl'),
+        env: { LOG_LEVEL: 'warn' },
+      });
       cleanup.push(() => inst.close());
       // Every file the process writes may grow to 1 MB and no further (EFBIG, as on a disk with no
       // room left). Set at start: lowering a running process's limit is not allowed everywhere.
@@ -144,7 +153,7 @@ describe('a full disk while the worker runs', () => {
       expectStorageError(again, /disk|I\/O|full/i);
       for (const a of after) if (a.status !== 200 && a.status !== 202) expectStorageError(a, /disk|I\/O|full/i);
       expect(after.filter((a) => a.status === 503).length).toBeGreaterThan(0);
-      expect(JSON.stringify(refused!.json)).not.toContain(inst.dbPath); // no internals in the answer
+      expect(JSON.stringify(refused!.json)).not.toContain(inst.sqlitePath!); // no internals in the answer
       // A retried request that was accepted before the disk filled gets its screening: replaying writes nothing.
       expect([replay.status, replay.headers['idempotent-replayed'], replay.json.id]).toEqual([200, 'true', first.json.id]);
       expect([404, 503]).toContain(review.status);
@@ -160,7 +169,7 @@ describe('a full disk while the worker runs', () => {
       expect(proc.alive()).toBe(true);
       expect(inst.logs()).not.toMatch(/"level":60|uncaught|unhandled/i);
       await proc.stop();
-      expect(integrityProblems(inst.dbPath)).toEqual([]);
+      expect(integrityProblems(inst.sqlitePath!)).toEqual([]);
     },
   );
 
@@ -176,7 +185,7 @@ describe('a full disk while the worker runs', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     const emu = await emulator();
-    const inst = installation({
+    const inst = await installation({
       svcBaseUrl: emu.baseUrl,
       svcKey: emu.key,
       redisUrl: inject('redisUrl'),
@@ -239,14 +248,14 @@ if (!nobodyReadsCheckout)
     `SKIPPED "a read-only database at start": as root it runs the worker as "nobody", who cannot read ${CLI} (a checkout in a private directory)`,
   );
 
-describe('a read-only database at start', () => {
+describeSqlite('a read-only database at start', () => {
   it.skipIf(!nobodyReadsCheckout)('the worker refuses to start with a clear message naming the problem, not a stack trace', async () => {
     const emu = await emulator();
-    const inst = installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl') });
+    const inst = await installation({ svcBaseUrl: emu.baseUrl, svcKey: emu.key, redisUrl: inject('redisUrl') });
     cleanup.push(() => inst.close());
     await inst.start();
     await inst.proc!.stop();
-    chmodSync(inst.dbPath, 0o444);
+    chmodSync(inst.sqlitePath!, 0o444);
     chmodSync(inst.dataDir, 0o555);
     cleanup.push(() => chmodSync(inst.dataDir, 0o755));
     // Root ignores file modes: then run it as "nobody".
@@ -263,7 +272,7 @@ describe('a read-only database at start', () => {
     expect(exit).not.toBe('running');
     expect((exit as { code: number | null }).code).not.toBe(0);
     expect(out).toMatch(/read-only/i);
-    expect(out).toContain(inst.dbPath);
+    expect(out).toContain(inst.sqlitePath!);
     expect(out).not.toMatch(/\n\s+at .+:\d+:\d+\)?/); // no stack trace
   });
 });

@@ -11,7 +11,7 @@ import { until } from '../helpers/processes.js';
 import { startCallbackReceiver, type CallbackReceiver } from './support/callback-receiver.js';
 import { mapLimit } from './support/intake-client.js';
 import { startRecordingEmulator, type RecordingEmulator } from './support/recording-emulator.js';
-import { screeningStates, storeFigures } from './support/store-inspect.js';
+import { doneCount, screeningStates, storeFigures } from './support/store-inspect.js';
 import { installation, type Installation } from './support/worker-stack.js';
 
 const SCREENINGS = 500;
@@ -25,7 +25,7 @@ let receiver: CallbackReceiver;
 beforeAll(async () => {
   // Each lookup takes 300 ms, so most of the 500 are still queued or active at the kill.
   emu = await startRecordingEmulator({ mode: 'live', ratePerMinute: 1_000_000, monthlyQuota: 1_000_000, faults: { latencyMs: 300 } });
-  inst = installation({
+  inst = await installation({
     svcBaseUrl: emu.baseUrl,
     svcKey: emu.key,
     redisUrl: inject('redisUrl'),
@@ -54,9 +54,9 @@ describe('SIGKILL with 500 screenings in flight, then a restart', () => {
     expect(new Set(ids).size).toBe(SCREENINGS);
 
     // Kill while the backlog is being worked: some done, most not.
-    await until('the first 40 screenings to finish', 60_000, () => (storeFigures(inst.dbPath).byStatus.done ?? 0) >= 40, 20);
+    await until('the first 40 screenings to finish', 60_000, async () => (await doneCount(inst.reader)) >= 40, 20);
     const exit = await inst.proc!.kill('SIGKILL');
-    const atKill = { figures: storeFigures(inst.dbPath), lookups: emu.requests.length, inFlight: emu.inFlight() };
+    const atKill = { figures: await storeFigures(inst.reader), lookups: emu.requests.length, inFlight: emu.inFlight() };
     expect(exit.signal).toBe('SIGKILL');
     const notDoneAtKill = SCREENINGS - (atKill.figures.byStatus.done ?? 0);
     expect(notDoneAtKill, 'the kill came too late to prove anything').toBeGreaterThan(SCREENINGS / 4);
@@ -66,13 +66,13 @@ describe('SIGKILL with 500 screenings in flight, then a restart', () => {
     await until(
       'every accepted screening to be done',
       150_000,
-      () => (storeFigures(inst.dbPath).byStatus.done ?? 0) === SCREENINGS || undefined,
+      async () => (await doneCount(inst.reader)) === SCREENINGS || undefined,
       500,
     );
 
-    const states = screeningStates(inst.dbPath);
+    const states = await screeningStates(inst.reader);
     const lost = ids.filter((id) => states.get(id)?.status !== 'done');
-    const f = storeFigures(inst.dbPath);
+    const f = await storeFigures(inst.reader);
     const distinct = new Set(dots).size;
     const perCarrier = new Map<string, number>();
     for (const r of emu.requests) perCarrier.set(r.carrier, (perCarrier.get(r.carrier) ?? 0) + 1);

@@ -149,8 +149,14 @@ export class CallbackSender {
       try {
         rows = (await sends.claimDue(nowMs, now.toISOString(), lease, skip, free, room)) as OutboxRow[];
       } catch (e) {
-        // Closed meanwhile (a shutdown): nothing more is claimed. Anything else is the pass's failure.
+        // Closed meanwhile (a shutdown): nothing more is claimed. Anything else is the pass's
+        // failure; but rows an earlier round claimed are this process's now (leased, counted on
+        // their destinations): they are sent, else their destinations' slots would stay taken.
         if (!(await sends.isOpen().catch(() => false))) break;
+        if (claimed.length > 0) {
+          this.#log.warn({ err: String(e), claimed: claimed.length }, 'callback outbox claim failed; sending what was claimed');
+          break;
+        }
         throw e;
       }
       for (const row of rows) {
@@ -165,10 +171,16 @@ export class CallbackSender {
 
   /** Start the attempt of a claimed row; the returned promise ends with it. */
   #dispatch(r: OutboxRow): Promise<void> {
-    const p = this.#attempt(r).finally(() => {
-      this.#inFlight.delete(p);
-      this.wake();
-    });
+    // An outcome the record could not take (it went away mid-attempt) is logged, not thrown: the
+    // row stays claimed and is sent again once its lease runs out (at least once).
+    const p = this.#attempt(r)
+      .catch((e: unknown) =>
+        this.#log.warn({ delivery: r.delivery_id, err: String(e) }, 'callback outcome not recorded; sent again after its lease'),
+      )
+      .finally(() => {
+        this.#inFlight.delete(p);
+        this.wake();
+      });
     this.#inFlight.add(p);
     return p;
   }

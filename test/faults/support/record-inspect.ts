@@ -9,6 +9,7 @@ import pg from 'pg';
  */
 
 export interface RecordReader {
+  kind: 'sqlite' | 'postgres';
   rows<T>(sql: string): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -16,13 +17,20 @@ export interface RecordReader {
 export function pgRecordReader(url: string): RecordReader {
   const pool = new pg.Pool({ connectionString: url, max: 2, application_name: 'carrier-screen-fault-inspect' });
   return {
+    kind: 'postgres',
     rows: async <T>(sql: string) => (await pool.query(sql)).rows as T[],
     close: () => pool.end(),
   };
 }
 
+/** The reader for SCREEN_DB as a process is given it: a PostgreSQL URL or a SQLite file's path. */
+export function recordReader(screenDb: string): RecordReader {
+  return /^postgres(ql)?:\/\//.test(screenDb) ? pgRecordReader(screenDb) : sqliteRecordReader(screenDb);
+}
+
 export function sqliteRecordReader(path: string): RecordReader {
   return {
+    kind: 'sqlite',
     rows: async <T>(sql: string) => {
       const db = new Database(path, { readonly: true, fileMustExist: true });
       try {
@@ -81,4 +89,19 @@ export async function unfinishedCount(r: RecordReader): Promise<number> {
 /** Pending top-level reviews, what the desk would see on its list. */
 export async function pendingReviews(r: RecordReader): Promise<Array<{ id: string; carrier_key: string | null }>> {
   return r.rows("SELECT id, carrier_key FROM reviews WHERE state = 'pending' AND parent_id IS NULL ORDER BY id");
+}
+
+/** Every row of every table of the record, as text: where a secret must not be found. */
+export async function recordText(r: RecordReader): Promise<string> {
+  const tables = await r.rows<{ name: string }>(
+    r.kind === 'postgres'
+      ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+      : "SELECT name FROM sqlite_master WHERE type = 'table'",
+  );
+  const out: string[] = [];
+  for (const { name } of tables) {
+    if (!/^\w+$/.test(name)) throw new Error(`recordText: table ${name}`);
+    out.push(`-- ${name}`, ...(await r.rows<Record<string, unknown>>(`SELECT * FROM ${name}`)).map((row) => JSON.stringify(row)));
+  }
+  return out.join('\n');
 }

@@ -1,6 +1,10 @@
 import Database from 'better-sqlite3';
+import type { RecordReader } from './record-inspect.js';
 
-/** Read a worker's SQLite file from the outside, as an operator would with sqlite3. */
+/**
+ * The figures a fault scenario checks, read from the outside as an operator would (sqlite3 or
+ * psql): the same SQL on either backend, through a RecordReader on SCREEN_DB (record-inspect.ts).
+ */
 
 export interface StoreFigures {
   screenings: number;
@@ -15,57 +19,61 @@ export interface StoreFigures {
   holdsWithoutReview: number;
 }
 
-export function storeFigures(path: string): StoreFigures {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    const rows = (sql: string) => db.prepare(sql).all() as Array<{ k: string | null; n: number }>;
-    const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-    const byStatus: Record<string, number> = {};
-    for (const r of rows('SELECT status AS k, COUNT(*) AS n FROM screenings GROUP BY status')) byStatus[String(r.k)] = r.n;
-    const byAction: Record<string, number> = {};
-    for (const r of rows("SELECT action AS k, COUNT(*) AS n FROM screenings WHERE status = 'done' GROUP BY action"))
-      byAction[String(r.k)] = r.n;
-    return {
-      screenings: one('SELECT COUNT(*) AS n FROM screenings'),
-      byStatus,
-      byAction,
-      doneWithoutAction: one(
-        "SELECT COUNT(*) AS n FROM screenings WHERE status = 'done' AND (action IS NULL OR action NOT IN ('tender', 'hold', 'block'))",
-      ),
-      reviews: one('SELECT COUNT(*) AS n FROM reviews'),
-      duplicateReviews: one('SELECT COUNT(*) AS n FROM (SELECT screening_id FROM reviews GROUP BY screening_id HAVING COUNT(*) > 1)'),
-      holdsWithoutReview: one(
-        "SELECT COUNT(*) AS n FROM screenings s WHERE s.status = 'done' AND s.action = 'hold' AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.screening_id = s.id)",
-      ),
-    };
-  } finally {
-    db.close();
-  }
+export async function storeFigures(r: RecordReader): Promise<StoreFigures> {
+  // COUNT is a bigint on PostgreSQL, which pg hands over as text.
+  const grouped = async (sql: string) => {
+    const out: Record<string, number> = {};
+    for (const row of await r.rows<{ k: string | null; n: number | string }>(sql)) out[String(row.k)] = Number(row.n);
+    return out;
+  };
+  const one = async (sql: string) => Number((await r.rows<{ n: number | string }>(sql))[0]!.n);
+  return {
+    screenings: await one('SELECT COUNT(*) AS n FROM screenings'),
+    byStatus: await grouped('SELECT status AS k, COUNT(*) AS n FROM screenings GROUP BY status'),
+    byAction: await grouped("SELECT action AS k, COUNT(*) AS n FROM screenings WHERE status = 'done' GROUP BY action"),
+    doneWithoutAction: await one(
+      "SELECT COUNT(*) AS n FROM screenings WHERE status = 'done' AND (action IS NULL OR action NOT IN ('tender', 'hold', 'block'))",
+    ),
+    reviews: await one('SELECT COUNT(*) AS n FROM reviews'),
+    duplicateReviews: await one(
+      'SELECT COUNT(*) AS n FROM (SELECT screening_id FROM reviews GROUP BY screening_id HAVING COUNT(*) > 1) AS twice',
+    ),
+    holdsWithoutReview: await one(
+      "SELECT COUNT(*) AS n FROM screenings s WHERE s.status = 'done' AND s.action = 'hold' AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.screening_id = s.id)",
+    ),
+  };
 }
 
-/** Status and action of each screening id, from the file. */
-export function screeningStates(path: string): Map<string, { status: string; action: string | null; hold_reason: string | null }> {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    const m = new Map<string, { status: string; action: string | null; hold_reason: string | null }>();
-    for (const r of db.prepare('SELECT id, status, action, hold_reason FROM screenings').all() as Array<{
-      id: string;
-      status: string;
-      action: string | null;
-      hold_reason: string | null;
-    }>)
-      m.set(r.id, { status: r.status, action: r.action, hold_reason: r.hold_reason });
-    return m;
-  } finally {
-    db.close();
-  }
+/** Screenings done so far: the cheap poll while waiting. */
+export async function doneCount(r: RecordReader): Promise<number> {
+  const [row] = await r.rows<{ n: number | string }>("SELECT COUNT(*) AS n FROM screenings WHERE status = 'done'");
+  return Number(row?.n ?? 0);
+}
+
+/** Status and action of each screening id. */
+export async function screeningStates(
+  r: RecordReader,
+): Promise<Map<string, { status: string; action: string | null; hold_reason: string | null }>> {
+  const m = new Map<string, { status: string; action: string | null; hold_reason: string | null }>();
+  for (const row of await r.rows<{ id: string; status: string; action: string | null; hold_reason: string | null }>(
+    'SELECT id, status, action, hold_reason FROM screenings',
+  ))
+    m.set(row.id, { status: row.status, action: row.action, hold_reason: row.hold_reason });
+  return m;
+}
+
+/** The callback rows the record owes. */
+export async function outboxRows(r: RecordReader): Promise<Array<{ delivery_id: string; state: string; attempts: number }>> {
+  return (
+    await r.rows<{ delivery_id: string; state: string; attempts: number | string }>(
+      'SELECT delivery_id, state, attempts FROM callback_outbox',
+    )
+  ).map((o) => ({ ...o, attempts: Number(o.attempts) }));
 }
 
 /**
- * Open the file as the next process would (recovering the WAL) and run SQLite's own checks.
- * Returns the problems found: [] when the file is sound.
+ * SQLite only: open the file as the next process would (recovering the WAL) and run SQLite's own
+ * checks. Returns the problems found: [] when the file is sound.
  */
 export function integrityProblems(path: string): string[] {
   const db = new Database(path, { fileMustExist: true });

@@ -38,5 +38,9 @@ export function openPgPool(url: string, opts: PgPoolOptions = {}): pg.Pool {
   });
   // Without a listener, an idle client's error (the server went away) would end the process.
   pool.on('error', (err) => opts.onIdleError?.(err));
+  // The same for a client a unit of work holds (the pool listens only to idle ones): the
+  // statement it runs fails with the error (db_unavailable), and the pool drops the client when
+  // it comes back (no longer queryable). Found by test/faults/pg-outage.slow.ftest.ts.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
