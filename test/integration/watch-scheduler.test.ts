@@ -34,6 +34,8 @@ describe('re-screen schedule', () => {
     expect(maxPerTick(60, 10 * 60_000)).toBe(150);
     expect(maxPerTick(60, 60_000)).toBe(15);
     expect(maxPerTick(1, 1_000)).toBe(1);
+    // A sandbox's limit of millions a minute: one claim's most, not a claim refused every tick.
+    expect(maxPerTick(10_000_000, 60_000)).toBe(10_000);
   });
 });
 

@@ -8,7 +8,8 @@ import type { Env, NewScreening, ScreeningResult } from './types.js';
  * (pg/) import these, so both refuse the same arguments with the same message and `param`.
  */
 
-const MAX_LIMIT = 10_000;
+/** The most rows one call of a list or a claim returns. */
+export const MAX_LIMIT = 10_000;
 
 export function checkEnv(env: unknown): asserts env is Env {
   if (env !== 'sandbox' && env !== 'live')

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MAX_LIMIT } from '../store/arg-checks.js';
 
 /**
  * When each watched carrier is re-screened. Every carrier has a fixed slot in the UTC day
@@ -36,7 +37,10 @@ export function nextCheckAt(carrierKey: string, after: Date, gapMs = MIN_FIRST_G
   return new Date(at).toISOString();
 }
 
-/** How many re-screens one tick may start: a share of what the rate limit allows over the tick. */
+/**
+ * How many re-screens one tick may start: a share of what the rate limit allows over the tick, and
+ * never more than one claim may take (a very high limit, e.g. a sandbox's, failed every tick).
+ */
 export function maxPerTick(ratePerMinute: number, tickMs: number): number {
-  return Math.max(1, Math.floor(ratePerMinute * (tickMs / 60_000) * RATE_SHARE));
+  return Math.min(MAX_LIMIT, Math.max(1, Math.floor(ratePerMinute * (tickMs / 60_000) * RATE_SHARE)));
 }
