@@ -15,8 +15,6 @@ const BOTH_IN_ONE_PASS = 'runs SQLite and PostgreSQL side by side itself, in the
 const SQLITE_FILE = 'by nature about SQLite itself (its file, migrations, backup, pragmas, query plans, own unit of work)';
 const DOC_WALK =
   "walks docs/operations.md's install as written: SQLite, the default; its backup and restore are of the SQLite file (PostgreSQL's: ops-pg-backup)";
-/** Not yet green on PostgreSQL: the work list of issue 34's step 3. Empty when it is done. */
-const PENDING = 'not yet run on PostgreSQL';
 
 export const NOT_ON_PG: Record<string, string> = {
   // No record.
@@ -90,10 +88,6 @@ export const NOT_ON_PG: Record<string, string> = {
   // SQLite's own unit of work (its mutex, I/O guard, store.transaction); the shared cases are pg-unit-of-work-contract's.
   'test/integration/unit-of-work.test.ts': SQLITE_FILE,
   'test/integration/ops-install-walk.test.ts': DOC_WALK,
-  // Pending.
-  // Runs, and finds a product bug: a tender_id holding \u0000 is stored by SQLite but is a 500 on
-  // PostgreSQL (text cannot hold NUL); the intake should refuse it on both (a 400 naming the field).
-  'test/faults/bad-input.fast.test.ts': PENDING,
 };
 
 // Not mergeConfig: it would add these lists to the base's include (test/**) rather than replace them.

@@ -115,6 +115,18 @@ describe('POST /screenings bodies', () => {
     expect(expectError(await postJson('/screenings', [1, 2]), [400]).param).toBe('body');
   });
 
+  it('a NUL character anywhere is 400 naming where, on either backend (PostgreSQL text cannot hold it), and nothing is kept', async () => {
+    const before = (await send('GET', '/screenings?limit=100')).json.data.length;
+    expect(expectError(await postJson('/screenings', { dot_number: '1000001', tender_id: 'T\u00001' }), [400]).param).toBe('tender_id');
+    expect(expectError(await postJson('/screenings', { dot_number: '1000001', load: { ref: ['ok', 'a\u0000'] } }), [400]).param).toBe(
+      'load.ref[1]',
+    );
+    expect(expectError(await postJson('/screenings', { dot_number: '1000001', load: { 'k\u0000': 1 } }), [400]).param).toBe('load');
+    expect(expectError(await postJson('/screenings', 'x\u0000'), [400]).param).toBe('body');
+    expect(expectError(await send('GET', '/screenings?tender_id=T%001'), [400]).param).toBe('tender_id');
+    expect((await send('GET', '/screenings?limit=100')).json.data.length).toBe(before);
+  });
+
   it('raw bytes as JSON: 400 param body unless they happen to be a valid request', async () => {
     await fc.assert(
       fc.asyncProperty(

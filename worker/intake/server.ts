@@ -14,6 +14,7 @@ import type { IntakeApp } from './intake-app.js';
 import { mayUse } from '../tokens/roles.js';
 import type { EventStream } from './event-stream.js';
 import { HttpError, badRequest, routeNotFound, toHttpError } from './http-error.js';
+import { firstNulPath } from './nul-check.js';
 import { replyJson } from './reply-json.js';
 import { describeValidation, typeboxValidatorCompiler } from './validation.js';
 import { intakeServices } from './intake-services.js';
@@ -284,6 +285,16 @@ export function buildIntake(o: IntakeOptions): IntakeApp {
     // The rest of the request (its handler, the screening it accepts) logs with its request id.
     withLogContext({ request_id: req.id }, done);
   }
+  // Before the schemas: a NUL is refused the same way whatever else is wrong with the request.
+  app.addHook('preValidation', (req, _reply, done) => {
+    // '' is the whole of it: a top-level string, or a key of its own that holds the NUL.
+    const inQuery = firstNulPath(req.query);
+    const inBody = inQuery === undefined ? firstNulPath(req.body) : undefined;
+    const param = inQuery !== undefined ? inQuery || 'query' : inBody !== undefined ? inBody || 'body' : undefined;
+    if (param === undefined) return done();
+    done(new HttpError(400, 'invalid_request', `${param} holds a NUL character (U+0000), which nothing here may contain`, param));
+  });
+
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.header('x-content-type-options', 'nosniff');
