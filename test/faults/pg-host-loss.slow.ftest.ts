@@ -48,6 +48,7 @@ import {
   type RecordReader,
 } from './support/record-inspect.js';
 import { followEvents, type SseFollower } from './support/sse-follower.js';
+import { sleep, tenderCarrier } from './support/tender-carriers.js';
 
 function backend(): 'sqlite' | 'postgres' {
   const v = process.env.SCREEN_HOSTLOSS_DB?.trim() || TEST_DB;
@@ -68,12 +69,7 @@ const SLOTS_PER_DESTINATION = 2;
 const SURVIVOR_5XX_BOUND_S = 5;
 
 /** Every third tender is a carrier not seen before; the others repeat an earlier one. */
-function carrierOf(i: number): string {
-  const k = i % 3 === 0 ? i / 3 : (i * 7_919) % (Math.floor(i / 3) + 1);
-  return String(3_000_000 + k * 1_013);
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const carrierOf = (i: number): string => tenderCarrier(i, 3, 3_000_000);
 
 interface Host {
   name: 'A' | 'B';

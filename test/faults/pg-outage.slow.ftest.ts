@@ -28,6 +28,7 @@ import { mapLimit, NoAnswerError, type Answer } from './support/intake-client.js
 import { startRecordingEmulator, type RecordingEmulator } from './support/recording-emulator.js';
 import { recordSnapshot, unfinishedCount } from './support/record-inspect.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { sleep, tenderCarrier } from './support/tender-carriers.js';
 import { installation, type Installation } from './support/worker-stack.js';
 
 const TENDERS = 240;
@@ -39,12 +40,7 @@ const OUTAGE_MS = 6_000;
 const CONCURRENCY = 4;
 
 /** Every other tender is a carrier not seen before; the others repeat an earlier one. */
-function carrierOf(i: number): string {
-  const k = i % 2 === 0 ? i / 2 : (i * 7_919) % (Math.floor(i / 2) + 1);
-  return String(4_200_000 + k * 1_013);
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const carrierOf = (i: number): string => tenderCarrier(i, 2, 4_200_000);
 
 /** Only on PostgreSQL: the scenario takes its server away. On SQLite the file's faults are sqlite-faults.slow.ftest.ts's. */
 const describePg = onPostgres ? describe : describe.skip;
