@@ -22,12 +22,21 @@ export interface ScoreRequest {
   malformed?: boolean;
 }
 
+/** A GET /v1/health as the service saw it (the worker's free check that /v1 answers again). */
+export interface HealthCheck {
+  at: number;
+  answeredAt?: number;
+  status?: number;
+}
+
 export interface RecordingEmulator {
   baseUrl: string;
   /** The demo key for this instance's mode (or the caller's own account key). */
   key: string;
   /** Score requests, in arrival order. */
   requests: ScoreRequest[];
+  /** Health checks, in arrival order. */
+  healthChecks: HealthCheck[];
   /** Score requests that arrived but were not answered yet. */
   inFlight(): number;
   /** Requests to any /v1 path (usage and health included). */
@@ -39,10 +48,17 @@ export async function startRecordingEmulator(opts: EmulatorOptions & { key?: str
   const { key, ...emuOpts } = opts;
   const app = buildEmulator({ ...emuOpts, port: 0 });
   const requests: ScoreRequest[] = [];
+  const healthChecks: HealthCheck[] = [];
   const byReq = new WeakMap<object, ScoreRequest>();
+  const healthByReq = new WeakMap<object, HealthCheck>();
   let all = 0;
   app.addHook('onRequest', async (req) => {
     all++;
+    if (req.routeOptions.url === '/v1/health') {
+      const h: HealthCheck = { at: Date.now() };
+      healthChecks.push(h);
+      healthByReq.set(req, h);
+    }
     if (req.routeOptions.url !== '/v1/svc-score') return;
     const q = req.query as Record<string, unknown>;
     const carrier = typeof q.dot_number === 'string' ? `dot:${q.dot_number}` : `mc:${String(q.mc_number)}`;
@@ -51,6 +67,8 @@ export async function startRecordingEmulator(opts: EmulatorOptions & { key?: str
     byReq.set(req, r);
   });
   app.addHook('onSend', async (req, reply, payload) => {
+    const h = healthByReq.get(req);
+    if (h) Object.assign(h, { answeredAt: Date.now(), status: reply.statusCode });
     const r = byReq.get(req);
     if (!r) return payload;
     r.answeredAt = Date.now();
@@ -80,6 +98,7 @@ export async function startRecordingEmulator(opts: EmulatorOptions & { key?: str
     baseUrl: `http://127.0.0.1:${port}`,
     key: key ?? DEMO_KEYS[mode],
     requests,
+    healthChecks,
     inFlight: () => requests.filter((r) => r.answeredAt === undefined).length,
     allRequests: () => all,
     close: async () => {

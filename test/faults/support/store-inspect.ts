@@ -85,3 +85,28 @@ export function integrityProblems(path: string): string[] {
     db.close();
   }
 }
+
+/** What the record says of a screening's lookups: when it was done, and the outage re-screen's mark. */
+export interface ScreeningLookups {
+  id: string;
+  /** `dot:123` or `mc:MC123`, as the recording emulator names a carrier. */
+  carrier: string;
+  created_at: string;
+  /** When its own lookup ended (the screening was done); null while it is not. */
+  completed_at: string | null;
+  /** The last outage re-screen of its hold (worker/recovery/outage-rescreen.ts); null if never. */
+  rescreened_at: string | null;
+  /** Why it was held when done: its review's reason, which a re-screen keeps; null if never held. */
+  held_for: string | null;
+}
+
+export async function screeningLookups(r: RecordReader): Promise<ScreeningLookups[]> {
+  const rows = await r.rows<Omit<ScreeningLookups, 'carrier'> & { query_kind: string; query_value: string }>(
+    `SELECT s.id, s.query_kind, s.query_value, s.created_at, s.completed_at, s.rescreened_at, rv.hold_reason AS held_for
+     FROM screenings s LEFT JOIN reviews rv ON rv.screening_id = s.id`,
+  );
+  return rows.map(({ query_kind, query_value, ...s }) => ({
+    ...s,
+    carrier: `${query_kind === 'dot_number' ? 'dot' : 'mc'}:${query_value}`,
+  }));
+}
