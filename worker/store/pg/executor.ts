@@ -13,10 +13,29 @@ export interface PgExecutor extends Queryable {
   readonly inTransaction: boolean;
 }
 
+/** A statement on the pool PostgreSQL chose as a deadlock or serialization victim is tried again, up to this many times in all. */
+const STATEMENT_TRIES = 3;
+
+/**
+ * One statement in autocommit: a victim of a deadlock (40P01) or a serialization failure (40001)
+ * was rolled back whole, so it is sent again, as PgStore runs a unit again. Two hosts' multi-row
+ * updates meet on a counts shard (callback_counts, a row per backend pid % 8) in either order.
+ */
+async function statement<R extends QueryResultRow>(pool: pg.Pool, config: QueryConfig): Promise<pg.QueryResult<R>> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await pool.query<R>(config);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (tries >= STATEMENT_TRIES || (code !== '40P01' && code !== '40001')) throw err;
+    }
+  }
+}
+
 export function poolExecutor(pool: pg.Pool): PgExecutor {
   return {
     inTransaction: false,
-    query: <R extends QueryResultRow>(config: QueryConfig) => pool.query<R>(config),
+    query: <R extends QueryResultRow>(config: QueryConfig) => statement<R>(pool, config),
     async transaction<T>(fn: (tx: PgExecutor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let broken: Error | undefined;
