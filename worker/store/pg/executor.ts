@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { QueryConfig, QueryResultRow } from 'pg';
+import { retryCause } from './pg-errors.js';
 import type { Queryable } from './sql.js';
 
 /**
@@ -26,8 +27,7 @@ async function statement<R extends QueryResultRow>(pool: pg.Pool, config: QueryC
     try {
       return await pool.query<R>(config);
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (tries >= STATEMENT_TRIES || (code !== '40P01' && code !== '40001')) throw err;
+      if (tries >= STATEMENT_TRIES || !retryCause(err)) throw err;
     }
   }
 }

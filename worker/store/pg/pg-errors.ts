@@ -1,6 +1,16 @@
 import pg from 'pg';
 import { StoreError, type StoreErrorCode } from '../store-error.js';
 
+/**
+ * Why PostgreSQL rolled a statement or a unit back so that it may simply be run again: it was the
+ * victim of a deadlock (40P01) or a serialization failure (40001). Undefined for anything else.
+ */
+const RETRIED: Readonly<Record<string, 'deadlock' | 'serialization'>> = { '40P01': 'deadlock', '40001': 'serialization' };
+export const retryCause = (err: unknown): 'deadlock' | 'serialization' | undefined => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? RETRIED[code] : undefined;
+};
+
 /** The store's code for what PostgreSQL, or the way to it, said. */
 export type PgStoreErrorCode = Extract<StoreErrorCode, `db_${string}`>;
 

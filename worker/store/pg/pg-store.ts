@@ -14,7 +14,7 @@ import { pgIdempotencyOf } from './idempotency-repo.js';
 import { pgLocalBlocksOf } from './local-blocks-repo.js';
 import { pgOperatorStateOf } from './operator-state-repo.js';
 import { pgCallbackSendsOf, pgOutboxOf } from './outbox-repo.js';
-import { redactedUrl, toPgStoreError } from './pg-errors.js';
+import { redactedUrl, retryCause, toPgStoreError } from './pg-errors.js';
 import { migratePg } from './pg-migrations.js';
 import { openPgPool } from './pg-pool.js';
 import { pgRescreenHoldsOf } from './rescreen-holds-repo.js';
@@ -126,10 +126,8 @@ export interface PgStore extends PgRepos, UnitsOfWork<PgTx>, RecordStore {
 
 /** Tries of one unit of work when PostgreSQL picks it as a deadlock or serialization victim. */
 export const PG_UNIT_TRIES = 3;
-const RETRIED: Readonly<Record<string, 'deadlock' | 'serialization'>> = { '40P01': 'deadlock', '40001': 'serialization' };
 const wroteRows = (r: pg.QueryResult): boolean =>
   (r.command === 'INSERT' || r.command === 'UPDATE' || r.command === 'DELETE' || r.command === 'MERGE') && (r.rowCount ?? 0) > 0;
-const retryCause = (err: unknown) => (err instanceof pg.DatabaseError && typeof err.code === 'string' ? RETRIED[err.code] : undefined);
 
 /** The executor under a store or a unit's handle: for tests, and for SQL not yet in a repository. */
 const executors = new WeakMap<object, PgExecutor>();

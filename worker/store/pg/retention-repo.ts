@@ -2,6 +2,7 @@ import type { PruneTask, RetentionRepo } from '../retention-repo.js';
 import { ADVISORY_KEYS } from './advisory-keys.js';
 import type { AsyncRepo } from '../async-repo.js';
 import type { PgExecutor } from './executor.js';
+import { retryCause } from './pg-errors.js';
 import { statement, type Queryable, type Statement } from './sql.js';
 
 /**
@@ -241,11 +242,6 @@ export type PgRetentionRepo = AsyncRepo<RetentionRepo> & {
 const tryLock = statement<{ key: number }>('retention_try_lock', 'SELECT pg_try_advisory_lock(@key::bigint) AS locked');
 const unlock = statement<{ key: number }>('retention_unlock', 'SELECT pg_advisory_unlock(@key::bigint) AS unlocked');
 
-// A deadlock (40P01) or serialization failure (40001): PostgreSQL chose this batch to give way;
-// the batch is only deletes of rows still due, so it is run again, once.
-const RETRIED = new Set(['40P01', '40001']);
-const retryable = (err: unknown): boolean => RETRIED.has((err as { code?: unknown } | null)?.code as string);
-
 export function pgRetentionOf(x: PgExecutor, sessions: PgSessions): PgRetentionRepo {
   const once = (s: PgPruneStep, params: PruneParams): Promise<number> =>
     // A transaction of its own, as SQLite's IMMEDIATE one (a savepoint inside a caller's).
@@ -267,7 +263,8 @@ export function pgRetentionOf(x: PgExecutor, sessions: PgSessions): PgRetentionR
         try {
           total += await once(s, params);
         } catch (err) {
-          if (!retryable(err)) throw err;
+          // PostgreSQL chose this batch to give way; it is only deletes of rows still due: run again, once.
+          if (!retryCause(err)) throw err;
           total += await once(s, params);
         }
       }
