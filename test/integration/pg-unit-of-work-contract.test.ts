@@ -9,6 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GroupCommit, type UnitsOfWork } from '../../worker/store/group-commit.js';
 import { openStore, StoreError, toStoreError, type Store, type Tx } from '../../worker/store/index.js';
 import { executorOf, openPgStore, PG_UNIT_TRIES, type PgStore, type PgTx } from '../../worker/store/pg/pg-store.js';
+import { ADVISORY_NAMESPACES } from '../../worker/store/pg/advisory-keys.js';
+import { statement } from '../../worker/store/pg/sql.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { pgTestDatabase, pgTestStore, type PgTestDatabase } from '../helpers/pg-db.js';
 import { tempDbPath } from '../helpers/temp-db.js';
@@ -505,6 +507,166 @@ describe('unit of work on PostgreSQL only', () => {
       }
     } finally {
       await ascii.drop();
+    }
+  });
+
+  describe('a finished screening written late (executor.ts DeferredWrite)', () => {
+    const done = {
+      action: 'tender' as const,
+      hold_reason: null,
+      source: 'cache' as const,
+      score: null,
+      score_fetched_at: null,
+      error: null,
+    };
+    const row = (id: string) => ({
+      id,
+      query: { dot_number: '1000001' },
+      tender_id: `T-${id}`,
+      priority: 'tender' as const,
+      refresh: false,
+      callback_url: null,
+    });
+    // One database for the file: each case starts with no screenings.
+    const seqOrder = async (store: PgStore) =>
+      (await executorOf(store).query<{ id: string }>({ text: 'SELECT id FROM screenings ORDER BY seq' })).rows.map((r) => r.id);
+    const fresh = async () => {
+      const { store } = await pgBackend();
+      await executorOf(store).query({ text: 'DELETE FROM screenings' });
+      return { store };
+    };
+
+    it('without savepoints: kept until a statement that may see it, then one INSERT for all, in the order written', async () => {
+      const { store } = await fresh();
+      await store.unitOfWork((tx) => tx.screenings.insertScreening(row('scr_dup'), done));
+      const answered: string[] = [];
+      const out = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        for (const id of ['scr_b', 'scr_a', 'scr_c']) answered.push((await tx.screenings.insertScreening(row(id), done)).id);
+        // A cache hit's read goes out before them; a read of screenings sees them.
+        expect((await tx.scores.hitFacts('sandbox', { dot_number: '1000001' })).score).toBeUndefined();
+        expect((await tx.screenings.getScreening('scr_a'))?.tender_id).toBe('T-scr_a');
+        return 'kept';
+      });
+      expect(out).toEqual({ value: 'kept' });
+      expect(answered).toEqual(['scr_b', 'scr_a', 'scr_c']);
+      expect(await seqOrder(store)).toEqual(['scr_dup', 'scr_b', 'scr_a', 'scr_c']);
+    });
+
+    it('its failure comes late and undoes the whole unit (group commit then runs each piece in a savepoint, where nothing waits)', async () => {
+      const { store } = await fresh();
+      await store.unitOfWork((tx) => tx.screenings.insertScreening(row('scr_dup'), done));
+      let answeredLate = false;
+      const out = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        await tx.screenings.insertScreening(row('scr_new'), done);
+        // The duplicate is not refused here: its INSERT has not been sent.
+        await tx.screenings.insertScreening(row('scr_dup'), done);
+        answeredLate = true;
+        await tx.operatorState.put('after', 'x', at);
+      });
+      expect(answeredLate).toBe(true);
+      expect(out).toBeUndefined();
+      expect(await seqOrder(store)).toEqual(['scr_dup']);
+      expect(await store.operatorState.get('after')).toBeUndefined();
+      // With savepoints it is written at once: refused where it is made.
+      let passed = false;
+      await expect(
+        store.unitOfWork(async (tx) => {
+          await tx.screenings.insertScreening(row('scr_dup'), done);
+          passed = true;
+        }),
+      ).rejects.toMatchObject({ code: 'db_constraint' });
+      expect(passed).toBe(false);
+    });
+
+    const alone = { text: 'SELECT statement_timestamp() = transaction_timestamp() AS alone' };
+    const plainOne = statement('test_plain_one', 'SELECT 1 AS one', { plainRead: true });
+
+    it('the last statement: alone in autocommit after plain reads only; in the transaction once BEGIN went', async () => {
+      const { store } = await fresh();
+      const first = await store.unitOfWork(async (tx) => {
+        expect(await plainOne.get(executorOf(tx), {})).toEqual({ one: 1 });
+        const r = await executorOf(tx).last!((q) => q.query<{ alone: boolean }>(alone));
+        // Nothing may follow it.
+        await expect(plainOne.get(executorOf(tx), {})).rejects.toThrow('after the unit of work’s last one');
+        return r.rows[0]!.alone;
+      });
+      expect(first).toBe(true);
+      const second = await store.unitOfWork(async (tx) => {
+        await executorOf(tx).query({ text: 'SELECT pg_sleep(0.02)' });
+        return (await executorOf(tx).last!((q) => q.query<{ alone: boolean }>(alone))).rows[0]!.alone;
+      });
+      expect(second).toBe(false);
+    });
+
+    it('a group commit of hits: their screenings and events in the append, alone; a failed read caught keeps it in the transaction', async () => {
+      const { store } = await fresh();
+      const out = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        await tx.screenings.insertScreening(row('scr_h1'), done);
+        await tx.screenings.insertScreening(row('scr_h2'), done);
+        const events = await tx.events.appendEvents(
+          [
+            { event: 'screening.completed', data: { screening_ref: 'scr_h1' } },
+            { event: 'screening.completed', data: { screening_ref: 'scr_h2' } },
+          ],
+          { last: true },
+        );
+        return events.map((e) => e.id);
+      });
+      expect(out!.value).toHaveLength(2);
+      expect(await seqOrder(store)).toEqual(['scr_h1', 'scr_h2']);
+      // A read that failed, caught: the unit cannot commit, so nothing goes alone (and nothing is kept).
+      const before = await store.events.lastEventId();
+      const undone = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        await tx.screenings.insertScreening(row('scr_h3'), done);
+        await executorOf(tx)
+          .query({ text: 'SELECT 1/0' })
+          .catch(() => undefined);
+        await tx.events.appendEvents([{ event: 'screening.completed', data: { screening_ref: 'scr_h3' } }], { last: true });
+      });
+      expect(undone).toBeUndefined();
+      expect(await store.events.lastEventId()).toBe(before);
+      expect(await seqOrder(store)).toEqual(['scr_h1', 'scr_h2']);
+    });
+
+    it('a statement that reads a table written late cannot be declared to go before those writes', () => {
+      expect(() => statement('test_reads_screenings', 'SELECT 1 FROM screenings', { plainRead: true })).toThrow(
+        'reads a table written late',
+      );
+      expect(() => statement('test_reads_blocks', 'SELECT 1 FROM local_blocks', { plainRead: true })).not.toThrow();
+    });
+  });
+
+  it('a carrier lock a unit holds is not taken again; one a rolled-back savepoint took is (PostgreSQL released it)', async () => {
+    const { store } = await pgBackend();
+    const probe = new pg.Client({ connectionString: pgDb!.url });
+    await probe.connect();
+    // Whether another session could take the review lock of carrier key `k` now (given back at once).
+    const free = async (k: string) => {
+      const args = [ADVISORY_NAMESPACES.review, k];
+      const { got } = (await probe.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', args)).rows[0]!;
+      if (got) await probe.query('SELECT pg_advisory_unlock($1, hashtext($2))', args);
+      return got;
+    };
+    try {
+      await store.unitOfWork(async (tx) => {
+        await tx
+          .savepoint(async (sp) => {
+            await sp.decisions.lockCarriers({ review: ['dot:77'] });
+            expect(await free('dot:77')).toBe(false);
+            throw new Error('undone');
+          })
+          .catch(() => undefined);
+        expect(await free('dot:77')).toBe(true);
+        // Taken again, not skipped as held.
+        await tx.decisions.openReviewId('dot:77');
+        expect(await free('dot:77')).toBe(false);
+        await tx.decisions.lockCarriers({ review: ['dot:78'] });
+        await tx.decisions.standing('dot:78');
+        expect(await free('dot:78')).toBe(false);
+      });
+      expect(await free('dot:77')).toBe(true);
+    } finally {
+      await probe.end();
     }
   });
 

@@ -33,7 +33,11 @@ export class BatchEvents implements Pick<SharedEventFeed, 'append'> {
   static async writeAll(tx: RecordTx, batches: readonly BatchEvents[]): Promise<void> {
     const kept = batches.flatMap((b) => b.#kept);
     if (kept.length === 0) return;
-    const written = await tx.events.appendEvents(kept.map((k) => ({ event: k.event, data: k.stored })));
+    // The unit's last statement (group commit's beforeCommit): on PostgreSQL, with the batch's hits' screenings.
+    const written = await tx.events.appendEvents(
+      kept.map((k) => ({ event: k.event, data: k.stored })),
+      { last: true },
+    );
     kept.forEach((k, i) => (k.out.id = written[i]!.id));
   }
 }

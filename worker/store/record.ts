@@ -27,10 +27,19 @@ import type { Observation, StoredChange, TenderUse, WatchStore } from './watch-s
  * see the unit's rows.
  */
 
+export interface AppendOptions {
+  /**
+   * The unit of work's last statement: nothing but its COMMIT follows (group commit's
+   * beforeCommit). On PostgreSQL a unit that has sent only plain reads sends it alone, without
+   * BEGIN and COMMIT (one statement is whole by itself); SQLite has no such round trips.
+   */
+  last?: boolean;
+}
+
 /** The event log, with the batch append group commit makes once per batch. */
 export interface RecordEventLog extends AsyncRepo<EventLogRepo> {
   /** Several events with consecutive ids in the batch's order; `at`: when each happened (default now). */
-  appendEvents(batch: ReadonlyArray<{ event: string; data: unknown; at?: Date }>): Promise<IntakeEvent[]>;
+  appendEvents(batch: ReadonlyArray<{ event: string; data: unknown; at?: Date }>, opts?: AppendOptions): Promise<IntakeEvent[]>;
 }
 
 /** What a cache hit reads first: the carrier's cache entry and whether any local block is in force. */

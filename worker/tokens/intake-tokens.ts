@@ -134,8 +134,7 @@ export class IntakeTokens {
     // The row just read says whether a touch is due: most requests send no write (on PostgreSQL an
     // UPDATE that matches nothing is still a round trip). A failed touch is dropped: a full disk
     // must not refuse a read (last_used_at is a convenience).
-    if (row.last_used_at === null || row.last_used_at < since)
-      await this.#st.touch(row.id, now.toISOString(), since).catch(() => {});
+    if (row.last_used_at === null || row.last_used_at < since) await this.#st.touch(row.id, now.toISOString(), since).catch(() => {});
     return { role: row.role as Role, name: row.name, token_id: row.id, api_version: row.api_version };
   }
 }

@@ -24,11 +24,10 @@ const lockSet = statement<{ block: string[]; review: string[]; watch: string[]; 
 );
 
 export async function lockCarrierSet(x: PgExecutor, set: CarrierLockSet): Promise<void> {
-  await lockSet.run(x, {
-    block: [...(set.block ?? [])],
-    review: [...(set.review ?? [])],
-    watch: [...(set.watch ?? [])],
-    reviews: [...(set.reviews ?? [])],
-    screenings: [...(set.reviewsOfScreenings ?? [])],
-  });
+  const named = { block: [...(set.block ?? [])], review: [...(set.review ?? [])], watch: [...(set.watch ?? [])] };
+  await lockSet.run(x, { ...named, reviews: [...(set.reviews ?? [])], screenings: [...(set.reviewsOfScreenings ?? [])] });
+  // Held to the unit's end: the repositories' own locks of these keys need no round trip.
+  x.locks?.note(ADVISORY_NAMESPACES.block, named.block);
+  x.locks?.note(ADVISORY_NAMESPACES.review, named.review);
+  x.locks?.note(ADVISORY_NAMESPACES.watch, named.watch);
 }

@@ -11,7 +11,7 @@ import { decisionFilter, type DecisionRowFilter } from '../decision-filter.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from '../async-repo.js';
 import { lockCarrierSet } from './carrier-locks.js';
-import type { PgExecutor } from './executor.js';
+import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { statement, type Statement } from './sql.js';
 
@@ -146,7 +146,7 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
   return {
     lockCarriers: (set: CarrierLockSet) => lockCarrierSet(x, set),
     async standing(key) {
-      await st.lockCarrier.run(x, { key });
+      await lockMissing(x, REVIEW_LOCK, [key], () => st.lockCarrier.run(x, { key }));
       return st.standing.get<DecisionRow>(x, { key });
     },
     lastEnded: (key) => st.lastEnded.get<DecisionRow>(x, { key }),
@@ -154,7 +154,7 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
     insert: async (d) => void (await st.insert.run(x, d)),
     end: async (id, e) => (await st.end.run(x, { id, ...e })) > 0,
     async openReviewId(key) {
-      await st.lockCarrier.run(x, { key });
+      await lockMissing(x, REVIEW_LOCK, [key], () => st.lockCarrier.run(x, { key }));
       return (await st.openReview.get<{ id: string }>(x, { key }))?.id;
     },
     insertReview: async (r) => (await st.insertReview.run(x, r)) > 0,

@@ -3,9 +3,11 @@ import { StoreArgumentError } from '../store-error.js';
 import type { EventLogFilter, ListPage } from '../types.js';
 import { checkLimit, iso } from '../arg-checks.js';
 import type { AsyncRepo } from '../async-repo.js';
+import type { AppendOptions } from '../record.js';
 import type { EventLogRepo } from '../screening-repos.js';
 import type { PgExecutor } from './executor.js';
-import { statement, type Statement } from './sql.js';
+import { answered, finishedArrays, INSERT_FINISHED_MANY, type FinishedArrays } from './screenings-repo.js';
+import { statement, type Queryable, type Statement } from './sql.js';
 
 /**
  * The event log on PostgreSQL (SSE replay with Last-Event-ID, GET /event-log): the Store's four
@@ -29,7 +31,7 @@ export interface PgEventLog extends AsyncRepo<EventLogRepo> {
    * Several events in one statement, with consecutive ids in the batch's order (one lock taken).
    * `at`: when each happened (default: now). An empty batch writes nothing and takes no lock.
    */
-  appendEvents(batch: ReadonlyArray<{ event: string; data: unknown; at?: Date }>): Promise<IntakeEvent[]>;
+  appendEvents(batch: ReadonlyArray<{ event: string; data: unknown; at?: Date }>, opts?: AppendOptions): Promise<IntakeEvent[]>;
 }
 
 type EventRow = { id: number; event: string; data: string };
@@ -46,6 +48,18 @@ const append = statement<{ event: string; data: string; created_at: string }>(
 const appendBatch = statement<{ events: string[]; datas: string[]; created: string[] }>(
   'events_append_batch',
   `WITH h AS (UPDATE event_head SET last_id = last_id + cardinality(@events::text[]) RETURNING last_id)
+   INSERT INTO events (id, event, data, created_at)
+   SELECT h.last_id - cardinality(@events::text[]) + e.ord, e.event, e.data, e.created_at
+   FROM h CROSS JOIN unnest(@events::text[], @datas::text[], @created::text[]) WITH ORDINALITY AS e(event, data, created_at, ord)
+   RETURNING id`,
+);
+
+// The same, after the finished screenings its unit kept (screenings-repo.ts `answered`): a group
+// commit of cache hits writes its screenings and its events in this one statement.
+const appendBatchWithScreenings = statement<{ events: string[]; datas: string[]; created: string[] } & FinishedArrays>(
+  'events_append_batch_with_screenings',
+  `WITH s AS (${INSERT_FINISHED_MANY}),
+   h AS (UPDATE event_head SET last_id = last_id + cardinality(@events::text[]) RETURNING last_id)
    INSERT INTO events (id, event, data, created_at)
    SELECT h.last_id - cardinality(@events::text[]) + e.ord, e.event, e.data, e.created_at
    FROM h CROSS JOIN unnest(@events::text[], @datas::text[], @created::text[]) WITH ORDINALITY AS e(event, data, created_at, ord)
@@ -110,12 +124,19 @@ export function pgEventLogOf(x: PgExecutor, opts: { now: () => Date }): PgEventL
       return { id: row.id, event, data: data ?? null };
     },
 
-    async appendEvents(batch) {
+    async appendEvents(batch, o = {}) {
       if (batch.length === 0) return [];
       const events = batch.map((e) => checkEvent(e.event));
       const now = opts.now();
       const created = batch.map((e) => iso(e.at ?? now, 'at'));
-      const rows = await appendBatch.all<{ id: number }>(x, { events, datas: batch.map((e) => textOf(e.data)), created });
+      const params = { events, datas: batch.map((e) => textOf(e.data)), created };
+      // The unit's kept screenings go in the same statement (the batch's news is about them).
+      const kept = x.takeDeferred?.(answered) ?? [];
+      const send = (q: Queryable) =>
+        kept.length === 0
+          ? appendBatch.all<{ id: number }>(q, params)
+          : appendBatchWithScreenings.all<{ id: number }>(q, { ...params, ...finishedArrays(kept) });
+      const rows = o.last && x.last ? await x.last(send) : await send(x);
       if (rows.length !== batch.length) throw new Error('event_head has no row: the PostgreSQL schema is not migrated');
       // RETURNING's order is not promised; the ids are consecutive, in the batch's order.
       const first = rows.reduce((m, r) => Math.min(m, r.id), Infinity);

@@ -12,6 +12,34 @@ export interface PgExecutor extends Queryable {
   transaction<T>(fn: (tx: PgExecutor) => Promise<T>): Promise<T>;
   /** True inside a transaction (a client), false on the pool. */
   readonly inTransaction: boolean;
+  /**
+   * Keep `row` for `write` to send later in this unit of work, with the other rows kept for it:
+   * true when kept, false when the caller must write it now (on the pool, in a unit with
+   * savepoints). Kept rows are sent before any statement that might see them (all but plain
+   * reads, sql.ts `plainRead`) and before the COMMIT.
+   */
+  defer?<R>(write: DeferredWrite<R>, row: R): boolean;
+  /**
+   * The advisory locks this unit of work holds (namespace, key), noted by whoever took them: a
+   * repository that would lock a carrier again skips the round trip. Undefined on the pool.
+   */
+  readonly locks?: HeldLocks;
+  /** The rows kept for `write`, taken back: the caller sends them in a statement of its own. */
+  takeDeferred?<R>(write: DeferredWrite<R>): R[];
+  /**
+   * `fn`'s one statement as its unit's last: nothing but the COMMIT follows it. A unit that has
+   * sent only plain reads sends it alone, in autocommit: no BEGIN, no COMMIT.
+   */
+  last?<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+}
+
+/**
+ * A write a unit of work may send late, many rows in one statement: a group commit's cache hits
+ * each insert a screening; their reads go first, and the batch's rows go in one INSERT.
+ */
+export interface DeferredWrite<R> {
+  readonly name: string;
+  write(q: Queryable, rows: R[]): Promise<void>;
 }
 
 /** A statement on the pool PostgreSQL chose as a deadlock or serialization victim is tried again, up to this many times in all. */
@@ -91,4 +119,23 @@ function clientExecutor(client: pg.PoolClient): PgExecutor & { end(): void } {
     },
   };
   return self;
+}
+
+/** Transaction-level advisory locks a unit holds: they last until its end (or its savepoint's rollback). */
+export interface HeldLocks {
+  has(ns: number, key: string): boolean;
+  note(ns: number, keys: Iterable<string>): void;
+}
+
+/** Take `keys`' locks of `ns` that the unit does not hold yet: `take` gets the missing keys (none: no statement). */
+export async function lockMissing(
+  x: PgExecutor,
+  ns: number,
+  keys: readonly string[],
+  take: (missing: string[]) => Promise<unknown>,
+): Promise<void> {
+  const missing = x.locks ? keys.filter((k) => !x.locks!.has(ns, k)) : [...keys];
+  if (missing.length === 0) return;
+  await take(missing);
+  x.locks?.note(ns, missing);
 }

@@ -9,7 +9,7 @@ import { runAfterCommit, txFinished } from '../unit-of-work-common.js';
 import { pgAuditRowsOf } from './audit-rows.js';
 import { pgDecisionListsOf, pgDecisionsOf } from './decisions-repo.js';
 import { pgEventLogOf } from './event-log-repo.js';
-import { poolExecutor, type PgExecutor } from './executor.js';
+import { poolExecutor, type DeferredWrite, type PgExecutor } from './executor.js';
 import { pgIdempotencyOf } from './idempotency-repo.js';
 import { pgLocalBlocksOf } from './local-blocks-repo.js';
 import { pgOperatorStateOf } from './operator-state-repo.js';
@@ -23,6 +23,7 @@ import { pgReviewsOf } from './reviews-repo.js';
 import { pgScoreCacheOf } from './score-cache-repo.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { pgSearchScreenings } from './screening-search.js';
+import { isPlainRead, type Queryable } from './sql.js';
 import { pgScreeningsOf } from './screenings-repo.js';
 import { pgTokensOf } from './tokens-repo.js';
 import { pgUsageOf } from './usage-repo.js';
@@ -239,6 +240,18 @@ class Unit {
   /** A statement wrote rows: its COMMIT shows the server takes writes again. */
   wrote = false;
   savepoints = 0;
+  /** Rows kept for a deferred write (inline units only), in the order their writes were first asked for. */
+  deferred: Array<{ write: DeferredWrite<unknown>; rows: unknown[] }> = [];
+  /** BEGIN sent: it goes before the unit's first statement that is not a plain read (sql.ts). */
+  begun = false;
+  /** Its last statement runs alone, in autocommit (`last`): there is nothing to COMMIT. */
+  endedAlone = false;
+  /** That statement was sent: nothing may follow it. */
+  lastSent = false;
+  /** Some statement of this try failed (even one its caller caught). */
+  anyFailed = false;
+  /** The driver's error of the last statement that failed. */
+  lastError: unknown = undefined;
 
   constructor(
     readonly client: pg.PoolClient,
@@ -247,8 +260,17 @@ class Unit {
     readonly where: string,
   ) {}
 
+  /** BEGIN, once, before the first statement that needs the transaction. */
+  async begin(): Promise<void> {
+    if (this.begun) return;
+    if (this.endedAlone) throw new Error('a statement after the unit of work’s last one');
+    this.begun = true;
+    await this.control('BEGIN');
+  }
+
   /** A transaction-control statement (SAVEPOINT, RELEASE…): its failure noted as any statement's. */
   async control(sql: string): Promise<void> {
+    if (sql !== 'BEGIN') await this.begin();
     try {
       await this.client.query(sql);
     } catch (err) {
@@ -262,6 +284,8 @@ class Unit {
 class PgUnitTx extends Repos implements PgTx {
   #finished = false;
   #busy = false;
+  /** Advisory locks taken at this level (`ns:key`): the parent's on RELEASE, gone with a rollback (PostgreSQL releases them). */
+  #locks: Set<string> | undefined;
   /** A statement of this level failed: PostgreSQL aborted it (the transaction, or this savepoint) until a rollback. */
   failed: unknown = undefined;
   /** afterCommit callbacks of this level: handed to the parent on RELEASE, dropped on a rollback. */
@@ -270,13 +294,24 @@ class PgUnitTx extends Repos implements PgTx {
   constructor(
     readonly unit: Unit,
     ctx: Context,
+    readonly parent?: PgUnitTx,
   ) {
     const me: { tx?: PgUnitTx } = {};
     super(
       {
         inTransaction: true,
+        locks: {
+          has: (ns, key) => me.tx!.#holds(`${ns}:${key}`),
+          note: (ns, keys) => {
+            const held = (me.tx!.#locks ??= new Set());
+            for (const k of keys) held.add(`${ns}:${k}`);
+          },
+        },
         query: <R extends QueryResultRow>(config: QueryConfig) => me.tx!.#query<R>(config),
         transaction: <T>(fn: (tx: PgExecutor) => Promise<T>) => me.tx!.#nested((child) => fn(child.x)),
+        defer: <W>(write: DeferredWrite<W>, row: W) => me.tx!.#defer(write, row),
+        takeDeferred: <W>(write: DeferredWrite<W>) => me.tx!.#take(write),
+        last: <T>(fn: (q: Queryable) => Promise<T>) => me.tx!.#last(fn),
       },
       ctx,
     );
@@ -288,21 +323,82 @@ class PgUnitTx extends Repos implements PgTx {
     this.#finished = true;
   }
 
+  #holds(lock: string): boolean {
+    if (this.#locks?.has(lock)) return true;
+    return this.parent !== undefined && this.parent.#holds(lock);
+  }
+
   #check(what: string): void {
     if (this.#finished || this.unit.finished) throw txFinished(what);
   }
 
+  /** Only a unit without savepoints keeps rows: anything failing there undoes the whole unit, so a late failure is never one piece's alone. */
+  #defer<W>(write: DeferredWrite<W>, row: W): boolean {
+    this.#check('a statement');
+    const { unit } = this;
+    if (!unit.inline) return false;
+    const kept = unit.deferred.find((d) => d.write === write);
+    if (kept) kept.rows.push(row);
+    else unit.deferred.push({ write: write as DeferredWrite<unknown>, rows: [row] });
+    return true;
+  }
+
+  #take<W>(write: DeferredWrite<W>): W[] {
+    this.#check('a statement');
+    const i = this.unit.deferred.findIndex((d) => d.write === write);
+    return i < 0 ? [] : (this.unit.deferred.splice(i, 1)[0]!.rows as W[]);
+  }
+
+  /** The unit's last statement: alone in autocommit when only plain reads went before it and nothing else is kept. */
+  async #last<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    this.#check('a statement');
+    const { unit } = this;
+    // Alone only when the unit could commit now: once sent, it cannot be undone.
+    const committable = unit.victim === undefined && unit.lost === undefined && !unit.anyFailed && !unit.inlineThrew;
+    if (unit.begun || unit.deferred.length > 0 || !committable) return fn({ query: (config) => this.#query(config) });
+    // One statement is whole by itself: it needs no transaction around it.
+    unit.endedAlone = true;
+    return fn({ query: (config) => this.#send(config) });
+  }
+
+  /** Send the unit's kept rows (before a statement that might see them, and before the COMMIT). */
+  async sendDeferred(): Promise<void> {
+    const { unit } = this;
+    while (unit.deferred.length > 0) {
+      const { write, rows } = unit.deferred.shift()!;
+      try {
+        await write.write({ query: (config) => this.#send(config) }, rows);
+      } catch (e) {
+        // Rows of other pieces went with it: the unit must not commit (it is done again with savepoints).
+        unit.inlineThrew = true;
+        throw e;
+      }
+    }
+  }
+
   async #query<R extends QueryResultRow>(config: QueryConfig): Promise<pg.QueryResult<R>> {
+    this.#check('a statement');
+    if (this.unit.deferred.length > 0 && !isPlainRead(config)) await this.sendDeferred();
+    return this.#send<R>(config);
+  }
+
+  async #send<R extends QueryResultRow>(config: QueryConfig): Promise<pg.QueryResult<R>> {
     this.#check('a statement');
     const { unit } = this;
     // Chosen as a victim: what follows would only wait for locks; the unit is run again.
     if (unit.victim !== undefined) throw toPgStoreError(unit.victim, unit.where);
+    if (unit.lastSent) throw new Error('a statement after the unit of work’s last one (appendEvents { last })');
     try {
+      if (!unit.begun && !unit.endedAlone && !isPlainRead(config)) await unit.begin();
+      // The last statement alone: one, whatever its sender tries after it.
+      if (unit.endedAlone) unit.lastSent = true;
       const r = await unit.client.query<R>(config);
       if (!unit.wrote && wroteRows(r)) unit.wrote = true;
       return r;
     } catch (err) {
       this.failed ??= err;
+      unit.anyFailed = true;
+      unit.lastError = err;
       if (retryCause(err)) unit.victim ??= err;
       notePgStoreFailure(this.ctx.root, err);
       throw toPgStoreError(err, unit.where);
@@ -329,7 +425,7 @@ class PgUnitTx extends Repos implements PgTx {
     if (this.#busy) throw new StoreArgumentError('a unit of work runs one nested unit at a time: await it first', 'fn');
     if (unit.victim !== undefined) throw toPgStoreError(unit.victim, unit.where);
     this.#busy = true;
-    const child = new PgUnitTx(unit, this.ctx);
+    const child = new PgUnitTx(unit, this.ctx, this);
     try {
       if (unit.inline) {
         try {
@@ -390,6 +486,7 @@ class PgUnitTx extends Repos implements PgTx {
 
   #keep(child: PgUnitTx): void {
     if (child.callbacks) (this.callbacks ??= []).push(...child.callbacks);
+    if (child.#locks) for (const l of child.#locks) (this.#locks ??= new Set()).add(l);
   }
 }
 
@@ -490,26 +587,26 @@ class PgStoreImpl extends Repos implements PgStore {
     let broken: Error | undefined;
     const rollback = async () => {
       unit.finished = true;
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      // Nothing to undo before BEGIN: plain reads, or a last statement that failed alone.
+      if (unit.begun) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
     };
     const failed = (err: unknown) => {
       notePgStoreFailure(this.x, err);
       return toPgStoreError(err, this.url);
     };
     try {
-      try {
-        await client.query('BEGIN');
-      } catch (err) {
-        broken = err as Error;
-        throw failed(err);
-      }
+      // BEGIN goes with the first statement that needs it (Unit.begin): plain reads go before it.
       const tx = new PgUnitTx(unit, this.ctx);
       let value: T;
       try {
         value = await fn(tx);
+        await tx.sendDeferred();
       } catch (e) {
         await rollback();
         if (unit.victim !== undefined) return new RunAgain(unit.victim);
+        // The last statement sent alone and no answer from the server (a lost connection): it may
+        // have committed, as a COMMIT may. Not done again, which could write it twice.
+        if (unit.lastSent && !(unit.lastError instanceof pg.DatabaseError)) throw failed(e);
         if (inline) return UNDONE;
         throw failed(e);
       }
@@ -521,6 +618,12 @@ class PgStoreImpl extends Repos implements PgStore {
         if (unit.lost !== undefined) throw failed(unit.lost);
         if (inline) return UNDONE;
         throw failed(tx.failed);
+      }
+      unit.finished = true;
+      // Plain reads only, or a last statement sent alone (autocommit): there is no transaction to end.
+      if (!unit.begun) {
+        if (unit.wrote) notePgStoreWrite(this.x);
+        return { value, callbacks: tx.callbacks };
       }
       let committed: pg.QueryResult;
       try {

@@ -82,12 +82,14 @@ const hitByDot = statement<Keyed>(
   'score_cache_hit_by_dot',
   `SELECT c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body, ${ANY_ACTIVE_BLOCK}
    FROM (SELECT 1) AS one LEFT JOIN score_cache c ON c.env = @env AND c.dot_number = @dot`,
+  { plainRead: true },
 );
 const hitByMc = statement<{ env: string; mc: string }>(
   'score_cache_hit_by_mc',
   `SELECT c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body, ${ANY_ACTIVE_BLOCK}
    FROM (SELECT 1) AS one LEFT JOIN (mc_alias a JOIN score_cache c ON c.env = a.env AND c.dot_number = a.dot_number)
      ON a.env = @env AND a.mc_number = @mc`,
+  { plainRead: true },
 );
 const putNotFound = statement<{ env: string; key: string; error: string; at: string }>(
   'score_cache_put_not_found',
@@ -97,6 +99,7 @@ const putNotFound = statement<{ env: string; key: string; error: string; at: str
 const getNotFound = statement<{ env: string; key: string }>(
   'score_cache_get_not_found',
   'SELECT error, fetched_at FROM not_found_cache WHERE env = @env AND query_key = @key',
+  { plainRead: true },
 );
 
 const defaultMemos = new WeakMap<PgExecutor, ParsedFetches>();

@@ -6,7 +6,7 @@ import { NotFoundError } from '../store-error.js';
 import type { ScreeningResult } from '../types.js';
 import { checkId, checkNewScreening, checkResult } from '../arg-checks.js';
 import type { AsyncRepo } from '../async-repo.js';
-import type { PgExecutor } from './executor.js';
+import type { DeferredWrite, PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { statement, type Queryable } from './sql.js';
 
@@ -71,7 +71,66 @@ type NewRow = {
   carrier_dot: string | null;
   carrier_mc: string | null;
 };
+type FinishedRow = NewRow & ResultParams & { carrier_key: string | null };
+/** Finished rows as one array per column: the parameters of INSERT_FINISHED_MANY. */
+export type FinishedArrays = { [K in keyof FinishedRow]: Array<FinishedRow[K]> };
+
+/**
+ * Finished screenings, many in one INSERT, in the order given (seq): `@id`, `@tender_id`… each
+ * an array (FinishedArrays). Also a CTE of the event log's last append (event-log-repo.ts).
+ */
+export const INSERT_FINISHED_MANY = `INSERT INTO screenings (id, tender_id, load, status, query_kind, query_value, priority, refresh, callback_url, created_at,
+       action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, completed_at, carrier_key, carrier_dot, carrier_mc)
+     SELECT id, tender_id, load, 'done', query_kind, query_value, priority, refresh, callback_url, created_at,
+       action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, created_at, carrier_key, carrier_dot, carrier_mc
+     FROM unnest(@id::text[], @tender_id::text[], @load::text[], @query_kind::text[], @query_value::text[], @priority::text[],
+       @refresh::bigint[], @callback_url::text[], @created_at::text[], @action::text[], @hold_reason::text[], @source::text[],
+       @score::text[], @score_fetch_id::bigint[], @score_fetched_at::text[], @model_version::text[], @error::text[],
+       @carrier_key::text[], @carrier_dot::text[], @carrier_mc::text[])
+       WITH ORDINALITY AS r (id, tender_id, load, query_kind, query_value, priority, refresh, callback_url, created_at, action,
+         hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, carrier_key, carrier_dot, carrier_mc, n)
+     ORDER BY n`;
 type IdParam = { id: string };
+
+const FINISHED_COLUMNS: ReadonlyArray<keyof FinishedRow> = [
+  'id',
+  'tender_id',
+  'load',
+  'query_kind',
+  'query_value',
+  'priority',
+  'refresh',
+  'callback_url',
+  'created_at',
+  'action',
+  'hold_reason',
+  'source',
+  'score',
+  'score_fetch_id',
+  'score_fetched_at',
+  'model_version',
+  'error',
+  'carrier_key',
+  'carrier_dot',
+  'carrier_mc',
+];
+
+/**
+ * A unit of work's finished screenings (a group commit's cache hits), written after their reads:
+ * one INSERT for the batch instead of one round trip per hit. The screening is answered as
+ * written once the unit commits, as with insertScreening's own statement.
+ */
+export const answered: DeferredWrite<FinishedRow> = {
+  name: 'screenings answered at once',
+  async write(q, rows) {
+    const n = await st.insertFinishedMany.run(q, finishedArrays(rows));
+    if (n !== rows.length) throw new Error(`${this.name}: ${n} of ${rows.length} rows written`);
+  },
+};
+
+export function finishedArrays(rows: readonly FinishedRow[]): FinishedArrays {
+  return Object.fromEntries(FINISHED_COLUMNS.map((c) => [c, rows.map((r) => r[c])])) as FinishedArrays;
+}
 type CarrierParams = { score_dot: string | null; score_mc: string | null };
 
 const st = {
@@ -87,6 +146,8 @@ const st = {
      VALUES (@id, @tender_id, @load, 'done', @query_kind, @query_value, @priority, @refresh, @callback_url, @created_at,
        @action, @hold_reason, @source, @score, @score_fetch_id, @score_fetched_at, @model_version, @error, @created_at, @carrier_key, @carrier_dot, @carrier_mc)`,
   ),
+  // The rows a unit of work kept (`answered`), in one statement.
+  insertFinishedMany: statement<FinishedArrays>('screenings_insert_finished_many', INSERT_FINISHED_MANY),
   markActive: statement<IdParam>('screenings_mark_active', "UPDATE screenings SET status = 'active' WHERE id = @id AND status = 'queued'"),
   exists: statement<IdParam>('screenings_exists', 'SELECT id FROM screenings WHERE id = @id'),
   rescreen: statement<IdParam & ResultParams & CarrierParams & { at: string }>(
@@ -181,7 +242,11 @@ export function pgScreeningsOf(x: PgExecutor, opts: PgScreeningsOptions): AsyncR
         carrier_mc: carrierMc,
       };
       if (finished === undefined) await st.insert.run(x, row);
-      else await st.insertFinished.run(x, { ...row, ...resultParams(finished), carrier_key: s.carrier_key ?? null });
+      else {
+        const done: FinishedRow = { ...row, ...resultParams(finished), carrier_key: s.carrier_key ?? null };
+        // In a group commit: with the batch's other hits, after their reads (executor.ts).
+        if (!x.defer?.(answered, done)) await st.insertFinished.run(x, done);
+      }
       return insertedScreening({ id, query: q, loadJson, createdAt }, s, finished);
     },
 

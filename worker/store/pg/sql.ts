@@ -30,11 +30,38 @@ export interface Statement<P extends Params> {
 
 const texts = new Map<string, string>();
 
-export function statement<P extends Params = Record<string, never>>(name: string, sql: string): Statement<P> {
+/** The tables a unit of work may write late (executor.ts `DeferredWrite`): a statement naming one always runs after those writes. */
+const DEFERRABLE_TABLES = /\bscreenings\b/i;
+/** What makes a statement more than a plain read. */
+const NOT_PLAIN = /\b(INSERT|UPDATE|DELETE|MERGE|FOR\s+(UPDATE|SHARE|NO\s+KEY|KEY))\b|pg_advisory|nextval|setval/i;
+const plainReads = new Set<string>();
+
+/** True for a statement defined `plainRead`: it may run before its unit's BEGIN and before its deferred writes. */
+export function isPlainRead(config: QueryConfig): boolean {
+  return config.name !== undefined && plainReads.has(config.name);
+}
+
+export interface StatementOptions {
+  /**
+   * A plain read: one SELECT that writes nothing, locks nothing and reads no table a unit writes
+   * late (checked here). A unit of work sends it without its deferred writes, and before its
+   * BEGIN (READ COMMITTED gives each statement a snapshot of its own, in a transaction or not):
+   * a group commit of cache hits sends only its reads and one last write.
+   */
+  plainRead?: boolean;
+}
+
+export function statement<P extends Params = Record<string, never>>(name: string, sql: string, opts: StatementOptions = {}): Statement<P> {
   const { text, names } = positional(sql);
   const known = texts.get(name);
   if (known !== undefined && known !== text) throw new Error(`pg statement "${name}" is defined twice with different SQL`);
   texts.set(name, text);
+  if (opts.plainRead) {
+    if (DEFERRABLE_TABLES.test(text)) throw new Error(`pg statement "${name}" reads a table written late: it must wait for those writes`);
+    if (!/^\s*SELECT\b/i.test(text) || NOT_PLAIN.test(text))
+      throw new Error(`pg statement "${name}" is not a plain read (one SELECT, no write, no lock)`);
+    plainReads.add(name);
+  }
   const config = (params: P): QueryConfig => ({
     name,
     text,

@@ -16,7 +16,7 @@ import {
 import type { DueCarrier, Observation, StoredChange, TenderUse, WatchStore } from '../watch-store.js';
 import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from '../async-repo.js';
-import type { PgExecutor } from './executor.js';
+import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { statement } from './sql.js';
 
@@ -94,6 +94,7 @@ const entryByKey = statement<Key>('watch_entry_by_key', ENTRY_BY_KEY_SQL);
 const entryHead = statement<Key>(
   'watch_entry_head',
   'SELECT manual, dot_number, mc_number, last_tender_at, added_at FROM watch_entries WHERE carrier_key = @key',
+  { plainRead: true },
 );
 const stateHead = statement<{ key: string; other: string | null }>(
   'watch_state_head',
@@ -101,6 +102,7 @@ const stateHead = statement<{ key: string; other: string | null }>(
   // string holds \u0000 or half a surrogate pair (a legal name from /v1 may), SQLite's do not.
   `SELECT last_state, EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = @other::text) AS other_waiting
    FROM watch_entries WHERE carrier_key = @key`,
+  { plainRead: true },
 );
 // entryHead for recordTender and stateHead for observe, in one statement (tenderAndObserve).
 const heads = statement<{ tkey: string | null; key: string | null; other: string | null }>(
@@ -111,6 +113,7 @@ const heads = statement<{ tkey: string | null; key: string | null; other: string
    FROM (SELECT 1) AS one
    LEFT JOIN watch_entries t ON t.carrier_key = @tkey::text
    LEFT JOIN watch_entries s ON s.carrier_key = @key::text`,
+  { plainRead: true },
 );
 const latestTenderBut = statement<{ key: string; self: string; added: string }>(
   'watch_latest_tender_but',
@@ -281,7 +284,8 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
   const watchMs = o.watchDays * DAY_MS;
   const since = (now: string): string => new Date(Date.parse(now) - watchMs).toISOString();
 
-  const lock = (q: PgExecutor, keys: string[]) => lockCarrier.run(q, { keys });
+  const lock = (q: PgExecutor, keys: string[]) =>
+    lockMissing(q, ADVISORY_NAMESPACES.watch, keys, (missing) => lockCarrier.run(q, { keys: missing }));
   const byKey = (q: PgExecutor, key: string) => entryByKey.get<EntryRow>(q, { key });
   const findEntry = async (q: PgExecutor, keys: string[]): Promise<EntryRow | undefined> => {
     for (const k of keys) {
