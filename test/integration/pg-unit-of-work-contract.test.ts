@@ -628,10 +628,27 @@ describe('unit of work on PostgreSQL only', () => {
       expect(await seqOrder(store)).toEqual(['scr_h1', 'scr_h2']);
     });
 
+    it('the append with the screenings, alone, writes nothing when the event head is missing (not the screenings alone)', async () => {
+      const { store } = await fresh();
+      await executorOf(store).query({ text: 'DELETE FROM event_head' });
+      try {
+        await expect(
+          store.unitOfWorkWithoutSavepoints(async (tx) => {
+            await tx.screenings.insertScreening(row('scr_orphan'), done);
+            await tx.events.appendEvents([{ event: 'screening.completed', data: { screening_ref: 'scr_orphan' } }], { last: true });
+          }),
+        ).rejects.toThrow('event_head has no row');
+        expect(await seqOrder(store)).toEqual([]);
+      } finally {
+        await executorOf(store).query({ text: 'INSERT INTO event_head (last_id) SELECT COALESCE(MAX(id), 0) FROM events' });
+      }
+    });
+
     it('a statement that reads a table written late cannot be declared to go before those writes', () => {
       expect(() => statement('test_reads_screenings', 'SELECT 1 FROM screenings', { plainRead: true })).toThrow(
         'reads a table written late',
       );
+      expect(() => statement('test_try_lock', 'SELECT pg_try_advisory_xact_lock(1, 2)', { plainRead: true })).toThrow('not a plain read');
       expect(() => statement('test_reads_blocks', 'SELECT 1 FROM local_blocks', { plainRead: true })).not.toThrow();
     });
   });

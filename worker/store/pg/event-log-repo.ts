@@ -6,7 +6,7 @@ import type { AsyncRepo } from '../async-repo.js';
 import type { AppendOptions } from '../record.js';
 import type { EventLogRepo } from '../screening-repos.js';
 import type { PgExecutor } from './executor.js';
-import { answered, finishedArrays, INSERT_FINISHED_MANY, type FinishedArrays } from './screenings-repo.js';
+import { answered, finishedArrays, insertFinishedManySql, type FinishedArrays } from './screenings-repo.js';
 import { statement, type Queryable, type Statement } from './sql.js';
 
 /**
@@ -58,8 +58,10 @@ const appendBatch = statement<{ events: string[]; datas: string[]; created: stri
 // commit of cache hits writes its screenings and its events in this one statement.
 const appendBatchWithScreenings = statement<{ events: string[]; datas: string[]; created: string[] } & FinishedArrays>(
   'events_append_batch_with_screenings',
-  `WITH s AS (${INSERT_FINISHED_MANY}),
-   h AS (UPDATE event_head SET last_id = last_id + cardinality(@events::text[]) RETURNING last_id)
+  // The screenings join the head's row: without it (an unmigrated schema) nothing is written,
+  // not the screenings alone (a statement sent alone commits what it wrote).
+  `WITH h AS (UPDATE event_head SET last_id = last_id + cardinality(@events::text[]) RETURNING last_id),
+   s AS (${insertFinishedManySql('h CROSS JOIN')})
    INSERT INTO events (id, event, data, created_at)
    SELECT h.last_id - cardinality(@events::text[]) + e.ord, e.event, e.data, e.created_at
    FROM h CROSS JOIN unnest(@events::text[], @datas::text[], @created::text[]) WITH ORDINALITY AS e(event, data, created_at, ord)

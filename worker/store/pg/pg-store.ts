@@ -225,6 +225,17 @@ class Repos implements PgRepos {
 class RunAgain {
   constructor(readonly cause: unknown) {}
 }
+/**
+ * Whether a statement sent alone (autocommit) may have committed although it failed: no answer
+ * at all (a lost connection), or the server going away (class 57, connection class 08, FATAL)
+ * between its implicit commit and its answer. A refusal of the statement itself did not commit.
+ */
+function mayHaveCommitted(err: unknown): boolean {
+  if (!(err instanceof pg.DatabaseError)) return true;
+  const code = err.code ?? '';
+  return code.startsWith('57') || code.startsWith('08') || err.severity === 'FATAL' || err.severity === 'PANIC';
+}
+
 /** A unit without savepoints in which something threw: rolled back, to be done again with savepoints. */
 const UNDONE = Symbol('rolled back, to be done again with savepoints');
 
@@ -336,6 +347,7 @@ class PgUnitTx extends Repos implements PgTx {
   #defer<W>(write: DeferredWrite<W>, row: W): boolean {
     this.#check('a statement');
     const { unit } = this;
+    if (unit.endedAlone) throw new Error('a write after the unit of work’s last statement (appendEvents { last })');
     if (!unit.inline) return false;
     const kept = unit.deferred.find((d) => d.write === write);
     if (kept) kept.rows.push(row);
@@ -598,22 +610,27 @@ class PgStoreImpl extends Repos implements PgStore {
       // BEGIN goes with the first statement that needs it (Unit.begin): plain reads go before it.
       const tx = new PgUnitTx(unit, this.ctx);
       let value: T;
+      // Caught inside, but the unit cannot commit: a victim, a failed statement no savepoint undid
+      // (PostgreSQL aborted the transaction), an unknown state; without savepoints, anything thrown.
+      const cannotCommit = () =>
+        unit.victim !== undefined || unit.lost !== undefined || tx.failed !== undefined || (inline && unit.inlineThrew);
       try {
         value = await fn(tx);
-        await tx.sendDeferred();
+        // Kept rows go out only for a unit that will commit.
+        if (!cannotCommit()) await tx.sendDeferred();
       } catch (e) {
         await rollback();
         if (unit.victim !== undefined) return new RunAgain(unit.victim);
-        // The last statement sent alone and no answer from the server (a lost connection): it may
-        // have committed, as a COMMIT may. Not done again, which could write it twice.
-        if (unit.lastSent && !(unit.lastError instanceof pg.DatabaseError)) throw failed(e);
+        // A last statement sent alone whose outcome is unknown may have committed, as a COMMIT
+        // may: it is not done again, which could write it twice.
+        if (unit.lastSent && mayHaveCommitted(unit.lastError)) throw failed(e);
         if (inline) return UNDONE;
         throw failed(e);
       }
-      // Caught inside, but the unit cannot commit: a victim, a failed statement no savepoint undid
-      // (PostgreSQL aborted the transaction), an unknown state; without savepoints, anything thrown.
-      if (unit.victim !== undefined || unit.lost !== undefined || tx.failed !== undefined || (inline && unit.inlineThrew)) {
+      if (cannotCommit()) {
         await rollback();
+        // What a last statement sent alone wrote is committed: the unit is not done again.
+        if (unit.lastSent) throw failed(tx.failed ?? unit.lost ?? new Error('the unit of work failed after its last statement'));
         if (unit.victim !== undefined) return new RunAgain(unit.victim);
         if (unit.lost !== undefined) throw failed(unit.lost);
         if (inline) return UNDONE;

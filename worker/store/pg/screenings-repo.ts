@@ -79,17 +79,22 @@ export type FinishedArrays = { [K in keyof FinishedRow]: Array<FinishedRow[K]> }
  * Finished screenings, many in one INSERT, in the order given (seq): `@id`, `@tender_id`… each
  * an array (FinishedArrays). Also a CTE of the event log's last append (event-log-repo.ts).
  */
-export const INSERT_FINISHED_MANY = `INSERT INTO screenings (id, tender_id, load, status, query_kind, query_value, priority, refresh, callback_url, created_at,
+const INSERT_FINISHED_MANY = insertFinishedManySql('');
+
+/** INSERT_FINISHED_MANY with `from` before the rows (e.g. `h CROSS JOIN`: no row written when `h` has none). */
+export function insertFinishedManySql(from: string): string {
+  return `INSERT INTO screenings (id, tender_id, load, status, query_kind, query_value, priority, refresh, callback_url, created_at,
        action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, completed_at, carrier_key, carrier_dot, carrier_mc)
      SELECT id, tender_id, load, 'done', query_kind, query_value, priority, refresh, callback_url, created_at,
        action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, created_at, carrier_key, carrier_dot, carrier_mc
-     FROM unnest(@id::text[], @tender_id::text[], @load::text[], @query_kind::text[], @query_value::text[], @priority::text[],
+     FROM ${from} unnest(@id::text[], @tender_id::text[], @load::text[], @query_kind::text[], @query_value::text[], @priority::text[],
        @refresh::bigint[], @callback_url::text[], @created_at::text[], @action::text[], @hold_reason::text[], @source::text[],
        @score::text[], @score_fetch_id::bigint[], @score_fetched_at::text[], @model_version::text[], @error::text[],
        @carrier_key::text[], @carrier_dot::text[], @carrier_mc::text[])
        WITH ORDINALITY AS r (id, tender_id, load, query_kind, query_value, priority, refresh, callback_url, created_at, action,
          hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, carrier_key, carrier_dot, carrier_mc, n)
      ORDER BY n`;
+}
 type IdParam = { id: string };
 
 const FINISHED_COLUMNS: ReadonlyArray<keyof FinishedRow> = [

@@ -33,7 +33,7 @@ const texts = new Map<string, string>();
 /** The tables a unit of work may write late (executor.ts `DeferredWrite`): a statement naming one always runs after those writes. */
 const DEFERRABLE_TABLES = /\bscreenings\b/i;
 /** What makes a statement more than a plain read. */
-const NOT_PLAIN = /\b(INSERT|UPDATE|DELETE|MERGE|FOR\s+(UPDATE|SHARE|NO\s+KEY|KEY))\b|pg_advisory|nextval|setval/i;
+const NOT_PLAIN = /\b(INSERT|UPDATE|DELETE|MERGE|INTO|FOR\s+(UPDATE|SHARE|NO\s+KEY|KEY))\b|advisory|nextval|setval|set_config|pg_notify/i;
 const plainReads = new Set<string>();
 
 /** True for a statement defined `plainRead`: it may run before its unit's BEGIN and before its deferred writes. */
@@ -44,7 +44,7 @@ export function isPlainRead(config: QueryConfig): boolean {
 export interface StatementOptions {
   /**
    * A plain read: one SELECT that writes nothing, locks nothing and reads no table a unit writes
-   * late (checked here). A unit of work sends it without its deferred writes, and before its
+   * late (checked here, by its text: it must call no function of ours that writes). A unit of work sends it without its deferred writes, and before its
    * BEGIN (READ COMMITTED gives each statement a snapshot of its own, in a transaction or not):
    * a group commit of cache hits sends only its reads and one last write.
    */
