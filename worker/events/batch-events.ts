@@ -25,10 +25,6 @@ export class BatchEvents implements Pick<SharedEventFeed, 'append'> {
     return Promise.resolve(out);
   }
 
-  get size(): number {
-    return this.#kept.length;
-  }
-
   /** Every batch's events, in one statement on `tx`, their ids filled in. */
   static async writeAll(tx: RecordTx, batches: readonly BatchEvents[]): Promise<void> {
     const kept = batches.flatMap((b) => b.#kept);

@@ -27,7 +27,5 @@ export async function lockCarrierSet(x: PgExecutor, set: CarrierLockSet): Promis
   const named = { block: [...(set.block ?? [])], review: [...(set.review ?? [])], watch: [...(set.watch ?? [])] };
   await lockSet.run(x, { ...named, reviews: [...(set.reviews ?? [])], screenings: [...(set.reviewsOfScreenings ?? [])] });
   // Held to the unit's end: the repositories' own locks of these keys need no round trip.
-  x.locks?.note(ADVISORY_NAMESPACES.block, named.block);
-  x.locks?.note(ADVISORY_NAMESPACES.review, named.review);
-  x.locks?.note(ADVISORY_NAMESPACES.watch, named.watch);
+  for (const ns of ['block', 'review', 'watch'] as const) x.locks?.note(ADVISORY_NAMESPACES[ns], named[ns]);
 }

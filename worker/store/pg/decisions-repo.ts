@@ -143,10 +143,12 @@ const st = {
 };
 
 export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
+  // The carrier's review lock, unless the unit holds it already (taken with its carrier set).
+  const lockReviews = (key: string) => lockMissing(x, REVIEW_LOCK, [key], () => st.lockCarrier.run(x, { key }));
   return {
     lockCarriers: (set: CarrierLockSet) => lockCarrierSet(x, set),
     async standing(key) {
-      await lockMissing(x, REVIEW_LOCK, [key], () => st.lockCarrier.run(x, { key }));
+      await lockReviews(key);
       return st.standing.get<DecisionRow>(x, { key });
     },
     lastEnded: (key) => st.lastEnded.get<DecisionRow>(x, { key }),
@@ -154,7 +156,7 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
     insert: async (d) => void (await st.insert.run(x, d)),
     end: async (id, e) => (await st.end.run(x, { id, ...e })) > 0,
     async openReviewId(key) {
-      await lockMissing(x, REVIEW_LOCK, [key], () => st.lockCarrier.run(x, { key }));
+      await lockReviews(key);
       return (await st.openReview.get<{ id: string }>(x, { key }))?.id;
     },
     insertReview: async (r) => (await st.insertReview.run(x, r)) > 0,

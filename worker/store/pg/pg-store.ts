@@ -259,9 +259,7 @@ class Unit {
   endedAlone = false;
   /** That statement was sent: nothing may follow it. */
   lastSent = false;
-  /** Some statement of this try failed (even one its caller caught). */
-  anyFailed = false;
-  /** The driver's error of the last statement that failed. */
+  /** The driver's error of the last statement of this try that failed (even one its caller caught). */
   lastError: unknown = undefined;
 
   constructor(
@@ -366,7 +364,7 @@ class PgUnitTx extends Repos implements PgTx {
     this.#check('a statement');
     const { unit } = this;
     // Alone only when the unit could commit now: once sent, it cannot be undone.
-    const committable = unit.victim === undefined && unit.lost === undefined && !unit.anyFailed && !unit.inlineThrew;
+    const committable = unit.victim === undefined && unit.lost === undefined && unit.lastError === undefined && !unit.inlineThrew;
     if (unit.begun || unit.deferred.length > 0 || !committable) return fn({ query: (config) => this.#query(config) });
     // One statement is whole by itself: it needs no transaction around it.
     unit.endedAlone = true;
@@ -409,7 +407,6 @@ class PgUnitTx extends Repos implements PgTx {
       return r;
     } catch (err) {
       this.failed ??= err;
-      unit.anyFailed = true;
       unit.lastError = err;
       if (retryCause(err)) unit.victim ??= err;
       notePgStoreFailure(this.ctx.root, err);

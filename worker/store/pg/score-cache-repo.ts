@@ -4,9 +4,10 @@ import { StoreArgumentError } from '../store-error.js';
 import type { CachedNotFound, CachedScore } from '../types.js';
 import { checkEnv, checkQuery, iso } from '../arg-checks.js';
 import type { RecordScores } from '../record.js';
+import type { QueryResultRow } from 'pg';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
-import { statement } from './sql.js';
+import { statement, type Statement } from './sql.js';
 
 export type { ScoreCacheRepo } from '../screening-repos.js';
 
@@ -108,6 +109,19 @@ export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): Record
   let scores = opts.scores ?? defaultMemos.get(x);
   if (!scores) defaultMemos.set(x, (scores = parsedFetches()));
   const { now } = opts;
+  // A carrier's row by the number asked (canonical), with the statement for that kind of number.
+  const byCarrier = <R extends QueryResultRow>(
+    env: unknown,
+    query: unknown,
+    byDot: Statement<Keyed>,
+    byMc: Statement<{ env: string; mc: string }>,
+  ): Promise<R | undefined> => {
+    checkEnv(env);
+    const q = checkQuery(query);
+    return 'dot_number' in q
+      ? byDot.get<R>(x, { env, dot: canonicalDot(q.dot_number) })
+      : byMc.get<R>(x, { env, mc: canonicalMc(q.mc_number) });
+  };
   const cachedOf = async (row: CacheEntryRow): Promise<CachedScore> => {
     // A cache entry always holds a score: its fetch's, or (an older entry) its own body.
     const scoreOf = await scores.scoresFor(x, [row.fetch_id]);
@@ -156,22 +170,12 @@ export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): Record
     },
 
     async getScore(env, query): Promise<CachedScore | undefined> {
-      checkEnv(env);
-      const q = checkQuery(query);
-      const row =
-        'dot_number' in q
-          ? await scoreByDot.get<CacheEntryRow>(x, { env, dot: canonicalDot(q.dot_number) })
-          : await scoreByMc.get<CacheEntryRow>(x, { env, mc: canonicalMc(q.mc_number) });
+      const row = await byCarrier<CacheEntryRow>(env, query, scoreByDot, scoreByMc);
       return row && cachedOf(row);
     },
 
     async hitFacts(env, query) {
-      checkEnv(env);
-      const q = checkQuery(query);
-      const row =
-        'dot_number' in q
-          ? await hitByDot.get<HitRow>(x, { env, dot: canonicalDot(q.dot_number) })
-          : await hitByMc.get<HitRow>(x, { env, mc: canonicalMc(q.mc_number) });
+      const row = await byCarrier<HitRow>(env, query, hitByDot, hitByMc);
       // Always one row (the LEFT JOIN): fetched_at null when the carrier has no entry.
       return { score: row!.fetched_at === null ? undefined : await cachedOf(row as CacheEntryRow), anyActiveBlock: row!.any_block };
     },

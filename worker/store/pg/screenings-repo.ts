@@ -72,53 +72,52 @@ type NewRow = {
   carrier_mc: string | null;
 };
 type FinishedRow = NewRow & ResultParams & { carrier_key: string | null };
-/** Finished rows as one array per column: the parameters of INSERT_FINISHED_MANY. */
+/** Finished rows as one array per column: the parameters of insertFinishedManySql. */
 export type FinishedArrays = { [K in keyof FinishedRow]: Array<FinishedRow[K]> };
 
 /**
- * Finished screenings, many in one INSERT, in the order given (seq): `@id`, `@tender_id`… each
- * an array (FinishedArrays). Also a CTE of the event log's last append (event-log-repo.ts).
+ * A finished row's columns and their types: the one list the many-row INSERT is written from (its
+ * columns, its unnest's arrays in this order, their names) and `finishedArrays` fills.
  */
-const INSERT_FINISHED_MANY = insertFinishedManySql('');
+const FINISHED_TYPES: { readonly [K in keyof FinishedRow]-?: 'text' | 'bigint' } = {
+  id: 'text',
+  tender_id: 'text',
+  load: 'text',
+  query_kind: 'text',
+  query_value: 'text',
+  priority: 'text',
+  refresh: 'bigint',
+  callback_url: 'text',
+  created_at: 'text',
+  action: 'text',
+  hold_reason: 'text',
+  source: 'text',
+  score: 'text',
+  score_fetch_id: 'bigint',
+  score_fetched_at: 'text',
+  model_version: 'text',
+  error: 'text',
+  carrier_key: 'text',
+  carrier_dot: 'text',
+  carrier_mc: 'text',
+};
+const FINISHED_COLUMNS = Object.keys(FINISHED_TYPES) as Array<keyof FinishedRow>;
 
-/** INSERT_FINISHED_MANY with `from` before the rows (e.g. `h CROSS JOIN`: no row written when `h` has none). */
+/**
+ * Finished screenings, many in one INSERT, in the order given (seq): `@id`, `@tender_id`… each
+ * an array (FinishedArrays). `from` goes before the rows: `h CROSS JOIN` in the event log's last
+ * append (event-log-repo.ts) writes none when `h` has no row.
+ */
 export function insertFinishedManySql(from: string): string {
-  return `INSERT INTO screenings (id, tender_id, load, status, query_kind, query_value, priority, refresh, callback_url, created_at,
-       action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, completed_at, carrier_key, carrier_dot, carrier_mc)
-     SELECT id, tender_id, load, 'done', query_kind, query_value, priority, refresh, callback_url, created_at,
-       action, hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, created_at, carrier_key, carrier_dot, carrier_mc
-     FROM ${from} unnest(@id::text[], @tender_id::text[], @load::text[], @query_kind::text[], @query_value::text[], @priority::text[],
-       @refresh::bigint[], @callback_url::text[], @created_at::text[], @action::text[], @hold_reason::text[], @source::text[],
-       @score::text[], @score_fetch_id::bigint[], @score_fetched_at::text[], @model_version::text[], @error::text[],
-       @carrier_key::text[], @carrier_dot::text[], @carrier_mc::text[])
-       WITH ORDINALITY AS r (id, tender_id, load, query_kind, query_value, priority, refresh, callback_url, created_at, action,
-         hold_reason, source, score, score_fetch_id, score_fetched_at, model_version, error, carrier_key, carrier_dot, carrier_mc, n)
+  const columns = FINISHED_COLUMNS.join(', ');
+  const arrays = FINISHED_COLUMNS.map((c) => `@${c}::${FINISHED_TYPES[c]}[]`).join(', ');
+  // Done at once: completed when created.
+  return `INSERT INTO screenings (${columns}, status, completed_at)
+     SELECT ${columns}, 'done', created_at
+     FROM ${from} unnest(${arrays}) WITH ORDINALITY AS r (${columns}, n)
      ORDER BY n`;
 }
 type IdParam = { id: string };
-
-const FINISHED_COLUMNS: ReadonlyArray<keyof FinishedRow> = [
-  'id',
-  'tender_id',
-  'load',
-  'query_kind',
-  'query_value',
-  'priority',
-  'refresh',
-  'callback_url',
-  'created_at',
-  'action',
-  'hold_reason',
-  'source',
-  'score',
-  'score_fetch_id',
-  'score_fetched_at',
-  'model_version',
-  'error',
-  'carrier_key',
-  'carrier_dot',
-  'carrier_mc',
-];
 
 /**
  * A unit of work's finished screenings (a group commit's cache hits), written after their reads:
@@ -152,7 +151,7 @@ const st = {
        @action, @hold_reason, @source, @score, @score_fetch_id, @score_fetched_at, @model_version, @error, @created_at, @carrier_key, @carrier_dot, @carrier_mc)`,
   ),
   // The rows a unit of work kept (`answered`), in one statement.
-  insertFinishedMany: statement<FinishedArrays>('screenings_insert_finished_many', INSERT_FINISHED_MANY),
+  insertFinishedMany: statement<FinishedArrays>('screenings_insert_finished_many', insertFinishedManySql('')),
   markActive: statement<IdParam>('screenings_mark_active', "UPDATE screenings SET status = 'active' WHERE id = @id AND status = 'queued'"),
   exists: statement<IdParam>('screenings_exists', 'SELECT id FROM screenings WHERE id = @id'),
   rescreen: statement<IdParam & ResultParams & CarrierParams & { at: string }>(
