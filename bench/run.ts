@@ -19,7 +19,7 @@ import { measureEmulatorFloor } from './scenarios/emulator-floor.js';
 import { measureDurableFloor, measureFloor, seedDurableFloor, startFloor } from './scenarios/floor.js';
 import { measureMissOverhead, type MissRun } from './scenarios/miss-overhead.js';
 import type { ThroughputRun } from './scenarios/throughput.js';
-import { renderPg, runPgScenario } from './scenarios/pg.js';
+import { PG_TARGETS, renderPg, runPgScenario, type PgTarget } from './scenarios/pg.js';
 import { runTwoWorkers } from './scenarios/two-workers.js';
 import { BENCH_PG_URL } from './pg-db.js';
 import { writeFileSync } from 'node:fs';
@@ -50,7 +50,14 @@ function wholeNumber(flag: string, min: number, max: number) {
   };
 }
 
-type Parsed = BenchOptions & { out: string; year3: Year3Options | undefined; ab: Year3AbOptions | undefined; pg: boolean };
+type Parsed = BenchOptions & {
+  out: string;
+  year3: Year3Options | undefined;
+  ab: Year3AbOptions | undefined;
+  pg: boolean;
+  /** `--targets`: the PostgreSQL scenario's targets to run (default all, and the two-worker economy). */
+  pgTargets?: PgTarget[];
+};
 
 function parseOptions(argv: string[]): Parsed {
   const program = new Command('bench')
@@ -82,6 +89,10 @@ function parseOptions(argv: string[]): Parsed {
       '--pg',
       'the PostgreSQL scenario instead (issue 34): durable floors, the worker process and the cache hit sequences on PostgreSQL at SCREEN_BENCH_PG_URL, beside SQLite; skipped when none answers',
     )
+    .option(
+      '--targets <names>',
+      `--pg: only these targets, comma-separated (${PG_TARGETS.join(', ')}); the two-worker economy runs only without it`,
+    )
     .option('--data-dir <dir>', '--year3: where built databases are kept and reused (default bench/data, or BENCH_DATA_DIR)')
     .showHelpAfterError();
   program.parse(argv);
@@ -103,6 +114,7 @@ function parseOptions(argv: string[]): Parsed {
     rounds?: number;
     hits?: number;
     pg?: boolean;
+    targets?: string;
   }>();
   const quick = o.quick === true;
   const repo = (p: string): string => fileURLToPath(new URL(`../../${p}`, import.meta.url));
@@ -131,8 +143,13 @@ function parseOptions(argv: string[]): Parsed {
   if (!o.year3 && (o.n !== undefined || o.small !== undefined || o.samples !== undefined || o.dataDir !== undefined))
     program.error('--n, --small, --samples and --data-dir belong to --year3');
   if (o.pg && o.year3) program.error('--pg and --year3 are separate runs');
+  if (o.targets !== undefined && !o.pg) program.error('--targets belongs to --pg');
+  const targets = o.targets?.split(',').map((t) => t.trim());
+  const unknown = targets?.filter((t) => !(PG_TARGETS as readonly string[]).includes(t)) ?? [];
+  if (unknown.length > 0) program.error(`--targets: unknown target ${unknown.join(', ')} (one of ${PG_TARGETS.join(', ')})`);
   return {
     pg: o.pg === true,
+    ...(targets ? { pgTargets: targets as PgTarget[] } : {}),
     year3,
     ab,
     durationS: o.duration ?? (quick ? 1 : 5),
@@ -148,7 +165,7 @@ function parseOptions(argv: string[]): Parsed {
 }
 
 /** `--pg`: the PostgreSQL scenario alone (bench/README.md → PostgreSQL). */
-async function runPg(opts: BenchOptions, out: string): Promise<void> {
+async function runPg(opts: BenchOptions, out: string, targets: PgTarget[] | undefined): Promise<void> {
   const t0 = performance.now();
   const log = (line: string): void => {
     process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
@@ -169,7 +186,7 @@ async function runPg(opts: BenchOptions, out: string): Promise<void> {
         firstDot: DOTS.pg,
         repeats: opts.repeats,
         poolMax: 10,
-        twoWorkers: { fromDot: DOTS.pgTwoEconomy },
+        ...(targets ? { targets } : { twoWorkers: { fromDot: DOTS.pgTwoEconomy } }),
       },
       log,
     );
@@ -188,8 +205,8 @@ async function runPg(opts: BenchOptions, out: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { out, year3, ab, pg, ...opts } = parseOptions(process.argv);
-  if (pg) return runPg(opts, out);
+  const { out, year3, ab, pg, pgTargets, ...opts } = parseOptions(process.argv);
+  if (pg) return runPg(opts, out, pgTargets);
   if (ab) return runYear3Ab(ab, { ...opts, durationS: Math.min(opts.durationS, 5), concurrency: 4 });
   if (year3) return runYear3(year3, { ...opts, durationS: Math.min(opts.durationS, 5), concurrency: 4 });
   const startedAt = new Date();
