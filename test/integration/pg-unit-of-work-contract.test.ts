@@ -10,7 +10,7 @@ import { GroupCommit, type UnitsOfWork } from '../../worker/store/group-commit.j
 import { openStore, StoreError, toStoreError, type Store, type Tx } from '../../worker/store/index.js';
 import { executorOf, openPgStore, PG_UNIT_TRIES, type PgStore, type PgTx } from '../../worker/store/pg/pg-store.js';
 import { ADVISORY_NAMESPACES } from '../../worker/store/pg/advisory-keys.js';
-import { statement } from '../../worker/store/pg/sql.js';
+import { plainReadTables, statement, tablesRead, tablesWritten, writtenTables } from '../../worker/store/pg/sql.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { pgTestDatabase, pgTestStore, type PgTestDatabase } from '../helpers/pg-db.js';
 import { tempDbPath } from '../helpers/temp-db.js';
@@ -650,6 +650,155 @@ describe('unit of work on PostgreSQL only', () => {
       );
       expect(() => statement('test_try_lock', 'SELECT pg_try_advisory_xact_lock(1, 2)', { plainRead: true })).toThrow('not a plain read');
       expect(() => statement('test_reads_blocks', 'SELECT 1 FROM local_blocks', { plainRead: true })).not.toThrow();
+    });
+  });
+
+  describe('a plain read answered from a read-ahead (sql.ts remember)', () => {
+    const readT = statement<{ n: number }>('test_read_t', 'SELECT n, @n::int * 10 AS ten FROM t WHERE n = @n', { plainRead: true });
+    const writeT = statement<{ n: number }>('test_write_t', 'INSERT INTO t (n) VALUES (@n)');
+    const writeU = statement<{ n: number }>('test_write_u', 'INSERT INTO u (n) VALUES (@n)');
+    const fresh = async () => {
+      const { store } = await pgBackend();
+      await executorOf(store).query({ text: 'DROP TABLE IF EXISTS u; CREATE TABLE u (n integer)' });
+      await executorOf(store).query({ text: 'INSERT INTO t (n) VALUES (1), (2)' });
+      return store;
+    };
+
+    it('answers the read with no round trip until the unit writes a table it reads; a write elsewhere keeps it', async () => {
+      const store = await fresh();
+      const seen = await store.unitOfWork(async (tx) => {
+        const x = executorOf(tx);
+        // An answer the table does not hold: only the memory can give it.
+        readT.remember(x, { n: 1 }, [{ n: 1, ten: 999 }]);
+        const out = [(await readT.get<{ ten: number }>(x, { n: 1 }))!.ten, (await readT.get<{ ten: number }>(x, { n: 2 }))!.ten];
+        await writeU.run(x, { n: 5 });
+        out.push((await readT.get<{ ten: number }>(x, { n: 1 }))!.ten);
+        await writeT.run(x, { n: 3 });
+        out.push((await readT.get<{ ten: number }>(x, { n: 1 }))!.ten);
+        return out;
+      });
+      expect(seen).toEqual([999, 20, 999, 10]);
+    });
+
+    it('SQL not defined in sql.ts may write anything: every answer is forgotten; on the pool nothing is kept', async () => {
+      const store = await fresh();
+      const seen = await store.unitOfWork(async (tx) => {
+        const x = executorOf(tx);
+        readT.remember(x, { n: 2 }, []);
+        const before = await readT.get(x, { n: 2 });
+        await x.query({ text: 'SELECT 1' });
+        return [before, await readT.get<{ n: number }>(x, { n: 2 })];
+      });
+      expect(seen).toEqual([undefined, { n: 2, ten: 20 }]);
+      readT.remember(executorOf(store), { n: 1 }, []);
+      expect(await readT.get(executorOf(store), { n: 1 })).toEqual({ n: 1, ten: 10 });
+    });
+
+    it('only a plain read can be read ahead', async () => {
+      const store = await fresh();
+      await expect(store.unitOfWork(async (tx) => writeT.remember(executorOf(tx), { n: 9 }, []))).rejects.toThrow('not a plain read');
+    });
+
+    it('the tables a statement reads and writes, from its text', () => {
+      const w = statement(
+        'test_tables_written',
+        'WITH h AS (UPDATE event_head SET last_id = 1 RETURNING last_id) INSERT INTO events (id) SELECT last_id FROM h',
+      );
+      expect([...tablesWritten({ name: w.name, text: w.text })!].sort()).toEqual(['event_head', 'events']);
+      const r = statement(
+        'test_tables_read',
+        'SELECT q.i FROM unnest(@a::text[]) AS q(a, i) LEFT JOIN score_cache c ON c.dot_number = q.a JOIN (SELECT 1) AS one ON true',
+        {
+          plainRead: true,
+        },
+      );
+      expect([...tablesRead({ name: r.name, text: r.text })!]).toEqual(['score_cache']);
+      expect(tablesWritten({ name: r.name, text: r.text })!.size).toBe(0);
+      expect(tablesWritten({ text: 'SELECT 1' })).toBeUndefined();
+    });
+
+    it('no function or trigger of the schema writes a table a plain read reads (a write sql.ts cannot see)', async () => {
+      const { store } = await pgBackend();
+      const { rows } = await executorOf(store).query<{ proname: string; prosrc: string }>({
+        text: 'SELECT p.proname, p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema()',
+      });
+      // The schema has its triggers' functions (callback counts, screening versions): the check reads them.
+      expect(rows.map((r) => r.proname)).toContain('callback_counts_add');
+      const read = plainReadTables();
+      expect(read).toContain('score_cache');
+      expect(read).toContain('watch_entries');
+      for (const { proname, prosrc } of rows) {
+        const clash = [...writtenTables(prosrc)].filter((t) => read.has(t));
+        expect(clash, `function ${proname} writes what a plain read reads`).toEqual([]);
+      }
+    });
+
+    it('a group commit of cache hits reads their facts ahead, once: a change committed after that is not seen by the batch', async () => {
+      const { store } = await pgBackend();
+      const score = (dot: string) => ({
+        object: 'svc_score',
+        carrier: { dot_number: dot, mc_number: `MC${dot}`, legal_name: `Carrier ${dot}` },
+        score: 90,
+        grade: 'A',
+        decision: 'approve',
+        model_version: 'm1',
+      });
+      await store.scores.putScore('sandbox', score('7100001') as never, new Date(Date.parse(at)));
+      await store.scores.putScore('sandbox', score('7100002') as never, new Date(Date.parse(at)));
+      const other = new pg.Client({ connectionString: pgDb!.url });
+      await other.connect();
+      try {
+        const group = new GroupCommit<PgTx, string>(store, {
+          readAhead: async (tx, dots) => {
+            await tx.scores.readAhead!(
+              'sandbox',
+              dots.map((d) => ({ dot_number: d })),
+            );
+            // Another host replaces an entry: the batch answers as of its read-ahead.
+            await other.query("UPDATE score_cache SET model_version = 'm2' WHERE dot_number = '7100001'");
+          },
+        });
+        const piece = (dot: string) =>
+          group.run(async (tx) => (await tx.scores.hitFacts('sandbox', { dot_number: dot })).score?.model_version, dot);
+        expect(await Promise.all([piece('7100001'), piece('7100002'), piece('7100003')])).toEqual(['m1', 'm1', undefined]);
+        // A unit that did not read ahead reads the row as it is.
+        expect(
+          await store.unitOfWork(async (tx) => (await tx.scores.hitFacts('sandbox', { dot_number: '7100001' })).score?.model_version),
+        ).toBe('m2');
+      } finally {
+        await other.end();
+      }
+    });
+
+    it("a held hit's review item carries the unit's kept screenings (the review's foreign key sees them)", async () => {
+      const { store } = await pgBackend();
+      const out = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        await tx.screenings.insertScreening(
+          {
+            id: 'scr_held_ra',
+            query: { dot_number: '7100009' },
+            tender_id: 'T-held',
+            priority: 'tender',
+            refresh: false,
+            callback_url: null,
+          },
+          { action: 'hold', hold_reason: 'manual_review', source: 'cache', score: null, score_fetched_at: null, error: null },
+        );
+        return tx.decisions.insertReview({
+          id: 'rev_held_ra',
+          screening_id: 'scr_held_ra',
+          hold_reason: 'manual_review',
+          created_at: at,
+          carrier_key: 'sandbox:dot:7100009',
+          parent_id: null,
+          previous_decision: null,
+        });
+      });
+      expect(out).toEqual({ value: true });
+      const { rows } = await executorOf(store).query<{ id: string; status: string }>({
+        text: "SELECT r.id, s.status FROM reviews r JOIN screenings s ON s.id = r.screening_id WHERE r.id = 'rev_held_ra'",
+      });
+      expect(rows).toEqual([{ id: 'rev_held_ra', status: 'done' }]);
     });
   });
 

@@ -31,6 +31,13 @@ export interface PgExecutor extends Queryable {
    * sent only plain reads sends it alone, in autocommit: no BEGIN, no COMMIT.
    */
   last?<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * A plain read's answer, read ahead (with many others, in one statement): this unit of work
+   * answers `config` from `rows` with no round trip until it writes a table that read reads
+   * (sql.ts `tablesRead`, `tablesWritten`). As if the read had been sent when it was read ahead:
+   * a plain read may go early (before BEGIN) already. Undefined on the pool.
+   */
+  remember?(config: QueryConfig, rows: QueryResultRow[]): void;
 }
 
 /**

@@ -23,7 +23,7 @@ import { pgReviewsOf } from './reviews-repo.js';
 import { pgScoreCacheOf } from './score-cache-repo.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { pgSearchScreenings } from './screening-search.js';
-import { isPlainRead, type Queryable } from './sql.js';
+import { isPlainRead, tablesRead, tablesWritten, type Queryable } from './sql.js';
 import { pgScreeningsOf } from './screenings-repo.js';
 import { pgTokensOf } from './tokens-repo.js';
 import { pgUsageOf } from './usage-repo.js';
@@ -221,6 +221,9 @@ class Repos implements PgRepos {
   }
 }
 
+/** A read-ahead answer's key: the statement and its parameters. */
+const readKey = (config: QueryConfig): string => `${config.name}\u0000${JSON.stringify(config.values ?? [])}`;
+
 /** A unit's own failure: run it again from the start (PostgreSQL chose it as a deadlock or serialization victim). */
 class RunAgain {
   constructor(readonly cause: unknown) {}
@@ -261,6 +264,8 @@ class Unit {
   lastSent = false;
   /** The driver's error of the last statement of this try that failed (even one its caller caught). */
   lastError: unknown = undefined;
+  /** Plain reads' answers read ahead (`remember`), by statement and parameters, with the tables each reads. */
+  readAhead = new Map<string, { reads: ReadonlySet<string>; rows: QueryResultRow[] }>();
 
   constructor(
     readonly client: pg.PoolClient,
@@ -321,6 +326,7 @@ class PgUnitTx extends Repos implements PgTx {
         defer: <W>(write: DeferredWrite<W>, row: W) => me.tx!.#defer(write, row),
         takeDeferred: <W>(write: DeferredWrite<W>) => me.tx!.#take(write),
         last: <T>(fn: (q: Queryable) => Promise<T>) => me.tx!.#last(fn),
+        remember: (config: QueryConfig, rows: QueryResultRow[]) => me.tx!.#remember(config, rows),
       },
       ctx,
     );
@@ -386,10 +392,32 @@ class PgUnitTx extends Repos implements PgTx {
     }
   }
 
+  #remember(config: QueryConfig, rows: QueryResultRow[]): void {
+    this.#check('a statement');
+    const reads = tablesRead(config);
+    if (!reads) throw new Error(`pg statement "${config.name}" is not a plain read: its answer cannot be read ahead`);
+    this.unit.readAhead.set(readKey(config), { reads, rows });
+  }
+
   async #query<R extends QueryResultRow>(config: QueryConfig): Promise<pg.QueryResult<R>> {
     this.#check('a statement');
-    if (this.unit.deferred.length > 0 && !isPlainRead(config)) await this.sendDeferred();
+    const { unit } = this;
+    if (unit.readAhead.size > 0 && isPlainRead(config)) {
+      const known = unit.readAhead.get(readKey(config));
+      if (known) return { command: 'SELECT', rowCount: known.rows.length, oid: 0, fields: [], rows: known.rows as R[] };
+    }
+    if (unit.deferred.length > 0 && !isPlainRead(config)) await this.sendDeferred();
     return this.#send<R>(config);
+  }
+
+  /** A statement that may write: the read-ahead answers of every table it writes are forgotten (all, for SQL not ours). */
+  #forgetWritten(config: QueryConfig): void {
+    const { readAhead } = this.unit;
+    if (readAhead.size === 0 || isPlainRead(config)) return;
+    const written = tablesWritten(config);
+    if (!written) return readAhead.clear();
+    if (written.size === 0) return;
+    for (const [k, v] of readAhead) for (const t of v.reads) if (written.has(t)) readAhead.delete(k);
   }
 
   async #send<R extends QueryResultRow>(config: QueryConfig): Promise<pg.QueryResult<R>> {
@@ -400,6 +428,7 @@ class PgUnitTx extends Repos implements PgTx {
     if (unit.lastSent) throw new Error('a statement after the unit of work’s last one (appendEvents { last })');
     try {
       if (!unit.begun && !unit.endedAlone && !isPlainRead(config)) await unit.begin();
+      this.#forgetWritten(config);
       // The last statement alone: one, whatever its sender tries after it.
       if (unit.endedAlone) unit.lastSent = true;
       const r = await unit.client.query<R>(config);

@@ -26,6 +26,17 @@ export interface Statement<P extends Params> {
   get<R extends QueryResultRow>(q: Queryable, params: P): Promise<R | undefined>;
   /** How many rows it wrote (0 when a WHERE or ON CONFLICT refused). */
   run(q: Queryable, params: P): Promise<number>;
+  /**
+   * A plain read's answer for `params`, read ahead with others' in one statement: a unit of work
+   * answers this read from it, without a round trip, until it writes a table the read reads
+   * (executor.ts `remember`). Nothing happens on the pool.
+   */
+  remember(q: Queryable, params: P, rows: QueryResultRow[]): void;
+}
+
+/** A queryable that can keep read-ahead answers (a unit of work's executor). */
+interface Remembers {
+  remember?(config: QueryConfig, rows: QueryResultRow[]): void;
 }
 
 const texts = new Map<string, string>();
@@ -34,12 +45,39 @@ const texts = new Map<string, string>();
 const DEFERRABLE_TABLES = /\bscreenings\b/i;
 /** What makes a statement more than a plain read. */
 const NOT_PLAIN = /\b(INSERT|UPDATE|DELETE|MERGE|INTO|FOR\s+(UPDATE|SHARE|NO\s+KEY|KEY))\b|advisory|nextval|setval|set_config|pg_notify/i;
-const plainReads = new Set<string>();
+/** The tables each plain read reads, by statement name. */
+const plainReads = new Map<string, ReadonlySet<string>>();
+/** The tables each statement writes, by name (read off its text, as the plain-read check is). */
+const writes = new Map<string, ReadonlySet<string>>();
 
 /** True for a statement defined `plainRead`: it may run before its unit's BEGIN and before its deferred writes. */
 export function isPlainRead(config: QueryConfig): boolean {
   return config.name !== undefined && plainReads.has(config.name);
 }
+
+/** The tables a plain read reads; undefined for any other statement. */
+export function tablesRead(config: QueryConfig): ReadonlySet<string> | undefined {
+  return config.name === undefined ? undefined : plainReads.get(config.name);
+}
+
+/** The tables a statement of ours writes (none for a plain read); undefined for SQL not defined here: it may write any. */
+export function tablesWritten(config: QueryConfig): ReadonlySet<string> | undefined {
+  return config.name === undefined ? undefined : writes.get(config.name);
+}
+
+const tableNames = (text: string, re: RegExp): Set<string> => new Set([...text.matchAll(re)].map((m) => m[1]!.toLowerCase()));
+
+/** The tables SQL text writes, as read for a statement (also for a function's body, in a test). */
+export function writtenTables(sql: string): Set<string> {
+  return tableNames(sql, WRITTEN);
+}
+
+/** Every table some plain read reads (a test holds the schema's functions and triggers off them). */
+export function plainReadTables(): Set<string> {
+  return new Set([...plainReads.values()].flatMap((t) => [...t]));
+}
+const WRITTEN = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+([A-Za-z_][A-Za-z0-9_]*)/gi;
+const READ = /\b(?:FROM|JOIN)\s+([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()/gi;
 
 export interface StatementOptions {
   /**
@@ -60,8 +98,9 @@ export function statement<P extends Params = Record<string, never>>(name: string
     if (DEFERRABLE_TABLES.test(text)) throw new Error(`pg statement "${name}" reads a table written late: it must wait for those writes`);
     if (!/^\s*SELECT\b/i.test(text) || NOT_PLAIN.test(text))
       throw new Error(`pg statement "${name}" is not a plain read (one SELECT, no write, no lock)`);
-    plainReads.add(name);
+    plainReads.set(name, tableNames(text, READ));
   }
+  writes.set(name, writtenTables(text));
   const config = (params: P): QueryConfig => ({
     name,
     text,
@@ -80,6 +119,10 @@ export function statement<P extends Params = Record<string, never>>(name: string
       return (await q.query<R>(config(params))).rows[0];
     },
     run: async (q, params) => (await q.query(config(params))).rowCount ?? 0,
+    remember(q: Queryable & Remembers, params: P, rows: QueryResultRow[]): void {
+      if (!opts.plainRead) throw new Error(`pg statement "${name}" is not a plain read: its answer cannot be read ahead`);
+      q.remember?.(config(params), rows);
+    },
   };
 }
 
