@@ -135,6 +135,7 @@ class FakeWatch implements PipelineWatch {
     const dot = s.score?.carrier.dot_number ?? ('dot_number' in s.query ? s.query.dot_number : null);
     return dot ? { key: `dot:${dot}`, dot_number: dot, mc_number: null } : undefined;
   }
+  async readAhead(): Promise<void> {}
   async lockKeys(): Promise<string[]> {
     return [];
   }

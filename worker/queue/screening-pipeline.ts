@@ -74,6 +74,11 @@ export interface PipelineWatch {
     tx: RecordTx,
     s: Pick<Screening, 'status' | 'priority' | 'error' | 'score' | 'query'> & { id?: string | undefined },
   ): Promise<TenderCarrier | undefined>;
+  /**
+   * What record() will read first for tenders of these scores' carriers, read at once for the
+   * unit `tx` (a group commit's read-ahead; nothing on SQLite).
+   */
+  readAhead(tx: RecordTx, scores: Array<Screening['score'] | undefined>): Promise<void>;
   /** The watch keys record() may lock for this screening (taken up front with the unit's other carrier locks). */
   lockKeys(tx: RecordTx, s: Pick<Screening, 'query' | 'score'>): Promise<string[]>;
   /** False when a hold of this screening must not open a review item (a watch re-screen). */
@@ -135,11 +140,19 @@ export const RESCREEN_HOLD_REASONS: readonly string[] = ['scoring_unavailable', 
 export const MAX_ATTEMPTS_PER_SCREENING = 5;
 
 export class ScreeningPipeline {
-  readonly #commits: GroupCommit<RecordTx>;
+  readonly #commits: GroupCommit<RecordTx, CarrierQuery>;
 
   constructor(private readonly d: PipelineDeps) {
-    // The batch's events in one statement, its last before the COMMIT (events/batch-events.ts).
-    this.#commits = new GroupCommit(d.store, {
+    this.#commits = new GroupCommit<RecordTx, CarrierQuery>(d.store, {
+      // The batch's hits' reads in one statement each (PostgreSQL; a SQLite read is a function call).
+      readAhead: async (tx, queries) => {
+        if (!tx.scores.readAhead) return;
+        await tx.scores.readAhead(d.env, queries);
+        const scores: Array<Screening['score'] | undefined> = [];
+        for (const q of queries) scores.push((await tx.scores.hitFacts(d.env, q)).score?.score);
+        await d.watch.readAhead(tx, scores);
+      },
+      // The batch's events in one statement, its last before the COMMIT (events/batch-events.ts).
       beforeCommit: (tx, values) =>
         BatchEvents.writeAll(
           tx,
@@ -430,17 +443,20 @@ export class ScreeningPipeline {
    * transaction of its own per request.
    */
   async accept(n: NewScreening): Promise<{ done: true; screening: Screening } | { done: false; screening: Screening }> {
-    const out = await this.#commits.run(async (tx): Promise<Accepted> => {
-      // The cache entry and whether any block is in force: one read (one round trip on PostgreSQL).
-      const facts = n.refresh ? undefined : await tx.scores.hitFacts(this.d.env, n.query);
-      const cached = facts && (await this.cachedResult(n.query, tx, facts));
-      // A block in force wins over the cached answer, and answers a carrier without one.
-      const r = (await this.d.blocks.apply(tx, n.query, cached, facts?.anyActiveBlock)) ?? cached;
-      if (!r) return { queued: await tx.screenings.insertScreening(n) };
-      // Its events are written with the batch's, last (their ids are known after the commit).
-      const events = new BatchEvents();
-      return { recorded: await this.#answerNow(tx, n, r, events), events };
-    });
+    const out = await this.#commits.run(
+      async (tx): Promise<Accepted> => {
+        // The cache entry and whether any block is in force: one read (one round trip on PostgreSQL).
+        const facts = n.refresh ? undefined : await tx.scores.hitFacts(this.d.env, n.query);
+        const cached = facts && (await this.cachedResult(n.query, tx, facts));
+        // A block in force wins over the cached answer, and answers a carrier without one.
+        const r = (await this.d.blocks.apply(tx, n.query, cached, facts?.anyActiveBlock)) ?? cached;
+        if (!r) return { queued: await tx.screenings.insertScreening(n) };
+        // Its events are written with the batch's, last (their ids are known after the commit).
+        const events = new BatchEvents();
+        return { recorded: await this.#answerNow(tx, n, r, events), events };
+      },
+      n.refresh ? undefined : n.query,
+    );
     if ('queued' in out) return { done: false, screening: out.queued };
     return { done: true, screening: await this.#announce(out.recorded) };
   }

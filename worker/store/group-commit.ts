@@ -18,7 +18,7 @@ import type { Tx } from './types.js';
  * (4.0 -> 6.7 hits at 8 connections), and a commit costs ~150 us however few hits share it.
  * Idle, the second turn comes at once.
  */
-type Pending<X> = { work: (tx: X) => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void };
+type Pending<X, K> = { work: (tx: X) => unknown; ahead: K | undefined; resolve: (v: unknown) => void; reject: (e: unknown) => void };
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** A unit of work whose nested units are of its own kind: the SQLite `Tx`, or the PostgreSQL `PgTx` (its repositories on the unit's client). */
@@ -33,7 +33,14 @@ export interface UnitsOfWork<X extends NestingTx<X>> {
   unitOfWorkWithoutSavepoints<T>(fn: (tx: X) => Promise<T>): Promise<{ value: T } | undefined>;
 }
 
-export interface GroupCommitOptions<X> {
+export interface GroupCommitOptions<X, K = never> {
+  /**
+   * The batch's first statements, in its unit before any piece: given what each piece said it
+   * will read (`run`'s `ahead`), it reads them all at once for the unit to answer the pieces'
+   * reads (on PostgreSQL one round trip for the batch, not one per piece). Only in the first run
+   * of a batch: run again with savepoints, each piece reads its own.
+   */
+  readAhead?: (tx: X, ahead: K[]) => Promise<void>;
   /**
    * The batch's last statements, in its unit after every piece and before the COMMIT: given the
    * values of the pieces that succeeded, in batch order (a piece rolled back is not among them).
@@ -42,22 +49,23 @@ export interface GroupCommitOptions<X> {
   beforeCommit?: (tx: X, values: unknown[]) => Promise<void>;
 }
 
-export class GroupCommit<X extends NestingTx<X> = Tx> {
-  #pending: Array<Pending<X>> = [];
+export class GroupCommit<X extends NestingTx<X> = Tx, K = never> {
+  #pending: Array<Pending<X, K>> = [];
   #scheduled = false;
 
   constructor(
     private readonly store: UnitsOfWork<X>,
-    private readonly opts: GroupCommitOptions<X> = {},
+    private readonly opts: GroupCommitOptions<X, K> = {},
   ) {}
 
   /**
    * `work` is one piece: it gets the shared unit of work and may be async (over SQLite it awaits
    * nothing but the store). The pieces of a batch run one after another, never interleaved.
+   * `ahead`: what the piece will read, for the batch's `readAhead`.
    */
-  run<T>(work: (tx: X) => T | Promise<T>): Promise<T> {
+  run<T>(work: (tx: X) => T | Promise<T>, ahead?: K): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#pending.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      this.#pending.push({ work, ahead, resolve: resolve as (v: unknown) => void, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => setImmediate(() => void this.#flush()));
@@ -74,6 +82,8 @@ export class GroupCommit<X extends NestingTx<X> = Tx> {
       // First without savepoints (each copies the pages its piece touches); when anything in the
       // batch threw, all of it was rolled back: again, each piece in its own savepoint.
       const fast = await this.store.unitOfWorkWithoutSavepoints(async (tx) => {
+        const ahead = batch.flatMap((item) => (item.ahead === undefined ? [] : [item.ahead]));
+        if (this.opts.readAhead && ahead.length > 0) await this.opts.readAhead(tx, ahead);
         const values: unknown[] = [];
         for (const item of batch) values.push(await item.work(tx));
         await this.opts.beforeCommit?.(tx, values);
@@ -93,7 +103,7 @@ export class GroupCommit<X extends NestingTx<X> = Tx> {
   }
 
   /** Each piece in its own savepoint of one unit of work: a failure rolls back that piece alone. */
-  async #eachInSavepoint(batch: Array<Pending<X>>): Promise<Outcome[]> {
+  async #eachInSavepoint(batch: Array<Pending<X, K>>): Promise<Outcome[]> {
     return this.store.unitOfWork(async (tx) => {
       const results: Outcome[] = [];
       for (const item of batch) {

@@ -56,6 +56,12 @@ export interface RecordScores extends AsyncRepo<ScoreCacheRepo> {
    * round trip, one snapshot), on SQLite the two reads in one call.
    */
   hitFacts(env: Env, query: CarrierQuery): Promise<HitFacts>;
+  /**
+   * Many carriers' `hitFacts` read at once for the unit of work this handle is on, which then
+   * answers them with no round trip until it writes what they read (a group commit of cache
+   * hits: one statement for the batch). PostgreSQL only; a SQLite read is a function call.
+   */
+  readAhead?(env: Env, queries: CarrierQuery[]): Promise<void>;
 }
 
 /** AsyncRepo<IdempotencyRepo> with `claim` still generic (a mapped type reads a generic method as `unknown`). */
@@ -79,6 +85,12 @@ export type RecordWatchStore = Omit<AsyncRepo<WatchStore>, 'observe'> & {
    * writes): on PostgreSQL their first reads are one statement, on SQLite the two calls.
    */
   tenderAndObserve(t: TenderUse | undefined, o: RecordObservation | undefined): Promise<StoredChange | undefined>;
+  /**
+   * The read `tenderAndObserve` starts with, for many tenders at once, as `scores.readAhead`
+   * (PostgreSQL only): each tender by its carrier's key and the keys its score's carrier is
+   * stored under.
+   */
+  readAheadTenders?(tenders: Array<{ carrierKey: string; keys: string[] }>): Promise<void>;
 };
 
 /** The prune lock, held by this process until `release`. */

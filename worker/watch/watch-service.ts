@@ -106,6 +106,17 @@ export class WatchService implements PipelineWatch {
     return before !== undefined && before.action !== 'hold' && actionForScore(r.score).action === 'hold';
   }
 
+  async readAhead(tx: RecordTx, scores: Array<Screening['score'] | undefined>): Promise<void> {
+    const w = this.#watch(tx);
+    if (!w.readAheadTenders) return;
+    // record()'s tender and observation of a hit: both of the score's carrier (tenderCarrier, keysOf).
+    const tenders = scores.flatMap((score) => {
+      const ids = idsOfScore(score ?? null);
+      return ids ? [{ carrierKey: keyOf(ids), keys: keysOf(ids) }] : [];
+    });
+    if (tenders.length > 0) await w.readAheadTenders(tenders);
+  }
+
   /** Every watch key record() may lock for this screening: its tender's key and the score's keys. */
   async lockKeys(tx: RecordTx, s: Pick<Screening, 'query' | 'score'>): Promise<string[]> {
     return keysOf(idsOfScore(s.score) ?? (await this.#resolve(tx, s.query)));

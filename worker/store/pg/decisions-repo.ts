@@ -13,6 +13,7 @@ import type { AsyncRepo } from '../async-repo.js';
 import { lockCarrierSet } from './carrier-locks.js';
 import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
+import { answered, finishedArrays, insertFinishedManySql } from './screenings-repo.js';
 import { statement, type Statement } from './sql.js';
 
 /**
@@ -40,6 +41,9 @@ import { statement, type Statement } from './sql.js';
 const DECISION_COLUMNS =
   'id, carrier_key, dot_number, review_id, decision, basis, model_version, decided_by, decided_at, expires_at, state, ended_at, ended_by, end_reason, mc_number, legal_name, token_id, ended_token_id';
 const REVIEW_LOCK = ADVISORY_NAMESPACES.review;
+/** The carrier's open review, oldest first (its head; items wait on it through parent_id). */
+const OPEN_REVIEW_SQL =
+  "SELECT id FROM reviews WHERE carrier_key = @key AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, seq ASC";
 
 const st = {
   lockCarrier: statement<{ key: string }>('decisions_lock_carrier', `SELECT ${carrierLockSql(REVIEW_LOCK, '@key')}`),
@@ -52,9 +56,12 @@ const st = {
     'decisions_lock_review_of_screening',
     `SELECT ${carrierLockSql(REVIEW_LOCK, 'carrier_key')} FROM reviews WHERE screening_id = @screening_id AND carrier_key IS NOT NULL`,
   ),
+  // Plain reads (sql.ts): each is read after its carrier's lock (the repository takes it first),
+  // and neither reads a screening, so they need not wait for the unit's kept ones.
   standing: statement<{ key: string }>(
     'decisions_standing',
     `SELECT ${DECISION_COLUMNS} FROM decisions WHERE carrier_key = @key AND state = 'standing'`,
+    { plainRead: true },
   ),
   lastEnded: statement<{ key: string }>(
     'decisions_last_ended',
@@ -70,13 +77,32 @@ const st = {
      VALUES (@id, @carrier_key, @dot_number, @mc_number, @legal_name, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing', @token_id)`,
   ),
   get: statement<{ id: string }>('decisions_get', `SELECT ${DECISION_COLUMNS} FROM decisions WHERE id = @id`),
-  openReview: statement<{ key: string }>(
-    'decisions_open_review',
-    "SELECT id FROM reviews WHERE carrier_key = @key AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, seq ASC LIMIT 1",
+  openReview: statement<{ key: string }>('decisions_open_review', `${OPEN_REVIEW_SQL} LIMIT 1`, { plainRead: true }),
+  // A hold's first reads in one: the standing decision (a row when there is one) and the open
+  // review's id (openReview's answer, kept for the unit: onHold asks for it next).
+  standingAndOpenReview: statement<{ key: string }>(
+    'decisions_standing_and_open_review',
+    `SELECT d.id IS NOT NULL AS has_standing, ${DECISION_COLUMNS.split(', ')
+      .map((c) => `d.${c}`)
+      .join(
+        ', ',
+      )}, (${OPEN_REVIEW_SQL.replace('SELECT id', 'SELECT r.id').replace('FROM reviews', 'FROM reviews r')} LIMIT 1) AS open_review_id
+     FROM (SELECT 1) AS one LEFT JOIN decisions d ON d.carrier_key = @key AND d.state = 'standing'`,
+    { plainRead: true },
   ),
   insertReview: statement<NewReviewRow>(
     'decisions_insert_review',
     `INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
+     VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)
+     ON CONFLICT (screening_id) DO NOTHING`,
+  ),
+  // The same, after the finished screenings its unit kept (screenings-repo.ts `answered`): a held
+  // cache hit's screening and its review item in one statement (the review's foreign key is
+  // checked at the statement's end, when the screening is in).
+  insertReviewWithScreenings: statement<NewReviewRow & Record<string, unknown>>(
+    'decisions_insert_review_with_screenings',
+    `WITH s AS (${insertFinishedManySql('', 's_')})
+     INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
      VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)
      ON CONFLICT (screening_id) DO NOTHING`,
   ),
@@ -149,7 +175,12 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
     lockCarriers: (set: CarrierLockSet) => lockCarrierSet(x, set),
     async standing(key) {
       await lockReviews(key);
-      return st.standing.get<DecisionRow>(x, { key });
+      // In a unit of work, the open review comes with it (a hold reads both, one after the other).
+      if (!x.remember) return st.standing.get<DecisionRow>(x, { key });
+      const row = await st.standingAndOpenReview.get<DecisionRow & { has_standing: boolean; open_review_id: string | null }>(x, { key });
+      const { has_standing, open_review_id, ...decision } = row!;
+      st.openReview.remember(x, { key }, open_review_id === null ? [] : [{ id: open_review_id }]);
+      return has_standing ? (decision as DecisionRow) : undefined;
     },
     lastEnded: (key) => st.lastEnded.get<DecisionRow>(x, { key }),
     get: (id) => st.get.get<DecisionRow>(x, { id }),
@@ -159,7 +190,15 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
       await lockReviews(key);
       return (await st.openReview.get<{ id: string }>(x, { key }))?.id;
     },
-    insertReview: async (r) => (await st.insertReview.run(x, r)) > 0,
+    async insertReview(r) {
+      // The unit's kept screenings go with it: the held one among them, which the review refers to.
+      const kept = x.takeDeferred?.(answered) ?? [];
+      const n =
+        kept.length === 0
+          ? await st.insertReview.run(x, r)
+          : await st.insertReviewWithScreenings.run(x, { ...r, ...finishedArrays(kept, 's_') });
+      return n > 0;
+    },
     async reviewOfScreening(screeningId) {
       await st.lockReviewOfScreening.run(x, { screening_id: screeningId });
       return st.reviewOfScreening.get<{ id: string; parent_id: string | null }>(x, { screening_id: screeningId });

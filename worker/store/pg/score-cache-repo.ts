@@ -92,6 +92,19 @@ const hitByMc = statement<{ env: string; mc: string }>(
      ON a.env = @env AND a.mc_number = @mc`,
   { plainRead: true },
 );
+// Many carriers' hit rows at once (readAhead): the rows hitByDot and hitByMc give, each with the
+// position of the carrier asked (DOTs first, then MCs).
+const hitMany = statement<{ env: string; dots: string[]; mcs: string[] }>(
+  'score_cache_hit_many',
+  `SELECT q.i, c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body, ${ANY_ACTIVE_BLOCK}
+   FROM unnest(@dots::text[]) WITH ORDINALITY AS q(dot, i) LEFT JOIN score_cache c ON c.env = @env AND c.dot_number = q.dot
+   UNION ALL
+   SELECT cardinality(@dots::text[]) + q.i, c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body,
+     ${ANY_ACTIVE_BLOCK}
+   FROM unnest(@mcs::text[]) WITH ORDINALITY AS q(mc, i)
+   LEFT JOIN (mc_alias a JOIN score_cache c ON c.env = a.env AND c.dot_number = a.dot_number) ON a.env = @env AND a.mc_number = q.mc`,
+  { plainRead: true },
+);
 const putNotFound = statement<{ env: string; key: string; error: string; at: string }>(
   'score_cache_put_not_found',
   `INSERT INTO not_found_cache (env, query_key, error, fetched_at) VALUES (@env, @key, @error, @at)
@@ -178,6 +191,33 @@ export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): Record
       const row = await byCarrier<HitRow>(env, query, hitByDot, hitByMc);
       // Always one row (the LEFT JOIN): fetched_at null when the carrier has no entry.
       return { score: row!.fetched_at === null ? undefined : await cachedOf(row as CacheEntryRow), anyActiveBlock: row!.any_block };
+    },
+
+    async readAhead(env, queries) {
+      checkEnv(env);
+      // Only in a unit of work: the pool keeps no answers.
+      if (!x.remember) return;
+      const dots = new Set<string>();
+      const mcs = new Set<string>();
+      for (const query of queries) {
+        const q = checkQuery(query);
+        if ('dot_number' in q) dots.add(canonicalDot(q.dot_number));
+        else mcs.add(canonicalMc(q.mc_number));
+      }
+      if (dots.size + mcs.size === 0) return;
+      const asked = [...dots];
+      const rows = await hitMany.all<HitRow & { i: string }>(x, { env, dots: asked, mcs: [...mcs] });
+      // Their scores parsed at once too (one read of the fetches not parsed yet).
+      await scores.scoresFor(
+        x,
+        rows.flatMap((r) => (r.fetch_id === null ? [] : [r.fetch_id])),
+      );
+      const askedMcs = [...mcs];
+      for (const { i, ...row } of rows) {
+        const n = Number(i) - 1;
+        if (n < asked.length) hitByDot.remember(x, { env, dot: asked[n]! }, [row]);
+        else hitByMc.remember(x, { env, mc: askedMcs[n - asked.length]! }, [row]);
+      }
     },
 
     async putNotFound(env, query, error, at) {

@@ -105,12 +105,13 @@ const FINISHED_COLUMNS = Object.keys(FINISHED_TYPES) as Array<keyof FinishedRow>
 
 /**
  * Finished screenings, many in one INSERT, in the order given (seq): `@id`, `@tender_id`… each
- * an array (FinishedArrays). `from` goes before the rows: `h CROSS JOIN` in the event log's last
+ * an array (FinishedArrays; `prefix` before each name where the statement has names of its own,
+ * `finishedArrays(rows, prefix)`). `from` goes before the rows: `h CROSS JOIN` in the event log's last
  * append (event-log-repo.ts) writes none when `h` has no row.
  */
-export function insertFinishedManySql(from: string): string {
+export function insertFinishedManySql(from: string, prefix = ''): string {
   const columns = FINISHED_COLUMNS.join(', ');
-  const arrays = FINISHED_COLUMNS.map((c) => `@${c}::${FINISHED_TYPES[c]}[]`).join(', ');
+  const arrays = FINISHED_COLUMNS.map((c) => `@${prefix}${c}::${FINISHED_TYPES[c]}[]`).join(', ');
   // Done at once: completed when created.
   return `INSERT INTO screenings (${columns}, status, completed_at)
      SELECT ${columns}, 'done', created_at
@@ -132,8 +133,10 @@ export const answered: DeferredWrite<FinishedRow> = {
   },
 };
 
-export function finishedArrays(rows: readonly FinishedRow[]): FinishedArrays {
-  return Object.fromEntries(FINISHED_COLUMNS.map((c) => [c, rows.map((r) => r[c])])) as FinishedArrays;
+export function finishedArrays(rows: readonly FinishedRow[]): FinishedArrays;
+export function finishedArrays(rows: readonly FinishedRow[], prefix: string): Record<string, unknown[]>;
+export function finishedArrays(rows: readonly FinishedRow[], prefix = ''): Record<string, unknown[]> {
+  return Object.fromEntries(FINISHED_COLUMNS.map((c) => [`${prefix}${c}`, rows.map((r) => r[c])]));
 }
 type CarrierParams = { score_dot: string | null; score_mc: string | null };
 

@@ -47,6 +47,8 @@ export type PgWatchStore = Omit<AsyncRepo<WatchStore>, 'observe'> & {
   observe(o: PgObservation): Promise<StoredChange | undefined>;
   /** recordTender(t) then observe(o), each when given, as one call: their first reads are one statement. */
   tenderAndObserve(t: TenderUse | undefined, o: PgObservation | undefined): Promise<StoredChange | undefined>;
+  /** tenderAndObserve's first read for many tenders at once, answered by the unit of work after (sql.ts `remember`). */
+  readAheadTenders?(tenders: Array<{ carrierKey: string; keys: string[] }>): Promise<void>;
 };
 
 export interface PgWatchStoreOptions {
@@ -115,6 +117,20 @@ const heads = statement<{ tkey: string | null; key: string | null; other: string
    LEFT JOIN watch_entries s ON s.carrier_key = @key::text`,
   { plainRead: true },
 );
+// `heads` for many tenders at once (readAheadTenders), each row with the position of its tender.
+const headsMany = statement<{ tkeys: string[]; keys: string[]; others: Array<string | null> }>(
+  'watch_heads_many',
+  `SELECT q.i, t.carrier_key IS NOT NULL AS has_entry, t.manual, t.dot_number, t.mc_number, t.last_tender_at, t.added_at,
+     s.carrier_key IS NOT NULL AS has_state, s.last_state,
+     EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = q.other) AS other_waiting
+   FROM unnest(@tkeys::text[], @keys::text[], @others::text[]) WITH ORDINALITY AS q(tkey, key, other, i)
+   LEFT JOIN watch_entries t ON t.carrier_key = q.tkey
+   LEFT JOIN watch_entries s ON s.carrier_key = q.key`,
+  { plainRead: true },
+);
+/** The parameters of `heads` for a tender and its observation: only when both are of one carrier key (tenderAndObserve's one read). */
+const headsParams = (carrierKey: string, keys: readonly string[]): { tkey: string; key: string; other: string | null } | undefined =>
+  carrierKey === keys[0] ? { tkey: carrierKey, key: keys[0], other: keys[1] ?? null } : undefined;
 const latestTenderBut = statement<{ key: string; self: string; added: string }>(
   'watch_latest_tender_but',
   `SELECT created_at FROM screenings WHERE carrier_key = @key AND created_at >= @added AND id <> @self
@@ -437,15 +453,14 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
     q: PgExecutor,
     [t, ob]: [TenderUse | undefined, PgObservation | undefined],
   ): Promise<StoredChange | undefined> => {
-    if (!t || !ob || t.carrierKey !== ob.keys[0]) {
+    if (!t || !ob || !headsParams(t.carrierKey, ob.keys)) {
       if (t) await recordTenderBody(q, t);
       return ob ? observeBody(q, ob) : undefined;
     }
-    const r = await heads.get<{ has_entry: boolean; has_state: boolean } & { [K in keyof HeadRow]: HeadRow[K] | null } & StateHead>(q, {
-      tkey: t.carrierKey,
-      key: ob.keys[0]!,
-      other: ob.keys[1] ?? null,
-    });
+    const r = await heads.get<{ has_entry: boolean; has_state: boolean } & { [K in keyof HeadRow]: HeadRow[K] | null } & StateHead>(
+      q,
+      headsParams(t.carrierKey, ob.keys)!,
+    );
     await recordTenderBody(q, t, { row: r!.has_entry ? (r as unknown as HeadRow) : undefined });
     return observeBody(q, ob, { head: r!.has_state ? r! : undefined });
   };
@@ -531,6 +546,25 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
     async tenderAndObserve(t, ob) {
       if (ob) checkKeys(ob.keys);
       return tenderAndObserveTx([t, ob]);
+    },
+
+    async readAheadTenders(tenders) {
+      // Only in a unit of work: the pool keeps no answers.
+      if (!x.remember) return;
+      const asked = new Map<string, { tkey: string; key: string; other: string | null }>();
+      for (const t of tenders) {
+        checkKeys(t.keys);
+        const p = headsParams(t.carrierKey, t.keys);
+        if (p) asked.set(JSON.stringify(p), p);
+      }
+      if (asked.size === 0) return;
+      const list = [...asked.values()];
+      const rows = await headsMany.all<{ i: string }>(x, {
+        tkeys: list.map((p) => p.tkey),
+        keys: list.map((p) => p.key),
+        others: list.map((p) => p.other),
+      });
+      for (const { i, ...row } of rows) heads.remember(x, list[Number(i) - 1]!, [row]);
     },
 
     async getChange(id) {
