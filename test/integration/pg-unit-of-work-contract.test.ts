@@ -10,7 +10,14 @@ import { GroupCommit, type UnitsOfWork } from '../../worker/store/group-commit.j
 import { openStore, StoreError, toStoreError, type Store, type Tx } from '../../worker/store/index.js';
 import { executorOf, openPgStore, PG_UNIT_TRIES, type PgStore, type PgTx } from '../../worker/store/pg/pg-store.js';
 import { ADVISORY_NAMESPACES } from '../../worker/store/pg/advisory-keys.js';
-import { plainReadTables, statement, tablesRead, tablesWritten, writtenTables } from '../../worker/store/pg/sql.js';
+import {
+  plainReadTables,
+  statement,
+  tablesRead,
+  tablesWritten,
+  TABLES_TIED_TO_SCREENINGS,
+  writtenTables,
+} from '../../worker/store/pg/sql.js';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { pgTestDatabase, pgTestStore, type PgTestDatabase } from '../helpers/pg-db.js';
 import { tempDbPath } from '../helpers/temp-db.js';
@@ -642,6 +649,47 @@ describe('unit of work on PostgreSQL only', () => {
       } finally {
         await executorOf(store).query({ text: 'INSERT INTO event_head (last_id) SELECT COALESCE(MAX(id), 0) FROM events' });
       }
+    });
+
+    it('kept until a statement that could see them: a carrier lock and a standing decision’s read do not send them', async () => {
+      const { store } = await fresh();
+      // Rows this transaction inserted so far (the table named as a parameter: this statement names no screenings).
+      const inserted = statement<{ rel: string }>(
+        'test_xact_inserts',
+        'SELECT n_tup_ins::int AS n FROM pg_stat_xact_user_tables WHERE relname = @rel',
+      );
+      const seen = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        const x = executorOf(tx);
+        await tx.screenings.insertScreening(row('scr_k1'), { ...done, action: 'hold', hold_reason: 'manual_review' });
+        await tx.decisions.lockCarriers({ review: ['sandbox:dot:1000001'] });
+        await tx.decisions.standing('sandbox:dot:1000001');
+        const before = (await inserted.get<{ n: number }>(x, { rel: 'screenings' }))!.n;
+        // The review's foreign key needs its screening: the two go in one statement.
+        await tx.decisions.insertReview({
+          id: 'rev_k1',
+          screening_id: 'scr_k1',
+          hold_reason: 'manual_review',
+          created_at: at,
+          carrier_key: 'sandbox:dot:1000001',
+          parent_id: null,
+          previous_decision: null,
+        });
+        return [before, (await inserted.get<{ n: number }>(x, { rel: 'screenings' }))!.n];
+      });
+      expect(seen).toEqual({ value: [0, 1] });
+      expect(await seqOrder(store)).toEqual(['scr_k1']);
+    });
+
+    it('every table the schema ties to screenings (a foreign key to them, a trigger that touches them) waits for the kept rows', async () => {
+      const { store } = await fresh();
+      const { rows } = await executorOf(store).query<{ t: string }>({
+        text: `SELECT conrelid::regclass::text AS t FROM pg_constraint WHERE contype = 'f' AND confrelid = 'screenings'::regclass
+               UNION SELECT tg.tgrelid::regclass::text FROM pg_trigger tg JOIN pg_proc p ON p.oid = tg.tgfoid
+                 WHERE NOT tg.tgisinternal AND p.prosrc ~* '\\mscreenings\\M'`,
+      });
+      const tied = rows.map((r) => r.t).filter((t) => t !== 'screenings');
+      expect(tied).toContain('reviews');
+      for (const t of tied) expect(TABLES_TIED_TO_SCREENINGS.has(t), t).toBe(true);
     });
 
     it('a statement that reads a table written late cannot be declared to go before those writes', () => {

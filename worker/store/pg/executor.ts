@@ -15,8 +15,9 @@ export interface PgExecutor extends Queryable {
   /**
    * Keep `row` for `write` to send later in this unit of work, with the other rows kept for it:
    * true when kept, false when the caller must write it now (on the pool, in a unit with
-   * savepoints). Kept rows are sent before any statement that might see them (all but plain
-   * reads, sql.ts `plainRead`) and before the COMMIT.
+   * savepoints). Kept rows are sent before any statement that might see them (one naming
+   * screenings, writing a table tied to them, or SQL not ours: sql.ts `seesLateWrites`) and
+   * before the COMMIT.
    */
   defer?<R>(write: DeferredWrite<R>, row: R): boolean;
   /**

@@ -23,7 +23,7 @@ import { pgReviewsOf } from './reviews-repo.js';
 import { pgScoreCacheOf } from './score-cache-repo.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { pgSearchScreenings } from './screening-search.js';
-import { isPlainRead, tablesRead, tablesWritten, type Queryable } from './sql.js';
+import { isPlainRead, seesLateWrites, tablesRead, tablesWritten, type Queryable } from './sql.js';
 import { pgScreeningsOf } from './screenings-repo.js';
 import { pgTokensOf } from './tokens-repo.js';
 import { pgUsageOf } from './usage-repo.js';
@@ -406,7 +406,9 @@ class PgUnitTx extends Repos implements PgTx {
       const known = unit.readAhead.get(readKey(config));
       if (known) return { command: 'SELECT', rowCount: known.rows.length, oid: 0, fields: [], rows: known.rows as R[] };
     }
-    if (unit.deferred.length > 0 && !isPlainRead(config)) await this.sendDeferred();
+    // Kept rows go out before a statement that could see them (sql.ts `seesLateWrites`): a carrier
+    // lock, a standing decision's read do not wait for them.
+    if (unit.deferred.length > 0 && seesLateWrites(config)) await this.sendDeferred();
     return this.#send<R>(config);
   }
 

@@ -43,6 +43,14 @@ const texts = new Map<string, string>();
 
 /** The tables a unit of work may write late (executor.ts `DeferredWrite`): a statement naming one always runs after those writes. */
 const DEFERRABLE_TABLES = /\bscreenings\b/i;
+/**
+ * Tables whose writes the database itself holds against screenings (reviews: its foreign key, and
+ * its trigger that bumps a screening's version): a statement writing one runs after the late
+ * writes too. A test reads the schema's foreign keys and triggers for any other.
+ */
+export const TABLES_TIED_TO_SCREENINGS: ReadonlySet<string> = new Set(['reviews']);
+/** Named statements that might see a unit's late writes (they name screenings, or write a table tied to them). */
+const seesLate = new Set<string>();
 /** What makes a statement more than a plain read. */
 const NOT_PLAIN = /\b(INSERT|UPDATE|DELETE|MERGE|INTO|FOR\s+(UPDATE|SHARE|NO\s+KEY|KEY))\b|advisory|nextval|setval|set_config|pg_notify/i;
 /** The tables each plain read reads, by statement name. */
@@ -53,6 +61,14 @@ const writes = new Map<string, ReadonlySet<string>>();
 /** True for a statement defined `plainRead`: it may run before its unit's BEGIN and before its deferred writes. */
 export function isPlainRead(config: QueryConfig): boolean {
   return config.name !== undefined && plainReads.has(config.name);
+}
+
+/**
+ * Whether a unit's late writes (screenings) must be sent before this statement: it names
+ * screenings, writes a table tied to them, or is SQL not defined here.
+ */
+export function seesLateWrites(config: QueryConfig): boolean {
+  return config.name === undefined || !writes.has(config.name) || seesLate.has(config.name);
 }
 
 /** The tables a plain read reads; undefined for any other statement. */
@@ -100,7 +116,10 @@ export function statement<P extends Params = Record<string, never>>(name: string
       throw new Error(`pg statement "${name}" is not a plain read (one SELECT, no write, no lock)`);
     plainReads.set(name, tableNames(text, READ));
   }
-  writes.set(name, writtenTables(text));
+  const written = writtenTables(text);
+  writes.set(name, written);
+  if (DEFERRABLE_TABLES.test(text) || [...written].some((t) => TABLES_TIED_TO_SCREENINGS.has(t))) seesLate.add(name);
+  else seesLate.delete(name);
   const config = (params: P): QueryConfig => ({
     name,
     text,
