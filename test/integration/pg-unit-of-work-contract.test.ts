@@ -15,6 +15,7 @@ import {
   statement,
   tablesRead,
   tablesWritten,
+  CASCADES,
   TABLES_TIED_TO_SCREENINGS,
   writtenTables,
 } from '../../worker/store/pg/sql.js';
@@ -605,6 +606,32 @@ describe('unit of work on PostgreSQL only', () => {
       expect(second).toBe(false);
     });
 
+    it('the last statement in the transaction: its COMMIT goes behind it; if it fails, the COMMIT answers ROLLBACK and nothing is kept', async () => {
+      const { store } = await fresh();
+      const ins = (n: number) => ({ text: 'INSERT INTO t (n) VALUES ($1)', values: [n] });
+      await executorOf(store).query({ text: 'DELETE FROM t' });
+      const kept = await store.unitOfWork(async (tx) => {
+        await executorOf(tx).query(ins(1));
+        await executorOf(tx).last!((q) => q.query(ins(2)));
+        // Nothing may follow it: its COMMIT is on the wire.
+        await expect(plainOne.get(executorOf(tx), {})).rejects.toThrow('after the unit of work’s last one');
+        return 'kept';
+      });
+      expect(kept).toBe('kept');
+      const rows = async () => (await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t ORDER BY n' })).rows.map((r) => r.n);
+      expect(await rows()).toEqual([1, 2]);
+      // A refused last statement: nothing of the unit was kept; without savepoints it is undone, to be run again.
+      const undone = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        await executorOf(tx).query(ins(3));
+        await executorOf(tx).last!((q) => q.query(ins(1)));
+      });
+      expect(undone).toBeUndefined();
+      expect(await rows()).toEqual([1, 2]);
+      // The client went back to the pool in a clean state: the next unit commits.
+      await store.unitOfWork(async (tx) => executorOf(tx).last!((q) => q.query(ins(4))));
+      expect(await rows()).toEqual([1, 2, 4]);
+    });
+
     it('a group commit of hits: their screenings and events in the append, alone; a failed read caught keeps it in the transaction', async () => {
       const { store } = await fresh();
       const out = await store.unitOfWorkWithoutSavepoints(async (tx) => {
@@ -690,6 +717,17 @@ describe('unit of work on PostgreSQL only', () => {
       const tied = rows.map((r) => r.t).filter((t) => t !== 'screenings');
       expect(tied).toContain('reviews');
       for (const t of tied) expect(TABLES_TIED_TO_SCREENINGS.has(t), t).toBe(true);
+      // And every foreign key whose action writes the child when its parent is written.
+      const { rows: cascades } = await executorOf(store).query<{ parent: string; child: string }>({
+        text: `SELECT confrelid::regclass::text AS parent, conrelid::regclass::text AS child FROM pg_constraint
+               WHERE contype = 'f' AND confdeltype IN ('c', 'n', 'd')`,
+      });
+      expect(cascades).toContainEqual({ parent: 'screenings', child: 'reviews' });
+      for (const { parent, child } of cascades) expect(CASCADES[parent] ?? [], `${parent} -> ${child}`).toContain(child);
+      const { rows: onUpdate } = await executorOf(store).query({
+        text: "SELECT 1 FROM pg_constraint WHERE contype = 'f' AND confupdtype IN ('c', 'n', 'd')",
+      });
+      expect(onUpdate).toEqual([]);
     });
 
     it('a statement that reads a table written late cannot be declared to go before those writes', () => {
@@ -742,6 +780,35 @@ describe('unit of work on PostgreSQL only', () => {
       expect(await readT.get(executorOf(store), { n: 1 })).toEqual({ n: 1, ten: 10 });
     });
 
+    it('a lock on a key forgets the answers read ahead about it (read before the lock); so does a rolled-back savepoint', async () => {
+      const store = await fresh();
+      const byKey = statement<{ n: number; key: string }>('test_read_t_key', 'SELECT n, @key::text AS key FROM t WHERE n = @n', {
+        plainRead: true,
+      });
+      const seen = await store.unitOfWork(async (tx) => {
+        const x = executorOf(tx);
+        byKey.remember(x, { n: 1, key: 'dot:71' }, [{ n: 1, key: 'remembered' }]);
+        byKey.remember(x, { n: 2, key: 'dot:72' }, [{ n: 2, key: 'remembered' }]);
+        await tx.decisions.lockCarriers({ watch: ['dot:71'] });
+        const out = [
+          (await byKey.get<{ key: string }>(x, { n: 1, key: 'dot:71' }))!.key,
+          (await byKey.get<{ key: string }>(x, { n: 2, key: 'dot:72' }))!.key,
+        ];
+        await tx
+          .savepoint(async (sp) => {
+            byKey.remember(executorOf(sp), { n: 1, key: 'dot:73' }, [{ n: 1, key: 'in a savepoint' }]);
+            throw new Error('undo');
+          })
+          .catch(() => undefined);
+        out.push(
+          (await byKey.get<{ key: string }>(x, { n: 1, key: 'dot:73' }))!.key,
+          (await byKey.get<{ key: string }>(x, { n: 2, key: 'dot:72' }))!.key,
+        );
+        return out;
+      });
+      expect(seen).toEqual(['dot:71', 'remembered', 'dot:73', 'dot:72']);
+    });
+
     it('only a plain read can be read ahead', async () => {
       const store = await fresh();
       await expect(store.unitOfWork(async (tx) => writeT.remember(executorOf(tx), { n: 9 }, []))).rejects.toThrow('not a plain read');
@@ -763,6 +830,12 @@ describe('unit of work on PostgreSQL only', () => {
       expect([...tablesRead({ name: r.name, text: r.text })!]).toEqual(['score_cache']);
       expect(tablesWritten({ name: r.name, text: r.text })!.size).toBe(0);
       expect(tablesWritten({ text: 'SELECT 1' })).toBeUndefined();
+      // A parenthesised join's first table is read too; a deleted screening deletes its review (ON DELETE CASCADE).
+      const j = statement('test_tables_join', 'SELECT 1 FROM (SELECT 1) AS one LEFT JOIN (mc_alias a JOIN score_cache c ON true) ON true', {
+        plainRead: true,
+      });
+      expect([...tablesRead({ name: j.name, text: j.text })!].sort()).toEqual(['mc_alias', 'score_cache']);
+      expect([...writtenTables('DELETE FROM ONLY screenings WHERE id = $1')].sort()).toEqual(['reviews', 'screenings']);
     });
 
     it('no function or trigger of the schema writes a table a plain read reads (a write sql.ts cannot see)', async () => {

@@ -28,4 +28,6 @@ export async function lockCarrierSet(x: PgExecutor, set: CarrierLockSet): Promis
   await lockSet.run(x, { ...named, reviews: [...(set.reviews ?? [])], screenings: [...(set.reviewsOfScreenings ?? [])] });
   // Held to the unit's end: the repositories' own locks of these keys need no round trip.
   for (const ns of ['block', 'review', 'watch'] as const) x.locks?.note(ADVISORY_NAMESPACES[ns], named[ns]);
+  // What the unit read ahead about these carriers (their watch heads) was read before the lock.
+  x.forgetAbout?.([...named.block, ...named.review, ...named.watch]);
 }

@@ -39,6 +39,11 @@ export interface PgExecutor extends Queryable {
    * a plain read may go early (before BEGIN) already. Undefined on the pool.
    */
   remember?(config: QueryConfig, rows: QueryResultRow[]): void;
+  /**
+   * The unit took a lock on these keys: answers read ahead whose parameters name one were read
+   * before it, not under it, and are forgotten (whoever needs them reads again, locked).
+   */
+  forgetAbout?(keys: readonly string[]): void;
 }
 
 /**
@@ -146,4 +151,5 @@ export async function lockMissing(
   if (missing.length === 0) return;
   await take(missing);
   x.locks?.note(ns, missing);
+  x.forgetAbout?.(missing);
 }

@@ -35,6 +35,9 @@ export function openPgPool(url: string, opts: PgPoolOptions = {}): pg.Pool {
     connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
     application_name: opts.applicationName ?? 'carrier-screen',
     types,
+    // A statement may be sent before the one ahead of it is answered (a unit's BEGIN with its
+    // first lock: pg-store.ts): one round trip, not two. Awaited one by one, nothing changes.
+    pipeline: true,
   });
   // Without a listener, an idle client's error (the server went away) would end the process.
   pool.on('error', (err) => opts.onIdleError?.(err));

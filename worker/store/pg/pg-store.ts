@@ -262,10 +262,12 @@ class Unit {
   endedAlone = false;
   /** That statement was sent: nothing may follow it. */
   lastSent = false;
+  /** The COMMIT pipelined behind a last statement sent in the transaction (`last`): what it answers. */
+  commitSent: Promise<pg.QueryResult> | undefined = undefined;
   /** The driver's error of the last statement of this try that failed (even one its caller caught). */
   lastError: unknown = undefined;
   /** Plain reads' answers read ahead (`remember`), by statement and parameters, with the tables each reads. */
-  readAhead = new Map<string, { reads: ReadonlySet<string>; rows: QueryResultRow[] }>();
+  readAhead = new Map<string, { reads: ReadonlySet<string>; values: readonly unknown[]; rows: QueryResultRow[] }>();
 
   constructor(
     readonly client: pg.PoolClient,
@@ -276,10 +278,15 @@ class Unit {
 
   /** BEGIN, once, before the first statement that needs the transaction. */
   async begin(): Promise<void> {
-    if (this.begun) return;
+    await this.beginSent();
+  }
+
+  /** BEGIN sent: what it answers, to be awaited after the statement pipelined behind it (`#send`). */
+  beginSent(): Promise<void> {
+    if (this.begun) return Promise.resolve();
     if (this.endedAlone) throw new Error('a statement after the unit of work’s last one');
     this.begun = true;
-    await this.control('BEGIN');
+    return this.control('BEGIN');
   }
 
   /** A transaction-control statement (SAVEPOINT, RELEASE…): its failure noted as any statement's. */
@@ -327,6 +334,7 @@ class PgUnitTx extends Repos implements PgTx {
         takeDeferred: <W>(write: DeferredWrite<W>) => me.tx!.#take(write),
         last: <T>(fn: (q: Queryable) => Promise<T>) => me.tx!.#last(fn),
         remember: (config: QueryConfig, rows: QueryResultRow[]) => me.tx!.#remember(config, rows),
+        forgetAbout: (keys: readonly string[]) => me.tx!.#forgetAbout(keys),
       },
       ctx,
     );
@@ -371,7 +379,14 @@ class PgUnitTx extends Repos implements PgTx {
     const { unit } = this;
     // Alone only when the unit could commit now: once sent, it cannot be undone.
     const committable = unit.victim === undefined && unit.lost === undefined && unit.lastError === undefined && !unit.inlineThrew;
-    if (unit.begun || unit.deferred.length > 0 || !committable) return fn({ query: (config) => this.#query(config) });
+    if (unit.deferred.length > 0 || !committable) return fn({ query: (config) => this.#query(config) });
+    // In the transaction, at its top level: the COMMIT is pipelined behind it (pg-pool.ts), one
+    // round trip for both. Should the statement fail, the COMMIT answers ROLLBACK.
+    if (unit.begun)
+      return fn({
+        query: (config) =>
+          unit.client.pipeline && this.parent === undefined ? this.#send(config, { thenCommit: true }) : this.#query(config),
+      });
     // One statement is whole by itself: it needs no transaction around it.
     unit.endedAlone = true;
     return fn({ query: (config) => this.#send(config) });
@@ -396,13 +411,21 @@ class PgUnitTx extends Repos implements PgTx {
     this.#check('a statement');
     const reads = tablesRead(config);
     if (!reads) throw new Error(`pg statement "${config.name}" is not a plain read: its answer cannot be read ahead`);
-    this.unit.readAhead.set(readKey(config), { reads, rows });
+    this.unit.readAhead.set(readKey(config), { reads, values: config.values ?? [], rows });
+  }
+
+  #forgetAbout(keys: readonly string[]): void {
+    const { readAhead } = this.unit;
+    if (readAhead.size === 0 || keys.length === 0) return;
+    const locked = new Set<unknown>(keys);
+    for (const [k, v] of readAhead) if (v.values.some((p) => locked.has(p))) readAhead.delete(k);
   }
 
   async #query<R extends QueryResultRow>(config: QueryConfig): Promise<pg.QueryResult<R>> {
     this.#check('a statement');
     const { unit } = this;
-    if (unit.readAhead.size > 0 && isPlainRead(config)) {
+    // Only while a statement could still be sent (no victim, no last statement gone, nothing failed).
+    if (unit.readAhead.size > 0 && isPlainRead(config) && unit.victim === undefined && !unit.lastSent && this.failed === undefined) {
       const known = unit.readAhead.get(readKey(config));
       if (known) return { command: 'SELECT', rowCount: known.rows.length, oid: 0, fields: [], rows: known.rows as R[] };
     }
@@ -422,18 +445,37 @@ class PgUnitTx extends Repos implements PgTx {
     for (const [k, v] of readAhead) for (const t of v.reads) if (written.has(t)) readAhead.delete(k);
   }
 
-  async #send<R extends QueryResultRow>(config: QueryConfig): Promise<pg.QueryResult<R>> {
+  async #send<R extends QueryResultRow>(config: QueryConfig, o: { thenCommit?: boolean } = {}): Promise<pg.QueryResult<R>> {
     this.#check('a statement');
     const { unit } = this;
     // Chosen as a victim: what follows would only wait for locks; the unit is run again.
     if (unit.victim !== undefined) throw toPgStoreError(unit.victim, unit.where);
     if (unit.lastSent) throw new Error('a statement after the unit of work’s last one (appendEvents { last })');
     try {
-      if (!unit.begun && !unit.endedAlone && !isPlainRead(config)) await unit.begin();
+      // BEGIN goes with the first statement that is not a plain read. Pipelined (pg-pool.ts) ahead
+      // of one that writes nothing (a carrier lock), in the same round trip: should BEGIN fail,
+      // that statement ran alone, which changed nothing (a lock is given back at its end).
+      let began: Promise<void> | undefined;
+      if (!unit.begun && !unit.endedAlone && !isPlainRead(config)) {
+        if (unit.client.pipeline && tablesWritten(config)?.size === 0) began = unit.beginSent();
+        else await unit.begin();
+      }
       this.#forgetWritten(config);
       // The last statement alone: one, whatever its sender tries after it.
       if (unit.endedAlone) unit.lastSent = true;
-      const r = await unit.client.query<R>(config);
+      const sent = unit.client.query<R>(config);
+      if (o.thenCommit) {
+        unit.lastSent = true;
+        // Awaited by the unit's end (#try), which knows what a failed COMMIT means.
+        unit.commitSent = unit.client.query('COMMIT');
+        unit.commitSent.catch(() => {});
+      }
+      if (began)
+        await began.catch((err: unknown) => {
+          sent.catch(() => {});
+          throw err;
+        });
+      const r = await sent;
       if (!unit.wrote && wroteRows(r)) unit.wrote = true;
       return r;
     } catch (err) {
@@ -516,6 +558,8 @@ class PgUnitTx extends Repos implements PgTx {
 
   /** ROLLBACK TO the savepoint and release it; when that fails, the unit must not commit. */
   async #undo(name: string): Promise<void> {
+    // Answers remembered inside the savepoint, or read before a lock it took (now released), go with it.
+    this.unit.readAhead.clear();
     try {
       await this.unit.control(`ROLLBACK TO SAVEPOINT ${name}`);
       await this.unit.control(`RELEASE SAVEPOINT ${name}`);
@@ -672,7 +716,7 @@ class PgStoreImpl extends Repos implements PgStore {
       }
       let committed: pg.QueryResult;
       try {
-        committed = await client.query('COMMIT');
+        committed = await (unit.commitSent ?? client.query('COMMIT'));
       } catch (err) {
         unit.finished = true;
         broken = err as Error;

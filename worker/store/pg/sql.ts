@@ -49,6 +49,13 @@ const DEFERRABLE_TABLES = /\bscreenings\b/i;
  * writes too. A test reads the schema's foreign keys and triggers for any other.
  */
 export const TABLES_TIED_TO_SCREENINGS: ReadonlySet<string> = new Set(['reviews']);
+/**
+ * Deletes the database carries on to other tables by a foreign key's ON DELETE action: a
+ * screening deleted deletes its review. A test reads the schema for any other (and for any ON
+ * UPDATE action, which none has).
+ */
+export const CASCADES: Readonly<Record<string, readonly string[]>> = { screenings: ['reviews'] };
+const DELETED = /\b(?:DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?([A-Za-z_][A-Za-z0-9_]*)/gi;
 /** Named statements that might see a unit's late writes (they name screenings, or write a table tied to them). */
 const seesLate = new Set<string>();
 /** What makes a statement more than a plain read. */
@@ -85,15 +92,18 @@ const tableNames = (text: string, re: RegExp): Set<string> => new Set([...text.m
 
 /** The tables SQL text writes, as read for a statement (also for a function's body, in a test). */
 export function writtenTables(sql: string): Set<string> {
-  return tableNames(sql, WRITTEN);
+  const written = tableNames(sql, WRITTEN);
+  for (const t of tableNames(sql, DELETED)) for (const child of CASCADES[t] ?? []) written.add(child);
+  return written;
 }
 
 /** Every table some plain read reads (a test holds the schema's functions and triggers off them). */
 export function plainReadTables(): Set<string> {
   return new Set([...plainReads.values()].flatMap((t) => [...t]));
 }
-const WRITTEN = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+([A-Za-z_][A-Za-z0-9_]*)/gi;
-const READ = /\b(?:FROM|JOIN)\s+([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()/gi;
+const WRITTEN = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?([A-Za-z_][A-Za-z0-9_]*)/gi;
+// A table after FROM or JOIN, also opening a parenthesised join (`JOIN (mc_alias a JOIN …)`).
+const READ = /\b(?:FROM|JOIN)\s+\(?\s*(?!(?:SELECT|VALUES|LATERAL|ONLY)\b)([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()/gi;
 
 export interface StatementOptions {
   /**
