@@ -16,6 +16,7 @@ import {
   tablesRead,
   tablesWritten,
   CASCADES,
+  definedStatements,
   TABLES_TIED_TO_SCREENINGS,
   writtenTables,
 } from '../../worker/store/pg/sql.js';
@@ -836,6 +837,50 @@ describe('unit of work on PostgreSQL only', () => {
       });
       expect([...tablesRead({ name: j.name, text: j.text })!].sort()).toEqual(['mc_alias', 'score_cache']);
       expect([...writtenTables('DELETE FROM ONLY screenings WHERE id = $1')].sort()).toEqual(['reviews', 'screenings']);
+    });
+
+    it("every statement's tables as read off its text hold what PostgreSQL's plan of it writes (and, for a plain read, reads)", async () => {
+      const { store } = await pgBackend();
+      // A generic plan: the one a prepared statement may run with any parameters.
+      const plans = await store.unitOfWork(async (tx) => {
+        const q = executorOf(tx);
+        await q.query({ text: 'SET LOCAL plan_cache_mode = force_generic_plan' });
+        const out: Array<{ name: string; plainRead: boolean; written: string[]; read: string[] }> = [];
+        const walk = (n: unknown, acc: { w: Set<string>; r: Set<string> }): void => {
+          if (!n || typeof n !== 'object') return;
+          const node = n as Record<string, unknown>;
+          if (typeof node['Relation Name'] === 'string') (node['Node Type'] === 'ModifyTable' ? acc.w : acc.r).add(node['Relation Name']);
+          for (const v of Object.values(node))
+            if (Array.isArray(v)) v.forEach((c) => walk(c, acc));
+            else walk(v, acc);
+        };
+        let i = 0;
+        for (const st of definedStatements().filter((d) => !d.name.startsWith('test_'))) {
+          const params = Math.max(0, ...[...st.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+          const p = `plan_${i++}`;
+          await q.query({ text: `PREPARE ${p} AS ${st.text}` });
+          const args = params > 0 ? `(${Array(params).fill('NULL').join(', ')})` : '';
+          const { rows } = await q.query<{ 'QUERY PLAN': unknown }>({ text: `EXPLAIN (FORMAT JSON) EXECUTE ${p}${args}` });
+          const acc = { w: new Set<string>(), r: new Set<string>() };
+          walk(rows[0]!['QUERY PLAN'], acc);
+          out.push({ name: st.name, plainRead: st.plainRead, written: [...acc.w], read: [...acc.r] });
+        }
+        return out;
+      });
+      expect(plans.length).toBeGreaterThan(100);
+      expect(plans.some((p) => p.plainRead)).toBe(true);
+      for (const p of plans) {
+        const written = tablesWritten({ name: p.name, text: '' })!;
+        expect(
+          p.written.filter((t) => !written.has(t)),
+          `${p.name} writes`,
+        ).toEqual([]);
+        if (p.plainRead)
+          expect(
+            p.read.filter((t) => !tablesRead({ name: p.name, text: '' })!.has(t)),
+            `${p.name} reads`,
+          ).toEqual([]);
+      }
     });
 
     it('no function or trigger of the schema writes a table a plain read reads (a write sql.ts cannot see)', async () => {

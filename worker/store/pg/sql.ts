@@ -97,6 +97,11 @@ export function writtenTables(sql: string): Set<string> {
   return written;
 }
 
+/** Every statement defined so far, by name (a test holds each one's tables to PostgreSQL's own plan of it). */
+export function definedStatements(): Array<{ name: string; text: string; plainRead: boolean }> {
+  return [...texts].map(([name, text]) => ({ name, text, plainRead: plainReads.has(name) }));
+}
+
 /** Every table some plain read reads (a test holds the schema's functions and triggers off them). */
 export function plainReadTables(): Set<string> {
   return new Set([...plainReads.values()].flatMap((t) => [...t]));
