@@ -1002,6 +1002,23 @@ describe('unit of work on PostgreSQL only', () => {
     }
   });
 
+  it('a lock set the unit holds already sends no statement (a group commit took its held hits’ locks first, in one)', async () => {
+    const { store } = await pgBackend();
+    const value = await store.unitOfWork(async (tx) => {
+      await tx.decisions.lockCarriers({ review: ['dot:79'], watch: ['dot:79'], reviewsOfScreenings: ['scr_79'] });
+      await executorOf(tx).last!((q) => q.query({ text: 'SELECT 1' }));
+      // After the unit's last statement any statement throws: these send none.
+      await tx.decisions.lockCarriers({ review: ['dot:79'], reviewsOfScreenings: ['scr_79'] });
+      await tx.decisions.lockCarriers({ watch: ['dot:79'] });
+      await expect(tx.decisions.lockCarriers({ review: ['dot:80'] })).rejects.toThrow('after the unit of work’s last one');
+      await expect(tx.decisions.lockCarriers({ review: ['dot:79'], reviewsOfScreenings: ['scr_80'] })).rejects.toThrow(
+        'after the unit of work’s last one',
+      );
+      return 'held';
+    });
+    expect(value).toBe('held');
+  });
+
   it('an unreachable server: db_unavailable, the password not shown', async () => {
     const err = (await openPgStore('postgres://someone:s3cret@127.0.0.1:1/nowhere').catch((e: unknown) => e)) as StoreError;
     expect(err).toMatchObject({ name: 'StoreError', code: 'db_unavailable' });

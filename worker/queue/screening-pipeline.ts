@@ -140,18 +140,11 @@ export const RESCREEN_HOLD_REASONS: readonly string[] = ['scoring_unavailable', 
 export const MAX_ATTEMPTS_PER_SCREENING = 5;
 
 export class ScreeningPipeline {
-  readonly #commits: GroupCommit<RecordTx, CarrierQuery>;
+  readonly #commits: GroupCommit<RecordTx, NewScreening>;
 
   constructor(private readonly d: PipelineDeps) {
-    this.#commits = new GroupCommit<RecordTx, CarrierQuery>(d.store, {
-      // The batch's hits' reads in one statement each (PostgreSQL; a SQLite read is a function call).
-      readAhead: async (tx, queries) => {
-        if (!tx.scores.readAhead) return;
-        await tx.scores.readAhead(d.env, queries);
-        const scores: Array<Screening['score'] | undefined> = [];
-        for (const q of queries) scores.push((await tx.scores.hitFacts(d.env, q)).score?.score);
-        await d.watch.readAhead(tx, scores);
-      },
+    this.#commits = new GroupCommit<RecordTx, NewScreening>(d.store, {
+      readAhead: (tx, news) => this.#readAhead(tx, news),
       // The batch's events in one statement, its last before the COMMIT (events/batch-events.ts).
       beforeCommit: (tx, values) =>
         BatchEvents.writeAll(
@@ -159,6 +152,41 @@ export class ScreeningPipeline {
           values.flatMap((v) => ((v as Accepted).events ? [(v as Accepted).events!] : [])),
         ),
     });
+  }
+
+  /**
+   * A batch of new screenings' reads, before its pieces (PostgreSQL; a SQLite read is a function
+   * call): their score facts in one statement; the locks of those that go to their carrier's
+   * review, in one statement, the batch's one lock order (their pieces then take none); then the
+   * watch heads in one, read under those locks.
+   */
+  async #readAhead(tx: RecordTx, news: NewScreening[]): Promise<void> {
+    const { env, decisions, watch } = this.d;
+    if (!tx.scores.readAhead) return;
+    await tx.scores.readAhead(
+      env,
+      news.map((n) => n.query),
+    );
+    const scores: Array<Screening['score'] | undefined> = [];
+    const held: Array<Parameters<typeof decisions.lockCarriers>[1][number]> = [];
+    const watchKeys = new Set<string>();
+    for (const n of news) {
+      const facts = await tx.scores.hitFacts(env, n.query);
+      scores.push(facts.score?.score);
+      // A block in force may change the answer (blocks.apply): that piece takes its own locks.
+      const r = facts.anyActiveBlock ? undefined : this.#freshHit(facts.score);
+      if (!r || !holdOpensReview(n, r)) continue;
+      held.push({ id: n.id, query: n.query, score: r.score });
+      for (const k of await watch.lockKeys(tx, { query: n.query, score: r.score })) watchKeys.add(k);
+    }
+    if (held.length > 0) await decisions.lockCarriers(tx, held, { watch: [...watchKeys] });
+    await watch.readAhead(tx, scores);
+  }
+
+  /** The answer a cache entry gives while it is fresh (the cache TTL), else undefined. */
+  #freshHit(hit: CachedScore | undefined): ScreeningResult | undefined {
+    if (!hit || this.d.now().getTime() - Date.parse(hit.fetched_at) >= this.d.cacheTtlMs) return undefined;
+    return this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
   }
 
   /**
@@ -174,8 +202,8 @@ export class ScreeningPipeline {
     const { env, now } = this.d;
     const t = now().getTime();
     const hit = read ? read.score : await repos.scores.getScore(env, query);
-    if (hit && t - Date.parse(hit.fetched_at) < this.d.cacheTtlMs)
-      return this.#fromScore(hit.score, hit.fetched_at, 'cache', null, hit.fetch_id);
+    const fresh = this.#freshHit(hit);
+    if (fresh) return fresh;
     const nf = await repos.scores.getNotFound(env, query);
     if (nf && t - Date.parse(nf.fetched_at) < this.d.notFoundTtlMs) {
       const v = actionWithoutScore('carrier_not_found');
@@ -455,7 +483,7 @@ export class ScreeningPipeline {
         const events = new BatchEvents();
         return { recorded: await this.#answerNow(tx, n, r, events), events };
       },
-      n.refresh ? undefined : n.query,
+      n.refresh ? undefined : n,
     );
     if ('queued' in out) return { done: false, screening: out.queued };
     return { done: true, screening: await this.#announce(out.recorded) };

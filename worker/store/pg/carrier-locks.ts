@@ -23,11 +23,29 @@ const lockSet = statement<{ block: string[]; review: string[]; watch: string[]; 
    ) AS l ORDER BY l.ns, l.h`,
 );
 
+/**
+ * Reviews looked up by id or by screening for their carrier's lock (HeldLocks keys of their own:
+ * a review's carrier never changes, and one made later in the unit is made under its key's lock).
+ */
+const LOOKED_UP = { reviews: -1, screenings: -2 } as const;
+
+/** Takes what the unit does not hold yet (a group commit may have taken a batch's locks first); nothing missing: no statement. */
 export async function lockCarrierSet(x: PgExecutor, set: CarrierLockSet): Promise<void> {
-  const named = { block: [...(set.block ?? [])], review: [...(set.review ?? [])], watch: [...(set.watch ?? [])] };
-  await lockSet.run(x, { ...named, reviews: [...(set.reviews ?? [])], screenings: [...(set.reviewsOfScreenings ?? [])] });
+  const held = x.locks;
+  const missing = (ns: number, keys: readonly string[] | undefined) => [...new Set(keys ?? [])].filter((k) => !held?.has(ns, k));
+  const named = {
+    block: missing(ADVISORY_NAMESPACES.block, set.block),
+    review: missing(ADVISORY_NAMESPACES.review, set.review),
+    watch: missing(ADVISORY_NAMESPACES.watch, set.watch),
+  };
+  const reviews = missing(LOOKED_UP.reviews, set.reviews);
+  const screenings = missing(LOOKED_UP.screenings, set.reviewsOfScreenings);
+  if (named.block.length + named.review.length + named.watch.length + reviews.length + screenings.length === 0) return;
+  await lockSet.run(x, { ...named, reviews, screenings });
   // Held to the unit's end: the repositories' own locks of these keys need no round trip.
-  for (const ns of ['block', 'review', 'watch'] as const) x.locks?.note(ADVISORY_NAMESPACES[ns], named[ns]);
+  for (const ns of ['block', 'review', 'watch'] as const) held?.note(ADVISORY_NAMESPACES[ns], named[ns]);
+  held?.note(LOOKED_UP.reviews, reviews);
+  held?.note(LOOKED_UP.screenings, screenings);
   // What the unit read ahead about these carriers (their watch heads) was read before the lock.
   x.forgetAbout?.([...named.block, ...named.review, ...named.watch]);
 }
