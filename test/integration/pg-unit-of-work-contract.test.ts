@@ -633,6 +633,40 @@ describe('unit of work on PostgreSQL only', () => {
       expect(await rows()).toEqual([1, 2, 4]);
     });
 
+    it('a pipelined COMMIT whose statement failed kept nothing: the unit is undone, even when the failure is a timeout (class 57)', async () => {
+      const { store } = await fresh();
+      const ins = (n: number) => ({ text: 'INSERT INTO t (n) VALUES ($1)', values: [n] });
+      await executorOf(store).query({ text: 'DELETE FROM t' });
+      const timedOut = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        await executorOf(tx).query(ins(11));
+        await executorOf(tx).query({ text: "SET LOCAL statement_timeout = '50ms'" });
+        await executorOf(tx).last!((q) => q.query({ text: 'SELECT pg_sleep(1)' }));
+      });
+      expect(timedOut).toBeUndefined();
+      // A value pg refuses before sending: the server never sees the statement, so no COMMIT may go behind it.
+      const refused = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        await executorOf(tx).query(ins(12));
+        const bad = {
+          toPostgres() {
+            throw new Error('not a value');
+          },
+        };
+        await executorOf(tx).last!((q) => q.query({ text: 'INSERT INTO t (n) VALUES ($1)', values: [bad] }));
+      });
+      expect(refused).toBeUndefined();
+      expect((await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t' })).rows).toEqual([]);
+    });
+
+    it('only a statement declared to take advisory locks and nothing else may have BEGIN pipelined ahead of it', () => {
+      expect(() => statement('test_locks_only_not', 'SELECT 1', { locksOnly: true })).toThrow('only takes advisory locks');
+      expect(() =>
+        statement('test_locks_only_write', 'SELECT pg_advisory_xact_lock(1, 2) FROM (INSERT INTO t VALUES (1) RETURNING n) x', {
+          locksOnly: true,
+        }),
+      ).toThrow('only takes advisory locks');
+      expect(() => statement('test_locks_only_ok', 'SELECT pg_advisory_xact_lock(1, hashtext(@k))', { locksOnly: true })).not.toThrow();
+    });
+
     it('a group commit of hits: their screenings and events in the append, alone; a failed read caught keeps it in the transaction', async () => {
       const { store } = await fresh();
       const out = await store.unitOfWorkWithoutSavepoints(async (tx) => {

@@ -21,6 +21,7 @@ const lockSet = statement<{ block: string[]; review: string[]; watch: string[]; 
          WHERE carrier_key IS NOT NULL AND (id = ANY(@reviews::text[]) OR screening_id = ANY(@screenings::text[]))
      ) AS a
    ) AS l ORDER BY l.ns, l.h`,
+  { locksOnly: true },
 );
 
 /**

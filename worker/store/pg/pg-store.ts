@@ -23,7 +23,7 @@ import { pgReviewsOf } from './reviews-repo.js';
 import { pgScoreCacheOf } from './score-cache-repo.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { pgSearchScreenings } from './screening-search.js';
-import { isPlainRead, seesLateWrites, tablesRead, tablesWritten, type Queryable } from './sql.js';
+import { isLocksOnly, isPlainRead, seesLateWrites, tablesRead, tablesWritten, type Queryable } from './sql.js';
 import { pgScreeningsOf } from './screenings-repo.js';
 import { pgTokensOf } from './tokens-repo.js';
 import { pgUsageOf } from './usage-repo.js';
@@ -221,6 +221,22 @@ class Repos implements PgRepos {
   }
 }
 
+/**
+ * Whether pg surely sends this statement once asked (its values are strings, numbers, booleans,
+ * null or arrays of them, which pg's conversion cannot refuse): only then may a COMMIT be
+ * pipelined behind it, since a statement the server never got would not abort the transaction.
+ */
+function sendsSurely(config: QueryConfig): boolean {
+  const plain = (v: unknown): boolean =>
+    v === null ||
+    v === undefined ||
+    typeof v === 'string' ||
+    typeof v === 'number' ||
+    typeof v === 'boolean' ||
+    (Array.isArray(v) && v.every(plain));
+  return (config.values ?? []).every(plain);
+}
+
 /** A read-ahead answer's key: the statement and its parameters. */
 const readKey = (config: QueryConfig): string => `${config.name}\u0000${JSON.stringify(config.values ?? [])}`;
 
@@ -286,7 +302,11 @@ class Unit {
     if (this.begun) return Promise.resolve();
     if (this.endedAlone) throw new Error('a statement after the unit of work’s last one');
     this.begun = true;
-    return this.control('BEGIN');
+    // A failed BEGIN leaves no transaction: nothing more may run as if inside one.
+    return this.control('BEGIN').catch((err: unknown) => {
+      this.lost ??= err;
+      throw err;
+    });
   }
 
   /** A transaction-control statement (SAVEPOINT, RELEASE…): its failure noted as any statement's. */
@@ -359,7 +379,7 @@ class PgUnitTx extends Repos implements PgTx {
   #defer<W>(write: DeferredWrite<W>, row: W): boolean {
     this.#check('a statement');
     const { unit } = this;
-    if (unit.endedAlone) throw new Error('a write after the unit of work’s last statement (appendEvents { last })');
+    if (unit.endedAlone || unit.lastSent) throw new Error('a write after the unit of work’s last statement (appendEvents { last })');
     if (!unit.inline) return false;
     const kept = unit.deferred.find((d) => d.write === write);
     if (kept) kept.rows.push(row);
@@ -385,7 +405,9 @@ class PgUnitTx extends Repos implements PgTx {
     if (unit.begun)
       return fn({
         query: (config) =>
-          unit.client.pipeline && this.parent === undefined ? this.#send(config, { thenCommit: true }) : this.#query(config),
+          unit.client.pipeline && this.parent === undefined && sendsSurely(config)
+            ? this.#send(config, { thenCommit: true })
+            : this.#query(config),
       });
     // One statement is whole by itself: it needs no transaction around it.
     unit.endedAlone = true;
@@ -451,30 +473,30 @@ class PgUnitTx extends Repos implements PgTx {
     // Chosen as a victim: what follows would only wait for locks; the unit is run again.
     if (unit.victim !== undefined) throw toPgStoreError(unit.victim, unit.where);
     if (unit.lastSent) throw new Error('a statement after the unit of work’s last one (appendEvents { last })');
+    // A failed BEGIN or ROLLBACK TO SAVEPOINT: the transaction's state is unknown.
+    if (unit.lost !== undefined) throw toPgStoreError(unit.lost, unit.where);
     try {
       // BEGIN goes with the first statement that is not a plain read. Pipelined (pg-pool.ts) ahead
       // of one that writes nothing (a carrier lock), in the same round trip: should BEGIN fail,
       // that statement ran alone, which changed nothing (a lock is given back at its end).
       let began: Promise<void> | undefined;
       if (!unit.begun && !unit.endedAlone && !isPlainRead(config)) {
-        if (unit.client.pipeline && tablesWritten(config)?.size === 0) began = unit.beginSent();
+        if (unit.client.pipeline && isLocksOnly(config)) began = unit.beginSent();
         else await unit.begin();
       }
       this.#forgetWritten(config);
       // The last statement alone: one, whatever its sender tries after it.
       if (unit.endedAlone) unit.lastSent = true;
       const sent = unit.client.query<R>(config);
+      // Awaited below; until then a failure must not go unhandled (BEGIN is awaited first).
+      sent.catch(() => {});
       if (o.thenCommit) {
         unit.lastSent = true;
         // Awaited by the unit's end (#try), which knows what a failed COMMIT means.
         unit.commitSent = unit.client.query('COMMIT');
         unit.commitSent.catch(() => {});
       }
-      if (began)
-        await began.catch((err: unknown) => {
-          sent.catch(() => {});
-          throw err;
-        });
+      if (began) await began;
       const r = await sent;
       if (!unit.wrote && wroteRows(r)) unit.wrote = true;
       return r;
@@ -678,6 +700,16 @@ class PgStoreImpl extends Repos implements PgStore {
       notePgStoreFailure(this.x, err);
       return toPgStoreError(err, this.url);
     };
+    // What a COMMIT pipelined behind the unit's last statement answered, if one went: ROLLBACK when
+    // that statement failed (the transaction was aborted: nothing kept).
+    const pipelinedCommit = async (): Promise<'committed' | 'rolled back' | 'unknown' | undefined> => {
+      if (!unit.commitSent) return undefined;
+      try {
+        return (await unit.commitSent).command === 'COMMIT' ? 'committed' : 'rolled back';
+      } catch {
+        return 'unknown';
+      }
+    };
     try {
       // BEGIN goes with the first statement that needs it (Unit.begin): plain reads go before it.
       const tx = new PgUnitTx(unit, this.ctx);
@@ -691,18 +723,25 @@ class PgStoreImpl extends Repos implements PgStore {
         // Kept rows go out only for a unit that will commit.
         if (!cannotCommit()) await tx.sendDeferred();
       } catch (e) {
+        const kept = await pipelinedCommit();
         await rollback();
+        // A COMMIT pipelined behind the last statement that committed, or whose answer is unknown:
+        // the unit is not done again, which could write it twice.
+        if (kept !== 'rolled back' && kept !== undefined) throw failed(e);
         if (unit.victim !== undefined) return new RunAgain(unit.victim);
         // A last statement sent alone whose outcome is unknown may have committed, as a COMMIT
         // may: it is not done again, which could write it twice.
-        if (unit.lastSent && mayHaveCommitted(unit.lastError)) throw failed(e);
+        if (kept === undefined && unit.lastSent && mayHaveCommitted(unit.lastError)) throw failed(e);
         if (inline) return UNDONE;
         throw failed(e);
       }
       if (cannotCommit()) {
+        const kept = await pipelinedCommit();
         await rollback();
-        // What a last statement sent alone wrote is committed: the unit is not done again.
-        if (unit.lastSent) throw failed(tx.failed ?? unit.lost ?? new Error('the unit of work failed after its last statement'));
+        // What a last statement sent alone wrote is committed (so is what a pipelined COMMIT kept):
+        // the unit is not done again.
+        if (kept === 'committed' || kept === 'unknown' || (kept === undefined && unit.lastSent))
+          throw failed(tx.failed ?? unit.lost ?? new Error('the unit of work failed after its last statement'));
         if (unit.victim !== undefined) return new RunAgain(unit.victim);
         if (unit.lost !== undefined) throw failed(unit.lost);
         if (inline) return UNDONE;

@@ -78,6 +78,13 @@ export function seesLateWrites(config: QueryConfig): boolean {
   return config.name === undefined || !writes.has(config.name) || seesLate.has(config.name);
 }
 
+const locksOnly = new Set<string>();
+
+/** True for a statement defined `locksOnly`. */
+export function isLocksOnly(config: QueryConfig): boolean {
+  return config.name !== undefined && locksOnly.has(config.name);
+}
+
 /** The tables a plain read reads; undefined for any other statement. */
 export function tablesRead(config: QueryConfig): ReadonlySet<string> | undefined {
   return config.name === undefined ? undefined : plainReads.get(config.name);
@@ -118,6 +125,11 @@ export interface StatementOptions {
    * a group commit of cache hits sends only its reads and one last write.
    */
   plainRead?: boolean;
+  /**
+   * Takes advisory locks and writes nothing (declared, not read off the text: a function may
+   * write): a unit's BEGIN may be pipelined ahead of it, since should BEGIN fail it changed nothing.
+   */
+  locksOnly?: boolean;
 }
 
 export function statement<P extends Params = Record<string, never>>(name: string, sql: string, opts: StatementOptions = {}): Statement<P> {
@@ -130,6 +142,11 @@ export function statement<P extends Params = Record<string, never>>(name: string
     if (!/^\s*SELECT\b/i.test(text) || NOT_PLAIN.test(text))
       throw new Error(`pg statement "${name}" is not a plain read (one SELECT, no write, no lock)`);
     plainReads.set(name, tableNames(text, READ));
+  }
+  if (opts.locksOnly) {
+    if (!/^\s*SELECT\b/i.test(text) || !/advisory/i.test(text) || NOT_PLAIN.test(text.replace(/pg_advisory_xact_lock/gi, '')))
+      throw new Error(`pg statement "${name}" is not one that only takes advisory locks`);
+    locksOnly.add(name);
   }
   const written = writtenTables(text);
   writes.set(name, written);
