@@ -607,10 +607,17 @@ describe('unit of work on PostgreSQL only', () => {
       expect(second).toBe(false);
     });
 
-    it('the last statement in the transaction: its COMMIT goes behind it; if it fails, the COMMIT answers ROLLBACK and nothing is kept', async () => {
+    const ins = (n: number) => ({ text: 'INSERT INTO t (n) VALUES ($1)', values: [n] });
+    /** A store whose table t is empty, and what t holds (committed). */
+    const freshT = async () => {
       const { store } = await fresh();
-      const ins = (n: number) => ({ text: 'INSERT INTO t (n) VALUES ($1)', values: [n] });
       await executorOf(store).query({ text: 'DELETE FROM t' });
+      const rows = async () => (await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t ORDER BY n' })).rows.map((r) => r.n);
+      return { store, rows };
+    };
+
+    it('the last statement in the transaction: its COMMIT goes behind it; if it fails, the COMMIT answers ROLLBACK and nothing is kept', async () => {
+      const { store, rows } = await freshT();
       const kept = await store.unitOfWork(async (tx) => {
         await executorOf(tx).query(ins(1));
         await executorOf(tx).last!((q) => q.query(ins(2)));
@@ -619,7 +626,6 @@ describe('unit of work on PostgreSQL only', () => {
         return 'kept';
       });
       expect(kept).toBe('kept');
-      const rows = async () => (await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t ORDER BY n' })).rows.map((r) => r.n);
       expect(await rows()).toEqual([1, 2]);
       // A refused last statement: nothing of the unit was kept; without savepoints it is undone, to be run again.
       const undone = await store.unitOfWorkWithoutSavepoints(async (tx) => {
@@ -634,9 +640,7 @@ describe('unit of work on PostgreSQL only', () => {
     });
 
     it('a pipelined COMMIT whose statement failed kept nothing: the unit is undone, even when the failure is a timeout (class 57)', async () => {
-      const { store } = await fresh();
-      const ins = (n: number) => ({ text: 'INSERT INTO t (n) VALUES ($1)', values: [n] });
-      await executorOf(store).query({ text: 'DELETE FROM t' });
+      const { store, rows } = await freshT();
       const timedOut = await store.unitOfWorkWithoutSavepoints(async (tx) => {
         await executorOf(tx).query(ins(11));
         await executorOf(tx).query({ text: "SET LOCAL statement_timeout = '50ms'" });
@@ -654,7 +658,7 @@ describe('unit of work on PostgreSQL only', () => {
         await executorOf(tx).last!((q) => q.query({ text: 'INSERT INTO t (n) VALUES ($1)', values: [bad] }));
       });
       expect(refused).toBeUndefined();
-      expect((await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t' })).rows).toEqual([]);
+      expect(await rows()).toEqual([]);
     });
 
     it('only a statement declared to take advisory locks and nothing else may have BEGIN pipelined ahead of it', () => {

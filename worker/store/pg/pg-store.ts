@@ -292,13 +292,11 @@ class Unit {
     readonly where: string,
   ) {}
 
-  /** BEGIN, once, before the first statement that needs the transaction. */
-  async begin(): Promise<void> {
-    await this.beginSent();
-  }
-
-  /** BEGIN sent: what it answers, to be awaited after the statement pipelined behind it (`#send`). */
-  beginSent(): Promise<void> {
+  /**
+   * BEGIN, once, before the first statement that needs the transaction: what it answers, awaited
+   * at once or after a statement pipelined behind it (`#send`).
+   */
+  begin(): Promise<void> {
     if (this.begun) return Promise.resolve();
     if (this.endedAlone) throw new Error('a statement after the unit of work’s last one');
     this.begun = true;
@@ -477,12 +475,15 @@ class PgUnitTx extends Repos implements PgTx {
     if (unit.lost !== undefined) throw toPgStoreError(unit.lost, unit.where);
     try {
       // BEGIN goes with the first statement that is not a plain read. Pipelined (pg-pool.ts) ahead
-      // of one that writes nothing (a carrier lock), in the same round trip: should BEGIN fail,
+      // of one declared locksOnly (a carrier lock), in the same round trip: should BEGIN fail,
       // that statement ran alone, which changed nothing (a lock is given back at its end).
       let began: Promise<void> | undefined;
       if (!unit.begun && !unit.endedAlone && !isPlainRead(config)) {
-        if (unit.client.pipeline && isLocksOnly(config)) began = unit.beginSent();
-        else await unit.begin();
+        began = unit.begin();
+        if (!(unit.client.pipeline && isLocksOnly(config))) {
+          await began;
+          began = undefined;
+        }
       }
       this.#forgetWritten(config);
       // The last statement alone: one, whatever its sender tries after it.

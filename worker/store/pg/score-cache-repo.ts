@@ -7,7 +7,7 @@ import type { RecordScores } from '../record.js';
 import type { QueryResultRow } from 'pg';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
-import { statement, type Statement } from './sql.js';
+import { readAheadMany, statement, type Statement } from './sql.js';
 
 export type { ScoreCacheRepo } from '../screening-repos.js';
 
@@ -195,8 +195,6 @@ export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): Record
 
     async readAhead(env, queries) {
       checkEnv(env);
-      // Only in a unit of work: the pool keeps no answers.
-      if (!x.remember) return;
       const dots = new Set<string>();
       const mcs = new Set<string>();
       for (const query of queries) {
@@ -204,20 +202,16 @@ export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): Record
         if ('dot_number' in q) dots.add(canonicalDot(q.dot_number));
         else mcs.add(canonicalMc(q.mc_number));
       }
-      if (dots.size + mcs.size === 0) return;
-      const asked = [...dots];
-      const rows = await hitMany.all<HitRow & { i: string }>(x, { env, dots: asked, mcs: [...mcs] });
+      // In hitMany's order: the DOTs, then the MCs.
+      const rows = await readAheadMany(x, hitMany, { env, dots: [...dots], mcs: [...mcs] }, [
+        ...[...dots].map((dot) => (r: QueryResultRow[]) => hitByDot.remember(x, { env, dot }, r)),
+        ...[...mcs].map((mc) => (r: QueryResultRow[]) => hitByMc.remember(x, { env, mc }, r)),
+      ]);
       // Their scores parsed at once too (one read of the fetches not parsed yet).
       await scores.scoresFor(
         x,
-        rows.flatMap((r) => (r.fetch_id === null ? [] : [r.fetch_id])),
+        rows.flatMap((r) => (r.fetch_id === null ? [] : [r.fetch_id as number])),
       );
-      const askedMcs = [...mcs];
-      for (const { i, ...row } of rows) {
-        const n = Number(i) - 1;
-        if (n < asked.length) hitByDot.remember(x, { env, dot: asked[n]! }, [row]);
-        else hitByMc.remember(x, { env, mc: askedMcs[n - asked.length]! }, [row]);
-      }
     },
 
     async putNotFound(env, query, error, at) {

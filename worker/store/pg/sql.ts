@@ -55,6 +55,9 @@ export const TABLES_TIED_TO_SCREENINGS: ReadonlySet<string> = new Set(['reviews'
  * UPDATE action, which none has).
  */
 export const CASCADES: Readonly<Record<string, readonly string[]>> = { screenings: ['reviews'] };
+/** The tables a statement's text writes, reads (after FROM or JOIN, also opening a parenthesised join), deletes. */
+const WRITTEN = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?([A-Za-z_][A-Za-z0-9_]*)/gi;
+const READ = /\b(?:FROM|JOIN)\s+\(?\s*(?!(?:SELECT|VALUES|LATERAL|ONLY)\b)([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()/gi;
 const DELETED = /\b(?:DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?([A-Za-z_][A-Za-z0-9_]*)/gi;
 /** Named statements that might see a unit's late writes (they name screenings, or write a table tied to them). */
 const seesLate = new Set<string>();
@@ -64,6 +67,8 @@ const NOT_PLAIN = /\b(INSERT|UPDATE|DELETE|MERGE|INTO|FOR\s+(UPDATE|SHARE|NO\s+K
 const plainReads = new Map<string, ReadonlySet<string>>();
 /** The tables each statement writes, by name (read off its text, as the plain-read check is). */
 const writes = new Map<string, ReadonlySet<string>>();
+/** Statements declared `locksOnly`. */
+const locksOnly = new Set<string>();
 
 /** True for a statement defined `plainRead`: it may run before its unit's BEGIN and before its deferred writes. */
 export function isPlainRead(config: QueryConfig): boolean {
@@ -77,8 +82,6 @@ export function isPlainRead(config: QueryConfig): boolean {
 export function seesLateWrites(config: QueryConfig): boolean {
   return config.name === undefined || !writes.has(config.name) || seesLate.has(config.name);
 }
-
-const locksOnly = new Set<string>();
 
 /** True for a statement defined `locksOnly`. */
 export function isLocksOnly(config: QueryConfig): boolean {
@@ -113,16 +116,14 @@ export function definedStatements(): Array<{ name: string; text: string; plainRe
 export function plainReadTables(): Set<string> {
   return new Set([...plainReads.values()].flatMap((t) => [...t]));
 }
-const WRITTEN = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?([A-Za-z_][A-Za-z0-9_]*)/gi;
-// A table after FROM or JOIN, also opening a parenthesised join (`JOIN (mc_alias a JOIN …)`).
-const READ = /\b(?:FROM|JOIN)\s+\(?\s*(?!(?:SELECT|VALUES|LATERAL|ONLY)\b)([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()/gi;
 
 export interface StatementOptions {
   /**
    * A plain read: one SELECT that writes nothing, locks nothing and reads no table a unit writes
-   * late (checked here, by its text: it must call no function of ours that writes). A unit of work sends it without its deferred writes, and before its
-   * BEGIN (READ COMMITTED gives each statement a snapshot of its own, in a transaction or not):
-   * a group commit of cache hits sends only its reads and one last write.
+   * late (checked here, by its text: it must call no function of ours that writes). A unit of
+   * work sends it without its deferred writes, and before its BEGIN (READ COMMITTED gives each
+   * statement a snapshot of its own, in a transaction or not): a group commit of cache hits sends
+   * only its reads and one last write.
    */
   plainRead?: boolean;
   /**
@@ -206,4 +207,24 @@ export function positional(sql: string): { text: string; names: string[] } {
     i++;
   }
   return { text, names };
+}
+
+/**
+ * Many plain reads read ahead in one statement, for a unit of work (on the pool, nothing): `many`'s
+ * rows each carry `i`, the 1-based position in `answers` of the read the row answers; the rest of
+ * the row is that read's row. Answers the rows, without `i`.
+ */
+export async function readAheadMany<P extends Params>(
+  q: Queryable & Remembers,
+  many: Statement<P>,
+  params: P,
+  answers: ReadonlyArray<(rows: QueryResultRow[]) => void>,
+): Promise<QueryResultRow[]> {
+  if (!q.remember || answers.length === 0) return [];
+  const rows: QueryResultRow[] = [];
+  for (const { i, ...row } of await many.all<{ i: number }>(q, params)) {
+    answers[Number(i) - 1]!([row]);
+    rows.push(row);
+  }
+  return rows;
 }

@@ -18,7 +18,7 @@ import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from '../async-repo.js';
 import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
-import { statement } from './sql.js';
+import { readAheadMany, statement } from './sql.js';
 
 /**
  * The watch list and carrier changes on PostgreSQL: watch-store.ts statement for statement. SQLite
@@ -549,22 +549,19 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
     },
 
     async readAheadTenders(tenders) {
-      // Only in a unit of work: the pool keeps no answers.
-      if (!x.remember) return;
       const asked = new Map<string, { tkey: string; key: string; other: string | null }>();
       for (const t of tenders) {
         checkKeys(t.keys);
         const p = headsParams(t.carrierKey, t.keys);
         if (p) asked.set(JSON.stringify(p), p);
       }
-      if (asked.size === 0) return;
       const list = [...asked.values()];
-      const rows = await headsMany.all<{ i: string }>(x, {
-        tkeys: list.map((p) => p.tkey),
-        keys: list.map((p) => p.key),
-        others: list.map((p) => p.other),
-      });
-      for (const { i, ...row } of rows) heads.remember(x, list[Number(i) - 1]!, [row]);
+      await readAheadMany(
+        x,
+        headsMany,
+        { tkeys: list.map((p) => p.tkey), keys: list.map((p) => p.key), others: list.map((p) => p.other) },
+        list.map((p) => (r) => heads.remember(x, p, r)),
+      );
     },
 
     async getChange(id) {
