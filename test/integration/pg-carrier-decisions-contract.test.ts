@@ -9,9 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Screening } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
+import { CarrierDecisions, type LockedScreening, type ReviewOutcome } from '../../worker/decisions/carrier-decisions.js';
+import { GroupCommit } from '../../worker/store/group-commit.js';
 import { IdempotencyKeys } from '../../worker/decisions/idempotency.js';
-import { ReviewConflictError, type RecordStore, type ScreeningResult } from '../../worker/store/index.js';
+import { ReviewConflictError, type RecordStore, type RecordTx, type ScreeningResult } from '../../worker/store/index.js';
 import { RECORD_BACKENDS } from '../helpers/record-backends.js';
 
 const DOT = '1000003';
@@ -136,6 +137,44 @@ describe.each(RECORD_BACKENDS)('CarrierDecisions on $name', (backend) => {
     const s = await record.screenings.getScreening(closed!.settled[0]!);
     expect(s).toMatchObject({ action: 'block', settled_by: 'review' });
     expect(await record.reviews.countPendingReviews()).toBe(0);
+  });
+
+  it('held hits of one batch (a group commit), read ahead under their locks: one review per carrier; the second of a carrier joins it', async () => {
+    clock += 60_000;
+    const of = (dot: string) => score({ carrier: { ...score().carrier, dot_number: dot, mc_number: `MC${dot}` } });
+    // As the pipeline's batch of cache hits: the locks, then the reads behind them; each piece its screening and its hold.
+    const group = new GroupCommit<RecordTx, LockedScreening>(record, {
+      readAhead: async (tx, about) => {
+        const locked = decisions.lockCarriers(tx, about);
+        await Promise.all([locked, decisions.readAheadHolds(tx, about)]);
+      },
+    });
+    const piece = (tender: string, s: SvcScore) => {
+      const query = { dot_number: s.carrier.dot_number };
+      return group.run(
+        async (tx) => {
+          const r = held(s);
+          const screening = await tx.screenings.insertScreening(
+            { query, tender_id: tender, priority: 'tender', refresh: false, callback_url: null },
+            r,
+          );
+          return { screening, o: await decisions.onHold(tx, screening, r) };
+        },
+        { query, score: s },
+      );
+    };
+    const [a1, b, a2] = await Promise.all([piece('T-b1', of('1000771')), piece('T-b2', of('1000772')), piece('T-b3', of('1000771'))]);
+    expect(a1.o).toMatchObject({ kind: 'review', created: true, joined: false });
+    expect(b.o).toMatchObject({ kind: 'review', created: true, joined: false });
+    const reviewA = (a1.o as ReviewOutcome).reviewId;
+    expect(a2.o).toMatchObject({ kind: 'review', created: true, joined: true, reviewId: reviewA });
+    expect((b.o as ReviewOutcome).reviewId).not.toBe(reviewA);
+    const on = await record.unitOfWork(async (tx) => [
+      await tx.decisions.pendingOn(reviewA),
+      await tx.decisions.openReviewId('sandbox:dot:1000771'),
+    ]);
+    expect(on).toEqual([[a1.screening.id, a2.screening.id], reviewA]);
+    expect(await record.screenings.getScreening(a2.screening.id)).toMatchObject({ status: 'done', action: 'hold' });
   });
 });
 

@@ -1006,6 +1006,130 @@ describe('unit of work on PostgreSQL only', () => {
     });
   });
 
+  describe("one carrier's rows apart from another's (sql.ts carrierRows), a write not waited for (sendOnly)", () => {
+    const readR = statement<{ key: string }>('test_read_r', 'SELECT count(*)::int AS n FROM r WHERE carrier_key = @key', {
+      plainRead: true,
+      carrierRows: { param: 'key', tables: ['r'] },
+    });
+    const writeR = statement<{ carrier_key: string }>('test_write_r', 'INSERT INTO r (carrier_key) VALUES (@carrier_key)', {
+      carrierRows: { param: 'carrier_key', tables: ['r'] },
+    });
+    // The same write, not declared: it may write any carrier's rows.
+    const writeRAny = statement<{ k: string }>('test_write_r_any', 'INSERT INTO r (carrier_key) VALUES (@k)');
+    const sendT = statement<{ n: number }>('test_send_t', 'INSERT INTO t (n) VALUES (@n)');
+    // Its row goes in once another session gives advisory lock 4242 back.
+    const sendTLocked = statement<{ n: number }>(
+      'test_send_t_locked',
+      'INSERT INTO t (n) SELECT @n::int FROM (SELECT pg_advisory_xact_lock(4242)) AS l',
+    );
+    const fresh = async () => {
+      const { store } = await pgBackend();
+      await executorOf(store).query({ text: 'DROP TABLE IF EXISTS r; CREATE TABLE r (carrier_key text); DELETE FROM t' });
+      const rows = async () => (await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t ORDER BY n' })).rows.map((r) => r.n);
+      return { store, rows };
+    };
+
+    it("a write of one carrier's rows forgets what was read ahead about that carrier only; an undeclared write forgets all", async () => {
+      const { store } = await fresh();
+      const seen = await store.unitOfWork(async (tx) => {
+        const x = executorOf(tx);
+        // Answers the table does not hold: only the memory gives them.
+        readR.remember(x, { key: 'A' }, [{ n: 98 }]);
+        readR.remember(x, { key: 'B' }, [{ n: 99 }]);
+        await writeR.run(x, { carrier_key: 'A' });
+        const out = [(await readR.get<{ n: number }>(x, { key: 'A' }))!.n, (await readR.get<{ n: number }>(x, { key: 'B' }))!.n];
+        await writeRAny.run(x, { k: 'C' });
+        out.push((await readR.get<{ n: number }>(x, { key: 'B' }))!.n);
+        return out;
+      });
+      expect(seen).toEqual([1, 99, 0]);
+    });
+
+    it('carrierRows must name a parameter the text compares carrier_key with (or inserts), in tables it uses', () => {
+      expect(() =>
+        statement('test_rows_not_compared', 'SELECT 1 FROM r WHERE n = @key', {
+          plainRead: true,
+          carrierRows: { param: 'key', tables: ['r'] },
+        }),
+      ).toThrow('carrierRows');
+      expect(() =>
+        statement('test_rows_other_table', 'SELECT 1 FROM r WHERE carrier_key = @key', {
+          plainRead: true,
+          carrierRows: { param: 'key', tables: ['reviews'] },
+        }),
+      ).toThrow('carrierRows');
+    });
+
+    it('a lock sent while a plain read is unanswered is refused (its answer would pass as read under the lock); lock first, then reads, is one round trip', async () => {
+      const { store } = await fresh();
+      const out = await store.unitOfWork(async (tx) => {
+        const x = executorOf(tx);
+        const reading = readR.get<{ n: number }>(x, { key: 'A' });
+        await expect(tx.decisions.lockCarriers({ watch: ['dot:90'] })).rejects.toThrow('unanswered');
+        await reading;
+        const locked = tx.decisions.lockCarriers({ watch: ['dot:91'] });
+        return Promise.all([locked, readR.get<{ n: number }>(x, { key: 'A' })]);
+      });
+      expect(out).toEqual([undefined, { n: 0 }]);
+    });
+
+    it('sendOnly in a unit without savepoints, after BEGIN: the unit goes on before its answer, and commits it', async () => {
+      const { store, rows } = await fresh();
+      const other = new pg.Client({ connectionString: pgDb!.url });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query('SELECT pg_advisory_xact_lock(4242)');
+        const out = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+          const x = executorOf(tx);
+          await sendT.run(x, { n: 1 });
+          // Awaited, this would wait for the lock, which is given back only after it returns.
+          await sendTLocked.sendOnly(x, { n: 2 });
+          await other.query('COMMIT');
+          return 'went on';
+        });
+        expect(out).toEqual({ value: 'went on' });
+        expect(await rows()).toEqual([1, 2]);
+      } finally {
+        await other.end();
+      }
+    });
+
+    it('a sendOnly write that fails undoes the unit, also behind a pipelined COMMIT; with savepoints it is awaited and throws', async () => {
+      const { store, rows } = await fresh();
+      await store.unitOfWork((tx) => sendT.run(executorOf(tx), { n: 5 }));
+      const undone = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        const x = executorOf(tx);
+        await sendT.run(x, { n: 6 });
+        await sendT.sendOnly(x, { n: 5 });
+        return 'returned';
+      });
+      expect(undone).toBeUndefined();
+      const behindCommit = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        const x = executorOf(tx);
+        await sendT.run(x, { n: 7 });
+        await sendT.sendOnly(x, { n: 5 });
+        await x.last!((q) => q.query({ text: 'INSERT INTO t (n) VALUES (8)' }));
+      });
+      expect(behindCommit).toBeUndefined();
+      // From a nested unit that ended before the answer came.
+      const nested = await store.unitOfWorkWithoutSavepoints(async (tx) => {
+        await sendT.run(executorOf(tx), { n: 10 });
+        await tx.savepoint(async (sp) => sendT.sendOnly(executorOf(sp), { n: 5 }));
+        return 'returned';
+      });
+      expect(nested).toBeUndefined();
+      expect(await rows()).toEqual([5]);
+      await expect(
+        store.unitOfWork(async (tx) => {
+          await sendT.run(executorOf(tx), { n: 9 });
+          await sendT.sendOnly(executorOf(tx), { n: 5 });
+        }),
+      ).rejects.toMatchObject({ code: 'db_constraint' });
+      expect(await rows()).toEqual([5]);
+    });
+  });
+
   it('a carrier lock a unit holds is not taken again; one a rolled-back savepoint took is (PostgreSQL released it)', async () => {
     const { store } = await pgBackend();
     const probe = new pg.Client({ connectionString: pgDb!.url });

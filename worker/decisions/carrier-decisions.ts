@@ -170,6 +170,18 @@ export class CarrierDecisions {
   }
 
   /**
+   * The standing decisions and open reviews `onHold` will read for these held screenings, read at
+   * once (PostgreSQL: one statement, after their locks; SQLite: nothing). A screening's key is
+   * the one `onHold` holds it under (carrierKey).
+   */
+  async readAheadHolds(tx: RecordTx, held: readonly LockedScreening[]): Promise<void> {
+    if (!tx.decisions.readAheadStanding) return;
+    const keys: string[] = [];
+    for (const s of held) keys.push(await this.carrierKey(tx, s, s.score));
+    await tx.decisions.readAheadStanding(keys);
+  }
+
+  /**
    * A fresh score from /v1 (a re-check, the cache refreshing, a watch re-screen): a standing
    * decision whose basis it does not match, or whose TTL has passed, ends here. Returns it.
    */

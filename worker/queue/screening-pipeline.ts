@@ -157,8 +157,9 @@ export class ScreeningPipeline {
   /**
    * A batch of new screenings' reads, before its pieces (PostgreSQL; a SQLite read is a function
    * call): their score facts in one statement; the locks of those that go to their carrier's
-   * review, in one statement, the batch's one lock order (their pieces then take none); then the
-   * watch heads in one, read under those locks.
+   * review, in one statement, the batch's one lock order (their pieces then take none); then,
+   * in the same round trip, read under those locks, the watch heads and the held hits' standing
+   * decisions and open reviews.
    */
   async #readAhead(tx: RecordTx, news: NewScreening[]): Promise<void> {
     const { env, decisions, watch } = this.d;
@@ -179,8 +180,12 @@ export class ScreeningPipeline {
       held.push({ id: n.id, query: n.query, score: r.score });
       for (const k of await watch.lockKeys(tx, { query: n.query, score: r.score })) watchKeys.add(k);
     }
-    if (held.length > 0) await decisions.lockCarriers(tx, held, { watch: [...watchKeys] });
-    await watch.readAhead(tx, scores);
+    if (held.length === 0) return watch.readAhead(tx, scores);
+    // One round trip: the locks, then the heads and the held hits' standing decisions and open
+    // reviews pipelined behind them on the unit's connection, so read under them. The reads are
+    // sent only once the lock is (PostgreSQL store: a lock sent behind an unanswered read throws).
+    const locked = decisions.lockCarriers(tx, held, { watch: [...watchKeys] });
+    await Promise.all([locked, watch.readAhead(tx, scores), decisions.readAheadHolds(tx, held)]);
   }
 
   /** The answer a cache entry gives while it is fresh (the cache TTL), else undefined. */

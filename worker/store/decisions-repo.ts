@@ -104,6 +104,12 @@ export interface DecisionsRepo {
   lockCarriers(set: CarrierLockSet): void;
   /** The carrier's standing decision. */
   standing(carrierKey: string): DecisionRow | undefined;
+  /**
+   * `standing` and `openReviewId` of these carriers, read at once for the unit of work this handle
+   * is on (a group commit's held hits, under their locks), which answers them with no round trip
+   * until it writes those carriers' rows. PostgreSQL only (so async here: AsyncRepo maps no optional method).
+   */
+  readAheadStanding?(carrierKeys: readonly string[]): Promise<void>;
   /** The carrier's decision that ended last (lapsed or revoked). */
   lastEnded(carrierKey: string): DecisionRow | undefined;
   get(id: string): DecisionRow | undefined;

@@ -14,7 +14,7 @@ import { lockCarrierSet } from './carrier-locks.js';
 import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { answered, finishedArrays, insertFinishedManySql } from './screenings-repo.js';
-import { statement, type Statement } from './sql.js';
+import { readAheadMany, statement, type Statement } from './sql.js';
 
 /**
  * The PostgreSQL twin of worker/store/decisions-repo.ts: the same methods, rows and order, each
@@ -61,7 +61,7 @@ const st = {
   standing: statement<{ key: string }>(
     'decisions_standing',
     `SELECT ${DECISION_COLUMNS} FROM decisions WHERE carrier_key = @key AND state = 'standing'`,
-    { plainRead: true },
+    { plainRead: true, carrierRows: { param: 'key', tables: ['decisions'] } },
   ),
   lastEnded: statement<{ key: string }>(
     'decisions_last_ended',
@@ -77,7 +77,10 @@ const st = {
      VALUES (@id, @carrier_key, @dot_number, @mc_number, @legal_name, @review_id, @decision, @basis, @model_version, @decided_by, @decided_at, @expires_at, 'standing', @token_id)`,
   ),
   get: statement<{ id: string }>('decisions_get', `SELECT ${DECISION_COLUMNS} FROM decisions WHERE id = @id`),
-  openReview: statement<{ key: string }>('decisions_open_review', `${OPEN_REVIEW_SQL} LIMIT 1`, { plainRead: true }),
+  openReview: statement<{ key: string }>('decisions_open_review', `${OPEN_REVIEW_SQL} LIMIT 1`, {
+    plainRead: true,
+    carrierRows: { param: 'key', tables: ['reviews'] },
+  }),
   // A hold's first reads in one: the standing decision (a row when there is one) and the open
   // review's id (openReview's answer, kept for the unit: onHold asks for it next).
   standingAndOpenReview: statement<{ key: string }>(
@@ -88,6 +91,17 @@ const st = {
         ', ',
       )}, (${OPEN_REVIEW_SQL.replace('SELECT id', 'SELECT r.id').replace('FROM reviews', 'FROM reviews r')} LIMIT 1) AS open_review_id
      FROM (SELECT 1) AS one LEFT JOIN decisions d ON d.carrier_key = @key AND d.state = 'standing'`,
+    { plainRead: true, carrierRows: { param: 'key', tables: ['decisions', 'reviews'] } },
+  ),
+  // Many carriers' standingAndOpenReview at once (readAheadStanding), each row with its position.
+  standingAndOpenReviewMany: statement<{ keys: string[] }>(
+    'decisions_standing_and_open_review_many',
+    `SELECT q.i, d.id IS NOT NULL AS has_standing, ${DECISION_COLUMNS.split(', ')
+      .map((c) => `d.${c}`)
+      .join(
+        ', ',
+      )}, (${OPEN_REVIEW_SQL.replace('SELECT id', 'SELECT r.id').replace('FROM reviews', 'FROM reviews r').replace('@key', 'q.key')} LIMIT 1) AS open_review_id
+     FROM unnest(@keys::text[]) WITH ORDINALITY AS q(key, i) LEFT JOIN decisions d ON d.carrier_key = q.key AND d.state = 'standing'`,
     { plainRead: true },
   ),
   insertReview: statement<NewReviewRow>(
@@ -95,6 +109,7 @@ const st = {
     `INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
      VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)
      ON CONFLICT (screening_id) DO NOTHING`,
+    { carrierRows: { param: 'carrier_key', tables: ['reviews'] } },
   ),
   // The same, after the finished screenings its unit kept (screenings-repo.ts `answered`): a held
   // cache hit's screening and its review item in one statement (the review's foreign key is
@@ -105,6 +120,16 @@ const st = {
      INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
      VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)
      ON CONFLICT (screening_id) DO NOTHING`,
+    { carrierRows: { param: 'carrier_key', tables: ['reviews'] } },
+  ),
+  // The same for a screening its own statement inserts (one of the kept): it has no review yet,
+  // so the row goes in or the statement fails, and the unit need not wait for it (sendOnly).
+  insertReviewOfNewScreening: statement<NewReviewRow & Record<string, unknown>>(
+    'decisions_insert_review_of_new_screening',
+    `WITH s AS (${insertFinishedManySql('', 's_')})
+     INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
+     VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)`,
+    { carrierRows: { param: 'carrier_key', tables: ['reviews'] } },
   ),
   reviewOfScreening: statement<{ screening_id: string }>(
     'decisions_review_of_screening',
@@ -182,6 +207,15 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
       st.openReview.remember(x, { key }, open_review_id === null ? [] : [{ id: open_review_id }]);
       return has_standing ? (decision as DecisionRow) : undefined;
     },
+    async readAheadStanding(keys) {
+      const list = [...new Set(keys)];
+      await readAheadMany(
+        x,
+        st.standingAndOpenReviewMany,
+        { keys: list },
+        list.map((key) => (rows) => st.standingAndOpenReview.remember(x, { key }, rows)),
+      );
+    },
     lastEnded: (key) => st.lastEnded.get<DecisionRow>(x, { key }),
     get: (id) => st.get.get<DecisionRow>(x, { id }),
     insert: async (d) => void (await st.insert.run(x, d)),
@@ -193,11 +227,11 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
     async insertReview(r) {
       // The unit's kept screenings go with it: the held one among them, which the review refers to.
       const kept = x.takeDeferred?.(answered) ?? [];
-      const n =
-        kept.length === 0
-          ? await st.insertReview.run(x, r)
-          : await st.insertReviewWithScreenings.run(x, { ...r, ...finishedArrays(kept, 's_') });
-      return n > 0;
+      if (kept.length === 0) return (await st.insertReview.run(x, r)) > 0;
+      const params = { ...r, ...finishedArrays(kept, 's_') };
+      if (!kept.some((s) => s.id === r.screening_id)) return (await st.insertReviewWithScreenings.run(x, params)) > 0;
+      await st.insertReviewOfNewScreening.sendOnly(x, params);
+      return true;
     },
     async reviewOfScreening(screeningId) {
       await st.lockReviewOfScreening.run(x, { screening_id: screeningId });

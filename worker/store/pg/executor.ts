@@ -40,10 +40,19 @@ export interface PgExecutor extends Queryable {
    */
   remember?(config: QueryConfig, rows: QueryResultRow[]): void;
   /**
-   * The unit took a lock on these keys: answers read ahead whose parameters name one were read
-   * before it, not under it, and are forgotten (whoever needs them reads again, locked).
+   * The unit is sending a lock on these keys: answers read ahead whose parameters name one were
+   * read before it, not under it, and are forgotten (whoever needs them reads again, locked).
+   * Throws while a plain read is unanswered: it was sent before the lock.
    */
   forgetAbout?(keys: readonly string[]): void;
+  /**
+   * Send a write that writes its rows or fails, and go on without its answer: in a unit of work
+   * without savepoints whose BEGIN went, on a pipelining connection. Its failure aborts the
+   * transaction (nothing after it is kept, a pipelined COMMIT answers ROLLBACK), and the unit
+   * awaits it before it commits: failed, the unit is undone (a group commit then runs each piece
+   * in a savepoint). Elsewhere it is run and awaited. Undefined on the pool.
+   */
+  sendOnly?(config: QueryConfig): Promise<void>;
 }
 
 /**
@@ -149,7 +158,8 @@ export async function lockMissing(
 ): Promise<void> {
   const missing = x.locks ? keys.filter((k) => !x.locks!.has(ns, k)) : [...keys];
   if (missing.length === 0) return;
+  // Read before the lock: forgotten (carrier-locks.ts).
+  x.forgetAbout?.(missing);
   await take(missing);
   x.locks?.note(ns, missing);
-  x.forgetAbout?.(missing);
 }

@@ -23,7 +23,7 @@ import { pgReviewsOf } from './reviews-repo.js';
 import { pgScoreCacheOf } from './score-cache-repo.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { pgSearchScreenings } from './screening-search.js';
-import { isLocksOnly, isPlainRead, seesLateWrites, tablesRead, tablesWritten, type Queryable } from './sql.js';
+import { carrierRows, isLocksOnly, isPlainRead, seesLateWrites, tablesRead, tablesWritten, type Queryable } from './sql.js';
 import { pgScreeningsOf } from './screenings-repo.js';
 import { pgTokensOf } from './tokens-repo.js';
 import { pgUsageOf } from './usage-repo.js';
@@ -237,6 +237,14 @@ function sendsSurely(config: QueryConfig): boolean {
   return (config.values ?? []).every(plain);
 }
 
+/** A plain read's answer read ahead: the tables it reads, its parameters, its carrier (sql.ts `carrierRows`), its rows. */
+interface ReadAheadAnswer {
+  reads: ReadonlySet<string>;
+  values: readonly unknown[];
+  carrier: ReturnType<typeof carrierRows>;
+  rows: QueryResultRow[];
+}
+
 /** A read-ahead answer's key: the statement and its parameters. */
 const readKey = (config: QueryConfig): string => `${config.name}\u0000${JSON.stringify(config.values ?? [])}`;
 
@@ -283,7 +291,11 @@ class Unit {
   /** The driver's error of the last statement of this try that failed (even one its caller caught). */
   lastError: unknown = undefined;
   /** Plain reads' answers read ahead (`remember`), by statement and parameters, with the tables each reads. */
-  readAhead = new Map<string, { reads: ReadonlySet<string>; values: readonly unknown[]; rows: QueryResultRow[] }>();
+  readAhead = new Map<string, ReadAheadAnswer>();
+  /** Plain reads sent and not yet answered: a lock sent now would not be under them (`forgetAbout`). */
+  readsInFlight = 0;
+  /** Writes sent without waiting (`sendOnly`): settled before the unit decides whether it commits. */
+  unanswered: Array<Promise<void>> = [];
 
   constructor(
     readonly client: pg.PoolClient,
@@ -305,6 +317,11 @@ class Unit {
       this.lost ??= err;
       throw err;
     });
+  }
+
+  /** Every write sent without waiting has answered (a failed one marked the unit: inlineThrew). */
+  async settle(): Promise<void> {
+    while (this.unanswered.length > 0) await Promise.all(this.unanswered.splice(0));
   }
 
   /** A transaction-control statement (SAVEPOINT, RELEASE…): its failure noted as any statement's. */
@@ -353,6 +370,7 @@ class PgUnitTx extends Repos implements PgTx {
         last: <T>(fn: (q: Queryable) => Promise<T>) => me.tx!.#last(fn),
         remember: (config: QueryConfig, rows: QueryResultRow[]) => me.tx!.#remember(config, rows),
         forgetAbout: (keys: readonly string[]) => me.tx!.#forgetAbout(keys),
+        sendOnly: (config: QueryConfig) => me.tx!.#sendOnly(config),
       },
       ctx,
     );
@@ -412,6 +430,21 @@ class PgUnitTx extends Repos implements PgTx {
     return fn({ query: (config) => this.#send(config) });
   }
 
+  /** See executor.ts `sendOnly`. */
+  async #sendOnly(config: QueryConfig): Promise<void> {
+    const { unit } = this;
+    // After BEGIN only: a statement waiting for BEGIN's answer would be overtaken by the next one.
+    if (!unit.inline || !unit.begun || !unit.client.pipeline || unit.deferred.length > 0) return void (await this.#query(config));
+    this.#check('a statement');
+    // Its error (recorded by #send) undoes the whole unit, as a kept row's does.
+    unit.unanswered.push(
+      this.#send(config).then(
+        () => undefined,
+        () => void (unit.inlineThrew = true),
+      ),
+    );
+  }
+
   /** Send the unit's kept rows (before a statement that might see them, and before the COMMIT). */
   async sendDeferred(): Promise<void> {
     const { unit } = this;
@@ -431,11 +464,14 @@ class PgUnitTx extends Repos implements PgTx {
     this.#check('a statement');
     const reads = tablesRead(config);
     if (!reads) throw new Error(`pg statement "${config.name}" is not a plain read: its answer cannot be read ahead`);
-    this.unit.readAhead.set(readKey(config), { reads, values: config.values ?? [], rows });
+    this.unit.readAhead.set(readKey(config), { reads, values: config.values ?? [], carrier: carrierRows(config), rows });
   }
 
   #forgetAbout(keys: readonly string[]): void {
     const { readAhead } = this.unit;
+    // A read still on its way was sent before this lock: what it answers would be kept as if read under it.
+    if (this.unit.readsInFlight > 0 && keys.length > 0)
+      throw new Error('a carrier lock sent while a plain read is unanswered: send the lock first, then the reads under it');
     if (readAhead.size === 0 || keys.length === 0) return;
     const locked = new Set<unknown>(keys);
     for (const [k, v] of readAhead) if (v.values.some((p) => locked.has(p))) readAhead.delete(k);
@@ -462,7 +498,11 @@ class PgUnitTx extends Repos implements PgTx {
     const written = tablesWritten(config);
     if (!written) return readAhead.clear();
     if (written.size === 0) return;
-    for (const [k, v] of readAhead) for (const t of v.reads) if (written.has(t)) readAhead.delete(k);
+    const carrier = carrierRows(config);
+    // Rows of one carrier written: an answer about another carrier's rows of that table stands.
+    const apart = (v: ReadAheadAnswer, t: string) =>
+      carrier !== undefined && v.carrier !== undefined && carrier.tables.has(t) && v.carrier.tables.has(t) && carrier.key !== v.carrier.key;
+    for (const [k, v] of readAhead) for (const t of v.reads) if (written.has(t) && !apart(v, t)) readAhead.delete(k);
   }
 
   async #send<R extends QueryResultRow>(config: QueryConfig, o: { thenCommit?: boolean } = {}): Promise<pg.QueryResult<R>> {
@@ -490,7 +530,12 @@ class PgUnitTx extends Repos implements PgTx {
       if (unit.endedAlone) unit.lastSent = true;
       const sent = unit.client.query<R>(config);
       // Awaited below; until then a failure must not go unhandled (BEGIN is awaited first).
-      sent.catch(() => {});
+      if (isPlainRead(config)) {
+        unit.readsInFlight++;
+        // Before the sender's own continuation: it may send a lock next.
+        const answered = () => void unit.readsInFlight--;
+        sent.then(answered, answered);
+      } else sent.catch(() => {});
       if (o.thenCommit) {
         unit.lastSent = true;
         // Awaited by the unit's end (#try), which knows what a failed COMMIT means.
@@ -721,9 +766,11 @@ class PgStoreImpl extends Repos implements PgStore {
         unit.victim !== undefined || unit.lost !== undefined || tx.failed !== undefined || (inline && unit.inlineThrew);
       try {
         value = await fn(tx);
+        await unit.settle();
         // Kept rows go out only for a unit that will commit.
         if (!cannotCommit()) await tx.sendDeferred();
       } catch (e) {
+        await unit.settle();
         const kept = await pipelinedCommit();
         await rollback();
         // A COMMIT pipelined behind the last statement that committed, or whose answer is unknown:

@@ -32,11 +32,18 @@ export interface Statement<P extends Params> {
    * (executor.ts `remember`). Nothing happens on the pool.
    */
   remember(q: Queryable, params: P, rows: QueryResultRow[]): void;
+  /**
+   * A write that writes its rows or fails (no WHERE, no ON CONFLICT that could make it write
+   * nothing), sent without waiting for its answer where the unit allows it (executor.ts
+   * `sendOnly`); else run.
+   */
+  sendOnly(q: Queryable, params: P): Promise<void>;
 }
 
-/** A queryable that can keep read-ahead answers (a unit of work's executor). */
+/** A queryable that can keep read-ahead answers and send without waiting (a unit of work's executor). */
 interface Remembers {
   remember?(config: QueryConfig, rows: QueryResultRow[]): void;
+  sendOnly?(config: QueryConfig): Promise<void>;
 }
 
 const texts = new Map<string, string>();
@@ -69,6 +76,8 @@ const plainReads = new Map<string, ReadonlySet<string>>();
 const writes = new Map<string, ReadonlySet<string>>();
 /** Statements declared `locksOnly`. */
 const locksOnly = new Set<string>();
+/** Statements declared `carrierRows`: the tables, and the position in `values` of the carrier key. */
+const carrierRowsOf = new Map<string, { tables: ReadonlySet<string>; at: number }>();
 
 /** True for a statement defined `plainRead`: it may run before its unit's BEGIN and before its deferred writes. */
 export function isPlainRead(config: QueryConfig): boolean {
@@ -96,6 +105,15 @@ export function tablesRead(config: QueryConfig): ReadonlySet<string> | undefined
 /** The tables a statement of ours writes (none for a plain read); undefined for SQL not defined here: it may write any. */
 export function tablesWritten(config: QueryConfig): ReadonlySet<string> | undefined {
   return config.name === undefined ? undefined : writes.get(config.name);
+}
+
+/**
+ * The carrier a statement declared `carrierRows` reads or writes in these tables, and the tables:
+ * undefined for any other statement.
+ */
+export function carrierRows(config: QueryConfig): { key: unknown; tables: ReadonlySet<string> } | undefined {
+  const c = config.name === undefined ? undefined : carrierRowsOf.get(config.name);
+  return c && { key: config.values?.[c.at], tables: c.tables };
 }
 
 const tableNames = (text: string, re: RegExp): Set<string> => new Set([...text.matchAll(re)].map((m) => m[1]!.toLowerCase()));
@@ -131,6 +149,12 @@ export interface StatementOptions {
    * write): a unit's BEGIN may be pipelined ahead of it, since should BEGIN fail it changed nothing.
    */
   locksOnly?: boolean;
+  /**
+   * In these tables it reads or writes only rows whose `carrier_key` is this parameter (declared;
+   * its text must compare or insert the column with it): a unit's write of one carrier's rows
+   * keeps what it read ahead about another's (a batch's held hits, each its own review).
+   */
+  carrierRows?: { param: string; tables: readonly string[] };
 }
 
 export function statement<P extends Params = Record<string, never>>(name: string, sql: string, opts: StatementOptions = {}): Statement<P> {
@@ -149,6 +173,18 @@ export function statement<P extends Params = Record<string, never>>(name: string
       throw new Error(`pg statement "${name}" is not one that only takes advisory locks`);
     locksOnly.add(name);
   }
+  if (opts.carrierRows) {
+    const { param, tables } = opts.carrierRows;
+    const at = names.indexOf(param);
+    const touched = new Set([...tableNames(text, READ), ...writtenTables(text)]);
+    // A read compares carrier_key with it; a write inserts it (a test holds both to the database).
+    const keyed =
+      new RegExp(`carrier_key\\s*=\\s*@${param}\\b`, 'i').test(sql) ||
+      /^\s*(WITH\b[\s\S]*)?INSERT\s+INTO\s+\w+\s*\([^)]*\bcarrier_key\b/i.test(sql);
+    if (at < 0 || !keyed || tables.some((t) => !touched.has(t)))
+      throw new Error(`pg statement "${name}": carrierRows names @${param} or a table the statement does not use`);
+    carrierRowsOf.set(name, { tables: new Set(tables), at });
+  } else carrierRowsOf.delete(name);
   const written = writtenTables(text);
   writes.set(name, written);
   if (DEFERRABLE_TABLES.test(text) || [...written].some((t) => TABLES_TIED_TO_SCREENINGS.has(t))) seesLate.add(name);
@@ -171,6 +207,10 @@ export function statement<P extends Params = Record<string, never>>(name: string
       return (await q.query<R>(config(params))).rows[0];
     },
     run: async (q, params) => (await q.query(config(params))).rowCount ?? 0,
+    async sendOnly(q: Queryable & Remembers, params: P): Promise<void> {
+      if (q.sendOnly) return q.sendOnly(config(params));
+      await q.query(config(params));
+    },
     remember(q: Queryable & Remembers, params: P, rows: QueryResultRow[]): void {
       if (!opts.plainRead) throw new Error(`pg statement "${name}" is not a plain read: its answer cannot be read ahead`);
       q.remember?.(config(params), rows);
