@@ -10,6 +10,7 @@ import { GroupCommit, type UnitsOfWork } from '../../worker/store/group-commit.j
 import { openStore, StoreError, toStoreError, type Store, type Tx } from '../../worker/store/index.js';
 import { executorOf, openPgStore, PG_UNIT_TRIES, type PgStore, type PgTx } from '../../worker/store/pg/pg-store.js';
 import { ADVISORY_NAMESPACES } from '../../worker/store/pg/advisory-keys.js';
+import { writeTogether } from '../../worker/store/pg/pg-pool.js';
 import {
   plainReadTables,
   statement,
@@ -1092,6 +1093,35 @@ describe('unit of work on PostgreSQL only', () => {
         expect(await rows()).toEqual([1, 2]);
       } finally {
         await other.end();
+      }
+    });
+
+    it("statements sent in one turn go out in one write of the socket (writeTogether), pg's own cork per query nested in it", async () => {
+      const client = new pg.Client({ connectionString: pgDb!.url });
+      (client as unknown as { pipeline: boolean }).pipeline = true;
+      await client.connect();
+      try {
+        const stream = (
+          client as unknown as {
+            connection: { stream: { _write: (...a: unknown[]) => void; _writev: (chunks: unknown[], cb: unknown) => void } };
+          }
+        ).connection.stream;
+        const writes: number[] = [];
+        // Counted on the real socket: each call is one system call's worth of bytes.
+        const write = stream._write.bind(stream);
+        const writev = stream._writev.bind(stream);
+        stream._write = (...a: unknown[]) => (writes.push(1), write(...a));
+        stream._writev = (chunks: unknown[], cb: unknown) => (writes.push(chunks.length), writev(chunks, cb));
+        const send = () => Promise.all([client.query('BEGIN'), client.query('SELECT 1'), client.query('COMMIT')]);
+        await send();
+        expect(writes.length).toBe(3);
+        writes.length = 0;
+        writeTogether(client);
+        const answers = await send();
+        expect(writes.length).toBe(1);
+        expect(answers.map((a) => a.command)).toEqual(['BEGIN', 'SELECT', 'COMMIT']);
+      } finally {
+        await client.end();
       }
     });
 

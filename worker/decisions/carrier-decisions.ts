@@ -177,7 +177,9 @@ export class CarrierDecisions {
   async readAheadHolds(tx: RecordTx, held: readonly LockedScreening[]): Promise<void> {
     if (!tx.decisions.readAheadStanding) return;
     const keys: string[] = [];
-    for (const s of held) keys.push(await this.carrierKey(tx, s, s.score));
+    // With a score, no await: sent in the same turn as the locks ahead of it (one write).
+    for (const s of held)
+      keys.push(s.score ? reviewCarrierKey(this.o.env, s.query, s.score.carrier.dot_number) : await this.carrierKey(tx, s, null));
     await tx.decisions.readAheadStanding(keys);
   }
 

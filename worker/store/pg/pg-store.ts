@@ -16,7 +16,7 @@ import { pgOperatorStateOf } from './operator-state-repo.js';
 import { pgCallbackSendsOf, pgOutboxOf } from './outbox-repo.js';
 import { redactedUrl, retryCause, toPgStoreError } from './pg-errors.js';
 import { migratePg } from './pg-migrations.js';
-import { openPgPool } from './pg-pool.js';
+import { openPgPool, writeTogether } from './pg-pool.js';
 import { pgRescreenHoldsOf } from './rescreen-holds-repo.js';
 import { pgRetentionOf } from './retention-repo.js';
 import { pgReviewsOf } from './reviews-repo.js';
@@ -518,6 +518,7 @@ class PgUnitTx extends Repos implements PgTx {
       // of one declared locksOnly (a carrier lock), in the same round trip: should BEGIN fail,
       // that statement ran alone, which changed nothing (a lock is given back at its end).
       let began: Promise<void> | undefined;
+      if (unit.client.pipeline) writeTogether(unit.client);
       if (!unit.begun && !unit.endedAlone && !isPlainRead(config)) {
         began = unit.begin();
         if (!(unit.client.pipeline && isLocksOnly(config))) {
