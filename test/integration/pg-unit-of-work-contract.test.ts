@@ -13,6 +13,7 @@ import { ADVISORY_NAMESPACES } from '../../worker/store/pg/advisory-keys.js';
 import { writeTogether } from '../../worker/store/pg/pg-pool.js';
 import {
   plainReadTables,
+  readAheadMany,
   statement,
   tablesRead,
   tablesWritten,
@@ -1017,11 +1018,12 @@ describe('unit of work on PostgreSQL only', () => {
     });
     // The same write, not declared: it may write any carrier's rows.
     const writeRAny = statement<{ k: string }>('test_write_r_any', 'INSERT INTO r (carrier_key) VALUES (@k)');
-    const sendT = statement<{ n: number }>('test_send_t', 'INSERT INTO t (n) VALUES (@n)');
-    // Its row goes in once another session gives advisory lock 4242 back.
-    const sendTLocked = statement<{ n: number }>(
-      'test_send_t_locked',
-      'INSERT INTO t (n) SELECT @n::int FROM (SELECT pg_advisory_xact_lock(4242)) AS l',
+    const sendT = statement<{ n: number }>('test_send_t', 'INSERT INTO t (n) VALUES (@n)', { writesOrFails: true });
+    // Many carriers' readR at once, each row with its position (sql.ts readAheadMany).
+    const readRMany = statement<{ keys: string[] }>(
+      'test_read_r_many',
+      'SELECT q.i, (SELECT count(*)::int FROM r WHERE r.carrier_key = q.k) AS n FROM unnest(@keys::text[]) WITH ORDINALITY AS q(k, i)',
+      { plainRead: true },
     );
     const fresh = async () => {
       const { store } = await pgBackend();
@@ -1059,19 +1061,58 @@ describe('unit of work on PostgreSQL only', () => {
           carrierRows: { param: 'key', tables: ['reviews'] },
         }),
       ).toThrow('carrierRows');
+      expect(() =>
+        statement('test_rows_other_value', 'INSERT INTO r (carrier_key, n) VALUES (@other, @key)', {
+          carrierRows: { param: 'key', tables: ['r'] },
+        }),
+      ).toThrow('carrierRows');
     });
 
-    it('a lock sent while a plain read is unanswered is refused (its answer would pass as read under the lock); lock first, then reads, is one round trip', async () => {
+    it('writesOrFails: INSERT … VALUES only (or after a WITH of one INSERT from unnest), no ON CONFLICT, no WHERE; sendOnly needs it', async () => {
+      for (const [name, sql] of [
+        ['test_wof_conflict', 'INSERT INTO t (n) VALUES (@n) ON CONFLICT (n) DO NOTHING'],
+        ['test_wof_select', 'INSERT INTO t (n) SELECT @n WHERE false'],
+        ['test_wof_update', 'UPDATE t SET n = @n'],
+      ])
+        expect(() => statement(name!, sql!, { writesOrFails: true }), name).toThrow('writes its rows or fails');
+      expect(() =>
+        statement(
+          'test_wof_with',
+          'WITH s AS (INSERT INTO u (n) SELECT n FROM unnest(@ns::int[]) WITH ORDINALITY AS r (n, o) ORDER BY o) INSERT INTO t (n) VALUES (@n)',
+          {
+            writesOrFails: true,
+          },
+        ),
+      ).not.toThrow();
       const { store } = await fresh();
-      const out = await store.unitOfWork(async (tx) => {
-        const x = executorOf(tx);
-        const reading = readR.get<{ n: number }>(x, { key: 'A' });
-        await expect(tx.decisions.lockCarriers({ watch: ['dot:90'] })).rejects.toThrow('unanswered');
-        await reading;
-        const locked = tx.decisions.lockCarriers({ watch: ['dot:91'] });
-        return Promise.all([locked, readR.get<{ n: number }>(x, { key: 'A' })]);
-      });
-      expect(out).toEqual([undefined, { n: 0 }]);
+      await expect(store.unitOfWork(async (tx) => writeR.sendOnly(executorOf(tx), { carrier_key: 'A' }))).rejects.toThrow(
+        'not declared writesOrFails',
+      );
+    });
+
+    it('a read-ahead is kept only when no lock went out while it was on its way: sent behind the lock, it was read under it', async () => {
+      const { store } = await fresh();
+      const other = new pg.Client({ connectionString: pgDb!.url });
+      await other.connect();
+      try {
+        const seen = await store.unitOfWork(async (tx) => {
+          const x = executorOf(tx);
+          const remember = (key: string) => (rows: Record<string, unknown>[]) => readR.remember(x, { key }, rows);
+          // Read, then a lock sent before its answer came: not kept.
+          const before = readAheadMany(x, readRMany, { keys: ['A'] }, [remember('A')]);
+          const locked = tx.decisions.lockCarriers({ watch: ['dot:91'] });
+          await Promise.all([before, locked]);
+          // A lock, then the read pipelined behind it: kept.
+          const lockedToo = tx.decisions.lockCarriers({ watch: ['dot:92'] });
+          await Promise.all([lockedToo, readAheadMany(x, readRMany, { keys: ['B'] }, [remember('B')])]);
+          // Another session's commit: a kept answer does not see it, a read does.
+          await other.query("INSERT INTO r (carrier_key) VALUES ('A'), ('B')");
+          return [(await readR.get<{ n: number }>(x, { key: 'A' }))!.n, (await readR.get<{ n: number }>(x, { key: 'B' }))!.n];
+        });
+        expect(seen).toEqual([1, 0]);
+      } finally {
+        await other.end();
+      }
     });
 
     it('sendOnly in a unit without savepoints, after BEGIN: the unit goes on before its answer, and commits it', async () => {
@@ -1079,14 +1120,15 @@ describe('unit of work on PostgreSQL only', () => {
       const other = new pg.Client({ connectionString: pgDb!.url });
       await other.connect();
       try {
+        // Another session's uncommitted row 2: an insert of 2 waits for it to end.
         await other.query('BEGIN');
-        await other.query('SELECT pg_advisory_xact_lock(4242)');
+        await other.query('INSERT INTO t (n) VALUES (2)');
         const out = await store.unitOfWorkWithoutSavepoints(async (tx) => {
           const x = executorOf(tx);
           await sendT.run(x, { n: 1 });
-          // Awaited, this would wait for the lock, which is given back only after it returns.
-          await sendTLocked.sendOnly(x, { n: 2 });
-          await other.query('COMMIT');
+          // Awaited, this would wait for the other's end, which comes only after it returns.
+          await sendT.sendOnly(x, { n: 2 });
+          await other.query('ROLLBACK');
           return 'went on';
         });
         expect(out).toEqual({ value: 'went on' });
@@ -1125,7 +1167,7 @@ describe('unit of work on PostgreSQL only', () => {
       }
     });
 
-    it('a sendOnly write that fails undoes the unit, also behind a pipelined COMMIT; with savepoints it is awaited and throws', async () => {
+    it('a sendOnly write that fails undoes the unit, also when a last statement follows it; with savepoints it is awaited and throws', async () => {
       const { store, rows } = await fresh();
       await store.unitOfWork((tx) => sendT.run(executorOf(tx), { n: 5 }));
       const undone = await store.unitOfWorkWithoutSavepoints(async (tx) => {

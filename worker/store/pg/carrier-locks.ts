@@ -42,9 +42,8 @@ export async function lockCarrierSet(x: PgExecutor, set: CarrierLockSet): Promis
   const reviews = missing(LOOKED_UP.reviews, set.reviews);
   const screenings = missing(LOOKED_UP.screenings, set.reviewsOfScreenings);
   if (named.block.length + named.review.length + named.watch.length + reviews.length + screenings.length === 0) return;
-  // What the unit read ahead about these carriers was read before the lock. Reads sent after it
-  // (pipelined behind it) are read under it: their answers stand.
-  x.forgetAbout?.([...named.block, ...named.review, ...named.watch]);
+  // What the unit read ahead about these carriers was read before the lock, and is forgotten when
+  // it goes out (pg-store.ts); reads pipelined behind it are read under it.
   await lockSet.run(x, { ...named, reviews, screenings });
   // Held to the unit's end: the repositories' own locks of these keys need no round trip.
   for (const ns of ['block', 'review', 'watch'] as const) held?.note(ADVISORY_NAMESPACES[ns], named[ns]);

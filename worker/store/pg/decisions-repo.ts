@@ -129,7 +129,7 @@ const st = {
     `WITH s AS (${insertFinishedManySql('', 's_')})
      INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
      VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)`,
-    { carrierRows: { param: 'carrier_key', tables: ['reviews'] } },
+    { carrierRows: { param: 'carrier_key', tables: ['reviews'] }, writesOrFails: true },
   ),
   reviewOfScreening: statement<{ screening_id: string }>(
     'decisions_review_of_screening',

@@ -40,11 +40,10 @@ export interface PgExecutor extends Queryable {
    */
   remember?(config: QueryConfig, rows: QueryResultRow[]): void;
   /**
-   * The unit is sending a lock on these keys: answers read ahead whose parameters name one were
-   * read before it, not under it, and are forgotten (whoever needs them reads again, locked).
-   * Throws while a plain read is unanswered: it was sent before the lock.
+   * How many statements taking locks the unit has sent: a read-ahead during which this changed
+   * was read before a lock, not under it, and is not kept (sql.ts readAheadMany). Undefined on the pool.
    */
-  forgetAbout?(keys: readonly string[]): void;
+  locksSent?(): number;
   /**
    * Send a write that writes its rows or fails, and go on without its answer: in a unit of work
    * without savepoints whose BEGIN went, on a pipelining connection. Its failure aborts the
@@ -158,8 +157,6 @@ export async function lockMissing(
 ): Promise<void> {
   const missing = x.locks ? keys.filter((k) => !x.locks!.has(ns, k)) : [...keys];
   if (missing.length === 0) return;
-  // Read before the lock: forgotten (carrier-locks.ts).
-  x.forgetAbout?.(missing);
   await take(missing);
   x.locks?.note(ns, missing);
 }

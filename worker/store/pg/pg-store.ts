@@ -23,7 +23,7 @@ import { pgReviewsOf } from './reviews-repo.js';
 import { pgScoreCacheOf } from './score-cache-repo.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
 import { pgSearchScreenings } from './screening-search.js';
-import { carrierRows, isLocksOnly, isPlainRead, seesLateWrites, tablesRead, tablesWritten, type Queryable } from './sql.js';
+import { carrierRows, isLocksOnly, isPlainRead, seesLateWrites, takesLocks, tablesRead, tablesWritten, type Queryable } from './sql.js';
 import { pgScreeningsOf } from './screenings-repo.js';
 import { pgTokensOf } from './tokens-repo.js';
 import { pgUsageOf } from './usage-repo.js';
@@ -292,8 +292,8 @@ class Unit {
   lastError: unknown = undefined;
   /** Plain reads' answers read ahead (`remember`), by statement and parameters, with the tables each reads. */
   readAhead = new Map<string, ReadAheadAnswer>();
-  /** Plain reads sent and not yet answered: a lock sent now would not be under them (`forgetAbout`). */
-  readsInFlight = 0;
+  /** Statements sent that take advisory locks (sql.ts `takesLocks`): a read-ahead sent before one is not kept. */
+  locksSent = 0;
   /** Writes sent without waiting (`sendOnly`): settled before the unit decides whether it commits. */
   unanswered: Array<Promise<void>> = [];
 
@@ -369,7 +369,7 @@ class PgUnitTx extends Repos implements PgTx {
         takeDeferred: <W>(write: DeferredWrite<W>) => me.tx!.#take(write),
         last: <T>(fn: (q: Queryable) => Promise<T>) => me.tx!.#last(fn),
         remember: (config: QueryConfig, rows: QueryResultRow[]) => me.tx!.#remember(config, rows),
-        forgetAbout: (keys: readonly string[]) => me.tx!.#forgetAbout(keys),
+        locksSent: () => me.tx!.unit.locksSent,
         sendOnly: (config: QueryConfig) => me.tx!.#sendOnly(config),
       },
       ctx,
@@ -434,7 +434,9 @@ class PgUnitTx extends Repos implements PgTx {
   async #sendOnly(config: QueryConfig): Promise<void> {
     const { unit } = this;
     // After BEGIN only: a statement waiting for BEGIN's answer would be overtaken by the next one.
-    if (!unit.inline || !unit.begun || !unit.client.pipeline || unit.deferred.length > 0) return void (await this.#query(config));
+    // And only when pg surely sends it: a value it refuses never reaches the server, which would not abort.
+    if (!unit.inline || !unit.begun || !unit.client.pipeline || unit.deferred.length > 0 || !sendsSurely(config))
+      return void (await this.#query(config));
     this.#check('a statement');
     // Its error (recorded by #send) undoes the whole unit, as a kept row's does.
     unit.unanswered.push(
@@ -467,13 +469,16 @@ class PgUnitTx extends Repos implements PgTx {
     this.unit.readAhead.set(readKey(config), { reads, values: config.values ?? [], carrier: carrierRows(config), rows });
   }
 
-  #forgetAbout(keys: readonly string[]): void {
+  /**
+   * A statement taking locks goes out: answers read ahead whose parameters name one of its keys
+   * were read before it, not under it, and are forgotten (whoever needs them reads again, under
+   * it); a read-ahead on its way is not kept (sql.ts readAheadMany, `locksSent`).
+   */
+  #forgetBeforeLock(config: QueryConfig): void {
     const { readAhead } = this.unit;
-    // A read still on its way was sent before this lock: what it answers would be kept as if read under it.
-    if (this.unit.readsInFlight > 0 && keys.length > 0)
-      throw new Error('a carrier lock sent while a plain read is unanswered: send the lock first, then the reads under it');
-    if (readAhead.size === 0 || keys.length === 0) return;
-    const locked = new Set<unknown>(keys);
+    this.unit.locksSent++;
+    if (readAhead.size === 0) return;
+    const locked = new Set<unknown>((config.values ?? []).flat());
     for (const [k, v] of readAhead) if (v.values.some((p) => locked.has(p))) readAhead.delete(k);
   }
 
@@ -527,16 +532,12 @@ class PgUnitTx extends Repos implements PgTx {
         }
       }
       this.#forgetWritten(config);
+      if (takesLocks(config)) this.#forgetBeforeLock(config);
       // The last statement alone: one, whatever its sender tries after it.
       if (unit.endedAlone) unit.lastSent = true;
       const sent = unit.client.query<R>(config);
       // Awaited below; until then a failure must not go unhandled (BEGIN is awaited first).
-      if (isPlainRead(config)) {
-        unit.readsInFlight++;
-        // Before the sender's own continuation: it may send a lock next.
-        const answered = () => void unit.readsInFlight--;
-        sent.then(answered, answered);
-      } else sent.catch(() => {});
+      sent.catch(() => {});
       if (o.thenCommit) {
         unit.lastSent = true;
         // Awaited by the unit's end (#try), which knows what a failed COMMIT means.

@@ -44,6 +44,7 @@ export interface Statement<P extends Params> {
 interface Remembers {
   remember?(config: QueryConfig, rows: QueryResultRow[]): void;
   sendOnly?(config: QueryConfig): Promise<void>;
+  locksSent?(): number;
 }
 
 const texts = new Map<string, string>();
@@ -78,6 +79,8 @@ const writes = new Map<string, ReadonlySet<string>>();
 const locksOnly = new Set<string>();
 /** Statements declared `carrierRows`: the tables, and the position in `values` of the carrier key. */
 const carrierRowsOf = new Map<string, { tables: ReadonlySet<string>; at: number }>();
+/** Statements that take transaction-level advisory locks (read off the text). */
+const locking = new Set<string>();
 
 /** True for a statement defined `plainRead`: it may run before its unit's BEGIN and before its deferred writes. */
 export function isPlainRead(config: QueryConfig): boolean {
@@ -90,6 +93,11 @@ export function isPlainRead(config: QueryConfig): boolean {
  */
 export function seesLateWrites(config: QueryConfig): boolean {
   return config.name === undefined || !writes.has(config.name) || seesLate.has(config.name);
+}
+
+/** True for a statement of ours that takes advisory locks (a carrier lock): what a unit read ahead about its keys was read before it. */
+export function takesLocks(config: QueryConfig): boolean {
+  return config.name !== undefined && locking.has(config.name);
 }
 
 /** True for a statement defined `locksOnly`. */
@@ -114,6 +122,30 @@ export function tablesWritten(config: QueryConfig): ReadonlySet<string> | undefi
 export function carrierRows(config: QueryConfig): { key: unknown; tables: ReadonlySet<string> } | undefined {
   const c = config.name === undefined ? undefined : carrierRowsOf.get(config.name);
   return c && { key: config.values?.[c.at], tables: c.tables };
+}
+
+/**
+ * Whether `sql` reads `table` only where `carrier_key = @param`, or inserts into it with `@param`
+ * as the value of carrier_key (`INSERT INTO table (… carrier_key …) VALUES (… @param …)`).
+ */
+function keyedBy(sql: string, table: string, param: string): boolean {
+  const insert = new RegExp(`INSERT\\s+INTO\\s+${table}\\s*\\(([^)]*)\\)\\s*VALUES\\s*\\(([^)]*)\\)`, 'i').exec(sql);
+  if (insert) {
+    const columns = insert[1]!.split(',').map((c) => c.trim().toLowerCase());
+    const values = insert[2]!.split(',').map((v) => v.trim());
+    return values[columns.indexOf('carrier_key')] === `@${param}`;
+  }
+  return tableNames(sql, READ).has(table) && new RegExp(`carrier_key\\s*=\\s*@${param}\\b`, 'i').test(sql);
+}
+
+/** INSERT … VALUES (one row), no ON CONFLICT, no WHERE; before it at most `WITH x AS (INSERT … SELECT … FROM unnest(…) …)`. */
+function writesItsRowsOrFails(sql: string): boolean {
+  if (/\bON\s+CONFLICT\b|\bWHERE\b|\bRETURNING\b/i.test(sql)) return false;
+  const main = sql.replace(
+    /^\s*WITH\s+\w+\s+AS\s+\(\s*INSERT\s+INTO\s+\w+\s*\([^)]*\)\s*SELECT\b[^;]*?\bunnest\([^;]*?\)\s*(?=INSERT\b)/i,
+    '',
+  );
+  return /^\s*INSERT\s+INTO\s+\w+\s*\([^)]*\)\s*VALUES\s*\([^)]*\)\s*$/i.test(main);
 }
 
 const tableNames = (text: string, re: RegExp): Set<string> => new Set([...text.matchAll(re)].map((m) => m[1]!.toLowerCase()));
@@ -155,6 +187,12 @@ export interface StatementOptions {
    * keeps what it read ahead about another's (a batch's held hits, each its own review).
    */
   carrierRows?: { param: string; tables: readonly string[] };
+  /**
+   * Writes every row it is given or fails (checked by its text: INSERT … VALUES, no ON CONFLICT,
+   * no WHERE; before it at most a WITH of one INSERT … SELECT from unnest): `sendOnly` may send
+   * it without waiting, since its failure aborts the transaction.
+   */
+  writesOrFails?: boolean;
 }
 
 export function statement<P extends Params = Record<string, never>>(name: string, sql: string, opts: StatementOptions = {}): Statement<P> {
@@ -176,15 +214,16 @@ export function statement<P extends Params = Record<string, never>>(name: string
   if (opts.carrierRows) {
     const { param, tables } = opts.carrierRows;
     const at = names.indexOf(param);
-    const touched = new Set([...tableNames(text, READ), ...writtenTables(text)]);
-    // A read compares carrier_key with it; a write inserts it (a test holds both to the database).
-    const keyed =
-      new RegExp(`carrier_key\\s*=\\s*@${param}\\b`, 'i').test(sql) ||
-      /^\s*(WITH\b[\s\S]*)?INSERT\s+INTO\s+\w+\s*\([^)]*\bcarrier_key\b/i.test(sql);
-    if (at < 0 || !keyed || tables.some((t) => !touched.has(t)))
-      throw new Error(`pg statement "${name}": carrierRows names @${param} or a table the statement does not use`);
+    if (at < 0 || tables.some((t) => !keyedBy(sql, t, param)))
+      throw new Error(
+        `pg statement "${name}": carrierRows: not every table named is read with carrier_key = @${param} or inserted into with it`,
+      );
     carrierRowsOf.set(name, { tables: new Set(tables), at });
   } else carrierRowsOf.delete(name);
+  if (opts.writesOrFails && !writesItsRowsOrFails(sql))
+    throw new Error(`pg statement "${name}" is not one that writes its rows or fails (INSERT … VALUES, no ON CONFLICT, no WHERE)`);
+  if (/pg_advisory_xact_lock/i.test(text)) locking.add(name);
+  else locking.delete(name);
   const written = writtenTables(text);
   writes.set(name, written);
   if (DEFERRABLE_TABLES.test(text) || [...written].some((t) => TABLES_TIED_TO_SCREENINGS.has(t))) seesLate.add(name);
@@ -208,6 +247,7 @@ export function statement<P extends Params = Record<string, never>>(name: string
     },
     run: async (q, params) => (await q.query(config(params))).rowCount ?? 0,
     async sendOnly(q: Queryable & Remembers, params: P): Promise<void> {
+      if (!opts.writesOrFails) throw new Error(`pg statement "${name}" is not declared writesOrFails: it cannot be sent without waiting`);
       if (q.sendOnly) return q.sendOnly(config(params));
       await q.query(config(params));
     },
@@ -252,7 +292,8 @@ export function positional(sql: string): { text: string; names: string[] } {
 /**
  * Many plain reads read ahead in one statement, for a unit of work (on the pool, nothing): `many`'s
  * rows each carry `i`, the 1-based position in `answers` of the read the row answers; the rest of
- * the row is that read's row. Answers the rows, without `i`.
+ * the row is that read's row. Answers the rows, without `i`; none when a lock of the unit went
+ * out while the statement was on its way (pg-store.ts: a lock forgets what was read before it).
  */
 export async function readAheadMany<P extends Params>(
   q: Queryable & Remembers,
@@ -261,9 +302,13 @@ export async function readAheadMany<P extends Params>(
   answers: ReadonlyArray<(rows: QueryResultRow[]) => void>,
 ): Promise<QueryResultRow[]> {
   if (!q.remember || answers.length === 0) return [];
+  const locks = q.locksSent?.();
+  const got = await many.all<{ i: number }>(q, params);
+  // A lock sent while it was on its way: its rows were read before that lock, not under it.
+  const underLocks = q.locksSent?.() === locks;
   const rows: QueryResultRow[] = [];
-  for (const { i, ...row } of await many.all<{ i: number }>(q, params)) {
-    answers[Number(i) - 1]!([row]);
+  for (const { i, ...row } of got) {
+    if (underLocks) answers[Number(i) - 1]!([row]);
     rows.push(row);
   }
   return rows;
