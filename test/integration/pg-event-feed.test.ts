@@ -8,6 +8,7 @@ import type { IntakeEvent } from '../../shared/screening.js';
 import { SharedEventFeed } from '../../worker/events/event-feed.js';
 import { reviewRef } from '../../worker/events/event-refs.js';
 import { pgTestStore } from '../helpers/pg-db.js';
+import { until } from '../helpers/processes.js';
 
 let t: Awaited<ReturnType<typeof pgTestStore>>;
 beforeAll(async () => {
@@ -38,5 +39,44 @@ it('events are heard in id order, replayed and paged from the log; a reference i
   expect(await feed.lastId()).toBe(first.id + 2);
   expect((await feed.since(first.id)).map((e) => e.data)).toEqual([{ n: 2 }, gone]);
   expect((await feed.page({}, { limit: 2 })).data.map((e) => e.data)).toEqual([gone, { n: 2 }]);
+  await feed.close();
+});
+
+it('events announced ahead of an earlier one wait for it, then go in id order, without reading the log; one never announced here is read from it', async () => {
+  // The log's reads counted on the real store.
+  let reads = 0;
+  const events = new Proxy(t.store.events, {
+    get: (target, key, receiver) =>
+      key === 'eventsSince'
+        ? (...a: Parameters<typeof target.eventsSince>) => (reads++, target.eventsSince(...a))
+        : Reflect.get(target, key, receiver),
+  });
+  const store = new Proxy(t.store, { get: (target, key, receiver) => (key === 'events' ? events : Reflect.get(target, key, receiver)) });
+  const feed = new SharedEventFeed(store, { publish: async () => 0 } as never, 'test');
+  const heard: IntakeEvent[] = [];
+  feed.subscribe((e) => heard.push(e));
+  const start = await feed.lastId();
+  // Two units commit their events in id order; the second announces first (two group commits).
+  const a = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'a' })]);
+  const b = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'b' })]);
+  await feed.announce(b);
+  expect(heard).toEqual([]);
+  await feed.announce(a);
+  expect(heard.map((e) => [e.id - start, e.data])).toEqual([
+    [1, { n: 'a' }],
+    [2, { n: 'b' }],
+  ]);
+  expect(reads).toBe(0);
+  // Another host's event, announced there (not here), before ours: ours waits, then the log is read.
+  await t.store.unitOfWork((tx) => tx.events.appendEvent('quota.changed', { n: 'elsewhere' }));
+  const c = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'c' })]);
+  await feed.announce(c);
+  expect(heard).toHaveLength(2);
+  await until('the event read from the log', 5_000, () => heard.length === 4, 5);
+  expect(heard.slice(2).map((e) => [e.id - start, e.data])).toEqual([
+    [3, { n: 'elsewhere' }],
+    [4, { n: 'c' }],
+  ]);
+  expect(reads).toBeGreaterThan(0);
   await feed.close();
 });

@@ -7,6 +7,11 @@ import { compactEvent, expandEventFrom } from './event-refs.js';
 
 /** Other processes hear of new events at most this late (their SSE clients, waits on a screening). */
 const PUBLISH_GAP_MS = 20;
+/**
+ * How long events announced ahead of an earlier one wait for its announce before the log is read
+ * (the earlier one is another host's, or its announce was lost).
+ */
+const GAP_WAIT_MS = 20;
 
 /**
  * Events shared by every process: each event is appended to the record's event log (so a
@@ -28,6 +33,14 @@ export class SharedEventFeed implements EventFeed {
   #toPublish: string | undefined;
   #lastPublishAt = 0;
   #draining = false;
+  /**
+   * Events announced ahead of an earlier one not announced yet, by id: units commit their events
+   * in id order (the event head) but may announce them in any (two group commits on PostgreSQL).
+   * Delivered when the gap fills; the log is read only after GAP_WAIT_MS, which would read every
+   * review an event names again.
+   */
+  readonly #early = new Map<number, IntakeEvent>();
+  #gapTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: RecordStore,
@@ -88,12 +101,10 @@ export class SharedEventFeed implements EventFeed {
   async announce(appended: IntakeEvent[] = []): Promise<void> {
     await this.#serially(async () => {
       const delivered = await this.#start();
-      if (appended.length > 0 && appended.every((e, i) => e.id === delivered + 1 + i)) {
-        // The next events in order, already in hand: no need to read them back from the log.
-        for (const e of appended) await this.#deliver(e);
-      } else {
-        await this.#drainNow();
-      }
+      if (appended.length === 0) return this.#drainNow();
+      for (const e of appended) if (e.id > delivered) this.#early.set(e.id, e);
+      // The next events in order, in hand: no need to read them back from the log.
+      await this.#deliverEarly();
     }).catch(() => {
       // The store is closing or briefly unreadable: the next wake-up or poll catches up.
     });
@@ -149,6 +160,10 @@ export class SharedEventFeed implements EventFeed {
 
   /** Deliver what the log holds past #delivered (a wake-up from Redis or the poll): after the deliveries under way. */
   #drain(): void {
+    if (this.#gapTimer) {
+      clearTimeout(this.#gapTimer);
+      this.#gapTimer = undefined;
+    }
     if (this.#draining) return;
     this.#draining = true;
     this.#serially(() => {
@@ -164,8 +179,23 @@ export class SharedEventFeed implements EventFeed {
   async #drainNow(): Promise<void> {
     for (;;) {
       const batch = await this.#read(await this.#start(), 500);
-      if (batch.length === 0) return;
+      if (batch.length === 0) break;
       for (const e of batch) await this.#deliver(e);
+    }
+    await this.#deliverEarly();
+  }
+
+  /** The events in hand that come next, in id order; those delivered from the log meanwhile dropped (inside #serially only). */
+  async #deliverEarly(): Promise<void> {
+    for (const id of this.#early.keys()) if (id <= this.#delivered!) this.#early.delete(id);
+    for (let e = this.#early.get(this.#delivered! + 1); e; e = this.#early.get(this.#delivered! + 1)) {
+      this.#early.delete(e.id);
+      await this.#deliver(e);
+    }
+    if (this.#early.size > 0) this.#gapTimer ??= setTimeout(() => this.#drain(), GAP_WAIT_MS).unref();
+    else if (this.#gapTimer) {
+      clearTimeout(this.#gapTimer);
+      this.#gapTimer = undefined;
     }
   }
 
@@ -187,6 +217,7 @@ export class SharedEventFeed implements EventFeed {
 
   async close(): Promise<void> {
     if (this.#poll) clearInterval(this.#poll);
+    if (this.#gapTimer) clearTimeout(this.#gapTimer);
     this.#listeners.clear();
     if (this.#sub) this.#sub.disconnect();
   }
