@@ -26,6 +26,10 @@ import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { pgTestDatabase, pgTestStore, type PgTestDatabase } from '../helpers/pg-db.js';
 import { tempDbPath } from '../helpers/temp-db.js';
 
+/** What table t holds, committed (read on the pool). */
+const committedT = async (store: PgStore): Promise<number[]> =>
+  (await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t ORDER BY n' })).rows.map((r) => r.n);
+
 /** What a case needs of a backend: its units of work, a write (table t) joining a unit, and what another connection sees. */
 interface Backend extends UnitsOfWork<Tx> {
   readCommitted<T>(fn: () => T | Promise<T>): Promise<T>;
@@ -614,7 +618,7 @@ describe('unit of work on PostgreSQL only', () => {
     const freshT = async () => {
       const { store } = await fresh();
       await executorOf(store).query({ text: 'DELETE FROM t' });
-      const rows = async () => (await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t ORDER BY n' })).rows.map((r) => r.n);
+      const rows = () => committedT(store);
       return { store, rows };
     };
 
@@ -1028,7 +1032,7 @@ describe('unit of work on PostgreSQL only', () => {
     const fresh = async () => {
       const { store } = await pgBackend();
       await executorOf(store).query({ text: 'DROP TABLE IF EXISTS r; CREATE TABLE r (carrier_key text); DELETE FROM t' });
-      const rows = async () => (await executorOf(store).query<{ n: number }>({ text: 'SELECT n FROM t ORDER BY n' })).rows.map((r) => r.n);
+      const rows = () => committedT(store);
       return { store, rows };
     };
 
