@@ -3,12 +3,14 @@
  * of work are heard in id order, replayed from the log, paged, and an event that names what it
  * reports (a review by reference) is read back from the store when delivered.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { IntakeEvent } from '../../shared/screening.js';
 import { SharedEventFeed } from '../../worker/events/event-feed.js';
 import { reviewRef } from '../../worker/events/event-refs.js';
 import { pgTestStore } from '../helpers/pg-db.js';
 import { until } from '../helpers/processes.js';
+import { uniquePrefix } from '../helpers/redis-prefix.js';
 
 let t: Awaited<ReturnType<typeof pgTestStore>>;
 beforeAll(async () => {
@@ -79,4 +81,41 @@ it('events announced ahead of an earlier one wait for it, then go in id order, w
   ]);
   expect(reads).toBeGreaterThan(0);
   await feed.close();
+});
+
+it('its own Redis message (the one that wakes the other hosts) does not read the log while its events wait for an earlier one', async () => {
+  let reads = 0;
+  const events = new Proxy(t.store.events, {
+    get: (target, key, receiver) =>
+      key === 'eventsSince'
+        ? (...a: Parameters<typeof target.eventsSince>) => (reads++, target.eventsSince(...a))
+        : Reflect.get(target, key, receiver),
+  });
+  const store = new Proxy(t.store, { get: (target, key, receiver) => (key === 'events' ? events : Reflect.get(target, key, receiver)) });
+  const url = inject('redisUrl');
+  const [pub, sub, other] = [new Redis(url), new Redis(url), new Redis(url)];
+  const channel = `${uniquePrefix('feed-echo')}:events`;
+  // Only the echo could read the log: the wait for the gap is longer than the test.
+  const feed = new SharedEventFeed(store, pub, channel, 60_000);
+  try {
+    await feed.start(sub);
+    const published = new Promise<string>((resolve) => other.on('message', (_c: string, id: string) => resolve(id)));
+    await other.subscribe(channel);
+    const heard: IntakeEvent[] = [];
+    feed.subscribe((e) => heard.push(e));
+    const start = await feed.lastId();
+    const a = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'a' })]);
+    const b = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'b' })]);
+    await feed.announce(b);
+    expect(Number(await published)).toBe(start + 2);
+    // Redis answers in order on the subscriber's connection: its message was handled before this.
+    await sub.ping();
+    await feed.announce(a);
+    expect(heard.map((e) => e.id - start)).toEqual([1, 2]);
+    expect(reads).toBe(0);
+  } finally {
+    await feed.close();
+    pub.disconnect();
+    other.disconnect();
+  }
 });

@@ -1070,6 +1070,13 @@ describe('unit of work on PostgreSQL only', () => {
           carrierRows: { param: 'key', tables: ['r'] },
         }),
       ).toThrow('carrierRows');
+      for (const [name, sql] of [
+        ['test_rows_or', 'SELECT 1 FROM r WHERE carrier_key = @key OR n = 1'],
+        ['test_rows_prefixed', 'SELECT 1 FROM r WHERE prev_carrier_key = @key'],
+        ['test_rows_not', 'SELECT 1 FROM r WHERE NOT carrier_key = @key'],
+        ['test_rows_two_writes', 'WITH u AS (UPDATE r SET n = 1) INSERT INTO r (carrier_key) VALUES (@key)'],
+      ])
+        expect(() => statement(name!, sql!, { carrierRows: { param: 'key', tables: ['r'] } }), name).toThrow('carrierRows');
     });
 
     it('writesOrFails: INSERT … VALUES only (or after a WITH of one INSERT from unnest), no ON CONFLICT, no WHERE; sendOnly needs it', async () => {
@@ -1077,6 +1084,14 @@ describe('unit of work on PostgreSQL only', () => {
         ['test_wof_conflict', 'INSERT INTO t (n) VALUES (@n) ON CONFLICT (n) DO NOTHING'],
         ['test_wof_select', 'INSERT INTO t (n) SELECT @n WHERE false'],
         ['test_wof_update', 'UPDATE t SET n = @n'],
+        [
+          'test_wof_join',
+          'WITH s AS (INSERT INTO u (n) SELECT r.n FROM unnest(@ns::int[]) AS r (n) JOIN t ON t.n = r.n ORDER BY 1) INSERT INTO t (n) VALUES (@n)',
+        ],
+        [
+          'test_wof_delete',
+          'WITH s AS (INSERT INTO u (n) SELECT n FROM unnest(@ns::int[]) AS r (n) ORDER BY n), d AS (DELETE FROM u) INSERT INTO t (n) VALUES (@n)',
+        ],
       ])
         expect(() => statement(name!, sql!, { writesOrFails: true }), name).toThrow('writes its rows or fails');
       expect(() =>

@@ -41,11 +41,15 @@ export class SharedEventFeed implements EventFeed {
    */
   readonly #early = new Map<number, IntakeEvent>();
   #gapTimer: NodeJS.Timeout | undefined;
+  /** The newest id announced here: a Redis message up to it is our own (the one that woke the others). */
+  #inHandUpTo = 0;
 
   constructor(
     private readonly store: RecordStore,
     private readonly pub: Redis,
     private readonly channel: string,
+    /** GAP_WAIT_MS unless given (a test waits longer, to see that nothing else reads the log). */
+    private readonly gapWaitMs = GAP_WAIT_MS,
   ) {
     // Events from here on are new: where the log ends now, asked at once (before a unit opened
     // next commits one). A failed read is tried again by the next delivery (#start).
@@ -70,9 +74,10 @@ export class SharedEventFeed implements EventFeed {
   /** Start listening for other processes' events (`sub` becomes a subscriber connection). */
   async start(sub: Redis): Promise<void> {
     this.#sub = sub;
-    // Our own events were delivered when published: only read the store for newer ones.
+    // Our own events were delivered when announced, or wait in hand for an earlier one (whose
+    // own announce, or GAP_WAIT_MS, brings it): only read the store for newer ones.
     sub.on('message', (_channel: string, id: string) => {
-      if (this.#delivered === undefined || Number(id) > this.#delivered) this.#drain();
+      if (this.#delivered === undefined || Number(id) > Math.max(this.#delivered, this.#inHandUpTo)) this.#drain();
     });
     await sub.subscribe(this.channel).catch(() => {});
     // A safety net for a missed pub/sub message (e.g. during a Redis restart).
@@ -103,6 +108,7 @@ export class SharedEventFeed implements EventFeed {
       const delivered = await this.#start();
       if (appended.length === 0) return this.#drainNow();
       for (const e of appended) if (e.id > delivered) this.#early.set(e.id, e);
+      this.#inHandUpTo = Math.max(this.#inHandUpTo, ...appended.map((e) => e.id));
       // The next events in order, in hand: no need to read them back from the log.
       await this.#deliverEarly();
     }).catch(() => {
@@ -187,15 +193,19 @@ export class SharedEventFeed implements EventFeed {
 
   /** The events in hand that come next, in id order; those delivered from the log meanwhile dropped (inside #serially only). */
   async #deliverEarly(): Promise<void> {
-    for (const id of this.#early.keys()) if (id <= this.#delivered!) this.#early.delete(id);
-    for (let e = this.#early.get(this.#delivered! + 1); e; e = this.#early.get(this.#delivered! + 1)) {
-      this.#early.delete(e.id);
-      await this.#deliver(e);
-    }
-    if (this.#early.size > 0) this.#gapTimer ??= setTimeout(() => this.#drain(), GAP_WAIT_MS).unref();
-    else if (this.#gapTimer) {
-      clearTimeout(this.#gapTimer);
-      this.#gapTimer = undefined;
+    try {
+      for (const id of this.#early.keys()) if (id <= this.#delivered!) this.#early.delete(id);
+      for (let e = this.#early.get(this.#delivered! + 1); e; e = this.#early.get(this.#delivered! + 1)) {
+        this.#early.delete(e.id);
+        await this.#deliver(e);
+      }
+    } finally {
+      // Also when a delivery failed (its store read): what is left is read from the log soon.
+      if (this.#early.size > 0) this.#gapTimer ??= setTimeout(() => this.#drain(), this.gapWaitMs).unref();
+      else if (this.#gapTimer) {
+        clearTimeout(this.#gapTimer);
+        this.#gapTimer = undefined;
+      }
     }
   }
 

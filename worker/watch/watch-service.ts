@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CarrierQuery } from '../../shared/carrier-id.js';
-import type { CarrierChange, Priority, Screening, WatchEntry } from '../../shared/screening.js';
+import type { CarrierChange, IntakeEvent, Priority, Screening, WatchEntry } from '../../shared/screening.js';
 import { actionForScore } from '../../shared/tender-rules.js';
 import type { SharedEventFeed } from '../events/event-feed.js';
 import type { QuotaGate } from '../queue/quota-gate.js';
@@ -69,6 +69,8 @@ export class WatchService implements PipelineWatch {
   readonly #scheduler: WatchScheduler;
   readonly #tickMs: number;
   readonly #log: Logger;
+  /** Each change's carrier.changed event, appended in record()'s unit, for announceChange. */
+  readonly #changeEvents = new WeakMap<StoredChange, IntakeEvent>();
 
   constructor(private readonly d: WatchServiceDeps) {
     this.#log = d.logger.child({ module: 'watch' });
@@ -171,14 +173,19 @@ export class WatchService implements PipelineWatch {
         : undefined,
     );
     if (change) {
-      await this.d.events.append(tx, 'carrier.changed', publicChange(change));
+      this.#changeEvents.set(change, await this.d.events.append(tx, 'carrier.changed', publicChange(change)));
       await oweChangeCallbacks(tx, this.d.store, change, now);
     }
     return change;
   }
 
-  /** After record()'s transaction: log the change (its callbacks were owed in that transaction). */
+  /**
+   * After record()'s transaction: announce its carrier.changed event (the event feed delivers in
+   * id order: later events wait for it) and log the change (its callbacks were owed in that transaction).
+   */
   async announceChange(change: StoredChange): Promise<void> {
+    const e = this.#changeEvents.get(change);
+    if (e) await this.d.events.announce([e]);
     this.#log.info(
       {
         change: change.id,

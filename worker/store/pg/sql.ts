@@ -126,21 +126,36 @@ export function carrierRows(config: QueryConfig): { key: unknown; tables: Readon
 
 /**
  * Whether `sql` reads `table` only where `carrier_key = @param`, or inserts into it with `@param`
- * as the value of carrier_key (`INSERT INTO table (… carrier_key …) VALUES (… @param …)`).
+ * as the value of carrier_key (`INSERT INTO table (… carrier_key …) VALUES (… @param …)`, its
+ * only write of the table). Strict by design: no OR, no NOT (but IS NOT NULL), no other write
+ * of the table; a statement it refuses is simply not declared.
  */
 function keyedBy(sql: string, table: string, param: string): boolean {
+  if (/\bOR\b|\bNOT\b(?!\s+NULL\b)/i.test(sql)) return false;
   const insert = new RegExp(`INSERT\\s+INTO\\s+${table}\\s*\\(([^)]*)\\)\\s*VALUES\\s*\\(([^)]*)\\)`, 'i').exec(sql);
+  const writes = [...sql.matchAll(WRITTEN)].filter((m) => m[1]!.toLowerCase() === table).length;
   if (insert) {
     const columns = insert[1]!.split(',').map((c) => c.trim().toLowerCase());
     const values = insert[2]!.split(',').map((v) => v.trim());
-    return values[columns.indexOf('carrier_key')] === `@${param}`;
+    return writes === 1 && values[columns.indexOf('carrier_key')] === `@${param}`;
   }
-  return tableNames(sql, READ).has(table) && new RegExp(`carrier_key\\s*=\\s*@${param}\\b`, 'i').test(sql);
+  return (
+    writes === 0 && tableNames(sql, READ).has(table) && new RegExp(`(?<![\\w.])(?:\\w+\\.)?carrier_key\\s*=\\s*@${param}\\b`, 'i').test(sql)
+  );
 }
 
-/** INSERT … VALUES (one row), no ON CONFLICT, no WHERE; before it at most `WITH x AS (INSERT … SELECT … FROM unnest(…) …)`. */
+/**
+ * INSERT … VALUES (one row), no ON CONFLICT, no WHERE; before it at most one
+ * `WITH x AS (INSERT … SELECT … FROM unnest(…) … ORDER BY …)`, with no join, limit or other write.
+ */
 function writesItsRowsOrFails(sql: string): boolean {
-  if (/\bON\s+CONFLICT\b|\bWHERE\b|\bRETURNING\b/i.test(sql)) return false;
+  if (
+    /\bON\s+CONFLICT\b|\bWHERE\b|\bRETURNING\b|\bJOIN\b|\bLIMIT\b|\bOFFSET\b|\bDISTINCT\b|\bHAVING\b|\bEXCEPT\b|\bINTERSECT\b|\bUPDATE\b|\bDELETE\b/i.test(
+      sql,
+    )
+  )
+    return false;
+  if ((sql.match(/\bINSERT\b/gi) ?? []).length > 2 || (sql.match(/\bAS\s*\(/gi) ?? []).length > 1) return false;
   const main = sql.replace(
     /^\s*WITH\s+\w+\s+AS\s+\(\s*INSERT\s+INTO\s+\w+\s*\([^)]*\)\s*SELECT\b[^;]*?\bunnest\([^;]*?\)\s*(?=INSERT\b)/i,
     '',
