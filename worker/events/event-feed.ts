@@ -41,8 +41,6 @@ export class SharedEventFeed implements EventFeed {
    */
   readonly #early = new Map<number, IntakeEvent>();
   #gapTimer: NodeJS.Timeout | undefined;
-  /** The newest id announced here: a Redis message up to it is our own (the one that woke the others). */
-  #inHandUpTo = 0;
 
   constructor(
     private readonly store: RecordStore,
@@ -77,7 +75,7 @@ export class SharedEventFeed implements EventFeed {
     // Our own events were delivered when announced, or wait in hand for an earlier one (whose
     // own announce, or GAP_WAIT_MS, brings it): only read the store for newer ones.
     sub.on('message', (_channel: string, id: string) => {
-      if (this.#delivered === undefined || Number(id) > Math.max(this.#delivered, this.#inHandUpTo)) this.#drain();
+      if (this.#delivered === undefined || Number(id) > Math.max(this.#delivered, ...this.#early.keys())) this.#drain();
     });
     await sub.subscribe(this.channel).catch(() => {});
     // A safety net for a missed pub/sub message (e.g. during a Redis restart).
@@ -108,7 +106,6 @@ export class SharedEventFeed implements EventFeed {
       const delivered = await this.#start();
       if (appended.length === 0) return this.#drainNow();
       for (const e of appended) if (e.id > delivered) this.#early.set(e.id, e);
-      this.#inHandUpTo = Math.max(this.#inHandUpTo, ...appended.map((e) => e.id));
       // The next events in order, in hand: no need to read them back from the log.
       await this.#deliverEarly();
     }).catch(() => {

@@ -182,8 +182,8 @@ export class ScreeningPipeline {
     }
     if (held.length === 0) return watch.readAhead(tx, scores);
     // One round trip: the locks, then the heads and the held hits' standing decisions and open
-    // reviews pipelined behind them on the unit's connection, so read under them. The reads are
-    // sent only once the lock is (PostgreSQL store: a lock sent behind an unanswered read throws).
+    // reviews pipelined behind them on the unit's connection, so read under them. Sent in this
+    // order (a read-ahead during which a lock went out is not kept: pg/sql.ts readAheadMany).
     const locked = decisions.lockCarriers(tx, held, { watch: [...watchKeys] });
     await Promise.all([locked, watch.readAhead(tx, scores), decisions.readAheadHolds(tx, held)]);
   }

@@ -44,6 +44,18 @@ const REVIEW_LOCK = ADVISORY_NAMESPACES.review;
 /** The carrier's open review, oldest first (its head; items wait on it through parent_id). */
 const OPEN_REVIEW_SQL =
   "SELECT id FROM reviews WHERE carrier_key = @key AND state = 'pending' AND parent_id IS NULL ORDER BY created_at ASC, seq ASC";
+/** A carrier's standing decision (its columns, `d.`, null without one) and its open review's id, for the carrier key `keySql`. */
+const standingAndOpenReviewOf = (keySql: string): string =>
+  `d.id IS NOT NULL AS has_standing, ${DECISION_COLUMNS.split(', ')
+    .map((c) => `d.${c}`)
+    .join(
+      ', ',
+    )}, (${OPEN_REVIEW_SQL.replace('SELECT id', 'SELECT r.id').replace('FROM reviews', 'FROM reviews r').replace('@key', keySql)} LIMIT 1) AS open_review_id`;
+/** A review item, pending (decisions_insert_review's row; ON CONFLICT added where a re-run may meet one). */
+const INSERT_REVIEW_SQL = `INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
+     VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)`;
+/** The unit's kept finished screenings (screenings-repo.ts `answered`), inserted ahead of a review item in its statement. */
+const WITH_KEPT_SCREENINGS = `WITH s AS (${insertFinishedManySql('', 's_')})`;
 
 const st = {
   lockCarrier: statement<{ key: string }>('decisions_lock_carrier', `SELECT ${carrierLockSql(REVIEW_LOCK, '@key')}`),
@@ -85,29 +97,20 @@ const st = {
   // review's id (openReview's answer, kept for the unit: onHold asks for it next).
   standingAndOpenReview: statement<{ key: string }>(
     'decisions_standing_and_open_review',
-    `SELECT d.id IS NOT NULL AS has_standing, ${DECISION_COLUMNS.split(', ')
-      .map((c) => `d.${c}`)
-      .join(
-        ', ',
-      )}, (${OPEN_REVIEW_SQL.replace('SELECT id', 'SELECT r.id').replace('FROM reviews', 'FROM reviews r')} LIMIT 1) AS open_review_id
+    `SELECT ${standingAndOpenReviewOf('@key')}
      FROM (SELECT 1) AS one LEFT JOIN decisions d ON d.carrier_key = @key AND d.state = 'standing'`,
     { plainRead: true, carrierRows: { param: 'key', tables: ['decisions', 'reviews'] } },
   ),
   // Many carriers' standingAndOpenReview at once (readAheadStanding), each row with its position.
   standingAndOpenReviewMany: statement<{ keys: string[] }>(
     'decisions_standing_and_open_review_many',
-    `SELECT q.i, d.id IS NOT NULL AS has_standing, ${DECISION_COLUMNS.split(', ')
-      .map((c) => `d.${c}`)
-      .join(
-        ', ',
-      )}, (${OPEN_REVIEW_SQL.replace('SELECT id', 'SELECT r.id').replace('FROM reviews', 'FROM reviews r').replace('@key', 'q.key')} LIMIT 1) AS open_review_id
+    `SELECT q.i, ${standingAndOpenReviewOf('q.key')}
      FROM unnest(@keys::text[]) WITH ORDINALITY AS q(key, i) LEFT JOIN decisions d ON d.carrier_key = q.key AND d.state = 'standing'`,
     { plainRead: true },
   ),
   insertReview: statement<NewReviewRow>(
     'decisions_insert_review',
-    `INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
-     VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)
+    `${INSERT_REVIEW_SQL}
      ON CONFLICT (screening_id) DO NOTHING`,
     { carrierRows: { param: 'carrier_key', tables: ['reviews'] } },
   ),
@@ -116,9 +119,8 @@ const st = {
   // checked at the statement's end, when the screening is in).
   insertReviewWithScreenings: statement<NewReviewRow & Record<string, unknown>>(
     'decisions_insert_review_with_screenings',
-    `WITH s AS (${insertFinishedManySql('', 's_')})
-     INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
-     VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)
+    `${WITH_KEPT_SCREENINGS}
+     ${INSERT_REVIEW_SQL}
      ON CONFLICT (screening_id) DO NOTHING`,
     { carrierRows: { param: 'carrier_key', tables: ['reviews'] } },
   ),
@@ -126,9 +128,8 @@ const st = {
   // so the row goes in or the statement fails, and the unit need not wait for it (sendOnly).
   insertReviewOfNewScreening: statement<NewReviewRow & Record<string, unknown>>(
     'decisions_insert_review_of_new_screening',
-    `WITH s AS (${insertFinishedManySql('', 's_')})
-     INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id, previous_decision)
-     VALUES (@id, @screening_id, 'pending', @hold_reason, @created_at, @carrier_key, @parent_id, @previous_decision)`,
+    `${WITH_KEPT_SCREENINGS}
+     ${INSERT_REVIEW_SQL}`,
     { carrierRows: { param: 'carrier_key', tables: ['reviews'] }, writesOrFails: true },
   ),
   reviewOfScreening: statement<{ screening_id: string }>(

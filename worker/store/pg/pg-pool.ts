@@ -35,8 +35,9 @@ export function openPgPool(url: string, opts: PgPoolOptions = {}): pg.Pool {
     connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
     application_name: opts.applicationName ?? 'carrier-screen',
     types,
-    // A statement may be sent before the one ahead of it is answered (a unit's BEGIN with its
-    // first lock: pg-store.ts): one round trip, not two. Awaited one by one, nothing changes.
+    // A statement may be sent before the one ahead of it is answered (pg-store.ts: a unit's BEGIN
+    // with its first lock, reads behind a lock, a COMMIT behind the last statement, a write not
+    // waited for): one round trip, not several. Awaited one by one, nothing changes.
     pipeline: true,
   });
   // Without a listener, an idle client's error (the server went away) would end the process.
