@@ -20,6 +20,23 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** The test store, with the log's reads (eventsSince) counted on the real store. */
+function countingLogReads() {
+  let reads = 0;
+  const events = new Proxy(t.store.events, {
+    get: (target, key, receiver) =>
+      key === 'eventsSince'
+        ? (...a: Parameters<typeof target.eventsSince>) => (reads++, target.eventsSince(...a))
+        : Reflect.get(target, key, receiver),
+  });
+  const store = new Proxy(t.store, { get: (target, key, receiver) => (key === 'events' ? events : Reflect.get(target, key, receiver)) });
+  return { store, reads: () => reads };
+}
+
+/** One quota.changed event appended by `feed` in a unit of its own, committed (not announced). */
+const appendInAUnit = (feed: SharedEventFeed, n: string) =>
+  t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n })]);
+
 it('events are heard in id order, replayed and paged from the log; a reference is read when delivered', async () => {
   await t.store.unitOfWork((tx) => tx.events.appendEvent('quota.changed', { before: true }));
   const feed = new SharedEventFeed(t.store, { publish: async () => 0 } as never, 'test');
@@ -45,22 +62,14 @@ it('events are heard in id order, replayed and paged from the log; a reference i
 });
 
 it('events announced ahead of an earlier one wait for it, then go in id order, without reading the log; one never announced here is read from it', async () => {
-  // The log's reads counted on the real store.
-  let reads = 0;
-  const events = new Proxy(t.store.events, {
-    get: (target, key, receiver) =>
-      key === 'eventsSince'
-        ? (...a: Parameters<typeof target.eventsSince>) => (reads++, target.eventsSince(...a))
-        : Reflect.get(target, key, receiver),
-  });
-  const store = new Proxy(t.store, { get: (target, key, receiver) => (key === 'events' ? events : Reflect.get(target, key, receiver)) });
+  const { store, reads } = countingLogReads();
   const feed = new SharedEventFeed(store, { publish: async () => 0 } as never, 'test');
   const heard: IntakeEvent[] = [];
   feed.subscribe((e) => heard.push(e));
   const start = await feed.lastId();
   // Two units commit their events in id order; the second announces first (two group commits).
-  const a = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'a' })]);
-  const b = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'b' })]);
+  const a = await appendInAUnit(feed, 'a');
+  const b = await appendInAUnit(feed, 'b');
   await feed.announce(b);
   expect(heard).toEqual([]);
   await feed.announce(a);
@@ -68,10 +77,10 @@ it('events announced ahead of an earlier one wait for it, then go in id order, w
     [1, { n: 'a' }],
     [2, { n: 'b' }],
   ]);
-  expect(reads).toBe(0);
+  expect(reads()).toBe(0);
   // Another host's event, announced there (not here), before ours: ours waits, then the log is read.
   await t.store.unitOfWork((tx) => tx.events.appendEvent('quota.changed', { n: 'elsewhere' }));
-  const c = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'c' })]);
+  const c = await appendInAUnit(feed, 'c');
   await feed.announce(c);
   expect(heard).toHaveLength(2);
   await until('the event read from the log', 5_000, () => heard.length === 4, 5);
@@ -79,19 +88,12 @@ it('events announced ahead of an earlier one wait for it, then go in id order, w
     [3, { n: 'elsewhere' }],
     [4, { n: 'c' }],
   ]);
-  expect(reads).toBeGreaterThan(0);
+  expect(reads()).toBeGreaterThan(0);
   await feed.close();
 });
 
 it('its own Redis message (the one that wakes the other hosts) does not read the log while its events wait for an earlier one', async () => {
-  let reads = 0;
-  const events = new Proxy(t.store.events, {
-    get: (target, key, receiver) =>
-      key === 'eventsSince'
-        ? (...a: Parameters<typeof target.eventsSince>) => (reads++, target.eventsSince(...a))
-        : Reflect.get(target, key, receiver),
-  });
-  const store = new Proxy(t.store, { get: (target, key, receiver) => (key === 'events' ? events : Reflect.get(target, key, receiver)) });
+  const { store, reads } = countingLogReads();
   const url = inject('redisUrl');
   const [pub, sub, other] = [new Redis(url), new Redis(url), new Redis(url)];
   const channel = `${uniquePrefix('feed-echo')}:events`;
@@ -104,15 +106,15 @@ it('its own Redis message (the one that wakes the other hosts) does not read the
     const heard: IntakeEvent[] = [];
     feed.subscribe((e) => heard.push(e));
     const start = await feed.lastId();
-    const a = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'a' })]);
-    const b = await t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n: 'b' })]);
+    const a = await appendInAUnit(feed, 'a');
+    const b = await appendInAUnit(feed, 'b');
     await feed.announce(b);
     expect(Number(await published)).toBe(start + 2);
     // Redis answers in order on the subscriber's connection: its message was handled before this.
     await sub.ping();
     await feed.announce(a);
     expect(heard.map((e) => e.id - start)).toEqual([1, 2]);
-    expect(reads).toBe(0);
+    expect(reads()).toBe(0);
   } finally {
     await feed.close();
     pub.disconnect();
