@@ -19,6 +19,7 @@ import { poolExecutor, type PgExecutor } from '../../worker/store/pg/executor.js
 import { ADVISORY_NAMESPACES } from '../../worker/store/pg/advisory-keys.js';
 import { pgWatchStoreOf } from '../../worker/store/pg/watch-store.js';
 import { migratedPgDatabase } from '../helpers/pg-db.js';
+import { definedStatements } from '../../worker/store/pg/sql.js';
 
 const ENV = 'sandbox';
 
@@ -179,6 +180,50 @@ describe('postgres: carrier locks taken up front, in one order', () => {
       return rows[0]!.n;
     });
     expect(n).toBe(4);
+  });
+
+  it("with 1 500 reviews on record (where one OR of both lookups was planned as a scan), a batch's locks read no review they do not name", async () => {
+    // A database of its own: review rows alone (their screenings' foreign key is the schema's
+    // trigger, off for this session), which the other cases must not meet.
+    const own = await migratedPgDatabase();
+    const x = poolExecutor(own.pool);
+    try {
+      await x.transaction(async (tx) => {
+        await tx.query({ text: 'SET LOCAL session_replication_role = replica' });
+        await tx.query({
+          text: `INSERT INTO reviews (id, screening_id, state, hold_reason, created_at, carrier_key, parent_id)
+               SELECT 'rev_scan_' || g, 'scr_scan_' || g, 'pending', 'manual_review', '2026-01-01T00:00:00.000Z', 'sandbox:dot:' || (g % 300),
+                 CASE WHEN g % 300 = g THEN NULL ELSE 'rev_scan_' || (g % 300) END
+               FROM generate_series(1, 1500) AS g`,
+        });
+      });
+      await x.query({ text: 'ANALYZE reviews' });
+      const plans: Record<string, string[]> = {};
+      const texts = new Map(definedStatements().map((d) => [d.name, d.text]));
+      await x.transaction(async (tx) => {
+        for (const [name, params] of [
+          ['carrier_locks_take_named', "'{}', '{sandbox:dot:1}', '{dot:1}'"],
+          ['carrier_locks_take', "'{}', '{sandbox:dot:1}', '{dot:1}', '{rev_scan_7}', '{}'"],
+        ] as const) {
+          const types = params.split(',').map(() => 'text[]');
+          await tx.query({ text: `PREPARE plan_${name}(${types.join(', ')}) AS ${texts.get(name)!}` });
+          // Both plans PostgreSQL may use: planned for these values, and the one it keeps for any.
+          for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+            await tx.query({ text: `SET LOCAL plan_cache_mode = ${mode}` });
+            const { rows } = await tx.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN EXECUTE plan_${name}(${params})` });
+            (plans[name] ??= []).push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+          }
+        }
+        await tx.query({ text: 'DEALLOCATE ALL' });
+      });
+      expect(plans['carrier_locks_take_named']!.join('\n')).not.toContain('reviews');
+      for (const plan of plans['carrier_locks_take']!) {
+        expect(plan).toContain('reviews');
+        expect(plan).not.toMatch(/Seq Scan on reviews/);
+      }
+    } finally {
+      await own.close();
+    }
   });
 
   for (const upFront of [false, true]) {

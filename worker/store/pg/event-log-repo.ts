@@ -7,7 +7,7 @@ import type { AppendOptions } from '../record.js';
 import type { EventLogRepo } from '../screening-repos.js';
 import type { PgExecutor } from './executor.js';
 import { answered, finishedArrays, insertFinishedManySql, type FinishedArrays } from './screenings-repo.js';
-import { statement, type Queryable, type Statement } from './sql.js';
+import { batchArray, statement, type Queryable, type Statement } from './sql.js';
 
 /**
  * The event log on PostgreSQL (SSE replay with Last-Event-ID, GET /event-log): the Store's four
@@ -44,13 +44,15 @@ const append = statement<{ event: string; data: string; created_at: string }>(
    RETURNING id`,
 );
 
+const EVENT_ARRAYS = ['events', 'datas', 'created'].map((a) => batchArray(a, 'text')).join(', ');
+
 // The ids are last_id's new value counted back by the batch's size: ordinality keeps the order given.
 const appendBatch = statement<{ events: string[]; datas: string[]; created: string[] }>(
   'events_append_batch',
   `WITH h AS (UPDATE event_head SET last_id = last_id + cardinality(@events::text[]) RETURNING last_id)
    INSERT INTO events (id, event, data, created_at)
    SELECT h.last_id - cardinality(@events::text[]) + e.ord, e.event, e.data, e.created_at
-   FROM h CROSS JOIN unnest(@events::text[], @datas::text[], @created::text[]) WITH ORDINALITY AS e(event, data, created_at, ord)
+   FROM h CROSS JOIN unnest(${EVENT_ARRAYS}) WITH ORDINALITY AS e(event, data, created_at, ord)
    RETURNING id`,
 );
 
@@ -61,10 +63,10 @@ const appendBatchWithScreenings = statement<{ events: string[]; datas: string[];
   // The screenings join the head's row: without it (an unmigrated schema) nothing is written,
   // not the screenings alone (a statement sent alone commits what it wrote).
   `WITH h AS (UPDATE event_head SET last_id = last_id + cardinality(@events::text[]) RETURNING last_id),
-   s AS (${insertFinishedManySql('h CROSS JOIN')})
+   s AS (${insertFinishedManySql('h CROSS JOIN', '', batchArray)})
    INSERT INTO events (id, event, data, created_at)
    SELECT h.last_id - cardinality(@events::text[]) + e.ord, e.event, e.data, e.created_at
-   FROM h CROSS JOIN unnest(@events::text[], @datas::text[], @created::text[]) WITH ORDINALITY AS e(event, data, created_at, ord)
+   FROM h CROSS JOIN unnest(${EVENT_ARRAYS}) WITH ORDINALITY AS e(event, data, created_at, ord)
    RETURNING id`,
 );
 

@@ -107,11 +107,16 @@ const FINISHED_COLUMNS = Object.keys(FINISHED_TYPES) as Array<keyof FinishedRow>
  * Finished screenings, many in one INSERT, in the order given (seq): `@id`, `@tender_id`… each
  * an array (FinishedArrays; `prefix` before each name where the statement has names of its own,
  * `finishedArrays(rows, prefix)`). `from` goes before the rows: `h CROSS JOIN` in the event log's last
- * append (event-log-repo.ts) writes none when `h` has no row.
+ * append (event-log-repo.ts) writes none when `h` has no row. `array`: how each array is written
+ * (`batchArray` in sql.ts, for a statement PostgreSQL would otherwise plan at every bind).
  */
-export function insertFinishedManySql(from: string, prefix = ''): string {
+export function insertFinishedManySql(
+  from: string,
+  prefix = '',
+  array: (name: string, type: 'text' | 'bigint') => string = (name, type) => `@${name}::${type}[]`,
+): string {
   const columns = FINISHED_COLUMNS.join(', ');
-  const arrays = FINISHED_COLUMNS.map((c) => `@${prefix}${c}::${FINISHED_TYPES[c]}[]`).join(', ');
+  const arrays = FINISHED_COLUMNS.map((c) => array(`${prefix}${c}`, FINISHED_TYPES[c])).join(', ');
   // Done at once: completed when created.
   return `INSERT INTO screenings (${columns}, status, completed_at)
      SELECT ${columns}, 'done', created_at
