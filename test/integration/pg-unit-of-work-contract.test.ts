@@ -13,6 +13,7 @@ import { ADVISORY_NAMESPACES } from '../../worker/store/pg/advisory-keys.js';
 import { writeTogether } from '../../worker/store/pg/pg-pool.js';
 import {
   plainReadTables,
+  ahead,
   readAheadMany,
   statement,
   tablesRead,
@@ -1109,26 +1110,30 @@ describe('unit of work on PostgreSQL only', () => {
       );
     });
 
-    it('a read-ahead is kept only when no lock went out while it was on its way: sent behind the lock, it was read under it', async () => {
+    it('a read-ahead about a key a lock named that went out while it was on its way is not kept; about another key, or sent behind the lock, it is', async () => {
       const { store } = await fresh();
       const other = new pg.Client({ connectionString: pgDb!.url });
       await other.connect();
       try {
         const seen = await store.unitOfWork(async (tx) => {
           const x = executorOf(tx);
-          const remember = (key: string) => (rows: Record<string, unknown>[]) => readR.remember(x, { key }, rows);
-          // Read, then a lock sent before its answer came: not kept.
-          const before = readAheadMany(x, readRMany, { keys: ['A'] }, [remember('A')]);
-          const locked = tx.decisions.lockCarriers({ watch: ['dot:91'] });
+          // Read, then a lock of A sent before the answers came: A's not kept (read before its lock), B's kept.
+          const before = readAheadMany(x, readRMany, { keys: ['A', 'B'] }, [ahead(readR, { key: 'A' }), ahead(readR, { key: 'B' })]);
+          const locked = tx.decisions.lockCarriers({ watch: ['A'] });
           await Promise.all([before, locked]);
-          // A lock, then the read pipelined behind it: kept.
-          const lockedToo = tx.decisions.lockCarriers({ watch: ['dot:92'] });
-          await Promise.all([lockedToo, readAheadMany(x, readRMany, { keys: ['B'] }, [remember('B')])]);
+          const known = [readR.known(x, { key: 'A' }), readR.known(x, { key: 'B' })];
+          // A lock of C, then the read pipelined behind it: kept.
+          const lockedToo = tx.decisions.lockCarriers({ watch: ['C'] });
+          await Promise.all([lockedToo, readAheadMany(x, readRMany, { keys: ['C'] }, [ahead(readR, { key: 'C' })])]);
+          known.push(readR.known(x, { key: 'C' }));
           // Another session's commit: a kept answer does not see it, a read does.
-          await other.query("INSERT INTO r (carrier_key) VALUES ('A'), ('B')");
-          return [(await readR.get<{ n: number }>(x, { key: 'A' }))!.n, (await readR.get<{ n: number }>(x, { key: 'B' }))!.n];
+          await other.query("INSERT INTO r (carrier_key) VALUES ('A'), ('B'), ('C')");
+          const n = async (key: string) => (await readR.get<{ n: number }>(x, { key }))!.n;
+          return { known, n: [await n('A'), await n('B'), await n('C')] };
         });
-        expect(seen).toEqual([1, 0]);
+        expect(seen).toEqual({ known: [false, true, true], n: [1, 0, 0] });
+        // On the pool nothing is known.
+        expect(readR.known(executorOf(store), { key: 'A' })).toBe(false);
       } finally {
         await other.end();
       }

@@ -21,6 +21,7 @@ import { observe } from '../metrics/metrics.js';
 import type { CachedScore, Env, NewScreening, RecordStore, RecordTx, ScreeningResult } from '../store/index.js';
 import type { RecordRepos } from '../store/record.js';
 import type { StoredChange } from '../store/watch-store.js';
+import { RecentScores } from './recent-scores.js';
 import { LONGEST_RATE_LIMIT_WAIT_MS, type LookupSharing, type QuotaAdmission, type ScoringProvider } from './scoring-provider.js';
 
 export { LONGEST_RATE_LIMIT_WAIT_MS } from './scoring-provider.js';
@@ -76,7 +77,7 @@ export interface PipelineWatch {
   ): Promise<TenderCarrier | undefined>;
   /**
    * What record() will read first for tenders of these scores' carriers, read at once for the
-   * unit `tx` (a group commit's read-ahead; nothing on SQLite).
+   * unit `tx` (a group commit's read-ahead; nothing on SQLite): what the unit does not hold already.
    */
   readAhead(tx: RecordTx, scores: Array<Screening['score'] | undefined>): Promise<void>;
   /** The watch keys record() may lock for this screening (taken up front with the unit's other carrier locks). */
@@ -141,6 +142,8 @@ export const MAX_ATTEMPTS_PER_SCREENING = 5;
 
 export class ScreeningPipeline {
   readonly #commits: GroupCommit<RecordTx, NewScreening>;
+  /** Each query's last cached score: what a batch's read-ahead guesses with. */
+  readonly #recent = new RecentScores();
 
   constructor(private readonly d: PipelineDeps) {
     this.#commits = new GroupCommit<RecordTx, NewScreening>(d.store, {
@@ -156,36 +159,75 @@ export class ScreeningPipeline {
 
   /**
    * A batch of new screenings' reads, before its pieces (PostgreSQL; a SQLite read is a function
-   * call): their score facts in one statement; the locks of those that go to their carrier's
-   * review, in one statement, the batch's one lock order (their pieces then take none); then,
-   * in the same round trip, read under those locks, the watch heads and the held hits' standing
-   * decisions and open reviews.
+   * call), in one round trip when each query's score is the one it had last time (RecentScores):
+   * their score facts; the watch heads of the carriers those scores name; and for the screenings
+   * that go to their carrier's review, their locks in one statement, the batch's one lock order
+   * (their pieces then take none), with, read under those locks, their heads again and their
+   * standing decisions and open reviews. What the scores read change is read in a second round
+   * trip: a lock the guess missed is then taken after the others (two hosts may deadlock on it,
+   * which PostgreSQL breaks, and the group commit runs again).
    */
   async #readAhead(tx: RecordTx, news: NewScreening[]): Promise<void> {
-    const { env, decisions, watch } = this.d;
+    const { env } = this.d;
     if (!tx.scores.readAhead) return;
-    await tx.scores.readAhead(
-      env,
-      news.map((n) => n.query),
-    );
-    const scores: Array<Screening['score'] | undefined> = [];
-    const held: Array<Parameters<typeof decisions.lockCarriers>[1][number]> = [];
-    const watchKeys = new Set<string>();
+    const guess = news.flatMap((n) => {
+      const score = this.#recent.get(n.query);
+      return score ? [{ n, score }] : [];
+    });
+    const guessed = await this.#heldReads(tx, guess);
+    await Promise.all([
+      tx.scores.readAhead(
+        env,
+        news.map((n) => n.query),
+      ),
+      ...guessed.map((send) => send()),
+    ]);
+    const hits: Array<{ n: NewScreening; score: SvcScore }> = [];
     for (const n of news) {
       const facts = await tx.scores.hitFacts(env, n.query);
-      scores.push(facts.score?.score);
+      if (!facts.score) continue;
+      this.#recent.note(n.query, facts.score.score);
       // A block in force may change the answer (blocks.apply): that piece takes its own locks.
-      const r = facts.anyActiveBlock ? undefined : this.#freshHit(facts.score);
-      if (!r || !holdOpensReview(n, r)) continue;
-      held.push({ id: n.id, query: n.query, score: r.score });
-      for (const k of await watch.lockKeys(tx, { query: n.query, score: r.score })) watchKeys.add(k);
+      if (!facts.anyActiveBlock && this.#freshHit(facts.score)) hits.push({ n, score: facts.score.score });
     }
-    if (held.length === 0) return watch.readAhead(tx, scores);
-    // One round trip: the locks, then the heads and the held hits' standing decisions and open
-    // reviews pipelined behind them on the unit's connection, so read under them. Sent in this
-    // order (a read-ahead during which a lock went out is not kept: pg/sql.ts readAheadMany).
-    const locked = decisions.lockCarriers(tx, held, { watch: [...watchKeys] });
-    await Promise.all([locked, watch.readAhead(tx, scores), decisions.readAheadHolds(tx, held)]);
+    // What the guess did not hold or read: nothing in a steady run (no statement, no round trip).
+    await Promise.all((await this.#heldReads(tx, hits)).map((send) => send()));
+  }
+
+  /**
+   * The read-ahead of these hits (each a screening and its score), as sends to make in one turn:
+   * the watch heads of every hit's carrier; then the locks of the held ones (those that go to their
+   * carrier's review), and behind them, so read under them, their heads again and their standing
+   * decisions and open reviews. A lock the unit holds is not taken again, nor an answer it holds
+   * read again (pg/carrier-locks.ts, pg/sql.ts `known`).
+   */
+  async #heldReads(tx: RecordTx, hits: ReadonlyArray<{ n: NewScreening; score: SvcScore }>): Promise<Array<() => Promise<void>>> {
+    const { decisions, watch } = this.d;
+    if (hits.length === 0) return [];
+    const held = hits.flatMap(({ n, score }) =>
+      holdOpensReview(n, { action: actionForScore(score).action, score }) ? [{ id: n.id, query: n.query, score }] : [],
+    );
+    const watchKeys = new Set<string>();
+    for (const h of held) for (const k of await watch.lockKeys(tx, h)) watchKeys.add(k);
+    // Sent in this order (a lock forgets what was read before it about its keys: pg-store.ts).
+    return [
+      () =>
+        watch.readAhead(
+          tx,
+          hits.map((h) => h.score),
+        ),
+      ...(held.length === 0
+        ? []
+        : [
+            () => decisions.lockCarriers(tx, held, { watch: [...watchKeys] }),
+            () =>
+              watch.readAhead(
+                tx,
+                held.map((h) => h.score),
+              ),
+            () => decisions.readAheadHolds(tx, held),
+          ]),
+    ];
   }
 
   /** The answer a cache entry gives while it is fresh (the cache TTL), else undefined. */

@@ -14,7 +14,7 @@ import { lockCarrierSet } from './carrier-locks.js';
 import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { answered, finishedArrays, insertFinishedManySql } from './screenings-repo.js';
-import { batchArray, readAheadMany, statement, type Statement } from './sql.js';
+import { ahead, batchArray, readAheadMany, statement, type Statement } from './sql.js';
 
 /**
  * The PostgreSQL twin of worker/store/decisions-repo.ts: the same methods, rows and order, each
@@ -209,12 +209,13 @@ export function pgDecisionsOf(x: PgExecutor): AsyncRepo<DecisionsRepo> {
       return has_standing ? (decision as DecisionRow) : undefined;
     },
     async readAheadStanding(keys) {
-      const list = [...new Set(keys)];
+      // Not again what the unit holds (read under the locks it holds; no write has made it forget).
+      const list = [...new Set(keys)].filter((key) => !st.standingAndOpenReview.known(x, { key }));
       await readAheadMany(
         x,
         st.standingAndOpenReviewMany,
         { keys: list },
-        list.map((key) => (rows) => st.standingAndOpenReview.remember(x, { key }, rows)),
+        list.map((key) => ahead(st.standingAndOpenReview, { key })),
       );
     },
     lastEnded: (key) => st.lastEnded.get<DecisionRow>(x, { key }),

@@ -36,12 +36,16 @@ export interface PgExecutor extends Queryable {
    * A plain read's answer, read ahead (with many others, in one statement): this unit of work
    * answers `config` from `rows` with no round trip until it writes a table that read reads
    * (sql.ts `tablesRead`, `tablesWritten`). As if the read had been sent when it was read ahead:
-   * a plain read may go early (before BEGIN) already. Undefined on the pool.
+   * a plain read may go early (before BEGIN) already. `sentAt`: locksSent() when the read went;
+   * not kept when a lock sent since names one of its parameters. Undefined on the pool.
    */
-  remember?(config: QueryConfig, rows: QueryResultRow[]): void;
+  remember?(config: QueryConfig, rows: QueryResultRow[], sentAt?: number): void;
+  /** Whether the unit holds an answer for this plain read (read ahead, not forgotten since). Undefined on the pool. */
+  remembers?(config: QueryConfig): boolean;
   /**
-   * How many statements taking locks the unit has sent: a read-ahead during which this changed
-   * was read before a lock, not under it, and is not kept (sql.ts readAheadMany). Undefined on the pool.
+   * How many statements taking locks the unit has sent: a read-ahead's answer about a key a lock
+   * sent while it was on its way named was read before that lock, not under it, and is not kept
+   * (`remember`'s `sentAt`, sql.ts readAheadMany). Undefined on the pool.
    */
   locksSent?(): number;
   /**

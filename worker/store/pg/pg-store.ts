@@ -266,6 +266,9 @@ function mayHaveCommitted(err: unknown): boolean {
 /** A unit without savepoints in which something threw: rolled back, to be done again with savepoints. */
 const UNDONE = Symbol('rolled back, to be done again with savepoints');
 
+/** Whether a statement's parameters name one of a lock statement's keys. */
+const namesAny = (values: readonly unknown[], keys: ReadonlySet<unknown>): boolean => values.flat().some((v) => keys.has(v));
+
 /** One try of one unit of work: its client and what happened on it. */
 class Unit {
   finished = false;
@@ -292,8 +295,11 @@ class Unit {
   lastError: unknown = undefined;
   /** Plain reads' answers read ahead (`remember`), by statement and parameters, with the tables each reads. */
   readAhead = new Map<string, ReadAheadAnswer>();
-  /** Statements sent that take advisory locks (sql.ts `takesLocks`): a read-ahead sent before one is not kept. */
-  locksSent = 0;
+  /**
+   * The parameters of each statement sent that takes advisory locks (sql.ts `takesLocks`), in
+   * order: an answer read ahead before one of them, about one of its keys, is not kept.
+   */
+  locked: Array<ReadonlySet<unknown>> = [];
   /** Writes sent without waiting (`sendOnly`): settled before the unit decides whether it commits. */
   unanswered: Array<Promise<void>> = [];
 
@@ -368,8 +374,9 @@ class PgUnitTx extends Repos implements PgTx {
         defer: <W>(write: DeferredWrite<W>, row: W) => me.tx!.#defer(write, row),
         takeDeferred: <W>(write: DeferredWrite<W>) => me.tx!.#take(write),
         last: <T>(fn: (q: Queryable) => Promise<T>) => me.tx!.#last(fn),
-        remember: (config: QueryConfig, rows: QueryResultRow[]) => me.tx!.#remember(config, rows),
-        locksSent: () => me.tx!.unit.locksSent,
+        remember: (config: QueryConfig, rows: QueryResultRow[], sentAt?: number) => me.tx!.#remember(config, rows, sentAt),
+        remembers: (config: QueryConfig) => me.tx!.unit.readAhead.has(readKey(config)),
+        locksSent: () => me.tx!.unit.locked.length,
         sendOnly: (config: QueryConfig) => me.tx!.#sendOnly(config),
       },
       ctx,
@@ -462,24 +469,25 @@ class PgUnitTx extends Repos implements PgTx {
     }
   }
 
-  #remember(config: QueryConfig, rows: QueryResultRow[]): void {
+  #remember(config: QueryConfig, rows: QueryResultRow[], sentAt?: number): void {
     this.#check('a statement');
     const reads = tablesRead(config);
     if (!reads) throw new Error(`pg statement "${config.name}" is not a plain read: its answer cannot be read ahead`);
+    // Read while a lock about one of its keys went out: read before that lock, not under it.
+    if (sentAt !== undefined && this.unit.locked.slice(sentAt).some((keys) => namesAny(config.values ?? [], keys))) return;
     this.unit.readAhead.set(readKey(config), { reads, values: config.values ?? [], carrier: carrierRows(config), rows });
   }
 
   /**
    * A statement taking locks goes out: answers read ahead whose parameters name one of its keys
    * were read before it, not under it, and are forgotten (whoever needs them reads again, under
-   * it); a read-ahead on its way is not kept (sql.ts readAheadMany, `locksSent`).
+   * it); an answer on its way about one of them is not kept when it comes (`#remember`'s `sentAt`).
    */
   #forgetBeforeLock(config: QueryConfig): void {
     const { readAhead } = this.unit;
-    this.unit.locksSent++;
-    if (readAhead.size === 0) return;
     const locked = new Set<unknown>((config.values ?? []).flat());
-    for (const [k, v] of readAhead) if (v.values.some((p) => locked.has(p))) readAhead.delete(k);
+    this.unit.locked.push(locked);
+    for (const [k, v] of readAhead) if (namesAny(v.values, locked)) readAhead.delete(k);
   }
 
   async #query<R extends QueryResultRow>(config: QueryConfig): Promise<pg.QueryResult<R>> {

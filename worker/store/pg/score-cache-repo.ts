@@ -7,7 +7,7 @@ import type { RecordScores } from '../record.js';
 import type { QueryResultRow } from 'pg';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
-import { batchArray, readAheadMany, statement, type Statement } from './sql.js';
+import { ahead, batchArray, readAheadMany, statement, type Statement } from './sql.js';
 
 export type { ScoreCacheRepo } from '../screening-repos.js';
 
@@ -204,8 +204,8 @@ export function pgScoreCacheOf(x: PgExecutor, opts: PgScoreCacheOptions): Record
       }
       // In hitMany's order: the DOTs, then the MCs.
       const rows = await readAheadMany(x, hitMany, { env, dots: [...dots], mcs: [...mcs] }, [
-        ...[...dots].map((dot) => (r: QueryResultRow[]) => hitByDot.remember(x, { env, dot }, r)),
-        ...[...mcs].map((mc) => (r: QueryResultRow[]) => hitByMc.remember(x, { env, mc }, r)),
+        ...[...dots].map((dot) => ahead(hitByDot, { env, dot })),
+        ...[...mcs].map((mc) => ahead(hitByMc, { env, mc })),
       ]);
       // Their scores parsed at once too (one read of the fetches not parsed yet).
       await scores.scoresFor(

@@ -31,7 +31,9 @@ export interface Statement<P extends Params> {
    * answers this read from it, without a round trip, until it writes a table the read reads
    * (executor.ts `remember`). Nothing happens on the pool.
    */
-  remember(q: Queryable, params: P, rows: QueryResultRow[]): void;
+  remember(q: Queryable, params: P, rows: QueryResultRow[], sentAt?: number): void;
+  /** Whether the unit `q` holds this plain read's answer for `params` (read ahead, not forgotten since): false on the pool. */
+  known(q: Queryable, params: P): boolean;
   /**
    * A write that writes its rows or fails (no WHERE, no ON CONFLICT that could make it write
    * nothing), sent without waiting for its answer where the unit allows it (executor.ts
@@ -42,7 +44,8 @@ export interface Statement<P extends Params> {
 
 /** A queryable that can keep read-ahead answers and send without waiting (a unit of work's executor). */
 interface Remembers {
-  remember?(config: QueryConfig, rows: QueryResultRow[]): void;
+  remember?(config: QueryConfig, rows: QueryResultRow[], sentAt?: number): void;
+  remembers?(config: QueryConfig): boolean;
   sendOnly?(config: QueryConfig): Promise<void>;
   locksSent?(): number;
 }
@@ -266,9 +269,12 @@ export function statement<P extends Params = Record<string, never>>(name: string
       if (q.sendOnly) return q.sendOnly(config(params));
       await q.query(config(params));
     },
-    remember(q: Queryable & Remembers, params: P, rows: QueryResultRow[]): void {
+    remember(q: Queryable & Remembers, params: P, rows: QueryResultRow[], sentAt?: number): void {
       if (!opts.plainRead) throw new Error(`pg statement "${name}" is not a plain read: its answer cannot be read ahead`);
-      q.remember?.(config(params), rows);
+      q.remember?.(config(params), rows, sentAt);
+    },
+    known(q: Queryable & Remembers, params: P): boolean {
+      return opts.plainRead === true && q.remembers?.(config(params)) === true;
     },
   };
 }
@@ -315,26 +321,32 @@ export function positional(sql: string): { text: string; names: string[] } {
   return { text, names };
 }
 
+/** One read a read-ahead answers (`ahead`): a plain read and its parameters. */
+export type ReadAhead = (q: Queryable & Remembers, rows: QueryResultRow[], sentAt: number | undefined) => void;
+
+export function ahead<P extends Params>(read: Statement<P>, params: P): ReadAhead {
+  return (q, rows, sentAt) => read.remember(q, params, rows, sentAt);
+}
+
 /**
  * Many plain reads read ahead in one statement, for a unit of work (on the pool, nothing): `many`'s
  * rows each carry `i`, the 1-based position in `answers` of the read the row answers; the rest of
- * the row is that read's row. Answers the rows, without `i`; none when a lock of the unit went
- * out while the statement was on its way (pg-store.ts: a lock forgets what was read before it).
+ * the row is that read's row. Answers the rows, without `i`. An answer about a key a lock named
+ * that went out while it was on its way was read before that lock, not under it, and is not kept
+ * (pg-store.ts: a lock forgets what was read before it).
  */
 export async function readAheadMany<P extends Params>(
   q: Queryable & Remembers,
   many: Statement<P>,
   params: P,
-  answers: ReadonlyArray<(rows: QueryResultRow[]) => void>,
+  answers: readonly ReadAhead[],
 ): Promise<QueryResultRow[]> {
   if (!q.remember || answers.length === 0) return [];
-  const locks = q.locksSent?.();
+  const sentAt = q.locksSent?.();
   const got = await many.all<{ i: number }>(q, params);
-  // A lock sent while it was on its way: its rows were read before that lock, not under it.
-  const underLocks = q.locksSent?.() === locks;
   const rows: QueryResultRow[] = [];
   for (const { i, ...row } of got) {
-    if (underLocks) answers[Number(i) - 1]!([row]);
+    answers[Number(i) - 1]!(q, [row], sentAt);
     rows.push(row);
   }
   return rows;

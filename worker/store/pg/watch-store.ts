@@ -18,7 +18,7 @@ import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from '../async-repo.js';
 import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
-import { batchArray, readAheadMany, statement } from './sql.js';
+import { ahead, batchArray, readAheadMany, statement } from './sql.js';
 
 /**
  * The watch list and carrier changes on PostgreSQL: watch-store.ts statement for statement. SQLite
@@ -553,14 +553,15 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
       for (const t of tenders) {
         checkKeys(t.keys);
         const p = headsParams(t.carrierKey, t.keys);
-        if (p) asked.set(JSON.stringify(p), p);
+        // Not again what the unit holds (a guess read it beside the score, and no lock forgot it since).
+        if (p && !heads.known(x, p)) asked.set(JSON.stringify(p), p);
       }
       const list = [...asked.values()];
       await readAheadMany(
         x,
         headsMany,
         { tkeys: list.map((p) => p.tkey), keys: list.map((p) => p.key), others: list.map((p) => p.other) },
-        list.map((p) => (r) => heads.remember(x, p, r)),
+        list.map((p) => ahead(heads, p)),
       );
     },
 
