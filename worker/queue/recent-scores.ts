@@ -9,7 +9,10 @@ const MAX_QUERIES = 20_000;
  * guesses from it, before the scores are read, which carriers it will lock and what it will read
  * under those locks, and sends all of it beside the score read (one round trip, not two). A
  * guess only: what it read is kept under the keys it was read with, and each piece asks with its
- * score's; a wrong or missing guess costs the round trip it would have saved, never an answer.
+ * score's, so a wrong guess never changes an answer. It may cost: the round trip it would have
+ * saved; a lock held to the COMMIT for a hit that turned out tendered; a lock it missed, taken
+ * after the others, on which two hosts may deadlock (PostgreSQL ends one after a second, and its
+ * batch runs again).
  */
 export class RecentScores {
   readonly #scores = new Map<string, SvcScore>();

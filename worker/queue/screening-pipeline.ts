@@ -548,7 +548,8 @@ export class ScreeningPipeline {
     // Every carrier lock this piece may take, first: its review and watch keys; only when it goes
     // to the carrier's review (a hold, or a block closing one). A tendered hit takes no review lock
     // and a watch lock only when it writes: locking every hit would cost PostgreSQL a round trip and
-    // make one carrier's hits on several hosts wait for each other's COMMIT.
+    // make one carrier's hits on several hosts wait for each other's COMMIT (a batch's read-ahead
+    // may still hold one for a hit its guess took for held: #readAhead).
     if (holdOpensReview(n, r) || r.error?.code === LOCAL_BLOCK_CODE)
       await decisions.lockCarriers(tx, [{ id: n.id, query: n.query, score: r.score }], {
         watch: await this.d.watch.lockKeys(tx, { query: n.query, score: r.score }),

@@ -29,9 +29,9 @@ const lockSet = statement<{ block: string[]; review: string[]; watch: string[]; 
   'carrier_locks_take',
   takeSorted(`${NAMED}
        UNION ALL SELECT ${ADVISORY_NAMESPACES.review}, carrier_key FROM reviews
-         WHERE carrier_key IS NOT NULL AND id = ANY(${batchArray('reviews', 'text')})
+         WHERE carrier_key IS NOT NULL AND id = ANY(@reviews::text[])
        UNION ALL SELECT ${ADVISORY_NAMESPACES.review}, carrier_key FROM reviews
-         WHERE carrier_key IS NOT NULL AND screening_id = ANY(${batchArray('screenings', 'text')})`),
+         WHERE carrier_key IS NOT NULL AND screening_id = ANY(@screenings::text[])`),
   { locksOnly: true },
 );
 

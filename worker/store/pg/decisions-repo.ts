@@ -14,7 +14,7 @@ import { lockCarrierSet } from './carrier-locks.js';
 import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
 import { answered, finishedArrays, insertFinishedManySql } from './screenings-repo.js';
-import { ahead, batchArray, readAheadMany, statement, type Statement } from './sql.js';
+import { ahead, readAheadMany, statement, type Statement } from './sql.js';
 
 /**
  * The PostgreSQL twin of worker/store/decisions-repo.ts: the same methods, rows and order, each
@@ -105,7 +105,7 @@ const st = {
   standingAndOpenReviewMany: statement<{ keys: string[] }>(
     'decisions_standing_and_open_review_many',
     `SELECT q.i, ${standingAndOpenReviewOf('q.key')}
-     FROM unnest(${batchArray('keys', 'text')}) WITH ORDINALITY AS q(key, i) LEFT JOIN decisions d ON d.carrier_key = q.key AND d.state = 'standing'`,
+     FROM unnest(@keys::text[]) WITH ORDINALITY AS q(key, i) LEFT JOIN decisions d ON d.carrier_key = q.key AND d.state = 'standing'`,
     { plainRead: true },
   ),
   insertReview: statement<NewReviewRow>(

@@ -280,11 +280,14 @@ export function statement<P extends Params = Record<string, never>>(name: string
 }
 
 /**
- * `@name::type[]` as a value the planner does not look into: `unnest(${batchArray('keys', 'text')})`,
- * `= ANY(${batchArray('ids', 'text')})`. A statement over a batch's arrays then keeps one generic
- * plan. With an array's length in view, each custom plan costs a little less than the generic
- * one, and PostgreSQL plans the statement again at every bind: 0.1 to 0.25 ms a statement in a
- * statement log of the bench, as long as running it (bench/README.md).
+ * `@name::type[]` as a value the planner does not look into: `unnest(${batchArray('keys', 'text')})`.
+ * A statement over a batch's arrays that reads no table but a one-row head (the carrier locks of
+ * named keys, the events and screenings append) then keeps one generic plan. With an array's
+ * length in view, each custom plan costs a little less than the generic one, and PostgreSQL plans
+ * the statement again at every bind: 0.1 to 0.25 ms a statement in a statement log of the bench,
+ * as long as running it (bench/README.md). Never for a read of a table that grows: its generic
+ * plan is made once per connection and kept until the table is next analyzed, so a plan made on
+ * a small table (a scan, a hash join) would outlive the table's growth.
  */
 export function batchArray(name: string, type: 'text' | 'bigint'): string {
   return `(SELECT @${name}::${type}[])::${type}[]`;

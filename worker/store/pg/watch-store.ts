@@ -18,7 +18,7 @@ import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from '../async-repo.js';
 import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
-import { ahead, batchArray, readAheadMany, statement } from './sql.js';
+import { ahead, readAheadMany, statement } from './sql.js';
 
 /**
  * The watch list and carrier changes on PostgreSQL: watch-store.ts statement for statement. SQLite
@@ -123,7 +123,7 @@ const headsMany = statement<{ tkeys: string[]; keys: string[]; others: Array<str
   `SELECT q.i, t.carrier_key IS NOT NULL AS has_entry, t.manual, t.dot_number, t.mc_number, t.last_tender_at, t.added_at,
      s.carrier_key IS NOT NULL AS has_state, s.last_state,
      EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = q.other) AS other_waiting
-   FROM unnest(${batchArray('tkeys', 'text')}, ${batchArray('keys', 'text')}, ${batchArray('others', 'text')}) WITH ORDINALITY AS q(tkey, key, other, i)
+   FROM unnest(@tkeys::text[], @keys::text[], @others::text[]) WITH ORDINALITY AS q(tkey, key, other, i)
    LEFT JOIN watch_entries t ON t.carrier_key = q.tkey
    LEFT JOIN watch_entries s ON s.carrier_key = q.key`,
   { plainRead: true },
