@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
+import { request } from 'undici';
 import { inject } from 'vitest';
 import { DEMO_KEYS, startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.js';
 import { loadConfig, type IntakeLimits } from '../../shared/config.js';
@@ -32,6 +33,16 @@ export interface Stack {
   /** Start the intake again on the same address. */
   startIntakeAgain(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** One request to the stack's intake API with its token, a body sent as JSON; the answer's status and JSON body. */
+export async function callApi(stack: Stack, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await request(stack.intakeUrl + path, {
+    method,
+    headers: { authorization: `Bearer ${stack.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.statusCode, json: await res.body.json() };
 }
 
 export interface StackOptions {

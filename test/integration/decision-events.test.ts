@@ -11,13 +11,12 @@
  * one decision.lapsed, with the ended decision as GET /decisions/:id gives it.
  * Real Redis, the record of the pass (SQLite or PostgreSQL), emulator and HTTP.
  */
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Decision, IntakeEvent, Review, Screening } from '../../shared/screening.js';
 import pg from 'pg';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { callApi, startStack, type Stack } from '../helpers/stack.js';
 import { onPostgres } from '../helpers/test-db.js';
 
 const HOUR = 3_600_000;
@@ -33,14 +32,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await request(stack.intakeUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${stack.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.statusCode, json: await res.body.json() };
-}
+const call = (method: 'GET' | 'POST', path: string, body?: unknown) => callApi(stack, method, path, body);
 
 const screen = (dot: string, tender: string) => call('POST', '/screenings?wait=20', { dot_number: dot, tender_id: tender });
 const logged = async (event: string): Promise<IntakeEvent[]> =>

@@ -13,7 +13,7 @@ import type { Decision, Review, Screening } from '../../shared/screening.js';
 import { verifyCallback } from '../../worker/callbacks/index.js';
 import { CarrierDecisions } from '../../worker/decisions/carrier-decisions.js';
 import { until } from '../helpers/processes.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { callApi, startStack, type Stack } from '../helpers/stack.js';
 import { itSqlite } from '../helpers/test-db.js';
 
 const DAY = 86_400_000;
@@ -46,14 +46,7 @@ afterAll(async () => {
   await new Promise((r) => server?.close(r));
 });
 
-async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await request(stack.intakeUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${stack.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.statusCode, json: await res.body.json() };
-}
+const call = (method: 'GET' | 'POST', path: string, body?: unknown) => callApi(stack, method, path, body);
 
 const screen = async (tender: string, extra: Record<string, unknown> = {}): Promise<Screening> => {
   const r = await call('POST', '/screenings?wait=20', {

@@ -37,6 +37,20 @@ function countingLogReads() {
 const appendInAUnit = (feed: SharedEventFeed, n: string) =>
   t.store.unitOfWork(async (tx) => [await feed.append(tx, 'quota.changed', { n })]);
 
+/**
+ * Two units commit their events in id order (a, then b) and the second announces first (two
+ * group commits): what `feed` has heard since, the log's last id before them, and a's events.
+ */
+async function secondAnnouncedFirst(feed: SharedEventFeed) {
+  const heard: IntakeEvent[] = [];
+  feed.subscribe((e) => heard.push(e));
+  const start = await feed.lastId();
+  const a = await appendInAUnit(feed, 'a');
+  const b = await appendInAUnit(feed, 'b');
+  await feed.announce(b);
+  return { heard, start, a };
+}
+
 it('events are heard in id order, replayed and paged from the log; a reference is read when delivered', async () => {
   await t.store.unitOfWork((tx) => tx.events.appendEvent('quota.changed', { before: true }));
   const feed = new SharedEventFeed(t.store, { publish: async () => 0 } as never, 'test');
@@ -64,13 +78,7 @@ it('events are heard in id order, replayed and paged from the log; a reference i
 it('events announced ahead of an earlier one wait for it, then go in id order, without reading the log; one never announced here is read from it', async () => {
   const { store, reads } = countingLogReads();
   const feed = new SharedEventFeed(store, { publish: async () => 0 } as never, 'test');
-  const heard: IntakeEvent[] = [];
-  feed.subscribe((e) => heard.push(e));
-  const start = await feed.lastId();
-  // Two units commit their events in id order; the second announces first (two group commits).
-  const a = await appendInAUnit(feed, 'a');
-  const b = await appendInAUnit(feed, 'b');
-  await feed.announce(b);
+  const { heard, start, a } = await secondAnnouncedFirst(feed);
   expect(heard).toEqual([]);
   await feed.announce(a);
   expect(heard.map((e) => [e.id - start, e.data])).toEqual([
@@ -103,12 +111,7 @@ it('its own Redis message (the one that wakes the other hosts) does not read the
     await feed.start(sub);
     const published = new Promise<string>((resolve) => other.on('message', (_c: string, id: string) => resolve(id)));
     await other.subscribe(channel);
-    const heard: IntakeEvent[] = [];
-    feed.subscribe((e) => heard.push(e));
-    const start = await feed.lastId();
-    const a = await appendInAUnit(feed, 'a');
-    const b = await appendInAUnit(feed, 'b');
-    await feed.announce(b);
+    const { heard, start, a } = await secondAnnouncedFirst(feed);
     expect(Number(await published)).toBe(start + 2);
     // Redis answers in order on the subscriber's connection: its message was handled before this.
     await sub.ping();

@@ -6,11 +6,10 @@
  * guessed held (a lock taken for nothing). Either way the answers and the record are the rules',
  * on both backends. Real Redis, the record, the emulator, HTTP.
  */
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Review, Screening } from '../../shared/screening.js';
 import type { SvcScore } from '../../shared/svc-contract.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { callApi, startStack, type Stack } from '../helpers/stack.js';
 
 const DOT = '1000003';
 let stack: Stack;
@@ -23,14 +22,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await request(stack.intakeUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${stack.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.statusCode, json: await res.body.json() };
-}
+const call = (method: 'GET' | 'POST', path: string, body?: unknown) => callApi(stack, method, path, body);
 
 const screen = async (tender: string): Promise<Screening> => {
   const r = await call('POST', '/screenings?wait=20', { dot_number: DOT, tender_id: tender });
