@@ -604,6 +604,39 @@ describe.each([
       expect(await s.watch(WATCH_DAYS).tenderAndObserve(undefined, undefined)).toBeUndefined();
     });
 
+    it("a batch's read-ahead of tender heads answers as the reads it stands for: an MC-keyed entry waiting is merged, a carrier not listed is listed", async () => {
+      const mc = '700001';
+      const other = '1000002';
+      await watched(s);
+      await s
+        .watch(WATCH_DAYS)
+        .addManual({ carrierKey: `mc:${mc}`, dot_number: null, mc_number: mc, note: null, at: t(0), nextCheckAt: t(1) });
+      const tender = (d: string, id: string) => ({
+        carrierKey: `dot:${d}`,
+        dot_number: d,
+        mc_number: d === dot ? mc : null,
+        screeningId: id,
+        tagged: true,
+        at: t(2),
+        nextCheckAt: () => t(3),
+      });
+      // The state it has (seen): only the MC-keyed entry waiting sends observe on, to merge it.
+      const seenAgain = { ...observation(dot, snap('scr_1', t(0), 'tender')), keys: [`dot:${dot}`, `mc:${mc}`], mc_number: mc };
+      await s.unitOfWork(async (tx) => {
+        const w = tx.watch(WATCH_DAYS);
+        await w.readAheadTenders?.([
+          { carrierKey: `dot:${dot}`, keys: [`dot:${dot}`, `mc:${mc}`] },
+          { carrierKey: `dot:${other}`, keys: [`dot:${other}`] },
+        ]);
+        expect(await w.tenderAndObserve(tender(dot, 'scr_5'), seenAgain)).toBeUndefined();
+        expect(await w.tenderAndObserve(tender(other, 'scr_6'), observation(other, snap('scr_6', t(2), 'tender')))).toBeUndefined();
+      });
+      const merged = await s.watch(WATCH_DAYS).getEntry([`dot:${dot}`, `mc:${mc}`], t(2));
+      expect(merged).toMatchObject({ dot_number: dot, mc_number: mc, manual: true });
+      expect(await s.watch(WATCH_DAYS).getEntry([`mc:${mc}`], t(2))).toBeUndefined();
+      expect(await s.watch(WATCH_DAYS).getEntry([`dot:${other}`], t(2))).toMatchObject({ manual: false, last_tender_at: t(2) });
+    });
+
     it('in a unit, findings that read through the unit (a Promise) see its rows', async () => {
       const { changed } = await watched(s);
       const change = await s.unitOfWork(async (tx) => {

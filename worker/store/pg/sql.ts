@@ -331,26 +331,33 @@ export function ahead<P extends Params>(read: Statement<P>, params: P): ReadAhea
   return (q, rows, sentAt) => read.remember(q, params, rows, sentAt);
 }
 
+/** `many`'s rows by the 1-based position `i` each carries, without it: readAheadMany's default. */
+function byPosition(got: QueryResultRow[], n: number): Array<QueryResultRow[] | undefined> {
+  const out: Array<QueryResultRow[] | undefined> = new Array(n);
+  for (const { i, ...row } of got as Array<{ i: number }>) (out[Number(i) - 1] ??= []).push(row);
+  return out;
+}
+
 /**
- * Many plain reads read ahead in one statement, for a unit of work (on the pool, nothing): `many`'s
- * rows each carry `i`, the 1-based position in `answers` of the read the row answers; the rest of
- * the row is that read's row. Answers the rows, without `i`. An answer about a key a lock named
- * that went out while it was on its way was read before that lock, not under it, and is not kept
- * (pg-store.ts: a lock forgets what was read before it).
+ * Many plain reads read ahead in one statement, for a unit of work (on the pool, nothing): by
+ * default `many`'s rows each carry `i`, the 1-based position in `answers` of the read the row
+ * answers, and the rest of the row is that read's row; `spread` may put the reads' rows together
+ * otherwise (undefined: that read is not answered). An answer about a key a lock named that went
+ * out while it was on its way was read before that lock, not under it, and is not kept
+ * (pg-store.ts: a lock forgets what was read before it). Returns `many`'s rows.
  */
 export async function readAheadMany<P extends Params>(
   q: Queryable & Remembers,
   many: Statement<P>,
   params: P,
   answers: readonly ReadAhead[],
+  spread: (got: QueryResultRow[], n: number) => Array<QueryResultRow[] | undefined> = byPosition,
 ): Promise<QueryResultRow[]> {
   if (!q.remember || answers.length === 0) return [];
   const sentAt = q.locksSent?.();
-  const got = await many.all<{ i: number }>(q, params);
-  const rows: QueryResultRow[] = [];
-  for (const { i, ...row } of got) {
-    answers[Number(i) - 1]!(q, [row], sentAt);
-    rows.push(row);
-  }
-  return rows;
+  const got = await many.all<QueryResultRow>(q, params);
+  spread(got, answers.length).forEach((rows, k) => {
+    if (rows) answers[k]!(q, rows, sentAt);
+  });
+  return got;
 }

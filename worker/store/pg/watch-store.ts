@@ -18,6 +18,7 @@ import { ADVISORY_NAMESPACES, carrierLockSql } from './advisory-keys.js';
 import type { AsyncRepo } from '../async-repo.js';
 import { lockMissing, type PgExecutor } from './executor.js';
 import { pgKeysetPage } from './keyset-page.js';
+import type { QueryResultRow } from 'pg';
 import { ahead, readAheadMany, statement } from './sql.js';
 
 /**
@@ -117,17 +118,32 @@ const heads = statement<{ tkey: string | null; key: string | null; other: string
    LEFT JOIN watch_entries s ON s.carrier_key = @key::text`,
   { plainRead: true },
 );
-// `heads` for many tenders at once (readAheadTenders), each row with the position of its tender.
-const headsMany = statement<{ tkeys: string[]; keys: string[]; others: Array<string | null> }>(
-  'watch_heads_many',
-  `SELECT q.i, t.carrier_key IS NOT NULL AS has_entry, t.manual, t.dot_number, t.mc_number, t.last_tender_at, t.added_at,
-     s.carrier_key IS NOT NULL AS has_state, s.last_state,
-     EXISTS (SELECT 1 FROM watch_entries WHERE carrier_key = q.other) AS other_waiting
-   FROM unnest(@tkeys::text[], @keys::text[], @others::text[]) WITH ORDINALITY AS q(tkey, key, other, i)
-   LEFT JOIN watch_entries t ON t.carrier_key = q.tkey
-   LEFT JOIN watch_entries s ON s.carrier_key = q.key`,
+// The watch rows behind many tenders' `heads` (readAheadTenders), in a statement of one table
+// whose rows are put together in JS (headsOf): joined per tender in SQL, PostgreSQL planned it
+// again at every bind, 0.1-0.2 ms each time (the batch's costliest bind, bench/README.md).
+const rowsMany = statement<{ keys: string[] }>(
+  'watch_rows_many',
+  `SELECT carrier_key, manual, dot_number, mc_number, last_tender_at, added_at, last_state
+   FROM watch_entries WHERE carrier_key = ANY(@keys::text[])`,
   { plainRead: true },
 );
+type WatchRow = HeadRow & { carrier_key: string; last_state: string | null };
+/** The row `heads` reads for `p`, from the watch rows of its keys (those absent have none). */
+function headsOf(p: { tkey: string; key: string; other: string | null }, rows: ReadonlyMap<string, WatchRow>): QueryResultRow {
+  const t = rows.get(p.tkey);
+  const s = rows.get(p.key);
+  return {
+    has_entry: t !== undefined,
+    manual: t?.manual ?? null,
+    dot_number: t?.dot_number ?? null,
+    mc_number: t?.mc_number ?? null,
+    last_tender_at: t?.last_tender_at ?? null,
+    added_at: t?.added_at ?? null,
+    has_state: s !== undefined,
+    last_state: s?.last_state ?? null,
+    other_waiting: p.other !== null && rows.has(p.other),
+  };
+}
 /** The parameters of `heads` for a tender and its observation: only when both are of one carrier key (tenderAndObserve's one read). */
 const headsParams = (carrierKey: string, keys: readonly string[]): { tkey: string; key: string; other: string | null } | undefined =>
   carrierKey === keys[0] ? { tkey: carrierKey, key: keys[0], other: keys[1] ?? null } : undefined;
@@ -557,11 +573,16 @@ export function pgWatchStoreOf(x: PgExecutor, o: PgWatchStoreOptions): PgWatchSt
         if (p && !heads.known(x, p)) asked.set(JSON.stringify(p), p);
       }
       const list = [...asked.values()];
+      const keys = new Set(list.flatMap((p) => [p.tkey, p.key, ...(p.other === null ? [] : [p.other])]));
       await readAheadMany(
         x,
-        headsMany,
-        { tkeys: list.map((p) => p.tkey), keys: list.map((p) => p.key), others: list.map((p) => p.other) },
+        rowsMany,
+        { keys: [...keys] },
         list.map((p) => ahead(heads, p)),
+        (got) => {
+          const rows = new Map((got as WatchRow[]).map((r) => [r.carrier_key, r]));
+          return list.map((p) => [headsOf(p, rows)]);
+        },
       );
     },
 
