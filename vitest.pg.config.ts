@@ -63,6 +63,7 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/pg-start.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-unit-of-work-contract.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-watch-blocks-record.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-watch-heads.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-watch-store-contract.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/bench-pg.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/ops-pg-backup.test.ts': BOTH_IN_ONE_PASS,

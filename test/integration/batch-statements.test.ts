@@ -27,6 +27,9 @@ const PIECE_READS = [
   'decisions_standing',
   'decisions_open_review',
   'decisions_lock_carrier',
+  // observe's locked path: a heads row read ahead wrong (a state unseen, an MC-keyed entry waiting) sends it there.
+  'watch_lock_carrier',
+  'watch_entry_by_key',
 ];
 
 let stack: Stack;
