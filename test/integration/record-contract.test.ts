@@ -302,7 +302,8 @@ describe.each([
       });
       await inserted.promise;
       const outside = s.outbox.insert(newRow('cb_outside'));
-      if (!b.readsWaitForUnits) expect(await outside).toBe(true);
+      // Not awaited before the unit ends: on PostgreSQL the insert may wait for it, when the
+      // callback counts' row it adds to (sharded by backend pid % 8) is the unit's (1 run in 8).
       release.open();
       await expect(unit).rejects.toThrow('rolled back');
       expect(await outside).toBe(true);
@@ -604,7 +605,8 @@ describe.each([
       expect(await s.watch(WATCH_DAYS).tenderAndObserve(undefined, undefined)).toBeUndefined();
     });
 
-    it("a batch's read-ahead of tender heads answers as the reads it stands for: an MC-keyed entry waiting is merged, a carrier not listed is listed", async () => {
+    // What is read ahead is compared with the reads it stands for in pg-watch-heads.test.ts; here, the outcome.
+    it("tenders and observations after a batch's read-ahead of their heads: an MC-keyed entry waiting is merged, a carrier not listed is listed", async () => {
       const mc = '700001';
       const other = '1000002';
       await watched(s);
