@@ -49,7 +49,18 @@ async function refuseWrites(): Promise<() => Promise<void>> {
     await c.connect();
     try {
       await c.query(`ALTER DATABASE ${name} SET default_transaction_read_only = ${on ? 'on' : 'off'}`);
-      await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      const { rows } = await c.query<{ pid: number }>(
+        'SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
+      // Ended, not only told to end: else the pool may hand out a session that is on its way out
+      // and the first write after the change fails with it (seen in CI, 1 run).
+      const pids = rows.map((r) => r.pid);
+      for (let i = 0; i < 100; i++) {
+        const left = await c.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]);
+        if (left.rowCount === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
     } finally {
       await c.end();
     }
