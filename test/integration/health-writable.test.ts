@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../worker/store/sqlite-store.js';
 import { sqliteStoreOf } from '../../worker/store/index.js';
 import { PG_ADMIN_URL } from '../helpers/pg-db.js';
+import { until } from '../helpers/processes.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { onPostgres } from '../helpers/test-db.js';
 
@@ -56,11 +57,12 @@ async function refuseWrites(): Promise<() => Promise<void>> {
       // Ended, not only told to end: else the pool may hand out a session that is on its way out
       // and the first write after the change fails with it (seen in CI, 1 run).
       const pids = rows.map((r) => r.pid);
-      for (let i = 0; i < 100; i++) {
-        const left = await c.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]);
-        if (left.rowCount === 0) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(
+        'the ended sessions gone',
+        5_000,
+        async () => (await c.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids])).rowCount === 0,
+        50,
+      );
     } finally {
       await c.end();
     }
