@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { isPostgresUrl, redactedUrl } from './database-url.js';
+import { isPostgresUrl, pgTlsProblem, redactedUrl } from './database-url.js';
 import { parseCallbackAllow, type CallbackAllow } from './callback-allow.js';
 
 /**
@@ -212,6 +212,8 @@ function parseRecordLocation(text: string): RecordLocation {
     // No host is libpq's default (a local socket): only a URL that does not parse is refused.
     if (!URL.canParse(text))
       throw new ConfigError('is not a valid PostgreSQL URL (postgres://user:password@host:5432/database; value not shown)', 'SCREEN_DB');
+    const tls = pgTlsProblem(text);
+    if (tls) throw new ConfigError(tls, 'SCREEN_DB');
     return { kind: 'postgres', url: text };
   }
   const scheme = URL_SCHEME.exec(text);

@@ -5,6 +5,7 @@ import { recordWhere, type Config } from '../shared/config.js';
 import { probePgWrite } from './health/pg-write-probe.js';
 import { probeSqliteWrite, type WriteProbe } from './health/sqlite-write-probe.js';
 import { openStore, recordOf, type RecordStore } from './store/index.js';
+import { pgRemoteHost, pgTlsOn } from '../shared/database-url.js';
 import { openPgStore } from './store/pg/pg-store.js';
 import { DEFAULT_READER_THREADS, openReaderPool, type Reader } from './store/reader-pool.js';
 import { inProcessReader } from './store/record-reader.js';
@@ -56,6 +57,8 @@ export interface OpenRecordOptions {
   existing?: boolean;
   /** SQLite's reader threads (default 2; 0: on the main connection) and how many start now. */
   readers?: { size?: number; warm?: number };
+  /** Opened only to be checked and closed (checkRecordOpens): what the open says is said by the real one. */
+  checkOnly?: boolean;
 }
 
 /** The worker's record, opened where SCREEN_DB says (migrated to the newest schema). */
@@ -67,6 +70,13 @@ export async function openRecord(config: Pick<Config, 'db' | 'dataDir'>, opts: O
         log.warn({ version: m.version, name: m.name, ms: m.ms }, `schema migration ${m.version} applied in ${m.ms} ms: ${m.name}`)
     : undefined;
   if (config.db.kind === 'postgres') {
+    const remote = pgRemoteHost(config.db.url);
+    // Said at each open, not refused: a private network may be trusted (a DBA's choice to make).
+    if (remote !== undefined && !pgTlsOn(config.db.url) && !opts.checkOnly)
+      log?.warn(
+        { db_host: remote },
+        `PostgreSQL at ${remote} without TLS: the password and the record cross the network in the clear; add sslmode=verify-full&sslrootcert=<the CA's PEM file> to SCREEN_DB (docs/operations.md, "TLS to PostgreSQL")`,
+      );
     const store = await openPgStore(config.db.url, {
       applicationName: 'carrier-screen',
       ...(opts.existing ? { existing: true } : {}),
@@ -124,6 +134,6 @@ export async function checkRecordOpens(
   o: { log?: Pick<Logger, 'info' | 'warn'>; existing: boolean },
 ): Promise<void> {
   if (config.db.kind !== 'postgres') return;
-  const opened = await openRecord(config, { ...(o.log ? { log: o.log } : {}), existing: o.existing });
+  const opened = await openRecord(config, { ...(o.log ? { log: o.log } : {}), existing: o.existing, checkOnly: true });
   await opened.close();
 }

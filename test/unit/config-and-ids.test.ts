@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ConfigError, loadConfig, parseDuration, parseReserve, recordWhere, reserveCount } from '../../shared/config.js';
-import { redactedUrl } from '../../shared/database-url.js';
+import { pgRemoteHost, pgTlsOn, pinnedPgTls, redactedUrl } from '../../shared/database-url.js';
 import { InvalidIdentifierError, normalizeDot, normalizeMc, parseCarrierQuery, queryKey } from '../../shared/carrier-id.js';
 import { readRoster } from '../../worker/roster.js';
 
@@ -90,6 +90,48 @@ describe('configuration', () => {
     ])('a PostgreSQL URL (%s) is taken; the data dir is ./data unless SCREEN_DATA_DIR names one', (url) => {
       expect(loadConfig({ SCREEN_DB: url })).toMatchObject({ db: { kind: 'postgres', url }, dataDir: './data' });
       expect(loadConfig({ SCREEN_DB: url, SCREEN_DATA_DIR: '/var/lib/cs' }).dataDir).toBe('/var/lib/cs');
+    });
+
+    it.each([
+      ['sslmode=prefer', /^SCREEN_DB: sslmode=prefer goes on without TLS when the server offers none; give sslmode=verify-full/],
+      ['sslmode=allow', /^SCREEN_DB: sslmode=allow goes on without TLS/],
+      ['sslmode=verify', /^SCREEN_DB: sslmode=verify is not one of libpq's/],
+      ['sslmode=verify-full&sslrootcert=', /^SCREEN_DB: sslrootcert= names no file$/],
+      ['sslmode=disable&sslrootcert=/etc/ca.pem', /^SCREEN_DB: sslmode=disable with sslrootcert: ask for TLS/],
+    ])('SCREEN_DB with %s is refused, naming SCREEN_DB, the URL not shown', (query, message) => {
+      const db = `postgres://cs:s3cret@db.example/screen?${query}`;
+      const err = (() => {
+        try {
+          loadConfig({ SCREEN_DB: db });
+        } catch (e) {
+          return e as ConfigError;
+        }
+        throw new Error('taken');
+      })();
+      expect(err).toBeInstanceOf(ConfigError);
+      expect(err.variable).toBe('SCREEN_DB');
+      expect(err.message).toMatch(message);
+      expect(err.message).not.toContain('s3cret');
+    });
+
+    it('TLS to PostgreSQL: on when asked or a TLS file is named; require and verify-ca pinned to verify-full; a remote host named', () => {
+      const u = 'postgres://cs@db.example/screen';
+      expect([u, `${u}?sslmode=disable`, `${u}?application_name=x`].map(pgTlsOn)).toEqual([false, false, false]);
+      expect([`${u}?sslmode=require`, `${u}?sslmode=verify-full`, `${u}?sslrootcert=/etc/ca.pem`].map(pgTlsOn)).toEqual([true, true, true]);
+      expect(pinnedPgTls(`${u}?sslmode=require&sslrootcert=/etc/ca.pem`)).toBe(`${u}?sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem`);
+      expect(pinnedPgTls(`${u}?sslmode=verify-ca`)).toBe(`${u}?sslmode=verify-full`);
+      for (const same of [u, `${u}?sslmode=verify-full&sslrootcert=/etc/ca.pem`, `${u}?sslmode=disable`])
+        expect(pinnedPgTls(same)).toBe(same);
+      expect(pgRemoteHost(u)).toBe('db.example');
+      expect(pgRemoteHost('postgres://cs@10.20.0.5:5432/screen')).toBe('10.20.0.5');
+      for (const local of [
+        'postgres://cs@127.0.0.1/screen',
+        'postgres://cs@localhost/screen',
+        'postgres://cs@[::1]:5432/screen',
+        'postgres:///screen',
+        'postgres:///screen?host=/var/run/postgresql',
+      ])
+        expect(pgRemoteHost(local), local).toBeUndefined();
     });
 
     it('a PostgreSQL URL is shown without its password, in the user part or a parameter', () => {

@@ -36,6 +36,33 @@ const REFUSED_AT_CONNECT: Readonly<Record<string, string>> = {
     'the role lacks a privilege the record needs (CONNECT, CREATE on the schema, or rights on tables another role owns: restore with pg_restore --no-owner --role=<the service role>)',
 };
 
+/**
+ * The TLS handshake refused the server (Node's codes for a certificate check that failed): what
+ * the operator fixes. sslmode=verify-full checks both the CA and the host name.
+ */
+const NOT_TRUSTED =
+  "the server's TLS certificate is not signed by a CA this host trusts (sslrootcert= in the URL names the PEM of the CA that signed it)";
+const TLS_REFUSED: Readonly<Record<string, string>> = {
+  ERR_TLS_CERT_ALTNAME_INVALID:
+    "the server's TLS certificate does not name the host in the URL (connect by a name or address the certificate lists)",
+  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+  CERT_NOT_YET_VALID: "the server's TLS certificate is not valid yet (or this host's clock is wrong)",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: NOT_TRUSTED,
+  UNABLE_TO_GET_ISSUER_CERT: NOT_TRUSTED,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: NOT_TRUSTED,
+  DEPTH_ZERO_SELF_SIGNED_CERT: NOT_TRUSTED,
+  SELF_SIGNED_CERT_IN_CHAIN: NOT_TRUSTED,
+  CERT_UNTRUSTED: NOT_TRUSTED,
+  CERT_SIGNATURE_FAILURE: NOT_TRUSTED,
+  CERT_REJECTED: NOT_TRUSTED,
+};
+/** pg's words when the server answers TLS's request with no (no code of its own). */
+const NO_TLS_AT_SERVER = 'The server does not support SSL connections';
+const NO_TLS_WORDS =
+  'the server does not accept TLS, and the URL asks for it (sslmode): turn ssl on in its postgresql.conf, or give sslmode=disable on a network you trust';
+/** 28000 for a login pg_hba.conf takes only over TLS (the server's message says "no encryption"). */
+const TLS_ONLY_WORDS = "the server takes this login only over TLS: add sslmode=verify-full&sslrootcert=<the CA's PEM file> to the URL";
+
 /** Classify a failed statement or connection by its SQLSTATE, or its socket error. */
 export function pgErrorCode(err: unknown): PgStoreErrorCode {
   if (err instanceof pg.DatabaseError && typeof err.code === 'string') {
@@ -52,6 +79,9 @@ export function pgErrorCode(err: unknown): PgStoreErrorCode {
     return 'db_error';
   }
   const sys = (err as NodeJS.ErrnoException | null)?.code;
+  // A server that cannot be trusted is as good as one that cannot be reached.
+  if (typeof sys === 'string' && TLS_REFUSED[sys]) return 'db_unavailable';
+  if (err instanceof Error && err.message === NO_TLS_AT_SERVER) return 'db_unavailable';
   if (typeof sys === 'string' && /^(ECONN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_)/.test(sys)) return 'db_unavailable';
   if (err instanceof Error) {
     // pg-pool: every client busy for connectionTimeoutMillis (load, as SQLite's busy), unlike a
@@ -72,7 +102,11 @@ export function toPgStoreError(err: unknown, where: string): unknown {
   if (!driver) return err;
   const code = pgErrorCode(err);
   const detail = err instanceof pg.DatabaseError ? (err.code ?? null) : ((err as NodeJS.ErrnoException).code ?? null);
-  const what = (detail !== null && REFUSED_AT_CONNECT[detail]) || WHAT[code];
+  const what =
+    (detail === '28000' && /no encryption/.test((err as Error).message) && TLS_ONLY_WORDS) ||
+    (detail !== null && (REFUSED_AT_CONNECT[detail] ?? TLS_REFUSED[detail])) ||
+    ((err as Error).message === NO_TLS_AT_SERVER && NO_TLS_WORDS) ||
+    WHAT[code];
   return new StoreError(code, `PostgreSQL record ${where}: ${what}${detail ? ` (${detail})` : ''}`, detail);
 }
 

@@ -1,4 +1,7 @@
+import { accessSync, constants } from 'node:fs';
 import pg from 'pg';
+import { PG_TLS_FILES, pinnedPgTls, redactedUrl } from '../../../shared/database-url.js';
+import { StoreError } from '../store-error.js';
 
 export interface PgPoolOptions {
   /** Connections at most (pg's default is 10). */
@@ -29,8 +32,10 @@ const types = {
 
 /** A connection pool on `url` (postgres://user@host:port/db), with the record's type mapping. */
 export function openPgPool(url: string, opts: PgPoolOptions = {}): pg.Pool {
+  checkTlsFiles(url);
   const pool = new pg.Pool({
-    connectionString: url,
+    // TLS asked for: the server's certificate and host name checked (database-url.ts).
+    connectionString: pinnedPgTls(url),
     max: opts.max ?? 10,
     connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
     application_name: opts.applicationName ?? 'carrier-screen',
@@ -47,6 +52,28 @@ export function openPgPool(url: string, opts: PgPoolOptions = {}): pg.Pool {
   // it comes back (no longer queryable). Found by test/faults/pg-outage.slow.ftest.ts.
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+/**
+ * The URL's TLS files (sslrootcert, sslcert, sslkey) can be read: the driver reads them at each
+ * connection, and its error there is a stack trace, not the operator's next step.
+ */
+function checkTlsFiles(url: string): void {
+  const params = new URL(url).searchParams;
+  for (const name of PG_TLS_FILES) {
+    const path = params.get(name);
+    if (path === null) continue;
+    try {
+      accessSync(path, constants.R_OK);
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+      throw new StoreError(
+        'db_unavailable',
+        `PostgreSQL record ${redactedUrl(url)}: ${name}=${path} cannot be read (${why}); it must name a PEM file this user can read`,
+        why,
+      );
+    }
+  }
 }
 
 /** Clients whose socket is corked until the next tick (writeTogether). */
