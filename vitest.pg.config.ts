@@ -34,6 +34,8 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/ops-alerts.test.ts': NO_RECORD,
   'test/integration/ops-unit.test.ts': NO_RECORD,
   'test/integration/ops-nginx-two-hosts.test.ts': NO_RECORD,
+  // Its record is on a PostgreSQL server of its own (TLS only), whichever pass runs it.
+  'test/integration/pg-tls.test.ts': 'starts a PostgreSQL server of its own (TLS only): the same run on either pass',
   'test/integration/tray-packaging.test.ts': NO_RECORD,
   // These three read only /openapi.json, built from the routes' schemas: byte-identical on either backend.
   'test/integration/openapi-doc.test.ts': NO_RECORD,
