@@ -116,7 +116,9 @@ describe('docs/operations.md "Backups on PostgreSQL", run as written', () => {
     const before = await store.screenings.getScreening(s.id);
 
     const envFile = join(dir, 'env');
-    writeFileSync(envFile, `SCREEN_DB=${db.url}\nSVC_API_KEY=svc_test_x\n`, { mode: 0o640 });
+    // As the two-host layout's line is: parameters joined by &, which a shell sourcing the file would end the command at.
+    const dbLine = `${db.url}${db.url.includes('?') ? '&' : '?'}application_name=carrier-screen-backup&connect_timeout=10`;
+    writeFileSync(envFile, `SCREEN_DB=${dbLine}\nSVC_API_KEY=svc_test_x\n`, { mode: 0o640 });
     const rewrite = (block: string): string =>
       block
         .replaceAll('/etc/carrier-screen/env', envFile)
