@@ -12,6 +12,7 @@ import base from './vitest.config.js';
  */
 const NO_RECORD = 'opens no record: the same run on either backend';
 const BOTH_IN_ONE_PASS = 'runs SQLite and PostgreSQL side by side itself, in the first pass';
+const ON_PG_ITSELF = 'its record is on PostgreSQL whichever pass runs it: the same run twice';
 const SQLITE_FILE = 'by nature about SQLite itself (its file, migrations, backup, pragmas, query plans, own unit of work)';
 const DOC_WALK =
   "walks docs/operations.md's install as written: SQLite, the default; its backup and restore are of the SQLite file (PostgreSQL's: ops-pg-backup)";
@@ -34,8 +35,8 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/ops-alerts.test.ts': NO_RECORD,
   'test/integration/ops-unit.test.ts': NO_RECORD,
   'test/integration/ops-nginx-two-hosts.test.ts': NO_RECORD,
-  // Its record is on a PostgreSQL server of its own (TLS only), whichever pass runs it.
-  'test/integration/pg-tls.test.ts': 'starts a PostgreSQL server of its own (TLS only): the same run on either pass',
+  // On a PostgreSQL server of its own (TLS only).
+  'test/integration/pg-tls.test.ts': ON_PG_ITSELF,
   'test/integration/tray-packaging.test.ts': NO_RECORD,
   // These three read only /openapi.json, built from the routes' schemas: byte-identical on either backend.
   'test/integration/openapi-doc.test.ts': NO_RECORD,
@@ -63,6 +64,7 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/pg-screenings-contract.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-small-repos-contract.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-start.test.ts': BOTH_IN_ONE_PASS,
+  'test/integration/pg-pool-size.test.ts': ON_PG_ITSELF,
   'test/integration/pg-unit-of-work-contract.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-watch-blocks-record.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-watch-heads.test.ts': BOTH_IN_ONE_PASS,

@@ -71,7 +71,19 @@ export interface RedisSentinel {
 }
 
 /** Where the record is: the embedded SQLite file, or a PostgreSQL database (docs/design/postgres.md). */
-export type RecordLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+/**
+ * `poolMax`: SCREEN_DB_POOL_MAX, the connections each process holds at most (default
+ * DEFAULT_PG_POOL_MAX): what a DBA sizes max_connections by.
+ */
+export type RecordLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolMax?: number };
+
+/** Connections per process to a PostgreSQL record, unless SCREEN_DB_POOL_MAX says otherwise. */
+export const DEFAULT_PG_POOL_MAX = 10;
+/**
+ * Fewer would not do: a unit of work holds one connection while a token lookup, the event feed
+ * or /healthz's probe read on another (test/integration/pg-pool-size.test.ts runs at this).
+ */
+export const MIN_PG_POOL_MAX = 4;
 
 /** The record's location as it may be printed: a URL without its password. */
 export function recordWhere(db: RecordLocation): string {
@@ -289,7 +301,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError((e as Error).message, 'CALLBACK_ALLOW');
   }
   const redisSentinel = parseSentinels(v('REDIS_SENTINELS'), v('REDIS_SENTINEL_NAME'));
-  const db = parseRecordLocation(v('SCREEN_DB') ?? './data/carrier-screen.db');
+  const parsedDb = parseRecordLocation(v('SCREEN_DB') ?? './data/carrier-screen.db');
+  const poolMax = v('SCREEN_DB_POOL_MAX');
+  if (poolMax !== undefined && parsedDb.kind !== 'postgres')
+    throw new ConfigError('is set but SCREEN_DB is a SQLite file: a pool size is for a postgres:// record', 'SCREEN_DB_POOL_MAX');
+  const db: RecordLocation =
+    parsedDb.kind === 'postgres' && poolMax !== undefined
+      ? { ...parsedDb, poolMax: parseWhole(poolMax, 'SCREEN_DB_POOL_MAX', MIN_PG_POOL_MAX, 1000) }
+      : parsedDb;
   const dataDir = parseDataDir(v('SCREEN_DATA_DIR'), db);
   const watchDays = Number(v('SCREEN_WATCH_DAYS') ?? '14');
   if (!Number.isInteger(watchDays) || watchDays < 0) throw new ConfigError('must be a whole number of days', 'SCREEN_WATCH_DAYS');

@@ -134,6 +134,16 @@ describe('configuration', () => {
         expect(pgRemoteHost(local), local).toBeUndefined();
     });
 
+    it('SCREEN_DB_POOL_MAX: the connections per process to a PostgreSQL record, from 4; unset, the default', () => {
+      const url = 'postgres://cs@db.example/screen';
+      expect(loadConfig({ SCREEN_DB: url, SCREEN_DB_POOL_MAX: ' 12 ' }).db).toEqual({ kind: 'postgres', url, poolMax: 12 });
+      expect(loadConfig({ SCREEN_DB: url }).db).toEqual({ kind: 'postgres', url });
+      expect(() => loadConfig({ SCREEN_DB: url, SCREEN_DB_POOL_MAX: '3' })).toThrow(/^SCREEN_DB_POOL_MAX: /);
+      expect(() => loadConfig({ SCREEN_DB: 'x.db', SCREEN_DB_POOL_MAX: '10' })).toThrow(
+        /^SCREEN_DB_POOL_MAX: is set but SCREEN_DB is a SQLite file/,
+      );
+    });
+
     it('a PostgreSQL URL is shown without its password, in the user part or a parameter', () => {
       const shown = recordWhere(loadConfig({ SCREEN_DB: 'postgres://cs:s3cret@db.example/screen?password=s3cret&sslmode=require' }).db);
       expect(shown).toBe('postgres://cs:***@db.example/screen?password=***&sslmode=require');

@@ -1,10 +1,11 @@
 import { accessSync, constants } from 'node:fs';
 import pg from 'pg';
+import { DEFAULT_PG_POOL_MAX } from '../../../shared/config.js';
 import { PG_TLS_FILES, pinnedPgTls, redactedUrl } from '../../../shared/database-url.js';
 import { StoreError } from '../store-error.js';
 
 export interface PgPoolOptions {
-  /** Connections at most (pg's default is 10). */
+  /** Connections at most (SCREEN_DB_POOL_MAX; default DEFAULT_PG_POOL_MAX). */
   max?: number;
   /** Shown in pg_stat_activity, so a DBA can tell whose connections these are. */
   applicationName?: string;
@@ -36,7 +37,7 @@ export function openPgPool(url: string, opts: PgPoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     // TLS asked for: the server's certificate and host name checked (database-url.ts).
     connectionString: pinnedPgTls(url),
-    max: opts.max ?? 10,
+    max: opts.max ?? DEFAULT_PG_POOL_MAX,
     connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
     application_name: opts.applicationName ?? 'carrier-screen',
     types,
