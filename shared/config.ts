@@ -80,8 +80,9 @@ export type RecordLocation = { kind: 'sqlite'; path: string } | { kind: 'postgre
 /** Connections per process to a PostgreSQL record, unless SCREEN_DB_POOL_MAX says otherwise. */
 export const DEFAULT_PG_POOL_MAX = 10;
 /**
- * Fewer would not do: a unit of work holds one connection while a token lookup, the event feed
- * or /healthz's probe read on another (test/integration/pg-pool-size.test.ts runs at this).
+ * A unit of work holds one connection while a token lookup, the event feed or /healthz's probe
+ * reads on another: at 1, pg-pool-size.test.ts's burst got a 503 (tried; 2 passed it). 4 leaves
+ * room for what that burst does not do at once; the test runs at this.
  */
 export const MIN_PG_POOL_MAX = 4;
 
