@@ -33,6 +33,11 @@ export const PG_TLS_FILES = ['sslrootcert', 'sslcert', 'sslkey'] as const;
  */
 export function pgTlsProblem(url: string): string | undefined {
   const p = new URL(url).searchParams;
+  // pg reads a parameter's last value, this its first: one of each, so both read the same.
+  for (const k of ['sslmode', 'ssl', ...PG_TLS_FILES]) if (p.getAll(k).length > 1) return `${k}= is given more than once`;
+  // pg's own switches that turn the certificate check off (ssl=no-verify) or make sslmode mean less.
+  if (p.has('ssl')) return 'ssl= is not taken: say sslmode=verify-full (or sslmode=disable)';
+  if (p.has('uselibpqcompat')) return 'uselibpqcompat= is not taken: sslmode here always checks the certificate and host';
   const mode = p.get('sslmode');
   if (mode !== null && !SSLMODES.has(mode))
     return `sslmode=${mode.slice(0, 20)} is not one of libpq's (disable, require, verify-ca, verify-full, …)`;
@@ -67,7 +72,12 @@ export function pinnedPgTls(url: string): string {
 /** The server's host, when the URL names one that is not this machine (loopback or a socket): the network between them is not ours. */
 export function pgRemoteHost(url: string): string | undefined {
   const u = new URL(url);
-  const host = u.searchParams.get('host') ?? decodeURIComponent(u.hostname);
+  let host = u.searchParams.get('host') ?? u.hostname;
+  try {
+    host = decodeURIComponent(host);
+  } catch {
+    // Not percent-encoding: the name as written.
+  }
   if (
     host === '' ||
     host.startsWith('/') ||

@@ -50,6 +50,8 @@ export async function startTlsPgServer(certs: TestCerts): Promise<TlsPgServer> {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 60_000,
+      // A directory the postgres user may enter (initdb and pg_ctl change back to it).
+      cwd: dir,
     });
   own(dir);
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync']);

@@ -98,6 +98,11 @@ describe('configuration', () => {
       ['sslmode=verify', /^SCREEN_DB: sslmode=verify is not one of libpq's/],
       ['sslmode=verify-full&sslrootcert=', /^SCREEN_DB: sslrootcert= names no file$/],
       ['sslmode=disable&sslrootcert=/etc/ca.pem', /^SCREEN_DB: sslmode=disable with sslrootcert: ask for TLS/],
+      // pg reads the last of a repeated parameter: verify-full then require&uselibpqcompat would check nothing.
+      ['sslmode=verify-full&sslmode=require', /^SCREEN_DB: sslmode= is given more than once$/],
+      ['sslrootcert=/a.pem&sslrootcert=/b.pem', /^SCREEN_DB: sslrootcert= is given more than once$/],
+      ['ssl=no-verify', /^SCREEN_DB: ssl= is not taken/],
+      ['sslmode=require&uselibpqcompat=true', /^SCREEN_DB: uselibpqcompat= is not taken/],
     ])('SCREEN_DB with %s is refused, naming SCREEN_DB, the URL not shown', (query, message) => {
       const db = `postgres://cs:s3cret@db.example/screen?${query}`;
       const err = (() => {
@@ -124,6 +129,8 @@ describe('configuration', () => {
         expect(pinnedPgTls(same)).toBe(same);
       expect(pgRemoteHost(u)).toBe('db.example');
       expect(pgRemoteHost('postgres://cs@10.20.0.5:5432/screen')).toBe('10.20.0.5');
+      // Not percent-encoding: the name as written, not an exception.
+      expect(pgRemoteHost('postgres://cs@ho%zzst/screen')).toBe('ho%zzst');
       for (const local of [
         'postgres://cs@127.0.0.1/screen',
         'postgres://cs@localhost/screen',

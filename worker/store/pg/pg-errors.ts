@@ -56,6 +56,12 @@ const TLS_REFUSED: Readonly<Record<string, string>> = {
   CERT_SIGNATURE_FAILURE: NOT_TRUSTED,
   CERT_REJECTED: NOT_TRUSTED,
 };
+/** Any other failed handshake: Node's and OpenSSL's TLS codes (a bad client key, a refused version…). */
+const TLS_FAILED =
+  /^(ERR_SSL_|ERR_OSSL_|ERR_TLS_)|^(INVALID_CA|CERT_REVOKED|INVALID_PURPOSE|CA_MD_TOO_WEAK|EE_KEY_TOO_SMALL|CA_KEY_TOO_SMALL|CERT_CHAIN_TOO_LONG)$/;
+const TLS_FAILED_WORDS = 'the TLS handshake with the server failed (its certificate, or sslcert/sslkey: see the code)';
+/** pg's words when the server's answer to TLS's request is neither yes nor no. */
+const TLS_NOT_ESTABLISHED = 'There was an error establishing an SSL connection';
 /** pg's words when the server answers TLS's request with no (no code of its own). */
 const NO_TLS_AT_SERVER = 'The server does not support SSL connections';
 const NO_TLS_WORDS =
@@ -80,8 +86,8 @@ export function pgErrorCode(err: unknown): PgStoreErrorCode {
   }
   const sys = (err as NodeJS.ErrnoException | null)?.code;
   // A server that cannot be trusted is as good as one that cannot be reached.
-  if (typeof sys === 'string' && TLS_REFUSED[sys]) return 'db_unavailable';
-  if (err instanceof Error && err.message === NO_TLS_AT_SERVER) return 'db_unavailable';
+  if (typeof sys === 'string' && (TLS_REFUSED[sys] || TLS_FAILED.test(sys))) return 'db_unavailable';
+  if (err instanceof Error && (err.message === NO_TLS_AT_SERVER || err.message === TLS_NOT_ESTABLISHED)) return 'db_unavailable';
   if (typeof sys === 'string' && /^(ECONN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_)/.test(sys)) return 'db_unavailable';
   if (err instanceof Error) {
     // pg-pool: every client busy for connectionTimeoutMillis (load, as SQLite's busy), unlike a
@@ -104,8 +110,9 @@ export function toPgStoreError(err: unknown, where: string): unknown {
   const detail = err instanceof pg.DatabaseError ? (err.code ?? null) : ((err as NodeJS.ErrnoException).code ?? null);
   const what =
     (detail === '28000' && /no encryption/.test((err as Error).message) && TLS_ONLY_WORDS) ||
-    (detail !== null && (REFUSED_AT_CONNECT[detail] ?? TLS_REFUSED[detail])) ||
+    (detail !== null && (REFUSED_AT_CONNECT[detail] ?? TLS_REFUSED[detail] ?? (TLS_FAILED.test(detail) ? TLS_FAILED_WORDS : undefined))) ||
     ((err as Error).message === NO_TLS_AT_SERVER && NO_TLS_WORDS) ||
+    ((err as Error).message === TLS_NOT_ESTABLISHED && TLS_FAILED_WORDS) ||
     WHAT[code];
   return new StoreError(code, `PostgreSQL record ${where}: ${what}${detail ? ` (${detail})` : ''}`, detail);
 }

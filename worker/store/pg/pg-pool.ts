@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import pg from 'pg';
 import { DEFAULT_PG_POOL_MAX } from '../../../shared/config.js';
 import { PG_TLS_FILES, pinnedPgTls, redactedUrl } from '../../../shared/database-url.js';
@@ -66,6 +66,7 @@ function checkTlsFiles(url: string): void {
     if (path === null) continue;
     try {
       accessSync(path, constants.R_OK);
+      if (!statSync(path).isFile()) throw Object.assign(new Error('not a file'), { code: 'not a file' });
     } catch (err) {
       const why = (err as NodeJS.ErrnoException).code ?? 'unreadable';
       throw new StoreError(
