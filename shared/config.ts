@@ -70,9 +70,9 @@ export interface RedisSentinel {
   name: string;
 }
 
-/** Where the record is: the embedded SQLite file, or a PostgreSQL database (docs/design/postgres.md). */
 /**
- * `poolMax`: SCREEN_DB_POOL_MAX, the connections each process holds at most (default
+ * Where the record is: the embedded SQLite file, or a PostgreSQL database (docs/design/postgres.md).
+ * `poolMax`: SCREEN_DB_POOL_MAX, the connections each process holds at most (unset: the pool's
  * DEFAULT_PG_POOL_MAX): what a DBA sizes max_connections by.
  */
 export type RecordLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolMax?: number };

@@ -65,8 +65,9 @@ export function pgTlsOn(url: string): boolean {
 export function pinnedPgTls(url: string): string {
   const u = new URL(url);
   const mode = u.searchParams.get('sslmode');
-  if (mode === 'require' || mode === 'verify-ca') u.searchParams.set('sslmode', 'verify-full');
-  return mode === 'require' || mode === 'verify-ca' ? u.toString() : url;
+  if (mode !== 'require' && mode !== 'verify-ca') return url;
+  u.searchParams.set('sslmode', 'verify-full');
+  return u.toString();
 }
 
 /** The server's host, when the URL names one that is not this machine (loopback or a socket): the network between them is not ours. */

@@ -1,7 +1,7 @@
 import type { RecordBackendName } from './store/index.js';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { DEFAULT_PG_POOL_MAX, recordWhere, type Config } from '../shared/config.js';
+import { recordWhere, type Config } from '../shared/config.js';
 import { probePgWrite } from './health/pg-write-probe.js';
 import { probeSqliteWrite, type WriteProbe } from './health/sqlite-write-probe.js';
 import { openStore, recordOf, type RecordStore } from './store/index.js';
@@ -79,7 +79,7 @@ export async function openRecord(config: Pick<Config, 'db' | 'dataDir'>, opts: O
       );
     const store = await openPgStore(config.db.url, {
       applicationName: 'carrier-screen',
-      max: config.db.poolMax ?? DEFAULT_PG_POOL_MAX,
+      max: config.db.poolMax,
       ...(opts.existing ? { existing: true } : {}),
       ...(now ? { now } : {}),
       ...(log ? { log } : {}),

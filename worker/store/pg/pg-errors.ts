@@ -69,6 +69,20 @@ const NO_TLS_WORDS =
 /** 28000 for a login pg_hba.conf takes only over TLS (the server's message says "no encryption"). */
 const TLS_ONLY_WORDS = "the server takes this login only over TLS: add sslmode=verify-full&sslrootcert=<the CA's PEM file> to the URL";
 
+/** What to fix when TLS is why a connection failed (the handshake, or a login pg_hba.conf takes only over TLS); else undefined. */
+function tlsRefusal(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  if (err instanceof pg.DatabaseError) return err.code === '28000' && /no encryption/.test(err.message) ? TLS_ONLY_WORDS : undefined;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (typeof code === 'string') {
+    if (TLS_REFUSED[code]) return TLS_REFUSED[code];
+    if (TLS_FAILED.test(code)) return TLS_FAILED_WORDS;
+  }
+  if (err.message === NO_TLS_AT_SERVER) return NO_TLS_WORDS;
+  if (err.message === TLS_NOT_ESTABLISHED) return TLS_FAILED_WORDS;
+  return undefined;
+}
+
 /** Classify a failed statement or connection by its SQLSTATE, or its socket error. */
 export function pgErrorCode(err: unknown): PgStoreErrorCode {
   if (err instanceof pg.DatabaseError && typeof err.code === 'string') {
@@ -86,8 +100,7 @@ export function pgErrorCode(err: unknown): PgStoreErrorCode {
   }
   const sys = (err as NodeJS.ErrnoException | null)?.code;
   // A server that cannot be trusted is as good as one that cannot be reached.
-  if (typeof sys === 'string' && (TLS_REFUSED[sys] || TLS_FAILED.test(sys))) return 'db_unavailable';
-  if (err instanceof Error && (err.message === NO_TLS_AT_SERVER || err.message === TLS_NOT_ESTABLISHED)) return 'db_unavailable';
+  if (tlsRefusal(err) !== undefined) return 'db_unavailable';
   if (typeof sys === 'string' && /^(ECONN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_)/.test(sys)) return 'db_unavailable';
   if (err instanceof Error) {
     // pg-pool: every client busy for connectionTimeoutMillis (load, as SQLite's busy), unlike a
@@ -108,12 +121,7 @@ export function toPgStoreError(err: unknown, where: string): unknown {
   if (!driver) return err;
   const code = pgErrorCode(err);
   const detail = err instanceof pg.DatabaseError ? (err.code ?? null) : ((err as NodeJS.ErrnoException).code ?? null);
-  const what =
-    (detail === '28000' && /no encryption/.test((err as Error).message) && TLS_ONLY_WORDS) ||
-    (detail !== null && (REFUSED_AT_CONNECT[detail] ?? TLS_REFUSED[detail] ?? (TLS_FAILED.test(detail) ? TLS_FAILED_WORDS : undefined))) ||
-    ((err as Error).message === NO_TLS_AT_SERVER && NO_TLS_WORDS) ||
-    ((err as Error).message === TLS_NOT_ESTABLISHED && TLS_FAILED_WORDS) ||
-    WHAT[code];
+  const what = tlsRefusal(err) ?? ((detail !== null && REFUSED_AT_CONNECT[detail]) || WHAT[code]);
   return new StoreError(code, `PostgreSQL record ${where}: ${what}${detail ? ` (${detail})` : ''}`, detail);
 }
 

@@ -64,17 +64,19 @@ function checkTlsFiles(url: string): void {
   for (const name of PG_TLS_FILES) {
     const path = params.get(name);
     if (path === null) continue;
+    let why: string | undefined;
     try {
       accessSync(path, constants.R_OK);
-      if (!statSync(path).isFile()) throw Object.assign(new Error('not a file'), { code: 'not a file' });
+      if (!statSync(path).isFile()) why = 'not a file';
     } catch (err) {
-      const why = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+      why = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    }
+    if (why !== undefined)
       throw new StoreError(
         'db_unavailable',
         `PostgreSQL record ${redactedUrl(url)}: ${name}=${path} cannot be read (${why}); it must name a PEM file this user can read`,
         why,
       );
-    }
   }
 }
 
