@@ -65,6 +65,7 @@ export const NOT_ON_PG: Record<string, string> = {
   'test/integration/pg-small-repos-contract.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-start.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-pool-size.test.ts': ON_PG_ITSELF,
+  'test/integration/pg-generic-plans.test.ts': ON_PG_ITSELF,
   'test/integration/pg-unit-of-work-contract.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-watch-blocks-record.test.ts': BOTH_IN_ONE_PASS,
   'test/integration/pg-watch-heads.test.ts': BOTH_IN_ONE_PASS,

@@ -7,7 +7,7 @@ import type { RecordScores } from '../record.js';
 import type { QueryResultRow } from 'pg';
 import type { PgExecutor } from './executor.js';
 import { parsedFetches, type ParsedFetches } from './score-refs.js';
-import { ahead, readAheadMany, statement, type Statement } from './sql.js';
+import { ahead, batchArray, readAheadMany, statement, type Statement } from './sql.js';
 
 export type { ScoreCacheRepo } from '../screening-repos.js';
 
@@ -93,15 +93,16 @@ const hitByMc = statement<{ env: string; mc: string }>(
   { plainRead: true },
 );
 // Many carriers' hit rows at once (readAhead): the rows hitByDot and hitByMc give, each with the
-// position of the carrier asked (DOTs first, then MCs).
+// position of the carrier asked (DOTs first, then MCs). Its arrays are batchArray's: one generic
+// plan, not one planned at every batch (sql.ts says why a growing table may have one).
 const hitMany = statement<{ env: string; dots: string[]; mcs: string[] }>(
   'score_cache_hit_many',
   `SELECT q.i, c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body, ${ANY_ACTIVE_BLOCK}
-   FROM unnest(@dots::text[]) WITH ORDINALITY AS q(dot, i) LEFT JOIN score_cache c ON c.env = @env AND c.dot_number = q.dot
+   FROM unnest(${batchArray('dots', 'text')}) WITH ORDINALITY AS q(dot, i) LEFT JOIN score_cache c ON c.env = @env AND c.dot_number = q.dot
    UNION ALL
    SELECT cardinality(@dots::text[]) + q.i, c.fetched_at, c.model_version, c.fetch_id, CASE WHEN c.fetch_id IS NULL THEN c.body END AS body,
      ${ANY_ACTIVE_BLOCK}
-   FROM unnest(@mcs::text[]) WITH ORDINALITY AS q(mc, i)
+   FROM unnest(${batchArray('mcs', 'text')}) WITH ORDINALITY AS q(mc, i)
    LEFT JOIN (mc_alias a JOIN score_cache c ON c.env = a.env AND c.dot_number = a.dot_number) ON a.env = @env AND a.mc_number = q.mc`,
   { plainRead: true },
 );

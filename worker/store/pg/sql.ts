@@ -281,13 +281,15 @@ export function statement<P extends Params = Record<string, never>>(name: string
 
 /**
  * `@name::type[]` as a value the planner does not look into: `unnest(${batchArray('keys', 'text')})`.
- * A statement over a batch's arrays that reads no table but a one-row head (the carrier locks of
- * named keys, the events and screenings append) then keeps one generic plan. With an array's
- * length in view, each custom plan costs a little less than the generic one, and PostgreSQL plans
- * the statement again at every bind: 0.1 to 0.25 ms a statement in a statement log of the bench,
- * as long as running it (bench/README.md). Never for a read of a table that grows: its generic
- * plan is made once per connection and kept until the table is next analyzed, so a plan made on
- * a small table (a scan, a hash join) would outlive the table's growth.
+ * A statement over a batch's arrays then keeps one generic plan. With an array's length in view,
+ * each custom plan costs a little less than the generic one, and PostgreSQL plans the statement
+ * again at every bind: 0.1 to 0.35 ms a statement in a statement log of the bench, as long as
+ * running it (bench/README.md). A read of a table that grows may keep one too, when each row it
+ * reads is found by key: PostgreSQL plans a prepared statement again once the statistics of a
+ * table it reads are updated (PREPARE's documentation; autovacuum's ANALYZE included), so a plan
+ * made on a small table (a scan, a hash join) lasts until the table has grown by autovacuum's
+ * analyze threshold (10 %), not for good. pg-generic-plans.test.ts holds each such read to index
+ * scans on a grown table, and shows the plan made again after an ANALYZE.
  */
 export function batchArray(name: string, type: 'text' | 'bigint'): string {
   return `(SELECT @${name}::${type}[])::${type}[]`;
