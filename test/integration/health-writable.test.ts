@@ -33,6 +33,14 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
   return { status: res.statusCode, headers: res.headers, json: (await res.body.json()) as any };
 }
 
+/** carrier_screen_store_writes_refused_total for the backend's refusal (CarrierScreenWritesRefused's series). */
+async function refusalsCounted(): Promise<number> {
+  const res = await request(stack.intakeUrl + '/metrics', { headers: { authorization: `Bearer ${stack.token}` } });
+  const code = onPostgres ? 'db_readonly' : 'sqlite_full';
+  const m = new RegExp(`^carrier_screen_store_writes_refused_total\\{code="${code}"\\} (\\d+)$`, 'm').exec(await res.body.text());
+  return Number(m?.[1] ?? 0);
+}
+
 /** Makes the record refuse writes; the function returned lets it write again. */
 async function refuseWrites(): Promise<() => Promise<void>> {
   if (!onPostgres) {
@@ -77,6 +85,7 @@ describe('/healthz and a store that cannot write', () => {
     // No background writes while the disk is full: a finished lookup's UPDATE may still fit in the
     // file's free pages, and a write that succeeds rightly counts as "writable again".
     expect((await call('POST', '/queue/pause')).status).toBe(200);
+    const countedBefore = await refusalsCounted();
     const allowWrites = await refuseWrites();
     let refused: Awaited<ReturnType<typeof call>> | undefined;
     try {
@@ -87,6 +96,8 @@ describe('/healthz and a store that cannot write', () => {
       }
       expect(refused, 'the record never refused a write').toBeDefined();
       expect(refused!.json.error.code).toBe('storage_unavailable');
+      // Counted for the alert (each refused statement: a batch's is tried again alone), with the backend's code.
+      expect(await refusalsCounted()).toBeGreaterThan(countedBefore);
       const down = await call('GET', '/healthz');
       expect(down.status).toBe(503);
       expect(down.json).toMatchObject({

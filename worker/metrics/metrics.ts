@@ -62,7 +62,7 @@ const callbacks = new Counter({
 
 const writesRefused = new Counter({
   name: 'carrier_screen_store_writes_refused_total',
-  help: 'SQLite writes the disk refused in this process, by code: sqlite_full, sqlite_ioerr, sqlite_readonly (per process)',
+  help: "Record writes refused in this process, by code: sqlite_full, sqlite_ioerr, sqlite_readonly (the SQLite file's disk); db_full, db_readonly, db_ioerr (the PostgreSQL server) (per process)",
   labelNames: ['code'] as const,
   registers: [registry],
 });
@@ -129,7 +129,7 @@ export const observe = {
 
 const sharedUp = new Gauge({
   name: 'carrier_screen_shared_state_up',
-  help: '1 when the shared state (Redis, SQLite) could be read for this scrape; 0 leaves the shared gauges at their last values',
+  help: '1 when the shared state (Redis, the record) could be read for this scrape; 0 leaves the shared gauges at their last values',
   registers: [registry],
 });
 
@@ -197,7 +197,7 @@ async function setAges(read: () => Promise<Ages>, now: number): Promise<void> {
 
 const dataDirFree = new Gauge({
   name: 'carrier_screen_data_dir_free_bytes',
-  help: 'Bytes free for this process on the file system of the SQLite data directory (NaN when it cannot be read)',
+  help: 'Bytes free for this process on the file system of the data directory, SCREEN_DATA_DIR (NaN when it cannot be read)',
   registers: [registry],
 });
 

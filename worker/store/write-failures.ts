@@ -23,10 +23,15 @@ export function onWriteRefused(listener: (code: StoreErrorCode) => void): void {
   listeners.add(listener);
 }
 
+/** A write the record refused (SQLite's disk, or the PostgreSQL server: store/pg/write-probe.ts), told to the listeners. */
+export function countWriteRefused(code: StoreErrorCode): void {
+  for (const l of listeners) l(code);
+}
+
 /** A write the disk refused, wherever it was seen; true when `err` is one. */
 export function noteWriteRefused(err: unknown): err is StoreError {
   if (!(err instanceof StoreError && WRITE_REFUSALS.has(err.code))) return false;
-  for (const l of listeners) l(err.code);
+  countWriteRefused(err.code);
   return true;
 }
 

@@ -1,3 +1,4 @@
+import { countWriteRefused } from '../write-failures.js';
 import type { PgExecutor } from './executor.js';
 import { pgErrorCode, type PgStoreErrorCode } from './pg-errors.js';
 import { statement } from './sql.js';
@@ -53,10 +54,12 @@ export function pgProbeCodeOf(err: unknown): PgProbeCode {
  */
 const refusals = new WeakMap<PgExecutor, { at: number; code: PgProbeCode }>();
 
-/** A store call failed with `err`: remembered when it is a refused write. */
+/** A store call failed with `err`: remembered when it is a refused write, and counted (/metrics). */
 export function notePgStoreFailure(store: PgExecutor, err: unknown, now = Date.now()): void {
   const code = pgProbeCodeOf(err);
-  if (WRITE_REFUSALS.has(code)) refusals.set(store, { at: now, code });
+  if (!WRITE_REFUSALS.has(code)) return;
+  refusals.set(store, { at: now, code });
+  countWriteRefused(code);
 }
 
 /** A store call wrote rows: the server takes work again. */
