@@ -140,14 +140,14 @@ describe.skipIf(!bin)('the record on PostgreSQL over TLS', () => {
     {
       what: 'a CA file that is not there',
       db: () => url({ query: `?sslmode=verify-full&sslrootcert=${join(dir, 'no-such-ca.pem')}` }),
-      code: 1,
-      line: /: sslrootcert=\S+no-such-ca\.pem cannot be read \(ENOENT\); it must name a PEM file this user can read$/,
+      code: 2,
+      line: /^carrier-screen: SCREEN_DB: sslrootcert=\S+no-such-ca\.pem cannot be read \(ENOENT\); it must name a PEM file this user can read$/,
     },
     {
       what: 'a CA path that is a directory',
       db: () => url({ query: `?sslmode=verify-full&sslrootcert=${dir}` }),
-      code: 1,
-      line: /: sslrootcert=\S+ cannot be read \(not a file\); it must name a PEM file this user can read$/,
+      code: 2,
+      line: /^carrier-screen: SCREEN_DB: sslrootcert=\S+ cannot be read \(not a file\); it must name a PEM file this user can read$/,
     },
     {
       what: 'a client key that is not a key',

@@ -1,8 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import pg from 'pg';
-import { DEFAULT_PG_POOL_MAX } from '../../../shared/config.js';
-import { PG_TLS_FILES, pinnedPgTls, redactedUrl } from '../../../shared/database-url.js';
-import { StoreError } from '../store-error.js';
+import { ConfigError, DEFAULT_PG_POOL_MAX } from '../../../shared/config.js';
+import { PG_TLS_FILES, pinnedPgTls } from '../../../shared/database-url.js';
 
 export interface PgPoolOptions {
   /** Connections at most (SCREEN_DB_POOL_MAX; default DEFAULT_PG_POOL_MAX). */
@@ -71,12 +70,9 @@ function checkTlsFiles(url: string): void {
     } catch (err) {
       why = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     }
+    // A setting to fix on this host (exit 2), not a server that may come back (exit 1: restarted).
     if (why !== undefined)
-      throw new StoreError(
-        'db_unavailable',
-        `PostgreSQL record ${redactedUrl(url)}: ${name}=${path} cannot be read (${why}); it must name a PEM file this user can read`,
-        why,
-      );
+      throw new ConfigError(`${name}=${path} cannot be read (${why}); it must name a PEM file this user can read`, 'SCREEN_DB');
   }
 }
 
