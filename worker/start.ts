@@ -73,7 +73,9 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
       limits: config.intakeLimits,
       ...(o.tls ? { tls: o.tls } : {}),
     });
-    const where = config.intakeToken ? 'from INTAKE_TOKEN' : `in ${tokenPath(config)} (mode 0600)`;
+    const where = config.intakeToken
+      ? 'from INTAKE_TOKEN (set it in your shell to paste the examples)'
+      : `in ${tokenPath(config)} (mode 0600)`;
     // The token as the examples read it: the variable that gave it, or the file written for it (never the value).
     const bearer = config.intakeToken ? '$INTAKE_TOKEN' : `$(cat ${tokenPath(config)})`;
     process.stdout.write(
@@ -84,10 +86,13 @@ export async function runStart(config: Config, log: Logger, o: { withIntake: boo
         `  token:       ${where}`,
         `  dashboard:   ${intake.url}/ui/#token=<token>`,
         '',
-        '  Screen a carrier (the sandbox carrier 1000003 is held for review):',
+        // Live: no carrier of the emulator's catalogue, and a new carrier costs a lookup of the month's quota.
+        screener.environment === 'sandbox'
+          ? '  Screen a carrier (the sandbox carrier 1000003 is held for review):'
+          : "  Screen a carrier (live: a carrier not in the cache is one /v1 lookup of the month's quota):",
         `    curl -s -X POST "${intake.url}/screenings?wait=10" \\`,
         `      -H "Authorization: Bearer ${bearer}" \\`,
-        `      -H "Content-Type: application/json" -d '{"dot_number":"1000003","tender_id":"T-1"}'`,
+        `      -H "Content-Type: application/json" -d '{"dot_number":"${screener.environment === 'sandbox' ? '1000003' : '<DOT number>'}","tender_id":"T-1"}'`,
         `    curl -s "${intake.url}/reviews?state=pending" -H "Authorization: Bearer ${bearer}"`,
         '',
         '  Ctrl-C stops it.',

@@ -318,6 +318,9 @@ describe('one rate window for all processes', () => {
       cleanup.push(async () => void (await p.stop()));
       starts.push(p);
     }
+    // Live: the banner's example names no sandbox carrier (there it would spend a real lookup).
+    expect(starts[0]!.stdout()).toContain('"dot_number":"<DOT number>"');
+    expect(starts[0]!.stdout()).not.toContain('1000003');
     const screen = (dots: string[], from: number): Promise<unknown[]> =>
       Promise.all(
         dots.map(async (dot, i) => {

@@ -156,6 +156,8 @@ describe('carrier-screen start with SCREEN_DB=postgres://…', () => {
     expect(p.stdout()).toContain('token:       from INTAKE_TOKEN');
     expect(p.stdout()).toContain('-H "Authorization: Bearer $INTAKE_TOKEN"');
     expect(p.stdout()).not.toContain('intake-token)');
+    // Sandbox: the example screens the emulator's carrier that is held for review.
+    expect(p.stdout()).toContain('"dot_number":"1000003"');
     // Its lines name the database without the password.
     const said = await p.waitForOutput(/screening worker running/);
     expect(said).toContain(`"db":"${db.url.replace('postgres://postgres@', 'postgres://postgres:***@')}"`);
