@@ -15,7 +15,19 @@ export interface PgPoolOptions {
   connectionTimeoutMs?: number;
   /** Told when an idle connection fails (the server restarted, a failover): the pool replaces it. */
   onIdleError?: (err: Error) => void;
+  /** A connection is closed once this old, when next idle (default PG_CONNECTION_LIFETIME_S). */
+  lifetimeSeconds?: number;
 }
+
+/**
+ * Seconds a connection lives. Its prepared statements keep their plans, and a batch read keeps a
+ * generic one (sql.ts, batchArray): made on small tables (a scan, a hash join), it is made again
+ * when autovacuum analyzes them, and never when autovacuum is off, where it grew quadratic (a
+ * batch of 20 000 carriers' aliases took 13 s). A new connection plans with the tables as they are
+ * now: two minutes bounds how long any plan outlives the tables' growth, for one reconnect per
+ * connection every two minutes.
+ */
+export const PG_CONNECTION_LIFETIME_S = 120;
 
 // int8 (COUNT(*), bigint ids, ms epochs) comes back as a string by default; every value we store
 // is below 2^53, and one that is not must fail loudly rather than round.
@@ -38,6 +50,7 @@ export function openPgPool(url: string, opts: PgPoolOptions = {}): pg.Pool {
     connectionString: pinnedPgTls(url),
     max: opts.max ?? DEFAULT_PG_POOL_MAX,
     connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
+    maxLifetimeSeconds: opts.lifetimeSeconds ?? PG_CONNECTION_LIFETIME_S,
     application_name: opts.applicationName ?? 'carrier-screen',
     types,
     // A statement may be sent before the one ahead of it is answered (pg-store.ts: a unit's BEGIN

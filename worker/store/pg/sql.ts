@@ -284,12 +284,13 @@ export function statement<P extends Params = Record<string, never>>(name: string
  * A statement over a batch's arrays then keeps one generic plan. With an array's length in view,
  * each custom plan costs a little less than the generic one, and PostgreSQL plans the statement
  * again at every bind: 0.1 to 0.35 ms a statement in a statement log of the bench, as long as
- * running it (bench/README.md). A read of a table that grows may keep one too, when each row it
- * reads is found by key: PostgreSQL plans a prepared statement again once the statistics of a
- * table it reads are updated (PREPARE's documentation; autovacuum's ANALYZE included), so a plan
- * made on a small table (a scan, a hash join) lasts until the table has grown by autovacuum's
- * analyze threshold (10 %), not for good. pg-generic-plans.test.ts holds each such read to index
- * scans on a grown table, and shows the plan made again after an ANALYZE.
+ * running it (bench/README.md). A read of a table that grows may keep one too, when on grown
+ * tables it finds each row by key: PostgreSQL plans a prepared statement again once the
+ * statistics of a table it reads are updated (PREPARE's documentation; autovacuum's ANALYZE,
+ * after 50 rows and 10 % of the table changed), and a new connection plans with the tables as
+ * they are. A plan made on small tables (a scan, a hash join) so lasts until autovacuum analyzes
+ * them, or, with autovacuum off, until its connection ends (pg-pool.ts, PG_CONNECTION_LIFETIME_S).
+ * pg-generic-plans.test.ts shows both, and holds each such read to index scans on grown tables.
  */
 export function batchArray(name: string, type: 'text' | 'bigint'): string {
   return `(SELECT @${name}::${type}[])::${type}[]`;
