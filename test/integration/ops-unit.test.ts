@@ -22,7 +22,7 @@ describe('ops/carrier-screen.service', () => {
     const exec = /^ExecStart=(\S+) /m.exec(unit)?.[1];
     expect(exec).toBe(FIXED_NODE);
     expect(unit).not.toMatch(/^ExecStart=\/usr\/bin\/node/m);
-    // The script links <cache>/node24 to the newest Node 24 in its cache (here a stand-in, no download).
+    // The script links <cache>/node24 to the Node 24 release it names, found in its cache (here a stand-in, no download).
     const cache = mkdirTemp('cs-node-cache-');
     try {
       const bin = join(cache, 'node-v24.99.0', 'bin');
@@ -30,7 +30,7 @@ describe('ops/carrier-screen.service', () => {
       writeFileSync(join(bin, 'node'), '#!/bin/sh\necho v24.99.0\n');
       chmodSync(join(bin, 'node'), 0o755);
       const r = spawnSync('bash', [join(REPO_ROOT, 'scripts', 'node24.sh'), '--install'], {
-        env: { ...process.env, CARRIER_SCREEN_NODE_CACHE: cache },
+        env: { ...process.env, CARRIER_SCREEN_NODE_CACHE: cache, CARRIER_SCREEN_NODE_VERSION: '24.99.0' },
         encoding: 'utf8',
       });
       expect(r.status, r.stderr).toBe(0);
@@ -39,6 +39,8 @@ describe('ops/carrier-screen.service', () => {
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
+    // The release it names by default is a real one (pinned: the script says why).
+    expect(read('scripts/node24.sh')).toMatch(/CARRIER_SCREEN_NODE_VERSION:-24\.\d+\.\d+\}/);
     // The default cache for root is the one the unit names.
     expect(read('scripts/node24.sh')).toContain('cache=/var/cache/carrier-screen;');
   });
